@@ -1,0 +1,1 @@
+//! Example benches and data for pilot.

@@ -1,0 +1,214 @@
+//! Lag-1 autocorrelation and subsession analysis.
+//!
+//! Readings taken one after another on a computer are rarely independent: schedulers, caches and
+//! frequency scaling make neighbouring readings alike. A confidence interval computed as if they
+//! were independent is too narrow. Subsession analysis (Pilot paper §III-D, after Ferrari's
+//! *Computer Systems Performance Evaluation*) merges each `q` consecutive samples into their mean
+//! and raises `q` until the merged samples are nearly uncorrelated.
+
+use crate::error::{Error, Result, check_finite, check_len};
+use crate::stats::samplesize::required_for_half_width;
+use crate::stats::summary::{ConfidenceInterval, Summary, mean, sum_sq_dev};
+
+/// Default bound on |lag-1 autocorrelation| below which samples count as independent.
+pub const DEFAULT_AUTOCORRELATION_LIMIT: f64 = 0.1;
+
+/// Default least number of subsession samples (merged blocks) an analysis may end with.
+pub const DEFAULT_MIN_SUBSESSIONS: usize = 30;
+
+/// Lag-1 autocorrelation coefficient of a series:
+/// `r1 = Σ (x_i − m)(x_{i+1} − m) / Σ (x_i − m)²` with `m` the mean of all values.
+///
+/// This is the usual sample autocorrelation (the estimator of statsmodels' `acf` and of Pilot's
+/// C++ library). It is biased towards zero by about `−(1 + 3ρ)/n` on short series. A constant
+/// series has no correlation to speak of and gives 0. Needs n ≥ 2. Time: O(n).
+pub fn lag1_autocorrelation(xs: &[f64]) -> Result<f64> {
+    check_len(xs, 2)?;
+    check_finite(xs)?;
+    Ok(lag1_unchecked(xs))
+}
+
+fn lag1_unchecked(xs: &[f64]) -> f64 {
+    let m = mean(xs);
+    let denom = sum_sq_dev(xs, m);
+    // A relative test: deviations at the level of rounding error are a constant series.
+    if denom <= f64::EPSILON * f64::EPSILON * m * m * xs.len() as f64 || denom == 0.0 {
+        return 0.0;
+    }
+    let num: f64 = xs.windows(2).map(|w| (w[0] - m) * (w[1] - m)).sum();
+    num / denom
+}
+
+/// The means of consecutive blocks of `q` samples; the last `n mod q` samples (an incomplete
+/// block) are dropped. Time: O(n).
+pub fn block_means(xs: &[f64], q: usize) -> Vec<f64> {
+    assert!(q > 0, "subsession size must be positive");
+    xs.chunks_exact(q).map(|c| c.iter().sum::<f64>() / q as f64).collect()
+}
+
+/// The result of subsession analysis: the subsession size `q` and the `h = floor(n/q)` merged
+/// samples it produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubsessionAnalysis {
+    /// Subsession size `q`: how many consecutive samples each merged sample is the mean of.
+    pub size: usize,
+    /// The `h` subsession samples (block means), in order.
+    pub means: Vec<f64>,
+    /// Lag-1 autocorrelation of the subsession samples.
+    pub autocorrelation: f64,
+    /// Whether |autocorrelation| came within the limit. When it did not, `size` is the largest
+    /// subsession size that still left the minimum number of subsession samples, and an interval
+    /// computed from it is too narrow by an unknown amount.
+    pub converged: bool,
+    /// How many input samples the analysis saw (`size × means.len()` of them were used).
+    pub input_len: usize,
+}
+
+/// Subsession analysis as Pilot defines it: for q = 1, 2, 3, … merge each q consecutive samples
+/// into their mean (dropping the incomplete tail) until the lag-1 autocorrelation of the merged
+/// samples is within `±limit`.
+///
+/// Gives up when the next q would leave fewer than `min_subsessions` merged samples, and says so
+/// through [`SubsessionAnalysis::converged`]. q = 1 is always tried, so a short series is
+/// analysed as it is. Needs n ≥ 2.
+///
+/// Assumes the series is (weakly) stationary, i.e. its non-stable phases were already removed;
+/// a trend makes every block mean correlated with the next and drives q up.
+///
+/// Time: O(n) per q tried, computed from prefix sums as O(n/q), so O(n log n) in the worst case.
+/// Memory: O(n).
+pub fn subsession_analysis(
+    xs: &[f64],
+    limit: f64,
+    min_subsessions: usize,
+) -> Result<SubsessionAnalysis> {
+    check_len(xs, 2)?;
+    check_finite(xs)?;
+    if !(limit > 0.0 && limit < 1.0) {
+        return Err(Error::InvalidParameter {
+            name: "autocorrelation limit",
+            value: limit,
+            expected: "must be strictly between 0 and 1",
+        });
+    }
+    let n = xs.len();
+    let min_h = min_subsessions.max(2);
+    // Prefix sums relative to the first value keep cancellation small on large-offset data.
+    let origin = xs[0];
+    let mut prefix = Vec::with_capacity(n + 1);
+    prefix.push(0.0);
+    let mut acc = 0.0;
+    for &x in xs {
+        acc += x - origin;
+        prefix.push(acc);
+    }
+    let means_for = |q: usize| -> Vec<f64> {
+        (0..n / q).map(|b| origin + (prefix[(b + 1) * q] - prefix[b * q]) / q as f64).collect()
+    };
+    let mut q = 1;
+    let mut means = xs.to_vec();
+    let mut r1 = lag1_unchecked(&means);
+    while r1.abs() > limit {
+        let next = q + 1;
+        if n / next < min_h {
+            return Ok(SubsessionAnalysis {
+                size: q,
+                means,
+                autocorrelation: r1,
+                converged: false,
+                input_len: n,
+            });
+        }
+        q = next;
+        means = means_for(q);
+        r1 = lag1_unchecked(&means);
+    }
+    Ok(SubsessionAnalysis { size: q, means, autocorrelation: r1, converged: true, input_len: n })
+}
+
+impl SubsessionAnalysis {
+    /// Number of subsession samples `h`.
+    pub fn count(&self) -> usize {
+        self.means.len()
+    }
+
+    /// Mean of the subsession samples (the mean of the `q·h` input samples used).
+    pub fn mean(&self) -> f64 {
+        mean(&self.means)
+    }
+
+    /// Sample variance `var_q` of the subsession samples (`n − 1` divisor).
+    pub fn variance(&self) -> f64 {
+        let h = self.means.len();
+        if h < 2 { 0.0 } else { sum_sq_dev(&self.means, self.mean()) / (h - 1) as f64 }
+    }
+
+    /// Student-t interval of the mean over the h subsession samples:
+    /// `mean ± t(h−1, 1−(1−c)/2) · sqrt(var_q / h)`. Needs h ≥ 2.
+    pub fn mean_ci(&self, confidence: f64) -> Result<ConfidenceInterval> {
+        Summary::of(&self.means)?.mean_ci(confidence)
+    }
+
+    /// Required number of subsession samples for a half-width of `target_half_width` (absolute,
+    /// in the samples' unit): `h_req = ceil(var_q · (T / e)²)` with `T = t(h−1, 1−(1−c)/2)`
+    /// (Pilot paper eq. 6). Multiply by [`size`](Self::size) for input samples.
+    ///
+    /// Returns `None` when it cannot be known: fewer than 2 subsession samples or a target ≤ 0.
+    /// A zero-variance series needs only the 2 samples an interval is defined for.
+    pub fn required_count(&self, target_half_width: f64, confidence: f64) -> Option<usize> {
+        let h = self.means.len();
+        if h < 2 {
+            return None;
+        }
+        required_for_half_width(self.variance(), (h - 1) as f64, target_half_width, confidence)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lag1_by_hand() {
+        // m = 2.5; deviations -1.5 -0.5 0.5 1.5; num = 0.75 - 0.25 + 0.75 = 1.25; den = 5.
+        assert!((lag1_autocorrelation(&[1.0, 2.0, 3.0, 4.0]).unwrap() - 0.25).abs() < 1e-15);
+        // Alternating: deviations ±1, num = -(n-1), den = n.
+        let alt: Vec<f64> = (0..10).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
+        assert!((lag1_autocorrelation(&alt).unwrap() + 0.9).abs() < 1e-15);
+        assert_eq!(lag1_autocorrelation(&[3.0; 5]).unwrap(), 0.0);
+        assert!(lag1_autocorrelation(&[1.0]).is_err());
+    }
+
+    #[test]
+    fn block_means_drop_the_tail() {
+        assert_eq!(block_means(&[1.0, 3.0, 5.0, 7.0, 100.0], 2), vec![2.0, 6.0]);
+    }
+
+    #[test]
+    fn alternating_series_merges_into_pairs() {
+        // r1 = -0.9 at q = 1; pairs of (1, -1) are all 0: constant, r1 = 0 at q = 2.
+        let alt: Vec<f64> = (0..100).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
+        let s = subsession_analysis(&alt, 0.1, 30).unwrap();
+        assert_eq!((s.size, s.count(), s.converged), (2, 50, true));
+        assert_eq!(s.variance(), 0.0);
+    }
+
+    #[test]
+    fn gives_up_and_says_so_on_a_trend() {
+        let trend: Vec<f64> = (0..100).map(f64::from).collect();
+        let s = subsession_analysis(&trend, 0.1, 30).unwrap();
+        assert!(!s.converged);
+        assert_eq!(s.size, 3); // 100/4 = 25 < 30 blocks
+        assert_eq!(s.count(), 33);
+    }
+
+    #[test]
+    fn required_count_by_hand() {
+        // Means 1..=5 with q = 1: var = 2.5; T = t(4, .975) = 2.7764451051977987;
+        // h_req = ceil(2.5 · (T/0.5)²) = ceil(77.08...) = 78.
+        let s = subsession_analysis(&[1.0, 5.0, 2.0, 4.0, 3.0], 0.9, 2).unwrap();
+        assert_eq!(s.size, 1);
+        assert_eq!(s.required_count(0.5, 0.95), Some(78));
+        assert_eq!(s.required_count(0.0, 0.95), None);
+    }
+}

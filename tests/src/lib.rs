@@ -1,0 +1,1 @@
+//! Integration tests of pilot live in `tests/`.
