@@ -53,11 +53,14 @@ pub struct Analysis {
     pub raw_autocorrelation: f64,
     /// The stable phase and the change points around it.
     pub stable: StableSegment,
+    /// Summary of the values in the stable phase.
+    pub stable_summary: Summary,
     /// Subsession analysis of the stable phase.
     pub subsession: SubsessionAnalysis,
     /// Mean of the stable phase's subsession samples: the result.
     pub mean: f64,
-    /// Confidence interval of [`mean`](Self::mean) over the subsession samples.
+    /// Confidence interval of [`mean`](Self::mean) over the subsession samples, corrected for the
+    /// correlation left between them ([`SubsessionAnalysis::adjusted_mean_ci`]).
     pub ci: ConfidenceInterval,
     /// Input samples needed (in the stable phase) for the target half-width, `h_req · q`;
     /// `None` when it cannot be known (a zero mean).
@@ -99,6 +102,7 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
         ));
     }
     let segment = &xs[stable.start..stable.end];
+    let stable_summary = Summary::of(segment)?;
     let subsession =
         subsession_analysis(segment, config.autocorrelation_limit, config.min_subsessions)?;
     if !subsession.converged {
@@ -110,7 +114,7 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
     }
     let mean = subsession.mean();
     let ci = if subsession.count() >= 2 {
-        subsession.mean_ci(config.confidence)?
+        subsession.adjusted_mean_ci(config.confidence)?
     } else {
         ConfidenceInterval { low: f64::NEG_INFINITY, high: f64::INFINITY, confidence: config.confidence }
     };
@@ -149,6 +153,7 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
         raw_ci,
         raw_autocorrelation,
         stable,
+        stable_summary,
         subsession,
         mean,
         ci,

@@ -62,6 +62,8 @@ pub struct SubsessionAnalysis {
     pub converged: bool,
     /// How many input samples the analysis saw (`size × means.len()` of them were used).
     pub input_len: usize,
+    /// Lag-1 autocorrelation of the input samples (before merging).
+    pub input_autocorrelation: f64,
 }
 
 /// Subsession analysis as Pilot defines it: for q = 1, 2, 3, … merge each q consecutive samples
@@ -108,6 +110,7 @@ pub fn subsession_analysis(
     let mut q = 1;
     let mut means = xs.to_vec();
     let mut r1 = lag1_unchecked(&means);
+    let input_autocorrelation = r1;
     while r1.abs() > limit {
         let next = q + 1;
         if n / next < min_h {
@@ -117,13 +120,21 @@ pub fn subsession_analysis(
                 autocorrelation: r1,
                 converged: false,
                 input_len: n,
+                input_autocorrelation,
             });
         }
         q = next;
         means = means_for(q);
         r1 = lag1_unchecked(&means);
     }
-    Ok(SubsessionAnalysis { size: q, means, autocorrelation: r1, converged: true, input_len: n })
+    Ok(SubsessionAnalysis {
+        size: q,
+        means,
+        autocorrelation: r1,
+        converged: true,
+        input_len: n,
+        input_autocorrelation,
+    })
 }
 
 impl SubsessionAnalysis {
@@ -143,15 +154,68 @@ impl SubsessionAnalysis {
         if h < 2 { 0.0 } else { sum_sq_dev(&self.means, self.mean()) / (h - 1) as f64 }
     }
 
-    /// Student-t interval of the mean over the h subsession samples:
-    /// `mean ± t(h−1, 1−(1−c)/2) · sqrt(var_q / h)`. Needs h ≥ 2.
+    /// Student-t interval of the mean over the h subsession samples, exactly as Pilot computes
+    /// it: `mean ± t(h−1, 1−(1−c)/2) · sqrt(var_q / h)`. Needs h ≥ 2.
+    ///
+    /// It treats the subsession samples as independent. They are only nearly so, and q was chosen
+    /// as the first size at which the (noisy) lag-1 estimate dipped within the limit, so on
+    /// autocorrelated data this interval is a little too narrow (about 91% coverage at 95% on
+    /// AR(1) φ = 0.7, n = 1000). [`adjusted_mean_ci`](Self::adjusted_mean_ci) corrects that.
     pub fn mean_ci(&self, confidence: f64) -> Result<ConfidenceInterval> {
         Summary::of(&self.means)?.mean_ci(confidence)
     }
 
+    /// Estimate of the lag-1 correlation that remains between subsession samples, ≥ 0: the
+    /// larger of
+    /// - the observed lag-1 autocorrelation of the subsession samples with Kendall's bias
+    ///   correction, `r1 + (1 + 3·r1)/h` (the plain estimate is biased towards 0 by about that);
+    /// - the correlation an AR(1) process with the input's lag-1 autocorrelation `φ` (estimated
+    ///   from all n inputs, so much less noisy) leaves between means of q consecutive values:
+    ///   `φ(1−φ^q)² / (q(1−φ²) − 2φ(1−φ^q))`.
+    ///
+    /// Clamped to [0, 0.9]: negative correlation is not used to narrow an interval.
+    pub fn residual_correlation(&self) -> f64 {
+        let h = self.means.len() as f64;
+        let r = self.autocorrelation;
+        let observed = if h > 0.0 { r + (1.0 + 3.0 * r) / h } else { 0.0 };
+        let phi = self.input_autocorrelation.clamp(0.0, 0.99);
+        let q = self.size as f64;
+        let predicted = if phi > 0.0 {
+            let pq = 1.0 - phi.powf(q);
+            phi * pq * pq / (q * (1.0 - phi * phi) - 2.0 * phi * pq)
+        } else {
+            0.0
+        };
+        observed.max(predicted).clamp(0.0, 0.9)
+    }
+
+    /// Factor by which correlation between subsession samples inflates the variance of their
+    /// mean, `(1 + ρ)/(1 − ρ)` with ρ = [`residual_correlation`](Self::residual_correlation)
+    /// (exact for an AR(1) sequence of subsession samples). 1 for independent samples.
+    pub fn variance_inflation(&self) -> f64 {
+        let rho = self.residual_correlation();
+        (1.0 + rho) / (1.0 - rho)
+    }
+
+    /// pilot's interval of the mean: Pilot's subsession interval with its variance multiplied by
+    /// [`variance_inflation`](Self::variance_inflation):
+    /// `mean ± t(h−1, 1−(1−c)/2) · sqrt(f · var_q / h)`.
+    ///
+    /// Measured coverage at 95% (seeded Monte Carlo, `tests/tests/validity.rs`): about 96% on
+    /// AR(1) φ = 0.7, n = 1000, where [`mean_ci`](Self::mean_ci) reaches about 91%; on
+    /// independent data the factor stays near 1. Needs h ≥ 2. Time: O(h).
+    pub fn adjusted_mean_ci(&self, confidence: f64) -> Result<ConfidenceInterval> {
+        let plain = self.mean_ci(confidence)?;
+        let half = plain.half_width() * self.variance_inflation().sqrt();
+        let mean = self.mean();
+        Ok(ConfidenceInterval { low: mean - half, high: mean + half, confidence })
+    }
+
     /// Required number of subsession samples for a half-width of `target_half_width` (absolute,
     /// in the samples' unit): `h_req = ceil(var_q · (T / e)²)` with `T = t(h−1, 1−(1−c)/2)`
-    /// (Pilot paper eq. 6). Multiply by [`size`](Self::size) for input samples.
+    /// (Pilot paper eq. 6), where `var_q` is taken with the
+    /// [`variance_inflation`](Self::variance_inflation) that [`adjusted_mean_ci`](Self::adjusted_mean_ci)
+    /// applies. Multiply by [`size`](Self::size) for input samples.
     ///
     /// Returns `None` when it cannot be known: fewer than 2 subsession samples or a target ≤ 0.
     /// A zero-variance series needs only the 2 samples an interval is defined for.
@@ -160,7 +224,12 @@ impl SubsessionAnalysis {
         if h < 2 {
             return None;
         }
-        required_for_half_width(self.variance(), (h - 1) as f64, target_half_width, confidence)
+        required_for_half_width(
+            self.variance() * self.variance_inflation(),
+            (h - 1) as f64,
+            target_half_width,
+            confidence,
+        )
     }
 }
 
@@ -210,5 +279,28 @@ mod tests {
         assert_eq!(s.size, 1);
         assert_eq!(s.required_count(0.5, 0.95), Some(78));
         assert_eq!(s.required_count(0.0, 0.95), None);
+    }
+
+    #[test]
+    fn residual_correlation_by_hand() {
+        let mut s = SubsessionAnalysis {
+            size: 10,
+            means: vec![0.0; 50],
+            autocorrelation: 0.05,
+            converged: true,
+            input_len: 500,
+            input_autocorrelation: 0.7,
+        };
+        // AR(1) prediction for φ = 0.7, q = 10: 0.7·(1−0.7¹⁰)² / (10·0.51 − 1.4·(1−0.7¹⁰)),
+        // evaluated in Python from the formula.
+        assert!((s.residual_correlation() - 0.1767626114134799).abs() < 1e-12);
+        assert!((s.variance_inflation() - 1.4294329044432186).abs() < 1e-12);
+        // Observed 0.3 with h = 50: 0.3 + 1.9/50 = 0.338 dominates the prediction.
+        s.autocorrelation = 0.3;
+        assert!((s.residual_correlation() - 0.338).abs() < 1e-12);
+        // Independent input and negative block correlation: no inflation.
+        s.input_autocorrelation = -0.2;
+        s.autocorrelation = -0.4;
+        assert_eq!(s.variance_inflation(), 1.0);
     }
 }

@@ -1,0 +1,225 @@
+//! `cargo pilot analyze`: pilot's statistics on measurements from anywhere.
+//!
+//! The role of Pilot's `analyze` command, Auto-pilot's Getstats and ministat: for each file, the
+//! summary, the stable segment found by change-point detection, subsession analysis, the
+//! confidence interval of the stable mean and the sample size a target width needs; every file
+//! after the first is compared with the first by Welch's t-test.
+
+mod input;
+mod render;
+
+use std::process::ExitCode;
+
+use anyhow::anyhow;
+use pilot::stats::analysis::{Analysis, AnalysisConfig, analyze};
+use pilot::stats::changepoint::ChangepointConfig;
+use pilot::stats::regression::{WpsFit, wps};
+use pilot::stats::welch::{WelchTest, welch_test};
+use pilot::stats::{Moments, Summary};
+
+use crate::Failure;
+use input::Layout;
+
+/// Analyze measurements: mean, confidence interval, stable segment, subsession analysis.
+///
+/// Each FILE holds one number per line (blank and `#` lines skipped), or CSV with a header
+/// (choose the column with --column). With several files, each is compared with the first.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// Files to analyze; `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
+    /// Confidence level of every interval, between 0 and 1.
+    #[arg(long, default_value_t = 0.95, value_parser = open_unit_interval)]
+    confidence: f64,
+    /// Target half-width of the interval relative to the mean, for the required sample size.
+    #[arg(long = "ci", default_value_t = 0.01, value_name = "REL", value_parser = positive)]
+    target: f64,
+    /// Largest |lag-1 autocorrelation| subsession analysis accepts as independent.
+    #[arg(long, default_value_t = 0.1, value_name = "R", value_parser = open_unit_interval)]
+    autocorr_limit: f64,
+    /// Analyze the whole series: no change-point detection, no warm-up removal.
+    #[arg(long)]
+    no_changepoints: bool,
+    /// CSV input: the column holding the values.
+    #[arg(long, value_name = "NAME", conflicts_with = "wps")]
+    column: Option<String>,
+    /// Readings-only data: two columns, work amount and duration; fits t = α + w/v (WPS method).
+    #[arg(long)]
+    wps: bool,
+    /// CSV input with --wps: the column holding the work amount.
+    #[arg(long, value_name = "NAME", requires = "wps")]
+    work_column: Option<String>,
+    /// CSV input with --wps: the column holding the duration.
+    #[arg(long, value_name = "NAME", requires = "wps")]
+    duration_column: Option<String>,
+    /// Significance level of the comparisons' Welch test.
+    #[arg(long, default_value_t = 0.01, value_parser = open_unit_interval)]
+    alpha: f64,
+    /// Relative difference below which two files count as equivalent.
+    #[arg(long, default_value_t = 0.01, value_name = "REL", value_parser = positive)]
+    noise: f64,
+    /// Print one JSON document (schema `pilot.analyze/1`) instead of tables.
+    #[arg(long)]
+    json: bool,
+}
+
+fn open_unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err(format!("`{s}` must be a number strictly between 0 and 1")),
+    }
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` must be a positive number")),
+    }
+}
+
+/// The analysis of one file.
+pub struct FileReport {
+    /// The file's name as given.
+    pub name: String,
+    /// The unit-reading analysis (in WPS mode: of the durations, without change points).
+    pub analysis: Analysis,
+    /// The WPS fit, in `--wps` mode.
+    pub wps: Option<WpsFit>,
+}
+
+/// A file compared with the first.
+pub struct Comparison {
+    /// Name of the first file.
+    pub base: String,
+    /// Name of the compared file.
+    pub other: String,
+    /// Welch's test, other − base.
+    pub test: WelchTest,
+    /// Relative difference `(other − base)/base`, and its interval (bounds divided by the base mean).
+    pub relative: f64,
+    /// Relative interval bounds.
+    pub relative_ci: (f64, f64),
+    /// Plain verdict: `larger`, `smaller`, `equivalent` or `inconclusive`.
+    pub verdict: &'static str,
+}
+
+/// Runs the command; the exit code is 0 on success.
+pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, Failure> {
+    let config = AnalysisConfig {
+        confidence: args.confidence,
+        target_relative_half_width: args.target,
+        autocorrelation_limit: args.autocorr_limit,
+        changepoints: (!args.no_changepoints && !args.wps).then(ChangepointConfig::default),
+        ..AnalysisConfig::default()
+    };
+    let layout = layout(args)?;
+    let mut reports = Vec::new();
+    for name in &args.files {
+        let text = input::read_text(name)?;
+        let columns = input::parse(name, &text, &layout)?;
+        reports.push(analyze_file(name, &columns, &config, args)?);
+    }
+    let comparisons = compare(&reports, args)?;
+    if args.json {
+        println!("{}", render::json(&reports, &comparisons, args));
+    } else {
+        print!("{}", render::human(&reports, &comparisons, args));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn layout(args: &AnalyzeArgs) -> Result<Layout<'_>, Failure> {
+    match (args.wps, &args.column, &args.work_column, &args.duration_column) {
+        (false, Some(c), _, _) => Ok(Layout::Csv(vec![c])),
+        (false, None, _, _) => Ok(Layout::Lines),
+        (true, _, Some(w), Some(d)) => Ok(Layout::Csv(vec![w, d])),
+        (true, _, None, None) => Ok(Layout::Pairs),
+        (true, _, _, _) => Err(Failure::Usage(anyhow!(
+            "--work-column and --duration-column go together: give both, or neither for two \
+             numbers per line"
+        ))),
+    }
+}
+
+fn analyze_file(
+    name: &str,
+    columns: &[Vec<f64>],
+    config: &AnalysisConfig,
+    args: &AnalyzeArgs,
+) -> Result<FileReport, Failure> {
+    let values = columns.last().expect("at least one column");
+    match values.len() {
+        0 => return Err(anyhow!("{name}: no values to analyze").into()),
+        1 => {
+            return Err(anyhow!(
+                "{name}: only one value ({}); a confidence interval needs at least 2",
+                values[0]
+            )
+            .into());
+        }
+        _ => {}
+    }
+    let mut analysis = analyze(values, config).map_err(|e| anyhow!("{name}: {e}"))?;
+    let wps = if args.wps {
+        let fit = wps(&columns[0], values, args.confidence, args.autocorr_limit)
+            .map_err(|e| anyhow!("{name}: the WPS regression failed: {e}"))?;
+        // The durations of rounds with different work amounts are not one population: warnings
+        // about their outliers or drift would be noise.
+        analysis.warnings.clear();
+        Some(fit)
+    } else {
+        None
+    };
+    Ok(FileReport { name: name.to_string(), analysis, wps })
+}
+
+/// The samples a file contributes to a comparison: its subsession samples, with their variance
+/// inflated by the correlation left between them, so the test is as honest as the interval.
+fn comparison_moments(a: &Analysis) -> Moments {
+    let s = &a.subsession;
+    let summary = Summary::of(&s.means).expect("subsession samples are finite and non-empty");
+    Moments { n: s.count(), mean: summary.mean, variance: summary.variance * s.variance_inflation() }
+}
+
+fn compare(reports: &[FileReport], args: &AnalyzeArgs) -> Result<Vec<Comparison>, Failure> {
+    let Some((base, others)) = reports.split_first() else { return Ok(Vec::new()) };
+    if args.wps {
+        // WPS results are speeds from a regression, not sample means: not compared here.
+        return Ok(Vec::new());
+    }
+    let b = comparison_moments(&base.analysis);
+    others
+        .iter()
+        .map(|other| {
+            let o = comparison_moments(&other.analysis);
+            let test = welch_test(&b, &o, args.confidence).map_err(|e| {
+                anyhow!("cannot compare `{}` with `{}`: {e}", other.name, base.name)
+            })?;
+            let scale = b.mean.abs();
+            let (relative, relative_ci) = if scale > 0.0 {
+                (
+                    test.difference / scale,
+                    (test.difference_ci.low / scale, test.difference_ci.high / scale),
+                )
+            } else {
+                (f64::NAN, (f64::NAN, f64::NAN))
+            };
+            let verdict = if test.p < args.alpha && relative.abs() > args.noise {
+                if test.difference > 0.0 { "larger" } else { "smaller" }
+            } else if relative_ci.0 >= -args.noise && relative_ci.1 <= args.noise {
+                "equivalent"
+            } else {
+                "inconclusive"
+            };
+            Ok(Comparison {
+                base: base.name.clone(),
+                other: other.name.clone(),
+                test,
+                relative,
+                relative_ci,
+                verdict,
+            })
+        })
+        .collect()
+}
