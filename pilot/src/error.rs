@@ -50,7 +50,10 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// instead of letting them poison a mean.
 pub(crate) fn check_finite(xs: &[f64]) -> Result<()> {
     match xs.iter().position(|x| !x.is_finite()) {
-        Some(index) => Err(Error::NotFinite { index, value: xs[index] }),
+        Some(index) => Err(Error::NotFinite {
+            index,
+            value: xs[index],
+        }),
         None => Ok(()),
     }
 }
@@ -58,7 +61,10 @@ pub(crate) fn check_finite(xs: &[f64]) -> Result<()> {
 /// Checks that `xs` has at least `needed` values.
 pub(crate) fn check_len(xs: &[f64], needed: usize) -> Result<()> {
     if xs.len() < needed {
-        Err(Error::TooFewValues { needed, got: xs.len() })
+        Err(Error::TooFewValues {
+            needed,
+            got: xs.len(),
+        })
     } else {
         Ok(())
     }

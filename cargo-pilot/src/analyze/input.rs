@@ -20,7 +20,9 @@ pub enum Layout<'a> {
 pub fn read_text(path: &str) -> Result<String, Failure> {
     let mut text = String::new();
     if path == "-" {
-        std::io::stdin().read_to_string(&mut text).context("failed to read standard input")?;
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("failed to read standard input")?;
     } else {
         text = std::fs::read_to_string(path).with_context(|| format!("failed to read `{path}`"))?;
     }
@@ -59,11 +61,17 @@ fn parse_lines(name: &str, text: &str, width: usize) -> Result<Vec<Vec<f64>>, Fa
         let fields: Vec<&str> = if width == 1 {
             vec![line]
         } else {
-            line.split(|c: char| c == ',' || c.is_whitespace()).filter(|f| !f.is_empty()).collect()
+            line.split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|f| !f.is_empty())
+                .collect()
         };
         let first = columns[0].is_empty();
         let header_hint = |what: &str| -> Failure {
-            let flags = if width == 1 { "--column NAME" } else { "--work-column and --duration-column" };
+            let flags = if width == 1 {
+                "--column NAME"
+            } else {
+                "--work-column and --duration-column"
+            };
             Failure::Usage(anyhow!(
                 "{name}:{lineno}: `{line}` {what}; if it is a CSV header, name the column{} with \
                  {flags}",
@@ -103,7 +111,9 @@ fn parse_csv(name: &str, text: &str, wanted: &[&str]) -> Result<Vec<Vec<f64>>, F
         .comment(Some(b'#'))
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
-    let headers = reader.headers().with_context(|| format!("{name}: failed to read the CSV header"))?;
+    let headers = reader
+        .headers()
+        .with_context(|| format!("{name}: failed to read the CSV header"))?;
     let mut indices = Vec::new();
     for column in wanted {
         match headers.iter().position(|h| h == *column) {

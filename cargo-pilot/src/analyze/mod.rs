@@ -130,7 +130,12 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, Failure> {
 }
 
 fn layout(args: &AnalyzeArgs) -> Result<Layout<'_>, Failure> {
-    match (args.wps, &args.column, &args.work_column, &args.duration_column) {
+    match (
+        args.wps,
+        &args.column,
+        &args.work_column,
+        &args.duration_column,
+    ) {
         (false, Some(c), _, _) => Ok(Layout::Csv(vec![c])),
         (false, None, _, _) => Ok(Layout::Lines),
         (true, _, Some(w), Some(d)) => Ok(Layout::Csv(vec![w, d])),
@@ -171,7 +176,11 @@ fn analyze_file(
     } else {
         None
     };
-    Ok(FileReport { name: name.to_string(), analysis, wps })
+    Ok(FileReport {
+        name: name.to_string(),
+        analysis,
+        wps,
+    })
 }
 
 /// The samples a file contributes to a comparison: its subsession samples, with their variance
@@ -179,11 +188,17 @@ fn analyze_file(
 fn comparison_moments(a: &Analysis) -> Moments {
     let s = &a.subsession;
     let summary = Summary::of(&s.means).expect("subsession samples are finite and non-empty");
-    Moments { n: s.count(), mean: summary.mean, variance: summary.variance * s.variance_inflation() }
+    Moments {
+        n: s.count(),
+        mean: summary.mean,
+        variance: summary.variance * s.variance_inflation(),
+    }
 }
 
 fn compare(reports: &[FileReport], args: &AnalyzeArgs) -> Result<Vec<Comparison>, Failure> {
-    let Some((base, others)) = reports.split_first() else { return Ok(Vec::new()) };
+    let Some((base, others)) = reports.split_first() else {
+        return Ok(Vec::new());
+    };
     if args.wps {
         // WPS results are speeds from a regression, not sample means: not compared here.
         return Ok(Vec::new());
@@ -200,13 +215,20 @@ fn compare(reports: &[FileReport], args: &AnalyzeArgs) -> Result<Vec<Comparison>
             let (relative, relative_ci) = if scale > 0.0 {
                 (
                     test.difference / scale,
-                    (test.difference_ci.low / scale, test.difference_ci.high / scale),
+                    (
+                        test.difference_ci.low / scale,
+                        test.difference_ci.high / scale,
+                    ),
                 )
             } else {
                 (f64::NAN, (f64::NAN, f64::NAN))
             };
             let verdict = if test.p < args.alpha && relative.abs() > args.noise {
-                if test.difference > 0.0 { "larger" } else { "smaller" }
+                if test.difference > 0.0 {
+                    "larger"
+                } else {
+                    "smaller"
+                }
             } else if relative_ci.0 >= -args.noise && relative_ci.1 <= args.noise {
                 "equivalent"
             } else {

@@ -33,7 +33,11 @@ fn pct(x: f64) -> String {
 
 fn confidence_label(c: f64) -> String {
     let p = 100.0 * c;
-    if (p - p.round()).abs() < 1e-9 { format!("{p:.0}%") } else { format!("{p}%") }
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0}%")
+    } else {
+        format!("{p}%")
+    }
 }
 
 /// The human-readable report.
@@ -53,10 +57,9 @@ pub fn human(reports: &[FileReport], comparisons: &[Comparison], args: &AnalyzeA
     if !comparisons.is_empty() {
         let _ = writeln!(
             out,
-            "compared with {} (Welch's t-test on subsession samples; {} at p < {}, equivalent \
-             within ±{}):",
+            "compared with {} (Welch's t-test on subsession samples; a difference at p < {}, \
+             equivalent within ±{}):",
             comparisons[0].base,
-            "a difference",
             args.alpha,
             pct(args.noise)
         );
@@ -87,7 +90,9 @@ fn verdict_sentence(c: &Comparison) -> String {
 
 fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
     let a = &r.analysis;
-    let header = ["", "N", "MEAN", "MEDIAN", "CI LOW", "CI HIGH", "MIN", "MAX", "SDEV%", "HW%"];
+    let header = [
+        "", "N", "MEAN", "MEDIAN", "CI LOW", "CI HIGH", "MIN", "MAX", "SDEV%", "HW%",
+    ];
     let raw = [
         "raw".to_string(),
         a.raw.n.to_string(),
@@ -116,8 +121,9 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
         rel(a.ci.half_width(), a.mean),
     ];
     let rows = [header.map(String::from), raw, result];
-    let widths: Vec<usize> =
-        (0..header.len()).map(|i| rows.iter().map(|r| r[i].len()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| rows.iter().map(|r| r[i].len()).max().unwrap_or(0))
+        .collect();
     for row in &rows {
         let _ = write!(out, "  {:<w$}", row[0], w = widths[0]);
         for (cell, w) in row.iter().zip(&widths).skip(1) {
@@ -148,7 +154,11 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
         stable.count(),
         stable.autocorrelation,
         a.raw_autocorrelation,
-        if stable.converged { "" } else { " not within the limit" }
+        if stable.converged {
+            ""
+        } else {
+            " not within the limit"
+        }
     );
     let _ = writeln!(
         out,
@@ -161,7 +171,11 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
     match a.required_n {
         Some(req) => {
             let have = seg.end - seg.start;
-            let verdict = if req <= have { "reached" } else { "not reached yet" };
+            let verdict = if req <= have {
+                "reached"
+            } else {
+                "not reached yet"
+            };
             let _ = writeln!(
                 out,
                 "  required N       {req} stable values for ±{} (have {have}: {verdict})",
@@ -175,7 +189,11 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
 }
 
 fn rel(x: f64, of: f64) -> String {
-    if of == 0.0 { "-".to_string() } else { format!("{:.2}", 100.0 * x / of.abs()) }
+    if of == 0.0 {
+        "-".to_string()
+    } else {
+        format!("{:.2}", 100.0 * x / of.abs())
+    }
 }
 
 fn bound(x: Option<f64>) -> String {
@@ -217,7 +235,10 @@ fn wps_block(out: &mut String, fit: &WpsFit) {
             );
         }
         None => {
-            let _ = writeln!(out, "  v (work / time)  undefined: the slope is not positive");
+            let _ = writeln!(
+                out,
+                "  v (work / time)  undefined: the slope is not positive"
+            );
         }
     }
     if fit.v_ci.high.is_none() {

@@ -80,18 +80,26 @@ fn bisection(a: u64, b: u64, count: usize) -> Vec<u64> {
 }
 
 fn main() -> std::io::Result<()> {
-    let dir = std::env::args().nth(1).unwrap_or_else(|| "examples/data".to_string());
+    let dir = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "examples/data".to_string());
     let dir = Path::new(&dir);
     for (name, unstable) in [("sort-1k.txt", false), ("sort-unstable-1k.txt", true)] {
         let mut f = std::fs::File::create(dir.join(name))?;
         let what = if unstable { "sort_unstable" } else { "sort" };
-        writeln!(f, "# nanoseconds per {what} of a fresh 1000-element Vec<u64>, in order")?;
+        writeln!(
+            f,
+            "# nanoseconds per {what} of a fresh 1000-element Vec<u64>, in order"
+        )?;
         for r in record_sorts(unstable) {
             writeln!(f, "{r}")?;
         }
     }
     let mut f = std::fs::File::create(dir.join("sum-64k.txt"))?;
-    writeln!(f, "# nanoseconds per sum of a 64 KiB chunk of a fresh 16 MiB buffer, 16 passes")?;
+    writeln!(
+        f,
+        "# nanoseconds per sum of a 64 KiB chunk of a fresh 16 MiB buffer, 16 passes"
+    )?;
     for r in record_sums() {
         writeln!(f, "{r}")?;
     }

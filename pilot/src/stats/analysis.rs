@@ -90,7 +90,12 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
 
     let stable = match &config.changepoints {
         Some(cp) => find_stable_segment(xs, cp)?,
-        None => StableSegment { start: 0, end: xs.len(), changepoints: Vec::new(), dominant: true },
+        None => StableSegment {
+            start: 0,
+            end: xs.len(),
+            changepoints: Vec::new(),
+            dominant: true,
+        },
     };
     if !stable.dominant {
         warnings.push(format!(
@@ -103,8 +108,11 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
     }
     let segment = &xs[stable.start..stable.end];
     let stable_summary = Summary::of(segment)?;
-    let subsession =
-        subsession_analysis(segment, config.autocorrelation_limit, config.min_subsessions)?;
+    let subsession = subsession_analysis(
+        segment,
+        config.autocorrelation_limit,
+        config.min_subsessions,
+    )?;
     if !subsession.converged {
         warnings.push(format!(
             "autocorrelation not removed: lag-1 autocorrelation {:.3} at subsession size {} \
@@ -116,10 +124,17 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
     let ci = if subsession.count() >= 2 {
         subsession.adjusted_mean_ci(config.confidence)?
     } else {
-        ConfidenceInterval { low: f64::NEG_INFINITY, high: f64::INFINITY, confidence: config.confidence }
+        ConfidenceInterval {
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
+            confidence: config.confidence,
+        }
     };
     let required_n = subsession
-        .required_count(config.target_relative_half_width * mean.abs(), config.confidence)
+        .required_count(
+            config.target_relative_half_width * mean.abs(),
+            config.confidence,
+        )
         .map(|h| h * subsession.size);
     if subsession.count() < config.min_subsessions {
         warnings.push(format!(

@@ -43,7 +43,9 @@ fn lag1_unchecked(xs: &[f64]) -> f64 {
 /// block) are dropped. Time: O(n).
 pub fn block_means(xs: &[f64], q: usize) -> Vec<f64> {
     assert!(q > 0, "subsession size must be positive");
-    xs.chunks_exact(q).map(|c| c.iter().sum::<f64>() / q as f64).collect()
+    xs.chunks_exact(q)
+        .map(|c| c.iter().sum::<f64>() / q as f64)
+        .collect()
 }
 
 /// The result of subsession analysis: the subsession size `q` and the `h = floor(n/q)` merged
@@ -105,7 +107,9 @@ pub fn subsession_analysis(
         prefix.push(acc);
     }
     let means_for = |q: usize| -> Vec<f64> {
-        (0..n / q).map(|b| origin + (prefix[(b + 1) * q] - prefix[b * q]) / q as f64).collect()
+        (0..n / q)
+            .map(|b| origin + (prefix[(b + 1) * q] - prefix[b * q]) / q as f64)
+            .collect()
     };
     let mut q = 1;
     let mut means = xs.to_vec();
@@ -151,7 +155,11 @@ impl SubsessionAnalysis {
     /// Sample variance `var_q` of the subsession samples (`n − 1` divisor).
     pub fn variance(&self) -> f64 {
         let h = self.means.len();
-        if h < 2 { 0.0 } else { sum_sq_dev(&self.means, self.mean()) / (h - 1) as f64 }
+        if h < 2 {
+            0.0
+        } else {
+            sum_sq_dev(&self.means, self.mean()) / (h - 1) as f64
+        }
     }
 
     /// Student-t interval of the mean over the h subsession samples, exactly as Pilot computes
@@ -177,7 +185,11 @@ impl SubsessionAnalysis {
     pub fn residual_correlation(&self) -> f64 {
         let h = self.means.len() as f64;
         let r = self.autocorrelation;
-        let observed = if h > 0.0 { r + (1.0 + 3.0 * r) / h } else { 0.0 };
+        let observed = if h > 0.0 {
+            r + (1.0 + 3.0 * r) / h
+        } else {
+            0.0
+        };
         let phi = self.input_autocorrelation.clamp(0.0, 0.99);
         let q = self.size as f64;
         let predicted = if phi > 0.0 {
@@ -208,7 +220,11 @@ impl SubsessionAnalysis {
         let plain = self.mean_ci(confidence)?;
         let half = plain.half_width() * self.variance_inflation().sqrt();
         let mean = self.mean();
-        Ok(ConfidenceInterval { low: mean - half, high: mean + half, confidence })
+        Ok(ConfidenceInterval {
+            low: mean - half,
+            high: mean + half,
+            confidence,
+        })
     }
 
     /// Required number of subsession samples for a half-width of `target_half_width` (absolute,
@@ -242,7 +258,9 @@ mod tests {
         // m = 2.5; deviations -1.5 -0.5 0.5 1.5; num = 0.75 - 0.25 + 0.75 = 1.25; den = 5.
         assert!((lag1_autocorrelation(&[1.0, 2.0, 3.0, 4.0]).unwrap() - 0.25).abs() < 1e-15);
         // Alternating: deviations ±1, num = -(n-1), den = n.
-        let alt: Vec<f64> = (0..10).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
+        let alt: Vec<f64> = (0..10)
+            .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+            .collect();
         assert!((lag1_autocorrelation(&alt).unwrap() + 0.9).abs() < 1e-15);
         assert_eq!(lag1_autocorrelation(&[3.0; 5]).unwrap(), 0.0);
         assert!(lag1_autocorrelation(&[1.0]).is_err());
@@ -256,7 +274,9 @@ mod tests {
     #[test]
     fn alternating_series_merges_into_pairs() {
         // r1 = -0.9 at q = 1; pairs of (1, -1) are all 0: constant, r1 = 0 at q = 2.
-        let alt: Vec<f64> = (0..100).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
+        let alt: Vec<f64> = (0..100)
+            .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+            .collect();
         let s = subsession_analysis(&alt, 0.1, 30).unwrap();
         assert_eq!((s.size, s.count(), s.converged), (2, 50, true));
         assert_eq!(s.variance(), 0.0);

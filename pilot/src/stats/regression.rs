@@ -37,7 +37,10 @@ pub struct LinearFit {
 /// and at least two distinct x values. Time: O(n), two passes over centred data.
 pub fn ols(x: &[f64], y: &[f64]) -> Result<LinearFit> {
     if x.len() != y.len() {
-        return Err(Error::LengthMismatch { left: x.len(), right: y.len() });
+        return Err(Error::LengthMismatch {
+            left: x.len(),
+            right: y.len(),
+        });
     }
     crate::error::check_len(x, 3)?;
     check_finite(x)?;
@@ -71,8 +74,20 @@ pub fn ols(x: &[f64], y: &[f64]) -> Result<LinearFit> {
     let residual_variance = sse / (n - 2) as f64;
     let slope_se = (residual_variance / sxx).sqrt();
     let intercept_se = (residual_variance * (1.0 / n as f64 + mx * mx / sxx)).sqrt();
-    let r_squared = if syy == 0.0 { 1.0 } else { (1.0 - sse / syy).clamp(0.0, 1.0) };
-    Ok(LinearFit { n, intercept, slope, intercept_se, slope_se, residual_variance, r_squared })
+    let r_squared = if syy == 0.0 {
+        1.0
+    } else {
+        (1.0 - sse / syy).clamp(0.0, 1.0)
+    };
+    Ok(LinearFit {
+        n,
+        intercept,
+        slope,
+        intercept_se,
+        slope_se,
+        residual_variance,
+        r_squared,
+    })
 }
 
 impl LinearFit {
@@ -80,7 +95,11 @@ impl LinearFit {
     pub fn slope_ci(&self, confidence: f64) -> Result<ConfidenceInterval> {
         check_confidence(confidence)?;
         let half = t_critical(confidence, (self.n - 2) as f64) * self.slope_se;
-        Ok(ConfidenceInterval { low: self.slope - half, high: self.slope + half, confidence })
+        Ok(ConfidenceInterval {
+            low: self.slope - half,
+            high: self.slope + half,
+            confidence,
+        })
     }
 
     /// Confidence interval of the intercept: `a ± t(n−2, 1−(1−c)/2) · se(a)`.
@@ -160,8 +179,9 @@ pub fn wps(
     let first = ols(work, duration)?;
     let (mut w, mut t): (Vec<f64>, Vec<f64>) = (work.to_vec(), duration.to_vec());
     if first.slope > 0.0 && first.intercept > 0.0 {
-        let keep: Vec<usize> =
-            (0..w.len()).filter(|&i| w[i] * first.slope >= first.intercept).collect();
+        let keep: Vec<usize> = (0..w.len())
+            .filter(|&i| w[i] * first.slope >= first.intercept)
+            .collect();
         let distinct = keep.iter().any(|&i| w[i] != w[keep[0]]);
         if keep.len() >= 3 && keep.len() < w.len() && distinct {
             w = keep.iter().map(|&i| work[i]).collect();
@@ -195,7 +215,11 @@ pub fn wps(
         fit,
         slope_ci,
         v: inv(fit.slope),
-        v_ci: SpeedInterval { low: inv(slope_ci.high), high: inv(slope_ci.low), confidence },
+        v_ci: SpeedInterval {
+            low: inv(slope_ci.high),
+            high: inv(slope_ci.low),
+            confidence,
+        },
         rounds_used,
         subsession_size: q,
         residual_autocorrelation: r1,
@@ -203,8 +227,11 @@ pub fn wps(
 }
 
 fn residual_lag1(x: &[f64], y: &[f64], fit: &LinearFit) -> f64 {
-    let res: Vec<f64> =
-        x.iter().zip(y).map(|(xi, yi)| yi - fit.intercept - fit.slope * xi).collect();
+    let res: Vec<f64> = x
+        .iter()
+        .zip(y)
+        .map(|(xi, yi)| yi - fit.intercept - fit.slope * xi)
+        .collect();
     lag1_autocorrelation(&res).unwrap_or(0.0)
 }
 

@@ -14,12 +14,17 @@ pub fn required_for_half_width(
     target_half_width: f64,
     confidence: f64,
 ) -> Option<usize> {
-    if !(target_half_width > 0.0) || !(confidence > 0.0 && confidence < 1.0) || !(dof > 0.0) {
+    let usable = target_half_width > 0.0 && confidence > 0.0 && confidence < 1.0 && dof > 0.0;
+    if !usable {
         return None;
     }
     let t = t_critical(confidence, dof);
     let req = (variance * (t / target_half_width).powi(2)).ceil();
-    if req.is_finite() { Some((req as usize).max(2)) } else { None }
+    if req.is_finite() {
+        Some((req as usize).max(2))
+    } else {
+        None
+    }
 }
 
 /// Samples needed in each of two groups so that Welch's test resolves a true difference of means
@@ -40,7 +45,8 @@ pub fn required_to_resolve(
 ) -> Option<usize> {
     let d2 = difference * difference;
     let spread = variance_a + variance_b;
-    if !(d2 > 0.0) || !(alpha > 0.0 && alpha < 1.0) || !(power > 0.0 && power < 1.0) {
+    let usable = d2 > 0.0 && alpha > 0.0 && alpha < 1.0 && power > 0.0 && power < 1.0;
+    if !usable {
         return None;
     }
     if spread == 0.0 {
@@ -59,7 +65,11 @@ pub fn required_to_resolve(
         }
         n = next;
     }
-    if n.is_finite() { Some(n as usize) } else { None }
+    if n.is_finite() {
+        Some(n as usize)
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]

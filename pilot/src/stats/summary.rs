@@ -86,7 +86,11 @@ pub struct Moments {
 impl Summary {
     /// The sample's size, mean and variance.
     pub fn moments(&self) -> Moments {
-        Moments { n: self.n, mean: self.mean, variance: self.variance }
+        Moments {
+            n: self.n,
+            mean: self.mean,
+            variance: self.variance,
+        }
     }
 
     /// Summarises `xs`. Errors on an empty sample or on a NaN or infinite value.
@@ -95,13 +99,24 @@ impl Summary {
         check_finite(xs)?;
         let n = xs.len();
         let mean = mean(xs);
-        let variance = if n > 1 { sum_sq_dev(xs, mean) / (n - 1) as f64 } else { 0.0 };
+        let variance = if n > 1 {
+            sum_sq_dev(xs, mean) / (n - 1) as f64
+        } else {
+            0.0
+        };
         let (mut min, mut max) = (xs[0], xs[0]);
         for &x in xs {
             min = min.min(x);
             max = max.max(x);
         }
-        Ok(Summary { n, mean, median: median(xs), min, max, variance })
+        Ok(Summary {
+            n,
+            mean,
+            median: median(xs),
+            min,
+            max,
+            variance,
+        })
     }
 
     /// Sample standard deviation (`sqrt` of the `n − 1` variance).
@@ -122,10 +137,17 @@ impl Summary {
     pub fn mean_ci(&self, confidence: f64) -> Result<ConfidenceInterval> {
         check_confidence(confidence)?;
         if self.n < 2 {
-            return Err(crate::Error::TooFewValues { needed: 2, got: self.n });
+            return Err(crate::Error::TooFewValues {
+                needed: 2,
+                got: self.n,
+            });
         }
         let half = t_critical(confidence, (self.n - 1) as f64) * self.std_error();
-        Ok(ConfidenceInterval { low: self.mean - half, high: self.mean + half, confidence })
+        Ok(ConfidenceInterval {
+            low: self.mean - half,
+            high: self.mean + half,
+            confidence,
+        })
     }
 }
 
@@ -191,7 +213,10 @@ mod tests {
     #[test]
     fn rejects_bad_input() {
         assert!(Summary::of(&[]).is_err());
-        assert!(matches!(Summary::of(&[1.0, f64::NAN]), Err(crate::Error::NotFinite { index: 1, .. })));
+        assert!(matches!(
+            Summary::of(&[1.0, f64::NAN]),
+            Err(crate::Error::NotFinite { index: 1, .. })
+        ));
         assert!(matches!(
             Summary::of(&[1.0, f64::INFINITY]),
             Err(crate::Error::NotFinite { index: 1, .. })

@@ -26,9 +26,17 @@ pub fn trend(xs: &[f64], confidence: f64) -> Result<Trend> {
     let idx: Vec<f64> = (0..xs.len()).map(|i| i as f64).collect();
     let fit = ols(&idx, xs)?;
     let m = crate::stats::summary::mean(xs);
-    let relative_drift =
-        if m != 0.0 { fit.slope * (xs.len() - 1) as f64 / m } else { f64::NAN };
-    Ok(Trend { slope: fit.slope, slope_ci: fit.slope_ci(confidence)?, p: fit.slope_p(), relative_drift })
+    let relative_drift = if m != 0.0 {
+        fit.slope * (xs.len() - 1) as f64 / m
+    } else {
+        f64::NAN
+    };
+    Ok(Trend {
+        slope: fit.slope,
+        slope_ci: fit.slope_ci(confidence)?,
+        p: fit.slope_p(),
+        relative_drift,
+    })
 }
 
 #[cfg(test)]

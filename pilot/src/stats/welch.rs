@@ -34,12 +34,19 @@ pub fn welch_test(base: &Moments, other: &Moments, confidence: f64) -> Result<We
     check_confidence(confidence)?;
     for m in [base, other] {
         if m.n < 2 {
-            return Err(Error::TooFewValues { needed: 2, got: m.n });
+            return Err(Error::TooFewValues {
+                needed: 2,
+                got: m.n,
+            });
         }
-        if !m.mean.is_finite() || !(m.variance.is_finite() && m.variance >= 0.0) {
+        if !(m.mean.is_finite() && m.variance.is_finite() && m.variance >= 0.0) {
             return Err(Error::InvalidParameter {
                 name: "sample moments",
-                value: if m.mean.is_finite() { m.variance } else { m.mean },
+                value: if m.mean.is_finite() {
+                    m.variance
+                } else {
+                    m.mean
+                },
                 expected: "mean must be finite and variance finite and non-negative",
             });
         }
@@ -57,8 +64,7 @@ pub fn welch_test(base: &Moments, other: &Moments, confidence: f64) -> Result<We
         }
     } else {
         let t = difference / se2.sqrt();
-        let dof = se2 * se2
-            / (vb * vb / (base.n - 1) as f64 + vo * vo / (other.n - 1) as f64);
+        let dof = se2 * se2 / (vb * vb / (base.n - 1) as f64 + vo * vo / (other.n - 1) as f64);
         let dist = StudentsT::new(0.0, 1.0, dof).expect("dof is positive");
         // sf(|t|) directly, not 1 − cdf, keeps tiny p-values exact.
         let p = (2.0 * dist.sf(t.abs())).min(1.0);
@@ -103,7 +109,10 @@ mod tests {
         assert_eq!((same.t, same.p), (0.0, 1.0));
         let diff = welch_test(&m(5, 1.0, 0.0), &m(5, 2.0, 0.0), 0.95).unwrap();
         assert_eq!((diff.t, diff.p), (f64::INFINITY, 0.0));
-        assert_eq!((diff.difference_ci.low, diff.difference_ci.high), (1.0, 1.0));
+        assert_eq!(
+            (diff.difference_ci.low, diff.difference_ci.high),
+            (1.0, 1.0)
+        );
         assert!(welch_test(&m(1, 1.0, 0.0), &m(5, 2.0, 0.0), 0.95).is_err());
     }
 }
