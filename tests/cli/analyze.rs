@@ -57,8 +57,16 @@ fn cyclic() -> Vec<f64> {
 
 #[test]
 fn json_document_has_the_documented_keys_and_values() {
-    let path = file("json", "cyclic.txt", &format!("# a comment\n\n{}", lines(&cyclic())));
-    let doc = json(&run(&["--json", "--no-changepoints", path.to_str().unwrap()]));
+    let path = file(
+        "json",
+        "cyclic.txt",
+        &format!("# a comment\n\n{}", lines(&cyclic())),
+    );
+    let doc = json(&run(&[
+        "--json",
+        "--no-changepoints",
+        path.to_str().unwrap(),
+    ]));
     assert_eq!(doc["schema"], "pilot.analyze/1");
     assert_eq!(doc["comparisons"].as_array().unwrap().len(), 0);
     let f = &doc["files"][0];
@@ -83,19 +91,33 @@ fn json_document_has_the_documented_keys_and_values() {
     assert_eq!(f["n"], 40);
     assert_eq!(f["mean"], 2.5);
     assert_eq!(f["median"], 2.5);
-    assert_eq!((f["min"].as_f64(), f["max"].as_f64()), (Some(1.0), Some(4.0)));
+    assert_eq!(
+        (f["min"].as_f64(), f["max"].as_f64()),
+        (Some(1.0), Some(4.0))
+    );
     // Σ d² = 10 · (2.25 + 0.25 + 0.25 + 2.25) = 50; variance 50/39.
-    assert!(close(f["std"].as_f64().unwrap(), (50.0f64 / 39.0).sqrt(), 1e-12));
+    assert!(close(
+        f["std"].as_f64().unwrap(),
+        (50.0f64 / 39.0).sqrt(),
+        1e-12
+    ));
     // Lag-1 products per cycle: (−1.5)(−0.5) + (−0.5)(0.5) + (0.5)(1.5) = 1.25 within a cycle,
     // and (1.5)(−1.5) = −2.25 across cycles (9 times): 10·1.25 − 9·2.25 = −7.75; r1 = −7.75/50.
-    assert!(close(f["autocorrelation"].as_f64().unwrap(), -7.75 / 50.0, 1e-12));
+    assert!(close(
+        f["autocorrelation"].as_f64().unwrap(),
+        -7.75 / 50.0,
+        1e-12
+    ));
     // Raw CI: 2.5 ± t(39, .975) · sqrt(50/39/40), t(39, .975) = 2.0226909117347285 (scipy).
     let half = 2.0226909117347285 * (50.0f64 / 39.0 / 40.0).sqrt();
     assert!(close(f["ci"]["low"].as_f64().unwrap(), 2.5 - half, 1e-6));
     assert!(close(f["ci"]["high"].as_f64().unwrap(), 2.5 + half, 1e-6));
     assert_eq!(f["ci"]["confidence"], 0.95);
     assert_eq!(f["changepoints"], serde_json::json!([]));
-    assert_eq!((f["stable"]["start"].as_u64(), f["stable"]["end"].as_u64()), (Some(0), Some(40)));
+    assert_eq!(
+        (f["stable"]["start"].as_u64(), f["stable"]["end"].as_u64()),
+        (Some(0), Some(40))
+    );
     // |r1| = 0.155 > 0.1 at q = 1; q = 2 gives the blocks 1.5, 3.5, 1.5, … (r1 = −1 … ) and
     // q = 4 would leave 10 < 30 blocks, so it stops at q = 2… unless |r1| is within the limit.
     let sub = &f["subsession"];
@@ -118,16 +140,32 @@ fn reads_standard_input_and_csv_columns() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(lines(&cyclic()).as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(lines(&cyclic()).as_bytes())
+        .unwrap();
     let doc = json(&child.wait_with_output().unwrap());
     assert_eq!(doc["files"][0]["file"], "-");
     assert_eq!(doc["files"][0]["mean"], 2.5);
 
     let csv: String = std::iter::once("run,ns\n".to_string())
-        .chain(cyclic().iter().enumerate().map(|(i, x)| format!("{i},{}\n", 10.0 * x)))
+        .chain(
+            cyclic()
+                .iter()
+                .enumerate()
+                .map(|(i, x)| format!("{i},{}\n", 10.0 * x)),
+        )
         .collect();
     let path = file("csv", "data.csv", &csv);
-    let doc = json(&run(&["--json", "--no-changepoints", "--column", "ns", path.to_str().unwrap()]));
+    let doc = json(&run(&[
+        "--json",
+        "--no-changepoints",
+        "--column",
+        "ns",
+        path.to_str().unwrap(),
+    ]));
     assert_eq!(doc["files"][0]["mean"], 25.0);
     assert_eq!(doc["files"][0]["n"], 40);
 }
@@ -137,17 +175,29 @@ fn bad_input_is_a_clear_error_with_the_right_exit_code() {
     let bad = file("bad", "bad.txt", "1\n2\nthree\n4\n");
     let o = run(&[bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("bad.txt:3: `three` is not a number"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad.txt:3: `three` is not a number"),
+        "{}",
+        stderr(&o)
+    );
 
     let nan = file("bad", "nan.txt", "1\nNaN\n");
     let o = run(&[nan.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("nan.txt:2: `NaN` is not a finite number"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("nan.txt:2: `NaN` is not a finite number"),
+        "{}",
+        stderr(&o)
+    );
 
     let empty = file("bad", "empty.txt", "# nothing\n\n");
     let o = run(&[empty.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("empty.txt: no values"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("empty.txt: no values"),
+        "{}",
+        stderr(&o)
+    );
 
     let single = file("bad", "single.txt", "42\n");
     let o = run(&[single.to_str().unwrap()]);
@@ -164,7 +214,11 @@ fn usage_errors_exit_with_2_and_name_the_flag() {
     let csv = file("usage", "data.csv", "a,b\n1,2\n3,4\n5,6\n");
     let o = run(&["--column", "c", csv.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no column `c`") && stderr(&o).contains("a, b"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no column `c`") && stderr(&o).contains("a, b"),
+        "{}",
+        stderr(&o)
+    );
 
     let o = run(&[csv.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
@@ -197,28 +251,60 @@ fn constant_series_has_a_zero_width_interval() {
 #[test]
 fn second_file_is_compared_with_the_first() {
     // Independent alternating noise around 100 and around 110: a 10% difference.
-    let a: Vec<f64> = (0..60).map(|i| 100.0 + if i % 3 == 0 { 1.0 } else { -0.5 }).collect();
+    let a: Vec<f64> = (0..60)
+        .map(|i| 100.0 + if i % 3 == 0 { 1.0 } else { -0.5 })
+        .collect();
     let b: Vec<f64> = a.iter().map(|x| x + 10.0).collect();
     let pa = file("compare", "a.txt", &lines(&a));
     let pb = file("compare", "b.txt", &lines(&b));
-    let args = ["--json", "--no-changepoints", pa.to_str().unwrap(), pb.to_str().unwrap()];
+    let args = [
+        "--json",
+        "--no-changepoints",
+        pa.to_str().unwrap(),
+        pb.to_str().unwrap(),
+    ];
     let doc = json(&run(&args));
     let c = &doc["comparisons"][0];
-    for key in ["base", "other", "t", "dof", "p", "difference", "relative", "verdict"] {
+    for key in [
+        "base",
+        "other",
+        "t",
+        "dof",
+        "p",
+        "difference",
+        "relative",
+        "verdict",
+    ] {
         assert!(c.get(key).is_some(), "missing key {key} in {c}");
     }
     assert_eq!(c["verdict"], "larger");
-    assert!(close(c["difference"]["estimate"].as_f64().unwrap(), 10.0, 1e-12));
+    assert!(close(
+        c["difference"]["estimate"].as_f64().unwrap(),
+        10.0,
+        1e-12
+    ));
     assert!(close(c["relative"].as_f64().unwrap(), 0.1, 1e-12));
     assert!(c["p"].as_f64().unwrap() < 1e-10);
 
     // The same file twice: no difference, p = 1, never "larger" or "smaller".
-    let doc = json(&run(&["--json", "--no-changepoints", pa.to_str().unwrap(), pa.to_str().unwrap()]));
+    let doc = json(&run(&[
+        "--json",
+        "--no-changepoints",
+        pa.to_str().unwrap(),
+        pa.to_str().unwrap(),
+    ]));
     let c = &doc["comparisons"][0];
     assert_eq!(c["p"], 1.0);
-    assert!(c["verdict"] == "equivalent" || c["verdict"] == "inconclusive", "{c}");
+    assert!(
+        c["verdict"] == "equivalent" || c["verdict"] == "inconclusive",
+        "{c}"
+    );
 
-    let o = run(&["--no-changepoints", pa.to_str().unwrap(), pb.to_str().unwrap()]);
+    let o = run(&[
+        "--no-changepoints",
+        pa.to_str().unwrap(),
+        pb.to_str().unwrap(),
+    ]);
     assert!(stdout(&o).contains("+10.00%"), "{}", stdout(&o));
     assert!(stdout(&o).contains("larger than"), "{}", stdout(&o));
 }
@@ -226,8 +312,13 @@ fn second_file_is_compared_with_the_first() {
 #[test]
 fn wps_fits_speed_from_work_and_duration() {
     // t = 3 + w/4 exactly, work amounts from the bisection sequence over [0, 64].
-    let work = [32.0, 16.0, 48.0, 8.0, 24.0, 40.0, 56.0, 4.0, 12.0, 20.0, 28.0, 36.0];
-    let pairs: String = work.iter().map(|w| format!("{w} {}\n", 3.0 + w / 4.0)).collect();
+    let work = [
+        32.0, 16.0, 48.0, 8.0, 24.0, 40.0, 56.0, 4.0, 12.0, 20.0, 28.0, 36.0,
+    ];
+    let pairs: String = work
+        .iter()
+        .map(|w| format!("{w} {}\n", 3.0 + w / 4.0))
+        .collect();
     let path = file("wps", "wps.txt", &pairs);
     let doc = json(&run(&["--json", "--wps", path.to_str().unwrap()]));
     let w = &doc["files"][0]["wps"];
@@ -245,7 +336,18 @@ fn wps_fits_speed_from_work_and_duration() {
         .map(|(i, w)| format!("{w},{}\n", 100.0 + [1.0, -1.0, 0.5][i % 3]))
         .collect();
     let path = file("wps", "flat.csv", &format!("work,ns\n{flat}"));
-    let args = ["--json", "--wps", "--work-column", "work", "--duration-column", "ns"];
+    let args = [
+        "--json",
+        "--wps",
+        "--work-column",
+        "work",
+        "--duration-column",
+        "ns",
+    ];
     let doc = json(&run(&[&args[..], &[path.to_str().unwrap()]].concat()));
-    assert!(doc["files"][0]["wps"]["v_ci"]["high"].is_null(), "{}", doc["files"][0]["wps"]);
+    assert!(
+        doc["files"][0]["wps"]["v_ci"]["high"].is_null(),
+        "{}",
+        doc["files"][0]["wps"]
+    );
 }

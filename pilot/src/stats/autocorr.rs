@@ -29,13 +29,20 @@ pub fn lag1_autocorrelation(xs: &[f64]) -> Result<f64> {
 }
 
 fn lag1_unchecked(xs: &[f64]) -> f64 {
-    let m = mean(xs);
-    let denom = sum_sq_dev(xs, m);
+    // Deviations are taken from the first value before the mean is subtracted: for readings
+    // with a large offset (1e9 + noise) `x − x0` is exact, while `x − mean` would carry the
+    // mean's rounding error into every product.
+    let origin = xs[0];
+    let centred = |x: f64| x - origin;
+    let m = xs.iter().map(|&x| centred(x)).sum::<f64>() / xs.len() as f64;
+    let dev = |x: f64| centred(x) - m;
+    let denom: f64 = xs.iter().map(|&x| dev(x) * dev(x)).sum();
     // A relative test: deviations at the level of rounding error are a constant series.
-    if denom <= f64::EPSILON * f64::EPSILON * m * m * xs.len() as f64 || denom == 0.0 {
+    let scale = origin.abs() + m.abs();
+    if denom <= f64::EPSILON * f64::EPSILON * scale * scale * xs.len() as f64 || denom == 0.0 {
         return 0.0;
     }
-    let num: f64 = xs.windows(2).map(|w| (w[0] - m) * (w[1] - m)).sum();
+    let num: f64 = xs.windows(2).map(|w| dev(w[0]) * dev(w[1])).sum();
     num / denom
 }
 

@@ -1,6 +1,6 @@
 //! Summary statistics of a sample and the Student-t confidence interval of its mean.
 
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 use crate::error::{Result, check_confidence, check_finite, check_len};
 
@@ -33,15 +33,45 @@ impl ConfidenceInterval {
     }
 }
 
-/// The `p` quantile of Student's t distribution with `dof` degrees of freedom (from `statrs`).
+/// Above this many degrees of freedom [`t_quantile`] uses the expansion around the normal
+/// quantile: `statrs`'s inverse (through the inverse regularised beta function) loses accuracy
+/// beyond it (3e-7 relative at 3e4, 7% at 1e7) and does not return at all for 1e9.
+const LARGE_DOF: f64 = 1e4;
+
+/// The `p` quantile of Student's t distribution with `dof` degrees of freedom.
+///
+/// Up to 1e4 degrees of freedom it is `statrs`'s inverse CDF; above, the Cornish–Fisher expansion
+/// of t around the normal quantile z (Abramowitz & Stegun 26.7.5, four terms in 1/dof), exact to
+/// a few units in the last place there. Against scipy's `t.ppf` (`tests/tests/stats_reference.rs`)
+/// the first is within 1.1e-8 relative, the second within 1.1e-15.
 ///
 /// `dof` may be fractional (Welch–Satterthwaite). Panics never; returns NaN for `dof <= 0` or `p`
-/// outside (0, 1), which callers rule out beforehand.
+/// outside (0, 1), which callers rule out beforehand. Time: O(1).
 pub fn t_quantile(p: f64, dof: f64) -> f64 {
-    match StudentsT::new(0.0, 1.0, dof) {
-        Ok(t) if p > 0.0 && p < 1.0 => t.inverse_cdf(p),
-        _ => f64::NAN,
+    let valid = p > 0.0 && p < 1.0 && dof > 0.0;
+    if !valid {
+        return f64::NAN;
     }
+    if dof > LARGE_DOF {
+        return t_quantile_large_dof(p, dof);
+    }
+    match StudentsT::new(0.0, 1.0, dof) {
+        Ok(t) => t.inverse_cdf(p),
+        Err(_) => f64::NAN,
+    }
+}
+
+/// A&S 26.7.5: `t = z + g1(z)/ν + g2(z)/ν² + g3(z)/ν³ + g4(z)/ν⁴`.
+fn t_quantile_large_dof(p: f64, dof: f64) -> f64 {
+    let z = Normal::new(0.0, 1.0)
+        .expect("standard normal")
+        .inverse_cdf(p);
+    let z2 = z * z;
+    let g1 = z * (z2 + 1.0) / 4.0;
+    let g2 = z * ((5.0 * z2 + 16.0) * z2 + 3.0) / 96.0;
+    let g3 = z * (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) / 384.0;
+    let g4 = z * ((((79.0 * z2 + 776.0) * z2 + 1482.0) * z2 - 1920.0) * z2 - 945.0) / 92160.0;
+    z + (g1 + (g2 + (g3 + g4 / dof) / dof) / dof) / dof
 }
 
 /// The two-sided critical value `t(dof, 1 − (1 − confidence)/2)`.
@@ -208,6 +238,14 @@ mod tests {
         assert!((t_quantile(0.975, 10.0) - 2.228).abs() < 5e-4);
         assert!((t_quantile(0.995, 30.0) - 2.750).abs() < 5e-4);
         assert!(t_quantile(0.5, 5.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn t_quantiles_for_huge_dof() {
+        // scipy.stats.t.ppf(0.975, dof) for dof = 1e7 and 1e9; z(0.975) = 1.959963984540054.
+        assert!((t_quantile(0.975, 1e7) / 1.959964221767205 - 1.0).abs() < 1e-12);
+        assert!((t_quantile(0.975, 1e9) / 1.959963986912325 - 1.0).abs() < 1e-12);
+        assert!((t_quantile(0.975, f64::INFINITY) - 1.959963984540054).abs() < 1e-15);
     }
 
     #[test]
