@@ -1,23 +1,77 @@
 //! The `#[pilot::bench]` attribute of the pilot benchmark harness.
 //!
-//! Use it through the `pilot` crate (`#[pilot::bench]`), not directly. The harness that runs
-//! marked functions is not released yet: until it is, the attribute refuses to compile rather
-//! than silently registering nothing.
+//! Use it through the `pilot` crate (`#[pilot::bench]`), not directly: its expansions name
+//! `::pilot::__private`, which this crate does not depend on.
+//!
+//! `parse` turns the attribute and the function into validated types of our own, `expand`
+//! generates the code; this file only dispatches.
 
 use proc_macro::TokenStream;
 
-/// Marks a function as a pilot benchmark.
+mod expand;
+mod parse;
+
+/// Marks a function as a pilot benchmark, run by the `main` that `pilot::main!()` generates.
 ///
-/// Not available yet: the adaptive-session harness it registers with is still being built, so
-/// the attribute reports a compile error on the function instead of doing nothing.
+/// The signature decides the form:
+///
+/// ```ignore
+/// use pilot::{Bencher, Recorder};
+///
+/// /// Full form: pilot picks each round's work amount; the workload times each unit.
+/// #[pilot::bench(unit = "MiB", work = 1..=4096)]
+/// fn seq_write(work: u64, rec: &mut Recorder) {
+///     let (mut file, buf) = setup(); // not timed: outside every unit
+///     for _ in 0..work {
+///         rec.unit(|| file.write_all(&buf).unwrap());
+///     }
+/// }
+///
+/// /// Micro form: pilot batches iterations into work units long enough to time precisely.
+/// #[pilot::bench]
+/// fn sort_10k(b: &mut Bencher) {
+///     let input = random_vec(10_000);
+///     b.iter_batched(|| input.clone(), |mut v| v.sort());
+/// }
+///
+/// /// Readings-only form: pilot times whole rounds (the work-per-second method).
+/// #[pilot::bench(work = 1_000..=1_000_000)]
+/// fn build_index(work: u64) {
+///     Index::build(work);
+/// }
+///
+/// pilot::main!();
+/// ```
+///
+/// A bench is a free function without generics, `async`, `unsafe`, `extern` or return value;
+/// `const fn` is accepted. Its visibility, doc comments and other attributes are kept.
+///
+/// # Options
+///
+/// All optional, comma-separated:
+///
+/// | option | value | default |
+/// | --- | --- | --- |
+/// | `name = "…"` | non-empty string | the function's name |
+/// | `unit = "…"` | what one work unit is, e.g. `"MiB"`; throughput is shown in `unit/s` | none |
+/// | `work = a..=b` or `a..b` | range of work amounts, integer literals, `1 <= a <= b` | pilot's |
+/// | `ci = x` | target relative half-width of the confidence interval, `0 < x < 1` | `0.01` |
+/// | `confidence = x` | confidence level, `0 < x < 1` | `0.95` |
+/// | `max_time = s` | time cap in seconds, `s > 0` | `10` |
+/// | `min_time = s` | least session time in seconds, `0 <= s <= max_time` | `0` |
+/// | `ignore` or `ignore = bool` | skip unless `--ignored` or `--include-ignored` | `false` |
+/// | `crate = path` | path of the pilot crate, for crates that re-export it | `::pilot` |
+///
+/// Command-line flags and `PILOT_*` environment variables override the attribute.
+///
+/// The bench is registered from an anonymous `const _` block, so the attribute cannot go on an
+/// associated function in an `impl` block.
 #[proc_macro_attribute]
-pub fn bench(_args: TokenStream, item: TokenStream) -> TokenStream {
+pub fn bench(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);
-    let error = syn::Error::new_spanned(
-        &item,
-        "#[pilot::bench] is not available in this version of pilot: the bench harness is not \
-         released yet; use `cargo pilot analyze` on recorded readings meanwhile",
-    )
-    .to_compile_error();
-    quote::quote!(#error #item).into()
+    match parse::parse(args.into(), item.clone()) {
+        Ok((attr, function)) => expand::bench(&attr, &function),
+        Err(error) => expand::with_errors(error, item),
+    }
+    .into()
 }

@@ -12,9 +12,33 @@
 //! anywhere. The `#[pilot::bench]` harness builds on it.
 #![deny(missing_docs)]
 
+#[doc(hidden)]
+pub mod __private;
+mod cli;
 mod error;
+mod probe;
+mod record;
+mod report;
+mod runner;
+mod session;
 pub mod stats;
+mod store;
 
 pub use error::{Error, Result};
+pub use record::{Bencher, Recorder};
+pub use std::hint::black_box;
 
 pub use pilot_macros::bench;
+
+/// Generates the bench binary's `main`: runs the `#[pilot::bench]` functions of this target the
+/// way `cargo bench`, `cargo test --benches` and cargo-nextest expect a harness to.
+///
+/// Put it once at the end of each bench target (`harness = false` in `Cargo.toml`).
+#[macro_export]
+macro_rules! main {
+    () => {
+        fn main() -> ::std::process::ExitCode {
+            $crate::__private::main()
+        }
+    };
+}

@@ -1,0 +1,106 @@
+//! Generates the code for a validated bench: the function unchanged, and its registration.
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::{LitStr, Path};
+
+use crate::parse::{BenchAttr, BenchFn, BenchForm};
+
+/// The function, unchanged, followed by its `BenchDef` submitted to `inventory`.
+///
+/// Everything is named by absolute path through the pilot crate's path (`::pilot` unless
+/// `crate = …` says otherwise). The registration sits in an anonymous `const _` block so that
+/// no name it uses can clash with the user's items; in that block the definition is first bound
+/// to a constant, so that resolving the function's name cannot see the items `inventory::submit!`
+/// declares for itself (a bench named `__ctor` would otherwise break).
+pub(crate) fn bench(attr: &BenchAttr, function: &BenchFn) -> TokenStream {
+    let item = &function.item;
+    let ident = &item.sig.ident;
+    let krate = match &attr.krate {
+        Some(path) => path.clone(),
+        None => syn::parse_quote!(::pilot),
+    };
+    let name = LitStr::new(
+        &attr.name.clone().unwrap_or_else(|| function.default_name()),
+        ident.span(),
+    );
+    let variant = match function.form {
+        BenchForm::Full => quote!(Full),
+        BenchForm::Micro => quote!(Micro),
+        BenchForm::ReadingsOnly => quote!(ReadingsOnly),
+    };
+    // Spanned at the name so that `file!()`/`line!()` give the function's place, and so that a
+    // type error (a `Recorder` that is not pilot's) points at the function.
+    let location = quote_spanned! {ident.span()=>
+        file: ::core::file!(),
+        line: ::core::line!(),
+    };
+    let body = quote_spanned! {ident.span()=>
+        #krate::__private::BenchBody::#variant(#ident)
+    };
+    let options = options(attr, &krate);
+    // A `#[cfg]` on the function must remove its registration too.
+    let cfgs = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
+    quote! {
+        #item
+
+        #(#cfgs)*
+        const _: () = {
+            const __PILOT_BENCH: #krate::__private::BenchDef = #krate::__private::BenchDef {
+                name: #name,
+                module_path: ::core::module_path!(),
+                #location
+                body: #body,
+                options: #options,
+            };
+            #krate::__private::inventory::submit! { __PILOT_BENCH }
+        };
+    }
+}
+
+/// The `BenchOptions` literal; every field is written out because `Default::default()` is not
+/// available in the constant that holds it.
+fn options(attr: &BenchAttr, krate: &Path) -> TokenStream {
+    let unit = option(
+        attr.unit
+            .as_deref()
+            .map(|unit| LitStr::new(unit, Span::call_site())),
+    );
+    let work = option(attr.work.map(|(lower, upper)| {
+        let (lower, upper) = (Literal::u64_suffixed(lower), Literal::u64_suffixed(upper));
+        quote!((#lower, #upper))
+    }));
+    let ci = option(attr.ci.map(Literal::f64_suffixed));
+    let confidence = option(attr.confidence.map(Literal::f64_suffixed));
+    let max_time = option(attr.max_time.map(Literal::f64_suffixed));
+    let min_time = option(attr.min_time.map(Literal::f64_suffixed));
+    let ignore = attr.ignore;
+    quote! {
+        #krate::__private::BenchOptions {
+            unit: #unit,
+            work: #work,
+            ci: #ci,
+            confidence: #confidence,
+            max_time: #max_time,
+            min_time: #min_time,
+            ignore: #ignore,
+        }
+    }
+}
+
+fn option(value: Option<impl ToTokens>) -> TokenStream {
+    match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// What an invalid bench expands to: the errors, and the item unchanged so that uses of the
+/// function do not add "cannot find" errors to the real one.
+pub(crate) fn with_errors(error: syn::Error, item: TokenStream) -> TokenStream {
+    let error = error.to_compile_error();
+    quote! {
+        #error
+        #item
+    }
+}

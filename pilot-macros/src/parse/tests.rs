@@ -1,0 +1,444 @@
+//! Unit tests of the parser: every form, every option, and each error message.
+
+use super::*;
+use quote::quote;
+
+fn attr(args: TokenStream) -> BenchAttr {
+    match parse_attr(args) {
+        Ok(attr) => attr,
+        Err(error) => panic!("unexpected error: {error}"),
+    }
+}
+
+/// Every message of the error, in order.
+fn attr_errors(args: TokenStream) -> Vec<String> {
+    match parse_attr(args) {
+        Ok(_) => panic!("expected an error"),
+        Err(error) => error.into_iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+fn attr_error(args: TokenStream) -> String {
+    let errors = attr_errors(args);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    errors.into_iter().next().unwrap()
+}
+
+fn form(item: TokenStream) -> BenchForm {
+    match parse_fn(item) {
+        Ok(function) => function.form,
+        Err(error) => panic!("unexpected error: {error}"),
+    }
+}
+
+fn fn_errors(item: TokenStream) -> Vec<String> {
+    match parse_fn(item) {
+        Ok(function) => panic!("expected an error, got {:?}", function.form),
+        Err(error) => error.into_iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+fn fn_error(item: TokenStream) -> String {
+    let errors = fn_errors(item);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    errors.into_iter().next().unwrap()
+}
+
+// --- options ---
+
+#[test]
+fn no_options_is_all_defaults() {
+    let attr = attr(quote!());
+    assert!(attr.name.is_none() && attr.unit.is_none() && attr.work.is_none());
+    assert!(attr.ci.is_none() && attr.confidence.is_none());
+    assert!(attr.max_time.is_none() && attr.min_time.is_none());
+    assert!(!attr.ignore && attr.krate.is_none());
+}
+
+#[test]
+fn every_option_is_parsed() {
+    let attr = attr(quote!(
+        name = "copy",
+        unit = "MiB",
+        work = 1..=4096,
+        ci = 0.02,
+        confidence = 0.99,
+        max_time = 5,
+        min_time = 0.5,
+        ignore,
+        crate = ::my_crate::pilot,
+    ));
+    assert_eq!(attr.name.as_deref(), Some("copy"));
+    assert_eq!(attr.unit.as_deref(), Some("MiB"));
+    assert_eq!(attr.work, Some((1, 4096)));
+    assert_eq!(attr.ci, Some(0.02));
+    assert_eq!(attr.confidence, Some(0.99));
+    assert_eq!(attr.max_time, Some(5.0));
+    assert_eq!(attr.min_time, Some(0.5));
+    assert!(attr.ignore);
+    let krate = attr.krate.unwrap();
+    assert_eq!(
+        quote!(#krate).to_string(),
+        quote!(::my_crate::pilot).to_string()
+    );
+}
+
+#[test]
+fn work_ranges() {
+    assert_eq!(attr(quote!(work = 1..4097)).work, Some((1, 4096)));
+    assert_eq!(
+        attr(quote!(work = 1_000..=1_000_000)).work,
+        Some((1000, 1_000_000))
+    );
+    assert_eq!(attr(quote!(work = 7..=7)).work, Some((7, 7)));
+    assert_eq!(attr(quote!(work = 7..8)).work, Some((7, 7)));
+    assert_eq!(attr(quote!(work = 1u64..=2u64)).work, Some((1, 2)));
+    let max = u64::MAX;
+    assert_eq!(attr(quote!(work = 1..=#max)).work, Some((1, max)));
+}
+
+#[test]
+fn flags_and_crate_paths() {
+    assert!(attr(quote!(ignore = true)).ignore);
+    assert!(!attr(quote!(ignore = false)).ignore);
+    assert!(attr(quote!(crate = pilot)).krate.is_some());
+    assert!(
+        attr(quote!(crate = crate::reexported::pilot))
+            .krate
+            .is_some()
+    );
+}
+
+#[test]
+fn numbers_accept_integers_and_floats() {
+    assert_eq!(attr(quote!(max_time = 2.5)).max_time, Some(2.5));
+    assert_eq!(attr(quote!(min_time = 0)).min_time, Some(0.0));
+    assert_eq!(attr(quote!(min_time = 2, max_time = 2)).min_time, Some(2.0));
+    assert_eq!(attr(quote!(ci = 1e-2)).ci, Some(0.01));
+}
+
+#[test]
+fn unknown_option_lists_the_valid_ones() {
+    assert_eq!(
+        attr_error(quote!(foo = 1)),
+        "unknown `#[pilot::bench]` option `foo`; expected one of `name`, `unit`, `work`, \
+         `ci`, `confidence`, `max_time`, `min_time`, `ignore`, `crate`"
+    );
+}
+
+#[test]
+fn repeated_option() {
+    assert_eq!(
+        attr_error(quote!(ci = 0.01, ci = 0.02)),
+        "repeated `#[pilot::bench]` option `ci`: give each option once"
+    );
+}
+
+#[test]
+fn missing_value() {
+    assert_eq!(
+        attr_error(quote!(ci)),
+        "`#[pilot::bench]` option `ci` needs a value, e.g. `ci = 0.01`"
+    );
+}
+
+#[test]
+fn strings_must_be_non_empty_literals() {
+    let name = "`name` expects a non-empty string literal, e.g. `name = \"sort_10k\"`";
+    assert_eq!(attr_error(quote!(name = sort)), name);
+    assert_eq!(attr_error(quote!(name = "")), name);
+    assert_eq!(
+        attr_error(quote!(unit = 3)),
+        "`unit` expects a non-empty string literal, e.g. `unit = \"MiB\"`"
+    );
+}
+
+#[test]
+fn bad_work_ranges() {
+    let not_a_range = "`work` expects a range of work amounts with integer literal bounds, \
+                       e.g. `work = 1..=4096` or `work = 1..4097`";
+    assert_eq!(attr_error(quote!(work = 4096)), not_a_range);
+    assert_eq!(attr_error(quote!(work = 1..)), not_a_range);
+    assert_eq!(attr_error(quote!(work = ..=10)), not_a_range);
+    assert_eq!(attr_error(quote!(work = 1.0..=2.0)), not_a_range);
+    assert_eq!(attr_error(quote!(work = 1..=N)), not_a_range);
+    assert_eq!(attr_error(quote!(work = 1i32..=2)), not_a_range);
+    let empty = "`work` range is empty: its lower bound must be at most its upper bound, \
+                 e.g. `work = 1..=4096`";
+    assert_eq!(attr_error(quote!(work = 4096..=1)), empty);
+    assert_eq!(attr_error(quote!(work = 5..5)), empty);
+    assert_eq!(
+        attr_error(quote!(work = 0..=10)),
+        "`work` must start at 1 or more: every round does at least one work unit"
+    );
+    assert_eq!(
+        attr_error(quote!(work = 1..=18446744073709551616)),
+        "`work` bounds must fit in a `u64`"
+    );
+}
+
+#[test]
+fn fractions_are_strictly_between_0_and_1() {
+    let ci = "`ci` is the target relative half-width of the confidence interval: expected \
+              a number greater than 0 and less than 1, e.g. `ci = 0.01` for ±1%";
+    for bad in [
+        quote!(ci = 0),
+        quote!(ci = 1.0),
+        quote!(ci = -0.1),
+        quote!(ci = "1%"),
+    ] {
+        assert_eq!(attr_error(bad), ci);
+    }
+    let confidence = "`confidence` is the confidence level: expected a number greater \
+                      than 0 and less than 1, e.g. `confidence = 0.99`";
+    for bad in [quote!(confidence = 95), quote!(confidence = 0.0)] {
+        assert_eq!(attr_error(bad), confidence);
+    }
+}
+
+#[test]
+fn times() {
+    assert_eq!(
+        attr_error(quote!(max_time = 0)),
+        "`max_time` is the time cap in seconds: expected a number greater than 0, e.g. \
+         `max_time = 5` or `max_time = 2.5`"
+    );
+    assert_eq!(
+        attr_error(quote!(min_time = -1)),
+        "`min_time` is the least session time in seconds: expected a number, 0 or more, \
+         e.g. `min_time = 1`"
+    );
+    assert_eq!(
+        attr_error(quote!(max_time = 1e999)),
+        "`max_time` is the time cap in seconds: expected a number greater than 0, e.g. \
+         `max_time = 5` or `max_time = 2.5`"
+    );
+    assert_eq!(
+        attr_error(quote!(min_time = 5, max_time = 2.5)),
+        "`min_time = 5` exceeds `max_time = 2.5`: the least session time must be at most \
+         the time cap"
+    );
+}
+
+#[test]
+fn bad_flag_and_crate() {
+    assert_eq!(
+        attr_error(quote!(ignore = 1)),
+        "`ignore` is a flag: write `ignore`, `ignore = true` or `ignore = false`"
+    );
+    assert_eq!(
+        attr_error(quote!(crate = "pilot")),
+        "`crate` expects the path of the pilot crate, e.g. `crate = ::my_crate::pilot`"
+    );
+}
+
+#[test]
+fn every_mistake_is_reported_once() {
+    let errors = attr_errors(quote!(foo, ci = 2, ci = 0.5, work = 3..1));
+    assert_eq!(errors.len(), 4, "{errors:?}");
+    assert!(errors[0].starts_with("unknown"));
+    assert!(errors[1].starts_with("`ci`"));
+    assert!(errors[2].starts_with("repeated"));
+    assert!(errors[3].starts_with("`work` range is empty"));
+}
+
+#[test]
+fn syntax_errors_come_from_syn() {
+    assert!(parse_attr(quote!(ci = )).is_err());
+    assert!(parse_attr(quote!(ci 0.01)).is_err());
+}
+
+// --- the function ---
+
+#[test]
+fn the_signature_decides_the_form() {
+    assert_eq!(
+        form(quote!(
+            fn f(work: u64, rec: &mut Recorder) {}
+        )),
+        BenchForm::Full
+    );
+    assert_eq!(
+        form(quote!(
+            pub fn f(_: u64, _: &mut ::pilot::Recorder) {}
+        )),
+        BenchForm::Full
+    );
+    assert_eq!(
+        form(quote!(
+            fn f(b: &mut Bencher) {}
+        )),
+        BenchForm::Micro
+    );
+    assert_eq!(
+        form(quote!(
+            fn f(b: &'_ mut pilot::Bencher) -> () {}
+        )),
+        BenchForm::Micro
+    );
+    assert_eq!(
+        form(quote!(
+            fn f(work: core::primitive::u64) {}
+        )),
+        BenchForm::ReadingsOnly
+    );
+    assert_eq!(
+        form(quote!(
+            const fn f(_w: u64) {}
+        )),
+        BenchForm::ReadingsOnly
+    );
+}
+
+#[test]
+fn the_default_name_drops_raw_prefixes() {
+    let function = parse_fn(quote!(
+        fn r#match(b: &mut Bencher) {}
+    ))
+    .unwrap();
+    assert_eq!(function.default_name(), "match");
+}
+
+#[test]
+fn wrong_signatures() {
+    for item in [
+        quote!(
+            fn f() {}
+        ),
+        quote!(
+            fn f(work: u32) {}
+        ),
+        quote!(
+            fn f(b: &Bencher) {}
+        ),
+        quote!(
+            fn f(b: Bencher) {}
+        ),
+        quote!(
+            fn f(rec: &mut Recorder, work: u64) {}
+        ),
+        quote!(
+            fn f(work: u64, rec: &mut Recorder, extra: u64) {}
+        ),
+        quote!(
+            fn f(b: &mut Bencher<u8>) {}
+        ),
+        quote!(
+            fn f(n: usize, b: &mut Bencher) {}
+        ),
+    ] {
+        assert_eq!(fn_error(item), EXPECTED_SIGNATURE);
+    }
+}
+
+#[test]
+fn wrong_return_type() {
+    assert_eq!(
+        fn_error(quote!(
+            fn f(b: &mut Bencher) -> u64 {
+                0
+            }
+        )),
+        "a bench returns nothing: expected no return type or `()`; pass a result to \
+         `pilot::black_box` to keep it from being optimised away"
+    );
+}
+
+#[test]
+fn qualifiers() {
+    assert!(
+        fn_error(quote!(
+            async fn f(b: &mut Bencher) {}
+        ))
+        .contains("cannot be `async`")
+    );
+    assert!(
+        fn_error(quote!(
+            unsafe fn f(b: &mut Bencher) {}
+        ))
+        .contains("cannot be `unsafe fn`")
+    );
+    assert!(
+        fn_error(quote!(
+            extern "C" fn f(work: u64) {}
+        ))
+        .contains("cannot have an `extern`")
+    );
+}
+
+#[test]
+fn generics() {
+    assert!(
+        fn_error(quote!(
+            fn f<T>(b: &mut Bencher) {}
+        ))
+        .contains("cannot have generic")
+    );
+    assert!(
+        fn_error(quote!(
+            fn f<'a>(b: &'a mut Bencher) {}
+        ))
+        .contains("cannot have generic")
+    );
+    assert!(
+        fn_error(quote!(
+            fn f(b: &mut Bencher)
+            where
+                u8: Copy,
+            {
+            }
+        ))
+        .contains("`where` clause")
+    );
+}
+
+#[test]
+fn receivers_and_variadics() {
+    assert!(
+        fn_error(quote!(
+            fn f(&self, b: &mut Bencher) {}
+        ))
+        .contains("cannot take `self`")
+    );
+    assert!(
+        fn_error(quote!(
+            fn f(self) {}
+        ))
+        .contains("cannot take `self`")
+    );
+    assert!(
+        fn_error(quote!(
+            fn f(work: u64, ...) {}
+        ))
+        .contains("variadic")
+    );
+}
+
+#[test]
+fn not_a_function() {
+    for item in [
+        quote!(
+            struct S;
+        ),
+        quote!(impl S {}),
+        quote!(
+            mod m {}
+        ),
+        quote!(
+            const C: u8 = 0;
+        ),
+    ] {
+        assert_eq!(fn_error(item), "`#[pilot::bench]` goes on a function");
+    }
+}
+
+#[test]
+fn several_mistakes_give_one_message_each() {
+    // async, unsafe, generics, return type and parameters: five mistakes.
+    let errors = fn_errors(quote!(
+        async unsafe fn f<T>(x: T) -> T {
+            x
+        }
+    ));
+    assert_eq!(errors.len(), 5, "{errors:?}");
+}

@@ -1,0 +1,60 @@
+//! The full form's recorder: the workload marks each work unit, pilot times it.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Times the work units of one round of a full-form bench.
+///
+/// ```
+/// # fn expensive_setup() -> Vec<u8> { vec![0; 16] }
+/// # fn process(_: &[u8]) {}
+/// fn checksum(work: u64, rec: &mut pilot::Recorder) {
+///     let data = expensive_setup(); // not timed: outside every unit
+///     for _ in 0..work {
+///         rec.unit(|| process(&data));
+///     }
+/// }
+/// ```
+///
+/// Each [`unit`](Recorder::unit) costs two clock reads and a store into a buffer reserved for
+/// the round's work amount before the round starts: nothing allocates while units run, unless
+/// the workload times more units than its work amount.
+pub struct Recorder {
+    readings: Vec<u64>,
+}
+
+impl Recorder {
+    /// A recorder with room for `units` readings.
+    pub(crate) fn with_capacity(units: u64) -> Self {
+        Recorder {
+            readings: Vec::with_capacity(units.min(1 << 26) as usize),
+        }
+    }
+
+    /// Runs `f` as one work unit and records how long it took. Returns what `f` returns, passed
+    /// through [`black_box`] so the optimiser cannot drop the work.
+    #[inline(always)]
+    pub fn unit<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        let start = Instant::now();
+        let out = black_box(f());
+        let end = Instant::now();
+        self.readings
+            .push(end.saturating_duration_since(start).as_nanos() as u64);
+        out
+    }
+
+    /// Number of units recorded so far in this round.
+    pub fn units(&self) -> usize {
+        self.readings.len()
+    }
+
+    /// Forgets the readings, keeping the buffer.
+    pub(crate) fn clear(&mut self) {
+        self.readings.clear();
+    }
+
+    /// The readings in nanoseconds, leaving the recorder empty.
+    pub(crate) fn take(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.readings)
+    }
+}

@@ -1,0 +1,467 @@
+//! The bench binary's `main`: which benches to run, in which mode, and what to do with their
+//! results.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::__private::{BenchBody, BenchDef};
+use crate::cli::{self, Args};
+use crate::record::{Bencher, BencherMode, ClockInfo, RealClock, Recorder, measure_clock};
+use crate::report::{Progress, Row, format_count, format_ns, format_rate, render_table};
+use crate::session::{RoundData, SessionConfig, SessionResult, Status, Workload, run_session};
+use crate::store::{self, result};
+
+/// A registered bench with its display name.
+struct Bench {
+    name: String,
+    def: &'static BenchDef,
+}
+
+/// The benches of this binary, sorted by (module path, name): inventory's order is unspecified.
+fn registered() -> Vec<Bench> {
+    let mut benches: Vec<Bench> = inventory::iter::<BenchDef>
+        .into_iter()
+        .map(|def| {
+            // The crate's own name is the same for every bench of a target: leave it out.
+            let module = def
+                .module_path
+                .split_once("::")
+                .map_or("", |(_, rest)| rest);
+            let name = if module.is_empty() {
+                def.name.to_string()
+            } else {
+                format!("{module}::{}", def.name)
+            };
+            Bench { name, def }
+        })
+        .collect();
+    benches.sort_by(|a, b| (a.def.module_path, a.def.name).cmp(&(b.def.module_path, b.def.name)));
+    benches
+}
+
+pub(crate) fn main() -> ExitCode {
+    let args = match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for flag in &args.unknown {
+        eprintln!("pilot: ignoring unknown flag `{flag}`");
+    }
+    let benches = registered();
+    if let Some(dup) = benches.windows(2).find(|w| w[0].name == w[1].name) {
+        eprintln!(
+            "error: two benches are named `{}` ({}:{} and {}:{}); rename one with \
+             #[pilot::bench(name = \"...\")]",
+            dup[0].name, dup[0].def.file, dup[0].def.line, dup[1].def.file, dup[1].def.line
+        );
+        return ExitCode::from(2);
+    }
+    let total = benches.len();
+    let selected: Vec<&Bench> = benches
+        .iter()
+        .filter(|b| args.selects(&b.name, b.def.options.ignore))
+        .collect();
+    if args.list {
+        for b in &selected {
+            println!("{}: benchmark", b.name);
+        }
+        if !args.terse {
+            println!("\n{} benchmarks", selected.len());
+        }
+        return ExitCode::SUCCESS;
+    }
+    let filtered_out = total - selected.len();
+    if args.bench {
+        bench_mode(&args, &selected, filtered_out)
+    } else {
+        test_mode(&args, &benches, &selected, filtered_out)
+    }
+}
+
+/// Runs `f`, turning a panic into its message.
+fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "the bench panicked".to_string())
+    })
+}
+
+/// Test mode: one tiny round of each bench, reported the way libtest reports tests.
+fn test_mode(args: &Args, all: &[Bench], selected: &[&Bench], filtered_out: usize) -> ExitCode {
+    let start = Instant::now();
+    // With neither --ignored nor --include-ignored, ignored benches are listed as such.
+    let shown_ignored: Vec<&Bench> = if args.ignored || args.include_ignored {
+        Vec::new()
+    } else {
+        all.iter()
+            .filter(|b| b.def.options.ignore && args.selects(&b.name, false))
+            .collect()
+    };
+    println!("\nrunning {} benches", selected.len() + shown_ignored.len());
+    let (mut passed, mut failed) = (0, Vec::new());
+    for b in selected {
+        let outcome = smoke(b.def);
+        match &outcome {
+            Ok(()) => {
+                passed += 1;
+                println!("test {} ... ok", b.name);
+            }
+            Err(msg) => {
+                println!("test {} ... FAILED", b.name);
+                failed.push((b.name.clone(), msg.clone()));
+                if args.fail_fast {
+                    break;
+                }
+            }
+        }
+    }
+    for b in &shown_ignored {
+        println!("test {} ... ignored", b.name);
+    }
+    if !failed.is_empty() {
+        println!("\nfailures:");
+        for (name, msg) in &failed {
+            println!("    {name}: {msg}");
+        }
+    }
+    println!(
+        "\ntest result: {}. {passed} passed; {} failed; {} ignored; 0 measured; {} filtered out; \
+         finished in {:.2}s\n",
+        if failed.is_empty() { "ok" } else { "FAILED" },
+        failed.len(),
+        shown_ignored.len(),
+        filtered_out - shown_ignored.len().min(filtered_out),
+        start.elapsed().as_secs_f64()
+    );
+    if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// One round with the smallest work amount, no statistics: does the bench run at all?
+fn smoke(def: &BenchDef) -> Result<(), String> {
+    let low = def.options.work.map_or(1, |(a, _)| a);
+    match def.body {
+        BenchBody::Full(f) => {
+            let mut rec = Recorder::with_capacity(low);
+            catch(|| f(low, &mut rec))?;
+            if rec.units() == 0 {
+                return Err("the bench timed no work unit: call `rec.unit(|| ...)`".into());
+            }
+        }
+        BenchBody::Micro(f) => {
+            let mut b = Bencher::new(BencherMode::Test);
+            catch(|| f(&mut b))?;
+            if !b.was_called() {
+                return Err("the bench never called `b.iter(...)` or `b.iter_batched(...)`".into());
+            }
+        }
+        BenchBody::ReadingsOnly(f) => catch(|| f(low))?,
+    }
+    Ok(())
+}
+
+/// A bench as the session sees it: rounds of a work amount.
+struct BenchWorkload {
+    body: BenchBody,
+    /// Iterations per unit in the micro form.
+    iters: u64,
+    /// Least unit duration in the micro form, so the clock's cost stays under 0.5% of a unit.
+    target_unit_ns: u64,
+}
+
+impl Workload for BenchWorkload {
+    fn round(&mut self, work: u64) -> Result<RoundData, String> {
+        match self.body {
+            BenchBody::Full(f) => {
+                let mut rec = Recorder::with_capacity(work);
+                catch(|| f(work, &mut rec))?;
+                Ok(RoundData::Units {
+                    readings: rec.take().into_iter().map(|ns| ns as f64).collect(),
+                    iterations: 1,
+                })
+            }
+            BenchBody::Micro(f) => {
+                let iters = self.iters;
+                let mut b = Bencher::new(BencherMode::Measure { work, iters });
+                catch(|| f(&mut b))?;
+                if !b.was_called() {
+                    return Err(
+                        "the bench never called `b.iter(...)` or `b.iter_batched(...)`".into(),
+                    );
+                }
+                let units = b.take_readings();
+                self.recalibrate(&units);
+                Ok(RoundData::Units {
+                    readings: units
+                        .into_iter()
+                        .map(|ns| ns as f64 / iters as f64)
+                        .collect(),
+                    iterations: iters,
+                })
+            }
+            BenchBody::ReadingsOnly(f) => {
+                catch(|| f(work))?;
+                Ok(RoundData::Whole)
+            }
+        }
+    }
+}
+
+impl BenchWorkload {
+    /// Calibration can run while the routine is still slow (a warm-up), leaving units too short
+    /// once it is fast: raise the iteration count when a round's median unit falls below the
+    /// target. Readings are per iteration, so earlier rounds stay comparable.
+    fn recalibrate(&mut self, units: &[u64]) {
+        if units.is_empty() {
+            return;
+        }
+        let mut sorted = units.to_vec();
+        sorted.sort_unstable();
+        let median = sorted[sorted.len() / 2].max(1);
+        if median < self.target_unit_ns {
+            let scale = 1.2 * self.target_unit_ns as f64 / median as f64;
+            self.iters = ((self.iters as f64 * scale).ceil() as u64).max(self.iters + 1);
+        }
+    }
+}
+
+fn form(body: &BenchBody) -> &'static str {
+    match body {
+        BenchBody::Full(_) => "full",
+        BenchBody::Micro(_) => "micro",
+        BenchBody::ReadingsOnly(_) => "readings-only",
+    }
+}
+
+/// The session settings of a bench: flags (and `PILOT_*` variables) over `--quick` over the
+/// attribute over the defaults.
+fn session_config(args: &Args, def: &BenchDef) -> SessionConfig {
+    let o = &def.options;
+    let quick = |fast: f64| args.quick.then_some(fast);
+    let mut c = SessionConfig {
+        confidence: args.confidence.or(o.confidence).unwrap_or(0.95),
+        target: args.ci.or(quick(0.05)).or(o.ci).unwrap_or(0.01),
+        max_time: Duration::from_secs_f64(
+            args.max_time.or(quick(2.0)).or(o.max_time).unwrap_or(10.0),
+        ),
+        min_time: Duration::from_secs_f64(args.min_time.or(o.min_time).unwrap_or(0.0)),
+        ..SessionConfig::default()
+    };
+    if let Some((a, b)) = o.work {
+        c.work_range = (a.max(1), b.max(a.max(1)));
+    }
+    c.min_time = c.min_time.min(c.max_time);
+    c
+}
+
+/// Benchmark mode: an adaptive session per bench, results saved, a table at the end.
+fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode {
+    let clock = measure_clock();
+    let machine = crate::probe::machine();
+    let root = store::target_dir();
+    let target = store::bench_target_name();
+    let run_started = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    println!(
+        "\nrunning {} benches ({} filtered out); clock: {:.1} ns per read, resolution {} ns",
+        selected.len(),
+        filtered_out,
+        clock.overhead_ns,
+        clock.resolution_ns
+    );
+    let mut rows = Vec::new();
+    let mut documents = Vec::new();
+    let mut failed = 0;
+    let mut confidence = 0.95;
+    for b in selected {
+        let config = session_config(args, b.def);
+        confidence = config.confidence;
+        let started = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+        let (session, iters) = measure(b, &config, clock);
+        let finished = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+        let record = result::BenchRecord {
+            name: &b.name,
+            target: &target,
+            form: form(&b.def.body),
+            unit: b.def.options.unit,
+            config: &config,
+            session: &session,
+            iterations_per_unit: iters,
+            clock,
+            machine: &machine,
+            started,
+            finished,
+        };
+        let doc = result::document(&record);
+        let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialise");
+        let path = store::latest_path(&root, &target, &b.name);
+        if let Err(e) = store::write_atomic(&path, &bytes) {
+            eprintln!("warning: failed to write `{}`: {e}", path.display());
+        }
+        if let Some(name) = &args.save_baseline {
+            let path = store::baseline_path(&root, name, &target, &b.name);
+            if let Err(e) = store::write_atomic(&path, &bytes) {
+                eprintln!("error: failed to save baseline `{}`: {e}", path.display());
+                failed += 1;
+            }
+        }
+        print_outcome(&b.name, &session);
+        if matches!(session.status, Status::Failed(_)) {
+            failed += 1;
+        }
+        rows.push(row(&b.name, b.def.options.unit, &session));
+        documents.push(doc);
+        if failed > 0 && args.fail_fast {
+            break;
+        }
+    }
+    println!("\n{}", render_table(&rows, confidence));
+    println!(
+        "results: {}",
+        root.join("pilot").join("results").join(&target).display()
+    );
+    if let Some(path) = &args.json {
+        let run = json!({
+            "schema": "pilot.run/1",
+            "target": target,
+            "started": run_started,
+            "machine": machine,
+            "results": documents,
+        });
+        let bytes = serde_json::to_vec_pretty(&run).expect("JSON values serialise");
+        if let Err(e) = store::write_atomic(std::path::Path::new(path), &bytes) {
+            eprintln!("error: failed to write `{path}`: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Runs one bench's session with live progress; returns it with the micro form's iteration
+/// count.
+fn measure(b: &Bench, config: &SessionConfig, clock: ClockInfo) -> (SessionResult, Option<u64>) {
+    let mut progress = Progress::start(&b.name);
+    // A unit must last 200× what its two clock reads cost: the clock's share stays under 0.5%.
+    let target_unit_ns = (400.0 * clock.overhead_ns).max(1000.0) as u64;
+    let mut workload = BenchWorkload {
+        body: b.def.body,
+        iters: 1,
+        target_unit_ns,
+    };
+    if let BenchBody::Micro(f) = b.def.body {
+        let mut bencher = Bencher::new(BencherMode::Calibrate {
+            target_ns: target_unit_ns,
+        });
+        match catch(|| f(&mut bencher)) {
+            Ok(()) => match bencher.calibrated_iters() {
+                Some(k) => workload.iters = k,
+                None => {
+                    progress.finish();
+                    return (
+                        failed_session(
+                            "the bench never called `b.iter(...)` or `b.iter_batched(...)`",
+                        ),
+                        None,
+                    );
+                }
+            },
+            Err(msg) => {
+                progress.finish();
+                return (failed_session(&msg), None);
+            }
+        }
+    }
+    let real = RealClock::start();
+    let session = run_session(&mut workload, &real, config, &mut |e, elapsed| {
+        // ETA from the rate at which stable readings have come so far.
+        let eta = e.required_n.filter(|&r| r > e.n && e.n > 0).map(|r| {
+            let rate = e.n as f64 / elapsed.as_secs_f64().max(1e-3);
+            Duration::from_secs_f64(((r - e.n) as f64 / rate).min(config.max_time.as_secs_f64()))
+        });
+        progress.update(e.mean, e.relative_half_width(), config.target, eta);
+    });
+    progress.finish();
+    let iters = matches!(b.def.body, BenchBody::Micro(_)).then_some(workload.iters);
+    (session, iters)
+}
+
+fn failed_session(msg: &str) -> SessionResult {
+    SessionResult {
+        status: Status::Failed(msg.to_string()),
+        estimate: None,
+        rounds: Vec::new(),
+        removed: 0,
+        readings: 0,
+        elapsed: Duration::ZERO,
+        warnings: Vec::new(),
+    }
+}
+
+fn print_outcome(name: &str, s: &SessionResult) {
+    match (&s.status, &s.estimate) {
+        (Status::Failed(msg), _) => println!("{name}: FAILED: {msg}"),
+        (status, Some(e)) => println!(
+            "{name}: {} ± {:.2}% [{}]",
+            format_ns(e.mean),
+            100.0 * e.relative_half_width(),
+            status.as_str()
+        ),
+        (status, None) => println!("{name}: no estimate [{}]", status.as_str()),
+    }
+    for w in &s.warnings {
+        println!("  warning: {w}");
+    }
+}
+
+fn row(name: &str, unit: Option<&str>, s: &SessionResult) -> Row {
+    let (time, throughput, samples, q) = match &s.estimate {
+        Some(e) => {
+            let time = format!(
+                "{} ± {:.2}%",
+                format_ns(e.mean),
+                100.0 * e.relative_half_width()
+            );
+            let throughput = match (unit, result::throughput(e.mean, e.ci.low, e.ci.high).0) {
+                (Some(u), Some(t)) => format!("{}{u}/s", format_rate(t)),
+                _ => String::new(),
+            };
+            (
+                time,
+                throughput,
+                format_count(e.n),
+                e.subsession_size.to_string(),
+            )
+        }
+        None => ("-".into(), String::new(), "-".into(), "-".into()),
+    };
+    let status = match &s.status {
+        Status::Failed(_) => "FAILED".to_string(),
+        other => other.as_str().to_string(),
+    };
+    Row {
+        name: name.to_string(),
+        time,
+        throughput,
+        samples,
+        subsession: q,
+        warmup: format_count(s.removed),
+        rounds: s.rounds.len().to_string(),
+        wall: format!("{:.1} s", s.elapsed.as_secs_f64()),
+        status,
+    }
+}

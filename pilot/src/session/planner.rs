@@ -1,0 +1,92 @@
+//! How long the next round should be: trial rounds, short-round doubling, the growing rounds of
+//! Pilot's eq. 5 until a first rough result, then rounds sized from the required sample size.
+
+use std::time::Duration;
+
+/// Rounds planned for the first rough result (Pilot eq. 5's `n`).
+pub(crate) const FIRST_RESULT_ROUNDS: u32 = 5;
+
+/// Round lengths `s, s + k, s + 2k, …` such that `n` rounds fill `t` (Pilot eq. 5:
+/// `k = (2t − 2sn)/(n² − n)`), never shrinking (k ≥ 0). Returns the length of round `i`
+/// (0-based) of that schedule.
+pub(crate) fn first_result_round(s: Duration, t: Duration, n: u32, i: u32) -> Duration {
+    let (s, t, nf) = (s.as_secs_f64(), t.as_secs_f64(), f64::from(n));
+    let k = if n > 1 {
+        ((2.0 * t - 2.0 * s * nf) / (nf * nf - nf)).max(0.0)
+    } else {
+        0.0
+    };
+    Duration::from_secs_f64(s + k * f64::from(i))
+}
+
+/// The work amount whose round should last `target`, from the last round's time per work unit
+/// (setup included), kept inside `[low, high]` and growing at most ×16 per round so a mistaken
+/// estimate cannot cost a whole time cap.
+pub(crate) fn work_for(
+    target: Duration,
+    per_unit: Duration,
+    last_work: u64,
+    low: u64,
+    high: u64,
+) -> u64 {
+    let per_unit = per_unit.as_secs_f64().max(1e-12);
+    let want = (target.as_secs_f64() / per_unit).ceil();
+    let capped = want.min(last_work as f64 * 16.0).max(1.0);
+    (capped as u64).clamp(low, high.max(low))
+}
+
+/// The Pilot paper's sequence of work amounts over `[a, b]` for readings-only workloads: the
+/// midpoint, then the midpoints of the two halves, then of the four quarters, … (Fig. 3).
+/// Returns the `i`-th (0-based) amount; amounts repeat once the interval is exhausted.
+pub(crate) fn bisection_work(a: u64, b: u64, i: u64) -> u64 {
+    // Round i sits at level L = floor(log2(i + 1)), position j = i + 1 − 2^L among the 2^L
+    // midpoints of that level: a + (2j + 1)(b − a) / 2^(L+1).
+    let level = 63 - (i + 1).leading_zeros() as u64;
+    let j = i + 1 - (1 << level);
+    let span = (b - a) as f64;
+    let at = a as f64 + (2 * j + 1) as f64 * span / (1u64 << (level + 1).min(63)) as f64;
+    (at.round() as u64).clamp(a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eq5_fills_the_first_result_time() {
+        let s = Duration::from_millis(10);
+        let t = Duration::from_secs(1);
+        let total: f64 = (0..5)
+            .map(|i| first_result_round(s, t, 5, i).as_secs_f64())
+            .sum();
+        assert!((total - 1.0).abs() < 1e-9, "{total}");
+        // k = (2 − 0.1)/(25 − 5) = 0.095: round 1 lasts 0.105 s.
+        assert!((first_result_round(s, t, 5, 1).as_secs_f64() - 0.105).abs() < 1e-12);
+        // A trial round already longer than t/n: no growth, no shrinking.
+        let long = Duration::from_millis(400);
+        assert_eq!(first_result_round(long, t, 5, 3), long);
+    }
+
+    #[test]
+    fn bisection_sequence_matches_fig3() {
+        // [0, 16]: 8, then 4 and 12, then 2, 6, 10, 14, then 1, 3, …
+        let seq: Vec<u64> = (0..8).map(|i| bisection_work(0, 16, i)).collect();
+        assert_eq!(seq, vec![8, 4, 12, 2, 6, 10, 14, 1]);
+        assert!((0..200).all(|i| (5..=9).contains(&bisection_work(5, 9, i))));
+    }
+
+    #[test]
+    fn work_amount_tracks_the_target_duration() {
+        let us = Duration::from_micros(1);
+        assert_eq!(
+            work_for(Duration::from_millis(10), us, 1000, 1, u64::MAX),
+            10_000
+        );
+        // Growth is capped at ×16 of the last round.
+        assert_eq!(
+            work_for(Duration::from_secs(10), us, 1000, 1, u64::MAX),
+            16_000
+        );
+        assert_eq!(work_for(Duration::from_millis(10), us, 1000, 1, 500), 500);
+    }
+}

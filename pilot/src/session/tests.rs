@@ -1,0 +1,407 @@
+//! The session's decisions, tested with scripted workloads on a scripted clock: no real time
+//! passes, so these run in milliseconds and give the same answer on any machine.
+
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+
+use super::*;
+use crate::record::ScriptedClock;
+
+/// A workload whose unit readings come from `reading(global unit index, rng)`; each round costs
+/// its readings plus `setup` on the scripted clock.
+struct Scripted<F: FnMut(u64, &mut ChaCha8Rng) -> f64> {
+    clock: ScriptedClock,
+    rng: ChaCha8Rng,
+    reading: F,
+    setup: Duration,
+    units_so_far: u64,
+    works: Vec<u64>,
+}
+
+impl<F: FnMut(u64, &mut ChaCha8Rng) -> f64> Scripted<F> {
+    fn new(clock: &ScriptedClock, reading: F) -> Self {
+        Scripted {
+            clock: clock.clone(),
+            rng: ChaCha8Rng::seed_from_u64(7),
+            reading,
+            setup: Duration::from_micros(50),
+            units_so_far: 0,
+            works: Vec::new(),
+        }
+    }
+}
+
+impl<F: FnMut(u64, &mut ChaCha8Rng) -> f64> Workload for Scripted<F> {
+    fn round(&mut self, work: u64) -> Result<RoundData, String> {
+        assert!(
+            work <= MAX_ROUND_UNITS,
+            "the planner asked for an absurd work amount {work}"
+        );
+        self.works.push(work);
+        let units: Vec<f64> = (0..work)
+            .map(|i| (self.reading)(self.units_so_far + i, &mut self.rng).max(0.0))
+            .collect();
+        self.units_so_far += work;
+        let total: f64 = units.iter().sum();
+        self.clock
+            .advance(self.setup + Duration::from_nanos(total as u64));
+        Ok(RoundData::Units {
+            readings: units,
+            iterations: 1,
+        })
+    }
+}
+
+fn noise(rng: &mut ChaCha8Rng) -> f64 {
+    rng.sample(StandardNormal)
+}
+
+fn run(w: &mut dyn Workload, clock: &ScriptedClock, config: &SessionConfig) -> SessionResult {
+    let mut updates = 0;
+    let r = run_session(w, clock, config, &mut |_, _| updates += 1);
+    assert!(updates > 0 || r.estimate.is_none());
+    r
+}
+
+#[test]
+fn converges_on_steady_noise_and_stops_early() {
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, rng| 1000.0 + 20.0 * noise(rng));
+    let config = SessionConfig::default();
+    let r = run(&mut w, &clock, &config);
+    assert_eq!(r.status, Status::Converged, "{:?}", r.warnings);
+    let e = r.estimate.unwrap();
+    assert!(e.ci.contains(1000.0), "{:?}", e.ci);
+    assert!(e.relative_half_width() <= config.target);
+    assert!(e.subsession_means.len() >= config.min_subsessions);
+    // Noise of 2% per reading needs few readings: well under a second of scripted time.
+    assert!(r.elapsed < Duration::from_secs(1), "{:?}", r.elapsed);
+}
+
+#[test]
+fn first_rough_result_arrives_within_about_a_second() {
+    // Very noisy readings: the session will not converge soon, but it must report early.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, rng| 10_000.0 * (1.0 + 0.8 * noise(rng)).abs());
+    let config = SessionConfig {
+        target: 0.0001,
+        ..SessionConfig::default()
+    };
+    let mut first = None;
+    run_session(&mut w, &clock, &config, &mut |_, t| {
+        first.get_or_insert(t);
+    });
+    let first = first.expect("an estimate was reported");
+    assert!(
+        first <= Duration::from_millis(1200),
+        "first estimate at {first:?}"
+    );
+}
+
+#[test]
+fn never_converging_workload_stops_at_the_time_cap() {
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, rng| 5_000.0 * (1.0 + 0.5 * noise(rng)).abs());
+    let config = SessionConfig {
+        target: 0.00001,
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert_eq!(r.status, Status::TimeCap);
+    // Rounds are sized to the time left: the cap is overshot by less than one short round.
+    assert!(r.elapsed >= config.max_time);
+    assert!(
+        r.elapsed <= config.max_time + Duration::from_millis(10),
+        "{:?}",
+        r.elapsed
+    );
+    assert!(
+        r.warnings.iter().any(|w| w.contains("time cap")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn short_rounds_double_the_work_and_are_not_analysed() {
+    // 10 ns units: a 2 ms round needs 200 000 of them.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, rng| 10.0 + 0.1 * noise(rng));
+    w.setup = Duration::ZERO;
+    let config = SessionConfig::default();
+    let r = run(&mut w, &clock, &config);
+    let first_long = r.rounds.iter().position(|r| r.analysed).unwrap();
+    assert!(first_long >= 17, "{first_long}");
+    for (i, round) in r.rounds[..first_long].iter().enumerate() {
+        assert_eq!(round.work, 1 << i, "short rounds double");
+        assert!(round.duration < config.short_round);
+    }
+    let floor = r.rounds[first_long].work;
+    assert!(floor >= 200_000);
+    assert!(
+        r.rounds[first_long..].iter().all(|r| r.work >= floor),
+        "the floor `a` moved up"
+    );
+}
+
+#[test]
+fn rounds_capped_below_the_short_bound_are_still_analysed() {
+    // The work range allows at most 16 units of 1 µs: every round is "short", and there is no
+    // room to grow, so they must be analysed anyway and the session must end.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, rng| 1000.0 + 10.0 * noise(rng));
+    let config = SessionConfig {
+        work_range: (1, 16),
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert!(
+        matches!(r.status, Status::Converged | Status::TimeCap),
+        "{:?}",
+        r.status
+    );
+    assert!(r.rounds.iter().any(|r| r.analysed));
+    assert!(r.rounds.iter().all(|r| r.work <= 16));
+    assert!(r.estimate.unwrap().ci.contains(1000.0));
+}
+
+#[test]
+fn a_workload_that_slows_down_is_flagged() {
+    // Each unit 0.002% slower than the last: over 10 s of readings, about +40%.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |i, rng| {
+        2000.0 * (1.0 + 2e-5 * i as f64) + 5.0 * noise(rng)
+    });
+    let config = SessionConfig {
+        target: 0.001,
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert_ne!(r.status, Status::Converged);
+    assert!(
+        r.warnings.iter().any(|w| w.contains("slower")),
+        "status {:?}, warnings {:?}",
+        r.status,
+        r.warnings
+    );
+}
+
+#[test]
+fn zero_duration_units_are_reported_not_hidden() {
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, _| 0.0);
+    w.setup = Duration::from_millis(3);
+    let config = SessionConfig::default();
+    let r = run(&mut w, &clock, &config);
+    assert_eq!(
+        r.status,
+        Status::BelowResolution,
+        "a zero mean cannot meet a relative target"
+    );
+    assert!(
+        r.warnings.iter().any(|w| w.contains("0 ns")),
+        "{:?}",
+        r.warnings
+    );
+    // Stopped after a few rounds, not at the cap, and the work amount never ran away.
+    assert!(r.rounds.iter().filter(|r| r.analysed).count() <= 4);
+    assert!(r.rounds.iter().all(|r| r.work <= MAX_ROUND_UNITS));
+}
+
+#[test]
+fn warm_up_in_every_round_is_removed() {
+    // The first 200 units of every round take 10× as long.
+    let clock = ScriptedClock::default();
+    struct WarmUp {
+        inner: Scripted<fn(u64, &mut ChaCha8Rng) -> f64>,
+    }
+    impl Workload for WarmUp {
+        fn round(&mut self, work: u64) -> Result<RoundData, String> {
+            let RoundData::Units {
+                readings: mut units,
+                ..
+            } = self.inner.round(work)?
+            else {
+                unreachable!()
+            };
+            for u in units.iter_mut().take(200) {
+                *u *= 10.0;
+            }
+            Ok(RoundData::Units {
+                readings: units,
+                iterations: 1,
+            })
+        }
+    }
+    let steady: fn(u64, &mut ChaCha8Rng) -> f64 = |_, rng| 1000.0 + 10.0 * noise(rng);
+    let mut warm = WarmUp {
+        inner: Scripted::new(&clock, steady),
+    };
+    let r = run(&mut warm, &clock, &SessionConfig::default());
+    let e = r.estimate.unwrap();
+    assert!(
+        (e.mean - 1000.0).abs() < 10.0,
+        "mean {} with the warm-up left in",
+        e.mean
+    );
+    assert!(r.removed >= 200, "removed {}", r.removed);
+}
+
+#[test]
+fn a_panicking_workload_fails_the_session() {
+    struct Panics;
+    impl Workload for Panics {
+        fn round(&mut self, _: u64) -> Result<RoundData, String> {
+            Err("index out of bounds".into())
+        }
+    }
+    let clock = ScriptedClock::default();
+    let r = run(&mut Panics, &clock, &SessionConfig::default());
+    assert_eq!(r.status, Status::Failed("index out of bounds".into()));
+}
+
+#[test]
+fn readings_only_workload_is_measured_by_wps() {
+    // t = 200 µs + w · 1 µs (+ 1% noise): the slope is 1000 ns per unit.
+    struct Whole {
+        clock: ScriptedClock,
+        rng: ChaCha8Rng,
+    }
+    impl Workload for Whole {
+        fn round(&mut self, work: u64) -> Result<RoundData, String> {
+            let ns = (200_000.0 + 1000.0 * work as f64) * (1.0 + 0.01 * noise(&mut self.rng));
+            self.clock.advance(Duration::from_nanos(ns as u64));
+            Ok(RoundData::Whole)
+        }
+    }
+    let clock = ScriptedClock::default();
+    let mut w = Whole {
+        clock: clock.clone(),
+        rng: ChaCha8Rng::seed_from_u64(3),
+    };
+    let config = SessionConfig {
+        work_range: (1, 100_000),
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert_eq!(r.status, Status::Converged, "{:?}", r.warnings);
+    let e = r.estimate.unwrap();
+    assert!(e.ci.contains(1000.0), "{:?}", e.ci);
+    let v = e.wps.unwrap().v.unwrap();
+    assert!((v - 1e-3).abs() < 2e-5, "v = {v} units per ns");
+}
+
+#[test]
+fn long_sessions_of_tiny_units_keep_memory_bounded() {
+    // 20 ns units: 6 million readings, six times what the session keeps before compacting.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, rng| 20.0 + 2.0 * noise(rng));
+    let config = SessionConfig {
+        target: 1e-6,
+        ..SessionConfig::default()
+    };
+    let mut session = Session::new(&config, &clock);
+    for _ in 0..6 {
+        let RoundData::Units { readings: u, .. } = w.round(MAX_KEPT as u64).unwrap() else {
+            unreachable!()
+        };
+        session.add_units(&u);
+        assert!(session.stable.len() <= MAX_KEPT);
+    }
+    // By hand: 1M kept; 2M -> 1M pairs (×2); +0.5M = 1.5M -> 0.75M (×4); +0.25M = 1M;
+    // +0.25M = 1.25M -> 0.625M (×8); +0.125M = 0.75M.
+    assert_eq!(session.premerged, 8);
+    assert_eq!(session.stable.len(), (1 << 20) * 3 / 4);
+    let e = session.unit_estimate().unwrap();
+    assert_eq!(e.n, session.stable_count);
+    assert!(e.ci.contains(20.0), "{:?}", e.ci);
+    assert_eq!(e.subsession_size % session.premerged, 0);
+}
+
+/// Readings-only rounds of `t = fixed + w · per_unit` (scripted), the first paying `first_extra`.
+struct Linear {
+    clock: ScriptedClock,
+    rng: ChaCha8Rng,
+    fixed_ns: f64,
+    per_unit_ns: f64,
+    first_extra_ns: f64,
+    works: Vec<u64>,
+}
+
+impl Workload for Linear {
+    fn round(&mut self, work: u64) -> Result<RoundData, String> {
+        let extra = if self.works.is_empty() {
+            self.first_extra_ns
+        } else {
+            0.0
+        };
+        self.works.push(work);
+        let ns =
+            (self.fixed_ns + self.per_unit_ns * work as f64) * (1.0 + 0.01 * noise(&mut self.rng));
+        self.clock
+            .advance(Duration::from_nanos((ns + extra) as u64));
+        Ok(RoundData::Whole)
+    }
+}
+
+#[test]
+fn readings_only_first_round_is_a_trial_kept_out_of_the_fit() {
+    // The first round pays 50 ms of one-time setup; fitted, it would wreck the slope.
+    let clock = ScriptedClock::default();
+    let mut w = Linear {
+        clock: clock.clone(),
+        rng: ChaCha8Rng::seed_from_u64(11),
+        fixed_ns: 20_000.0,
+        per_unit_ns: 500.0,
+        first_extra_ns: 50e6,
+        works: Vec::new(),
+    };
+    let config = SessionConfig {
+        work_range: (1, 200_000),
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert!(!r.rounds[0].analysed);
+    // Fitted with the trial round, the slope would be off by tens of percent.
+    let e = r.estimate.unwrap();
+    assert!(
+        (e.mean - 500.0).abs() < 5.0,
+        "slope {} ({:?})",
+        e.mean,
+        e.ci
+    );
+}
+
+#[test]
+fn readings_only_range_whose_top_is_short_keeps_its_spread() {
+    // The whole range is 1 ..= 1000 units of 1 µs: every round is under the 2 ms short bound.
+    // The session must still fit over a spread of work amounts, not only the top one.
+    let clock = ScriptedClock::default();
+    let mut w = Linear {
+        clock: clock.clone(),
+        rng: ChaCha8Rng::seed_from_u64(12),
+        fixed_ns: 5_000.0,
+        per_unit_ns: 1000.0,
+        first_extra_ns: 0.0,
+        works: Vec::new(),
+    };
+    let config = SessionConfig {
+        work_range: (1, 1000),
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    let fitted: Vec<u64> = r
+        .rounds
+        .iter()
+        .filter(|r| r.analysed)
+        .map(|r| r.work)
+        .collect();
+    let (lo, hi) = (fitted.iter().min().unwrap(), fitted.iter().max().unwrap());
+    // The floor stops at a quarter of the range's top.
+    assert!(*hi >= 3 * *lo, "work amounts fitted span only {lo}..={hi}");
+    assert_eq!(r.status, Status::Converged, "{:?}", r.warnings);
+    assert!(r.estimate.unwrap().ci.contains(1000.0));
+}

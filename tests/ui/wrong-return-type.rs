@@ -1,0 +1,6 @@
+#[pilot::bench]
+fn checksum(work: u64) -> u64 {
+    work * 2
+}
+
+pilot::main!();
