@@ -2,13 +2,11 @@
 //! segment) followed by subsession analysis of the stable segment, on seeded synthetic series of
 //! 10⁴, 10⁵ and 10⁶ readings (exponential warm-up, AR(1) noise, a short cool-down).
 //!
-//! Run: `cargo bench -p pilot --bench analysis`. Prints, per size, the mean time over the
-//! repetitions with its 95% confidence interval (Student t over the repetitions).
+//! Run with pilot itself: `cargo bench -p pilot --bench analysis` (time per analysis, with its
+//! 95% confidence interval, in pilot's table).
 
 use std::hint::black_box;
-use std::time::Instant;
 
-use pilot::stats::Summary;
 use pilot::stats::autocorr::{
     DEFAULT_AUTOCORRELATION_LIMIT, DEFAULT_MIN_SUBSESSIONS, subsession_analysis,
 };
@@ -46,26 +44,24 @@ fn analyse(xs: &[f64]) -> (usize, usize, usize) {
     (stable.start, stable.end, sub.size)
 }
 
-fn main() {
-    // libtest-style arguments (`--bench`, filters) are accepted and ignored.
-    println!("find_stable_segment + subsession_analysis, release build");
-    for (n, reps) in [(10_000, 30), (100_000, 20), (1_000_000, 10)] {
-        let xs = series(n, 2016);
-        let (start, end, q) = analyse(&xs);
-        black_box(analyse(black_box(&xs))); // warm-up run
-        let times: Vec<f64> = (0..reps)
-            .map(|_| {
-                let t0 = Instant::now();
-                black_box(analyse(black_box(&xs)));
-                t0.elapsed().as_secs_f64() * 1e3
-            })
-            .collect();
-        let summary = Summary::of(&times).expect("at least 2 repetitions");
-        let ci = summary.mean_ci(0.95).expect("a valid confidence level");
-        println!(
-            "n = {n:>9}: {:>8.3} ms, 95% CI [{:.3}, {:.3}] ms over {reps} runs \
-             (stable {start}..{end}, subsession size {q})",
-            summary.mean, ci.low, ci.high
-        );
-    }
+/// One bench per size; each iteration analyses the same seeded series. A 10⁶ iteration takes
+/// about 0.2 s, so the long ones get a wider target to finish in reasonable time.
+#[pilot::bench(ci = 0.02)]
+fn analysis_1e4(b: &mut pilot::Bencher) {
+    let xs = series(10_000, 1);
+    b.iter(|| analyse(black_box(&xs)));
 }
+
+#[pilot::bench(ci = 0.02)]
+fn analysis_1e5(b: &mut pilot::Bencher) {
+    let xs = series(100_000, 2);
+    b.iter(|| analyse(black_box(&xs)));
+}
+
+#[pilot::bench(ci = 0.03, max_time = 20)]
+fn analysis_1e6(b: &mut pilot::Bencher) {
+    let xs = series(1_000_000, 3);
+    b.iter(|| analyse(black_box(&xs)));
+}
+
+pilot::main!();

@@ -51,6 +51,9 @@ pub(crate) struct SessionConfig {
     pub autocorrelation_limit: f64,
     /// Least number of subsession samples before the session may stop.
     pub min_subsessions: usize,
+    /// Least number of analysed rounds with a stable phase before the session may stop: the
+    /// round-level interval needs them (see [`Estimate::between_rounds`]).
+    pub min_rounds: usize,
     /// A round shorter than this is kept in the record but not analysed, and the next one
     /// doubles its work amount.
     pub short_round: Duration,
@@ -73,9 +76,10 @@ impl Default for SessionConfig {
             min_time: Duration::ZERO,
             autocorrelation_limit: 0.1,
             min_subsessions: 30,
+            min_rounds: 10,
             short_round: Duration::from_millis(2),
             first_result: Duration::from_secs(1),
-            max_round: Duration::from_millis(500),
+            max_round: Duration::from_millis(250),
             work_range: (1, u64::MAX / 2),
             changepoints: ChangepointConfig::default(),
         }
@@ -150,6 +154,12 @@ pub(crate) struct Estimate {
     /// Factor by which the subsession samples' variance was inflated for the correlation left
     /// between them (1 in readings-only mode).
     pub variance_inflation: f64,
+    /// Whether the interval comes from the variation between rounds rather than between
+    /// readings: the machine's speed changed from round to round by more than the readings
+    /// within a round vary.
+    pub between_rounds: bool,
+    /// Analysed rounds with a stable phase behind the estimate.
+    pub rounds: usize,
 }
 
 impl Estimate {
@@ -210,6 +220,8 @@ struct Session<'a> {
     stable_count: usize,
     /// Sum of the last round's unit readings, in nanoseconds (for the planner's time model).
     last_units_ns: f64,
+    /// Mean of each analysed round's stable readings, in order.
+    round_means: Vec<f64>,
     /// (work, duration in ns) of analysed readings-only rounds.
     whole: Vec<(f64, f64)>,
     removed: usize,
@@ -229,6 +241,7 @@ impl<'a> Session<'a> {
             premerged: 1,
             stable_count: 0,
             last_units_ns: 0.0,
+            round_means: Vec::new(),
             whole: Vec::new(),
             removed: 0,
             readings: 0,
@@ -335,6 +348,7 @@ impl<'a> Session<'a> {
                 progress(e, elapsed);
                 let enough = e.n >= 2
                     && (readings_only || e.subsession_means.len() >= cfg.min_subsessions)
+                    && (readings_only || e.rounds >= cfg.min_rounds)
                     && (e.relative_half_width() <= cfg.target);
                 if enough && elapsed >= cfg.min_time {
                     break Status::Converged;
@@ -383,6 +397,8 @@ impl<'a> Session<'a> {
             Ok(seg) if seg.dominant => {
                 let kept = &units[seg.start..seg.end];
                 self.stable_count += kept.len();
+                self.round_means
+                    .push(kept.iter().sum::<f64>() / kept.len() as f64);
                 if self.premerged == 1 {
                     self.stable.extend_from_slice(kept);
                 } else {
@@ -433,14 +449,47 @@ impl<'a> Session<'a> {
             subsession_analysis(&self.stable, cfg.autocorrelation_limit, cfg.min_subsessions)
                 .ok()?;
         let mean = s.mean();
-        let ci = s.adjusted_mean_ci(cfg.confidence).ok()?;
+        let within = s.adjusted_mean_ci(cfg.confidence).ok()?;
         let q = s.size * self.premerged;
-        let required_n = s
+        let mut required_n = s
             .required_count(cfg.target * mean.abs(), cfg.confidence)
             .map(|h| h * q);
+        // The readings of one round share the machine's state during that round: frequency,
+        // the load of neighbours, where memory landed. When that state drifts or switches
+        // between rounds (on shared machines it does, by tens of percent over seconds), the
+        // readings' interval cannot see it. The rounds' means can: Student's t over them is
+        // the between-round interval, and the wider of the two is reported.
+        let mut ci = within;
+        let mut between_rounds = false;
+        if self.round_means.len() >= 2 {
+            let rounds = crate::stats::Summary::of(&self.round_means).ok()?;
+            let r = rounds.n as f64;
+            let half = crate::stats::summary::t_critical(cfg.confidence, r - 1.0)
+                * (rounds.variance / r).sqrt();
+            if half > within.half_width() {
+                between_rounds = true;
+                ci = crate::stats::ConfidenceInterval {
+                    low: mean - half,
+                    high: mean + half,
+                    confidence: cfg.confidence,
+                };
+                // Rounds, not readings, are then what the target needs more of: express the
+                // need in readings at the current readings per round.
+                let per_round = self.stable_count as f64 / r;
+                required_n = crate::stats::samplesize::required_for_half_width(
+                    rounds.variance,
+                    r - 1.0,
+                    cfg.target * mean.abs(),
+                    cfg.confidence,
+                )
+                .map(|rounds_needed| (rounds_needed as f64 * per_round).ceil() as usize);
+            }
+        }
         Some(Estimate {
             mean,
             ci,
+            between_rounds,
+            rounds: self.round_means.len(),
             n: self.stable_count,
             subsession_size: q,
             autocorrelation: s.autocorrelation,
@@ -474,6 +523,8 @@ impl<'a> Session<'a> {
             required_n: None,
             subsession_means: Vec::new(),
             variance_inflation: 1.0,
+            between_rounds: false,
+            rounds: fit.rounds_used,
             wps: Some(fit),
         })
     }

@@ -1,0 +1,1 @@
+//! Nothing here: see `benches/compare.rs`.
