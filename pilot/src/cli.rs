@@ -39,6 +39,11 @@ pub(crate) struct Args {
     pub json: Option<String>,
     /// Save the run as this named baseline.
     pub save_baseline: Option<String>,
+    /// Process executions per bench (`--processes N`); `None` is pilot's default.
+    pub processes: Option<usize>,
+    /// Set (through `PILOT_CHILD`) in the processes pilot starts to measure one bench: they
+    /// run one session quietly and write its result document to `--json`.
+    pub child: bool,
     /// Flags that were not understood (ignored, and mentioned once).
     pub unknown: Vec<String>,
 }
@@ -123,6 +128,7 @@ pub(crate) fn parse(
                 )?)
             }
             "--json" => out.json = Some(value("--json")?),
+            "--processes" => out.processes = Some(count("--processes", &value("--processes")?)?),
             "--save-baseline" => {
                 out.save_baseline = Some(name_value("--save-baseline", value("--save-baseline")?)?)
             }
@@ -162,6 +168,12 @@ pub(crate) fn parse(
             .map(|v| name_value("PILOT_SAVE_BASELINE", v))
             .transpose()?;
     }
+    if out.processes.is_none() {
+        out.processes = env("PILOT_PROCESSES")
+            .map(|v| count("PILOT_PROCESSES", &v))
+            .transpose()?;
+    }
+    out.child = env("PILOT_CHILD").is_some_and(|v| truthy(&v));
     out.quick |= env("PILOT_QUICK").is_some_and(|v| truthy(&v));
     out.fail_fast |= env("PILOT_FAIL_FAST").is_some_and(|v| truthy(&v));
     Ok(out)
@@ -198,6 +210,13 @@ fn number(name: &str, raw: &str, bound: Bound) -> Result<f64, String> {
             Bound::NonNegative => "a number of seconds, 0 or more",
         };
         Err(format!("{name}: `{raw}` must be {expected}"))
+    }
+}
+
+fn count(name: &str, raw: &str) -> Result<usize, String> {
+    match raw.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{name}: `{raw}` must be a whole number, 1 or more")),
     }
 }
 
@@ -334,5 +353,19 @@ mod tests {
             (k == "PILOT_CONFIDENCE").then(|| "x".into())
         });
         assert_eq!(bad.unwrap_err(), "PILOT_CONFIDENCE: `x` is not a number");
+    }
+
+    #[test]
+    fn process_count_and_child_mode() {
+        assert_eq!(args(&["--processes", "1"]).unwrap().processes, Some(1));
+        assert_eq!(
+            args(&["--processes", "0"]).unwrap_err(),
+            "--processes: `0` must be a whole number, 1 or more"
+        );
+        let child = parse(Vec::<OsString>::new(), |k| {
+            (k == "PILOT_CHILD").then(|| "1".into())
+        });
+        assert!(child.unwrap().child);
+        assert!(!args(&[]).unwrap().child);
     }
 }

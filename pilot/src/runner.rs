@@ -262,12 +262,29 @@ fn session_config(args: &Args, def: &BenchDef) -> SessionConfig {
     if let Some((a, b)) = o.work {
         c.work_range = (a.max(1), b.max(a.max(1)));
     }
+    if args.child {
+        // One of several process executions: a short session. The first estimate comes early,
+        // rounds are short, and fewer rounds are needed, since the process-level interval
+        // (over the processes' estimates) is what decides.
+        c.first_result = Duration::from_millis(300);
+        c.max_round = Duration::from_millis(100);
+        c.min_rounds = 6;
+    }
     c.min_time = c.min_time.min(c.max_time);
     c
 }
 
 /// Benchmark mode: an adaptive session per bench, results saved, a table at the end.
+/// Least process executions per bench, and the default when `--processes` is not given.
+const MIN_PROCESSES: usize = 3;
+
+/// Most process executions per bench.
+const MAX_PROCESSES: usize = 50;
+
 fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode {
+    if args.child {
+        return child_mode(args, selected);
+    }
     let clock = measure_clock();
     let machine = crate::probe::machine();
     let root = store::target_dir();
@@ -288,7 +305,11 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
         let config = session_config(args, b.def);
         confidence = config.confidence;
         let started = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-        let (session, iters) = measure(b, &config, clock);
+        let (session, iters) = if args.processes == Some(1) {
+            measure(b, &config, clock)
+        } else {
+            measure_in_processes(b, &config, args)
+        };
         let finished = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
         let record = result::BenchRecord {
             name: &b.name,
@@ -356,35 +377,14 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
 /// count.
 fn measure(b: &Bench, config: &SessionConfig, clock: ClockInfo) -> (SessionResult, Option<u64>) {
     let mut progress = Progress::start(&b.name);
-    // A unit must last 200× what its two clock reads cost: the clock's share stays under 0.5%.
-    let target_unit_ns = (400.0 * clock.overhead_ns).max(1000.0) as u64;
     let mut workload = BenchWorkload {
         body: b.def.body,
         iters: 1,
-        target_unit_ns,
+        target_unit_ns: target_unit_ns(clock),
     };
-    if let BenchBody::Micro(f) = b.def.body {
-        let mut bencher = Bencher::new(BencherMode::Calibrate {
-            target_ns: target_unit_ns,
-        });
-        match catch(|| f(&mut bencher)) {
-            Ok(()) => match bencher.calibrated_iters() {
-                Some(k) => workload.iters = k,
-                None => {
-                    progress.finish();
-                    return (
-                        failed_session(
-                            "the bench never called `b.iter(...)` or `b.iter_batched(...)`",
-                        ),
-                        None,
-                    );
-                }
-            },
-            Err(msg) => {
-                progress.finish();
-                return (failed_session(&msg), None);
-            }
-        }
+    if let Err(msg) = calibrate(&mut workload, b.def) {
+        progress.finish();
+        return (failed_session(&msg), None);
     }
     let real = RealClock::start();
     let session = run_session(&mut workload, &real, config, &mut |e, elapsed| {
@@ -400,6 +400,303 @@ fn measure(b: &Bench, config: &SessionConfig, clock: ClockInfo) -> (SessionResul
     (session, iters)
 }
 
+/// In a process started by [`measure_in_processes`]: run the one selected bench's session
+/// without output and write its result document to `--json`.
+fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
+    let (Some(b), Some(path)) = (selected.first(), &args.json) else {
+        eprintln!("error: a pilot child process needs one bench (--exact NAME) and --json FILE");
+        return ExitCode::from(2);
+    };
+    let clock = measure_clock();
+    let config = session_config(args, b.def);
+    let started = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let mut workload = BenchWorkload {
+        body: b.def.body,
+        iters: 1,
+        target_unit_ns: target_unit_ns(clock),
+    };
+    let session = match calibrate(&mut workload, b.def) {
+        Err(msg) => failed_session(&msg),
+        Ok(()) => run_session(&mut workload, &RealClock::start(), &config, &mut |_, _| {}),
+    };
+    let iters = matches!(b.def.body, BenchBody::Micro(_)).then_some(workload.iters);
+    let record = result::BenchRecord {
+        name: &b.name,
+        target: "",
+        form: form(&b.def.body),
+        unit: b.def.options.unit,
+        config: &config,
+        session: &session,
+        iterations_per_unit: iters,
+        clock,
+        machine: &serde_json::Value::Null,
+        started,
+        finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    };
+    let bytes = serde_json::to_vec(&result::document(&record)).expect("JSON values serialise");
+    match store::write_atomic(std::path::Path::new(path), &bytes) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: failed to write `{path}`: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A unit must last 200× what its two clock reads cost: the clock's share stays under 0.5%.
+fn target_unit_ns(clock: ClockInfo) -> u64 {
+    (400.0 * clock.overhead_ns).max(1000.0) as u64
+}
+
+/// Finds the micro form's iterations per unit; nothing to do for the other forms.
+fn calibrate(workload: &mut BenchWorkload, def: &BenchDef) -> Result<(), String> {
+    if let BenchBody::Micro(f) = def.body {
+        let mut bencher = Bencher::new(BencherMode::Calibrate {
+            target_ns: workload.target_unit_ns,
+        });
+        catch(|| f(&mut bencher))?;
+        workload.iters = bencher.calibrated_iters().ok_or_else(|| {
+            "the bench never called `b.iter(...)` or `b.iter_batched(...)`".to_string()
+        })?;
+    }
+    Ok(())
+}
+
+/// What one process execution reported.
+struct ProcessResult {
+    mean: f64,
+    half_width: f64,
+    n: usize,
+    subsession_size: usize,
+    autocorrelation: f64,
+    rounds: Vec<crate::session::RoundRecord>,
+    removed: usize,
+    readings: usize,
+    warnings: Vec<String>,
+    iters: Option<u64>,
+}
+
+/// Runs one session of `name` in a fresh process of this executable, capped at `cap`.
+fn run_process(
+    name: &str,
+    cap: Duration,
+    config: &SessionConfig,
+    child_target: f64,
+) -> Result<ProcessResult, String> {
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot find the bench executable: {e}"))?;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let path = std::env::temp_dir().join(format!("pilot-{}-{nanos}.json", std::process::id()));
+    let status = std::process::Command::new(&exe)
+        .args(["--bench", "--exact", name, "--json"])
+        .arg(&path)
+        .env("PILOT_CHILD", "1")
+        .env("PILOT_MAX_TIME", format!("{}", cap.as_secs_f64().max(0.05)))
+        .env("PILOT_MIN_TIME", "0")
+        .env("PILOT_CI", format!("{child_target}"))
+        .env("PILOT_CONFIDENCE", format!("{}", config.confidence))
+        .env_remove("PILOT_JSON")
+        .env_remove("PILOT_SAVE_BASELINE")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot start `{}`: {e}", exe.display()))?;
+    let text = std::fs::read_to_string(&path);
+    let _ = std::fs::remove_file(&path);
+    let doc: serde_json::Value = match text {
+        Ok(t) => serde_json::from_str(&t).map_err(|e| format!("unreadable child result: {e}"))?,
+        Err(_) => {
+            return Err(format!(
+                "the bench's process exited with {status} before reporting"
+            ));
+        }
+    };
+    if doc["status"] == "failed" {
+        return Err(doc["status_detail"]
+            .as_str()
+            .unwrap_or("the bench failed")
+            .to_string());
+    }
+    let pi = &doc["pis"][0];
+    let (Some(mean), Some(low), Some(high)) = (
+        pi["mean"].as_f64(),
+        pi["ci"]["low"].as_f64(),
+        pi["ci"]["high"].as_f64(),
+    ) else {
+        return Err(format!(
+            "the bench's process found no estimate ({})",
+            doc["status"]
+        ));
+    };
+    let rounds = doc["rounds"]
+        .as_array()
+        .map(|rs| {
+            rs.iter()
+                .map(|r| crate::session::RoundRecord {
+                    work: r["work"].as_u64().unwrap_or(0),
+                    duration: Duration::from_nanos(r["duration_ns"].as_u64().unwrap_or(0)),
+                    units: r["units"].as_u64().unwrap_or(0) as usize,
+                    stable: r["stable"].as_array().and_then(|a| {
+                        Some((a.first()?.as_u64()? as usize, a.get(1)?.as_u64()? as usize))
+                    }),
+                    analysed: r["analysed"].as_bool().unwrap_or(false),
+                    mean_ns: None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(ProcessResult {
+        mean,
+        half_width: (high - low) / 2.0,
+        n: pi["n"].as_u64().unwrap_or(0) as usize,
+        subsession_size: pi["subsession_size"].as_u64().unwrap_or(1) as usize,
+        autocorrelation: pi["autocorrelation"].as_f64().unwrap_or(0.0),
+        rounds,
+        removed: doc["removed_readings"].as_u64().unwrap_or(0) as usize,
+        readings: doc["readings"].as_u64().unwrap_or(0) as usize,
+        warnings: doc["warnings"]
+            .as_array()
+            .map(|w| {
+                w.iter()
+                    .filter_map(|x| x.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        iters: doc["iterations_per_unit"].as_u64(),
+    })
+}
+
+/// Measures a bench in several process executions (Kalibera & Jones, "Rigorous benchmarking in
+/// reasonable time"): what a process starts with (memory layout, where its pages land, the
+/// machine's state at that moment) stays fixed within it and changes between processes, so no
+/// interval from one process can see that variation, and repeated runs disagree by more than
+/// their intervals say. Each process runs a short adaptive session; the result is the mean of
+/// the processes' estimates, and its interval the wider of Student's t over those estimates and
+/// the processes' own intervals combined. Processes are added until at least
+/// [`MIN_PROCESSES`] agree within the target or the time cap comes.
+fn measure_in_processes(
+    b: &Bench,
+    config: &SessionConfig,
+    args: &Args,
+) -> (SessionResult, Option<u64>) {
+    let mut progress = Progress::start(&b.name);
+    let start = Instant::now();
+    let min_processes = args.processes.unwrap_or(MIN_PROCESSES).max(2);
+    let max_processes = args.processes.unwrap_or(MAX_PROCESSES).max(min_processes);
+    // Each process's own interval may be √min wider: combined, they still meet the target.
+    let child_target = (config.target * (min_processes as f64).sqrt()).min(0.5);
+    let mut done: Vec<ProcessResult> = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
+    let mut estimate = None;
+    let status = loop {
+        // Each process is a short sample of the machine (a twentieth of the cap, 0.3 to 1 s):
+        // the spread between processes decides the interval, so many short processes tell more
+        // than a few long ones.
+        let remaining = config.max_time.saturating_sub(start.elapsed());
+        let cap = (config.max_time / 20)
+            .clamp(Duration::from_millis(300), Duration::from_secs(1))
+            .min(remaining.max(Duration::from_millis(300)));
+        match run_process(&b.name, cap, config, child_target) {
+            Ok(p) => {
+                for w in &p.warnings {
+                    if !warnings.contains(w) && !w.starts_with("time cap") {
+                        warnings.push(w.clone());
+                    }
+                }
+                done.push(p);
+            }
+            Err(msg) => break Status::Failed(msg),
+        }
+        if done.len() >= 2 {
+            let e = combine(&done, config);
+            progress.update(e.mean, e.relative_half_width(), config.target, None);
+            let met = e.relative_half_width() <= config.target && done.len() >= min_processes;
+            estimate = Some(e);
+            if met && start.elapsed() >= config.min_time {
+                break Status::Converged;
+            }
+        }
+        if start.elapsed() >= config.max_time || done.len() >= max_processes {
+            break if estimate
+                .as_ref()
+                .is_some_and(|e| e.relative_half_width() <= config.target)
+            {
+                Status::Converged
+            } else {
+                Status::TimeCap
+            };
+        }
+    };
+    progress.finish();
+    if status == Status::TimeCap {
+        if let Some(e) = &estimate {
+            warnings.push(format!(
+                "time cap reached with ±{:.2}% of the mean (target ±{:.2}%) over {} processes",
+                100.0 * e.relative_half_width(),
+                100.0 * config.target,
+                done.len()
+            ));
+        }
+    }
+    let iters = done.last().and_then(|p| p.iters);
+    let session = SessionResult {
+        status,
+        estimate,
+        process_means: done.iter().map(|p| p.mean).collect(),
+        rounds: done.iter().flat_map(|p| p.rounds.iter().cloned()).collect(),
+        removed: done.iter().map(|p| p.removed).sum(),
+        readings: done.iter().map(|p| p.readings).sum(),
+        elapsed: start.elapsed(),
+        warnings,
+    };
+    (session, iters)
+}
+
+/// The estimate over process executions: their mean, with the wider of Student's t over their
+/// estimates and their own intervals combined (`sqrt(Σ hw²)/P`).
+fn combine(done: &[ProcessResult], config: &SessionConfig) -> crate::session::Estimate {
+    let means: Vec<f64> = done.iter().map(|p| p.mean).collect();
+    let s = crate::stats::Summary::of(&means).expect("finite estimates");
+    let p = s.n as f64;
+    let between = crate::stats::summary::t_critical(config.confidence, p - 1.0) * s.std_error();
+    let within = done
+        .iter()
+        .map(|d| d.half_width * d.half_width)
+        .sum::<f64>()
+        .sqrt()
+        / p;
+    let half = between.max(within);
+    let per_process: f64 = done.iter().map(|d| d.n as f64).sum::<f64>() / p;
+    let required_n = crate::stats::samplesize::required_for_half_width(
+        s.variance,
+        p - 1.0,
+        config.target * s.mean.abs(),
+        config.confidence,
+    )
+    .map(|processes| (processes as f64 * per_process).ceil() as usize);
+    crate::session::Estimate {
+        mean: s.mean,
+        ci: crate::stats::ConfidenceInterval {
+            low: s.mean - half,
+            high: s.mean + half,
+            confidence: config.confidence,
+        },
+        n: done.iter().map(|d| d.n).sum(),
+        subsession_size: done.iter().map(|d| d.subsession_size).max().unwrap_or(1),
+        autocorrelation: done.iter().map(|d| d.autocorrelation).sum::<f64>() / p,
+        required_n,
+        subsession_means: means,
+        wps: None,
+        variance_inflation: 1.0,
+        between_rounds: between > within,
+        rounds: done
+            .iter()
+            .map(|d| d.rounds.iter().filter(|r| r.analysed).count())
+            .sum(),
+    }
+}
+
 fn failed_session(msg: &str) -> SessionResult {
     SessionResult {
         status: Status::Failed(msg.to_string()),
@@ -409,6 +706,7 @@ fn failed_session(msg: &str) -> SessionResult {
         readings: 0,
         elapsed: Duration::ZERO,
         warnings: Vec::new(),
+        process_means: Vec::new(),
     }
 }
 

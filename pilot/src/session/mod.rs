@@ -186,6 +186,9 @@ pub(crate) struct SessionResult {
     pub readings: usize,
     pub elapsed: Duration,
     pub warnings: Vec<String>,
+    /// The estimate of each process execution, when the bench ran in several (see
+    /// `runner::measure_in_processes`); empty for a session in one process.
+    pub process_means: Vec<f64>,
 }
 
 /// Called after each round with the current estimate, the time used and the config.
@@ -385,6 +388,7 @@ impl<'a> Session<'a> {
             readings: self.readings,
             elapsed: self.clock.now().saturating_sub(start),
             warnings: self.warnings,
+            process_means: Vec::new(),
         }
     }
 

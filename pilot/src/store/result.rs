@@ -5,6 +5,7 @@
 //!  "pis": [{"name", "unit", "mean", "ci": {"low", "high", "confidence"}, "n",
 //!           "subsession_size", "autocorrelation", "required_n"}],
 //!  "subsession": {"count", "mean", "variance", "variance_inflation", "means"?},
+//!  "processes": {"count", "means"},
 //!  "config": {"ci", "confidence", "max_time", "min_time"},
 //!  "rounds": [{"work", "duration_ns", "units", "stable": [start, end] | null, "analysed"}],
 //!  "removed_readings", "readings", "iterations_per_unit", "clock": {"overhead_ns",
@@ -13,7 +14,9 @@
 //! ```
 //!
 //! `pis[0]` is always the time per work unit in nanoseconds (per iteration in the micro form);
-//! a throughput PI follows when the bench names its `unit`, its interval the inverted bounds of
+//! a throughput PI follows when the bench names its `unit`,
+//! `processes` holds each process execution's estimate when the bench ran in several (then
+//! `subsession` describes those process estimates: they are the independent samples); its interval the inverted bounds of
 //! the time's (a bound is `null` when the time's interval reaches 0). `subsession` holds what a
 //! later comparison needs (Pilot paper §III-F): the subsession samples' count, mean and
 //! variance, and the samples themselves when there are at most 10 000. A change to these keys
@@ -138,6 +141,10 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> Value {
             "min_time": r.config.min_time.as_secs_f64(),
         },
         "rounds": rounds,
+        "processes": {
+            "count": s.process_means.len().max(1),
+            "means": s.process_means,
+        },
         "removed_readings": s.removed,
         "readings": s.readings,
         "iterations_per_unit": r.iterations_per_unit,

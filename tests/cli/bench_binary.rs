@@ -1,0 +1,179 @@
+//! End-to-end tests of a pilot bench binary (`examples/src/bin/demo_benches.rs`): started as a
+//! process, the way cargo, cargo-nextest and users start it.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn demo(args: &[&str], target_dir: &PathBuf) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_demo_benches"))
+        .args(args)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env_remove("PILOT_CI")
+        .env_remove("PILOT_MAX_TIME")
+        .env_remove("PILOT_PROCESSES")
+        .output()
+        .unwrap()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pilot-demo-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn lists_benches_the_way_nextest_reads_them() {
+    let dir = scratch("list");
+    let o = demo(&["--list", "--format", "terse"], &dir);
+    assert_eq!(o.status.code(), Some(0));
+    // Sorted by (module, name); the ignored bench is listed only with --ignored.
+    assert_eq!(
+        text(&o.stdout),
+        "add: benchmark\nfold: benchmark\nsum_1k: benchmark\n"
+    );
+    let o = demo(&["--list", "--format", "terse", "--ignored"], &dir);
+    assert_eq!(text(&o.stdout), "panics: benchmark\n");
+}
+
+#[test]
+fn test_mode_runs_each_bench_once_and_reports_like_libtest() {
+    let dir = scratch("test-mode");
+    let o = demo(&["--nocapture", "--color", "never"], &dir);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    for name in ["add", "fold", "sum_1k"] {
+        assert!(out.contains(&format!("test {name} ... ok")), "{out}");
+    }
+    assert!(out.contains("test panics ... ignored"), "{out}");
+    assert!(
+        out.contains("test result: ok. 3 passed; 0 failed; 1 ignored"),
+        "{out}"
+    );
+    // Test mode saves nothing.
+    assert!(!dir.join("pilot").exists());
+
+    let o = demo(&["--ignored"], &dir);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("test panics ... FAILED"), "{out}");
+    assert!(out.contains("this bench fails on purpose"), "{out}");
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    let dir = scratch("usage");
+    let o = demo(&["--bench", "--ci", "7"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--ci: `7` must be strictly between 0 and 1"));
+}
+
+fn result(dir: &std::path::Path, name: &str) -> Value {
+    let path = dir
+        .join("pilot/results/demo_benches")
+        .join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn bench_mode_measures_in_several_processes_and_saves_results() {
+    let dir = scratch("bench");
+    let run = dir.join("run.json");
+    let o = demo(
+        &[
+            "--bench",
+            "--max-time",
+            "1.5",
+            "--ci",
+            "0.05",
+            "--json",
+            run.to_str().unwrap(),
+            "add",
+        ],
+        &dir,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    let out = text(&o.stdout);
+    assert!(out.contains("time per unit (95% CI)"), "{out}");
+    let r = result(&dir, "add");
+    assert_eq!(r["schema"], "pilot.result/1");
+    assert_eq!(r["name"], "add");
+    assert_eq!(r["form"], "micro");
+    assert!(
+        r["status"] == "ok" || r["status"] == "time cap",
+        "{}",
+        r["status"]
+    );
+    let pi = &r["pis"][0];
+    assert_eq!(pi["name"], "time");
+    let (mean, low, high) = (
+        pi["mean"].as_f64().unwrap(),
+        pi["ci"]["low"].as_f64().unwrap(),
+        pi["ci"]["high"].as_f64().unwrap(),
+    );
+    assert!(
+        low <= mean && mean <= high && mean > 0.0 && mean < 100.0,
+        "{pi}"
+    );
+    let processes = r["processes"]["count"].as_u64().unwrap();
+    assert!(processes >= 3, "{}", r["processes"]);
+    assert_eq!(
+        r["processes"]["means"].as_array().unwrap().len() as u64,
+        processes
+    );
+    assert!(r["iterations_per_unit"].as_u64().unwrap() > 1);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    assert_eq!(doc["schema"], "pilot.run/1");
+    assert_eq!(doc["results"][0]["name"], "add");
+}
+
+#[test]
+fn single_process_sessions_of_every_form() {
+    let dir = scratch("single");
+    let o = demo(
+        &[
+            "--bench",
+            "--processes",
+            "1",
+            "--max-time",
+            "1",
+            "--ci",
+            "0.05",
+        ],
+        &dir,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    let full = result(&dir, "sum_1k");
+    assert_eq!(full["form"], "full");
+    assert_eq!(full["pis"][1]["name"], "throughput");
+    assert_eq!(full["pis"][1]["unit"], "KiB/s");
+    assert_eq!(full["processes"]["count"], 1);
+    let wps = result(&dir, "fold");
+    assert_eq!(wps["form"], "readings-only");
+    assert!(
+        wps["pis"][0]["mean"].as_f64().unwrap() > 0.0,
+        "{}",
+        wps["pis"][0]
+    );
+    // Every round is on record, analysed or not.
+    assert!(wps["rounds"].as_array().unwrap().len() >= 3);
+}
