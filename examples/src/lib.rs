@@ -1,6 +1,20 @@
 //! Workloads shared by pilot's example benches and the plain-loop programs that check pilot's
 //! numbers against an independent measurement.
 
+/// A fixed pseudo-random input for the sort benches: the same numbers on every run (xorshift64),
+/// so runs and harnesses are comparable.
+pub fn sort_input(n: usize) -> Vec<u64> {
+    let mut x = 0x2545_F491_4F6C_DD1D_u64;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+        .collect()
+}
+
 pub mod warm_up {
     //! A workload with a warm-up phase: its first [`SLOW_CALLS`] calls are about 10× slower
     //! than the rest (think of a cache being filled, or a JIT).

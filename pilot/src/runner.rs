@@ -14,6 +14,11 @@ use crate::report::{Progress, Row, format_count, format_ns, format_rate, render_
 use crate::session::{RoundData, SessionConfig, SessionResult, Status, Workload, run_session};
 use crate::store::{self, result};
 
+/// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
+fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
 /// A registered bench with its display name.
 struct Bench {
     name: String,
@@ -289,7 +294,7 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
     let machine = crate::probe::machine();
     let root = store::target_dir();
     let target = store::bench_target_name();
-    let run_started = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let run_started = now();
     println!(
         "\nrunning {} benches ({} filtered out); clock: {:.1} ns per read, resolution {} ns",
         selected.len(),
@@ -304,13 +309,13 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
     for b in selected {
         let config = session_config(args, b.def);
         confidence = config.confidence;
-        let started = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+        let started = now();
         let (session, iters) = if args.processes == Some(1) {
             measure(b, &config, clock)
         } else {
             measure_in_processes(b, &config, args)
         };
-        let finished = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+        let finished = now();
         let record = result::BenchRecord {
             name: &b.name,
             target: &target,
@@ -409,7 +414,7 @@ fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
     };
     let clock = measure_clock();
     let config = session_config(args, b.def);
-    let started = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let started = now();
     let mut workload = BenchWorkload {
         body: b.def.body,
         iters: 1,
@@ -431,7 +436,7 @@ fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
         clock,
         machine: &serde_json::Value::Null,
         started,
-        finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        finished: now(),
     };
     let bytes = serde_json::to_vec(&result::document(&record)).expect("JSON values serialise");
     match store::write_atomic(std::path::Path::new(path), &bytes) {

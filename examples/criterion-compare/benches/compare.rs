@@ -5,20 +5,8 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
-fn input(n: usize) -> Vec<u64> {
-    let mut x = 0x2545_F491_4F6C_DD1D_u64;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        })
-        .collect()
-}
-
 fn benches(c: &mut Criterion) {
-    let data = input(10_000);
+    let data = pilot_examples::sort_input(10_000);
     c.bench_function("sort_10k", |b| {
         b.iter_batched(|| data.clone(), |mut v| v.sort_unstable(), BatchSize::SmallInput)
     });
