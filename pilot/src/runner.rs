@@ -688,7 +688,12 @@ fn combine(done: &[ProcessResult], config: &SessionConfig) -> crate::session::Es
             confidence: config.confidence,
         },
         n: done.iter().map(|d| d.n).sum(),
-        subsession_size: done.iter().map(|d| d.subsession_size).max().unwrap_or(1),
+        // The typical process's subsession size (the median), not the most correlated one's.
+        subsession_size: {
+            let mut q: Vec<usize> = done.iter().map(|d| d.subsession_size).collect();
+            q.sort_unstable();
+            q[q.len() / 2]
+        },
         autocorrelation: done.iter().map(|d| d.autocorrelation).sum::<f64>() / p,
         required_n,
         subsession_means: means,
@@ -764,6 +769,7 @@ fn row(name: &str, unit: Option<&str>, s: &SessionResult) -> Row {
         subsession: q,
         warmup: format_count(s.removed),
         rounds: s.rounds.len().to_string(),
+        processes: s.process_means.len().max(1).to_string(),
         wall: format!("{:.1} s", s.elapsed.as_secs_f64()),
         status,
     }

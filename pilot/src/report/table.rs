@@ -13,6 +13,8 @@ pub(crate) struct Row {
     pub subsession: String,
     pub warmup: String,
     pub rounds: String,
+    /// Process executions the estimate came from.
+    pub processes: String,
     pub wall: String,
     pub status: String,
 }
@@ -27,10 +29,11 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
         "q".to_string(),
         "warm-up".to_string(),
         "rounds".to_string(),
+        "procs".to_string(),
         "wall".to_string(),
         "status".to_string(),
     ];
-    let cells: Vec<[String; 9]> = rows
+    let cells: Vec<[String; 10]> = rows
         .iter()
         .map(|r| {
             [
@@ -41,12 +44,13 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
                 r.subsession.clone(),
                 r.warmup.clone(),
                 r.rounds.clone(),
+                r.processes.clone(),
                 r.wall.clone(),
                 r.status.clone(),
             ]
         })
         .collect();
-    let widths: Vec<usize> = (0..9)
+    let widths: Vec<usize> = (0..10)
         .map(|i| {
             cells
                 .iter()
@@ -62,7 +66,7 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
         for (i, cell) in row.iter().enumerate() {
             let pad = widths[i] - cell.chars().count();
             // Names and statuses read left to right; numbers line up on the right.
-            if i == 0 || i == 8 {
+            if i == 0 || i == 9 {
                 let _ = write!(line, "{cell}{}  ", " ".repeat(pad));
             } else {
                 let _ = write!(line, "{}{cell}  ", " ".repeat(pad));
@@ -72,4 +76,48 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, time: &str, status: &str) -> Row {
+        Row {
+            name: name.into(),
+            time: time.into(),
+            throughput: String::new(),
+            samples: "86k".into(),
+            subsession: "1".into(),
+            warmup: "0".into(),
+            rounds: "12".into(),
+            processes: "3".into(),
+            wall: "1.5 s".into(),
+            status: status.into(),
+        }
+    }
+
+    #[test]
+    fn columns_line_up_and_the_header_states_the_confidence() {
+        let t = render_table(
+            &[
+                row("sort_10k", "84.90 µs ± 0.97%", "ok"),
+                row("a", "1.0 ns ± 1.00%", "time cap"),
+            ],
+            0.99,
+        );
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(
+            lines[0].starts_with("bench     time per unit (99% CI)"),
+            "{t}"
+        );
+        // Numbers are right-aligned: both time cells end in the same column.
+        let end =
+            |l: &str, cell: &str| l[..l.find(cell).unwrap()].chars().count() + cell.chars().count();
+        assert_eq!(end(lines[1], "0.97%"), end(lines[2], "1.00%"), "{t}");
+        // Names and statuses are left-aligned.
+        assert!(lines[2].starts_with("a "), "{t}");
+        assert!(lines[2].ends_with("time cap"), "{t}");
+        assert!(lines[1].ends_with("ok"), "{t}");
+    }
 }
