@@ -39,7 +39,7 @@ pub(crate) struct Args {
     pub json: Option<String>,
     /// Save the run as this named baseline.
     pub save_baseline: Option<String>,
-    /// Process executions per bench (`--processes N`); `None` is pilot's default.
+    /// Process executions per bench (`--processes N`); `None` is one, in this process.
     pub processes: Option<usize>,
     /// Set (through `PILOT_CHILD`) in the processes pilot starts to measure one bench: they
     /// run one session quietly and write its result document to `--json`.
