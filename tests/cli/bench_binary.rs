@@ -121,6 +121,10 @@ fn bench_mode_measures_in_several_processes_and_saves_results() {
     );
     let pi = &r["pis"][0];
     assert_eq!(pi["name"], "time");
+    assert!(
+        pi["interval_from"] == "processes" || pi["interval_from"] == "readings",
+        "{pi}"
+    );
     let (mean, low, high) = (
         pi["mean"].as_f64().unwrap(),
         pi["ci"]["low"].as_f64().unwrap(),
@@ -160,6 +164,7 @@ fn single_process_sessions_of_every_form_by_default() {
     assert_eq!(full["processes"]["count"], 1);
     let wps = result(&dir, "fold");
     assert_eq!(wps["form"], "readings-only");
+    assert_eq!(wps["pis"][0]["interval_from"], "regression");
     assert!(
         wps["pis"][0]["mean"].as_f64().unwrap() > 0.0,
         "{}",

@@ -3,7 +3,7 @@
 //! ```text
 //! {"schema": "pilot.result/1", "name", "target", "form", "status", "status_detail",
 //!  "pis": [{"name", "unit", "mean", "ci": {"low", "high", "confidence"}, "n",
-//!           "subsession_size", "autocorrelation", "required_n"}],
+//!           "subsession_size", "autocorrelation", "required_n", "interval_from"}],
 //!  "subsession": {"count", "mean", "variance", "variance_inflation", "means"?},
 //!  "processes": {"count", "means"},
 //!  "config": {"ci", "confidence", "max_time", "min_time"},
@@ -67,6 +67,22 @@ fn status_detail(status: &Status) -> Value {
     }
 }
 
+/// Which variation decided the interval: `readings` (subsession analysis of the unit readings),
+/// `rounds` (the rounds' means varied more), `processes` (the process estimates varied more
+/// than their own intervals), or `regression` (readings-only WPS fit).
+fn interval_from(e: &crate::session::Estimate, s: &SessionResult) -> &'static str {
+    match (
+        e.wps.is_some(),
+        s.process_means.is_empty(),
+        e.between_rounds,
+    ) {
+        (true, _, _) => "regression",
+        (false, false, true) => "processes",
+        (false, true, true) => "rounds",
+        _ => "readings",
+    }
+}
+
 /// The `pilot.result/1` document.
 pub(crate) fn document(r: &BenchRecord<'_>) -> Value {
     let s = r.session;
@@ -83,6 +99,7 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> Value {
             "subsession_size": e.subsession_size,
             "autocorrelation": e.autocorrelation,
             "required_n": e.required_n,
+            "interval_from": interval_from(e, s),
         }));
         if let Some(unit) = r.unit {
             let (mean, low, high) = throughput(e.mean, e.ci.low, e.ci.high);
