@@ -3,9 +3,14 @@
 //! Cargo runs an external subcommand `cargo pilot ARGS` as `cargo-pilot pilot ARGS`, so the
 //! first argument is the subcommand's own name and is skipped.
 //!
-//! Exit codes: 0 success, 1 an error in the data or the run, 2 a usage error.
+//! Exit codes: 0 success, 1 an error in the data or the run (or a failed bench), 2 a usage
+//! error, 3 a regression found against a baseline.
 
 mod analyze;
+mod bench;
+mod cargo;
+mod compare;
+mod list;
 
 use std::process::ExitCode;
 
@@ -15,6 +20,8 @@ use clap::{Parser, Subcommand};
 const EXIT_ERROR: u8 = 1;
 /// Exit code for usage errors (bad flags, missing arguments).
 const EXIT_USAGE: u8 = 2;
+/// Exit code for a regression found against a baseline.
+const EXIT_REGRESSION: u8 = 3;
 
 #[derive(Parser)]
 #[command(name = "cargo", bin_name = "cargo")]
@@ -32,6 +39,9 @@ struct PilotCli {
 
 #[derive(Subcommand)]
 enum Command {
+    Bench(Box<bench::BenchArgs>),
+    Compare(compare::CompareArgs),
+    List(list::ListArgs),
     Analyze(analyze::AnalyzeArgs),
 }
 
@@ -66,6 +76,9 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Bench(args) => bench::run(&args),
+        Command::Compare(args) => compare::run(&args),
+        Command::List(args) => list::run(&args),
         Command::Analyze(args) => analyze::run(&args),
     };
     match result {

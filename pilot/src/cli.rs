@@ -39,6 +39,15 @@ pub(crate) struct Args {
     pub json: Option<String>,
     /// Save the run as this named baseline.
     pub save_baseline: Option<String>,
+    /// Compare the run with this saved baseline.
+    pub baseline: Option<String>,
+    /// Significance level of baseline comparisons (`--alpha`, default 0.01).
+    pub alpha: Option<f64>,
+    /// Noise threshold of baseline comparisons (`--noise`, relative, default 0.01).
+    pub noise: Option<f64>,
+    /// Leave the end-of-run table out (`PILOT_NO_TABLE`): `cargo pilot bench` prints one table
+    /// across all bench targets instead.
+    pub no_table: bool,
     /// Process executions per bench (`--processes N`); `None` is one, in this process.
     pub processes: Option<usize>,
     /// Set (through `PILOT_CHILD`) in the processes pilot starts to measure one bench: they
@@ -132,6 +141,15 @@ pub(crate) fn parse(
             "--save-baseline" => {
                 out.save_baseline = Some(name_value("--save-baseline", value("--save-baseline")?)?)
             }
+            "--baseline" => out.baseline = Some(name_value("--baseline", value("--baseline")?)?),
+            "--alpha" => out.alpha = Some(number("--alpha", &value("--alpha")?, Bound::Fraction)?),
+            "--noise" => {
+                out.noise = Some(number(
+                    "--noise",
+                    &value("--noise")?,
+                    Bound::NonNegativeFraction,
+                )?)
+            }
             f if IGNORED_WITH_VALUE.contains(&f) => {
                 value(f)?;
             }
@@ -168,6 +186,19 @@ pub(crate) fn parse(
             .map(|v| name_value("PILOT_SAVE_BASELINE", v))
             .transpose()?;
     }
+    if out.baseline.is_none() {
+        out.baseline = env("PILOT_BASELINE")
+            .filter(|v| !v.is_empty())
+            .map(|v| name_value("PILOT_BASELINE", v))
+            .transpose()?;
+    }
+    if out.alpha.is_none() {
+        out.alpha = from_env("PILOT_ALPHA", Bound::Fraction)?;
+    }
+    if out.noise.is_none() {
+        out.noise = from_env("PILOT_NOISE", Bound::NonNegativeFraction)?;
+    }
+    out.no_table = env("PILOT_NO_TABLE").is_some_and(|v| truthy(&v));
     if out.processes.is_none() {
         out.processes = env("PILOT_PROCESSES")
             .map(|v| count("PILOT_PROCESSES", &v))
@@ -187,6 +218,8 @@ fn truthy(v: &str) -> bool {
 enum Bound {
     /// Strictly between 0 and 1.
     Fraction,
+    /// At least 0, below 1.
+    NonNegativeFraction,
     Positive,
     NonNegative,
 }
@@ -198,6 +231,7 @@ fn number(name: &str, raw: &str, bound: Bound) -> Result<f64, String> {
         .map_err(|_| format!("{name}: `{raw}` is not a number"))?;
     let ok = match bound {
         Bound::Fraction => x > 0.0 && x < 1.0,
+        Bound::NonNegativeFraction => (0.0..1.0).contains(&x),
         Bound::Positive => x > 0.0 && x.is_finite(),
         Bound::NonNegative => x >= 0.0 && x.is_finite(),
     };
@@ -206,6 +240,7 @@ fn number(name: &str, raw: &str, bound: Bound) -> Result<f64, String> {
     } else {
         let expected = match bound {
             Bound::Fraction => "strictly between 0 and 1",
+            Bound::NonNegativeFraction => "at least 0 and below 1 (0.01 is 1%)",
             Bound::Positive => "a positive number of seconds",
             Bound::NonNegative => "a number of seconds, 0 or more",
         };
@@ -353,6 +388,24 @@ mod tests {
             (k == "PILOT_CONFIDENCE").then(|| "x".into())
         });
         assert_eq!(bad.unwrap_err(), "PILOT_CONFIDENCE: `x` is not a number");
+    }
+
+    #[test]
+    fn baseline_flags() {
+        let a = args(&["--baseline", "main", "--noise", "0.02", "--alpha=0.05"]).unwrap();
+        assert_eq!(
+            (a.baseline.as_deref(), a.noise, a.alpha),
+            (Some("main"), Some(0.02), Some(0.05))
+        );
+        assert_eq!(
+            args(&["--noise", "5"]).unwrap_err(),
+            "--noise: `5` must be at least 0 and below 1 (0.01 is 1%)"
+        );
+        let env = parse(Vec::<OsString>::new(), |k| {
+            (k == "PILOT_BASELINE").then(|| "pr-12".into())
+        });
+        assert_eq!(env.unwrap().baseline.as_deref(), Some("pr-12"));
+        assert!(args(&["--baseline", ".hidden"]).is_err());
     }
 
     #[test]

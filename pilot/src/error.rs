@@ -41,6 +41,36 @@ pub enum Error {
         /// Length of the second sample.
         right: usize,
     },
+    /// A file or folder of saved results could not be read.
+    #[error("failed to read `{}`: {message}", path.display())]
+    ReadFailed {
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// What the operating system said.
+        message: String,
+    },
+    /// A file is not a result document this pilot can read: corrupt, truncated, another
+    /// program's, or written by a newer pilot.
+    #[error("`{}` is not a valid pilot result: {problem}", path.display())]
+    InvalidResult {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong with it, naming the key at fault.
+        problem: String,
+    },
+    /// A named baseline does not exist.
+    #[error("no baseline `{name}` in `{}` ({})", dir.display(), match saved.as_slice() {
+        [] => "no baselines are saved: save one with --save-baseline NAME".to_string(),
+        names => format!("saved baselines: {}", names.join(", ")),
+    })]
+    MissingBaseline {
+        /// The name asked for.
+        name: String,
+        /// Where baselines are kept.
+        dir: std::path::PathBuf,
+        /// The baselines that do exist.
+        saved: Vec<String>,
+    },
 }
 
 /// `Result` with pilot's [`Error`].

@@ -15,14 +15,15 @@
 #[doc(hidden)]
 pub mod __private;
 mod cli;
+pub mod compare;
 mod error;
 mod probe;
 mod record;
-mod report;
+pub mod report;
 mod runner;
 mod session;
 pub mod stats;
-mod store;
+pub mod store;
 
 pub use error::{Error, Result};
 pub use record::{Bencher, Recorder};

@@ -48,6 +48,12 @@ fn registered() -> Vec<Bench> {
 }
 
 pub(crate) fn main() -> ExitCode {
+    // `cargo pilot` asks each bench executable whether it is a pilot binary (criterion's and
+    // libtest's are not): say so, run nothing.
+    if std::env::var_os("PILOT_PROBE").is_some() {
+        println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+        return ExitCode::SUCCESS;
+    }
     let args = match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
         Ok(a) => a,
         Err(e) => {
@@ -279,15 +285,43 @@ fn session_config(args: &Args, def: &BenchDef) -> SessionConfig {
     c
 }
 
+/// The exit code for a regression found against a baseline.
+const EXIT_REGRESSION: u8 = 3;
+
+/// The baseline's results for this target, read before anything runs so that a missing or
+/// corrupt baseline stops the run at once.
+fn load_baseline(
+    args: &Args,
+    root: &std::path::Path,
+    target: &str,
+) -> Result<Option<Vec<store::SavedResult>>, String> {
+    let Some(name) = &args.baseline else {
+        return Ok(None);
+    };
+    let dir = store::baseline(&store::baselines_dir(root), name).map_err(|e| e.to_string())?;
+    let dir = dir.join(target);
+    if !dir.is_dir() {
+        return Ok(Some(Vec::new()));
+    }
+    store::read_dir(&dir).map(Some).map_err(|e| e.to_string())
+}
+
 /// Benchmark mode: an adaptive session per bench, results saved, a table at the end.
 fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode {
     if args.child {
         return child_mode(args, selected);
     }
-    let clock = measure_clock();
-    let machine = crate::probe::machine();
     let root = store::target_dir();
     let target = store::bench_target_name();
+    let base = match load_baseline(args, &root, &target) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let clock = measure_clock();
+    let machine = crate::probe::machine();
     let run_started = now();
     println!(
         "\nrunning {} benches ({} filtered out); clock: {:.1} ns per read, resolution {} ns",
@@ -300,6 +334,18 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
     let mut documents = Vec::new();
     let mut failed = 0;
     let mut confidence = 0.95;
+    let processes =
+        args.processes
+            .unwrap_or(if args.baseline.is_some() || args.save_baseline.is_some() {
+                crate::compare::BASELINE_PROCESSES
+            } else {
+                1
+            });
+    if let Some(name) = &args.save_baseline {
+        if store::baselines_dir(&root).join(name).is_dir() {
+            println!("baseline `{name}` exists: the results of these benches replace its own");
+        }
+    }
     for b in selected {
         let config = session_config(args, b.def);
         confidence = config.confidence;
@@ -307,7 +353,7 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
         // One in-process session by default: measured side by side on this project's shared
         // machine, it covered run-to-run spread as well as several short processes did (13 of
         // 15 runs against 10 of 15), in less time. `--processes N` asks for N processes.
-        let (session, iters) = match args.processes.unwrap_or(1) {
+        let (session, iters) = match processes {
             1 => measure(b, &config, clock),
             n => measure_in_processes(b, &config, n),
         };
@@ -348,11 +394,45 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
             break;
         }
     }
-    println!("\n{}", render_table(&rows, confidence));
-    println!(
-        "results: {}",
-        root.join("pilot").join("results").join(&target).display()
-    );
+    if !args.no_table {
+        println!("\n{}", render_table(&rows, confidence));
+        println!(
+            "results: {}",
+            store::results_dir(&root).join(&target).display()
+        );
+    }
+    let mut regressed = false;
+    let mut comparison = serde_json::Value::Null;
+    if let Some(base) = &base {
+        let ran: Vec<store::SavedResult> = documents
+            .iter()
+            .filter_map(|d| {
+                let name = d["name"].as_str().unwrap_or("");
+                store::from_document(d, &store::latest_path(&root, &target, name)).ok()
+            })
+            .collect();
+        // Benches left out by the filters are not "missing".
+        let base: Vec<store::SavedResult> = base
+            .iter()
+            .filter(|r| selected.iter().any(|b| b.name == r.name))
+            .cloned()
+            .collect();
+        let options = crate::compare::CompareOptions {
+            alpha: args.alpha.unwrap_or(0.01),
+            noise: args.noise.unwrap_or(0.01),
+            confidence: None,
+        };
+        let comparisons = crate::compare::compare(&base, &ran, &options);
+        regressed = comparisons
+            .iter()
+            .any(|c| c.verdict == crate::compare::Verdict::Regressed);
+        println!(
+            "\ncompared with baseline `{}`:\n{}",
+            args.baseline.as_deref().unwrap_or(""),
+            crate::report::comparison_table(&comparisons, &options)
+        );
+        comparison = crate::report::comparison_json(&comparisons, &options);
+    }
     if let Some(path) = &args.json {
         let run = json!({
             "schema": "pilot.run/1",
@@ -360,6 +440,7 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
             "started": run_started,
             "machine": machine,
             "results": documents,
+            "comparison": comparison,
         });
         let bytes = serde_json::to_vec_pretty(&run).expect("JSON values serialise");
         if let Err(e) = store::write_atomic(std::path::Path::new(path), &bytes) {
@@ -369,6 +450,8 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
     }
     if failed > 0 {
         ExitCode::FAILURE
+    } else if regressed {
+        ExitCode::from(EXIT_REGRESSION)
     } else {
         ExitCode::SUCCESS
     }

@@ -28,6 +28,20 @@ fn benches(c: &mut Criterion) {
     let x = 41_u64;
     c.bench_function("one_add", |b| b.iter(|| black_box(x) + 1));
     c.bench_function("warm_up", |b| b.iter(|| pilot_examples::warm_up::step(black_box(7))));
+    // The workload of tests/fixture-bench (bench `spin`), for the time a comparison costs.
+    let cost: f64 = std::env::var("PILOT_FIXTURE_COST").map_or(1.0, |v| v.parse().unwrap());
+    let steps = (2_000.0 * cost).round() as u64;
+    c.bench_function("fixture_spin", |b| b.iter(|| mix(black_box(steps))));
+}
+
+/// The mixing loop of tests/fixture-bench/benches/cost.rs.
+fn mix(steps: u64) -> u64 {
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    for i in 0..steps {
+        x = (x ^ i).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x ^= x >> 31;
+    }
+    x
 }
 
 criterion_group!(compare, benches);

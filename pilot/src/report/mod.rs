@@ -1,9 +1,11 @@
-//! What the user sees: a live line per bench while it runs, and a table at the end.
+//! What the user sees: a live line per bench while it runs, a table at the end, and
+//! comparisons with a baseline (terminal, Markdown and JSON).
 //!
 //! On a terminal the live line is an indicatif spinner showing the current estimate, the
 //! interval reached against the target and an ETA. Without a terminal, a plain line every few
 //! seconds; under CI (`CI` set) nothing until the bench is done, so logs stay short.
 
+mod compare;
 mod table;
 
 use std::io::IsTerminal;
@@ -11,7 +13,89 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+pub use compare::{COMPARE_SCHEMA, comparison_json, comparison_markdown, comparison_table};
 pub(crate) use table::{Row, render_table};
+
+/// The end-of-run table for result documents (`pilot.result/1`), as `cargo pilot bench` prints
+/// one table across bench targets. Documents that are not results are skipped.
+pub fn results_table(documents: &[serde_json::Value]) -> String {
+    let confidence = documents
+        .iter()
+        .find_map(|d| d["pis"][0]["ci"]["confidence"].as_f64())
+        .unwrap_or(0.95);
+    let rows: Vec<Row> = documents
+        .iter()
+        .filter(|d| d["schema"] == crate::store::result::RESULT_SCHEMA)
+        .map(row_of_document)
+        .collect();
+    render_table(&rows, confidence)
+}
+
+fn row_of_document(d: &serde_json::Value) -> Row {
+    let pi = &d["pis"][0];
+    let count = |v: &serde_json::Value| {
+        v.as_u64()
+            .map_or("-".to_string(), |n| format_count(n as usize))
+    };
+    let (time, throughput) = match (
+        pi["mean"].as_f64(),
+        pi["ci"]["low"].as_f64(),
+        pi["ci"]["high"].as_f64(),
+    ) {
+        (Some(mean), Some(low), Some(high)) => (
+            format!(
+                "{} ± {:.2}%",
+                format_ns(mean),
+                100.0 * (high - low) / 2.0 / mean
+            ),
+            d["pis"][1]["mean"]
+                .as_f64()
+                .map(|t| {
+                    format!(
+                        "{}{}",
+                        format_rate(t),
+                        d["pis"][1]["unit"].as_str().unwrap_or("")
+                    )
+                })
+                .unwrap_or_default(),
+        ),
+        _ => ("-".to_string(), String::new()),
+    };
+    let status = match d["status"].as_str() {
+        Some("failed") => "FAILED".to_string(),
+        Some(s) => s.to_string(),
+        None => "-".to_string(),
+    };
+    let target = d["target"].as_str().unwrap_or("");
+    let name = d["name"].as_str().unwrap_or("?");
+    Row {
+        name: if target.is_empty() {
+            name.to_string()
+        } else {
+            format!("{target}/{name}")
+        },
+        time,
+        throughput,
+        samples: count(&pi["n"]),
+        subsession: pi["subsession_size"]
+            .as_u64()
+            .map_or("-".into(), |q| q.to_string()),
+        warmup: count(&d["removed_readings"]),
+        rounds: d["rounds"]
+            .as_array()
+            .map_or("-".into(), |r| r.len().to_string()),
+        processes: d["processes"]["count"].as_u64().unwrap_or(1).to_string(),
+        wall: d["elapsed_s"]
+            .as_f64()
+            .map_or("-".into(), |s| format!("{s:.1} s")),
+        status,
+    }
+}
+
+/// A duration in nanoseconds, with a unit that keeps 3–4 significant digits: `84.90 µs`.
+pub fn format_time(ns: f64) -> String {
+    format_ns(ns)
+}
 
 /// A duration in nanoseconds, with a unit that keeps 3–4 significant digits.
 pub(crate) fn format_ns(ns: f64) -> String {

@@ -7,6 +7,7 @@
 //! - [`changepoint`]: E-Divisive with Medians and the stable segment of a series of unit readings.
 //! - [`regression`]: ordinary least squares and the work-per-second (WPS) method.
 //! - [`welch`]: Welch's unequal-variance t-test for comparing two results.
+//! - [`ratio`]: Fieller's confidence interval of a ratio of means (relative changes).
 //! - [`samplesize`]: how many samples a target interval width or a difference needs.
 //! - [`outliers`]: z-score outliers.
 //! - [`trend`]: the slope of a series with its confidence interval (drifts, leaks).
@@ -16,6 +17,7 @@ pub mod analysis;
 pub mod autocorr;
 pub mod changepoint;
 pub mod outliers;
+pub mod ratio;
 pub mod regression;
 pub mod samplesize;
 pub mod summary;

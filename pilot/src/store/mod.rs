@@ -1,4 +1,4 @@
-//! Results on disk: where they go, and how they are written.
+//! Results on disk: where they go, how they are written, and reading them back.
 //!
 //! Everything lives under `<target>/pilot/`, where `<target>` is cargo's target directory:
 //! `CARGO_TARGET_DIR` when set, otherwise found from the bench executable's own path
@@ -17,10 +17,26 @@
 //! reader (or a concurrent run) sees the old result or the new one, never a mix, and a run
 //! interrupted midway leaves the previous result intact.
 
+mod read;
 pub(crate) mod result;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+pub use read::{
+    SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, from_document, read_dir,
+    read_file, read_path,
+};
+
+/// `<target>/pilot/results`: the latest result of each bench, one folder per bench target.
+pub fn results_dir(target_dir: &Path) -> PathBuf {
+    target_dir.join("pilot").join("results")
+}
+
+/// `<target>/pilot/baselines`: one folder per saved baseline.
+pub fn baselines_dir(target_dir: &Path) -> PathBuf {
+    target_dir.join("pilot").join("baselines")
+}
 
 /// The target directory: `CARGO_TARGET_DIR`, else three levels above the executable
 /// (`<target>/<profile>/deps/<exe>`), else `./target`.
@@ -79,18 +95,15 @@ pub(crate) fn file_name(bench: &str) -> String {
     format!("{safe}.json")
 }
 
-/// Where the latest result of `bench` in `target` goes.
-pub(crate) fn latest_path(root: &Path, target: &str, bench: &str) -> PathBuf {
-    root.join("pilot")
-        .join("results")
-        .join(target)
-        .join(file_name(bench))
+/// Where the latest result of `bench` in bench target `target` goes, under cargo's target
+/// directory `root`.
+pub fn latest_path(root: &Path, target: &str, bench: &str) -> PathBuf {
+    results_dir(root).join(target).join(file_name(bench))
 }
 
 /// Where `bench`'s result in baseline `name` goes.
 pub(crate) fn baseline_path(root: &Path, name: &str, target: &str, bench: &str) -> PathBuf {
-    root.join("pilot")
-        .join("baselines")
+    baselines_dir(root)
         .join(name)
         .join(target)
         .join(file_name(bench))
@@ -98,7 +111,7 @@ pub(crate) fn baseline_path(root: &Path, name: &str, target: &str, bench: &str) 
 
 /// Writes `contents` to `path` atomically: a temporary file beside it, synced, then renamed.
 /// Creates missing directories. On error nothing at `path` has changed.
-pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let name = path

@@ -1,0 +1,278 @@
+//! `cargo pilot bench`: build every pilot bench target of the workspace, run each, print one
+//! summary across them, and compare with a baseline when asked.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use anyhow::Context;
+use pilot::compare::{CompareOptions, Verdict};
+
+use crate::cargo::{self, CargoOptions};
+use crate::{EXIT_ERROR, EXIT_REGRESSION, Failure};
+
+/// Run the pilot benches of a workspace.
+///
+/// Finds bench targets that use pilot through `cargo metadata`, builds them with `cargo bench
+/// --no-run`, runs each in benchmark mode and prints one table across all of them. Exit codes:
+/// 0 ok, 1 a bench failed or an error, 2 usage, 3 a regression against `--baseline`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub cargo: CargoOptions,
+    /// Run benches whose names contain one of these (exactly equal with --exact)
+    #[arg(value_name = "FILTER")]
+    pub filters: Vec<String>,
+    /// Match FILTER exactly
+    #[arg(long)]
+    pub exact: bool,
+    /// Skip benches whose names contain this (repeatable)
+    #[arg(long, value_name = "FILTER")]
+    pub skip: Vec<String>,
+    /// Save the results as baseline NAME
+    #[arg(long, value_name = "NAME")]
+    pub save_baseline: Option<String>,
+    /// Compare the results with baseline NAME; exit 3 on a regression
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+    #[command(flatten)]
+    pub thresholds: Thresholds,
+    /// Target relative CI half-width (e.g. 0.01 for ±1%)
+    #[arg(long, value_name = "X")]
+    pub ci: Option<f64>,
+    /// Confidence level of the intervals (e.g. 0.95)
+    #[arg(long, value_name = "X")]
+    pub confidence: Option<f64>,
+    /// Time cap per bench in seconds
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+    /// Least time per bench in seconds
+    #[arg(long, value_name = "SECONDS")]
+    pub min_time: Option<f64>,
+    /// ±5% and a 2 s cap per bench
+    #[arg(long)]
+    pub quick: bool,
+    /// Process executions per bench (default 1; 5 when saving or comparing with a baseline)
+    #[arg(long, value_name = "N")]
+    pub processes: Option<usize>,
+    /// Stop at the first failed bench
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Write every result (and the comparison) to FILE as a `pilot.run/1` document
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+/// The thresholds of a baseline comparison.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Thresholds {
+    /// Significance level: a change needs p below it
+    #[arg(long, value_name = "P", default_value_t = 0.01)]
+    pub alpha: f64,
+    /// Noise threshold: a change needs to be larger than this (0.01 is 1%)
+    #[arg(long, value_name = "X", default_value_t = 0.01)]
+    pub noise: f64,
+}
+
+impl Thresholds {
+    /// The comparison options, after checking the values.
+    pub fn options(&self) -> Result<CompareOptions, Failure> {
+        if !(self.alpha > 0.0 && self.alpha < 1.0) {
+            return Err(Failure::Usage(anyhow::anyhow!(
+                "--alpha: `{}` must be strictly between 0 and 1",
+                self.alpha
+            )));
+        }
+        if !(0.0..1.0).contains(&self.noise) {
+            return Err(Failure::Usage(anyhow::anyhow!(
+                "--noise: `{}` must be at least 0 and below 1 (0.01 is 1%)",
+                self.noise
+            )));
+        }
+        Ok(CompareOptions {
+            alpha: self.alpha,
+            noise: self.noise,
+            confidence: None,
+        })
+    }
+}
+
+/// The flags passed on to every bench binary.
+fn binary_args(args: &BenchArgs, json: &Path) -> Vec<std::ffi::OsString> {
+    let mut out: Vec<std::ffi::OsString> = vec!["--bench".into()];
+    out.extend(args.filters.iter().map(Into::into));
+    if args.exact {
+        out.push("--exact".into());
+    }
+    for s in &args.skip {
+        out.extend(["--skip".into(), s.into()]);
+    }
+    let mut value = |flag: &str, v: Option<String>| {
+        if let Some(v) = v {
+            out.extend([flag.into(), v.into()]);
+        }
+    };
+    value("--save-baseline", args.save_baseline.clone());
+    value("--ci", args.ci.map(|x| x.to_string()));
+    value("--confidence", args.confidence.map(|x| x.to_string()));
+    value("--max-time", args.max_time.map(|x| x.to_string()));
+    value("--min-time", args.min_time.map(|x| x.to_string()));
+    // The comparison happens here, across targets; the binaries only need to know that the
+    // run is compared, for their default process count.
+    let processes = args.processes.or(args
+        .baseline
+        .as_ref()
+        .map(|_| pilot::compare::BASELINE_PROCESSES));
+    value("--processes", processes.map(|x| x.to_string()));
+    if args.quick {
+        out.push("--quick".into());
+    }
+    if args.fail_fast {
+        out.push("--fail-fast".into());
+    }
+    out.extend(["--json".into(), json.as_os_str().to_owned()]);
+    out
+}
+
+pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
+    let options = args.thresholds.options()?;
+    let metadata = cargo::metadata(&args.cargo)?;
+    let target_dir = cargo::target_dir(&args.cargo, &metadata);
+    // A missing or corrupt baseline stops the run before anything is built.
+    let base = match &args.baseline {
+        Some(name) => {
+            let dir = pilot::store::baseline(&pilot::store::baselines_dir(&target_dir), name)
+                .map_err(anyhow::Error::from)?;
+            Some(pilot::store::read_dir(&dir).map_err(anyhow::Error::from)?)
+        }
+        None => None,
+    };
+    let packages = cargo::pilot_packages(&metadata, &args.cargo)?;
+    if packages.is_empty() {
+        return Err(Failure::Error(anyhow::anyhow!(
+            "no bench target uses pilot in this workspace (a package needs `pilot` among its \
+             dependencies and a `[[bench]]` with `harness = false`)"
+        )));
+    }
+    let exes = cargo::build(&args.cargo, &packages)?;
+    let scratch = std::env::temp_dir().join(format!("cargo-pilot-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch)
+        .with_context(|| format!("failed to create `{}`", scratch.display()))?;
+    let mut documents: Vec<serde_json::Value> = Vec::new();
+    let mut failed = false;
+    let mut ran_targets = Vec::new();
+    for exe in &exes {
+        if !cargo::is_pilot(&exe.path) {
+            eprintln!(
+                "cargo pilot: skipping bench target `{}` of `{}`: not a pilot bench binary",
+                exe.target, exe.package
+            );
+            continue;
+        }
+        println!("\n== {} ({})", exe.target, exe.package);
+        let json = scratch.join(format!("{}-{}.json", exe.package, exe.target));
+        let status = Command::new(&exe.path)
+            .args(binary_args(args, &json))
+            .current_dir(&exe.package_dir)
+            .env("CARGO_TARGET_DIR", &target_dir)
+            .env("PILOT_NO_TABLE", "1")
+            .status()
+            .with_context(|| format!("failed to start `{}`", exe.path.display()))?;
+        match std::fs::read_to_string(&json) {
+            Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
+                Ok(run) => {
+                    documents.extend(run["results"].as_array().cloned().unwrap_or_default());
+                }
+                Err(e) => {
+                    eprintln!("error: unreadable results of `{}`: {e}", exe.target);
+                    failed = true;
+                }
+            },
+            Err(_) => {
+                eprintln!(
+                    "error: bench target `{}` exited with {status} without reporting results",
+                    exe.target
+                );
+                failed = true;
+            }
+        }
+        if !status.success() {
+            failed = true;
+        }
+        ran_targets.push(exe.target.clone());
+        if failed && args.fail_fast {
+            break;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    println!("\n{}", pilot::report::results_table(&documents));
+    println!(
+        "results: {}",
+        pilot::store::results_dir(&target_dir).display()
+    );
+    if let Some(name) = &args.save_baseline {
+        println!(
+            "saved as baseline `{name}`: {}",
+            pilot::store::baselines_dir(&target_dir)
+                .join(name)
+                .display()
+        );
+    }
+    let mut regressed = false;
+    let mut comparison = serde_json::Value::Null;
+    if let Some(base) = base {
+        let new: Vec<pilot::store::SavedResult> = documents
+            .iter()
+            .filter_map(|d| {
+                let path = pilot::store::latest_path(
+                    &target_dir,
+                    d["target"].as_str().unwrap_or(""),
+                    d["name"].as_str().unwrap_or(""),
+                );
+                pilot::store::from_document(d, &path).ok()
+            })
+            .collect();
+        // Only benches this run could have produced count as missing: same targets, and
+        // selected by the filters.
+        let base: Vec<_> = base
+            .into_iter()
+            .filter(|r| ran_targets.contains(&r.target) && selected(args, &r.name))
+            .collect();
+        let comparisons = pilot::compare::compare(&base, &new, &options);
+        regressed = comparisons.iter().any(|c| c.verdict == Verdict::Regressed);
+        println!(
+            "\ncompared with baseline `{}`:\n{}",
+            args.baseline.as_deref().unwrap_or(""),
+            pilot::report::comparison_table(&comparisons, &options)
+        );
+        comparison = pilot::report::comparison_json(&comparisons, &options);
+    }
+    if let Some(path) = &args.json {
+        let run = serde_json::json!({
+            "schema": "pilot.run/1",
+            "results": documents,
+            "comparison": comparison,
+        });
+        let bytes = serde_json::to_vec_pretty(&run).expect("JSON values serialise");
+        pilot::store::write_atomic(path, &bytes)
+            .with_context(|| format!("failed to write `{}`", path.display()))?;
+    }
+    Ok(if failed {
+        ExitCode::from(EXIT_ERROR)
+    } else if regressed {
+        ExitCode::from(EXIT_REGRESSION)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Whether the run's filters select `name`, as the bench binaries decide it.
+fn selected(args: &BenchArgs, name: &str) -> bool {
+    let hit = |f: &String| {
+        if args.exact {
+            name == f
+        } else {
+            name.contains(f.as_str())
+        }
+    };
+    (args.filters.is_empty() || args.filters.iter().any(hit)) && !args.skip.iter().any(hit)
+}

@@ -1,0 +1,250 @@
+//! Working with cargo: the workspace's metadata, building its bench targets, and finding which
+//! of the built executables are pilot bench binaries.
+//!
+//! cargo is always run through `$CARGO` (set when cargo starts a subcommand), so `cargo +nightly
+//! pilot` uses that toolchain's cargo.
+
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, bail};
+use cargo_metadata::{Message, Metadata, MetadataCommand, TargetKind};
+
+/// Environment variable that makes a pilot bench binary identify itself (see [`is_pilot`]).
+const PROBE_ENV: &str = "PILOT_PROBE";
+
+/// The cargo options that choose what to build, passed through to `cargo bench --no-run`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct CargoOptions {
+    /// Package to benchmark (repeatable); default: every workspace member that uses pilot
+    #[arg(short = 'p', long = "package", value_name = "SPEC")]
+    pub packages: Vec<String>,
+    /// Bench target to run (repeatable); default: every bench target of the packages
+    #[arg(long = "bench", value_name = "NAME")]
+    pub benches: Vec<String>,
+    /// Features to activate (comma or space separated, repeatable)
+    #[arg(short = 'F', long = "features", value_name = "FEATURES")]
+    pub features: Vec<String>,
+    /// Activate all available features
+    #[arg(long)]
+    pub all_features: bool,
+    /// Do not activate the `default` feature
+    #[arg(long)]
+    pub no_default_features: bool,
+    /// Build with the given profile (cargo's default for benches: `bench`)
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Path to the workspace's or package's Cargo.toml
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// Directory for all generated artifacts (default: cargo's, `CARGO_TARGET_DIR` respected)
+    #[arg(long, value_name = "DIR")]
+    pub target_dir: Option<PathBuf>,
+}
+
+/// A bench executable built by cargo.
+#[derive(Debug, Clone)]
+pub struct BenchExe {
+    /// The package it belongs to.
+    pub package: String,
+    /// The bench target's name.
+    pub target: String,
+    /// The executable.
+    pub path: PathBuf,
+    /// The package's folder: cargo runs benches from there, and so do we.
+    pub package_dir: PathBuf,
+}
+
+/// The path of cargo itself: `$CARGO`, else `cargo` on the `PATH`.
+pub fn cargo() -> PathBuf {
+    std::env::var_os("CARGO")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("cargo"))
+}
+
+/// `cargo metadata` of the workspace (without dependencies' own metadata).
+pub fn metadata(options: &CargoOptions) -> anyhow::Result<Metadata> {
+    let mut cmd = MetadataCommand::new();
+    cmd.cargo_path(cargo()).no_deps();
+    if let Some(path) = &options.manifest_path {
+        cmd.manifest_path(path);
+    }
+    cmd.exec()
+        .context("failed to read the workspace with `cargo metadata`")
+}
+
+/// The target directory: `--target-dir`, else the one cargo reports (which honours
+/// `CARGO_TARGET_DIR` and `build.target-dir`).
+pub fn target_dir(options: &CargoOptions, metadata: &Metadata) -> PathBuf {
+    options
+        .target_dir
+        .clone()
+        .unwrap_or_else(|| metadata.target_directory.clone().into_std_path_buf())
+}
+
+/// The target directory without building anything, for commands that only read results.
+pub fn target_dir_only(options: &CargoOptions) -> anyhow::Result<PathBuf> {
+    if let Some(dir) = &options.target_dir {
+        return Ok(dir.clone());
+    }
+    Ok(target_dir(options, &metadata(options)?))
+}
+
+/// The workspace members that have bench targets and depend on pilot (or are pilot), limited
+/// to `-p` when given. A `-p` naming no member is an error listing the members.
+pub fn pilot_packages(metadata: &Metadata, options: &CargoOptions) -> anyhow::Result<Vec<String>> {
+    let members = metadata.workspace_packages();
+    for p in &options.packages {
+        if !members.iter().any(|m| m.name.as_str() == p) {
+            let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
+            bail!(
+                "package `{p}` is not a member of the workspace (members: {})",
+                names.join(", ")
+            );
+        }
+    }
+    Ok(members
+        .iter()
+        .filter(|m| options.packages.is_empty() || options.packages.contains(&m.name))
+        .filter(|m| m.name.as_str() == "pilot" || m.dependencies.iter().any(|d| d.name == "pilot"))
+        .filter(|m| m.targets.iter().any(|t| t.is_kind(TargetKind::Bench)))
+        .map(|m| m.name.to_string())
+        .collect())
+}
+
+/// Builds the bench targets of `packages` with `cargo bench --no-run` and returns their
+/// executables, in cargo's order. Compiler output goes to the terminal as cargo renders it.
+pub fn build(options: &CargoOptions, packages: &[String]) -> anyhow::Result<Vec<BenchExe>> {
+    let mut cmd = Command::new(cargo());
+    cmd.args([
+        "bench",
+        "--no-run",
+        "--message-format=json-render-diagnostics",
+    ]);
+    if let Some(path) = &options.manifest_path {
+        cmd.arg("--manifest-path").arg(path);
+    }
+    for p in packages {
+        cmd.args(["-p", p]);
+    }
+    if options.benches.is_empty() {
+        cmd.arg("--benches");
+    }
+    for b in &options.benches {
+        cmd.args(["--bench", b]);
+    }
+    for f in &options.features {
+        cmd.args(["--features", f]);
+    }
+    if options.all_features {
+        cmd.arg("--all-features");
+    }
+    if options.no_default_features {
+        cmd.arg("--no-default-features");
+    }
+    if let Some(profile) = &options.profile {
+        cmd.args(["--profile", profile]);
+    }
+    if let Some(dir) = &options.target_dir {
+        cmd.arg("--target-dir").arg(dir);
+    }
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .with_context(|| format!("failed to start `{}`", cargo().display()))?;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut exes = Vec::new();
+    for message in Message::parse_stream(BufReader::new(stdout)) {
+        let message = message.context("failed to read cargo's build messages")?;
+        if let Message::CompilerArtifact(a) = message {
+            if !a.target.is_kind(TargetKind::Bench) {
+                continue;
+            }
+            let Some(exe) = a.executable else { continue };
+            let package_dir = a
+                .manifest_path
+                .parent()
+                .map(|p| p.as_std_path().to_path_buf())
+                .unwrap_or_default();
+            let package = package_name(&a.package_id.repr);
+            if packages.contains(&package) {
+                exes.push(BenchExe {
+                    package,
+                    target: a.target.name.clone(),
+                    path: exe.into_std_path_buf(),
+                    package_dir,
+                });
+            }
+        }
+    }
+    let status = child.wait().context("failed to wait for cargo")?;
+    if !status.success() {
+        bail!("building the bench targets failed (`cargo bench --no-run` exited with {status})");
+    }
+    Ok(exes)
+}
+
+/// The package name in a package id: `path+file:///w/examples#pilot-examples@0.1.0`,
+/// `registry+…#serde@1.0.0`, or the old form `pilot-examples 0.1.0 (path+file:///…)`.
+fn package_name(id: &str) -> String {
+    if let Some((_, frag)) = id.rsplit_once('#') {
+        let name = frag.split('@').next().unwrap_or(frag);
+        // `…/examples#0.1.0`: the fragment is only a version, the name is the folder's.
+        if name.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            let path = id[..id.len() - frag.len() - 1].trim_end_matches('/');
+            return path.rsplit('/').next().unwrap_or(path).to_string();
+        }
+        return name.to_string();
+    }
+    id.split(' ').next().unwrap_or(id).to_string()
+}
+
+/// Whether `exe` is a pilot bench binary: started with `PILOT_PROBE=1` and `--list`, a pilot
+/// binary prints `pilot-harness VERSION` first and runs nothing. Other harnesses (criterion,
+/// libtest) ignore the variable and list their benchmarks.
+pub fn is_pilot(exe: &Path) -> bool {
+    Command::new(exe)
+        .args(["--list", "--format", "terse"])
+        .env(PROBE_ENV, "1")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).starts_with("pilot-harness "))
+}
+
+/// The names of the benches in a pilot bench binary (`--list --format terse`).
+pub fn list_benches(exe: &Path) -> anyhow::Result<Vec<String>> {
+    let out = Command::new(exe)
+        .args(["--list", "--format", "terse", "--include-ignored"])
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("failed to start `{}`", exe.display()))?;
+    if !out.status.success() {
+        bail!("`{} --list` exited with {}", exe.display(), out.status);
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": benchmark"))
+        .map(String::from)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn package_names_from_ids() {
+        assert_eq!(
+            package_name("path+file:///w/examples#pilot-examples@0.1.0"),
+            "pilot-examples"
+        );
+        assert_eq!(package_name("path+file:///w/pilot#0.1.0"), "pilot");
+        assert_eq!(
+            package_name("pilot-examples 0.1.0 (path+file:///w/examples)"),
+            "pilot-examples"
+        );
+    }
+}

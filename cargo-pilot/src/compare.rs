@@ -1,0 +1,127 @@
+//! `cargo pilot compare BASE [NEW]`: compare saved results, as a table, Markdown or JSON.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::anyhow;
+use pilot::compare::Verdict;
+use pilot::store::SavedResult;
+
+use crate::bench::Thresholds;
+use crate::cargo::{self, CargoOptions};
+use crate::{EXIT_REGRESSION, Failure};
+
+/// Compare saved results with a baseline.
+///
+/// BASE and NEW are baseline names (saved with `--save-baseline`) or result files or folders
+/// (`*.json` of `pilot.result/1` or `pilot.run/1` documents). NEW defaults to the latest
+/// results (`target/pilot/results`). Exit codes: 0 no regression, 1 error, 2 usage, 3 a
+/// regression.
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    /// Baseline name, or a result file or folder
+    #[arg(value_name = "BASE")]
+    pub base: String,
+    /// Baseline name, or a result file or folder [default: the latest results]
+    #[arg(value_name = "NEW")]
+    pub new: Option<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    #[command(flatten)]
+    pub thresholds: Thresholds,
+    /// Path to the workspace's Cargo.toml (to find its target directory)
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// The target directory holding `pilot/` (default: the workspace's)
+    #[arg(long, value_name = "DIR")]
+    pub target_dir: Option<PathBuf>,
+}
+
+/// How `compare` prints.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned columns for a terminal
+    Table,
+    /// A Markdown table, for a pull-request comment
+    Md,
+    /// A `pilot.compare/1` document
+    Json,
+}
+
+/// Reads a side of the comparison: a path that exists, else a baseline name.
+fn side(
+    arg: &str,
+    target_dir: &dyn Fn() -> anyhow::Result<PathBuf>,
+) -> Result<Vec<SavedResult>, Failure> {
+    let path = Path::new(arg);
+    if path.exists() {
+        return Ok(pilot::store::read_path(path).map_err(anyhow::Error::from)?);
+    }
+    let looks_like_path = arg.contains('/') || arg.ends_with(".json");
+    let baselines = pilot::store::baselines_dir(&target_dir()?);
+    match pilot::store::baseline(&baselines, arg) {
+        Ok(dir) => Ok(pilot::store::read_dir(&dir).map_err(anyhow::Error::from)?),
+        Err(_) if looks_like_path => Err(Failure::Error(anyhow!("`{arg}` does not exist"))),
+        Err(e) => Err(Failure::Error(e.into())),
+    }
+}
+
+pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
+    let options = args.thresholds.options()?;
+    let cargo_options = CargoOptions {
+        manifest_path: args.manifest_path.clone(),
+        target_dir: args.target_dir.clone(),
+        ..CargoOptions::default()
+    };
+    // Asked of cargo only when a baseline name or the latest results need it.
+    let target_dir = || cargo::target_dir_only(&cargo_options);
+    let base = side(&args.base, &target_dir)?;
+    let new = match &args.new {
+        Some(arg) => side(arg, &target_dir)?,
+        None => {
+            let dir = pilot::store::results_dir(&target_dir()?);
+            if !dir.is_dir() {
+                return Err(Failure::Error(anyhow!(
+                    "no results in `{}`: run the benches first (`cargo pilot bench`)",
+                    dir.display()
+                )));
+            }
+            pilot::store::read_dir(&dir).map_err(anyhow::Error::from)?
+        }
+    };
+    if base.is_empty() {
+        return Err(Failure::Error(anyhow!("`{}` holds no results", args.base)));
+    }
+    // Two single results are compared with each other whatever their names.
+    let comparisons = if base.len() == 1 && new.len() == 1 {
+        vec![pilot::compare::compare_pair(
+            Some(&base[0]),
+            Some(&new[0]),
+            &options,
+        )]
+    } else {
+        pilot::compare::compare(&base, &new, &options)
+    };
+    match args.format {
+        Format::Table => print!(
+            "{}",
+            pilot::report::comparison_table(&comparisons, &options)
+        ),
+        Format::Md => print!(
+            "{}",
+            pilot::report::comparison_markdown(&comparisons, &options)
+        ),
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&pilot::report::comparison_json(&comparisons, &options))
+                .expect("JSON values serialise")
+        ),
+    }
+    let regressed = comparisons.iter().any(|c| c.verdict == Verdict::Regressed);
+    Ok(if regressed {
+        ExitCode::from(EXIT_REGRESSION)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,428 @@
+//! Comparing results with a baseline: did a bench get slower, faster, or neither?
+//!
+//! A change is judged by Welch's unequal-variance t-test between the two results' means (Pilot
+//! paper §III-F), using the statistics saved in each result document, and reported as a
+//! relative change with Fieller's confidence interval. A verdict needs both: significance
+//! (`p < alpha`, default 0.01) **and** a change beyond the noise threshold (default 1%).
+//!
+//! # Which variance
+//! Repeated runs of unchanged code differ by more than one process's interval says: what a
+//! process starts with (memory layout, where its pages land, the machine's state) stays fixed
+//! within it and changes between processes (Kalibera & Jones, "Rigorous benchmarking in
+//! reasonable time", 2013). So the comparison uses, for each side, the variance of its mean
+//! estimate that the result itself stands for:
+//!
+//! - **several process executions** (`--processes N`, the default when saving or comparing
+//!   baselines): the variance between the processes' estimates, which includes run-to-run
+//!   variation. This is the sound case.
+//! - **one process on one side, several on the other**: the single process is one draw from
+//!   the distribution of process estimates, so it is given the other side's between-process
+//!   variance on top of its own.
+//! - **one process on both sides**: only the within-process variance (subsession analysis,
+//!   widened by the variation between rounds) is known. Run-to-run variation is unseen and the
+//!   verdict may be over-confident; [`Comparison::method`] says so.
+//!
+//! The degrees of freedom come from the Welch–Satterthwaite formula over every variance
+//! component.
+
+use crate::stats::ratio::fieller_interval;
+use crate::stats::summary::t_critical;
+use crate::store::{SavedEstimate, SavedResult};
+
+/// Process executions per bench when a run saves or compares with a baseline and
+/// `--processes` is not given: a comparison must see the run-to-run variation that one process
+/// cannot (see the module docs).
+pub const BASELINE_PROCESSES: usize = 5;
+
+/// The thresholds of a comparison.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CompareOptions {
+    /// Significance level: a change needs `p < alpha`. Default 0.01.
+    pub alpha: f64,
+    /// Noise threshold: a change needs `|change| > noise` (relative). Default 0.01.
+    pub noise: f64,
+    /// Confidence level of the change's interval; `None` takes the new result's.
+    pub confidence: Option<f64>,
+}
+
+impl Default for CompareOptions {
+    fn default() -> Self {
+        CompareOptions {
+            alpha: 0.01,
+            noise: 0.01,
+            confidence: None,
+        }
+    }
+}
+
+/// What a comparison concluded about one bench.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Significantly faster, by more than the noise threshold.
+    Improved,
+    /// Significantly slower, by more than the noise threshold.
+    Regressed,
+    /// The change is within the noise threshold: its interval lies inside ± noise, or it is
+    /// significant but smaller than the threshold.
+    NoChange,
+    /// Neither: the data cannot tell (the interval reaches past the threshold, p ≥ alpha).
+    Undecided,
+    /// The bench has no result in the baseline (added, or renamed).
+    New,
+    /// The baseline has a bench the new results lack (removed, renamed, or not run).
+    Missing,
+    /// One side has no estimate (the bench failed or never settled).
+    Failed,
+}
+
+impl Verdict {
+    /// The verdict as written in tables and JSON: `improved`, `regressed`, `no change`,
+    /// `undecided`, `new`, `missing`, `failed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Improved => "improved",
+            Verdict::Regressed => "regressed",
+            Verdict::NoChange => "no change",
+            Verdict::Undecided => "undecided",
+            Verdict::New => "new",
+            Verdict::Missing => "missing",
+            Verdict::Failed => "failed",
+        }
+    }
+}
+
+/// One bench's comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// Bench name.
+    pub name: String,
+    /// Bench target (binary); empty when the results do not say.
+    pub target: String,
+    /// The baseline's time per unit (ns), when it has one.
+    pub base: Option<SavedEstimate>,
+    /// The new time per unit (ns), when there is one.
+    pub new: Option<SavedEstimate>,
+    /// Relative change of the mean, `new / base − 1`: +0.05 is 5% slower.
+    pub change: Option<f64>,
+    /// Confidence interval of the relative change (Fieller); `None` when unbounded.
+    pub change_ci: Option<(f64, f64)>,
+    /// Confidence level of `change_ci`.
+    pub confidence: f64,
+    /// Two-sided p-value of "equal means".
+    pub p: Option<f64>,
+    /// The conclusion.
+    pub verdict: Verdict,
+    /// How the verdict was reached, in words: the test and the samples it compared.
+    pub method: String,
+}
+
+/// What comparing two estimates of one bench found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// Relative change of the mean, `new / base − 1`: +0.05 is 5% slower.
+    pub change: f64,
+    /// Confidence interval of the relative change (Fieller); `None` when unbounded.
+    pub change_ci: Option<(f64, f64)>,
+    /// Two-sided p-value of "equal means" (Welch's t-test).
+    pub p: f64,
+    /// The conclusion.
+    pub verdict: Verdict,
+    /// How it was reached: the test and the samples it compared.
+    pub method: String,
+}
+
+/// Variance components of one side's mean: `(variance of the mean, degrees of freedom)`.
+type Components = Vec<(f64, f64)>;
+
+fn between_processes(e: &SavedEstimate) -> Option<(f64, f64)> {
+    let ms = &e.process_means;
+    if ms.len() < 2 {
+        return None;
+    }
+    let n = ms.len() as f64;
+    let mean = ms.iter().sum::<f64>() / n;
+    let var = ms.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    Some((var, n - 1.0))
+}
+
+/// Compares two estimates of the same bench. See the module docs for the method.
+///
+/// Assumes each side's mean is roughly normal with the variance its result stands for, and
+/// that the two sides are independent. Time: O(number of process estimates).
+pub fn compare_estimates(
+    base: &SavedEstimate,
+    new: &SavedEstimate,
+    options: &CompareOptions,
+) -> Change {
+    let confidence = options.confidence.unwrap_or(new.confidence);
+    let own =
+        |e: &SavedEstimate| -> Components { vec![(e.standard_error_squared(), e.dof.max(1.0))] };
+    let (mut cb, mut cn) = (own(base), own(new));
+    let method = match (between_processes(base), between_processes(new)) {
+        (Some(_), Some(_)) => format!(
+            "Welch's t over {} vs {} process estimates",
+            base.process_means.len(),
+            new.process_means.len()
+        ),
+        (Some(extra), None) => {
+            cn.push(extra);
+            format!(
+                "1 process vs the baseline's {} process estimates (their spread added to the new run's)",
+                base.process_means.len()
+            )
+        }
+        (None, Some(extra)) => {
+            cb.push(extra);
+            format!(
+                "the baseline's 1 process vs {} process estimates (their spread added to the baseline's)",
+                new.process_means.len()
+            )
+        }
+        (None, None) => format!(
+            "Welch's t within one process each ({} vs {} subsession samples): run-to-run \
+             variation unseen, use --processes N",
+            base.samples.count, new.samples.count
+        ),
+    };
+    let se2 = |c: &Components| c.iter().map(|(v, _)| v).sum::<f64>();
+    let (se2_base, se2_new) = (se2(&cb), se2(&cn));
+    let total = se2_base + se2_new;
+    let dof = {
+        let denom: f64 = cb.iter().chain(&cn).map(|(v, d)| v * v / d).sum();
+        if denom > 0.0 {
+            total * total / denom
+        } else {
+            1.0
+        }
+    };
+    let difference = new.mean - base.mean;
+    let p = if total > 0.0 {
+        2.0 * student_t_sf((difference / total.sqrt()).abs(), dof)
+    } else if difference == 0.0 {
+        1.0
+    } else {
+        0.0
+    };
+    let change = new.mean / base.mean - 1.0;
+    let t = t_critical(confidence, dof);
+    let change_ci = fieller_interval(new.mean, se2_new, base.mean, se2_base, t)
+        .map(|(lo, hi)| (lo - 1.0, hi - 1.0));
+    let inside_noise =
+        change_ci.is_some_and(|(lo, hi)| lo >= -options.noise && hi <= options.noise);
+    let significant = p < options.alpha;
+    let verdict = if significant && change.abs() > options.noise {
+        if change > 0.0 {
+            Verdict::Regressed
+        } else {
+            Verdict::Improved
+        }
+    } else if inside_noise || significant {
+        Verdict::NoChange
+    } else {
+        Verdict::Undecided
+    };
+    Change {
+        change,
+        change_ci,
+        p: p.min(1.0),
+        verdict,
+        method,
+    }
+}
+
+/// `P(T_ν > t)` for Student's t with `dof` degrees of freedom.
+fn student_t_sf(t: f64, dof: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    match StudentsT::new(0.0, 1.0, dof) {
+        Ok(d) => d.sf(t),
+        Err(_) => f64::NAN,
+    }
+}
+
+/// Compares every bench of `new` with the same bench in `base`, matched by (target, name), or
+/// by name alone when one side does not record its target. Benches on one side only are
+/// [`Verdict::New`] or [`Verdict::Missing`]; a side without an estimate is
+/// [`Verdict::Failed`]. Sorted by (target, name).
+pub fn compare(
+    base: &[SavedResult],
+    new: &[SavedResult],
+    options: &CompareOptions,
+) -> Vec<Comparison> {
+    let same = |a: &SavedResult, b: &SavedResult| {
+        a.name == b.name && (a.target == b.target || a.target.is_empty() || b.target.is_empty())
+    };
+    let mut out: Vec<Comparison> = Vec::new();
+    for n in new {
+        let b = base.iter().find(|b| same(b, n));
+        out.push(compare_pair(b, Some(n), options));
+    }
+    for b in base {
+        if !new.iter().any(|n| same(b, n)) {
+            out.push(compare_pair(Some(b), None, options));
+        }
+    }
+    out.sort_by(|a, b| (&a.target, &a.name).cmp(&(&b.target, &b.name)));
+    out
+}
+
+/// Compares one bench's two results, either of which may be absent.
+pub fn compare_pair(
+    base: Option<&SavedResult>,
+    new: Option<&SavedResult>,
+    options: &CompareOptions,
+) -> Comparison {
+    let named = new.or(base).expect("one side is present");
+    let confidence = options
+        .confidence
+        .or_else(|| new.and_then(|n| n.time.as_ref()).map(|t| t.confidence))
+        .unwrap_or(0.95);
+    let mut c = Comparison {
+        name: named.name.clone(),
+        target: named.target.clone(),
+        base: base.and_then(|b| b.time.clone()),
+        new: new.and_then(|n| n.time.clone()),
+        change: None,
+        change_ci: None,
+        confidence,
+        p: None,
+        verdict: Verdict::Failed,
+        method: String::new(),
+    };
+    match (base, new) {
+        (None, _) => {
+            c.verdict = Verdict::New;
+            c.method = "no result in the baseline".into();
+        }
+        (_, None) => {
+            c.verdict = Verdict::Missing;
+            c.method = "in the baseline, not in the new results".into();
+        }
+        (Some(b), Some(n)) => match (&b.time, &n.time) {
+            (Some(bt), Some(nt)) => {
+                let found = compare_estimates(
+                    bt,
+                    nt,
+                    &CompareOptions {
+                        confidence: Some(confidence),
+                        ..*options
+                    },
+                );
+                c.change = Some(found.change);
+                c.change_ci = found.change_ci;
+                c.p = Some(found.p);
+                c.verdict = found.verdict;
+                c.method = found.method;
+            }
+            (bt, _) => {
+                let side = if bt.is_none() { b } else { n };
+                c.method = format!(
+                    "no estimate in `{}` (status {})",
+                    side.path.display(),
+                    side.status
+                );
+            }
+        },
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::SampleMoments;
+
+    /// A one-process estimate of `mean` with standard error `se` from 100 subsession samples.
+    fn est(mean: f64, se: f64) -> SavedEstimate {
+        let half = t_critical(0.95, 99.0) * se;
+        SavedEstimate {
+            mean,
+            low: mean - half,
+            high: mean + half,
+            confidence: 0.95,
+            interval_from: "readings".into(),
+            dof: 99.0,
+            samples: SampleMoments {
+                count: 100,
+                mean,
+                variance: se * se * 100.0,
+                variance_inflation: 1.0,
+            },
+            process_means: Vec::new(),
+        }
+    }
+
+    fn verdict(base: SavedEstimate, new: SavedEstimate) -> Verdict {
+        compare_estimates(&base, &new, &CompareOptions::default()).verdict
+    }
+
+    #[test]
+    fn verdicts_need_significance_and_a_change_beyond_the_noise() {
+        // 5% slower, se 0.1%: p tiny, change > 1%.
+        assert_eq!(
+            verdict(est(100.0, 0.1), est(105.0, 0.1)),
+            Verdict::Regressed
+        );
+        assert_eq!(verdict(est(100.0, 0.1), est(95.0, 0.1)), Verdict::Improved);
+        // 0.5% slower with se 0.05%: significant, but within the 1% threshold.
+        assert_eq!(
+            verdict(est(100.0, 0.05), est(100.5, 0.05)),
+            Verdict::NoChange
+        );
+        // 0.2% with se 0.1%: not significant, interval inside ±1%.
+        assert_eq!(verdict(est(100.0, 0.1), est(100.2, 0.1)), Verdict::NoChange);
+        // 3% with se 2%: not significant, interval reaches past 1%.
+        assert_eq!(
+            verdict(est(100.0, 2.0), est(103.0, 2.0)),
+            Verdict::Undecided
+        );
+    }
+
+    fn saved(name: &str, time: Option<SavedEstimate>) -> SavedResult {
+        SavedResult {
+            path: format!("{name}.json").into(),
+            name: name.into(),
+            target: "t".into(),
+            status: if time.is_some() { "ok" } else { "failed" }.into(),
+            status_detail: None,
+            time,
+            finished: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn renamed_removed_and_failed_benches_are_rows_not_errors() {
+        let base = vec![
+            saved("kept", Some(est(100.0, 0.1))),
+            saved("old_name", Some(est(50.0, 0.1))),
+            saved("broke", Some(est(10.0, 0.1))),
+        ];
+        let new = vec![
+            saved("kept", Some(est(100.1, 0.1))),
+            saved("new_name", Some(est(50.0, 0.1))),
+            saved("broke", None),
+        ];
+        let cs = compare(&base, &new, &CompareOptions::default());
+        let got: Vec<(&str, Verdict)> = cs.iter().map(|c| (c.name.as_str(), c.verdict)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("broke", Verdict::Failed),
+                ("kept", Verdict::NoChange),
+                ("new_name", Verdict::New),
+                ("old_name", Verdict::Missing),
+            ]
+        );
+        assert!(cs[0].method.contains("broke.json"), "{}", cs[0].method);
+    }
+
+    #[test]
+    fn p_is_symmetric_and_the_change_ci_holds_the_change() {
+        let (a, b) = (est(100.0, 0.7), est(102.0, 0.4));
+        let ab = compare_estimates(&a, &b, &CompareOptions::default());
+        let ba = compare_estimates(&b, &a, &CompareOptions::default());
+        assert!((ab.p - ba.p).abs() < 1e-12);
+        let (lo, hi) = ab.change_ci.unwrap();
+        assert!(lo < ab.change && ab.change < hi);
+    }
+}

@@ -1,0 +1,188 @@
+//! Comparisons with a baseline as a terminal table, a Markdown table (for pull-request
+//! comments) and a `pilot.compare/1` JSON document.
+
+use serde_json::{Value, json};
+
+use super::format_ns;
+use crate::compare::{CompareOptions, Comparison, Verdict};
+
+/// The schema name of comparison documents.
+pub const COMPARE_SCHEMA: &str = "pilot.compare/1";
+
+fn percent(x: f64) -> String {
+    format!("{:+.2}%", 100.0 * x)
+}
+
+fn cells(c: &Comparison) -> [String; 6] {
+    let time = |e: &Option<crate::store::SavedEstimate>| {
+        e.as_ref().map_or("-".to_string(), |e| {
+            format!(
+                "{} ± {:.2}%",
+                format_ns(e.mean),
+                100.0 * (e.high - e.low) / 2.0 / e.mean
+            )
+        })
+    };
+    let change = match (c.change, c.change_ci) {
+        (Some(x), Some((lo, hi))) => format!("{} [{}, {}]", percent(x), percent(lo), percent(hi)),
+        (Some(x), None) => format!("{} [unbounded]", percent(x)),
+        _ => "-".to_string(),
+    };
+    let p = c.p.map_or("-".to_string(), format_p);
+    [
+        c.name.clone(),
+        time(&c.base),
+        time(&c.new),
+        change,
+        p,
+        c.verdict.as_str().to_string(),
+    ]
+}
+
+fn format_p(p: f64) -> String {
+    if p < 0.0001 {
+        "<0.0001".to_string()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+/// The rule the verdicts follow, for the line above a table.
+fn rule(options: &CompareOptions, confidence: f64) -> String {
+    format!(
+        "regressed/improved: p < {} and |change| > {}% (noise threshold); change CI at {:.0}% (Fieller)",
+        options.alpha,
+        100.0 * options.noise,
+        100.0 * confidence
+    )
+}
+
+/// How the verdicts were reached: each distinct method once.
+fn methods(comparisons: &[Comparison]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in comparisons {
+        if matches!(c.verdict, Verdict::New | Verdict::Missing | Verdict::Failed) {
+            continue;
+        }
+        if !out.contains(&c.method) {
+            out.push(c.method.clone());
+        }
+    }
+    out
+}
+
+/// A table of the comparisons, one row per bench, with the rule and the methods used.
+pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) -> String {
+    let confidence = comparisons.first().map_or(0.95, |c| c.confidence);
+    let header = [
+        "bench".to_string(),
+        "baseline".to_string(),
+        "new".to_string(),
+        format!("change ({:.0}% CI)", 100.0 * confidence),
+        "p".to_string(),
+        "verdict".to_string(),
+    ];
+    let rows: Vec<[String; 6]> = comparisons.iter().map(cells).collect();
+    let widths: Vec<usize> = (0..6)
+        .map(|i| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain([header[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(rows.iter()) {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            let pad = " ".repeat(widths[i] - cell.chars().count());
+            if i == 0 || i == 5 {
+                line.push_str(&format!("{cell}{pad}  "));
+            } else {
+                line.push_str(&format!("{pad}{cell}  "));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str(&rule(options, confidence));
+    out.push('\n');
+    for m in methods(comparisons) {
+        out.push_str(&format!("how: {m}\n"));
+    }
+    out
+}
+
+/// The comparisons as a Markdown table, for a pull-request comment.
+pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions) -> String {
+    let confidence = comparisons.first().map_or(0.95, |c| c.confidence);
+    let regressed = comparisons
+        .iter()
+        .filter(|c| c.verdict == Verdict::Regressed)
+        .count();
+    let improved = comparisons
+        .iter()
+        .filter(|c| c.verdict == Verdict::Improved)
+        .count();
+    let mut out = format!(
+        "### pilot: {} benches, {regressed} regressed, {improved} improved\n\n",
+        comparisons.len()
+    );
+    out.push_str(&format!(
+        "| bench | baseline | new | change ({:.0}% CI) | p | verdict |\n|:--|--:|--:|--:|--:|:--|\n",
+        100.0 * confidence
+    ));
+    for c in comparisons {
+        let [name, base, new, change, p, verdict] = cells(c);
+        let verdict = match c.verdict {
+            Verdict::Regressed => format!("**{verdict}**"),
+            _ => verdict,
+        };
+        out.push_str(&format!(
+            "| `{}` | {base} | {new} | {change} | {p} | {verdict} |\n",
+            name.replace('|', "\\|")
+        ));
+    }
+    out.push_str(&format!("\n{}.\n", rule(options, confidence)));
+    for m in methods(comparisons) {
+        out.push_str(&format!("How: {m}.\n"));
+    }
+    out
+}
+
+/// The comparisons as a `pilot.compare/1` document:
+///
+/// ```text
+/// {"schema": "pilot.compare/1", "alpha", "noise", "confidence",
+///  "benches": [{"name", "target", "base", "new", "change", "change_ci": {"low", "high"},
+///               "p", "verdict", "method"}]}
+/// ```
+///
+/// `base` and `new` are mean times per unit in nanoseconds (`null` when absent); `change` is
+/// relative, `new / base − 1` (+0.05 is 5% slower); `change_ci` is `null` when unbounded.
+pub fn comparison_json(comparisons: &[Comparison], options: &CompareOptions) -> Value {
+    let benches: Vec<Value> = comparisons
+        .iter()
+        .map(|c| {
+            json!({
+                "name": c.name,
+                "target": c.target,
+                "base": c.base.as_ref().map(|e| e.mean),
+                "new": c.new.as_ref().map(|e| e.mean),
+                "change": c.change,
+                "change_ci": c.change_ci.map(|(low, high)| json!({"low": low, "high": high})),
+                "p": c.p,
+                "verdict": c.verdict.as_str(),
+                "method": c.method,
+            })
+        })
+        .collect();
+    json!({
+        "schema": COMPARE_SCHEMA,
+        "alpha": options.alpha,
+        "noise": options.noise,
+        "confidence": comparisons.first().map_or(0.95, |c| c.confidence),
+        "benches": benches,
+    })
+}

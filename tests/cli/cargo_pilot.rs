@@ -1,0 +1,235 @@
+//! End-to-end tests of `cargo pilot bench`, `compare` and `list`: the real binary on the fixture
+//! workspace `tests/fixture-bench`, whose bench cost is set by `PILOT_FIXTURE_COST`.
+//!
+//! One test walks through a team's use in order (save a baseline, compare, catch a slowdown,
+//! see benches come and go, survive broken files, run twice at once), because every step needs
+//! the fixture built and the results of the steps before it. The fixture builds into its own
+//! target directory under cargo's `CARGO_TARGET_TMPDIR`, so the outer `cargo test` does not
+//! hold its lock.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn manifest() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixture-bench/Cargo.toml")
+}
+
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-bench")
+}
+
+/// `cargo pilot ARGS` on the fixture, with the fixture's cost.
+fn pilot(args: &[&str], cost: &str, envs: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
+    cmd.arg("pilot")
+        .args(args)
+        .arg("--manifest-path")
+        .arg(manifest())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("PILOT_FIXTURE_COST", cost)
+        .env("CI", "1");
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PILOT_") && k != "PILOT_FIXTURE_COST" {
+            cmd.env_remove(k);
+        }
+    }
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+/// Short sessions: two processes of a capped session each.
+const QUICK: &[&str] = &["--max-time", "1", "--ci", "0.05", "--processes", "2"];
+
+fn bench(extra: &[&str], cost: &str) -> Output {
+    let mut args = vec!["bench"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(QUICK);
+    pilot(&args, cost, &[])
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}\n--- stderr ---\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn baseline_file(name: &str, bench: &str) -> PathBuf {
+    target_dir()
+        .join("pilot/baselines")
+        .join(name)
+        .join("cost")
+        .join(format!("{bench}.json"))
+}
+
+fn compare_json(args: &[&str]) -> (Option<i32>, Value, String) {
+    let mut all = vec!["compare"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let o = pilot(&all, "1", &[]);
+    let doc = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
+    (o.status.code(), doc, text(&o))
+}
+
+fn verdicts(doc: &Value) -> Vec<(String, String)> {
+    doc["benches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["name"].as_str().unwrap().to_string(),
+                b["verdict"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_team_keeps_baselines_and_catches_regressions() {
+    let _ = std::fs::remove_dir_all(target_dir().join("pilot"));
+
+    // 1. Save a baseline: both benches run, one table across targets, files on disk.
+    let o = bench(&["--save-baseline", "base"], "1");
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("cost/spin") && out.contains("cost/units"),
+        "{out}"
+    );
+    assert!(out.contains("saved as baseline `base`"), "{out}");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(baseline_file("base", "spin")).unwrap())
+            .unwrap();
+    assert_eq!(saved["schema"], "pilot.result/1");
+    assert_eq!(saved["processes"]["count"], 2);
+
+    // 2. The code twice as slow: a regression, exit code 3, and the table says how.
+    let o = bench(&["--baseline", "base", "--save-baseline", "slow"], "2");
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(3), "{out}");
+    assert!(out.contains("compared with baseline `base`"), "{out}");
+    assert!(out.contains("regressed"), "{out}");
+    assert!(
+        out.contains("how: Welch's t over 2 vs 2 process estimates"),
+        "{out}"
+    );
+
+    // 3. `compare` on saved baselines: JSON, Markdown and the exit code.
+    let (code, doc, out) = compare_json(&["base", "slow"]);
+    assert_eq!(code, Some(3), "{out}");
+    assert_eq!(doc["schema"], "pilot.compare/1");
+    for b in doc["benches"].as_array().unwrap() {
+        assert_eq!(b["verdict"], "regressed", "{out}");
+        let change = b["change"].as_f64().unwrap();
+        assert!(change > 0.5, "twice the work is about +100%: {out}");
+        let ci = &b["change_ci"];
+        assert!(ci["low"].as_f64().unwrap() <= change && change <= ci["high"].as_f64().unwrap());
+        assert!(b["p"].as_f64().unwrap() < 0.01);
+    }
+    let (code, doc, out) = compare_json(&["slow", "base"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(verdicts(&doc).iter().all(|(_, v)| v == "improved"), "{out}");
+    let o = pilot(&["compare", "base", "slow", "--format", "md"], "1", &[]);
+    let md = text(&o);
+    assert!(md.contains("| bench | baseline | new |"), "{md}");
+    assert!(md.contains("**regressed**"), "{md}");
+    // NEW defaults to the latest results: those of the slow run.
+    let (code, doc, out) = compare_json(&["base"]);
+    assert_eq!(code, Some(3), "{out}");
+    assert_eq!(verdicts(&doc).len(), 2, "{out}");
+
+    // 4. A bench added (feature `extra`) is "new"; compared the other way round, "missing".
+    let o = bench(&["--features", "extra", "--save-baseline", "extra"], "1");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let (_, doc, out) = compare_json(&["base", "extra"]);
+    assert!(
+        verdicts(&doc).contains(&("extra".into(), "new".into())),
+        "{out}"
+    );
+    let (_, doc, out) = compare_json(&["extra", "base"]);
+    assert!(
+        verdicts(&doc).contains(&("extra".into(), "missing".into())),
+        "{out}"
+    );
+
+    // 5. A missing baseline names the ones that exist, and nothing runs.
+    let o = pilot(&["bench", "--baseline", "mian"], "1", &[]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("no baseline `mian`"), "{out}");
+    assert!(out.contains("saved baselines: base, extra, slow"), "{out}");
+    assert!(!out.contains("Compiling"), "nothing is built: {out}");
+
+    // 6. Broken files: truncated, not JSON, a newer schema. Each names the file and the
+    //    problem, exits 1, and is left as it was.
+    let file = baseline_file("extra", "spin");
+    let good = std::fs::read_to_string(&file).unwrap();
+    for (broken, expect) in [
+        (good[..good.len() / 2].to_string(), "truncated"),
+        ("not json".to_string(), "malformed JSON"),
+        (
+            good.replace("pilot.result/1", "pilot.result/7"),
+            "written by a newer pilot",
+        ),
+    ] {
+        std::fs::write(&file, &broken).unwrap();
+        let (code, _, out) = compare_json(&["extra", "base"]);
+        assert_eq!(code, Some(1), "{out}");
+        assert!(out.contains("spin.json") && out.contains(expect), "{out}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
+    }
+    std::fs::write(&file, &good).unwrap();
+
+    // 7. A bench that panics fails the run (exit 1); the other bench still runs.
+    let o = pilot(
+        &["bench", "--max-time", "0.5", "--ci", "0.1"],
+        "1",
+        &[("PILOT_FIXTURE_PANIC", "1")],
+    );
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("FAILED"), "{out}");
+    assert!(out.contains("the fixture was asked to fail"), "{out}");
+    assert!(out.contains("cost/spin"), "{out}");
+
+    // 8. `list`: every bench with its latest result.
+    let o = pilot(&["list"], "1", &[]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("cost/spin") && out.contains("cost/units"),
+        "{out}"
+    );
+    assert!(out.contains("2 benches"), "{out}");
+
+    // 9. Usage errors name the flag and exit 2.
+    let o = pilot(&["bench", "--noise", "5"], "1", &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--noise"));
+
+    // 10. Two runs at once on one target directory: both finish, every file is whole.
+    let spawn = || {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
+        cmd.args(["pilot", "bench", "--save-baseline", "twice"])
+            .args(QUICK)
+            .arg("--manifest-path")
+            .arg(manifest())
+            .env("CARGO_TARGET_DIR", target_dir())
+            .env("CI", "1")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        cmd.spawn().unwrap()
+    };
+    let (mut a, mut b) = (spawn(), spawn());
+    assert!(a.wait().unwrap().success() && b.wait().unwrap().success());
+    let read = |dir: &str| pilot::store::read_dir(&target_dir().join("pilot").join(dir)).unwrap();
+    assert_eq!(read("baselines/twice/cost").len(), 2);
+    // spin and units, and extra from step 4.
+    assert_eq!(read("results/cost").len(), 3);
+}
