@@ -173,3 +173,45 @@ fn single_process_sessions_of_every_form_by_default() {
     // Every round is on record, analysed or not.
     assert!(wps["rounds"].as_array().unwrap().len() >= 3);
 }
+
+#[test]
+fn baselines_under_cargo_bench_are_saved_compared_and_checked() {
+    let dir = scratch("baseline");
+    // A baseline that was never saved: an error naming it, before anything runs.
+    let o = demo(&["--bench", "add", "--exact", "--baseline", "main"], &dir);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("no baseline `main`"), "{err}");
+    assert!(err.contains("no baselines are saved"), "{err}");
+
+    let quick = ["--max-time", "0.6", "--ci", "0.05", "--processes", "2"];
+    let mut save = vec!["--bench", "add", "--exact", "--save-baseline", "main"];
+    save.extend(quick);
+    let o = demo(&save, &dir);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    assert!(dir.join("pilot/baselines/main/demo_benches/add.json").is_file());
+
+    // Compared with itself: a verdict and how it was reached, in the output and the JSON.
+    let run = dir.join("run.json");
+    let mut compare = vec!["--bench", "add", "--exact", "--baseline", "main"];
+    compare.extend(quick);
+    compare.extend(["--json", run.to_str().unwrap()]);
+    let o = demo(&compare, &dir);
+    let out = text(&o.stdout);
+    assert!(matches!(o.status.code(), Some(0 | 3)), "{out}");
+    assert!(out.contains("compared with baseline `main`"), "{out}");
+    assert!(
+        out.contains("how: Welch's t over 2 vs 2 process estimates"),
+        "{out}"
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    let c = &doc["comparison"];
+    assert_eq!(c["schema"], "pilot.compare/1");
+    assert_eq!(c["benches"][0]["name"], "add");
+    let verdict = c["benches"][0]["verdict"].as_str().unwrap();
+    assert!(
+        ["no change", "undecided", "regressed", "improved"].contains(&verdict),
+        "{verdict}"
+    );
+    assert_eq!(o.status.code() == Some(3), verdict == "regressed");
+}
