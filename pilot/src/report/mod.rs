@@ -4,6 +4,7 @@
 //! interval reached against the target and an ETA. Without a terminal, a plain line every few
 //! seconds; under CI (`CI` set) nothing until the bench is done, so logs stay short.
 
+mod group;
 mod table;
 
 use std::io::IsTerminal;
@@ -11,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+pub(crate) use group::{GroupRow, render_group};
 pub(crate) use table::{Row, render_table};
 
 /// A duration in nanoseconds, with a unit that keeps 3–4 significant digits.
@@ -114,6 +116,16 @@ impl Progress {
         );
         if let Some(bar) = &self.bar {
             bar.set_message(msg);
+        } else if self.plain && self.last_line.elapsed() >= Duration::from_secs(2) {
+            eprintln!("  {}: {msg}", self.name);
+            self.last_line = Instant::now();
+        }
+    }
+
+    /// Shows a free-form status, e.g. a group's cycle count.
+    pub(crate) fn message(&mut self, msg: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(msg.to_string());
         } else if self.plain && self.last_line.elapsed() >= Duration::from_secs(2) {
             eprintln!("  {}: {msg}", self.name);
             self.last_line = Instant::now();
