@@ -73,8 +73,7 @@ pub(crate) const EXPECTED_SIGNATURE: &str = "expected `fn(work: u64, rec: &mut R
                                              `fn(b: &mut Bencher)` or `fn(work: u64)`";
 
 /// The message for a signature with `args` that is none of the three forms after an argument.
-pub(crate) const EXPECTED_SIGNATURE_WITH_ARG: &str =
-    "with `args`, expected the argument first: `fn(n: T, work: u64, rec: &mut Recorder)`, \
+pub(crate) const EXPECTED_SIGNATURE_WITH_ARG: &str = "with `args`, expected the argument first: `fn(n: T, work: u64, rec: &mut Recorder)`, \
      `fn(n: T, b: &mut Bencher)` or `fn(n: T, work: u64)`";
 
 /// Parses and validates both halves of the attribute; all mistakes found are in the error.
@@ -576,7 +575,10 @@ fn item_head(item: &Item) -> TokenStream {
 
 /// Checks the qualifiers, generics, parameters and return type; returns the form and, with
 /// `args`, the argument's type.
-fn check_signature(sig: &syn::Signature, with_args: bool) -> syn::Result<(BenchForm, Option<Type>)> {
+fn check_signature(
+    sig: &syn::Signature,
+    with_args: bool,
+) -> syn::Result<(BenchForm, Option<Type>)> {
     let mut errors = Errors::default();
     // `const fn` is allowed: it coerces to a function pointer like any other.
     if let Some(token) = &sig.asyncness {

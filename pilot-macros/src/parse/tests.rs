@@ -445,7 +445,11 @@ fn several_mistakes_give_one_message_each() {
 
 #[test]
 fn group_args_and_threads_are_parsed() {
-    let attr = attr(quote!(group = "maps", args = pilot::range(1, 64, 2), threads = [1, 2, 4]));
+    let attr = attr(quote!(
+        group = "maps",
+        args = pilot::range(1, 64, 2),
+        threads = [1, 2, 4]
+    ));
     assert_eq!(attr.group.as_deref(), Some("maps"));
     let args = attr.args.unwrap();
     assert_eq!(
@@ -487,34 +491,57 @@ fn parsed_with_args(item: TokenStream) -> syn::Result<BenchFn> {
 #[test]
 fn an_argument_comes_first_with_args() {
     for (item, form) in [
-        (quote!(fn f(n: usize, b: &mut Bencher) {}), BenchForm::Micro),
-        (quote!(fn f(n: u64, work: u64, rec: &mut Recorder) {}), BenchForm::Full),
-        (quote!(fn f(n: &'static str, work: u64) {}), BenchForm::ReadingsOnly),
+        (
+            quote!(
+                fn f(n: usize, b: &mut Bencher) {}
+            ),
+            BenchForm::Micro,
+        ),
+        (
+            quote!(
+                fn f(n: u64, work: u64, rec: &mut Recorder) {}
+            ),
+            BenchForm::Full,
+        ),
+        (
+            quote!(
+                fn f(n: &'static str, work: u64) {}
+            ),
+            BenchForm::ReadingsOnly,
+        ),
     ] {
         let function = parsed_with_args(item).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(function.form, form);
         assert!(function.arg.is_some());
     }
-    let arg = parsed_with_args(quote!(fn f(n: Vec<u8>, b: &mut Bencher) {}))
-        .unwrap()
-        .arg
-        .unwrap();
+    let arg = parsed_with_args(quote!(
+        fn f(n: Vec<u8>, b: &mut Bencher) {}
+    ))
+    .unwrap()
+    .arg
+    .unwrap();
     assert_eq!(quote!(#arg).to_string(), quote!(Vec<u8>).to_string());
 }
 
 #[test]
 fn args_and_the_argument_parameter_go_together() {
-    let no_param = parsed_with_args(quote!(fn f(b: &mut Bencher) {}))
-        .err()
-        .unwrap()
-        .to_string();
+    let no_param = parsed_with_args(quote!(
+        fn f(b: &mut Bencher) {}
+    ))
+    .err()
+    .unwrap()
+    .to_string();
     assert!(no_param.starts_with("`args` gives argument values, but the function takes no"));
-    let no_args = fn_error(quote!(fn f(n: usize, b: &mut Bencher) {}));
+    let no_args = fn_error(quote!(
+        fn f(n: usize, b: &mut Bencher) {}
+    ));
     assert!(no_args.starts_with("the first parameter is an argument, but no `args"));
-    let wrong = parsed_with_args(quote!(fn f(n: usize, m: usize) {}))
-        .err()
-        .unwrap()
-        .to_string();
+    let wrong = parsed_with_args(quote!(
+        fn f(n: usize, m: usize) {}
+    ))
+    .err()
+    .unwrap()
+    .to_string();
     assert_eq!(wrong, EXPECTED_SIGNATURE_WITH_ARG);
 }
 
@@ -522,7 +549,9 @@ fn args_and_the_argument_parameter_go_together() {
 fn the_signature_is_read_after_args_even_with_other_mistakes() {
     let errors: Vec<String> = parse(
         quote!(args = [1, 2], bogus),
-        quote!(fn f(n: usize, b: &mut Bencher) {}),
+        quote!(
+            fn f(n: usize, b: &mut Bencher) {}
+        ),
     )
     .err()
     .unwrap()

@@ -21,7 +21,15 @@ pub(crate) struct GroupRow {
 
 /// Lays a group's ranking out in aligned columns.
 pub(crate) fn render_group(rows: &[GroupRow]) -> String {
-    let header = ["#", "bench", "time per unit", "vs fastest", "vs previous", "p", "verdict"];
+    let header = [
+        "#",
+        "bench",
+        "time per unit",
+        "vs fastest",
+        "vs previous",
+        "p",
+        "verdict",
+    ];
     let cells: Vec<[String; 7]> = rows
         .iter()
         .map(|r| {
@@ -88,7 +96,8 @@ mod tests {
         assert!(lines[0].starts_with("  #  bench"), "{t}");
         assert!(lines[2].contains("linked_list  1.000 µs"), "{t}");
         assert!(lines[2].ends_with("faster"), "{t}");
-        let end = |l: &str, cell: &str| l[..l.find(cell).unwrap()].chars().count() + cell.chars().count();
+        let end =
+            |l: &str, cell: &str| l[..l.find(cell).unwrap()].chars().count() + cell.chars().count();
         assert_eq!(end(lines[1], "1.00×"), end(lines[2], "0.02×"), "{t}");
     }
 }

@@ -15,12 +15,10 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Bench, BenchWorkload, calibrate, failed_session, measure, session_config};
 use super::{Args, ClockInfo, RealClock, target_unit_ns};
+use super::{Bench, BenchWorkload, calibrate, failed_session, measure, session_config};
 use crate::report::{GroupRow, Progress, format_ns, render_group};
-use crate::session::group::{
-    GroupConfig, MemberView, PairComparison, Verdict, rank, run_group,
-};
+use crate::session::group::{GroupConfig, MemberView, PairComparison, Verdict, rank, run_group};
 use crate::session::{SessionConfig, SessionResult, Workload};
 
 /// Longest round of a group member: short rounds make many cycles, so the members' rounds
@@ -103,7 +101,10 @@ impl<'b> Groups<'b> {
 
     /// Runs one group interleaved and keeps its members' results and its report.
     fn run(&mut self, args: &Args, group: &str, members: &[&Bench], clock: ClockInfo) {
-        let base: Vec<SessionConfig> = members.iter().map(|b| session_config(args, b.def)).collect();
+        let base: Vec<SessionConfig> = members
+            .iter()
+            .map(|b| session_config(args, b.def))
+            .collect();
         let config = group_config(&base);
         let configs: Vec<SessionConfig> = base
             .iter()
@@ -184,7 +185,17 @@ impl<'b> Groups<'b> {
                     .map(|e| (e.mean, e.ci.low, e.ci.high))
             })
             .collect();
-        self.report(group, members, &ranking, pairs, &estimates, &config, result.settled, result.cycles, result.elapsed);
+        self.report(
+            group,
+            members,
+            &ranking,
+            pairs,
+            &estimates,
+            &config,
+            result.settled,
+            result.cycles,
+            result.elapsed,
+        );
     }
 
     /// `--sequential`: compares members measured one after another by the group's rule.
@@ -195,7 +206,10 @@ impl<'b> Groups<'b> {
         members: &[&Bench],
         sessions: &[SessionResult],
     ) {
-        let base: Vec<SessionConfig> = members.iter().map(|b| session_config(args, b.def)).collect();
+        let base: Vec<SessionConfig> = members
+            .iter()
+            .map(|b| session_config(args, b.def))
+            .collect();
         let config = group_config(&base);
         let round_means: Vec<Vec<f64>> = sessions
             .iter()
@@ -234,7 +248,9 @@ impl<'b> Groups<'b> {
             .collect();
         let elapsed = sessions.iter().map(|s| s.elapsed).sum();
         let cycles = 0;
-        self.report(group, members, &ranking, pairs, &estimates, &config, settled, cycles, elapsed);
+        self.report(
+            group, members, &ranking, pairs, &estimates, &config, settled, cycles, elapsed,
+        );
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -91,9 +91,7 @@ pub(super) fn annotate(doc: &mut Value, threads: usize, session: &SessionResult)
     if threads <= 1 {
         return;
     }
-    let rate = |(mean, low, high): (f64, f64, f64)| {
-        json!({"mean": mean, "low": low, "high": high.is_finite().then_some(high)})
-    };
+    let rate = |(mean, low, high): (f64, f64, f64)| json!({"mean": mean, "low": low, "high": high.is_finite().then_some(high)});
     let section = match throughputs(threads, session) {
         Some([per_thread, aggregate]) => json!({
             "count": threads,

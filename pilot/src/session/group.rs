@@ -207,7 +207,11 @@ pub(crate) fn rank(
 /// minus what the members have; at least 1, at most as many as have run (so one poor early
 /// estimate cannot spend the cap). Fewer looks also mean fewer chances for noise to pass a
 /// test by luck.
-fn cycles_until_next_look(pairs: &[PairComparison], members: &[MemberView<'_>], config: &GroupConfig) -> usize {
+fn cycles_until_next_look(
+    pairs: &[PairComparison],
+    members: &[MemberView<'_>],
+    config: &GroupConfig,
+) -> usize {
     let mut need = 1usize;
     for pair in pairs.iter().filter(|p| p.verdict == Verdict::Undecided) {
         let (a, b) = (&members[pair.a], &members[pair.b]);
@@ -287,10 +291,12 @@ pub(crate) fn run_group(
 ) -> GroupResult {
     let start = clock.now();
     let n = workloads.len();
-    let mut states: Vec<SessionState<'_>> =
-        configs.iter().map(|c| SessionState::new(c, clock)).collect();
+    let mut states: Vec<SessionState<'_>> = configs
+        .iter()
+        .map(|c| SessionState::new(c, clock))
+        .collect();
     let mut ended: Vec<Option<Status>> = vec![None; n];
-    let mut rng = SplitMix64(0x5EED_0F_9A0C_u64 ^ n as u64);
+    let mut rng = SplitMix64(0x005E_ED0F_9A0C_u64 ^ n as u64);
     let mut order: Vec<usize> = (0..n).collect();
     let mut cycles = 0;
     let mut next_look = 1;
@@ -320,7 +326,10 @@ pub(crate) fn run_group(
         if cycles >= next_look || at_cap {
             let (indices, members) = views(&states, &ended);
             let (_, pairs) = rank(&members, config);
-            undecided = pairs.iter().filter(|p| p.verdict == Verdict::Undecided).count();
+            undecided = pairs
+                .iter()
+                .filter(|p| p.verdict == Verdict::Undecided)
+                .count();
             let targets = indices.iter().all(|&i| states[i].met_target());
             let complete = indices.len() + ended.iter().filter(|e| e.is_some()).count() == n;
             if undecided == 0 && targets && complete && elapsed >= config.min_time {

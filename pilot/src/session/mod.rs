@@ -369,9 +369,7 @@ impl<'a> SessionState<'a> {
             return (elapsed >= cfg.max_time).then_some(Status::TimeCap);
         }
         let analysed = self.session.rounds.iter().filter(|r| r.analysed).count();
-        if !readings_only
-            && analysed >= 3
-            && 2 * self.session.zero_readings > self.session.readings
+        if !readings_only && analysed >= 3 && 2 * self.session.zero_readings > self.session.readings
         {
             return Some(Status::BelowResolution);
         }

@@ -104,7 +104,11 @@ fn identical_members_are_never_faster() {
         if verdict == Verdict::Faster {
             faster += 1;
         }
-        assert!(r.elapsed <= cap + Duration::from_millis(100), "{:?}", r.elapsed);
+        assert!(
+            r.elapsed <= cap + Duration::from_millis(100),
+            "{:?}",
+            r.elapsed
+        );
     }
     assert_eq!(faster, 0);
 }
@@ -115,7 +119,12 @@ fn a_five_percent_difference_is_found_in_the_right_direction() {
     for seed in 0..5 {
         let r = run(&[1050.0, 1000.0], seed, cap);
         assert_eq!(r.ranking, vec![1, 0], "seed {seed}");
-        assert_eq!(r.pairs[0].verdict, Verdict::Faster, "seed {seed}: {:?}", r.pairs);
+        assert_eq!(
+            r.pairs[0].verdict,
+            Verdict::Faster,
+            "seed {seed}: {:?}",
+            r.pairs
+        );
         assert!(r.pairs[0].ratio_ci.contains(1.05), "{:?}", r.pairs[0]);
     }
 }
@@ -128,10 +137,18 @@ fn the_cap_is_respected_and_undecided_pairs_say_so() {
     let r = run(&[1000.0, 1500.0], 3, cap);
     assert!(!r.settled, "{:?}", r.pairs);
     assert_eq!(r.pairs[0].verdict, Verdict::Undecided, "{:?}", r.pairs);
-    assert!(r.elapsed <= cap + Duration::from_millis(60), "{:?}", r.elapsed);
+    assert!(
+        r.elapsed <= cap + Duration::from_millis(60),
+        "{:?}",
+        r.elapsed
+    );
     assert_ne!(r.pairs[0].verdict, Verdict::Faster);
     assert!(r.pairs[0].p.is_some());
-    assert!(r.members.iter().all(|m| m.status != Status::Converged || m.estimate.is_some()));
+    assert!(
+        r.members
+            .iter()
+            .all(|m| m.status != Status::Converged || m.estimate.is_some())
+    );
 }
 
 #[test]
