@@ -35,9 +35,49 @@ pub(crate) fn bench(attr: &BenchAttr, function: &BenchFn) -> TokenStream {
         file: ::core::file!(),
         line: ::core::line!(),
     };
-    let body = quote_spanned! {ident.span()=>
-        #krate::__private::BenchBody::#variant(#ident)
+    // Every form is called as `fn(arg index, …)`: a bench with `args` gets its value from the
+    // list by index, every call (the list is built outside the timing, before the round).
+    let (params, forwarded) = match function.form {
+        BenchForm::Full => (
+            quote!(__pilot_work: u64, __pilot_rec: &mut #krate::__private::Recorder),
+            quote!(__pilot_work, __pilot_rec),
+        ),
+        BenchForm::Micro => (
+            quote!(__pilot_b: &mut #krate::__private::Bencher),
+            quote!(__pilot_b),
+        ),
+        BenchForm::ReadingsOnly => (quote!(__pilot_work: u64), quote!(__pilot_work)),
     };
+    let (call, arg_fns, args) = match (&attr.args, &function.arg) {
+        (Some(values), Some(ty)) => (
+            quote_spanned! {ident.span()=>
+                #ident(#krate::__private::arg_at(__pilot_args(), __pilot_index), #forwarded)
+            },
+            quote! {
+                fn __pilot_args() -> ::std::vec::Vec<#ty> {
+                    #krate::__private::args::<#ty>(#values)
+                }
+                fn __pilot_arg_names() -> ::std::vec::Vec<::std::string::String> {
+                    __pilot_args().iter().map(#krate::__private::arg_name).collect()
+                }
+            },
+            quote!(::core::option::Option::Some(__pilot_arg_names)),
+        ),
+        _ => (
+            quote_spanned! {ident.span()=> #ident(#forwarded) },
+            TokenStream::new(),
+            quote!(::core::option::Option::None),
+        ),
+    };
+    // The generated functions live in the constant's initialiser, where only it can see them.
+    let helpers = quote! {
+        #arg_fns
+        fn __pilot_body(__pilot_index: usize, #params) {
+            let _ = __pilot_index;
+            #call
+        }
+    };
+    let body = quote!(#krate::__private::BenchBody::#variant(__pilot_body));
     let options = options(attr, &krate);
     // A `#[cfg]` on the function must remove its registration too.
     let cfgs = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
@@ -46,12 +86,16 @@ pub(crate) fn bench(attr: &BenchAttr, function: &BenchFn) -> TokenStream {
 
         #(#cfgs)*
         const _: () = {
-            const __PILOT_BENCH: #krate::__private::BenchDef = #krate::__private::BenchDef {
-                name: #name,
-                module_path: ::core::module_path!(),
-                #location
-                body: #body,
-                options: #options,
+            const __PILOT_BENCH: #krate::__private::BenchDef = {
+                #helpers
+                #krate::__private::BenchDef {
+                    name: #name,
+                    module_path: ::core::module_path!(),
+                    #location
+                    body: #body,
+                    options: #options,
+                    args: #args,
+                }
             };
             #krate::__private::inventory::submit! { __PILOT_BENCH }
         };
@@ -75,6 +119,12 @@ fn options(attr: &BenchAttr, krate: &Path) -> TokenStream {
     let max_time = option(attr.max_time.map(Literal::f64_suffixed));
     let min_time = option(attr.min_time.map(Literal::f64_suffixed));
     let ignore = attr.ignore;
+    let group = option(
+        attr.group
+            .as_deref()
+            .map(|group| LitStr::new(group, Span::call_site())),
+    );
+    let threads = attr.threads.as_deref().unwrap_or(&[]);
     quote! {
         #krate::__private::BenchOptions {
             unit: #unit,
@@ -84,6 +134,8 @@ fn options(attr: &BenchAttr, krate: &Path) -> TokenStream {
             max_time: #max_time,
             min_time: #min_time,
             ignore: #ignore,
+            group: #group,
+            threads: &[#(#threads),*],
         }
     }
 }

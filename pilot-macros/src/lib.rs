@@ -43,6 +43,9 @@ mod parse;
 /// pilot::main!();
 /// ```
 ///
+/// With `args`, the function takes the argument first: `fn(n: T, b: &mut Bencher)`,
+/// `fn(n: T, work: u64, rec: &mut Recorder)` or `fn(n: T, work: u64)`, `T: Debug`.
+///
 /// A bench is a free function without generics, `async`, `unsafe`, `extern` or return value;
 /// `const fn` is accepted. Its visibility, doc comments and other attributes are kept.
 ///
@@ -60,6 +63,9 @@ mod parse;
 /// | `max_time = s` | time cap in seconds, `s > 0` | `10` |
 /// | `min_time = s` | least session time in seconds, `0 <= s <= max_time` | `0` |
 /// | `ignore` or `ignore = bool` | skip unless `--ignored` or `--include-ignored` | `false` |
+/// | `group = "…"` | non-empty string: benches of one group are run interleaved and ranked | none |
+/// | `args = expr` | argument values: an array, slice or `Vec` of the first parameter's type, or `pilot::range(a, b, factor)`; one bench `name/arg` per value | none |
+/// | `threads = N` or `[N, …]` | run each round on N threads at once (integers `>= 1`); a list sweeps, `name/threads=N` | `1` |
 /// | `crate = path` | path of the pilot crate, for crates that re-export it | `::pilot` |
 ///
 /// Command-line flags and `PILOT_*` environment variables override the attribute.

@@ -43,14 +43,22 @@ pub(crate) struct BenchAttr {
     pub(crate) ignore: bool,
     /// `crate = path`: where the pilot crate is, for crates that re-export it.
     pub(crate) krate: Option<Path>,
+    /// `group = "…"`: the group of alternatives this bench is compared with.
+    pub(crate) group: Option<String>,
+    /// `args = expr`: the argument values of a parameter sweep, evaluated at run time.
+    pub(crate) args: Option<Expr>,
+    /// `threads = N` or `threads = [N, …]`: thread counts, each at least 1.
+    pub(crate) threads: Option<Vec<usize>>,
 }
 
 /// The marked function: kept whole, to be emitted unchanged, plus its form.
 pub(crate) struct BenchFn {
     /// The function as the user wrote it.
     pub(crate) item: ItemFn,
-    /// What its signature says it is.
+    /// What its signature says it is (after the argument, when it takes one).
     pub(crate) form: BenchForm,
+    /// The type of the argument parameter (the first), for a bench with `args`.
+    pub(crate) arg: Option<Type>,
 }
 
 impl BenchFn {
@@ -64,9 +72,14 @@ impl BenchFn {
 pub(crate) const EXPECTED_SIGNATURE: &str = "expected `fn(work: u64, rec: &mut Recorder)`, \
                                              `fn(b: &mut Bencher)` or `fn(work: u64)`";
 
+/// The message for a signature with `args` that is none of the three forms after an argument.
+pub(crate) const EXPECTED_SIGNATURE_WITH_ARG: &str = "with `args`, expected the argument first: `fn(n: T, work: u64, rec: &mut Recorder)`, \
+     `fn(n: T, b: &mut Bencher)` or `fn(n: T, work: u64)`";
+
 /// Parses and validates both halves of the attribute; all mistakes found are in the error.
 pub(crate) fn parse(args: TokenStream, item: TokenStream) -> syn::Result<(BenchAttr, BenchFn)> {
-    match (parse_attr(args), parse_fn(item)) {
+    let with_args = mentions_args(&args);
+    match (parse_attr(args), parse_fn_for(item, with_args)) {
         (Ok(attr), Ok(function)) => Ok((attr, function)),
         (Err(mut first), Err(second)) => {
             first.combine(second);
@@ -170,6 +183,47 @@ const OPTIONS: &[OptionSpec] = &[
         example: "ignore",
         apply: |attr, arg, _| {
             attr.ignore = flag(arg)?;
+            Ok(())
+        },
+    },
+    OptionSpec {
+        key: "group",
+        example: "group = \"maps\"",
+        apply: |attr, arg, example| {
+            attr.group = Some(non_empty_string(arg, example)?);
+            Ok(())
+        },
+    },
+    OptionSpec {
+        key: "args",
+        example: "args = [100, 10_000]",
+        apply: |attr, arg, example| {
+            let value = value(arg, example)?;
+            let empty = match value {
+                Expr::Array(array) => array.elems.is_empty(),
+                Expr::Reference(reference) => {
+                    matches!(unwrap_expr(&reference.expr), Expr::Array(a) if a.elems.is_empty())
+                }
+                _ => false,
+            };
+            if empty || matches!(value, Expr::Lit(_)) {
+                return Err(syn::Error::new_spanned(
+                    value,
+                    format!(
+                        "`args` expects a non-empty list of argument values, e.g. `{example}` \
+                         or `args = pilot::range(1, 64, 2)`"
+                    ),
+                ));
+            }
+            attr.args = Some(value.clone());
+            Ok(())
+        },
+    },
+    OptionSpec {
+        key: "threads",
+        example: "threads = 4",
+        apply: |attr, arg, example| {
+            attr.threads = Some(thread_counts(arg, example)?);
             Ok(())
         },
     },
@@ -408,6 +462,53 @@ fn flag(arg: &OptionArg) -> syn::Result<bool> {
     }
 }
 
+/// `N` or `[N, …]` of integer literals, each at least 1, without repeats.
+fn thread_counts(arg: &OptionArg, example: &str) -> syn::Result<Vec<usize>> {
+    let value = value(arg, example)?;
+    let message = format!(
+        "`threads` is how many threads run the workload at once: expected an integer 1 or \
+         more, or a list of them, e.g. `{example}` or `threads = [1, 2, 4]`"
+    );
+    let count = |expr: &Expr| -> syn::Result<usize> {
+        match unwrap_expr(expr) {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Int(lit), ..
+            }) => match lit.base10_parse::<usize>() {
+                Ok(n) if n >= 1 => Ok(n),
+                _ => Err(syn::Error::new_spanned(lit, &message)),
+            },
+            other => Err(syn::Error::new_spanned(other, &message)),
+        }
+    };
+    let counts = match value {
+        Expr::Array(array) if !array.elems.is_empty() => {
+            let mut counts = Vec::new();
+            for elem in &array.elems {
+                let n = count(elem)?;
+                if counts.contains(&n) {
+                    return Err(syn::Error::new_spanned(
+                        elem,
+                        format!("repeated thread count `{n}` in `threads`: give each once"),
+                    ));
+                }
+                counts.push(n);
+            }
+            counts
+        }
+        Expr::Array(array) => return Err(syn::Error::new_spanned(array, &message)),
+        other => vec![count(other)?],
+    };
+    Ok(counts)
+}
+
+/// Whether the attribute's arguments name `args`: decides how the signature is read, even when
+/// the attribute has mistakes of its own.
+fn mentions_args(args: &TokenStream) -> bool {
+    Punctuated::<OptionArg, Token![,]>::parse_terminated
+        .parse2(args.clone())
+        .is_ok_and(|args| args.iter().any(|arg| arg.key == "args"))
+}
+
 fn path(arg: &OptionArg, example: &str) -> syn::Result<Path> {
     let value = value(arg, example)?;
     match value {
@@ -423,8 +524,16 @@ fn path(arg: &OptionArg, example: &str) -> syn::Result<Path> {
 // The function
 // ---------------------------------------------------------------------------------------------
 
-/// Parses the marked item and checks that it is a function of one of the three forms.
+/// Parses the marked item and checks that it is a function of one of the three forms, without
+/// an argument parameter.
+#[cfg(test)]
 pub(crate) fn parse_fn(item: TokenStream) -> syn::Result<BenchFn> {
+    parse_fn_for(item, false)
+}
+
+/// Parses the marked item and checks that it is a function of one of the three forms, with an
+/// argument parameter first when `with_args` (the attribute has `args = …`).
+pub(crate) fn parse_fn_for(item: TokenStream, with_args: bool) -> syn::Result<BenchFn> {
     let item = match syn::parse2::<Item>(item)? {
         Item::Fn(function) => function,
         other => {
@@ -434,8 +543,8 @@ pub(crate) fn parse_fn(item: TokenStream) -> syn::Result<BenchFn> {
             ));
         }
     };
-    let form = check_signature(&item.sig)?;
-    Ok(BenchFn { item, form })
+    let (form, arg) = check_signature(&item.sig, with_args)?;
+    Ok(BenchFn { item, form, arg })
 }
 
 /// The tokens that name a non-function item, e.g. `struct Foo`: the place to point at.
@@ -464,8 +573,12 @@ fn item_head(item: &Item) -> TokenStream {
     }
 }
 
-/// Checks the qualifiers, generics, parameters and return type; returns the form.
-fn check_signature(sig: &syn::Signature) -> syn::Result<BenchForm> {
+/// Checks the qualifiers, generics, parameters and return type; returns the form and, with
+/// `args`, the argument's type.
+fn check_signature(
+    sig: &syn::Signature,
+    with_args: bool,
+) -> syn::Result<(BenchForm, Option<Type>)> {
     let mut errors = Errors::default();
     // `const fn` is allowed: it coerces to a function pointer like any other.
     if let Some(token) = &sig.asyncness {
@@ -525,28 +638,70 @@ fn check_signature(sig: &syn::Signature) -> syn::Result<BenchForm> {
         }
     }
     // A signature already reported for `self` or `...` is not also a wrong signature.
+    let mut arg = None;
     let form = if receiver.is_none() && sig.variadic.is_none() {
-        let form = form_of(sig);
-        if form.is_none() {
-            errors.push(syn::Error::new(
-                sig.paren_token.span.join(),
-                EXPECTED_SIGNATURE,
-            ));
+        let plain = form_of(sig, 0);
+        let first = sig.inputs.first();
+        // A `Recorder` or `Bencher` first is a mistaken order, not an argument.
+        let first_is_harness = matches!(first, Some(FnArg::Typed(typed))
+            if is_mut_ref_to(&typed.ty, "Recorder") || is_mut_ref_to(&typed.ty, "Bencher"));
+        let after_arg = form_of(sig, 1).filter(|_| !first_is_harness);
+        match (with_args, plain, after_arg) {
+            (false, Some(form), _) => Some(form),
+            (true, _, Some(form)) => {
+                if let Some(FnArg::Typed(typed)) = first {
+                    arg = Some((*typed.ty).clone());
+                }
+                Some(form)
+            }
+            (true, Some(_), None) => {
+                errors.push(syn::Error::new(
+                    sig.paren_token.span.join(),
+                    "`args` gives argument values, but the function takes no argument: put \
+                     it first, e.g. `fn(n: usize, b: &mut Bencher)`",
+                ));
+                None
+            }
+            (false, None, Some(_)) => {
+                errors.push(syn::Error::new_spanned(
+                    first,
+                    "the first parameter is an argument, but no `args = […]` gives its \
+                     values: add e.g. `args = [100, 10_000]` to `#[pilot::bench]`",
+                ));
+                None
+            }
+            (false, None, None) => {
+                errors.push(syn::Error::new(
+                    sig.paren_token.span.join(),
+                    EXPECTED_SIGNATURE,
+                ));
+                None
+            }
+            (true, None, None) => {
+                errors.push(syn::Error::new(
+                    sig.paren_token.span.join(),
+                    EXPECTED_SIGNATURE_WITH_ARG,
+                ));
+                None
+            }
         }
-        form
     } else {
         None
     };
     errors.finish(())?;
     // No error means the signature had a form.
-    Ok(form.unwrap_or(BenchForm::Micro))
+    Ok((form.unwrap_or(BenchForm::Micro), arg))
 }
 
-/// The form that the parameter types say, if any.
-fn form_of(sig: &syn::Signature) -> Option<BenchForm> {
+/// The form that the parameter types after the first `skip` say, if any.
+fn form_of(sig: &syn::Signature, skip: usize) -> Option<BenchForm> {
+    if sig.inputs.len() < skip {
+        return None;
+    }
     let types: Vec<&Type> = sig
         .inputs
         .iter()
+        .skip(skip)
         .map(|input| match input {
             FnArg::Typed(typed) => Some(&*typed.ty),
             FnArg::Receiver(_) => None,

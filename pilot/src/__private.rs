@@ -7,14 +7,17 @@ pub use inventory;
 pub use crate::record::{Bencher, Recorder};
 
 /// What a bench function does in a round, by its signature.
+///
+/// The first `usize` of each function is the index of the argument value in the bench's
+/// `args` list (see [`BenchDef::args`]); the expansion of a bench without `args` ignores it.
 #[derive(Clone, Copy)]
 pub enum BenchBody {
     /// `fn(work: u64, rec: &mut Recorder)`: the workload times each unit itself.
-    Full(fn(u64, &mut Recorder)),
+    Full(fn(usize, u64, &mut Recorder)),
     /// `fn(b: &mut Bencher)`: pilot batches iterations into timed units.
-    Micro(fn(&mut Bencher)),
+    Micro(fn(usize, &mut Bencher)),
     /// `fn(work: u64)`: one duration per round (WPS method).
-    ReadingsOnly(fn(u64)),
+    ReadingsOnly(fn(usize, u64)),
 }
 
 /// The options given in `#[pilot::bench(...)]`; `None` means "use the default or the flag".
@@ -34,6 +37,10 @@ pub struct BenchOptions {
     pub min_time: Option<f64>,
     /// Skipped unless `--ignored` or `--include-ignored`.
     pub ignore: bool,
+    /// The group whose members are compared with each other (`group = "…"`).
+    pub group: Option<&'static str>,
+    /// Thread counts to run the workload on at once (`threads = N` or `[…]`); empty means one.
+    pub threads: &'static [usize],
 }
 
 impl BenchOptions {
@@ -47,6 +54,8 @@ impl BenchOptions {
         max_time: None,
         min_time: None,
         ignore: false,
+        group: None,
+        threads: &[],
     };
 }
 
@@ -64,6 +73,82 @@ pub struct BenchDef {
     pub body: BenchBody,
     /// The attribute's options.
     pub options: BenchOptions,
+    /// With `args = …`: the display names of the argument values, in order (the index of a
+    /// value is what [`BenchBody`]'s functions receive). `None` without `args`.
+    pub args: Option<fn() -> Vec<String>>,
+}
+
+/// Turns the value of `args = …` into the argument values: arrays, slices, vectors of the
+/// argument's type, and [`Sweep`](crate::Sweep)s for integer arguments.
+pub trait IntoArgs<T> {
+    /// The values, in order.
+    fn into_args(self) -> Vec<T>;
+}
+
+impl<T, const N: usize> IntoArgs<T> for [T; N] {
+    fn into_args(self) -> Vec<T> {
+        self.into()
+    }
+}
+
+impl<T: Clone, const N: usize> IntoArgs<T> for &[T; N] {
+    fn into_args(self) -> Vec<T> {
+        self.to_vec()
+    }
+}
+
+impl<T: Clone> IntoArgs<T> for &[T] {
+    fn into_args(self) -> Vec<T> {
+        self.to_vec()
+    }
+}
+
+impl<T> IntoArgs<T> for Vec<T> {
+    fn into_args(self) -> Vec<T> {
+        self
+    }
+}
+
+impl<T: TryFrom<u64>> IntoArgs<T> for crate::Sweep {
+    fn into_args(self) -> Vec<T> {
+        self.as_slice()
+            .iter()
+            .map(|&v| {
+                T::try_from(v).unwrap_or_else(|_| {
+                    panic!("pilot::range value {v} does not fit in the bench's argument type")
+                })
+            })
+            .collect()
+    }
+}
+
+/// The argument values of `args = …`, for the expansion's generated functions.
+pub fn args<T>(values: impl IntoArgs<T>) -> Vec<T> {
+    values.into_args()
+}
+
+/// The display name of one argument value in a bench name `name/arg`: its `Debug` form, with
+/// the quotes of a string taken off (`"abc"` → `abc`).
+pub fn arg_name<T: std::fmt::Debug>(value: &T) -> String {
+    let name = format!("{value:?}");
+    match name.strip_prefix('"').and_then(|n| n.strip_suffix('"')) {
+        Some(inner) => inner.to_string(),
+        None => name,
+    }
+}
+
+/// The argument value at `index`, for one call of the bench.
+///
+/// # Panics
+///
+/// When the list has no such index (the list changed between calls: `args` must always give
+/// the same values).
+pub fn arg_at<T>(mut values: Vec<T>, index: usize) -> T {
+    assert!(
+        index < values.len(),
+        "the `args` list changed between calls: it must always give the same values"
+    );
+    values.swap_remove(index)
 }
 
 inventory::collect!(BenchDef);

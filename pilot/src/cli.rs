@@ -53,6 +53,8 @@ pub(crate) struct Args {
     /// Set (through `PILOT_CHILD`) in the processes pilot starts to measure one bench: they
     /// run one session quietly and write its result document to `--json`.
     pub child: bool,
+    /// `--sequential`: measure a group's members one after another, not interleaved.
+    pub sequential: bool,
     /// Flags that were not understood (ignored, and mentioned once).
     pub unknown: Vec<String>,
 }
@@ -114,6 +116,7 @@ pub(crate) fn parse(
             "--include-ignored" => out.include_ignored = true,
             "--fail-fast" => out.fail_fast = true,
             "--quick" => out.quick = true,
+            "--sequential" => out.sequential = true,
             "--ci" => out.ci = Some(number("--ci", &value("--ci")?, Bound::Fraction)?),
             "--confidence" => {
                 out.confidence = Some(number(
@@ -207,6 +210,7 @@ pub(crate) fn parse(
     out.child = env("PILOT_CHILD").is_some_and(|v| truthy(&v));
     out.quick |= env("PILOT_QUICK").is_some_and(|v| truthy(&v));
     out.fail_fast |= env("PILOT_FAIL_FAST").is_some_and(|v| truthy(&v));
+    out.sequential |= env("PILOT_SEQUENTIAL").is_some_and(|v| truthy(&v));
     Ok(out)
 }
 

@@ -24,10 +24,12 @@ mod runner;
 mod session;
 pub mod stats;
 pub mod store;
+mod sweep;
 
 pub use error::{Error, Result};
 pub use record::{Bencher, Recorder};
 pub use std::hint::black_box;
+pub use sweep::{MAX_SWEEP, Sweep, range};
 
 pub use pilot_macros::bench;
 

@@ -14,37 +14,18 @@ use crate::report::{Progress, Row, format_count, format_ns, format_rate, render_
 use crate::session::{RoundData, SessionConfig, SessionResult, Status, Workload, run_session};
 use crate::store::{self, result};
 
+mod group;
+mod registry;
+mod threads;
+
+use registry::{Bench, registered};
+
+/// The message of a micro-form bench that never timed anything.
+const NEVER_ITERATED: &str = "the bench never called `b.iter(...)` or `b.iter_batched(...)`";
+
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
 fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
-}
-
-/// A registered bench with its display name.
-struct Bench {
-    name: String,
-    def: &'static BenchDef,
-}
-
-/// The benches of this binary, sorted by (module path, name): inventory's order is unspecified.
-fn registered() -> Vec<Bench> {
-    let mut benches: Vec<Bench> = inventory::iter::<BenchDef>
-        .into_iter()
-        .map(|def| {
-            // The crate's own name is the same for every bench of a target: leave it out.
-            let module = def
-                .module_path
-                .split_once("::")
-                .map_or("", |(_, rest)| rest);
-            let name = if module.is_empty() {
-                def.name.to_string()
-            } else {
-                format!("{module}::{}", def.name)
-            };
-            Bench { name, def }
-        })
-        .collect();
-    benches.sort_by(|a, b| (a.def.module_path, a.def.name).cmp(&(b.def.module_path, b.def.name)));
-    benches
 }
 
 pub(crate) fn main() -> ExitCode {
@@ -120,7 +101,7 @@ fn test_mode(args: &Args, all: &[Bench], selected: &[&Bench], filtered_out: usiz
     println!("\nrunning {} benches", selected.len() + shown_ignored.len());
     let (mut passed, mut failed) = (0, Vec::new());
     for b in selected {
-        let outcome = smoke(b.def);
+        let outcome = smoke(b);
         match &outcome {
             Ok(()) => {
                 passed += 1;
@@ -160,25 +141,33 @@ fn test_mode(args: &Args, all: &[Bench], selected: &[&Bench], filtered_out: usiz
     }
 }
 
-/// One round with the smallest work amount, no statistics: does the bench run at all?
-fn smoke(def: &BenchDef) -> Result<(), String> {
+/// One round with the smallest work amount, no statistics: does the bench run at all? With
+/// `threads`, the round runs on that many threads, as in a measurement.
+fn smoke(b: &Bench) -> Result<(), String> {
+    let def = b.def;
     let low = def.options.work.map_or(1, |(a, _)| a);
+    if b.threads > 1 {
+        let mut workload = BenchWorkload::new(b, 0);
+        workload.round(low)?;
+        return Ok(());
+    }
+    let arg = b.arg;
     match def.body {
         BenchBody::Full(f) => {
             let mut rec = Recorder::with_capacity(low);
-            catch(|| f(low, &mut rec))?;
+            catch(|| f(arg, low, &mut rec))?;
             if rec.units() == 0 {
                 return Err("the bench timed no work unit: call `rec.unit(|| ...)`".into());
             }
         }
         BenchBody::Micro(f) => {
             let mut b = Bencher::new(BencherMode::Test);
-            catch(|| f(&mut b))?;
+            catch(|| f(arg, &mut b))?;
             if !b.was_called() {
-                return Err("the bench never called `b.iter(...)` or `b.iter_batched(...)`".into());
+                return Err(NEVER_ITERATED.into());
             }
         }
-        BenchBody::ReadingsOnly(f) => catch(|| f(low))?,
+        BenchBody::ReadingsOnly(f) => catch(|| f(arg, low))?,
     }
     Ok(())
 }
@@ -186,6 +175,10 @@ fn smoke(def: &BenchDef) -> Result<(), String> {
 /// A bench as the session sees it: rounds of a work amount.
 struct BenchWorkload {
     body: BenchBody,
+    /// Index of the argument value (`args`).
+    arg: usize,
+    /// Threads running each round at once (`threads`).
+    threads: usize,
     /// Iterations per unit in the micro form.
     iters: u64,
     /// Least unit duration in the micro form, so the clock's cost stays under 0.5% of a unit.
@@ -194,10 +187,14 @@ struct BenchWorkload {
 
 impl Workload for BenchWorkload {
     fn round(&mut self, work: u64) -> Result<RoundData, String> {
+        let arg = self.arg;
+        if self.threads > 1 {
+            return self.threaded_round(work);
+        }
         match self.body {
             BenchBody::Full(f) => {
                 let mut rec = Recorder::with_capacity(work);
-                catch(|| f(work, &mut rec))?;
+                catch(|| f(arg, work, &mut rec))?;
                 Ok(RoundData::Units {
                     readings: rec.take().into_iter().map(|ns| ns as f64).collect(),
                     iterations: 1,
@@ -206,11 +203,9 @@ impl Workload for BenchWorkload {
             BenchBody::Micro(f) => {
                 let iters = self.iters;
                 let mut b = Bencher::new(BencherMode::Measure { work, iters });
-                catch(|| f(&mut b))?;
+                catch(|| f(arg, &mut b))?;
                 if !b.was_called() {
-                    return Err(
-                        "the bench never called `b.iter(...)` or `b.iter_batched(...)`".into(),
-                    );
+                    return Err(NEVER_ITERATED.into());
                 }
                 let units = b.take_readings();
                 self.recalibrate(&units);
@@ -223,7 +218,7 @@ impl Workload for BenchWorkload {
                 })
             }
             BenchBody::ReadingsOnly(f) => {
-                catch(|| f(work))?;
+                catch(|| f(arg, work))?;
                 Ok(RoundData::Whole)
             }
         }
@@ -231,6 +226,40 @@ impl Workload for BenchWorkload {
 }
 
 impl BenchWorkload {
+    /// The workload of bench `b`, its micro-form units at least `target_unit_ns` long.
+    fn new(b: &Bench, target_unit_ns: u64) -> Self {
+        BenchWorkload {
+            body: b.def.body,
+            arg: b.arg,
+            threads: b.threads,
+            iters: 1,
+            target_unit_ns,
+        }
+    }
+
+    /// A round on [`BenchWorkload::threads`] threads at once, unit readings pooled.
+    fn threaded_round(&mut self, work: u64) -> Result<RoundData, String> {
+        let units = threads::round(self.body, self.arg, work, self.iters, self.threads)?;
+        Ok(match self.body {
+            BenchBody::ReadingsOnly(_) => RoundData::Whole,
+            BenchBody::Full(_) => RoundData::Units {
+                readings: units.into_iter().map(|ns| ns as f64).collect(),
+                iterations: 1,
+            },
+            BenchBody::Micro(_) => {
+                self.recalibrate(&units);
+                let iters = self.iters;
+                RoundData::Units {
+                    readings: units
+                        .into_iter()
+                        .map(|ns| ns as f64 / iters as f64)
+                        .collect(),
+                    iterations: iters,
+                }
+            }
+        })
+    }
+
     /// Calibration can run while the routine is still slow (a warm-up), leaving units too short
     /// once it is fast: raise the iteration count when a round's median unit falls below the
     /// target. Readings are per iteration, so earlier rounds stay comparable.
@@ -332,6 +361,7 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
     );
     let mut rows = Vec::new();
     let mut documents = Vec::new();
+    let mut groups = group::Groups::new(args, selected);
     let mut failed = 0;
     let mut confidence = 0.95;
     let processes =
@@ -353,9 +383,12 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
         // One in-process session by default: measured side by side on this project's shared
         // machine, it covered run-to-run spread as well as several short processes did (13 of
         // 15 runs against 10 of 15), in less time. `--processes N` asks for N processes.
-        let (session, iters) = match processes {
-            1 => measure(b, &config, clock),
-            n => measure_in_processes(b, &config, n),
+        let (session, iters) = match groups.measure(args, b, clock) {
+            Some(measured) => measured,
+            None => match processes {
+                1 => measure(b, &config, clock),
+                n => measure_in_processes(b, &config, n),
+            },
         };
         let finished = now();
         let record = result::BenchRecord {
@@ -371,7 +404,8 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
             started,
             finished,
         };
-        let doc = result::document(&record);
+        let mut doc = result::document(&record);
+        threads::annotate(&mut doc, b.threads, &session);
         let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialise");
         let path = store::latest_path(&root, &target, &b.name);
         if let Err(e) = store::write_atomic(&path, &bytes) {
@@ -388,7 +422,11 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
         if matches!(session.status, Status::Failed(_)) {
             failed += 1;
         }
-        rows.push(row(&b.name, b.def.options.unit, &session));
+        rows.push(threads::row(
+            row(&b.name, b.def.options.unit, &session),
+            b,
+            &session,
+        ));
         documents.push(doc);
         if failed > 0 && args.fail_fast {
             break;
@@ -396,6 +434,7 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
     }
     if !args.no_table {
         println!("\n{}", render_table(&rows, confidence));
+        print!("{}", groups.render());
         println!(
             "results: {}",
             store::results_dir(&root).join(&target).display()
@@ -441,6 +480,7 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
             "machine": machine,
             "results": documents,
             "comparison": comparison,
+            "groups": groups.json(),
         });
         let bytes = serde_json::to_vec_pretty(&run).expect("JSON values serialise");
         if let Err(e) = store::write_atomic(std::path::Path::new(path), &bytes) {
@@ -461,11 +501,7 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
 /// count.
 fn measure(b: &Bench, config: &SessionConfig, clock: ClockInfo) -> (SessionResult, Option<u64>) {
     let mut progress = Progress::start(&b.name);
-    let mut workload = BenchWorkload {
-        body: b.def.body,
-        iters: 1,
-        target_unit_ns: target_unit_ns(clock),
-    };
+    let mut workload = BenchWorkload::new(b, target_unit_ns(clock));
     if let Err(msg) = calibrate(&mut workload, b.def) {
         progress.finish();
         return (failed_session(&msg), None);
@@ -494,11 +530,7 @@ fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
     let clock = measure_clock();
     let config = session_config(args, b.def);
     let started = now();
-    let mut workload = BenchWorkload {
-        body: b.def.body,
-        iters: 1,
-        target_unit_ns: target_unit_ns(clock),
-    };
+    let mut workload = BenchWorkload::new(b, target_unit_ns(clock));
     let session = match calibrate(&mut workload, b.def) {
         Err(msg) => failed_session(&msg),
         Ok(()) => run_session(&mut workload, &RealClock::start(), &config, &mut |_, _| {}),
@@ -538,10 +570,11 @@ fn calibrate(workload: &mut BenchWorkload, def: &BenchDef) -> Result<(), String>
         let mut bencher = Bencher::new(BencherMode::Calibrate {
             target_ns: workload.target_unit_ns,
         });
-        catch(|| f(&mut bencher))?;
-        workload.iters = bencher.calibrated_iters().ok_or_else(|| {
-            "the bench never called `b.iter(...)` or `b.iter_batched(...)`".to_string()
-        })?;
+        let arg = workload.arg;
+        catch(|| f(arg, &mut bencher))?;
+        workload.iters = bencher
+            .calibrated_iters()
+            .ok_or_else(|| NEVER_ITERATED.to_string())?;
     }
     Ok(())
 }

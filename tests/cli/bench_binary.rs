@@ -189,7 +189,10 @@ fn baselines_under_cargo_bench_are_saved_compared_and_checked() {
     save.extend(quick);
     let o = demo(&save, &dir);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
-    assert!(dir.join("pilot/baselines/main/demo_benches/add.json").is_file());
+    assert!(
+        dir.join("pilot/baselines/main/demo_benches/add.json")
+            .is_file()
+    );
 
     // Compared with itself: a verdict and how it was reached, in the output and the JSON.
     let run = dir.join("run.json");
@@ -214,4 +217,100 @@ fn baselines_under_cargo_bench_are_saved_compared_and_checked() {
         "{verdict}"
     );
     assert_eq!(o.status.code() == Some(3), verdict == "regressed");
+}
+
+fn demo_groups(args: &[&str], target_dir: &PathBuf) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_demo_groups"))
+        .args(args)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env_remove("PILOT_CI")
+        .env_remove("PILOT_MAX_TIME")
+        .env_remove("PILOT_PROCESSES")
+        .env_remove("PILOT_SEQUENTIAL")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn sweeps_and_thread_counts_expand_into_named_benches() {
+    let dir = scratch("groups-list");
+    let o = demo_groups(&["--list", "--format", "terse"], &dir);
+    assert_eq!(
+        text(&o.stdout),
+        "double_sum/10: benchmark\ndouble_sum/1000: benchmark\nshort_sum/10: benchmark\n\
+         short_sum/1000: benchmark\nthreaded/threads=1: benchmark\n\
+         threaded/threads=2: benchmark\n"
+    );
+    let o = demo_groups(&[], &dir);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("test threaded/threads=2 ... ok"), "{out}");
+    assert!(out.contains("6 passed"), "{out}");
+}
+
+#[test]
+fn a_group_runs_interleaved_and_reports_its_ranking() {
+    let dir = scratch("groups-bench");
+    let json = dir.join("run.json");
+    let o = demo_groups(
+        &[
+            "--bench",
+            "--max-time",
+            "0.3",
+            "--json",
+            json.to_str().unwrap(),
+            "sum/1000",
+        ],
+        &dir,
+    );
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("group sum/1000 ("), "{out}");
+    let run: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let groups = run["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{run}");
+    let g = &groups[0];
+    assert_eq!(g["name"], "sum/1000");
+    assert_eq!(g["ranking"].as_array().unwrap().len(), 2, "{g}");
+    let pair = &g["pairs"][0];
+    for key in ["a", "b", "ratio", "ratio_ci", "p", "verdict"] {
+        assert!(pair.get(key).is_some(), "{key} missing in {pair}");
+    }
+    assert!(
+        pair["ratio_ci"]["low"].as_f64().unwrap() <= pair["ratio_ci"]["high"].as_f64().unwrap()
+    );
+    assert!(["faster", "equivalent", "undecided"].contains(&pair["verdict"].as_str().unwrap()));
+    // Both members' results are saved as usual; the group's cap is the sum of theirs.
+    for name in ["short_sum_1000", "double_sum_1000"] {
+        let path = dir
+            .join("pilot/results/demo_groups")
+            .join(format!("{name}.json"));
+        assert!(path.exists(), "{path:?}");
+    }
+    assert!(g["elapsed_s"].as_f64().unwrap() < 0.6 + 0.5, "{g}");
+}
+
+#[test]
+fn threads_report_per_thread_and_aggregate_throughput() {
+    let dir = scratch("groups-threads");
+    let json = dir.join("run.json");
+    let o = demo_groups(
+        &[
+            "--bench",
+            "--max-time",
+            "0.3",
+            "--json",
+            json.to_str().unwrap(),
+            "--exact",
+            "threaded/threads=2",
+        ],
+        &dir,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    let run: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let threads = &run["results"][0]["threads"];
+    assert_eq!(threads["count"], 2, "{run}");
+    let per = threads["per_thread"]["mean"].as_f64().unwrap();
+    let all = threads["aggregate"]["mean"].as_f64().unwrap();
+    assert!((all - 2.0 * per).abs() < 1e-6 * all, "{threads}");
 }

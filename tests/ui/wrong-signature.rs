@@ -1,8 +1,10 @@
-use pilot::Bencher;
+use pilot::Recorder;
 
 #[pilot::bench]
-fn sort(n: usize, b: &mut Bencher) {
-    b.iter(|| n);
+fn sort(work: u32, rec: &mut Recorder) {
+    for _ in 0..work {
+        rec.unit(|| 1);
+    }
 }
 
 pilot::main!();

@@ -122,7 +122,8 @@ fn unknown_option_lists_the_valid_ones() {
     assert_eq!(
         attr_error(quote!(foo = 1)),
         "unknown `#[pilot::bench]` option `foo`; expected one of `name`, `unit`, `work`, \
-         `ci`, `confidence`, `max_time`, `min_time`, `ignore`, `crate`"
+         `ci`, `confidence`, `max_time`, `min_time`, `ignore`, `group`, `args`, `threads`, \
+         `crate`"
     );
 }
 
@@ -323,9 +324,6 @@ fn wrong_signatures() {
         quote!(
             fn f(b: &mut Bencher<u8>) {}
         ),
-        quote!(
-            fn f(n: usize, b: &mut Bencher) {}
-        ),
     ] {
         assert_eq!(fn_error(item), EXPECTED_SIGNATURE);
     }
@@ -441,4 +439,125 @@ fn several_mistakes_give_one_message_each() {
         }
     ));
     assert_eq!(errors.len(), 5, "{errors:?}");
+}
+
+// --- groups, sweeps, threads ---
+
+#[test]
+fn group_args_and_threads_are_parsed() {
+    let attr = attr(quote!(
+        group = "maps",
+        args = pilot::range(1, 64, 2),
+        threads = [1, 2, 4]
+    ));
+    assert_eq!(attr.group.as_deref(), Some("maps"));
+    let args = attr.args.unwrap();
+    assert_eq!(
+        quote!(#args).to_string(),
+        quote!(pilot::range(1, 64, 2)).to_string()
+    );
+    assert_eq!(attr.threads, Some(vec![1, 2, 4]));
+    assert_eq!(self::attr(quote!(threads = 8)).threads, Some(vec![8]));
+    assert!(self::attr(quote!(args = [100, 10_000])).args.is_some());
+    assert!(self::attr(quote!(args = &[1u8, 2])).args.is_some());
+}
+
+#[test]
+fn group_args_and_threads_mistakes() {
+    assert_eq!(
+        attr_error(quote!(group = "")),
+        "`group` expects a non-empty string literal, e.g. `group = \"maps\"`"
+    );
+    let threads = "`threads` is how many threads run the workload at once: expected an integer \
+                   1 or more, or a list of them, e.g. `threads = 4` or `threads = [1, 2, 4]`";
+    assert_eq!(attr_error(quote!(threads = 0)), threads);
+    assert_eq!(attr_error(quote!(threads = [1, 0])), threads);
+    assert_eq!(attr_error(quote!(threads = [])), threads);
+    assert_eq!(attr_error(quote!(threads = N)), threads);
+    assert_eq!(
+        attr_error(quote!(threads = [2, 2])),
+        "repeated thread count `2` in `threads`: give each once"
+    );
+    let args = "`args` expects a non-empty list of argument values, e.g. \
+                `args = [100, 10_000]` or `args = pilot::range(1, 64, 2)`";
+    assert_eq!(attr_error(quote!(args = [])), args);
+    assert_eq!(attr_error(quote!(args = 5)), args);
+}
+
+fn parsed_with_args(item: TokenStream) -> syn::Result<BenchFn> {
+    parse_fn_for(item, true)
+}
+
+#[test]
+fn an_argument_comes_first_with_args() {
+    for (item, form) in [
+        (
+            quote!(
+                fn f(n: usize, b: &mut Bencher) {}
+            ),
+            BenchForm::Micro,
+        ),
+        (
+            quote!(
+                fn f(n: u64, work: u64, rec: &mut Recorder) {}
+            ),
+            BenchForm::Full,
+        ),
+        (
+            quote!(
+                fn f(n: &'static str, work: u64) {}
+            ),
+            BenchForm::ReadingsOnly,
+        ),
+    ] {
+        let function = parsed_with_args(item).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(function.form, form);
+        assert!(function.arg.is_some());
+    }
+    let arg = parsed_with_args(quote!(
+        fn f(n: Vec<u8>, b: &mut Bencher) {}
+    ))
+    .unwrap()
+    .arg
+    .unwrap();
+    assert_eq!(quote!(#arg).to_string(), quote!(Vec<u8>).to_string());
+}
+
+#[test]
+fn args_and_the_argument_parameter_go_together() {
+    let no_param = parsed_with_args(quote!(
+        fn f(b: &mut Bencher) {}
+    ))
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(no_param.starts_with("`args` gives argument values, but the function takes no"));
+    let no_args = fn_error(quote!(
+        fn f(n: usize, b: &mut Bencher) {}
+    ));
+    assert!(no_args.starts_with("the first parameter is an argument, but no `args"));
+    let wrong = parsed_with_args(quote!(
+        fn f(n: usize, m: usize) {}
+    ))
+    .err()
+    .unwrap()
+    .to_string();
+    assert_eq!(wrong, EXPECTED_SIGNATURE_WITH_ARG);
+}
+
+#[test]
+fn the_signature_is_read_after_args_even_with_other_mistakes() {
+    let errors: Vec<String> = parse(
+        quote!(args = [1, 2], bogus),
+        quote!(
+            fn f(n: usize, b: &mut Bencher) {}
+        ),
+    )
+    .err()
+    .unwrap()
+    .into_iter()
+    .map(|e| e.to_string())
+    .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("unknown `#[pilot::bench]` option `bogus`"));
 }

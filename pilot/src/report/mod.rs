@@ -6,6 +6,7 @@
 //! seconds; under CI (`CI` set) nothing until the bench is done, so logs stay short.
 
 mod compare;
+mod group;
 mod table;
 
 use std::io::IsTerminal;
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub use compare::{COMPARE_SCHEMA, comparison_json, comparison_markdown, comparison_table};
+pub(crate) use group::{GroupRow, render_group};
 pub(crate) use table::{Row, render_table};
 
 /// The end-of-run table for result documents (`pilot.result/1`), as `cargo pilot bench` prints
@@ -198,6 +200,16 @@ impl Progress {
         );
         if let Some(bar) = &self.bar {
             bar.set_message(msg);
+        } else if self.plain && self.last_line.elapsed() >= Duration::from_secs(2) {
+            eprintln!("  {}: {msg}", self.name);
+            self.last_line = Instant::now();
+        }
+    }
+
+    /// Shows a free-form status, e.g. a group's cycle count.
+    pub(crate) fn message(&mut self, msg: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(msg.to_string());
         } else if self.plain && self.last_line.elapsed() >= Duration::from_secs(2) {
             eprintln!("  {}: {msg}", self.name);
             self.last_line = Instant::now();

@@ -6,6 +6,7 @@
 //! [`Clock`](crate::record::Clock), so its decisions (round lengths, short rounds, stopping) are
 //! tested with scripted durations.
 
+pub(crate) mod group;
 pub(crate) mod planner;
 #[cfg(test)]
 mod tests;
@@ -201,7 +202,17 @@ pub(crate) fn run_session(
     config: &SessionConfig,
     progress: Progress<'_>,
 ) -> SessionResult {
-    Session::new(config, clock).run(workload, progress)
+    let mut state = SessionState::new(config, clock);
+    let status = loop {
+        let work = state.next_work();
+        let before = clock.now();
+        let data = workload.round(work);
+        let duration = clock.now().saturating_sub(before);
+        if let Some(status) = state.record(data, duration, progress) {
+            break status;
+        }
+    };
+    state.finish(status)
 }
 
 /// Most units one round may have (the readings of a round are held in memory at once).
@@ -209,6 +220,223 @@ pub(crate) const MAX_ROUND_UNITS: u64 = 1 << 21;
 
 /// Stable readings kept before adjacent pairs are merged (see [`Session::compact`]).
 const MAX_KEPT: usize = 1 << 20;
+
+/// A session advanced one round at a time: [`SessionState::next_work`] says what the next round
+/// should do, [`SessionState::record`] takes what it did and says whether the session is over.
+/// [`run_session`] drives one to the end; an interleaved group
+/// ([`group`](crate::session::group)) drives several, round by round, and may keep a member
+/// going after it has met its own target.
+pub(crate) struct SessionState<'a> {
+    session: Session<'a>,
+    start: Duration,
+    /// Lower end of the work range: raised by the short-round rule.
+    low: u64,
+    /// Work amount of the next round.
+    work: u64,
+    estimate: Option<Estimate>,
+    /// Index of the first long-enough round, and its length: the start of eq. 5's schedule.
+    schedule: Option<(usize, Duration)>,
+    readings_only: bool,
+    /// Pilot's short-round rule applies until a round at the top of the work range is still
+    /// short: then no round can be long enough, and short rounds are all there is.
+    short_rule: bool,
+    /// Whether the last estimate met every condition to stop (target, sample counts).
+    met_target: bool,
+}
+
+impl<'a> SessionState<'a> {
+    /// A session that has run no round yet; its time starts now.
+    pub(crate) fn new(config: &'a SessionConfig, clock: &'a dyn Clock) -> Self {
+        let start = clock.now();
+        SessionState {
+            session: Session::new(config, clock),
+            start,
+            low: config.work_range.0,
+            work: config.work_range.0,
+            estimate: None,
+            schedule: None,
+            readings_only: false,
+            short_rule: true,
+            met_target: false,
+        }
+    }
+
+    /// The work amount the next round should do.
+    pub(crate) fn next_work(&self) -> u64 {
+        self.work
+    }
+
+    /// The current estimate of the time PI, if there is one yet.
+    pub(crate) fn estimate(&self) -> Option<&Estimate> {
+        self.estimate.as_ref()
+    }
+
+    /// Whether the current estimate meets the target and has enough samples and rounds.
+    pub(crate) fn met_target(&self) -> bool {
+        self.met_target
+    }
+
+    /// Mean of each analysed round's stable unit readings, in order (empty in readings-only
+    /// mode).
+    pub(crate) fn round_means(&self) -> &[f64] {
+        &self.session.round_means
+    }
+
+    /// Whether the workload only gives whole-round readings (the WPS method).
+    pub(crate) fn readings_only(&self) -> bool {
+        self.readings_only
+    }
+
+    /// Takes the outcome of one round of [`SessionState::next_work`] units, which took
+    /// `duration`, and plans the next one. Returns the status when the session should stop:
+    /// `Converged` or `TimeCap` (after which the round-by-round caller may still go on), or a
+    /// failure, `BelowResolution` (final).
+    pub(crate) fn record(
+        &mut self,
+        data: Result<RoundData, String>,
+        duration: Duration,
+        progress: Progress<'_>,
+    ) -> Option<Status> {
+        let cfg = self.session.config;
+        let high = cfg.work_range.1;
+        let work = self.work;
+        let data = match data {
+            Ok(d) => d,
+            Err(message) => return Some(Status::Failed(message)),
+        };
+        self.readings_only |= matches!(data, RoundData::Whole);
+        let readings_only = self.readings_only;
+        let elapsed = self.session.clock.now().saturating_sub(self.start);
+        if duration < cfg.short_round && work >= high {
+            self.short_rule = false;
+        }
+        let short = self.short_rule && duration < cfg.short_round && work < high;
+        // The first round of any session is a trial: it learns the time per unit, and
+        // often pays one-time costs (lazy statics, page faults). Unit readings lose those to
+        // change-point detection; a whole-round reading cannot, so it is kept out of the fit.
+        let trial = readings_only && self.session.rounds.is_empty();
+        let mut record = RoundRecord {
+            work,
+            duration,
+            units: 0,
+            stable: None,
+            analysed: !short && !trial,
+            mean_ns: None,
+        };
+        match data {
+            RoundData::Units {
+                readings: units,
+                iterations,
+            } => {
+                record.units = units.len();
+                record.mean_ns = Some(units.iter().sum::<f64>() / units.len().max(1) as f64);
+                if units.is_empty() {
+                    return Some(Status::Failed(
+                        "the round timed no work unit (rec.unit / b.iter never called)".into(),
+                    ));
+                }
+                if !short {
+                    record.stable = self.session.add_units(&units);
+                    self.session.last_units_ns *= iterations.max(1) as f64;
+                }
+            }
+            RoundData::Whole => {
+                if !short && !trial {
+                    self.session
+                        .whole
+                        .push((work as f64, duration.as_nanos() as f64));
+                }
+            }
+        }
+        let analysed_round = record.analysed;
+        self.session.rounds.push(record);
+        if !analysed_round && !short {
+            return None;
+        }
+        if short {
+            // Pilot's short-round rule: too short to trust; double and raise the floor. In
+            // readings-only mode the floor stays below a quarter of the range, or the
+            // regression would have no spread of work amounts left to fit.
+            self.work = work.saturating_mul(2).min(high);
+            if readings_only && self.work > cfg.work_range.0.max(high / 4) {
+                // Keeping the spread wins: rounds from here on are analysed even if short
+                // (α absorbs their fixed cost).
+                self.low = cfg.work_range.0.max(high / 4);
+                self.short_rule = false;
+            } else {
+                self.low = self.work;
+            }
+            return (elapsed >= cfg.max_time).then_some(Status::TimeCap);
+        }
+        let analysed = self.session.rounds.iter().filter(|r| r.analysed).count();
+        if !readings_only && analysed >= 3 && 2 * self.session.zero_readings > self.session.readings
+        {
+            return Some(Status::BelowResolution);
+        }
+        let first_long = *self
+            .schedule
+            .get_or_insert((self.session.rounds.len() - 1, duration));
+        self.estimate = if readings_only {
+            self.session.wps_estimate()
+        } else {
+            self.session.unit_estimate()
+        };
+        self.met_target = false;
+        if let Some(e) = &self.estimate {
+            progress(e, elapsed);
+            self.met_target = e.n >= 2
+                && (readings_only || e.subsession_means.len() >= cfg.min_subsessions)
+                && (readings_only || e.rounds >= cfg.min_rounds)
+                && (e.relative_half_width() <= cfg.target);
+        }
+        // Planned even when stopping: a group may run this member on.
+        self.work = self.session.next_work(
+            readings_only,
+            work,
+            duration,
+            (self.low, high),
+            first_long,
+            self.estimate.as_ref(),
+            cfg.max_time.saturating_sub(elapsed),
+        );
+        if self.met_target && elapsed >= cfg.min_time {
+            return Some(Status::Converged);
+        }
+        (elapsed >= cfg.max_time).then_some(Status::TimeCap)
+    }
+
+    /// Ends the session with `status` (from [`SessionState::record`], or the caller's own):
+    /// the result, with its warnings.
+    pub(crate) fn finish(self, status: Status) -> SessionResult {
+        let SessionState {
+            mut session,
+            start,
+            estimate,
+            readings_only,
+            ..
+        } = self;
+        let analysed = session.rounds.iter().filter(|r| r.analysed).count();
+        let status = match status {
+            Status::Converged | Status::TimeCap
+                if !readings_only && analysed >= 3 && 2 * session.unstable_rounds > analysed =>
+            {
+                Status::NoSteadyState
+            }
+            s => s,
+        };
+        session.finish_warnings(&status, estimate.as_ref());
+        SessionResult {
+            status,
+            estimate,
+            elapsed: session.clock.now().saturating_sub(start),
+            rounds: session.rounds,
+            removed: session.removed,
+            readings: session.readings,
+            warnings: session.warnings,
+            process_means: Vec::new(),
+        }
+    }
+}
 
 struct Session<'a> {
     config: &'a SessionConfig,
@@ -251,144 +479,6 @@ impl<'a> Session<'a> {
             unstable_rounds: 0,
             zero_readings: 0,
             warnings: Vec::new(),
-        }
-    }
-
-    fn run(mut self, workload: &mut dyn Workload, progress: Progress<'_>) -> SessionResult {
-        let cfg = self.config;
-        let start = self.clock.now();
-        let (mut low, high) = cfg.work_range;
-        let mut work = low;
-        let mut estimate: Option<Estimate> = None;
-        // Index of the first long-enough round, and its length: the start of eq. 5's schedule.
-        let mut schedule: Option<(usize, Duration)> = None;
-        let mut readings_only = false;
-        // Pilot's short-round rule applies until a round at the top of the work range is still
-        // short: then no round can be long enough, and short rounds are all there is.
-        let mut short_rule = true;
-        let status = loop {
-            let before = self.clock.now();
-            let data = match workload.round(work) {
-                Ok(d) => d,
-                Err(message) => break Status::Failed(message),
-            };
-            readings_only |= matches!(data, RoundData::Whole);
-            let duration = self.clock.now().saturating_sub(before);
-            let elapsed = self.clock.now().saturating_sub(start);
-            if duration < cfg.short_round && work >= high {
-                short_rule = false;
-            }
-            let short = short_rule && duration < cfg.short_round && work < high;
-            // The first round of any session is a trial: it learns the time per unit, and
-            // often pays one-time costs (lazy statics, page faults). Unit readings lose those to
-            // change-point detection; a whole-round reading cannot, so it is kept out of the fit.
-            let trial = readings_only && self.rounds.is_empty();
-            let mut record = RoundRecord {
-                work,
-                duration,
-                units: 0,
-                stable: None,
-                analysed: !short && !trial,
-                mean_ns: None,
-            };
-            match data {
-                RoundData::Units {
-                    readings: units,
-                    iterations,
-                } => {
-                    record.units = units.len();
-                    record.mean_ns = Some(units.iter().sum::<f64>() / units.len().max(1) as f64);
-                    if units.is_empty() {
-                        break Status::Failed(
-                            "the round timed no work unit (rec.unit / b.iter never called)".into(),
-                        );
-                    }
-                    if !short {
-                        record.stable = self.add_units(&units);
-                        self.last_units_ns *= iterations.max(1) as f64;
-                    }
-                }
-                RoundData::Whole => {
-                    if !short && !trial {
-                        self.whole.push((work as f64, duration.as_nanos() as f64));
-                    }
-                }
-            }
-            let analysed_round = record.analysed;
-            self.rounds.push(record);
-            if !analysed_round && !short {
-                continue;
-            }
-            if short {
-                // Pilot's short-round rule: too short to trust; double and raise the floor. In
-                // readings-only mode the floor stays below a quarter of the range, or the
-                // regression would have no spread of work amounts left to fit.
-                work = work.saturating_mul(2).min(high);
-                if readings_only && work > cfg.work_range.0.max(high / 4) {
-                    // Keeping the spread wins: rounds from here on are analysed even if short
-                    // (α absorbs their fixed cost).
-                    low = cfg.work_range.0.max(high / 4);
-                    short_rule = false;
-                } else {
-                    low = work;
-                }
-                if elapsed >= cfg.max_time {
-                    break Status::TimeCap;
-                }
-                continue;
-            }
-            let analysed = self.rounds.iter().filter(|r| r.analysed).count();
-            if !readings_only && analysed >= 3 && 2 * self.zero_readings > self.readings {
-                break Status::BelowResolution;
-            }
-            let first_long = *schedule.get_or_insert((self.rounds.len() - 1, duration));
-            estimate = if readings_only {
-                self.wps_estimate()
-            } else {
-                self.unit_estimate()
-            };
-            if let Some(e) = &estimate {
-                progress(e, elapsed);
-                let enough = e.n >= 2
-                    && (readings_only || e.subsession_means.len() >= cfg.min_subsessions)
-                    && (readings_only || e.rounds >= cfg.min_rounds)
-                    && (e.relative_half_width() <= cfg.target);
-                if enough && elapsed >= cfg.min_time {
-                    break Status::Converged;
-                }
-            }
-            if elapsed >= cfg.max_time {
-                break Status::TimeCap;
-            }
-            work = self.next_work(
-                readings_only,
-                work,
-                duration,
-                (low, high),
-                first_long,
-                estimate.as_ref(),
-                cfg.max_time.saturating_sub(elapsed),
-            );
-        };
-        let analysed = self.rounds.iter().filter(|r| r.analysed).count();
-        let status = match status {
-            Status::Converged | Status::TimeCap
-                if !readings_only && analysed >= 3 && 2 * self.unstable_rounds > analysed =>
-            {
-                Status::NoSteadyState
-            }
-            s => s,
-        };
-        self.finish_warnings(&status, estimate.as_ref());
-        SessionResult {
-            status,
-            estimate,
-            rounds: self.rounds,
-            removed: self.removed,
-            readings: self.readings,
-            elapsed: self.clock.now().saturating_sub(start),
-            warnings: self.warnings,
-            process_means: Vec::new(),
         }
     }
 

@@ -125,9 +125,9 @@ fn main() {
 
     assert!(matches!(def("match").body, BenchBody::Micro(_)));
     assert!(matches!(def("in_a_block").body, BenchBody::Micro(_)));
-    // The registered pointer is the function itself.
+    // The registered pointer calls the function itself (0: no argument).
     match def("in_module").body {
-        BenchBody::ReadingsOnly(f) => f(3),
+        BenchBody::ReadingsOnly(f) => f(0, 3),
         _ => panic!("`in_module` is readings-only"),
     }
 }

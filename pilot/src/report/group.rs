@@ -1,0 +1,103 @@
+//! The ranking table of a group, printed after the bench table.
+
+use std::fmt::Write;
+
+/// One member of a group's ranking, already formatted.
+pub(crate) struct GroupRow {
+    /// `1`, `2`, …
+    pub rank: String,
+    pub name: String,
+    /// `12.35 µs ± 0.41%`.
+    pub time: String,
+    /// `1.00×`, `1.34× ± 0.02×`: time relative to the fastest member.
+    pub vs_fastest: String,
+    /// The ratio to the member ranked just before, with its interval and that member's name.
+    pub vs_next: String,
+    /// Welch's p of that pair.
+    pub p: String,
+    /// `faster`, `equivalent` or `undecided`.
+    pub verdict: String,
+}
+
+/// Lays a group's ranking out in aligned columns.
+pub(crate) fn render_group(rows: &[GroupRow]) -> String {
+    let header = [
+        "#",
+        "bench",
+        "time per unit",
+        "vs fastest",
+        "vs previous",
+        "p",
+        "verdict",
+    ];
+    let cells: Vec<[String; 7]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.rank.clone(),
+                r.name.clone(),
+                r.time.clone(),
+                r.vs_fastest.clone(),
+                r.vs_next.clone(),
+                r.p.clone(),
+                r.verdict.clone(),
+            ]
+        })
+        .collect();
+    let header = header.map(String::from);
+    let widths: Vec<usize> = (0..7)
+        .map(|i| {
+            cells
+                .iter()
+                .chain([&header])
+                .map(|c| c[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(cells.iter()) {
+        let mut line = String::from("  ");
+        for (i, cell) in row.iter().enumerate() {
+            let pad = " ".repeat(widths[i] - cell.chars().count());
+            // Names, comparisons and verdicts read left to right; numbers line up right.
+            if matches!(i, 1 | 4 | 6) {
+                let _ = write!(line, "{cell}{pad}  ");
+            } else {
+                let _ = write!(line, "{pad}{cell}  ");
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranking_columns_line_up() {
+        let row = |rank: &str, name: &str, vs: &str, verdict: &str| GroupRow {
+            rank: rank.into(),
+            name: name.into(),
+            time: "1.000 µs ± 0.50%".into(),
+            vs_fastest: vs.into(),
+            vs_next: String::new(),
+            p: String::new(),
+            verdict: verdict.into(),
+        };
+        let t = render_group(&[
+            row("1", "vec", "1.00×", ""),
+            row("2", "linked_list", "1.34× ± 0.02×", "faster"),
+        ]);
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(lines[0].starts_with("  #  bench"), "{t}");
+        assert!(lines[2].contains("linked_list  1.000 µs"), "{t}");
+        assert!(lines[2].ends_with("faster"), "{t}");
+        let end =
+            |l: &str, cell: &str| l[..l.find(cell).unwrap()].chars().count() + cell.chars().count();
+        assert_eq!(end(lines[1], "1.00×"), end(lines[2], "0.02×"), "{t}");
+    }
+}

@@ -1,0 +1,395 @@
+//! Groups in the bench binary: which selected benches are alternatives of each other, running
+//! them interleaved ([`crate::session::group`]) when the bench loop reaches the first of them,
+//! and their ranking in the terminal and in the run document.
+//!
+//! The group's time cap is the sum of its members' caps (each member's `max_time`, from flags,
+//! environment or attribute): a group never takes longer than its members measured one after
+//! another would at most. Its least time is the largest member `min_time`. Members are measured
+//! in this process whatever `--processes` says (interleaving needs them side by side).
+//! `--sequential` measures the members one after another instead, each to its own target, and
+//! compares them afterwards by the same rule (with each round's mean over all its readings):
+//! the baseline against which interleaving is judged.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::{Args, ClockInfo, RealClock, target_unit_ns};
+use super::{Bench, BenchWorkload, calibrate, failed_session, measure, session_config};
+use crate::report::{GroupRow, Progress, format_ns, render_group};
+use crate::session::group::{GroupConfig, MemberView, PairComparison, Verdict, rank, run_group};
+use crate::session::{SessionConfig, SessionResult, Workload};
+
+/// Longest round of a group member: short rounds make many cycles, so the members' rounds
+/// alternate faster than the machine's state changes.
+const MEMBER_MAX_ROUND: Duration = Duration::from_millis(25);
+
+/// The groups among the selected benches, and the results of those already measured.
+pub(super) struct Groups<'b> {
+    /// Group instance name → its selected members, in bench order (only groups of 2 or more).
+    members: BTreeMap<String, Vec<&'b Bench>>,
+    sequential: bool,
+    /// Bench name → its measured session and micro-form iterations, until the loop takes it.
+    measured: BTreeMap<String, (SessionResult, Option<u64>)>,
+    /// Sessions of `--sequential` members, kept to compare once all are done.
+    sequential_sessions: BTreeMap<String, Vec<Option<SessionResult>>>,
+    reports: Vec<GroupReport>,
+}
+
+/// A finished group, for the table and the run document.
+struct GroupReport {
+    name: String,
+    /// Member names and estimates, in ranking order.
+    ranked: Vec<(String, f64, f64, f64)>,
+    pairs: Vec<(String, String, PairComparison)>,
+    settled: bool,
+    cycles: usize,
+    elapsed: Duration,
+    confidence: f64,
+}
+
+impl<'b> Groups<'b> {
+    /// The groups with at least two selected members.
+    pub(super) fn new(args: &Args, selected: &[&'b Bench]) -> Self {
+        let mut members: BTreeMap<String, Vec<&'b Bench>> = BTreeMap::new();
+        for b in selected {
+            if let Some(group) = &b.group {
+                members.entry(group.clone()).or_default().push(b);
+            }
+        }
+        members.retain(|_, m| m.len() >= 2);
+        Groups {
+            members,
+            sequential: args.sequential,
+            measured: BTreeMap::new(),
+            sequential_sessions: BTreeMap::new(),
+            reports: Vec::new(),
+        }
+    }
+
+    /// The session of `b` when it is a group member: the whole group runs at its first
+    /// member, the others' results wait here. `None` for a bench outside every group.
+    pub(super) fn measure(
+        &mut self,
+        args: &Args,
+        b: &Bench,
+        clock: ClockInfo,
+    ) -> Option<(SessionResult, Option<u64>)> {
+        let group = b.group.as_ref()?;
+        let members = self.members.get(group)?.clone();
+        if self.sequential {
+            let (session, iters) = measure(b, &session_config(args, b.def), clock);
+            let slot = self
+                .sequential_sessions
+                .entry(group.clone())
+                .or_insert_with(|| vec![None; members.len()]);
+            if let Some(i) = members.iter().position(|m| m.name == b.name) {
+                slot[i] = Some(session.clone());
+            }
+            if slot.iter().all(Option::is_some) {
+                let sessions: Vec<SessionResult> = slot.iter().flatten().cloned().collect();
+                self.compare_sequential(args, group, &members, &sessions);
+            }
+            return Some((session, iters));
+        }
+        if !self.measured.contains_key(&b.name) {
+            self.run(args, group, &members, clock);
+        }
+        self.measured.remove(&b.name)
+    }
+
+    /// Runs one group interleaved and keeps its members' results and its report.
+    fn run(&mut self, args: &Args, group: &str, members: &[&Bench], clock: ClockInfo) {
+        let base: Vec<SessionConfig> = members
+            .iter()
+            .map(|b| session_config(args, b.def))
+            .collect();
+        let config = group_config(&base);
+        let configs: Vec<SessionConfig> = base
+            .iter()
+            .map(|c| SessionConfig {
+                max_time: config.max_time,
+                max_round: c.max_round.min(MEMBER_MAX_ROUND),
+                first_result: (c.first_result / members.len() as u32)
+                    .max(Duration::from_millis(100)),
+                ..c.clone()
+            })
+            .collect();
+        let mut workloads: Vec<BenchWorkload> = members
+            .iter()
+            .map(|b| BenchWorkload::new(b, target_unit_ns(clock)))
+            .collect();
+        // A member that cannot calibrate fails alone; the others are still compared.
+        let mut failed: Vec<Option<String>> = Vec::new();
+        for (w, b) in workloads.iter_mut().zip(members) {
+            failed.push(calibrate(w, b.def).err());
+        }
+        let mut progress = Progress::start(&format!("group {group}"));
+        let mut running: Vec<&mut dyn Workload> = Vec::new();
+        let mut running_configs = Vec::new();
+        let mut index = Vec::new();
+        for (i, w) in workloads.iter_mut().enumerate() {
+            if failed[i].is_none() {
+                running.push(w);
+                running_configs.push(configs[i].clone());
+                index.push(i);
+            }
+        }
+        let real = RealClock::start();
+        let result = run_group(
+            &mut running,
+            &running_configs,
+            &real,
+            &config,
+            &mut |cycles, elapsed, undecided| {
+                progress.message(&format!(
+                    "cycle {cycles}, {:.1} s, {undecided} pair(s) undecided",
+                    elapsed.as_secs_f64()
+                ));
+            },
+        );
+        progress.finish();
+        let mut sessions: Vec<Option<SessionResult>> = vec![None; members.len()];
+        for (k, session) in result.members.into_iter().enumerate() {
+            sessions[index[k]] = Some(session);
+        }
+        for (i, b) in members.iter().enumerate() {
+            let session = match (&failed[i], sessions[i].take()) {
+                (Some(msg), _) => failed_session(msg),
+                (None, Some(s)) => s,
+                (None, None) => failed_session("the group ended before this member ran"),
+            };
+            let iters = matches!(b.def.body, crate::__private::BenchBody::Micro(_))
+                .then_some(workloads[i].iters);
+            self.measured.insert(b.name.clone(), (session, iters));
+        }
+        let map = |k: usize| index[k];
+        let ranking: Vec<usize> = result.ranking.iter().map(|&k| map(k)).collect();
+        let pairs: Vec<PairComparison> = result
+            .pairs
+            .iter()
+            .map(|p| PairComparison {
+                a: map(p.a),
+                b: map(p.b),
+                ..p.clone()
+            })
+            .collect();
+        let estimates: Vec<Option<(f64, f64, f64)>> = members
+            .iter()
+            .map(|b| {
+                self.measured[&b.name]
+                    .0
+                    .estimate
+                    .as_ref()
+                    .map(|e| (e.mean, e.ci.low, e.ci.high))
+            })
+            .collect();
+        self.report(
+            group,
+            members,
+            &ranking,
+            pairs,
+            &estimates,
+            &config,
+            result.settled,
+            result.cycles,
+            result.elapsed,
+        );
+    }
+
+    /// `--sequential`: compares members measured one after another by the group's rule.
+    fn compare_sequential(
+        &mut self,
+        args: &Args,
+        group: &str,
+        members: &[&Bench],
+        sessions: &[SessionResult],
+    ) {
+        let base: Vec<SessionConfig> = members
+            .iter()
+            .map(|b| session_config(args, b.def))
+            .collect();
+        let config = group_config(&base);
+        let round_means: Vec<Vec<f64>> = sessions
+            .iter()
+            .map(|s| {
+                s.rounds
+                    .iter()
+                    .filter(|r| r.analysed && r.stable.is_some())
+                    .filter_map(|r| r.mean_ns)
+                    .collect()
+            })
+            .collect();
+        let with: Vec<usize> = (0..members.len())
+            .filter(|&i| sessions[i].estimate.is_some())
+            .collect();
+        let views: Vec<MemberView<'_>> = with
+            .iter()
+            .map(|&i| MemberView {
+                estimate: sessions[i].estimate.as_ref().expect("filtered"),
+                round_means: &round_means[i],
+            })
+            .collect();
+        let (ranking, pairs) = rank(&views, &config);
+        let ranking: Vec<usize> = ranking.into_iter().map(|k| with[k]).collect();
+        let pairs: Vec<PairComparison> = pairs
+            .into_iter()
+            .map(|p| PairComparison {
+                a: with[p.a],
+                b: with[p.b],
+                ..p
+            })
+            .collect();
+        let settled = pairs.iter().all(|p| p.verdict != Verdict::Undecided);
+        let estimates: Vec<Option<(f64, f64, f64)>> = sessions
+            .iter()
+            .map(|s| s.estimate.as_ref().map(|e| (e.mean, e.ci.low, e.ci.high)))
+            .collect();
+        let elapsed = sessions.iter().map(|s| s.elapsed).sum();
+        let cycles = 0;
+        self.report(
+            group, members, &ranking, pairs, &estimates, &config, settled, cycles, elapsed,
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn report(
+        &mut self,
+        group: &str,
+        members: &[&Bench],
+        ranking: &[usize],
+        pairs: Vec<PairComparison>,
+        estimates: &[Option<(f64, f64, f64)>],
+        config: &GroupConfig,
+        settled: bool,
+        cycles: usize,
+        elapsed: Duration,
+    ) {
+        let ranked = ranking
+            .iter()
+            .filter_map(|&i| {
+                let (mean, low, high) = estimates[i]?;
+                Some((members[i].name.clone(), mean, low, high))
+            })
+            .collect();
+        let pairs = pairs
+            .into_iter()
+            .map(|p| (members[p.a].name.clone(), members[p.b].name.clone(), p))
+            .collect();
+        self.reports.push(GroupReport {
+            name: group.to_string(),
+            ranked,
+            pairs,
+            settled,
+            cycles,
+            elapsed,
+            confidence: config.confidence,
+        });
+    }
+
+    /// The ranking table of every group measured, for the terminal.
+    pub(super) fn render(&self) -> String {
+        let mut out = String::new();
+        for g in &self.reports {
+            let how = match (self.sequential, g.settled) {
+                (true, true) => "one after another, settled".to_string(),
+                (true, false) => "one after another, not settled".to_string(),
+                (false, true) => format!("settled after {} cycles", g.cycles),
+                (false, false) => format!("time cap after {} cycles", g.cycles),
+            };
+            out.push_str(&format!(
+                "group {} ({how}, {:.1} s; {:.0}% CI)\n",
+                g.name,
+                g.elapsed.as_secs_f64(),
+                100.0 * g.confidence
+            ));
+            let Some(&(_, fastest, f_low, f_high)) = g.ranked.first() else {
+                out.push_str("  no member has an estimate\n\n");
+                continue;
+            };
+            let f_rel = (f_high - f_low) / 2.0 / fastest;
+            let rows: Vec<GroupRow> = g
+                .ranked
+                .iter()
+                .enumerate()
+                .map(|(k, (name, mean, low, high))| {
+                    let rel = (high - low) / 2.0 / mean;
+                    let ratio = mean / fastest;
+                    let ratio_hw = ratio * (rel * rel + f_rel * f_rel).sqrt();
+                    let vs_fastest = if k == 0 {
+                        "1.00×".to_string()
+                    } else {
+                        format!("{ratio:.2}× ± {ratio_hw:.2}×")
+                    };
+                    let (vs_next, p, verdict) = match k.checked_sub(1).map(|j| &g.pairs[j]) {
+                        Some((a, _, pair)) => (
+                            format!(
+                                "{:.3}× [{:.3}, {:.3}] vs {a}",
+                                pair.ratio, pair.ratio_ci.low, pair.ratio_ci.high
+                            ),
+                            pair.p.map_or("-".to_string(), |p| format!("{p:.1e}")),
+                            pair.verdict.as_str().to_string(),
+                        ),
+                        None => (String::new(), String::new(), String::new()),
+                    };
+                    GroupRow {
+                        rank: (k + 1).to_string(),
+                        name: name.clone(),
+                        time: format!("{} ± {:.2}%", format_ns(*mean), 100.0 * rel),
+                        vs_fastest,
+                        vs_next,
+                        p,
+                        verdict,
+                    }
+                })
+                .collect();
+            out.push_str(&render_group(&rows));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The `groups` section of the run document.
+    pub(super) fn json(&self) -> Value {
+        Value::Array(
+            self.reports
+                .iter()
+                .map(|g| {
+                    json!({
+                        "name": g.name,
+                        "ranking": g.ranked.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
+                        "pairs": g.pairs.iter().map(|(a, b, p)| json!({
+                            "a": a,
+                            "b": b,
+                            "ratio": p.ratio,
+                            "ratio_ci": {"low": p.ratio_ci.low, "high": p.ratio_ci.high},
+                            "p": p.p,
+                            "verdict": p.verdict.as_str(),
+                        })).collect::<Vec<_>>(),
+                        "members": g.ranked.iter().map(|(name, mean, low, high)| json!({
+                            "name": name,
+                            "mean": mean,
+                            "ci": {"low": low, "high": high},
+                        })).collect::<Vec<_>>(),
+                        "status": if g.settled { "settled" } else { "time cap" },
+                        "interleaved": !self.sequential,
+                        "cycles": g.cycles,
+                        "elapsed_s": g.elapsed.as_secs_f64(),
+                    })
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The group's rule and cap from its members' settings (see the module docs).
+fn group_config(members: &[SessionConfig]) -> GroupConfig {
+    GroupConfig {
+        confidence: members.first().map_or(0.95, |c| c.confidence),
+        max_time: members.iter().map(|c| c.max_time).sum(),
+        min_time: members.iter().map(|c| c.min_time).max().unwrap_or_default(),
+        min_rounds: members.iter().map(|c| c.min_rounds).max().unwrap_or(10),
+        ..GroupConfig::default()
+    }
+}

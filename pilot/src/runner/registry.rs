@@ -1,0 +1,77 @@
+//! The benches of this binary: each `#[pilot::bench]` registration expanded into one bench per
+//! argument value and thread count.
+//!
+//! Names: `name` for a bench without `args` and with at most one thread count; `name/arg` per
+//! argument value (its `Debug` form, a string without its quotes); `…/threads=N` per thread
+//! count when `threads` lists several. The module path comes first (`module::name/arg`), the
+//! crate's name left out. A group's members are compared per argument value and thread count:
+//! the group instance is the group's name with the same suffix (`maps/100`).
+
+use crate::__private::BenchDef;
+
+/// One bench as the runner sees it: a registration, one argument value, one thread count.
+pub(super) struct Bench {
+    /// Display name, unique in the binary.
+    pub name: String,
+    pub def: &'static BenchDef,
+    /// Index of the argument value in the registration's `args` list (0 without `args`).
+    pub arg: usize,
+    /// Threads running the workload at once.
+    pub threads: usize,
+    /// The group instance this bench is a member of, e.g. `maps/100`.
+    pub group: Option<String>,
+}
+
+/// The benches of this binary, sorted by (module path, name) as inventory's order is
+/// unspecified, each registration expanded in the order of its argument values and thread
+/// counts.
+pub(super) fn registered() -> Vec<Bench> {
+    let mut defs: Vec<&'static BenchDef> = inventory::iter::<BenchDef>.into_iter().collect();
+    defs.sort_by(|a, b| (a.module_path, a.name).cmp(&(b.module_path, b.name)));
+    defs.into_iter().flat_map(expand).collect()
+}
+
+/// One registration's benches.
+fn expand(def: &'static BenchDef) -> Vec<Bench> {
+    // The crate's own name is the same for every bench of a target: leave it out.
+    let module = def
+        .module_path
+        .split_once("::")
+        .map_or("", |(_, rest)| rest);
+    let base = if module.is_empty() {
+        def.name.to_string()
+    } else {
+        format!("{module}::{}", def.name)
+    };
+    let args: Vec<Option<String>> = match def.args {
+        Some(names) => names().into_iter().map(Some).collect(),
+        None => vec![None],
+    };
+    let threads: &[usize] = if def.options.threads.is_empty() {
+        &[1]
+    } else {
+        def.options.threads
+    };
+    let swept_threads = threads.len() > 1;
+    let mut benches = Vec::new();
+    for (index, arg) in args.iter().enumerate() {
+        for &n in threads {
+            let mut suffix = String::new();
+            if let Some(arg) = arg {
+                suffix.push('/');
+                suffix.push_str(arg);
+            }
+            if swept_threads {
+                suffix.push_str(&format!("/threads={n}"));
+            }
+            benches.push(Bench {
+                name: format!("{base}{suffix}"),
+                def,
+                arg: index,
+                threads: n,
+                group: def.options.group.map(|g| format!("{g}{suffix}")),
+            });
+        }
+    }
+    benches
+}

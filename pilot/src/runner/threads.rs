@@ -1,0 +1,123 @@
+//! `threads = N`: one round of the workload on N threads at once.
+//!
+//! Each thread gets its own `Recorder` or `Bencher`, sized before the start; the threads then
+//! wait at a `Barrier` and start their rounds together, so that nothing allocates, locks or
+//! prints on the timing path, and the units of all threads overlap in time. Their unit readings
+//! are pooled: the time per unit is that of one thread's unit while N run; per-thread
+//! throughput is its inverse and the aggregate N times that (the threads run concurrently for
+//! the round, behind the barrier; a thread that finishes early makes the aggregate an
+//! overestimate by the imbalance).
+
+use std::sync::Barrier;
+
+use serde_json::{Value, json};
+
+use super::Bench;
+use crate::__private::BenchBody;
+use crate::record::{Bencher, BencherMode, Recorder};
+use crate::report::{Row, format_rate};
+use crate::session::SessionResult;
+use crate::store::result;
+
+/// The unit readings of one round on `threads` threads, pooled in thread order, in ns per
+/// unit (per timed unit of `iters` iterations in the micro form); empty for readings-only.
+pub(super) fn round(
+    body: BenchBody,
+    arg: usize,
+    work: u64,
+    iters: u64,
+    threads: usize,
+) -> Result<Vec<u64>, String> {
+    let barrier = Barrier::new(threads);
+    let outcomes: Vec<Result<Vec<u64>, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let barrier = &barrier;
+                scope.spawn(move || match body {
+                    BenchBody::Full(f) => {
+                        let mut rec = Recorder::with_capacity(work);
+                        barrier.wait();
+                        super::catch(|| f(arg, work, &mut rec))?;
+                        Ok(rec.take())
+                    }
+                    BenchBody::Micro(f) => {
+                        let mut b = Bencher::new(BencherMode::Measure { work, iters });
+                        barrier.wait();
+                        super::catch(|| f(arg, &mut b))?;
+                        if !b.was_called() {
+                            return Err(super::NEVER_ITERATED.to_string());
+                        }
+                        Ok(b.take_readings())
+                    }
+                    BenchBody::ReadingsOnly(f) => {
+                        barrier.wait();
+                        super::catch(|| f(arg, work))?;
+                        Ok(Vec::new())
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a bench thread panicked".into()))
+            })
+            .collect()
+    });
+    let mut pooled = Vec::new();
+    for outcome in outcomes {
+        pooled.extend(outcome?);
+    }
+    Ok(pooled)
+}
+
+/// Per-thread and aggregate throughput (work units per second) from a time per unit of one
+/// thread while `threads` run, with the interval's bounds inverted: `(mean, low, high)` each.
+fn throughputs(threads: usize, session: &SessionResult) -> Option<[(f64, f64, f64); 2]> {
+    let e = session.estimate.as_ref()?;
+    let (mean, low, high) = result::throughput(e.mean, e.ci.low, e.ci.high);
+    let per_thread = (mean?, low?, high.unwrap_or(f64::INFINITY));
+    let n = threads as f64;
+    Some([
+        per_thread,
+        (n * per_thread.0, n * per_thread.1, n * per_thread.2),
+    ])
+}
+
+/// Adds `"threads": {"count", "per_thread": {mean, low, high}, "aggregate": {…}}` (units per
+/// second) to a result document of a bench run on more than one thread.
+pub(super) fn annotate(doc: &mut Value, threads: usize, session: &SessionResult) {
+    if threads <= 1 {
+        return;
+    }
+    let rate = |(mean, low, high): (f64, f64, f64)| json!({"mean": mean, "low": low, "high": high.is_finite().then_some(high)});
+    let section = match throughputs(threads, session) {
+        Some([per_thread, aggregate]) => json!({
+            "count": threads,
+            "per_thread": rate(per_thread),
+            "aggregate": rate(aggregate),
+        }),
+        None => json!({"count": threads}),
+    };
+    if let Value::Object(map) = doc {
+        map.insert("threads".into(), section);
+    }
+}
+
+/// The table row of a bench run on several threads: its throughput cell shows per-thread and
+/// aggregate throughput.
+pub(super) fn row(mut row: Row, b: &Bench, session: &SessionResult) -> Row {
+    if b.threads > 1 {
+        if let Some([per_thread, aggregate]) = throughputs(b.threads, session) {
+            let unit = b.def.options.unit.unwrap_or("units");
+            row.throughput = format!(
+                "{}{unit}/s per thread, {}{unit}/s on {}",
+                format_rate(per_thread.0),
+                format_rate(aggregate.0),
+                b.threads
+            );
+        }
+    }
+    row
+}

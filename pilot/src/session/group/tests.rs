@@ -1,0 +1,272 @@
+//! The group's decisions on scripted workloads and a scripted clock, and the pair rule against
+//! values computed by hand.
+
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+
+use super::*;
+use crate::record::ScriptedClock;
+use crate::session::RoundData;
+
+/// Unit readings of `base` ns with 2% noise, slowed by the machine's speed state at the
+/// scripted time: 1.0 or `slow` (a switch every 0.7 s), the way this project's VM behaves.
+struct Member {
+    clock: ScriptedClock,
+    rng: ChaCha8Rng,
+    base: f64,
+    slow: f64,
+}
+
+impl Member {
+    fn new(clock: &ScriptedClock, base: f64, seed: u64) -> Self {
+        Member {
+            clock: clock.clone(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            base,
+            slow: 1.2,
+        }
+    }
+}
+
+impl Workload for Member {
+    fn round(&mut self, work: u64) -> Result<RoundData, String> {
+        let now = self.clock.now().as_secs_f64();
+        let state = if (now / 0.7) as u64 % 2 == 1 {
+            self.slow
+        } else {
+            1.0
+        };
+        let units: Vec<f64> = (0..work)
+            .map(|_| {
+                let z: f64 = self.rng.sample(StandardNormal);
+                (self.base * state * (1.0 + 0.02 * z)).max(1.0)
+            })
+            .collect();
+        let total: f64 = units.iter().sum();
+        self.clock
+            .advance(Duration::from_micros(20) + Duration::from_nanos(total as u64));
+        Ok(RoundData::Units {
+            readings: units,
+            iterations: 1,
+        })
+    }
+}
+
+fn member_config(cap: Duration) -> SessionConfig {
+    SessionConfig {
+        max_time: cap,
+        max_round: Duration::from_millis(20),
+        first_result: Duration::from_millis(200),
+        ..SessionConfig::default()
+    }
+}
+
+fn run(bases: &[f64], seed: u64, cap: Duration) -> GroupResult {
+    let clock = ScriptedClock::default();
+    let mut members: Vec<Member> = bases
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| Member::new(&clock, b, seed * 31 + i as u64))
+        .collect();
+    let mut workloads: Vec<&mut dyn Workload> =
+        members.iter_mut().map(|m| m as &mut dyn Workload).collect();
+    let configs = vec![member_config(cap); bases.len()];
+    let config = GroupConfig {
+        max_time: cap,
+        ..GroupConfig::default()
+    };
+    run_group(&mut workloads, &configs, &clock, &config, &mut |_, _, _| {})
+}
+
+#[test]
+fn clearly_different_members_are_ranked_and_settled_quickly() {
+    let cap = Duration::from_secs(20);
+    let r = run(&[4000.0, 1000.0, 16_000.0], 1, cap);
+    assert!(r.settled, "{:?}", r.pairs);
+    assert_eq!(r.ranking, vec![1, 0, 2]);
+    assert!(r.pairs.iter().all(|p| p.verdict == Verdict::Faster));
+    assert!((r.pairs[0].ratio - 4.0).abs() < 0.2, "{:?}", r.pairs[0]);
+    assert!(r.pairs[0].ratio_ci.contains(r.pairs[0].ratio));
+    assert!(r.elapsed < Duration::from_secs(8), "{:?}", r.elapsed);
+    assert!(r.members.iter().all(|m| m.status == Status::Converged));
+}
+
+#[test]
+fn identical_members_are_never_faster() {
+    let cap = Duration::from_secs(6);
+    let mut faster = 0;
+    for seed in 0..12 {
+        let r = run(&[1000.0, 1000.0], seed, cap);
+        let verdict = r.pairs[0].verdict;
+        if verdict == Verdict::Faster {
+            faster += 1;
+        }
+        assert!(
+            r.elapsed <= cap + Duration::from_millis(100),
+            "{:?}",
+            r.elapsed
+        );
+    }
+    assert_eq!(faster, 0);
+}
+
+#[test]
+fn a_five_percent_difference_is_found_in_the_right_direction() {
+    let cap = Duration::from_secs(20);
+    for seed in 0..5 {
+        let r = run(&[1050.0, 1000.0], seed, cap);
+        assert_eq!(r.ranking, vec![1, 0], "seed {seed}");
+        assert_eq!(
+            r.pairs[0].verdict,
+            Verdict::Faster,
+            "seed {seed}: {:?}",
+            r.pairs
+        );
+        assert!(r.pairs[0].ratio_ci.contains(1.05), "{:?}", r.pairs[0]);
+    }
+}
+
+#[test]
+fn the_cap_is_respected_and_undecided_pairs_say_so() {
+    // Clearly different, but a cap too short for the members' least number of rounds: the
+    // group stops at the cap (within one cycle) and the pair stays undecided.
+    let cap = Duration::from_millis(30);
+    let r = run(&[1000.0, 1500.0], 3, cap);
+    assert!(!r.settled, "{:?}", r.pairs);
+    assert_eq!(r.pairs[0].verdict, Verdict::Undecided, "{:?}", r.pairs);
+    assert!(
+        r.elapsed <= cap + Duration::from_millis(60),
+        "{:?}",
+        r.elapsed
+    );
+    assert_ne!(r.pairs[0].verdict, Verdict::Faster);
+    assert!(r.pairs[0].p.is_some());
+    assert!(
+        r.members
+            .iter()
+            .all(|m| m.status != Status::Converged || m.estimate.is_some())
+    );
+}
+
+#[test]
+fn the_order_changes_from_cycle_to_cycle() {
+    let mut rng = SplitMix64(1);
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..50 {
+        let mut order = vec![0, 1, 2];
+        rng.shuffle(&mut order);
+        seen.insert(order);
+    }
+    // All six orders of three members occur: no member always follows the same one.
+    assert_eq!(seen.len(), 6);
+}
+
+// --- the pair rule, by hand ---
+
+fn estimate(mean: f64, half: f64, rounds: usize) -> Estimate {
+    Estimate {
+        mean,
+        ci: ConfidenceInterval {
+            low: mean - half,
+            high: mean + half,
+            confidence: 0.95,
+        },
+        n: 1000,
+        subsession_size: 1,
+        autocorrelation: 0.0,
+        required_n: None,
+        subsession_means: Vec::new(),
+        wps: None,
+        variance_inflation: 1.0,
+        between_rounds: true,
+        rounds,
+    }
+}
+
+/// Ten round means, half at `exp(centre − spread)`, half at `exp(centre + spread)`: their
+/// logarithms have mean `centre` and variance `spread² · 10/9`.
+fn rounds(centre: f64, spread: f64) -> Vec<f64> {
+    (0..10)
+        .map(|i| (centre + if i % 2 == 0 { -spread } else { spread }).exp())
+        .collect()
+}
+
+fn pair(b_centre: f64, spread: f64, min_rounds: usize) -> PairComparison {
+    let (ra, rb) = (rounds(0.0, spread), rounds(b_centre, spread));
+    // Overlapping member intervals: only the round means decide.
+    let (ea, eb) = (estimate(1.0, 0.1, 10), estimate(b_centre.exp(), 0.1, 10));
+    let config = GroupConfig {
+        min_rounds,
+        ..GroupConfig::default()
+    };
+    compare_pair(
+        &MemberView {
+            estimate: &ea,
+            round_means: &ra,
+        },
+        &MemberView {
+            estimate: &eb,
+            round_means: &rb,
+        },
+        (0, 1),
+        &config,
+    )
+}
+
+#[test]
+fn pair_rule_faster_by_hand() {
+    // d = 0.05; var = 1e-4 · 10/9 each; se = sqrt(2 · var / 10) = 0.0047140;
+    // t = 10.607 on ν = 18: p ≈ 3.6e-9. t(18, 0.975) = 2.1009220, half = 0.0099039;
+    // ratio = e^0.05 = 1.0512711, CI = [e^0.0400961, e^0.0599039] = [1.040911, 1.061735].
+    let p = pair(0.05, 0.01, 10);
+    assert_eq!(p.verdict, Verdict::Faster);
+    assert!((p.ratio - 1.0512711).abs() < 1e-6, "{p:?}");
+    assert!((p.ratio_ci.low - 1.040911).abs() < 1e-5, "{p:?}");
+    assert!((p.ratio_ci.high - 1.061735).abs() < 1e-5, "{p:?}");
+    assert!(p.p.unwrap() < 1e-7, "{p:?}");
+}
+
+#[test]
+fn pair_rule_equivalent_by_hand() {
+    // d = 0.001, spread 0.001: se = 4.7140e-4, t = 2.121 (p ≈ 0.048, not < 0.01);
+    // half = 2.1009220 · 4.7140e-4 = 9.904e-4: CI = [e^0.0000096, e^0.0019904] ⊂ [0.99, 1.01].
+    let p = pair(0.001, 0.001, 10);
+    assert_eq!(p.verdict, Verdict::Equivalent, "{p:?}");
+    assert!((p.ratio_ci.low - 1.0000096).abs() < 1e-6, "{p:?}");
+    assert!((p.ratio_ci.high - 1.0019924).abs() < 1e-6, "{p:?}");
+    let p_value = p.p.unwrap();
+    assert!(p_value > 0.04 && p_value < 0.055, "{p:?}");
+}
+
+#[test]
+fn pair_rule_undecided_by_hand_and_before_enough_rounds() {
+    // d = 0.005, spread 0.01: t = 1.06, p ≈ 0.30; CI [e^-0.0049, e^0.0149] crosses 1.01.
+    let p = pair(0.005, 0.01, 10);
+    assert_eq!(p.verdict, Verdict::Undecided, "{p:?}");
+    assert!(p.p.unwrap() > 0.2);
+    // Clearly faster, but the members have fewer rounds than asked.
+    assert_eq!(pair(0.05, 0.01, 11).verdict, Verdict::Undecided);
+}
+
+#[test]
+fn disjoint_member_intervals_settle_a_pair() {
+    let (ea, eb) = (estimate(100.0, 1.0, 10), estimate(110.0, 1.0, 10));
+    let r = compare_pair(
+        &MemberView {
+            estimate: &ea,
+            round_means: &[],
+        },
+        &MemberView {
+            estimate: &eb,
+            round_means: &[],
+        },
+        (0, 1),
+        &GroupConfig::default(),
+    );
+    assert_eq!(r.verdict, Verdict::Faster);
+    assert_eq!(r.p, None);
+    assert!((r.ratio - 1.1).abs() < 1e-12);
+}
