@@ -31,11 +31,11 @@ pub fn required_for_half_width(
 /// `difference` at two-sided significance `alpha` with probability `power`.
 ///
 /// Uses the normal-approximation formula `n = (t_{1−α/2} + t_{power})² (s_a² + s_b²) / d²`
-/// with Student-t quantiles on the Welch–Satterthwaite degrees of freedom of equal group sizes,
-/// iterated to a fixed point (a few steps). Assumes independent samples (subsession samples) and
-/// that the variances stay as estimated. `power = 0.5` gives the size at which the observed
+/// with Student-t quantiles on the Welch–Satterthwaite degrees of freedom of equal group sizes:
+/// the least n that satisfies it (n is on both sides, through the degrees of freedom). Assumes
+/// independent samples (subsession samples) and that the variances stay as estimated. `power = 0.5` gives the size at which the observed
 /// difference is just significant. Returns `None` for a zero difference or bad parameters.
-/// Time: O(1) (at most 20 iterations).
+/// Time: O(log n) quantile evaluations.
 pub fn required_to_resolve(
     variance_a: f64,
     variance_b: f64,
@@ -52,24 +52,36 @@ pub fn required_to_resolve(
     if spread == 0.0 {
         return Some(2);
     }
-    let mut n = 2.0_f64;
-    for _ in 0..20 {
-        // Welch–Satterthwaite dof for n samples in each group.
+    // The least n with n ≥ f(n) = z(n)² · spread / d², where z(n) uses the Welch–Satterthwaite
+    // degrees of freedom of n samples in each group. f falls as n grows, so the condition holds
+    // from some n on: find that n by doubling, then bisection. Being the least such n makes the
+    // answer monotone in the difference, which a fixed-point iteration is not.
+    let needed = |n: f64| {
         let dof = spread * spread * (n - 1.0)
             / (variance_a * variance_a + variance_b * variance_b).max(f64::MIN_POSITIVE);
         let dof = dof.max(1.0);
         let z = t_quantile(1.0 - alpha / 2.0, dof) + t_quantile(power, dof);
-        let next = (z * z * spread / d2).ceil().max(2.0);
-        if next == n {
-            break;
+        z * z * spread / d2
+    };
+    let holds = |n: u64| n as f64 >= needed(n as f64);
+    let (mut low, mut high) = (1_u64, 2_u64);
+    while !holds(high) {
+        if high > 1 << 52 {
+            return None;
         }
-        n = next;
+        low = high;
+        high *= 2;
     }
-    if n.is_finite() {
-        Some(n as usize)
-    } else {
-        None
+    // Invariant: the condition fails at `low` (or low = 1) and holds at `high`.
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if holds(mid) {
+            high = mid;
+        } else {
+            low = mid;
+        }
     }
+    Some(high as usize)
 }
 
 #[cfg(test)]
