@@ -46,6 +46,8 @@ struct GroupReport {
     settled: bool,
     cycles: usize,
     elapsed: Duration,
+    /// When the ranking was settled, in an interleaved run.
+    ranking_settled: Option<Duration>,
     confidence: f64,
 }
 
@@ -195,6 +197,7 @@ impl<'b> Groups<'b> {
             result.settled,
             result.cycles,
             result.elapsed,
+            result.ranking_settled,
         );
     }
 
@@ -249,7 +252,7 @@ impl<'b> Groups<'b> {
         let elapsed = sessions.iter().map(|s| s.elapsed).sum();
         let cycles = 0;
         self.report(
-            group, members, &ranking, pairs, &estimates, &config, settled, cycles, elapsed,
+            group, members, &ranking, pairs, &estimates, &config, settled, cycles, elapsed, None,
         );
     }
 
@@ -265,6 +268,7 @@ impl<'b> Groups<'b> {
         settled: bool,
         cycles: usize,
         elapsed: Duration,
+        ranking_settled: Option<Duration>,
     ) {
         let ranked = ranking
             .iter()
@@ -284,6 +288,7 @@ impl<'b> Groups<'b> {
             settled,
             cycles,
             elapsed,
+            ranking_settled,
             confidence: config.confidence,
         });
     }
@@ -297,6 +302,13 @@ impl<'b> Groups<'b> {
                 (true, false) => "one after another, not settled".to_string(),
                 (false, true) => format!("settled after {} cycles", g.cycles),
                 (false, false) => format!("time cap after {} cycles", g.cycles),
+            };
+            // A ranking settled long before the end: the rest went to the members' targets.
+            let how = match g.ranking_settled {
+                Some(t) if !self.sequential && g.elapsed.as_secs_f64() > 1.5 * t.as_secs_f64() => {
+                    format!("{how}; the ranking was settled at {:.1} s", t.as_secs_f64())
+                }
+                _ => how,
             };
             out.push_str(&format!(
                 "group {} ({how}, {:.1} s; {:.0}% CI)\n",
@@ -376,6 +388,7 @@ impl<'b> Groups<'b> {
                         "interleaved": !self.sequential,
                         "cycles": g.cycles,
                         "elapsed_s": g.elapsed.as_secs_f64(),
+                        "ranking_settled_s": g.ranking_settled.map(|t| t.as_secs_f64()),
                     })
                 })
                 .collect(),

@@ -250,6 +250,9 @@ pub(crate) struct GroupResult {
     /// Cycles run.
     pub cycles: usize,
     pub elapsed: Duration,
+    /// When every pair had been settled (and stayed so at every later look), if ever: the time
+    /// the ranking alone took. The group may run on after it, for the members' targets.
+    pub ranking_settled: Option<Duration>,
 }
 
 /// A small deterministic generator (SplitMix64) for the order of members in each cycle.
@@ -301,6 +304,7 @@ pub(crate) fn run_group(
     let mut cycles = 0;
     let mut next_look = 1;
     let mut undecided = n.saturating_sub(1);
+    let mut ranking_settled = None;
     let settled = loop {
         rng.shuffle(&mut order);
         for &i in &order {
@@ -330,6 +334,11 @@ pub(crate) fn run_group(
                 .iter()
                 .filter(|p| p.verdict == Verdict::Undecided)
                 .count();
+            if undecided > 0 {
+                ranking_settled = None;
+            } else if ranking_settled.is_none() {
+                ranking_settled = Some(elapsed);
+            }
             let targets = indices.iter().all(|&i| states[i].met_target());
             let complete = indices.len() + ended.iter().filter(|e| e.is_some()).count() == n;
             if undecided == 0 && targets && complete && elapsed >= config.min_time {
@@ -376,6 +385,7 @@ pub(crate) fn run_group(
         settled,
         cycles,
         elapsed,
+        ranking_settled,
     }
 }
 

@@ -92,6 +92,9 @@ fn clearly_different_members_are_ranked_and_settled_quickly() {
     assert!(r.pairs[0].ratio_ci.contains(r.pairs[0].ratio));
     assert!(r.elapsed < Duration::from_secs(8), "{:?}", r.elapsed);
     assert!(r.members.iter().all(|m| m.status == Status::Converged));
+    // The ranking was settled at a look no later than the end.
+    let settled_at = r.ranking_settled.expect("settled");
+    assert!(settled_at <= r.elapsed, "{settled_at:?} {:?}", r.elapsed);
 }
 
 #[test]
@@ -137,6 +140,7 @@ fn the_cap_is_respected_and_undecided_pairs_say_so() {
     let r = run(&[1000.0, 1500.0], 3, cap);
     assert!(!r.settled, "{:?}", r.pairs);
     assert_eq!(r.pairs[0].verdict, Verdict::Undecided, "{:?}", r.pairs);
+    assert_eq!(r.ranking_settled, None);
     assert!(
         r.elapsed <= cap + Duration::from_millis(60),
         "{:?}",
