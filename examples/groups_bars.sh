@@ -67,8 +67,12 @@ for mode in ("interleaved", "sequential"):
     ok = sum(1 for r in rows if r and r[0]["ranking"] == want)
     settled = sum(1 for r in rows if r and all(p["verdict"] == "faster" for p in r[0]["pairs"]))
     under3 = sum(1 for r in rows if r and r[0]["elapsed_s"] < 3.0)
+    ranked_at = [r[0].get("ranking_settled_s") for r in rows if r]
+    ranked_at = [t for t in ranked_at if t is not None]
+    ranked = (f"; ranking settled at median {statistics.median(ranked_at):.2f} s, max "
+              f"{max(ranked_at):.2f} s" if ranked_at else "")
     print(f"  1. sorts: ranked correctly {ok}/{runs}, all pairs faster {settled}/{runs}, "
-          f"group under 3 s {under3}/{runs}; {times(rows)}")
+          f"group under 3 s {under3}/{runs}; {times(rows)}{ranked}")
 
     rows = load("identical", mode)
     verdicts = [r[0]["pairs"][0]["verdict"] if r and r[0]["pairs"] else "missing" for r in rows]
