@@ -372,7 +372,7 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
                 1
             });
     if let Some(name) = &args.save_baseline {
-        if store::baselines_dir(&root).join(name).is_dir() {
+        if !selected.is_empty() && store::baselines_dir(&root).join(name).is_dir() {
             println!("baseline `{name}` exists: the results of these benches replace its own");
         }
     }

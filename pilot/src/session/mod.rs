@@ -707,11 +707,35 @@ impl<'a> Session<'a> {
             ));
         }
         if let (Status::TimeCap, Some(e)) = (status, estimate) {
-            self.warnings.push(format!(
-                "time cap reached with ±{:.2}% of the mean (target ±{:.2}%)",
-                100.0 * e.relative_half_width(),
-                100.0 * self.config.target
-            ));
+            let reached = 100.0 * e.relative_half_width();
+            let target = 100.0 * self.config.target;
+            let cfg = self.config;
+            // The interval can be narrow enough while the samples behind it are too few to
+            // trust it: say which least count was missing.
+            let short = if e.wps.is_some() {
+                None
+            } else if e.subsession_means.len() < cfg.min_subsessions {
+                Some(format!(
+                    "{} of the least {} subsession samples",
+                    e.subsession_means.len(),
+                    cfg.min_subsessions
+                ))
+            } else if e.rounds < cfg.min_rounds {
+                Some(format!(
+                    "{} of the least {} rounds",
+                    e.rounds, cfg.min_rounds
+                ))
+            } else {
+                None
+            };
+            self.warnings.push(match short {
+                Some(what) if reached <= target => format!(
+                    "time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%),                      but with only {what}: slow units need a longer cap"
+                ),
+                _ => format!(
+                    "time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%)"
+                ),
+            });
         }
         if let Some(e) = estimate {
             if e.wps.as_ref().is_some_and(|w| w.v_ci.high.is_none()) {

@@ -448,3 +448,28 @@ fn a_machine_switching_speed_between_rounds_widens_the_interval() {
     // The long-run mean of the two states is inside, not just the state seen last.
     assert!(e.ci.contains(115_000.0), "{:?}", e.ci);
 }
+
+#[test]
+fn a_narrow_interval_from_too_few_samples_says_what_was_missing() {
+    // Units of 50 ms with 0.1% noise: the interval is narrow at once, but a 1 s cap holds only
+    // about 20 units, fewer than the least number of subsession samples.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, rng| 5e7 * (1.0 + 0.001 * noise(rng)));
+    let config = SessionConfig {
+        max_time: Duration::from_secs(1),
+        target: 0.05,
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert_eq!(r.status, Status::TimeCap, "{:?}", r.warnings);
+    let cap = r
+        .warnings
+        .iter()
+        .find(|w| w.starts_with("time cap reached"))
+        .expect("a time-cap warning");
+    assert!(cap.contains("but with only"), "{cap}");
+    assert!(
+        cap.contains("subsession samples") || cap.contains("rounds"),
+        "{cap}"
+    );
+}
