@@ -133,8 +133,34 @@ fn binary_args(args: &BenchArgs, json: &Path) -> Vec<std::ffi::OsString> {
     out
 }
 
+/// Checks the pilot flags here, so that a bad value is one usage error (exit 2), not a failure
+/// of every bench binary.
+fn check(args: &BenchArgs) -> Result<(), Failure> {
+    let usage = |flag: &str, v: f64, expected: &str| {
+        Failure::Usage(anyhow::anyhow!("{flag}: `{v}` must be {expected}"))
+    };
+    for (flag, v) in [("--ci", args.ci), ("--confidence", args.confidence)] {
+        if let Some(v) = v.filter(|v| !(*v > 0.0 && *v < 1.0)) {
+            return Err(usage(flag, v, "strictly between 0 and 1"));
+        }
+    }
+    if let Some(v) = args.max_time.filter(|v| !(*v > 0.0 && v.is_finite())) {
+        return Err(usage("--max-time", v, "a positive number of seconds"));
+    }
+    if let Some(v) = args.min_time.filter(|v| !(*v >= 0.0 && v.is_finite())) {
+        return Err(usage("--min-time", v, "a number of seconds, 0 or more"));
+    }
+    if args.processes == Some(0) {
+        return Err(Failure::Usage(anyhow::anyhow!(
+            "--processes: `0` must be a whole number, 1 or more"
+        )));
+    }
+    Ok(())
+}
+
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let options = args.thresholds.options()?;
+    check(args)?;
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
     // A missing or corrupt baseline stops the run before anything is built.

@@ -212,6 +212,9 @@ fn a_team_keeps_baselines_and_catches_regressions() {
     let o = pilot(&["bench", "--noise", "5"], "1", &[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("--noise"));
+    let o = pilot(&["bench", "--ci", "2"], "1", &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--ci: `2` must be strictly between 0 and 1"));
 
     // 10. Two runs at once on one target directory: both finish, every file is whole.
     let spawn = || {
