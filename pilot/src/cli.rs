@@ -27,6 +27,8 @@ pub(crate) struct Args {
     /// Run ignored benches too.
     pub include_ignored: bool,
     pub fail_fast: bool,
+    /// Continue an interrupted run: benches it finished are not measured again.
+    pub resume: bool,
     /// Target relative CI half-width.
     pub ci: Option<f64>,
     pub confidence: Option<f64>,
@@ -115,6 +117,7 @@ pub(crate) fn parse(
             "--ignored" => out.ignored = true,
             "--include-ignored" => out.include_ignored = true,
             "--fail-fast" => out.fail_fast = true,
+            "--resume" => out.resume = true,
             "--quick" => out.quick = true,
             "--sequential" => out.sequential = true,
             "--ci" => out.ci = Some(number("--ci", &value("--ci")?, Bound::Fraction)?),
@@ -210,6 +213,7 @@ pub(crate) fn parse(
     out.child = env("PILOT_CHILD").is_some_and(|v| truthy(&v));
     out.quick |= env("PILOT_QUICK").is_some_and(|v| truthy(&v));
     out.fail_fast |= env("PILOT_FAIL_FAST").is_some_and(|v| truthy(&v));
+    out.resume |= env("PILOT_RESUME").is_some_and(|v| truthy(&v));
     out.sequential |= env("PILOT_SEQUENTIAL").is_some_and(|v| truthy(&v));
     Ok(out)
 }

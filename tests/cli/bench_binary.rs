@@ -314,3 +314,58 @@ fn threads_report_per_thread_and_aggregate_throughput() {
     let all = threads["aggregate"]["mean"].as_f64().unwrap();
     assert!((all - 2.0 * per).abs() < 1e-6 * all, "{threads}");
 }
+
+#[test]
+fn resume_skips_what_an_interrupted_run_finished() {
+    let dir = scratch("resume");
+    let quick = ["--max-time", "0.3", "--ci", "0.2"];
+    let progress = dir.join("pilot/runs/demo_benches.json");
+    let mut first = vec!["--bench", "add", "--exact"];
+    first.extend(quick);
+    assert_eq!(demo(&first, &dir).status.code(), Some(0));
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&progress).unwrap()).unwrap();
+    assert_eq!(
+        (&log["finished"], &log["done"][0]),
+        (&Value::Bool(true), &Value::from("add"))
+    );
+
+    // The last run finished: nothing to resume, everything runs.
+    let mut again = vec!["--bench", "--resume", "add", "--exact"];
+    again.extend(quick);
+    let out = text(&demo(&again, &dir).stdout);
+    assert!(out.contains("nothing to resume"), "{out}");
+
+    // A run interrupted after `add`: resuming measures only `fold`, and reports both.
+    std::fs::write(
+        &progress,
+        r#"{"schema": "pilot.progress/1", "started": "x", "finished": false, "done": ["add"]}"#,
+    )
+    .unwrap();
+    let run = dir.join("run.json");
+    let mut resume = vec!["--bench", "--resume", "--exact", "add", "fold"];
+    resume.extend(quick);
+    resume.extend(["--json", run.to_str().unwrap()]);
+    let o = demo(&resume, &dir);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("resuming the run started x: 1 bench(es) already done"),
+        "{out}"
+    );
+    assert!(
+        out.contains("add: finished by the interrupted run"),
+        "{out}"
+    );
+    assert!(out.contains("fold: "), "{out}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    let names: Vec<&str> = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["add", "fold"]);
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&progress).unwrap()).unwrap();
+    assert_eq!(log["finished"], true);
+    assert_eq!(log["done"], serde_json::json!(["add", "fold"]));
+}

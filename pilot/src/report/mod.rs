@@ -28,12 +28,13 @@ pub fn results_table(documents: &[serde_json::Value]) -> String {
     let rows: Vec<Row> = documents
         .iter()
         .filter(|d| d["schema"] == crate::store::result::RESULT_SCHEMA)
-        .map(row_of_document)
+        .map(|d| row_of_document(d, true))
         .collect();
     render_table(&rows, confidence)
 }
 
-fn row_of_document(d: &serde_json::Value) -> Row {
+/// A table row from a `pilot.result/1` document; `with_target` prefixes the bench target.
+pub(crate) fn row_of_document(d: &serde_json::Value, with_target: bool) -> Row {
     let pi = &d["pis"][0];
     let count = |v: &serde_json::Value| {
         v.as_u64()
@@ -71,7 +72,7 @@ fn row_of_document(d: &serde_json::Value) -> Row {
     let target = d["target"].as_str().unwrap_or("");
     let name = d["name"].as_str().unwrap_or("?");
     Row {
-        name: if target.is_empty() {
+        name: if target.is_empty() || !with_target {
             name.to_string()
         } else {
             format!("{target}/{name}")

@@ -9,6 +9,7 @@
 //! <target>/pilot/
 //!   results/<bench target>/<bench>.json     latest result of each bench (schema pilot.result/1)
 //!   baselines/<name>/<bench target>/<bench>.json   results saved with --save-baseline NAME
+//!   runs/<bench target>.json                 the last run's progress, for --resume
 //! ```
 //!
 //! Bench names become file names with every character outside `[A-Za-z0-9_.-]` replaced by
@@ -99,6 +100,15 @@ pub(crate) fn file_name(bench: &str) -> String {
 /// directory `root`.
 pub fn latest_path(root: &Path, target: &str, bench: &str) -> PathBuf {
     results_dir(root).join(target).join(file_name(bench))
+}
+
+/// Where the progress of the last benchmark run of bench target `target` is kept: `{"schema":
+/// "pilot.progress/1", "started", "finished": bool, "done": [bench names]}`, rewritten after
+/// each bench, so that `--resume` knows what an interrupted run had finished.
+pub(crate) fn progress_path(root: &Path, target: &str) -> PathBuf {
+    root.join("pilot")
+        .join("runs")
+        .join(format!("{target}.json"))
 }
 
 /// Where `bench`'s result in baseline `name` goes.
