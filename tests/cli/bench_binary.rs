@@ -184,7 +184,7 @@ fn baselines_under_cargo_bench_are_saved_compared_and_checked() {
     assert!(err.contains("no baseline `main`"), "{err}");
     assert!(err.contains("no baselines are saved"), "{err}");
 
-    let quick = ["--max-time", "0.6", "--ci", "0.05", "--processes", "2"];
+    let quick = ["--max-time", "1.0", "--ci", "0.05", "--processes", "2"];
     let mut save = vec!["--bench", "add", "--exact", "--save-baseline", "main"];
     save.extend(quick);
     let o = demo(&save, &dir);
