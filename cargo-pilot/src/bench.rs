@@ -185,7 +185,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         .with_context(|| format!("failed to create `{}`", scratch.display()))?;
     let mut documents: Vec<serde_json::Value> = Vec::new();
     let mut failed = false;
-    let mut ran_targets = Vec::new();
+    // (target, bench) of every bench the binaries selected, run or not (`--fail-fast`).
+    let mut selected: Vec<(String, String)> = Vec::new();
     for exe in &exes {
         if !cargo::is_pilot(&exe.path) {
             eprintln!(
@@ -207,6 +208,15 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
                 Ok(run) => {
                     documents.extend(run["results"].as_array().cloned().unwrap_or_default());
+                    // The target as the binary names it in its results (cargo turns `-` into
+                    // `_` in executable names).
+                    let target = run["target"].as_str().unwrap_or(&exe.target).to_string();
+                    let names = run["benches"].as_array().cloned().unwrap_or_default();
+                    selected.extend(
+                        names
+                            .iter()
+                            .filter_map(|n| Some((target.clone(), n.as_str()?.to_string()))),
+                    );
                 }
                 Err(e) => {
                     eprintln!("error: unreadable results of `{}`: {e}", exe.target);
@@ -224,7 +234,6 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         if !status.success() {
             failed = true;
         }
-        ran_targets.push(exe.target.clone());
         if failed && args.fail_fast {
             break;
         }
@@ -257,11 +266,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
                 pilot::store::from_document(d, &path).ok()
             })
             .collect();
-        // Only benches this run could have produced count as missing: same targets, and
-        // selected by the filters.
+        // Only benches this run selected count as missing, as the binaries chose them (filters,
+        // `--skip`, ignored benches).
         let base: Vec<_> = base
             .into_iter()
-            .filter(|r| ran_targets.contains(&r.target) && selected(args, &r.name))
+            .filter(|r| selected.contains(&(r.target.clone(), r.name.clone())))
             .collect();
         let comparisons = pilot::compare::compare(&base, &new, &options);
         regressed = comparisons.iter().any(|c| c.verdict == Verdict::Regressed);
@@ -289,16 +298,4 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Whether the run's filters select `name`, as the bench binaries decide it.
-fn selected(args: &BenchArgs, name: &str) -> bool {
-    let hit = |f: &String| {
-        if args.exact {
-            name == f
-        } else {
-            name.contains(f.as_str())
-        }
-    };
-    (args.filters.is_empty() || args.filters.iter().any(hit)) && !args.skip.iter().any(hit)
 }

@@ -48,23 +48,11 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
         }
     }
     let header = ["bench", "latest result", "finished", "package"].map(String::from);
-    let widths: Vec<usize> = (0..4)
-        .map(|i| {
-            rows.iter()
-                .map(|r| r[i].chars().count())
-                .chain([header[i].chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    for row in std::iter::once(&header).chain(rows.iter()) {
-        let line: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
-            .collect();
-        println!("{}", line.join("  ").trim_end());
-    }
+    let lines: Vec<Vec<String>> = rows.iter().map(|r| r.to_vec()).collect();
+    print!(
+        "{}",
+        pilot::report::columns(&header, &lines, &[0, 1, 2, 3], "")
+    );
     println!("\n{} benches", rows.len());
     for p in &problems {
         eprintln!("warning: {p}");
@@ -76,9 +64,8 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
 fn describe(r: &pilot::store::SavedResult) -> String {
     match &r.time {
         Some(t) => format!(
-            "{} ± {:.2}% ({})",
-            pilot::report::format_time(t.mean),
-            100.0 * (t.high - t.low) / 2.0 / t.mean,
+            "{} ({})",
+            pilot::report::format_estimate(t.mean, t.low, t.high),
             r.status
         ),
         None => r.status.clone(),

@@ -25,6 +25,7 @@
 //! The degrees of freedom come from the Welch–Satterthwaite formula over every variance
 //! component.
 
+use crate::stats::Summary;
 use crate::stats::ratio::fieller_interval;
 use crate::stats::summary::t_critical;
 use crate::store::{SavedEstimate, SavedResult};
@@ -134,15 +135,13 @@ pub struct Change {
 /// Variance components of one side's mean: `(variance of the mean, degrees of freedom)`.
 type Components = Vec<(f64, f64)>;
 
+/// The variance between a result's process estimates, with its degrees of freedom.
 fn between_processes(e: &SavedEstimate) -> Option<(f64, f64)> {
-    let ms = &e.process_means;
-    if ms.len() < 2 {
+    if e.process_means.len() < 2 {
         return None;
     }
-    let n = ms.len() as f64;
-    let mean = ms.iter().sum::<f64>() / n;
-    let var = ms.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    Some((var, n - 1.0))
+    let s = Summary::of(&e.process_means).ok()?;
+    Some((s.variance, (s.n - 1) as f64))
 }
 
 /// Compares two estimates of the same bench. See the module docs for the method.

@@ -491,6 +491,7 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
             "target": target,
             "started": run_started,
             "machine": machine,
+            "benches": selected.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
             "results": documents,
             "comparison": comparison,
             "groups": groups.json(),
@@ -954,11 +955,7 @@ fn print_outcome(name: &str, s: &SessionResult) {
 fn row(name: &str, unit: Option<&str>, s: &SessionResult) -> Row {
     let (time, throughput, samples, q) = match &s.estimate {
         Some(e) => {
-            let time = format!(
-                "{} ± {:.2}%",
-                format_ns(e.mean),
-                100.0 * e.relative_half_width()
-            );
+            let time = crate::report::format_estimate(e.mean, e.ci.low, e.ci.high);
             let throughput = match (unit, result::throughput(e.mean, e.ci.low, e.ci.high).0) {
                 (Some(u), Some(t)) => format!("{}{u}/s", format_rate(t)),
                 _ => String::new(),

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::format_ns;
+use super::format_estimate;
 use crate::compare::{CompareOptions, Comparison, Verdict};
 
 /// The schema name of comparison documents.
@@ -15,13 +15,8 @@ fn percent(x: f64) -> String {
 
 fn cells(c: &Comparison) -> [String; 6] {
     let time = |e: &Option<crate::store::SavedEstimate>| {
-        e.as_ref().map_or("-".to_string(), |e| {
-            format!(
-                "{} ± {:.2}%",
-                format_ns(e.mean),
-                100.0 * (e.high - e.low) / 2.0 / e.mean
-            )
-        })
+        e.as_ref()
+            .map_or("-".to_string(), |e| format_estimate(e.mean, e.low, e.high))
     };
     let change = match (c.change, c.change_ci) {
         (Some(x), Some((lo, hi))) => format!("{} [{}, {}]", percent(x), percent(lo), percent(hi)),
@@ -82,30 +77,8 @@ pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) ->
         "p".to_string(),
         "verdict".to_string(),
     ];
-    let rows: Vec<[String; 6]> = comparisons.iter().map(cells).collect();
-    let widths: Vec<usize> = (0..6)
-        .map(|i| {
-            rows.iter()
-                .map(|r| r[i].chars().count())
-                .chain([header[i].chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(rows.iter()) {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            let pad = " ".repeat(widths[i] - cell.chars().count());
-            if i == 0 || i == 5 {
-                line.push_str(&format!("{cell}{pad}  "));
-            } else {
-                line.push_str(&format!("{pad}{cell}  "));
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
+    let rows: Vec<Vec<String>> = comparisons.iter().map(|c| cells(c).to_vec()).collect();
+    let mut out = super::columns(&header, &rows, &[0, 5], "");
     out.push_str(&rule(options, confidence));
     out.push('\n');
     for m in methods(comparisons) {

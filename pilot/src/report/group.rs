@@ -1,7 +1,5 @@
 //! The ranking table of a group, printed after the bench table.
 
-use std::fmt::Write;
-
 /// One member of a group's ranking, already formatted.
 pub(crate) struct GroupRow {
     /// `1`, `2`, …
@@ -30,10 +28,10 @@ pub(crate) fn render_group(rows: &[GroupRow]) -> String {
         "p",
         "verdict",
     ];
-    let cells: Vec<[String; 7]> = rows
+    let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
-            [
+            vec![
                 r.rank.clone(),
                 r.name.clone(),
                 r.time.clone(),
@@ -44,33 +42,8 @@ pub(crate) fn render_group(rows: &[GroupRow]) -> String {
             ]
         })
         .collect();
-    let header = header.map(String::from);
-    let widths: Vec<usize> = (0..7)
-        .map(|i| {
-            cells
-                .iter()
-                .chain([&header])
-                .map(|c| c[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(cells.iter()) {
-        let mut line = String::from("  ");
-        for (i, cell) in row.iter().enumerate() {
-            let pad = " ".repeat(widths[i] - cell.chars().count());
-            // Names, comparisons and verdicts read left to right; numbers line up right.
-            if matches!(i, 1 | 4 | 6) {
-                let _ = write!(line, "{cell}{pad}  ");
-            } else {
-                let _ = write!(line, "{pad}{cell}  ");
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    // Names, comparisons and verdicts read left to right; numbers line up right.
+    super::columns(&header.map(String::from), &cells, &[1, 4, 6], "  ")
 }
 
 #[cfg(test)]

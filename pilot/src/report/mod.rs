@@ -46,11 +46,7 @@ pub(crate) fn row_of_document(d: &serde_json::Value, with_target: bool) -> Row {
         pi["ci"]["high"].as_f64(),
     ) {
         (Some(mean), Some(low), Some(high)) => (
-            format!(
-                "{} ± {:.2}%",
-                format_ns(mean),
-                100.0 * (high - low) / 2.0 / mean
-            ),
+            format_estimate(mean, low, high),
             d["pis"][1]["mean"]
                 .as_f64()
                 .map(|t| {
@@ -95,9 +91,42 @@ pub(crate) fn row_of_document(d: &serde_json::Value, with_target: bool) -> Row {
     }
 }
 
-/// A duration in nanoseconds, with a unit that keeps 3–4 significant digits: `84.90 µs`.
-pub fn format_time(ns: f64) -> String {
-    format_ns(ns)
+/// A mean time per unit with its interval's half-width relative to it: `84.90 µs ± 0.97%`.
+pub fn format_estimate(mean_ns: f64, low_ns: f64, high_ns: f64) -> String {
+    format!(
+        "{} ± {:.2}%",
+        format_ns(mean_ns),
+        100.0 * (high_ns - low_ns) / 2.0 / mean_ns
+    )
+}
+
+/// Lays `rows` out in columns under `header`, two spaces apart, each as wide as its widest
+/// cell: the columns in `left` read left to right (names, verdicts), the others are
+/// right-aligned (numbers). Trailing spaces are trimmed; `indent` starts every line.
+pub fn columns(header: &[String], rows: &[Vec<String>], left: &[usize], indent: &str) -> String {
+    let width = |i: usize| {
+        rows.iter()
+            .chain([&header.to_vec()])
+            .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..header.len()).map(width).collect();
+    let mut out = String::new();
+    for row in std::iter::once(header).chain(rows.iter().map(Vec::as_slice)) {
+        let mut line = String::from(indent);
+        for (i, cell) in row.iter().enumerate() {
+            let pad = " ".repeat(widths[i] - cell.chars().count());
+            if left.contains(&i) {
+                line.push_str(&format!("{cell}{pad}  "));
+            } else {
+                line.push_str(&format!("{pad}{cell}  "));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// A duration in nanoseconds, with a unit that keeps 3–4 significant digits.

@@ -1,7 +1,5 @@
 //! The table printed at the end of a benchmark run.
 
-use std::fmt::Write;
-
 /// One row of the final table, already formatted.
 pub(crate) struct Row {
     pub name: String,
@@ -33,10 +31,10 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
         "wall".to_string(),
         "status".to_string(),
     ];
-    let cells: Vec<[String; 10]> = rows
+    let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
-            [
+            vec![
                 r.name.clone(),
                 r.time.clone(),
                 r.throughput.clone(),
@@ -50,32 +48,8 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
             ]
         })
         .collect();
-    let widths: Vec<usize> = (0..10)
-        .map(|i| {
-            cells
-                .iter()
-                .map(|c| c[i].chars().count())
-                .chain([header[i].chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(cells.iter()) {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            let pad = widths[i] - cell.chars().count();
-            // Names and statuses read left to right; numbers line up on the right.
-            if i == 0 || i == 9 {
-                let _ = write!(line, "{cell}{}  ", " ".repeat(pad));
-            } else {
-                let _ = write!(line, "{}{cell}  ", " ".repeat(pad));
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    // Names and statuses read left to right; numbers line up on the right.
+    super::columns(&header, &cells, &[0, 9], "")
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use super::{Args, ClockInfo, RealClock, target_unit_ns};
 use super::{Bench, BenchWorkload, calibrate, failed_session, measure, session_config};
-use crate::report::{GroupRow, Progress, format_ns, render_group};
+use crate::report::{GroupRow, Progress, render_group};
 use crate::session::group::{GroupConfig, MemberView, PairComparison, Verdict, rank, run_group};
 use crate::session::{SessionConfig, SessionResult, Workload};
 
@@ -348,7 +348,7 @@ impl<'b> Groups<'b> {
                     GroupRow {
                         rank: (k + 1).to_string(),
                         name: name.clone(),
-                        time: format!("{} ± {:.2}%", format_ns(*mean), 100.0 * rel),
+                        time: crate::report::format_estimate(*mean, *low, *high),
                         vs_fastest,
                         vs_next,
                         p,
