@@ -51,7 +51,8 @@ pub struct BenchArgs {
     /// ±5% and a 2 s cap per bench
     #[arg(long)]
     pub quick: bool,
-    /// Process executions per bench (default 1; 5 when saving or comparing with a baseline)
+    /// The least process executions per bench; more run while the interval is too wide and
+    /// time remains (default 1; 5 when saving or comparing with a baseline)
     #[arg(long, value_name = "N")]
     pub processes: Option<usize>,
     /// Stop at the first failed bench

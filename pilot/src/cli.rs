@@ -50,7 +50,8 @@ pub(crate) struct Args {
     /// Leave the end-of-run table out (`PILOT_NO_TABLE`): `cargo pilot bench` prints one table
     /// across all bench targets instead.
     pub no_table: bool,
-    /// Process executions per bench (`--processes N`); `None` is one, in this process.
+    /// The least process executions per bench (`--processes N`); more run while the combined
+    /// interval is too wide and time remains. `None` is one, in this process.
     pub processes: Option<usize>,
     /// Set (through `PILOT_CHILD`) in the processes pilot starts to measure one bench: they
     /// run one session quietly and write its result document to `--json`.

@@ -393,7 +393,7 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
         let started = now();
         // One in-process session by default: measured side by side on this project's shared
         // machine, it covered run-to-run spread as well as several short processes did (13 of
-        // 15 runs against 10 of 15), in less time. `--processes N` asks for N processes.
+        // 15 runs against 10 of 15), in less time. `--processes N` asks for at least N processes.
         let (session, iters) = match groups.measure(args, b, clock) {
             Some(measured) => measured,
             None => match processes {
@@ -419,10 +419,29 @@ fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode
         threads::annotate(&mut doc, b.threads, &session);
         let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialise");
         let path = store::latest_path(&root, &target, &b.name);
-        if let Err(e) = store::write_atomic(&path, &bytes) {
+        // What is written must read back: a document the reader rejects would break every
+        // later comparison, so it is refused here, where the bench that made it is known.
+        let readable = match store::from_document(&doc, &path) {
+            Ok(_) => true,
+            Err(e) => {
+                eprintln!(
+                    "error: bench `{}` produced a result pilot cannot read back, so it was not \
+                     saved (a bug in pilot): {e}",
+                    b.name
+                );
+                failed += 1;
+                false
+            }
+        };
+        let written = if readable {
+            store::write_atomic(&path, &bytes)
+        } else {
+            Ok(())
+        };
+        if let Err(e) = written {
             eprintln!("warning: failed to write `{}`: {e}", path.display());
         }
-        if let Some(name) = &args.save_baseline {
+        if let Some(name) = args.save_baseline.as_ref().filter(|_| readable) {
             let path = store::baseline_path(&root, name, &target, &b.name);
             if let Err(e) = store::write_atomic(&path, &bytes) {
                 eprintln!("error: failed to save baseline `{}`: {e}", path.display());
@@ -799,8 +818,12 @@ fn run_process(
 /// interval from one process can see that variation, and repeated runs disagree by more than
 /// their intervals say. Each process runs a short adaptive session; the result is the mean of
 /// the processes' estimates, and its interval the wider of Student's t over those estimates and
-/// the processes' own intervals combined. `processes` processes run, each with an equal share
-/// of the time cap.
+/// the processes' own intervals combined.
+///
+/// At least `processes` processes run; while the combined interval is wider than the target
+/// and the time cap allows, more are started, as many as the between-process variance says
+/// are needed (Pilot's required sample size, over process estimates). The time left is shared
+/// equally among the processes still wanted, at least 0.3 s each.
 fn measure_in_processes(
     b: &Bench,
     config: &SessionConfig,
@@ -813,10 +836,11 @@ fn measure_in_processes(
     let mut done: Vec<ProcessResult> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
     let mut estimate = None;
+    let mut wanted = processes;
     let status = loop {
-        // An equal share of the cap for every process still to run (at least 0.3 s).
+        // An equal share of the cap for every process still wanted (at least 0.3 s).
         let remaining = config.max_time.saturating_sub(start.elapsed());
-        let left = processes.saturating_sub(done.len()).max(1) as u32;
+        let left = wanted.saturating_sub(done.len()).max(1) as u32;
         let cap = (remaining / left).max(Duration::from_millis(300));
         match run_process(&b.name, cap, config, child_target) {
             Ok(p) => {
@@ -833,12 +857,16 @@ fn measure_in_processes(
             let e = combine(&done, config);
             progress.update(e.mean, e.relative_half_width(), config.target, None);
             let met = e.relative_half_width() <= config.target && done.len() >= processes;
+            // Not narrow enough yet: at least one more process, more if the spread says so.
+            let means: Vec<f64> = done.iter().map(|p| p.mean).collect();
+            let needed = processes_needed(&means, config).unwrap_or(0);
+            wanted = wanted.max(needed).max(done.len() + 1);
             estimate = Some(e);
             if met && start.elapsed() >= config.min_time {
                 break Status::Converged;
             }
         }
-        if start.elapsed() >= config.max_time || done.len() >= processes {
+        if start.elapsed() >= config.max_time {
             break if estimate
                 .as_ref()
                 .is_some_and(|e| e.relative_half_width() <= config.target)
@@ -874,6 +902,17 @@ fn measure_in_processes(
     (session, iters)
 }
 
+/// How many process estimates the target half-width needs, judged from their spread so far.
+fn processes_needed(means: &[f64], config: &SessionConfig) -> Option<usize> {
+    let s = crate::stats::Summary::of(means).ok()?;
+    crate::stats::samplesize::required_for_half_width(
+        s.variance,
+        s.n as f64 - 1.0,
+        config.target * s.mean.abs(),
+        config.confidence,
+    )
+}
+
 /// The estimate over process executions: their mean, with the wider of Student's t over their
 /// estimates and their own intervals combined (`sqrt(Σ hw²)/P`).
 fn combine(done: &[ProcessResult], config: &SessionConfig) -> crate::session::Estimate {
@@ -889,13 +928,8 @@ fn combine(done: &[ProcessResult], config: &SessionConfig) -> crate::session::Es
         / p;
     let half = between.max(within);
     let per_process: f64 = done.iter().map(|d| d.n as f64).sum::<f64>() / p;
-    let required_n = crate::stats::samplesize::required_for_half_width(
-        s.variance,
-        p - 1.0,
-        config.target * s.mean.abs(),
-        config.confidence,
-    )
-    .map(|processes| (processes as f64 * per_process).ceil() as usize);
+    let required_n = processes_needed(&means, config)
+        .map(|processes| (processes as f64 * per_process).ceil() as usize);
     crate::session::Estimate {
         mean: s.mean,
         ci: crate::stats::ConfidenceInterval {

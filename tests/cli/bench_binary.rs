@@ -6,6 +6,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+
 fn demo(args: &[&str], target_dir: &PathBuf) -> Output {
     Command::new(env!("CARGO_BIN_EXE_demo_benches"))
         .args(args)
@@ -135,7 +137,8 @@ fn bench_mode_measures_in_several_processes_and_saves_results() {
         "{pi}"
     );
     let processes = r["processes"]["count"].as_u64().unwrap();
-    assert_eq!(processes, 3, "{}", r["processes"]);
+    // At least the processes asked for; more while the interval is too wide and time remains.
+    assert!(processes >= 3, "{}", r["processes"]);
     assert_eq!(
         r["processes"]["means"].as_array().unwrap().len() as u64,
         processes
@@ -203,10 +206,7 @@ fn baselines_under_cargo_bench_are_saved_compared_and_checked() {
     let out = text(&o.stdout);
     assert!(matches!(o.status.code(), Some(0 | 3)), "{out}");
     assert!(out.contains("compared with baseline `main`"), "{out}");
-    assert!(
-        out.contains("how: Welch's t over 2 vs 2 process estimates"),
-        "{out}"
-    );
+    assert!(common::welch_over_processes(&out, 2), "{out}");
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
     let c = &doc["comparison"];
     assert_eq!(c["schema"], "pilot.compare/1");

@@ -12,6 +12,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+
 fn manifest() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixture-bench/Cargo.toml")
 }
@@ -108,7 +110,7 @@ fn a_team_keeps_baselines_and_catches_regressions() {
         serde_json::from_str(&std::fs::read_to_string(baseline_file("base", "spin")).unwrap())
             .unwrap();
     assert_eq!(saved["schema"], "pilot.result/1");
-    assert_eq!(saved["processes"]["count"], 3);
+    assert!(saved["processes"]["count"].as_u64().unwrap() >= 3);
 
     // 2. Four times the work: a regression, exit code 3, and the table says how.
     let o = bench(&["--baseline", "base", "--save-baseline", "slow"], "4");
@@ -116,10 +118,7 @@ fn a_team_keeps_baselines_and_catches_regressions() {
     assert_eq!(o.status.code(), Some(3), "{out}");
     assert!(out.contains("compared with baseline `base`"), "{out}");
     assert!(out.contains("regressed"), "{out}");
-    assert!(
-        out.contains("how: Welch's t over 3 vs 3 process estimates"),
-        "{out}"
-    );
+    assert!(common::welch_over_processes(&out, 3), "{out}");
 
     // 3. `compare` on saved baselines: JSON, Markdown and the exit code.
     let (code, doc, out) = compare_json(&["base", "slow"]);

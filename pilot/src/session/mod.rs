@@ -384,9 +384,11 @@ impl<'a> SessionState<'a> {
         self.met_target = false;
         if let Some(e) = &self.estimate {
             progress(e, elapsed);
+            // A WPS fit needs as many rounds as a unit-reading session: over 3 or 4 rounds a
+            // narrow slope interval is luck, and a noisy machine turns it into nonsense.
             self.met_target = e.n >= 2
                 && (readings_only || e.subsession_means.len() >= cfg.min_subsessions)
-                && (readings_only || e.rounds >= cfg.min_rounds)
+                && e.rounds >= cfg.min_rounds
                 && (e.relative_half_width() <= cfg.target);
         }
         // Planned even when stopping: a group may run this member on.
@@ -423,6 +425,20 @@ impl<'a> SessionState<'a> {
                 Status::NoSteadyState
             }
             s => s,
+        };
+        // A readings-only fit whose slope is not positive has measured no time per unit: the
+        // rounds' durations did not grow with their work amounts (noise swamped the work, or
+        // the range is too narrow). That is a failed measurement, not a result.
+        let (status, estimate) = match estimate {
+            Some(e) if readings_only && !(e.mean > 0.0 && e.mean.is_finite()) => (
+                Status::Failed(format!(
+                    "the round durations did not grow with the work amount (fitted time per \
+                     unit {:.4} ns over {} rounds): widen the work range or raise the time cap",
+                    e.mean, e.rounds
+                )),
+                None,
+            ),
+            e => (status, e),
         };
         session.finish_warnings(&status, estimate.as_ref());
         SessionResult {
@@ -712,9 +728,7 @@ impl<'a> Session<'a> {
             let cfg = self.config;
             // The interval can be narrow enough while the samples behind it are too few to
             // trust it: say which least count was missing.
-            let short = if e.wps.is_some() {
-                None
-            } else if e.subsession_means.len() < cfg.min_subsessions {
+            let short = if e.wps.is_none() && e.subsession_means.len() < cfg.min_subsessions {
                 Some(format!(
                     "{} of the least {} subsession samples",
                     e.subsession_means.len(),
@@ -730,7 +744,8 @@ impl<'a> Session<'a> {
             };
             self.warnings.push(match short {
                 Some(what) if reached <= target => format!(
-                    "time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%),                      but with only {what}: slow units need a longer cap"
+                    "time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%), \
+                     but with only {what}: slow units need a longer cap"
                 ),
                 _ => format!(
                     "time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%)"

@@ -292,8 +292,55 @@ fn readings_only_workload_is_measured_by_wps() {
     assert_eq!(r.status, Status::Converged, "{:?}", r.warnings);
     let e = r.estimate.unwrap();
     assert!(e.ci.contains(1000.0), "{:?}", e.ci);
-    let v = e.wps.unwrap().v.unwrap();
+    let v = e.wps.as_ref().unwrap().v.unwrap();
     assert!((v - 1e-3).abs() < 2e-5, "v = {v} units per ns");
+    // Three or four nearly collinear rounds would give a narrow interval already; the session
+    // still waits for the least number of rounds.
+    assert!(e.rounds >= config.min_rounds, "{} rounds fitted", e.rounds);
+}
+
+#[test]
+fn readings_only_rounds_that_do_not_grow_with_work_fail_clearly() {
+    // t = 2 ms ± 1%, whatever the work: there is no time per unit to measure.
+    struct Flat {
+        clock: ScriptedClock,
+        rng: ChaCha8Rng,
+    }
+    impl Workload for Flat {
+        fn round(&mut self, _work: u64) -> Result<RoundData, String> {
+            let ns = 2e6 * (1.0 + 0.01 * noise(&mut self.rng));
+            self.clock.advance(Duration::from_nanos(ns as u64));
+            Ok(RoundData::Whole)
+        }
+    }
+    let mut failed = 0;
+    for seed in 0..20 {
+        let clock = ScriptedClock::default();
+        let mut w = Flat {
+            clock: clock.clone(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        };
+        let config = SessionConfig {
+            work_range: (1, 1000),
+            max_time: Duration::from_secs(1),
+            ..SessionConfig::default()
+        };
+        let r = run(&mut w, &clock, &config);
+        match (&r.status, &r.estimate) {
+            // The slope's estimate came out negative: no result, and a message saying why.
+            (Status::Failed(msg), None) => {
+                assert!(msg.contains("did not grow with the work amount"), "{msg}");
+                failed += 1;
+            }
+            // Positive by chance: a result, with the interval spanning zero.
+            (Status::TimeCap, Some(e)) => {
+                assert!(e.mean > 0.0 && e.ci.low < 0.0, "seed {seed}: {e:?}");
+            }
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    }
+    // The slope's sign is a coin toss on flat rounds: both cases were seen (fixed seeds).
+    assert!((1..20).contains(&failed), "{failed} of 20 failed");
 }
 
 #[test]

@@ -13,13 +13,16 @@
 //!  "started", "finished", "elapsed_s"}
 //! ```
 //!
-//! `pis[0]` is always the time per work unit in nanoseconds (per iteration in the micro form);
-//! a throughput PI follows when the bench names its `unit`,
-//! `processes` holds each process execution's estimate when the bench ran in several (then
-//! `subsession` describes those process estimates: they are the independent samples); its interval the inverted bounds of
-//! the time's (a bound is `null` when the time's interval reaches 0). `subsession` holds what a
-//! later comparison needs (Pilot paper §III-F): the subsession samples' count, mean and
-//! variance, and the samples themselves when there are at most 10 000. A change to these keys
+//! `pis[0]` is always the time per work unit in nanoseconds (per iteration in the micro form).
+//! A throughput PI follows when the bench names its `unit`; its interval is the inverted bounds
+//! of the time's (a bound is `null` when the time's interval reaches 0).
+//!
+//! `subsession` holds what a later comparison needs (Pilot paper §III-F): the count, mean and
+//! variance of the estimate's independent samples, and the samples themselves when there are
+//! at most 10 000. Those samples are the subsession means of the unit readings; or, when the
+//! bench ran in several process executions, the processes' estimates (also listed in
+//! `processes`); or, for a readings-only WPS fit, its fitted points, with the variance stated
+//! so that `variance / count` is the slope's squared standard error. A change to these keys
 //! bumps the schema's version.
 
 use serde_json::{Value, json};
@@ -114,7 +117,19 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> Value {
                 "required_n": e.required_n,
             }));
         }
-        if let Ok(sum) = Summary::of(&e.subsession_means) {
+        if let Some(wps) = &e.wps {
+            // A regression's independent samples are its fitted points (rounds merged by
+            // subsession analysis); the variance is stated so that `variance / count` is the
+            // slope's squared standard error, which is what a comparison needs.
+            let points = wps.fit.n;
+            subsession = json!({
+                "count": points,
+                "mean": wps.fit.slope,
+                "variance": wps.fit.slope_se * wps.fit.slope_se * points as f64,
+                "variance_inflation": 1.0,
+                "means": null,
+            });
+        } else if let Ok(sum) = Summary::of(&e.subsession_means) {
             let inflation = e.variance_inflation;
             subsession = json!({
                 "count": sum.n,
@@ -176,4 +191,91 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> Value {
         "finished": r.finished,
         "elapsed_s": s.elapsed.as_secs_f64(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::session::Estimate;
+    use crate::stats::regression::wps;
+
+    fn record<'a>(
+        session: &'a SessionResult,
+        config: &'a SessionConfig,
+        machine: &'a Value,
+    ) -> BenchRecord<'a> {
+        BenchRecord {
+            name: "fold",
+            target: "t",
+            form: "readings-only",
+            unit: None,
+            config,
+            session,
+            iterations_per_unit: None,
+            clock: ClockInfo {
+                overhead_ns: 20.0,
+                resolution_ns: 1.0,
+            },
+            machine,
+            started: "s".into(),
+            finished: "f".into(),
+        }
+    }
+
+    #[test]
+    fn a_readings_only_result_reads_back_with_its_slope_standard_error() {
+        // t = 100 + 2w with residuals ±1, ±3 over six rounds: by hand, Sxx = 17.5·10⁴ for
+        // w = 100..600 step 100, and the slope's se² = s²/Sxx.
+        let w = [100.0, 200.0, 300.0, 400.0, 500.0, 600.0];
+        let noise = [1.0, -1.0, 3.0, -3.0, 1.0, -1.0];
+        let t: Vec<f64> = w
+            .iter()
+            .zip(noise)
+            .map(|(w, e)| 100.0 + 2.0 * w + e)
+            .collect();
+        let fit = wps(&w, &t, 0.95, 0.9).unwrap();
+        assert_eq!(fit.subsession_size, 1);
+        let session = SessionResult {
+            status: Status::Converged,
+            estimate: Some(Estimate {
+                mean: fit.fit.slope,
+                ci: fit.slope_ci,
+                n: fit.rounds_used,
+                subsession_size: 1,
+                autocorrelation: fit.residual_autocorrelation,
+                required_n: None,
+                subsession_means: Vec::new(),
+                variance_inflation: 1.0,
+                between_rounds: false,
+                rounds: fit.rounds_used,
+                wps: Some(fit.clone()),
+            }),
+            rounds: Vec::new(),
+            removed: 0,
+            readings: 0,
+            elapsed: Duration::from_millis(5),
+            warnings: Vec::new(),
+            process_means: Vec::new(),
+        };
+        let config = SessionConfig::default();
+        let machine = json!({});
+        let doc = document(&record(&session, &config, &machine));
+        let saved = crate::store::from_document(&doc, Path::new("fold.json")).unwrap();
+        let e = saved.time.unwrap();
+        assert_eq!(e.interval_from, "regression");
+        assert_eq!(e.dof, 4.0);
+        // By hand: Σ(w − w̄)e = −500, so the slope is 2 − 500/Sxx, and the residual sum of
+        // squares is Σe² − 500²/Sxx = 22 − 500²/Sxx, over n − 2 = 4 dof.
+        let sxx = 17.5e4;
+        assert!((e.mean - (2.0 - 500.0 / sxx)).abs() < 1e-12);
+        let se2 = (22.0 - 500.0 * 500.0 / sxx) / 4.0 / sxx;
+        assert!(
+            (e.standard_error_squared() - se2).abs() < 1e-12 * se2,
+            "{} vs {se2}",
+            e.standard_error_squared()
+        );
+    }
 }
