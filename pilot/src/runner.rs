@@ -677,7 +677,20 @@ fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
         started,
         finished: now(),
     };
-    let bytes = serde_json::to_vec(&result::document(&record)).expect("JSON values serialise");
+    let mut doc = result::document(&record);
+    if let Some(e) = &session.unresolved_fit {
+        // For the parent only (a child's document is never stored): the non-positive slope,
+        // which the combination over processes keeps.
+        doc["pis"] = serde_json::json!([{
+            "name": "time",
+            "mean": e.mean,
+            "ci": {"low": e.ci.low, "high": e.ci.high, "confidence": e.ci.confidence},
+            "n": e.n,
+            "subsession_size": e.subsession_size,
+            "autocorrelation": e.autocorrelation,
+        }]);
+    }
+    let bytes = serde_json::to_vec(&doc).expect("JSON values serialise");
     match store::write_atomic(std::path::Path::new(path), &bytes) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -719,6 +732,9 @@ struct ProcessResult {
     readings: usize,
     warnings: Vec<String>,
     iters: Option<u64>,
+    /// The process's readings-only fit had a non-positive slope ([`Status::Unresolved`]):
+    /// `mean` is that slope, a draw the combination keeps.
+    unresolved: bool,
 }
 
 /// Runs one session of `name` in a fresh process of this executable, capped at `cap`.
@@ -809,6 +825,7 @@ fn run_process(
             })
             .unwrap_or_default(),
         iters: doc["iterations_per_unit"].as_u64(),
+        unresolved: doc["status"] == Status::Unresolved.as_str(),
     })
 }
 
@@ -844,7 +861,7 @@ fn measure_in_processes(
         let cap = (remaining / left).max(Duration::from_millis(300));
         match run_process(&b.name, cap, config, child_target) {
             Ok(p) => {
-                for w in &p.warnings {
+                for w in p.warnings.iter().filter(|_| !p.unresolved) {
                     if !warnings.contains(w) && !w.starts_with("time cap") {
                         warnings.push(w.clone());
                     }
@@ -878,6 +895,23 @@ fn measure_in_processes(
         }
     };
     progress.finish();
+    let unresolved = done.iter().filter(|p| p.unresolved).count();
+    if unresolved > 0 {
+        warnings.push(format!(
+            "{unresolved} of {} processes fitted a non-positive time per unit: their rounds' \
+             durations did not grow with the work amount; raise the top of the work range",
+            done.len()
+        ));
+    }
+    // Readings-only slopes are averaged whatever their sign (dropping the negative ones would
+    // bias the mean up); a mean that is not positive is no estimate.
+    let (status, estimate, unresolved_fit) = match estimate {
+        Some(e) if e.mean <= 0.0 && !matches!(status, Status::Failed(_)) => {
+            warnings.push(crate::session::unresolved_warning(e.mean, e.rounds));
+            (Status::Unresolved, None, Some(e))
+        }
+        e => (status, e, None),
+    };
     if status == Status::TimeCap {
         if let Some(e) = &estimate {
             warnings.push(format!(
@@ -898,6 +932,7 @@ fn measure_in_processes(
         readings: done.iter().map(|p| p.readings).sum(),
         elapsed: start.elapsed(),
         warnings,
+        unresolved_fit,
     };
     (session, iters)
 }
@@ -967,6 +1002,7 @@ fn failed_session(msg: &str) -> SessionResult {
         elapsed: Duration::ZERO,
         warnings: Vec::new(),
         process_means: Vec::new(),
+        unresolved_fit: None,
     }
 }
 

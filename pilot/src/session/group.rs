@@ -389,7 +389,8 @@ pub(crate) fn run_group(
     }
 }
 
-/// The members still running that have an estimate: their indices, and their views.
+/// The members still running that have an estimate: their indices, and their views. A
+/// readings-only member whose fitted slope is not positive has no time to rank yet.
 fn views<'s>(
     states: &'s [SessionState<'_>],
     ended: &[Option<Status>],
@@ -399,7 +400,7 @@ fn views<'s>(
         .enumerate()
         .filter(|(i, _)| ended[*i].is_none())
         .filter_map(|(i, s)| {
-            let estimate = s.estimate()?;
+            let estimate = s.estimate().filter(|e| e.mean > 0.0)?;
             let round_means = if s.readings_only() {
                 &[][..]
             } else {

@@ -99,6 +99,10 @@ pub(crate) enum Status {
     /// Most unit readings were 0 ns: the units are shorter than the clock resolves, and no
     /// amount of rounds makes the estimate meaningful.
     BelowResolution,
+    /// A readings-only fit found no positive time per unit: the rounds' durations did not
+    /// grow with their work amounts (noise swamped the work, or the range is too narrow).
+    /// There is no estimate to report; it is not a failure of the workload.
+    Unresolved,
     /// The workload failed (panicked), with the message.
     Failed(String),
 }
@@ -111,6 +115,7 @@ impl Status {
             Status::TimeCap => "time cap",
             Status::NoSteadyState => "no steady state",
             Status::BelowResolution => "below clock resolution",
+            Status::Unresolved => "unresolved",
             Status::Failed(_) => "failed",
         }
     }
@@ -190,6 +195,9 @@ pub(crate) struct SessionResult {
     /// The estimate of each process execution, when the bench ran in several (see
     /// `runner::measure_in_processes`); empty for a session in one process.
     pub process_means: Vec<f64>,
+    /// With [`Status::Unresolved`]: the readings-only fit whose slope was not positive. It is
+    /// no result, but a process's draw that the combination over processes must not drop.
+    pub unresolved_fit: Option<Estimate>,
 }
 
 /// Called after each round with the current estimate, the time used and the config.
@@ -386,9 +394,11 @@ impl<'a> SessionState<'a> {
             progress(e, elapsed);
             // A WPS fit needs as many rounds as a unit-reading session: over 3 or 4 rounds a
             // narrow slope interval is luck, and a noisy machine turns it into nonsense.
+            // Its fitted points (rounds merged by subsession analysis) count likewise.
             self.met_target = e.n >= 2
                 && (readings_only || e.subsession_means.len() >= cfg.min_subsessions)
                 && e.rounds >= cfg.min_rounds
+                && e.wps.as_ref().is_none_or(|w| w.fit.n >= cfg.min_rounds)
                 && (e.relative_half_width() <= cfg.target);
         }
         // Planned even when stopping: a group may run this member on.
@@ -426,19 +436,14 @@ impl<'a> SessionState<'a> {
             }
             s => s,
         };
-        // A readings-only fit whose slope is not positive has measured no time per unit: the
-        // rounds' durations did not grow with their work amounts (noise swamped the work, or
-        // the range is too narrow). That is a failed measurement, not a result.
-        let (status, estimate) = match estimate {
-            Some(e) if readings_only && !(e.mean > 0.0 && e.mean.is_finite()) => (
-                Status::Failed(format!(
-                    "the round durations did not grow with the work amount (fitted time per \
-                     unit {:.4} ns over {} rounds): widen the work range or raise the time cap",
-                    e.mean, e.rounds
-                )),
-                None,
-            ),
-            e => (status, e),
+        // A readings-only fit whose slope is not positive has measured no time per unit: no
+        // result, and the user is told why.
+        let (status, estimate, unresolved_fit) = match estimate {
+            Some(e) if readings_only && e.mean <= 0.0 => {
+                session.warnings.push(unresolved_warning(e.mean, e.rounds));
+                (Status::Unresolved, None, Some(e))
+            }
+            e => (status, e, None),
         };
         session.finish_warnings(&status, estimate.as_ref());
         SessionResult {
@@ -450,8 +455,17 @@ impl<'a> SessionState<'a> {
             readings: session.readings,
             warnings: session.warnings,
             process_means: Vec::new(),
+            unresolved_fit,
         }
     }
+}
+
+/// The warning of [`Status::Unresolved`]: a fitted time per unit of `slope_ns` over `rounds`.
+pub(crate) fn unresolved_warning(slope_ns: f64, rounds: usize) -> String {
+    format!(
+        "the round durations did not grow with the work amount (fitted time per unit {slope_ns:.4} \
+         ns over {rounds} rounds): no estimate; raise the top of the work range or the time cap"
+    )
 }
 
 struct Session<'a> {
@@ -714,6 +728,20 @@ impl<'a> Session<'a> {
                 self.zero_readings, self.readings
             ));
         }
+        // Readings-only rounds are timed whole: one preemption or interrupt lands entirely in
+        // one round's duration, and only rounds much longer than such blips average them out.
+        if let Some(fit) = estimate.and_then(|e| e.wps.as_ref()) {
+            let top = self.config.work_range.1;
+            let top_ns = fit.fit.intercept + fit.fit.slope * top as f64;
+            if top_ns < self.config.short_round.as_nanos() as f64 {
+                self.warnings.push(format!(
+                    "a round at the top of the work range ({top}) takes about {}, shorter than \
+                     the {} a round needs to outlast interruptions: raise the top of the range",
+                    crate::report::format_ns(top_ns),
+                    crate::report::format_ns(self.config.short_round.as_nanos() as f64),
+                ));
+            }
+        }
         if *status == Status::NoSteadyState {
             self.warnings.push(format!(
                 "{} of {} analysed rounds had no dominant stable phase: the workload never \
@@ -740,7 +768,16 @@ impl<'a> Session<'a> {
                     e.rounds, cfg.min_rounds
                 ))
             } else {
-                None
+                e.wps
+                    .as_ref()
+                    .filter(|w| w.fit.n < cfg.min_rounds)
+                    .map(|w| {
+                        format!(
+                            "{} of the least {} fitted points (rounds merged {} at a time for \
+                         their correlation)",
+                            w.fit.n, cfg.min_rounds, w.subsession_size
+                        )
+                    })
             };
             self.warnings.push(match short {
                 Some(what) if reached <= target => format!(

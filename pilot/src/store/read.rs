@@ -315,9 +315,11 @@ fn estimate(pi: &Value, doc: &Value) -> std::result::Result<SavedEstimate, Strin
             .iter()
             .enumerate()
             .map(|(i, m)| {
+                // A process's readings-only slope may be 0 or less when noise swamped its
+                // rounds; the mean over processes is what has to be positive.
                 m.as_f64()
-                    .filter(|x| x.is_finite() && *x > 0.0)
-                    .ok_or(format!("`processes.means[{i}]` is not a positive number"))
+                    .filter(|x| x.is_finite())
+                    .ok_or(format!("`processes.means[{i}]` is not a number"))
             })
             .collect::<std::result::Result<_, _>>()?,
         Some(_) => return Err("`processes.means` is not a list".into()),
@@ -434,7 +436,21 @@ mod tests {
         assert!(problem(&d).starts_with("`subsession.variance` is -1"));
         let mut d = valid();
         d["processes"]["means"] = json!([1.0, null]);
-        assert_eq!(problem(&d), "`processes.means[1]` is not a positive number");
+        assert_eq!(problem(&d), "`processes.means[1]` is not a number");
+        // One process's readings-only slope may be negative; the mean over them may not.
+        let mut d = valid();
+        d["processes"]["means"] = json!([1.2, -0.1]);
+        let saved = from_document(&d, Path::new("x.json")).unwrap();
+        assert_eq!(saved.time.unwrap().process_means, vec![1.2, -0.1]);
+        let mut d = valid();
+        d["status"] = json!("unresolved");
+        d["pis"] = json!([]);
+        assert!(
+            from_document(&d, Path::new("x.json"))
+                .unwrap()
+                .time
+                .is_none()
+        );
         let mut d = valid();
         d["pis"] = json!([]);
         assert_eq!(problem(&d), "`pis` is empty but `status` is `ok`");

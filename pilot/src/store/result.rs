@@ -259,6 +259,7 @@ mod tests {
             elapsed: Duration::from_millis(5),
             warnings: Vec::new(),
             process_means: Vec::new(),
+            unresolved_fit: None,
         };
         let config = SessionConfig::default();
         let machine = json!({});
