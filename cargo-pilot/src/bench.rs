@@ -14,7 +14,8 @@ use crate::{EXIT_ERROR, EXIT_REGRESSION, Failure};
 ///
 /// Finds bench targets that use pilot through `cargo metadata`, builds them with `cargo bench
 /// --no-run`, runs each in benchmark mode and prints one table across all of them. Exit codes:
-/// 0 ok, 1 a bench failed or an error, 2 usage, 3 a regression against `--baseline`.
+/// 0 ok, 1 a bench failed or an error, 2 usage, 3 a regression against `--baseline`, 130
+/// interrupted (`--resume` continues).
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     #[command(flatten)]
@@ -58,6 +59,11 @@ pub struct BenchArgs {
     /// Stop at the first failed bench
     #[arg(long)]
     pub fail_fast: bool,
+    /// Continue an interrupted `cargo pilot bench`: targets it finished are reported from
+    /// their saved results, the one it was running measures only the benches it had not
+    /// finished, and the rest run
+    #[arg(long)]
+    pub resume: bool,
     /// Write every result (and the comparison) to FILE as a `pilot.run/1` document
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -97,9 +103,13 @@ impl Thresholds {
     }
 }
 
-/// The flags passed on to every bench binary.
-fn binary_args(args: &BenchArgs, json: &Path) -> Vec<std::ffi::OsString> {
+/// The flags passed on to every bench binary (`--resume` only to the target an interrupted
+/// run was measuring).
+fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsString> {
     let mut out: Vec<std::ffi::OsString> = vec!["--bench".into()];
+    if resume {
+        out.push("--resume".into());
+    }
     out.extend(args.filters.iter().map(Into::into));
     if args.exact {
         out.push("--exact".into());
@@ -181,6 +191,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         )));
     }
     let exes = cargo::build(&args.cargo, &packages)?;
+    interrupt::install();
+    let mut log = RunLog::start(&target_dir, args.resume);
     let scratch = std::env::temp_dir().join(format!("cargo-pilot-{}", std::process::id()));
     std::fs::create_dir_all(&scratch)
         .with_context(|| format!("failed to create `{}`", scratch.display()))?;
@@ -197,14 +209,35 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             continue;
         }
         println!("\n== {} ({})", exe.target, exe.package);
+        if let Some(finished) = log.finished(exe) {
+            println!("finished by the interrupted run, not run again");
+            let results = finished.results(&target_dir);
+            documents.extend(results);
+            selected.extend(finished.selected());
+            log.done(finished);
+            continue;
+        }
         let json = scratch.join(format!("{}-{}.json", exe.package, exe.target));
-        let status = Command::new(&exe.path)
-            .args(binary_args(args, &json))
+        let mut child = Command::new(&exe.path)
+            .args(binary_args(args, &json, log.was_running(exe)))
             .current_dir(&exe.package_dir)
             .env("CARGO_TARGET_DIR", &target_dir)
             .env("PILOT_NO_TABLE", "1")
-            .status()
+            .spawn()
             .with_context(|| format!("failed to start `{}`", exe.path.display()))?;
+        log.running(exe);
+        let status = interrupt::wait(&mut child)
+            .with_context(|| format!("failed to wait for `{}`", exe.path.display()))?;
+        if interrupt::happened() {
+            let _ = std::fs::remove_dir_all(&scratch);
+            println!("\n{}", pilot::report::results_table(&documents));
+            eprintln!(
+                "cargo pilot: interrupted while running `{}`; every bench finished so far is \
+                 saved: `cargo pilot bench --resume` with the same arguments measures the rest",
+                exe.target
+            );
+            return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
+        }
         match std::fs::read_to_string(&json) {
             Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
                 Ok(run) => {
@@ -212,12 +245,21 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
                     // The target as the binary names it in its results (cargo turns `-` into
                     // `_` in executable names).
                     let target = run["target"].as_str().unwrap_or(&exe.target).to_string();
-                    let names = run["benches"].as_array().cloned().unwrap_or_default();
-                    selected.extend(
-                        names
-                            .iter()
-                            .filter_map(|n| Some((target.clone(), n.as_str()?.to_string()))),
-                    );
+                    let names: Vec<String> = run["benches"]
+                        .as_array()
+                        .map(|ns| {
+                            ns.iter()
+                                .filter_map(|n| n.as_str().map(String::from))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    selected.extend(names.iter().map(|n| (target.clone(), n.clone())));
+                    log.done(FinishedTarget {
+                        package: exe.package.clone(),
+                        target: exe.target.clone(),
+                        results_target: target,
+                        benches: names,
+                    });
                 }
                 Err(e) => {
                     eprintln!("error: unreadable results of `{}`: {e}", exe.target);
@@ -240,6 +282,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
+    log.finish();
     println!("\n{}", pilot::report::results_table(&documents));
     println!(
         "results: {}",
@@ -299,4 +342,204 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A bench target that a `cargo pilot bench` run finished, as its progress records it.
+#[derive(Debug, Clone, PartialEq)]
+struct FinishedTarget {
+    package: String,
+    /// The target's name in cargo's metadata.
+    target: String,
+    /// The target as its binary names it in the results folder.
+    results_target: String,
+    /// The benches the binary selected.
+    benches: Vec<String>,
+}
+
+impl FinishedTarget {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "package": self.package,
+            "target": self.target,
+            "results_target": self.results_target,
+            "benches": self.benches,
+        })
+    }
+
+    fn from_json(v: &serde_json::Value) -> Option<Self> {
+        let text = |k: &str| v[k].as_str().map(String::from);
+        Some(FinishedTarget {
+            package: text("package")?,
+            target: text("target")?,
+            results_target: text("results_target")?,
+            benches: v["benches"]
+                .as_array()?
+                .iter()
+                .filter_map(|n| n.as_str().map(String::from))
+                .collect(),
+        })
+    }
+
+    /// The latest results of its benches (those on disk: a bench that failed has one too).
+    fn results(&self, target_dir: &Path) -> Vec<serde_json::Value> {
+        self.benches
+            .iter()
+            .filter_map(|b| {
+                let path = pilot::store::latest_path(target_dir, &self.results_target, b);
+                serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+            })
+            .collect()
+    }
+
+    fn selected(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        self.benches
+            .iter()
+            .map(|b| (self.results_target.clone(), b.clone()))
+    }
+
+    fn is(&self, exe: &cargo::BenchExe) -> bool {
+        self.package == exe.package && self.target == exe.target
+    }
+}
+
+/// The progress of a `cargo pilot bench` run across targets, in
+/// `target/pilot/cargo-pilot-run.json` (`{"schema": "pilot.cargo-progress/1", "finished":
+/// bool, "running": {"package", "target"} | null, "done": [finished targets]}`), rewritten as
+/// each target starts and ends, so that `--resume` knows where an interrupted run stopped.
+/// Each bench binary keeps its own progress too, which `--resume` passes on to the target
+/// that was running.
+struct RunLog {
+    path: PathBuf,
+    /// Targets the interrupted run finished (with `--resume`).
+    earlier: Vec<FinishedTarget>,
+    /// The target it was running (with `--resume`).
+    was_running: Option<(String, String)>,
+    done: Vec<FinishedTarget>,
+    running: Option<(String, String)>,
+}
+
+const PROGRESS_SCHEMA: &str = "pilot.cargo-progress/1";
+
+impl RunLog {
+    fn start(target_dir: &Path, resume: bool) -> Self {
+        let path = target_dir.join("pilot").join("cargo-pilot-run.json");
+        let mut log = RunLog {
+            path,
+            earlier: Vec::new(),
+            was_running: None,
+            done: Vec::new(),
+            running: None,
+        };
+        if resume {
+            let earlier: Option<serde_json::Value> = std::fs::read_to_string(&log.path)
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .filter(|p: &serde_json::Value| p["schema"] == PROGRESS_SCHEMA);
+            match earlier {
+                Some(p) if p["finished"] == false => {
+                    log.earlier = p["done"]
+                        .as_array()
+                        .map(|d| d.iter().filter_map(FinishedTarget::from_json).collect())
+                        .unwrap_or_default();
+                    log.was_running = p["running"]["package"]
+                        .as_str()
+                        .zip(p["running"]["target"].as_str())
+                        .map(|(p, t)| (p.to_string(), t.to_string()));
+                    println!(
+                        "resuming an interrupted run: {} target(s) already done",
+                        log.earlier.len()
+                    );
+                }
+                _ => println!("nothing to resume (the last run finished): running every target"),
+            }
+        }
+        log.write(false);
+        log
+    }
+
+    /// What the interrupted run recorded for `exe`, if it finished it.
+    fn finished(&self, exe: &cargo::BenchExe) -> Option<FinishedTarget> {
+        self.earlier.iter().find(|f| f.is(exe)).cloned()
+    }
+
+    fn was_running(&self, exe: &cargo::BenchExe) -> bool {
+        self.was_running
+            .as_ref()
+            .is_some_and(|(p, t)| *p == exe.package && *t == exe.target)
+    }
+
+    fn running(&mut self, exe: &cargo::BenchExe) {
+        self.running = Some((exe.package.clone(), exe.target.clone()));
+        self.write(false);
+    }
+
+    fn done(&mut self, target: FinishedTarget) {
+        self.running = None;
+        self.done.push(target);
+        self.write(false);
+    }
+
+    fn finish(&mut self) {
+        self.running = None;
+        self.write(true);
+    }
+
+    fn write(&self, finished: bool) {
+        // Until this run finishes, the interrupted run's finished targets stay on record, so an
+        // interrupted resume can be resumed again.
+        let mut done: Vec<&FinishedTarget> = self.earlier.iter().collect();
+        done.extend(self.done.iter().filter(|d| !self.earlier.contains(d)));
+        let doc = serde_json::json!({
+            "schema": PROGRESS_SCHEMA,
+            "finished": finished,
+            "running": self.running.as_ref().map(|(p, t)| serde_json::json!({"package": p, "target": t})),
+            "done": done.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
+        });
+        let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialise");
+        if let Err(e) = pilot::store::write_atomic(&self.path, &bytes) {
+            eprintln!("warning: failed to write `{}`: {e}", self.path.display());
+        }
+    }
+}
+
+/// Ctrl-C while a bench binary runs: the binary (which gets the signal too, from the terminal,
+/// or forwarded from here) saves nothing half-done and exits; then this run stops and says how
+/// to resume.
+mod interrupt {
+    use std::process::{Child, ExitStatus};
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+    /// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+    pub const EXIT_INTERRUPTED: u8 = 130;
+
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    /// The running bench binary's process id (0: none).
+    static CHILD: AtomicU32 = AtomicU32::new(0);
+
+    pub fn install() {
+        let _ = ctrlc::set_handler(|| {
+            INTERRUPTED.store(true, Ordering::SeqCst);
+            let pid = CHILD.load(Ordering::SeqCst);
+            // A Ctrl-C typed at a terminal reaches the binary too; a signal sent to this
+            // process alone (a CI runner cancelling the job) is passed on.
+            if pid != 0 && cfg!(unix) {
+                let _ = std::process::Command::new("kill")
+                    .args(["-INT", &pid.to_string()])
+                    .stderr(std::process::Stdio::null())
+                    .status();
+            }
+        });
+    }
+
+    /// Waits for `child`, known to the handler meanwhile.
+    pub fn wait(child: &mut Child) -> std::io::Result<ExitStatus> {
+        CHILD.store(child.id(), Ordering::SeqCst);
+        let status = child.wait();
+        CHILD.store(0, Ordering::SeqCst);
+        status
+    }
+
+    pub fn happened() -> bool {
+        INTERRUPTED.load(Ordering::SeqCst)
+    }
 }

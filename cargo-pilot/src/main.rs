@@ -4,7 +4,7 @@
 //! first argument is the subcommand's own name and is skipped.
 //!
 //! Exit codes: 0 success, 1 an error in the data or the run (or a failed bench), 2 a usage
-//! error, 3 a regression found against a baseline.
+//! error, 3 a regression found against a baseline, 130 interrupted by Ctrl-C.
 
 mod analyze;
 mod bench;

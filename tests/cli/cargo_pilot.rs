@@ -235,4 +235,77 @@ fn a_team_keeps_baselines_and_catches_regressions() {
     assert_eq!(read("baselines/twice/cost").len(), 2);
     // spin and units, and extra from step 4.
     assert_eq!(read("results/cost").len(), 3);
+
+    // 11. Ctrl-C (SIGINT to cargo pilot alone, as a CI runner cancelling a job sends it) once
+    // `spin` is done: exit 130, a message saying how to go on, and `--resume` measures only
+    // `units`.
+    #[cfg(unix)]
+    {
+        let progress = target_dir().join("pilot/runs/cost.json");
+        let _ = std::fs::remove_file(&progress);
+        // Targets too narrow to meet: each bench runs to its 3 s cap.
+        let long = ["--max-time", "3", "--ci", "0.0001", "--processes", "1"];
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
+        cmd.args(["pilot", "bench"])
+            .args(long)
+            .arg("--manifest-path")
+            .arg(manifest())
+            .env("CARGO_TARGET_DIR", target_dir())
+            .env("CI", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let child = cmd.spawn().unwrap();
+        let spin_done = || {
+            std::fs::read_to_string(&progress)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                .is_some_and(|p| {
+                    p["done"]
+                        .as_array()
+                        .is_some_and(|d| d.contains(&"spin".into()))
+                })
+        };
+        let start = std::time::Instant::now();
+        while !spin_done() {
+            assert!(start.elapsed().as_secs() < 60, "spin never finished");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let killed = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let o = child.wait_with_output().unwrap();
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(130), "{out}");
+        assert!(
+            out.contains("interrupted: the benches finished so far are saved"),
+            "{out}"
+        );
+        assert!(out.contains("cargo pilot bench --resume"), "{out}");
+
+        let mut args = vec!["bench", "--resume"];
+        args.extend(long);
+        let o = pilot(&args, "1", &[]);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{out}");
+        assert!(out.contains("resuming an interrupted run"), "{out}");
+        assert!(out.contains("1 bench(es) already done"), "{out}");
+        assert!(
+            out.contains("spin: finished by the interrupted run"),
+            "{out}"
+        );
+        assert!(
+            out.contains("cost/spin") && out.contains("cost/units"),
+            "{out}"
+        );
+        // Resumed once, the run is finished: nothing is left to resume.
+        let o = pilot(
+            &["bench", "--resume", "--quick", "spin", "--exact"],
+            "1",
+            &[],
+        );
+        assert!(text(&o).contains("nothing to resume"), "{}", text(&o));
+    }
 }
