@@ -56,6 +56,13 @@ pub struct BenchExe {
     pub package_dir: PathBuf,
 }
 
+impl CargoOptions {
+    /// Whether every bench target of the workspace is selected (no `-p`, no `--bench`).
+    pub fn is_whole_workspace(&self) -> bool {
+        self.packages.is_empty() && self.benches.is_empty()
+    }
+}
+
 /// The path of cargo itself: `$CARGO`, else `cargo` on the `PATH`.
 pub fn cargo() -> PathBuf {
     std::env::var_os("CARGO")

@@ -8,7 +8,8 @@ use crate::cargo::{self, CargoOptions};
 /// List the pilot benches of the workspace with their latest results.
 ///
 /// Builds the bench targets (as `cargo pilot bench` would) and asks each binary for its
-/// benches; the latest result of each comes from `target/pilot/results`.
+/// benches; the latest result of each comes from `target/pilot/results`. Results there of
+/// benches the workspace no longer has (renamed or removed) are listed after them.
 #[derive(clap::Args, Debug)]
 pub struct ListArgs {
     #[command(flatten)]
@@ -22,22 +23,16 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
     let exes = cargo::build(&args.cargo, &packages)?;
     let mut rows: Vec<[String; 4]> = Vec::new();
     let mut problems = Vec::new();
+    // Result files accounted for by a bench of the workspace.
+    let mut listed = Vec::new();
     for exe in exes.iter().filter(|e| cargo::is_pilot(&e.path)) {
+        let results_target = pilot::store::bench_target_of(&exe.path);
         for name in cargo::list_benches(&exe.path)? {
-            let path = pilot::store::latest_path(&target_dir, &exe.target, &name);
+            let path = pilot::store::latest_path(&target_dir, &results_target, &name);
             let (latest, when) = if !path.exists() {
                 ("not run yet".to_string(), String::new())
             } else {
-                match pilot::store::read_file(&path) {
-                    Ok(rs) => match rs.first() {
-                        Some(r) => (describe(r), r.finished.clone().unwrap_or_default()),
-                        None => ("-".into(), String::new()),
-                    },
-                    Err(e) => {
-                        problems.push(e.to_string());
-                        ("unreadable result".into(), String::new())
-                    }
-                }
+                latest(&path, &mut problems)
             };
             rows.push([
                 format!("{}/{name}", exe.target),
@@ -45,7 +40,28 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
                 when,
                 exe.package.clone(),
             ]);
+            listed.push(path);
         }
+    }
+    let mut gone = Vec::new();
+    for path in result_files(&pilot::store::results_dir(&target_dir)) {
+        if !listed.contains(&path) {
+            let (latest, when) = latest(&path, &mut problems);
+            let name = match pilot::store::read_file(&path) {
+                Ok(rs) if !rs.is_empty() => format!("{}/{}", rs[0].target, rs[0].name),
+                _ => path.display().to_string(),
+            };
+            gone.push([
+                name,
+                latest,
+                when,
+                "(not built now: renamed, removed, or behind a feature)".into(),
+            ]);
+        }
+    }
+    // Only with the workspace's whole set of targets is a result known to be stale.
+    if args.cargo.is_whole_workspace() {
+        rows.extend(gone);
     }
     let header = ["bench", "latest result", "finished", "package"].map(String::from);
     let lines: Vec<Vec<String>> = rows.iter().map(|r| r.to_vec()).collect();
@@ -58,6 +74,41 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
         eprintln!("warning: {p}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The description and finishing time of the result file at `path`; a problem reading it is
+/// added to `problems`.
+fn latest(path: &std::path::Path, problems: &mut Vec<String>) -> (String, String) {
+    match pilot::store::read_file(path) {
+        Ok(rs) => match rs.first() {
+            Some(r) => (describe(r), r.finished.clone().unwrap_or_default()),
+            None => ("-".into(), String::new()),
+        },
+        Err(e) => {
+            problems.push(e.to_string());
+            ("unreadable result".into(), String::new())
+        }
+    }
+}
+
+/// The `<target>/<bench>.json` files under the results folder, sorted.
+fn result_files(results: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(results)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|t| t.path().is_dir())
+        .flat_map(|t| std::fs::read_dir(t.path()).into_iter().flatten().flatten())
+        .map(|f| f.path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "json")
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    files.sort();
+    files
 }
 
 /// `84.90 µs ± 0.97% (ok)`.

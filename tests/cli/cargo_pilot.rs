@@ -198,7 +198,8 @@ fn a_team_keeps_baselines_and_catches_regressions() {
     assert!(out.contains("the fixture was asked to fail"), "{out}");
     assert!(out.contains("cost/spin"), "{out}");
 
-    // 8. `list`: every bench with its latest result.
+    // 8. `list`: every bench with its latest result, and after them the result of `extra`,
+    // which is not built without its feature.
     let o = pilot(&["list"], "1", &[]);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
@@ -206,7 +207,22 @@ fn a_team_keeps_baselines_and_catches_regressions() {
         out.contains("cost/spin") && out.contains("cost/units"),
         "{out}"
     );
-    assert!(out.contains("2 benches"), "{out}");
+    let extra = out
+        .lines()
+        .find(|l| l.starts_with("cost/extra"))
+        .unwrap_or_default();
+    assert!(extra.contains("(not built now"), "{out}");
+    assert!(out.contains("3 benches"), "{out}");
+    let o = pilot(&["list", "--features", "extra"], "1", &[]);
+    let out = text(&o);
+    let extra = out
+        .lines()
+        .find(|l| l.starts_with("cost/extra"))
+        .unwrap_or_default();
+    assert!(
+        extra.ends_with("pilot-fixture") && !extra.contains("(not built now"),
+        "{out}"
+    );
 
     // 9. Usage errors name the flag and exit 2.
     let o = pilot(&["bench", "--noise", "5"], "1", &[]);

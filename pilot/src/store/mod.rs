@@ -63,10 +63,18 @@ fn target_from_exe(exe: &Path) -> Option<PathBuf> {
 
 /// The bench target's name: the executable's name without cargo's `-<hash>` suffix.
 pub(crate) fn bench_target_name() -> String {
-    let exe = std::env::current_exe().ok();
+    match std::env::current_exe() {
+        Ok(exe) => bench_target_of(&exe),
+        Err(_) => "bench".to_string(),
+    }
+}
+
+/// The name under which the bench executable at `exe` keeps its results: its file name without
+/// cargo's hash (`target/release/deps/my_io-0123456789abcdef` keeps them under `my_io`; cargo
+/// spells a target `my-io` so in file names).
+pub fn bench_target_of(exe: &Path) -> String {
     let stem = exe
-        .as_ref()
-        .and_then(|e| e.file_stem())
+        .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "bench".to_string());
     strip_hash(&stem).to_string()
