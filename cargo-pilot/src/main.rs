@@ -10,7 +10,9 @@ mod analyze;
 mod bench;
 mod cargo;
 mod compare;
+mod interrupt;
 mod list;
+mod progress;
 
 use std::process::ExitCode;
 

@@ -1,0 +1,42 @@
+//! Ctrl-C while a bench binary runs: the binary (which gets the signal too, from the terminal,
+//! or forwarded from here) saves nothing half-done and exits; then this run stops and says how
+//! to resume.
+
+use std::process::{Child, ExitStatus};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+/// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The running bench binary's process id (0: none).
+static CHILD: AtomicU32 = AtomicU32::new(0);
+
+/// Installs the handler: it records the interrupt and passes it on to the running binary.
+pub fn install() {
+    let _ = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        let pid = CHILD.load(Ordering::SeqCst);
+        // A Ctrl-C typed at a terminal reaches the binary too; a signal sent to this
+        // process alone (a CI runner cancelling the job) is passed on.
+        if pid != 0 && cfg!(unix) {
+            let _ = std::process::Command::new("kill")
+                .args(["-INT", &pid.to_string()])
+                .stderr(std::process::Stdio::null())
+                .status();
+        }
+    });
+}
+
+/// Waits for `child`, known to the handler meanwhile.
+pub fn wait(child: &mut Child) -> std::io::Result<ExitStatus> {
+    CHILD.store(child.id(), Ordering::SeqCst);
+    let status = child.wait();
+    CHILD.store(0, Ordering::SeqCst);
+    status
+}
+
+/// Whether Ctrl-C came.
+pub fn happened() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
