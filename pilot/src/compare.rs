@@ -179,7 +179,7 @@ pub fn compare_estimates(
         }
         (None, None) => format!(
             "Welch's t within one process each ({} vs {} subsession samples): run-to-run \
-             variation unseen, use --processes N",
+             variation unseen, use --processes N (group members always run in one process)",
             base.samples.count, new.samples.count
         ),
     };
