@@ -698,14 +698,7 @@ fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
     if let Some(e) = &session.unresolved_fit {
         // For the parent only (a child's document is never stored): the non-positive slope,
         // which the combination over processes keeps.
-        doc["pis"] = serde_json::json!([{
-            "name": "time",
-            "mean": e.mean,
-            "ci": {"low": e.ci.low, "high": e.ci.high, "confidence": e.ci.confidence},
-            "n": e.n,
-            "subsession_size": e.subsession_size,
-            "autocorrelation": e.autocorrelation,
-        }]);
+        doc["pis"] = serde_json::json!([result::time_pi(e, "regression")]);
     }
     let bytes = serde_json::to_vec(&doc).expect("JSON values serialise");
     match store::write_atomic(std::path::Path::new(path), &bytes) {

@@ -169,6 +169,24 @@ pub(crate) struct Estimate {
 }
 
 impl Estimate {
+    /// The time PI of a readings-only session: the WPS fit's slope, nanoseconds per work unit
+    /// in the stable phase, with the slope's interval.
+    pub(crate) fn from_wps(fit: WpsFit) -> Self {
+        Estimate {
+            mean: fit.fit.slope,
+            ci: fit.slope_ci,
+            n: fit.rounds_used,
+            subsession_size: fit.subsession_size,
+            autocorrelation: fit.residual_autocorrelation,
+            required_n: None,
+            subsession_means: Vec::new(),
+            variance_inflation: 1.0,
+            between_rounds: false,
+            rounds: fit.rounds_used,
+            wps: Some(fit),
+        }
+    }
+
     /// Half-width relative to the mean.
     pub(crate) fn relative_half_width(&self) -> f64 {
         if self.mean == 0.0 {
@@ -637,20 +655,7 @@ impl<'a> Session<'a> {
         )
         .ok()?;
         // The time PI is the slope: nanoseconds per work unit in the stable phase.
-        let slope = fit.fit.slope;
-        Some(Estimate {
-            mean: slope,
-            ci: fit.slope_ci,
-            n: fit.rounds_used,
-            subsession_size: fit.subsession_size,
-            autocorrelation: fit.residual_autocorrelation,
-            required_n: None,
-            subsession_means: Vec::new(),
-            variance_inflation: 1.0,
-            between_rounds: false,
-            rounds: fit.rounds_used,
-            wps: Some(fit),
-        })
+        Some(Estimate::from_wps(fit))
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -86,6 +86,21 @@ fn interval_from(e: &crate::session::Estimate, s: &SessionResult) -> &'static st
     }
 }
 
+/// The `time` PI (`pis[0]`) of estimate `e`, whose interval came from `interval_from`.
+pub(crate) fn time_pi(e: &crate::session::Estimate, interval_from: &str) -> Value {
+    json!({
+        "name": "time",
+        "unit": "ns",
+        "mean": e.mean,
+        "ci": {"low": e.ci.low, "high": e.ci.high, "confidence": e.ci.confidence},
+        "n": e.n,
+        "subsession_size": e.subsession_size,
+        "autocorrelation": e.autocorrelation,
+        "required_n": e.required_n,
+        "interval_from": interval_from,
+    })
+}
+
 /// The `pilot.result/1` document.
 pub(crate) fn document(r: &BenchRecord<'_>) -> Value {
     let s = r.session;
@@ -93,17 +108,7 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> Value {
     let mut subsession = Value::Null;
     let mut share = Value::Null;
     if let Some(e) = &s.estimate {
-        pis.push(json!({
-            "name": "time",
-            "unit": "ns",
-            "mean": e.mean,
-            "ci": {"low": e.ci.low, "high": e.ci.high, "confidence": e.ci.confidence},
-            "n": e.n,
-            "subsession_size": e.subsession_size,
-            "autocorrelation": e.autocorrelation,
-            "required_n": e.required_n,
-            "interval_from": interval_from(e, s),
-        }));
+        pis.push(time_pi(e, interval_from(e, s)));
         if let Some(unit) = r.unit {
             let (mean, low, high) = throughput(e.mean, e.ci.low, e.ci.high);
             pis.push(json!({
@@ -240,19 +245,7 @@ mod tests {
         assert_eq!(fit.subsession_size, 1);
         let session = SessionResult {
             status: Status::Converged,
-            estimate: Some(Estimate {
-                mean: fit.fit.slope,
-                ci: fit.slope_ci,
-                n: fit.rounds_used,
-                subsession_size: 1,
-                autocorrelation: fit.residual_autocorrelation,
-                required_n: None,
-                subsession_means: Vec::new(),
-                variance_inflation: 1.0,
-                between_rounds: false,
-                rounds: fit.rounds_used,
-                wps: Some(fit.clone()),
-            }),
+            estimate: Some(Estimate::from_wps(fit.clone())),
             rounds: Vec::new(),
             removed: 0,
             readings: 0,
