@@ -16,7 +16,9 @@
 pub mod __private;
 mod cli;
 pub mod compare;
+mod entry;
 mod error;
+mod fmt;
 mod probe;
 mod record;
 pub mod report;

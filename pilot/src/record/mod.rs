@@ -11,7 +11,7 @@ mod recorder;
 pub use bencher::Bencher;
 pub(crate) use bencher::BencherMode;
 pub(crate) use clock::{Clock, ClockInfo, RealClock, measure_clock};
-pub use recorder::Recorder;
+pub use recorder::{Recorder, clear_recorder, recorder};
 
 #[cfg(test)]
 pub(crate) use clock::ScriptedClock;

@@ -58,3 +58,14 @@ impl Recorder {
         std::mem::take(&mut self.readings)
     }
 }
+
+/// A recorder outside any session, with room for `units` readings, for pilot's own benches of
+/// what recording costs (`pilot/benches/overhead.rs`).
+pub fn recorder(units: u64) -> Recorder {
+    Recorder::with_capacity(units)
+}
+
+/// Forgets the readings of a recorder made by [`recorder`], keeping its buffer.
+pub fn clear_recorder(rec: &mut Recorder) {
+    rec.clear();
+}

@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
-use super::format_estimate;
 use crate::compare::{CompareOptions, Comparison, Verdict};
+use crate::fmt::format_estimate;
 
 /// The schema name of comparison documents.
 pub const COMPARE_SCHEMA: &str = "pilot.compare/1";
@@ -78,7 +78,7 @@ pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) ->
         "verdict".to_string(),
     ];
     let rows: Vec<Vec<String>> = comparisons.iter().map(|c| cells(c).to_vec()).collect();
-    let mut out = super::columns(&header, &rows, &[0, 5], "");
+    let mut out = crate::fmt::columns(&header, &rows, &[0, 5], "");
     out.push_str(&rule(options, confidence));
     out.push('\n');
     for m in methods(comparisons) {

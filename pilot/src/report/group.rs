@@ -43,7 +43,7 @@ pub(crate) fn render_group(rows: &[GroupRow]) -> String {
         })
         .collect();
     // Names, comparisons and verdicts read left to right; numbers line up right.
-    super::columns(&header.map(String::from), &cells, &[1, 4, 6], "  ")
+    crate::fmt::columns(&header.map(String::from), &cells, &[1, 4, 6], "  ")
 }
 
 #[cfg(test)]

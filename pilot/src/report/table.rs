@@ -49,7 +49,7 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
         })
         .collect();
     // Names and statuses read left to right; numbers line up on the right.
-    super::columns(&header, &cells, &[0, 9], "")
+    crate::fmt::columns(&header, &cells, &[0, 9], "")
 }
 
 #[cfg(test)]

@@ -15,10 +15,16 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Args, ClockInfo, RealClock, target_unit_ns};
-use super::{Bench, BenchWorkload, calibrate, failed_session, measure, session_config};
-use crate::report::{GroupRow, Progress, render_group};
-use crate::session::group::{GroupConfig, MemberView, PairComparison, Verdict, rank, run_group};
+use super::config::session_config;
+use super::registry::Bench;
+use super::workload::{BenchWorkload, calibrate, failed_session, measure, target_unit_ns};
+use crate::cli::Args;
+use crate::fmt::format_estimate;
+use crate::record::{ClockInfo, RealClock};
+use crate::report::{GroupRow, LiveProgress, render_group};
+use crate::session::group::{
+    GroupConfig, MemberView, PairComparison, PairVerdict, rank, run_group,
+};
 use crate::session::{SessionConfig, SessionResult, Workload};
 
 /// Longest round of a group member: short rounds make many cycles, so the members' rounds
@@ -127,7 +133,7 @@ impl<'b> Groups<'b> {
         for (w, b) in workloads.iter_mut().zip(members) {
             failed.push(calibrate(w, b.def).err());
         }
-        let mut progress = Progress::start(&format!("group {group}"));
+        let mut progress = LiveProgress::start(&format!("group {group}"));
         let mut running: Vec<&mut dyn Workload> = Vec::new();
         let mut running_configs = Vec::new();
         let mut index = Vec::new();
@@ -244,7 +250,7 @@ impl<'b> Groups<'b> {
                 ..p
             })
             .collect();
-        let settled = pairs.iter().all(|p| p.verdict != Verdict::Undecided);
+        let settled = pairs.iter().all(|p| p.verdict != PairVerdict::Undecided);
         let estimates: Vec<Option<(f64, f64, f64)>> = sessions
             .iter()
             .map(|s| s.estimate.as_ref().map(|e| (e.mean, e.ci.low, e.ci.high)))
@@ -348,7 +354,7 @@ impl<'b> Groups<'b> {
                     GroupRow {
                         rank: (k + 1).to_string(),
                         name: name.clone(),
-                        time: crate::report::format_estimate(*mean, *low, *high),
+                        time: format_estimate(*mean, *low, *high),
                         vs_fastest,
                         vs_next,
                         p,

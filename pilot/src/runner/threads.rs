@@ -13,9 +13,11 @@ use std::sync::Barrier;
 use serde_json::{Value, json};
 
 use super::Bench;
+use super::workload::{NEVER_ITERATED, catch};
 use crate::__private::BenchBody;
+use crate::fmt::format_rate;
 use crate::record::{Bencher, BencherMode, Recorder};
-use crate::report::{Row, format_rate};
+use crate::report::Row;
 use crate::session::SessionResult;
 use crate::store::result;
 
@@ -37,21 +39,21 @@ pub(super) fn round(
                     BenchBody::Full(f) => {
                         let mut rec = Recorder::with_capacity(work);
                         barrier.wait();
-                        super::catch(|| f(arg, work, &mut rec))?;
+                        catch(|| f(arg, work, &mut rec))?;
                         Ok(rec.take())
                     }
                     BenchBody::Micro(f) => {
                         let mut b = Bencher::new(BencherMode::Measure { work, iters });
                         barrier.wait();
-                        super::catch(|| f(arg, &mut b))?;
+                        catch(|| f(arg, &mut b))?;
                         if !b.was_called() {
-                            return Err(super::NEVER_ITERATED.to_string());
+                            return Err(NEVER_ITERATED.to_string());
                         }
                         Ok(b.take_readings())
                     }
                     BenchBody::ReadingsOnly(f) => {
                         barrier.wait();
-                        super::catch(|| f(arg, work))?;
+                        catch(|| f(arg, work))?;
                         Ok(Vec::new())
                     }
                 })

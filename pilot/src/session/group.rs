@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use super::{Estimate, SessionConfig, SessionResult, SessionState, Status, Workload};
+use super::{Estimate, Session, SessionConfig, SessionResult, Status, Workload};
 use crate::record::Clock;
 use crate::stats::summary::Moments;
 use crate::stats::welch::welch_test;
@@ -50,7 +50,7 @@ impl Default for GroupConfig {
 
 /// The outcome of comparing two adjacent members of the ranking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Verdict {
+pub(crate) enum PairVerdict {
     /// The first (`a`) is faster than the second (`b`).
     Faster,
     /// Their difference lies inside the noise threshold.
@@ -59,13 +59,13 @@ pub(crate) enum Verdict {
     Undecided,
 }
 
-impl Verdict {
+impl PairVerdict {
     /// The name used in output and in the run document.
     pub(crate) fn as_str(self) -> &'static str {
         match self {
-            Verdict::Faster => "faster",
-            Verdict::Equivalent => "equivalent",
-            Verdict::Undecided => "undecided",
+            PairVerdict::Faster => "faster",
+            PairVerdict::Equivalent => "equivalent",
+            PairVerdict::Undecided => "undecided",
         }
     }
 }
@@ -83,7 +83,7 @@ pub(crate) struct PairComparison {
     pub ratio_ci: ConfidenceInterval,
     /// Welch's two-sided p-value; `None` when a member has no round means (readings-only).
     pub p: Option<f64>,
-    pub verdict: Verdict,
+    pub verdict: PairVerdict,
 }
 
 /// What a member brings to a pair comparison.
@@ -153,13 +153,13 @@ pub(crate) fn compare_pair(
         }
     };
     let verdict = if !enough {
-        Verdict::Undecided
+        PairVerdict::Undecided
     } else if disjoint || significant {
-        Verdict::Faster
+        PairVerdict::Faster
     } else if ratio_ci.low >= 1.0 - config.noise && ratio_ci.high <= 1.0 + config.noise {
-        Verdict::Equivalent
+        PairVerdict::Equivalent
     } else {
-        Verdict::Undecided
+        PairVerdict::Undecided
     };
     PairComparison {
         a: ia,
@@ -213,7 +213,7 @@ fn cycles_until_next_look(
     config: &GroupConfig,
 ) -> usize {
     let mut need = 1usize;
-    for pair in pairs.iter().filter(|p| p.verdict == Verdict::Undecided) {
+    for pair in pairs.iter().filter(|p| p.verdict == PairVerdict::Undecided) {
         let (a, b) = (&members[pair.a], &members[pair.b]);
         let have = a.round_means.len().min(b.round_means.len());
         let var = |xs: &[f64]| log_moments(xs).map_or(0.0, |m| m.variance);
@@ -294,10 +294,7 @@ pub(crate) fn run_group(
 ) -> GroupResult {
     let start = clock.now();
     let n = workloads.len();
-    let mut states: Vec<SessionState<'_>> = configs
-        .iter()
-        .map(|c| SessionState::new(c, clock))
-        .collect();
+    let mut states: Vec<Session<'_>> = configs.iter().map(|c| Session::new(c, clock)).collect();
     let mut ended: Vec<Option<Status>> = vec![None; n];
     let mut rng = SplitMix64(0x005E_ED0F_9A0C_u64 ^ n as u64);
     let mut order: Vec<usize> = (0..n).collect();
@@ -332,7 +329,7 @@ pub(crate) fn run_group(
             let (_, pairs) = rank(&members, config);
             undecided = pairs
                 .iter()
-                .filter(|p| p.verdict == Verdict::Undecided)
+                .filter(|p| p.verdict == PairVerdict::Undecided)
                 .count();
             if undecided > 0 {
                 ranking_settled = None;
@@ -392,7 +389,7 @@ pub(crate) fn run_group(
 /// The members still running that have an estimate: their indices, and their views. A
 /// readings-only member whose fitted slope is not positive has no time to rank yet.
 fn views<'s>(
-    states: &'s [SessionState<'_>],
+    states: &'s [Session<'_>],
     ended: &[Option<Status>],
 ) -> (Vec<usize>, Vec<MemberView<'s>>) {
     states

@@ -3,6 +3,10 @@
 
 use std::time::Duration;
 
+use super::Estimate;
+use super::readings::Readings;
+use super::stopping::MAX_ROUND_UNITS;
+
 /// Rounds planned for the first rough result (Pilot eq. 5's `n`).
 pub(crate) const FIRST_RESULT_ROUNDS: u32 = 5;
 
@@ -46,6 +50,77 @@ pub(crate) fn bisection_work(a: u64, b: u64, i: u64) -> u64 {
     let span = (b - a) as f64;
     let at = a as f64 + (2 * j + 1) as f64 * span / (1u64 << (level + 1).min(63)) as f64;
     (at.round() as u64).clamp(a, b)
+}
+
+impl Readings<'_> {
+    /// The work amount of the next round, from the time model of the last one and the samples
+    /// the target still needs.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn next_work(
+        &self,
+        readings_only: bool,
+        work: u64,
+        duration: Duration,
+        (low, high): (u64, u64),
+        (first_index, first_len): (usize, Duration),
+        estimate: Option<&Estimate>,
+        remaining: Duration,
+    ) -> u64 {
+        let cfg = self.config;
+        // Time model of a round: a fixed cost (setup, clock reads) plus the work units. In
+        // unit-reading mode the readings say what the units cost; the rest of the round's
+        // duration is the fixed cost. A round whose units read 0 ns costs its fixed part only,
+        // so the model never promises a free round of unbounded work.
+        let work_f = work.max(1) as f64;
+        let total = duration.as_secs_f64();
+        let (fixed, per_unit_s) = if readings_only || self.last_units_ns <= 0.0 {
+            (0.0, total / work_f)
+        } else {
+            let units = (self.last_units_ns * 1e-9).min(total);
+            (total - units, units / work_f)
+        };
+        let per_unit = Duration::from_secs_f64(per_unit_s.max(1e-12));
+        let high = if readings_only {
+            high
+        } else {
+            high.min(MAX_ROUND_UNITS.max(low))
+        };
+        if readings_only {
+            // Bisection over [a, b]; without a user range, b is what a `max_round` round can do.
+            let b = if high < u64::MAX / 2 {
+                high
+            } else {
+                work_for(cfg.max_round, per_unit, u64::MAX / 64, low, high)
+                    .max(low.saturating_mul(4))
+            };
+            return bisection_work(low, b.max(low + 1), self.whole.len() as u64);
+        }
+        let index = (self.rounds.len() - first_index) as u32;
+        let target = if index < FIRST_RESULT_ROUNDS {
+            first_result_round(first_len, cfg.first_result, FIRST_RESULT_ROUNDS, index)
+        } else {
+            // Size from the required sample size: the stable readings still missing, scaled up
+            // by the share of readings that survive non-stable phase removal; at least a
+            // quarter more than we have, so a noisy estimate cannot stall the session.
+            let have = self.stable_count as f64;
+            if have == 0.0 {
+                // Nothing stable yet: longer rounds give a steady state more room to show.
+                duration * 2
+            } else {
+                let kept = (have / self.readings.max(1) as f64).max(0.05);
+                let need = estimate
+                    .and_then(|e| e.required_n)
+                    .map_or(2.0 * have, |n| n as f64);
+                let units = (need - have).max(have / 4.0) / kept;
+                Duration::from_secs_f64(units * per_unit.as_secs_f64())
+            }
+        };
+        let target = target
+            .clamp(cfg.short_round, cfg.max_round)
+            .min(remaining.max(cfg.short_round));
+        let for_units = Duration::from_secs_f64((target.as_secs_f64() - fixed).max(0.0));
+        work_for(for_units.max(per_unit), per_unit, work, low, high)
+    }
 }
 
 #[cfg(test)]

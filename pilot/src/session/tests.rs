@@ -7,6 +7,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
+use super::readings::{MAX_KEPT, Readings};
+use super::stopping::MAX_ROUND_UNITS;
 use super::*;
 use crate::record::ScriptedClock;
 
@@ -382,7 +384,7 @@ fn long_sessions_of_tiny_units_keep_memory_bounded() {
         target: 1e-6,
         ..SessionConfig::default()
     };
-    let mut session = Session::new(&config, &clock);
+    let mut session = Readings::new(&config, &clock);
     for _ in 0..6 {
         let RoundData::Units { readings: u, .. } = w.round(MAX_KEPT as u64).unwrap() else {
             unreachable!()

@@ -87,7 +87,7 @@ fn clearly_different_members_are_ranked_and_settled_quickly() {
     let r = run(&[4000.0, 1000.0, 16_000.0], 1, cap);
     assert!(r.settled, "{:?}", r.pairs);
     assert_eq!(r.ranking, vec![1, 0, 2]);
-    assert!(r.pairs.iter().all(|p| p.verdict == Verdict::Faster));
+    assert!(r.pairs.iter().all(|p| p.verdict == PairVerdict::Faster));
     assert!((r.pairs[0].ratio - 4.0).abs() < 0.2, "{:?}", r.pairs[0]);
     assert!(r.pairs[0].ratio_ci.contains(r.pairs[0].ratio));
     assert!(r.elapsed < Duration::from_secs(8), "{:?}", r.elapsed);
@@ -104,7 +104,7 @@ fn identical_members_are_never_faster() {
     for seed in 0..12 {
         let r = run(&[1000.0, 1000.0], seed, cap);
         let verdict = r.pairs[0].verdict;
-        if verdict == Verdict::Faster {
+        if verdict == PairVerdict::Faster {
             faster += 1;
         }
         assert!(
@@ -124,7 +124,7 @@ fn a_five_percent_difference_is_found_in_the_right_direction() {
         assert_eq!(r.ranking, vec![1, 0], "seed {seed}");
         assert_eq!(
             r.pairs[0].verdict,
-            Verdict::Faster,
+            PairVerdict::Faster,
             "seed {seed}: {:?}",
             r.pairs
         );
@@ -139,14 +139,14 @@ fn the_cap_is_respected_and_undecided_pairs_say_so() {
     let cap = Duration::from_millis(30);
     let r = run(&[1000.0, 1500.0], 3, cap);
     assert!(!r.settled, "{:?}", r.pairs);
-    assert_eq!(r.pairs[0].verdict, Verdict::Undecided, "{:?}", r.pairs);
+    assert_eq!(r.pairs[0].verdict, PairVerdict::Undecided, "{:?}", r.pairs);
     assert_eq!(r.ranking_settled, None);
     assert!(
         r.elapsed <= cap + Duration::from_millis(60),
         "{:?}",
         r.elapsed
     );
-    assert_ne!(r.pairs[0].verdict, Verdict::Faster);
+    assert_ne!(r.pairs[0].verdict, PairVerdict::Faster);
     assert!(r.pairs[0].p.is_some());
     assert!(
         r.members
@@ -226,7 +226,7 @@ fn pair_rule_faster_by_hand() {
     // t = 10.607 on ν = 18: p ≈ 3.6e-9. t(18, 0.975) = 2.1009220, half = 0.0099039;
     // ratio = e^0.05 = 1.0512711, CI = [e^0.0400961, e^0.0599039] = [1.040911, 1.061735].
     let p = pair(0.05, 0.01, 10);
-    assert_eq!(p.verdict, Verdict::Faster);
+    assert_eq!(p.verdict, PairVerdict::Faster);
     assert!((p.ratio - 1.0512711).abs() < 1e-6, "{p:?}");
     assert!((p.ratio_ci.low - 1.040911).abs() < 1e-5, "{p:?}");
     assert!((p.ratio_ci.high - 1.061735).abs() < 1e-5, "{p:?}");
@@ -238,7 +238,7 @@ fn pair_rule_equivalent_by_hand() {
     // d = 0.001, spread 0.001: se = 4.7140e-4, t = 2.121 (p ≈ 0.048, not < 0.01);
     // half = 2.1009220 · 4.7140e-4 = 9.904e-4: CI = [e^0.0000096, e^0.0019904] ⊂ [0.99, 1.01].
     let p = pair(0.001, 0.001, 10);
-    assert_eq!(p.verdict, Verdict::Equivalent, "{p:?}");
+    assert_eq!(p.verdict, PairVerdict::Equivalent, "{p:?}");
     assert!((p.ratio_ci.low - 1.0000096).abs() < 1e-6, "{p:?}");
     assert!((p.ratio_ci.high - 1.0019924).abs() < 1e-6, "{p:?}");
     let p_value = p.p.unwrap();
@@ -249,10 +249,10 @@ fn pair_rule_equivalent_by_hand() {
 fn pair_rule_undecided_by_hand_and_before_enough_rounds() {
     // d = 0.005, spread 0.01: t = 1.06, p ≈ 0.30; CI [e^-0.0049, e^0.0149] crosses 1.01.
     let p = pair(0.005, 0.01, 10);
-    assert_eq!(p.verdict, Verdict::Undecided, "{p:?}");
+    assert_eq!(p.verdict, PairVerdict::Undecided, "{p:?}");
     assert!(p.p.unwrap() > 0.2);
     // Clearly faster, but the members have fewer rounds than asked.
-    assert_eq!(pair(0.05, 0.01, 11).verdict, Verdict::Undecided);
+    assert_eq!(pair(0.05, 0.01, 11).verdict, PairVerdict::Undecided);
 }
 
 #[test]
@@ -270,7 +270,7 @@ fn disjoint_member_intervals_settle_a_pair() {
         (0, 1),
         &GroupConfig::default(),
     );
-    assert_eq!(r.verdict, Verdict::Faster);
+    assert_eq!(r.verdict, PairVerdict::Faster);
     assert_eq!(r.p, None);
     assert!((r.ratio - 1.1).abs() < 1e-12);
 }

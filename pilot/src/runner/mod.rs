@@ -1,0 +1,80 @@
+//! The bench binary's `main`: which benches to run, in which mode, and what to do with their
+//! results.
+
+//!
+//! One file per concern: [`registry`] (the registered benches, expanded per argument and thread
+//! count), [`config`] (settings merged), [`workload`] (a bench as the session sees it),
+//! [`test_mode`], [`bench`] (the benchmark loop), [`group`] (interleaved groups), [`threads`],
+//! [`processes`] (several process executions), [`resume`] (the run's progress on disk) and
+//! [`interrupt`] (Ctrl-C).
+
+use std::process::ExitCode;
+
+use crate::cli;
+
+mod bench;
+mod config;
+mod group;
+mod interrupt;
+mod processes;
+mod registry;
+mod resume;
+mod test_mode;
+mod threads;
+mod workload;
+
+use registry::{Bench, registered};
+
+/// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
+fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+/// The body of the `main` that `pilot::main!()` generates.
+pub fn main() -> ExitCode {
+    // `cargo pilot` asks each bench executable whether it is a pilot binary (criterion's and
+    // libtest's are not): say so, run nothing.
+    if std::env::var_os("PILOT_PROBE").is_some() {
+        println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+        return ExitCode::SUCCESS;
+    }
+    let args = match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for flag in &args.unknown {
+        eprintln!("pilot: ignoring unknown flag `{flag}`");
+    }
+    let benches = registered();
+    if let Some(dup) = benches.windows(2).find(|w| w[0].name == w[1].name) {
+        eprintln!(
+            "error: two benches are named `{}` ({}:{} and {}:{}); rename one with \
+             #[pilot::bench(name = \"...\")]",
+            dup[0].name, dup[0].def.file, dup[0].def.line, dup[1].def.file, dup[1].def.line
+        );
+        return ExitCode::from(2);
+    }
+    let total = benches.len();
+    let selected: Vec<&Bench> = benches
+        .iter()
+        .filter(|b| args.selects(&b.name, b.def.options.ignore))
+        .collect();
+    if args.list {
+        for b in &selected {
+            println!("{}: benchmark", b.name);
+        }
+        if !args.terse {
+            println!("\n{} benchmarks", selected.len());
+        }
+        return ExitCode::SUCCESS;
+    }
+    let filtered_out = total - selected.len();
+    if args.bench {
+        bench::bench_mode(&args, &selected, filtered_out)
+    } else {
+        test_mode::test_mode(&args, &benches, &selected, filtered_out)
+    }
+}

@@ -1,0 +1,280 @@
+//! Several process executions of one bench: the parent starts them, each child runs a short
+//! session and reports its result document.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use super::config::session_config;
+use super::now;
+use super::registry::Bench;
+use super::workload::{BenchWorkload, calibrate, failed_session, form, target_unit_ns};
+use crate::cli::Args;
+use crate::entry::BenchBody;
+use crate::record::{RealClock, measure_clock};
+use crate::report::LiveProgress;
+use crate::session::processes::{ProcessEstimate, combine, processes_needed};
+use crate::session::{SessionConfig, SessionResult, Status, run_session};
+use crate::store::{self, result};
+
+/// In a process started by [`measure_in_processes`]: run the one selected bench's session
+/// without output and write its result document to `--json`.
+pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
+    let (Some(b), Some(path)) = (selected.first(), &args.json) else {
+        eprintln!("error: a pilot child process needs one bench (--exact NAME) and --json FILE");
+        return ExitCode::from(2);
+    };
+    let clock = measure_clock();
+    let config = session_config(args, b.def);
+    let started = now();
+    let mut workload = BenchWorkload::new(b, target_unit_ns(clock));
+    let session = match calibrate(&mut workload, b.def) {
+        Err(msg) => failed_session(&msg),
+        Ok(()) => run_session(&mut workload, &RealClock::start(), &config, &mut |_, _| {}),
+    };
+    let iters = matches!(b.def.body, BenchBody::Micro(_)).then_some(workload.iters);
+    let record = result::BenchRecord {
+        name: &b.name,
+        target: "",
+        form: form(&b.def.body),
+        unit: b.def.options.unit,
+        config: &config,
+        session: &session,
+        iterations_per_unit: iters,
+        clock,
+        machine: &serde_json::Value::Null,
+        started,
+        finished: now(),
+    };
+    let mut doc = result::document(&record);
+    if let Some(e) = &session.unresolved_fit {
+        // For the parent only (a child's document is never stored): the non-positive slope,
+        // which the combination over processes keeps.
+        doc["pis"] = serde_json::json!([result::time_pi(e, "regression")]);
+    }
+    let bytes = serde_json::to_vec(&doc).expect("JSON values serialise");
+    match store::write_atomic(std::path::Path::new(path), &bytes) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: failed to write `{path}`: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What one process execution reported.
+struct ProcessResult {
+    estimate: ProcessEstimate,
+    rounds: Vec<crate::session::RoundRecord>,
+    removed: usize,
+    readings: usize,
+    warnings: Vec<String>,
+    iters: Option<u64>,
+    /// The process's readings-only fit had a non-positive slope ([`Status::Unresolved`]):
+    /// its mean is that slope, a draw the combination keeps.
+    unresolved: bool,
+}
+
+/// Runs one session of `name` in a fresh process of this executable, capped at `cap`.
+fn run_process(
+    name: &str,
+    cap: Duration,
+    config: &SessionConfig,
+    child_target: f64,
+) -> Result<ProcessResult, String> {
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot find the bench executable: {e}"))?;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let path = std::env::temp_dir().join(format!("pilot-{}-{nanos}.json", std::process::id()));
+    let status = std::process::Command::new(&exe)
+        .args(["--bench", "--exact", name, "--json"])
+        .arg(&path)
+        .env("PILOT_CHILD", "1")
+        .env("PILOT_MAX_TIME", format!("{}", cap.as_secs_f64().max(0.05)))
+        .env("PILOT_MIN_TIME", "0")
+        .env("PILOT_CI", format!("{child_target}"))
+        .env("PILOT_CONFIDENCE", format!("{}", config.confidence))
+        .env_remove("PILOT_JSON")
+        .env_remove("PILOT_SAVE_BASELINE")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot start `{}`: {e}", exe.display()))?;
+    let text = std::fs::read_to_string(&path);
+    let _ = std::fs::remove_file(&path);
+    let doc: serde_json::Value = match text {
+        Ok(t) => serde_json::from_str(&t).map_err(|e| format!("unreadable child result: {e}"))?,
+        Err(_) => {
+            return Err(format!(
+                "the bench's process exited with {status} before reporting"
+            ));
+        }
+    };
+    if doc["status"] == "failed" {
+        return Err(doc["status_detail"]
+            .as_str()
+            .unwrap_or("the bench failed")
+            .to_string());
+    }
+    let pi = &doc["pis"][0];
+    let (Some(mean), Some(low), Some(high)) = (
+        pi["mean"].as_f64(),
+        pi["ci"]["low"].as_f64(),
+        pi["ci"]["high"].as_f64(),
+    ) else {
+        return Err(format!(
+            "the bench's process found no estimate ({})",
+            doc["status"]
+        ));
+    };
+    let rounds: Vec<crate::session::RoundRecord> = doc["rounds"]
+        .as_array()
+        .map(|rs| {
+            rs.iter()
+                .map(|r| crate::session::RoundRecord {
+                    work: r["work"].as_u64().unwrap_or(0),
+                    duration: Duration::from_nanos(r["duration_ns"].as_u64().unwrap_or(0)),
+                    units: r["units"].as_u64().unwrap_or(0) as usize,
+                    stable: r["stable"].as_array().and_then(|a| {
+                        Some((a.first()?.as_u64()? as usize, a.get(1)?.as_u64()? as usize))
+                    }),
+                    analysed: r["analysed"].as_bool().unwrap_or(false),
+                    mean_ns: None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let estimate = ProcessEstimate {
+        mean,
+        half_width: (high - low) / 2.0,
+        n: pi["n"].as_u64().unwrap_or(0) as usize,
+        subsession_size: pi["subsession_size"].as_u64().unwrap_or(1) as usize,
+        autocorrelation: pi["autocorrelation"].as_f64().unwrap_or(0.0),
+        rounds: rounds.iter().filter(|r| r.analysed).count(),
+    };
+    Ok(ProcessResult {
+        estimate,
+        rounds,
+        removed: doc["removed_readings"].as_u64().unwrap_or(0) as usize,
+        readings: doc["readings"].as_u64().unwrap_or(0) as usize,
+        warnings: doc["warnings"]
+            .as_array()
+            .map(|w| {
+                w.iter()
+                    .filter_map(|x| x.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        iters: doc["iterations_per_unit"].as_u64(),
+        unresolved: doc["status"] == Status::Unresolved.as_str(),
+    })
+}
+
+/// Measures a bench in several process executions (Kalibera & Jones, "Rigorous benchmarking in
+/// reasonable time"): what a process starts with (memory layout, where its pages land, the
+/// machine's state at that moment) stays fixed within it and changes between processes, so no
+/// interval from one process can see that variation, and repeated runs disagree by more than
+/// their intervals say. Each process runs a short adaptive session; the result is the mean of
+/// the processes' estimates, and its interval the wider of Student's t over those estimates and
+/// the processes' own intervals combined.
+///
+/// At least `processes` processes run; while the combined interval is wider than the target
+/// and the time cap allows, more are started, as many as the between-process variance says
+/// are needed (Pilot's required sample size, over process estimates). The time left is shared
+/// equally among the processes still wanted, at least 0.3 s each.
+pub(super) fn measure_in_processes(
+    b: &Bench,
+    config: &SessionConfig,
+    processes: usize,
+) -> (SessionResult, Option<u64>) {
+    let mut progress = LiveProgress::start(&b.name);
+    let start = Instant::now();
+    // Each process's own interval may be √n wider: combined, they still meet the target.
+    let child_target = (config.target * (processes as f64).sqrt()).min(0.5);
+    let mut done: Vec<ProcessResult> = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
+    let mut estimate = None;
+    let mut wanted = processes;
+    let status = loop {
+        // An equal share of the cap for every process still wanted (at least 0.3 s).
+        let remaining = config.max_time.saturating_sub(start.elapsed());
+        let left = wanted.saturating_sub(done.len()).max(1) as u32;
+        let cap = (remaining / left).max(Duration::from_millis(300));
+        match run_process(&b.name, cap, config, child_target) {
+            Ok(p) => {
+                for w in p.warnings.iter().filter(|_| !p.unresolved) {
+                    if !warnings.contains(w) && !w.starts_with("time cap") {
+                        warnings.push(w.clone());
+                    }
+                }
+                done.push(p);
+            }
+            Err(msg) => break Status::Failed(msg),
+        }
+        if done.len() >= 2 {
+            let estimates: Vec<ProcessEstimate> = done.iter().map(|p| p.estimate.clone()).collect();
+            let e = combine(&estimates, config);
+            progress.update(e.mean, e.relative_half_width(), config.target, None);
+            let met = e.relative_half_width() <= config.target && done.len() >= processes;
+            // Not narrow enough yet: at least one more process, more if the spread says so.
+            let means: Vec<f64> = estimates.iter().map(|p| p.mean).collect();
+            let needed = processes_needed(&means, config).unwrap_or(0);
+            wanted = wanted.max(needed).max(done.len() + 1);
+            estimate = Some(e);
+            if met && start.elapsed() >= config.min_time {
+                break Status::Converged;
+            }
+        }
+        if start.elapsed() >= config.max_time {
+            break if estimate
+                .as_ref()
+                .is_some_and(|e| e.relative_half_width() <= config.target)
+            {
+                Status::Converged
+            } else {
+                Status::TimeCap
+            };
+        }
+    };
+    progress.finish();
+    let unresolved = done.iter().filter(|p| p.unresolved).count();
+    if unresolved > 0 {
+        warnings.push(format!(
+            "{unresolved} of {} processes fitted a non-positive time per unit: their rounds' \
+             durations did not grow with the work amount; raise the top of the work range",
+            done.len()
+        ));
+    }
+    // Readings-only slopes are averaged whatever their sign (dropping the negative ones would
+    // bias the mean up); a mean that is not positive is no estimate.
+    let (status, estimate, unresolved_fit) = match estimate {
+        Some(e) if e.mean <= 0.0 && !matches!(status, Status::Failed(_)) => {
+            warnings.push(crate::session::unresolved_warning(e.mean, e.rounds));
+            (Status::Unresolved, None, Some(e))
+        }
+        e => (status, e, None),
+    };
+    if status == Status::TimeCap {
+        if let Some(e) = &estimate {
+            warnings.push(format!(
+                "time cap reached with ±{:.2}% of the mean (target ±{:.2}%) over {} processes",
+                100.0 * e.relative_half_width(),
+                100.0 * config.target,
+                done.len()
+            ));
+        }
+    }
+    let iters = done.last().and_then(|p| p.iters);
+    let session = SessionResult {
+        status,
+        estimate,
+        process_means: done.iter().map(|p| p.estimate.mean).collect(),
+        rounds: done.iter().flat_map(|p| p.rounds.iter().cloned()).collect(),
+        removed: done.iter().map(|p| p.removed).sum(),
+        readings: done.iter().map(|p| p.readings).sum(),
+        elapsed: start.elapsed(),
+        warnings,
+        unresolved_fit,
+    };
+    (session, iters)
+}

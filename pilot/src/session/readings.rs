@@ -1,0 +1,187 @@
+//! The readings a session keeps: each round's stable phase (found by change-point detection),
+//! compacted on long sessions, and the estimates made from them (subsession analysis, the
+//! between-round interval, the WPS fit).
+
+use super::Estimate;
+use super::{RoundRecord, SessionConfig};
+use crate::record::Clock;
+use crate::stats::autocorr::{SubsessionAnalysis, subsession_analysis};
+use crate::stats::changepoint::find_stable_segment;
+use crate::stats::regression::wps;
+
+/// Stable readings kept before adjacent pairs are merged (see [`Readings::compact`]).
+pub(super) const MAX_KEPT: usize = 1 << 20;
+
+/// The readings a session has analysed, and the estimates made from them.
+pub(super) struct Readings<'a> {
+    pub(super) config: &'a SessionConfig,
+    pub(super) clock: &'a dyn Clock,
+    pub(super) rounds: Vec<RoundRecord>,
+    /// Stable unit readings of all analysed rounds, in order; each entry is the mean of
+    /// `premerged` consecutive readings once the session has compacted them.
+    pub(super) stable: Vec<f64>,
+    /// How many consecutive stable readings each entry of `stable` stands for (a power of 2).
+    pub(super) premerged: usize,
+    /// Stable readings seen (not entries of `stable`).
+    pub(super) stable_count: usize,
+    /// Sum of the last round's unit readings, in nanoseconds (for the planner's time model).
+    pub(super) last_units_ns: f64,
+    /// Mean of each analysed round's stable readings, in order.
+    pub(super) round_means: Vec<f64>,
+    /// (work, duration in ns) of analysed readings-only rounds.
+    pub(super) whole: Vec<(f64, f64)>,
+    pub(super) removed: usize,
+    pub(super) readings: usize,
+    pub(super) unstable_rounds: usize,
+    pub(super) zero_readings: usize,
+    pub(super) warnings: Vec<String>,
+}
+
+impl<'a> Readings<'a> {
+    pub(super) fn new(config: &'a SessionConfig, clock: &'a dyn Clock) -> Self {
+        Readings {
+            config,
+            clock,
+            rounds: Vec::new(),
+            stable: Vec::new(),
+            premerged: 1,
+            stable_count: 0,
+            last_units_ns: 0.0,
+            round_means: Vec::new(),
+            whole: Vec::new(),
+            removed: 0,
+            readings: 0,
+            unstable_rounds: 0,
+            zero_readings: 0,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Runs non-stable phase removal on one round's readings and keeps its stable phase.
+    pub(super) fn add_units(&mut self, units: &[f64]) -> Option<(usize, usize)> {
+        self.readings += units.len();
+        self.last_units_ns = units.iter().sum();
+        self.zero_readings += units.iter().filter(|&&x| x == 0.0).count();
+        match find_stable_segment(units, &self.config.changepoints) {
+            Ok(seg) if seg.dominant => {
+                let kept = &units[seg.start..seg.end];
+                self.stable_count += kept.len();
+                self.round_means
+                    .push(kept.iter().sum::<f64>() / kept.len() as f64);
+                if self.premerged == 1 {
+                    self.stable.extend_from_slice(kept);
+                } else {
+                    // Already compacted: add this round's readings as means of the same size
+                    // (an incomplete last block is dropped, as subsession analysis would).
+                    let q = self.premerged;
+                    self.stable.extend(
+                        kept.chunks_exact(q)
+                            .map(|c| c.iter().sum::<f64>() / q as f64),
+                    );
+                }
+                self.removed += units.len() - kept.len();
+                self.compact();
+                Some((seg.start, seg.end))
+            }
+            _ => {
+                // No dominant stable phase: kept in the record, not in the estimate.
+                self.unstable_rounds += 1;
+                self.removed += units.len();
+                None
+            }
+        }
+    }
+
+    /// Keeps memory bounded on long sessions of short units: past [`MAX_KEPT`] entries, adjacent
+    /// pairs are replaced by their means. Subsession analysis of the compacted series with size
+    /// q is subsession analysis of the original with size `q · premerged` (a mean of means of
+    /// equal-size blocks is the block mean), so only subsession sizes below `premerged` are lost,
+    /// and those are the ones a long session no longer needs.
+    pub(super) fn compact(&mut self) {
+        if self.stable.len() <= MAX_KEPT {
+            return;
+        }
+        self.stable = self
+            .stable
+            .chunks_exact(2)
+            .map(|p| (p[0] + p[1]) / 2.0)
+            .collect();
+        self.premerged *= 2;
+    }
+
+    pub(super) fn unit_estimate(&self) -> Option<Estimate> {
+        if self.stable.len() < 2 {
+            return None;
+        }
+        let cfg = self.config;
+        let s: SubsessionAnalysis =
+            subsession_analysis(&self.stable, cfg.autocorrelation_limit, cfg.min_subsessions)
+                .ok()?;
+        let mean = s.mean();
+        let within = s.adjusted_mean_ci(cfg.confidence).ok()?;
+        let q = s.size * self.premerged;
+        let mut required_n = s
+            .required_count(cfg.target * mean.abs(), cfg.confidence)
+            .map(|h| h * q);
+        // The readings of one round share the machine's state during that round: frequency,
+        // the load of neighbours, where memory landed. When that state drifts or switches
+        // between rounds (on shared machines it does, by tens of percent over seconds), the
+        // readings' interval cannot see it. The rounds' means can: Student's t over them is
+        // the between-round interval, and the wider of the two is reported.
+        let mut ci = within;
+        let mut between_rounds = false;
+        if self.round_means.len() >= 2 {
+            let rounds = crate::stats::Summary::of(&self.round_means).ok()?;
+            let r = rounds.n as f64;
+            let half = crate::stats::summary::t_critical(cfg.confidence, r - 1.0)
+                * (rounds.variance / r).sqrt();
+            if half > within.half_width() {
+                between_rounds = true;
+                ci = crate::stats::ConfidenceInterval {
+                    low: mean - half,
+                    high: mean + half,
+                    confidence: cfg.confidence,
+                };
+                // Rounds, not readings, are then what the target needs more of: express the
+                // need in readings at the current readings per round.
+                let per_round = self.stable_count as f64 / r;
+                required_n = crate::stats::samplesize::required_for_half_width(
+                    rounds.variance,
+                    r - 1.0,
+                    cfg.target * mean.abs(),
+                    cfg.confidence,
+                )
+                .map(|rounds_needed| (rounds_needed as f64 * per_round).ceil() as usize);
+            }
+        }
+        Some(Estimate {
+            mean,
+            ci,
+            between_rounds,
+            rounds: self.round_means.len(),
+            n: self.stable_count,
+            subsession_size: q,
+            autocorrelation: s.autocorrelation,
+            required_n,
+            variance_inflation: s.variance_inflation(),
+            subsession_means: s.means,
+            wps: None,
+        })
+    }
+
+    pub(super) fn wps_estimate(&self) -> Option<Estimate> {
+        if self.whole.len() < 3 {
+            return None;
+        }
+        let (w, t): (Vec<f64>, Vec<f64>) = self.whole.iter().copied().unzip();
+        let fit = wps(
+            &w,
+            &t,
+            self.config.confidence,
+            self.config.autocorrelation_limit,
+        )
+        .ok()?;
+        // The time PI is the slope: nanoseconds per work unit in the stable phase.
+        Some(Estimate::from_wps(fit))
+    }
+}

@@ -1,0 +1,245 @@
+//! The session advanced one round at a time, and its stopping rule: the target met with
+//! enough samples and rounds, or the time cap.
+
+use std::time::Duration;
+
+use super::readings::Readings;
+use super::warnings::unresolved_warning;
+use super::{Estimate, OnEstimate, RoundData, RoundRecord, SessionConfig, SessionResult, Status};
+use crate::record::Clock;
+
+/// Most units one round may have (the readings of a round are held in memory at once).
+pub(crate) const MAX_ROUND_UNITS: u64 = 1 << 21;
+
+/// A session advanced one round at a time: [`Session::next_work`] says what the next round
+/// should do, [`Session::record`] takes what it did and says whether the session is over.
+/// [`run_session`] drives one to the end; an interleaved group
+/// ([`group`](crate::session::group)) drives several, round by round, and may keep a member
+/// going after it has met its own target.
+pub(crate) struct Session<'a> {
+    readings: Readings<'a>,
+    start: Duration,
+    /// Lower end of the work range: raised by the short-round rule.
+    low: u64,
+    /// Work amount of the next round.
+    work: u64,
+    estimate: Option<Estimate>,
+    /// Index of the first long-enough round, and its length: the start of eq. 5's schedule.
+    schedule: Option<(usize, Duration)>,
+    readings_only: bool,
+    /// Pilot's short-round rule applies until a round at the top of the work range is still
+    /// short: then no round can be long enough, and short rounds are all there is.
+    short_rule: bool,
+    /// Whether the last estimate met every condition to stop (target, sample counts).
+    met_target: bool,
+}
+
+impl<'a> Session<'a> {
+    /// A session that has run no round yet; its time starts now.
+    pub(crate) fn new(config: &'a SessionConfig, clock: &'a dyn Clock) -> Self {
+        let start = clock.now();
+        Session {
+            readings: Readings::new(config, clock),
+            start,
+            low: config.work_range.0,
+            work: config.work_range.0,
+            estimate: None,
+            schedule: None,
+            readings_only: false,
+            short_rule: true,
+            met_target: false,
+        }
+    }
+
+    /// The work amount the next round should do.
+    pub(crate) fn next_work(&self) -> u64 {
+        self.work
+    }
+
+    /// The current estimate of the time PI, if there is one yet.
+    pub(crate) fn estimate(&self) -> Option<&Estimate> {
+        self.estimate.as_ref()
+    }
+
+    /// Whether the current estimate meets the target and has enough samples and rounds.
+    pub(crate) fn met_target(&self) -> bool {
+        self.met_target
+    }
+
+    /// Mean of each analysed round's stable unit readings, in order (empty in readings-only
+    /// mode).
+    pub(crate) fn round_means(&self) -> &[f64] {
+        &self.readings.round_means
+    }
+
+    /// Whether the workload only gives whole-round readings (the WPS method).
+    pub(crate) fn readings_only(&self) -> bool {
+        self.readings_only
+    }
+
+    /// Takes the outcome of one round of [`Session::next_work`] units, which took
+    /// `duration`, and plans the next one. Returns the status when the session should stop:
+    /// `Converged` or `TimeCap` (after which the round-by-round caller may still go on), or a
+    /// failure, `BelowResolution` (final).
+    pub(crate) fn record(
+        &mut self,
+        data: Result<RoundData, String>,
+        duration: Duration,
+        on_estimate: OnEstimate<'_>,
+    ) -> Option<Status> {
+        let cfg = self.readings.config;
+        let high = cfg.work_range.1;
+        let work = self.work;
+        let data = match data {
+            Ok(d) => d,
+            Err(message) => return Some(Status::Failed(message)),
+        };
+        self.readings_only |= matches!(data, RoundData::Whole);
+        let readings_only = self.readings_only;
+        let elapsed = self.readings.clock.now().saturating_sub(self.start);
+        if duration < cfg.short_round && work >= high {
+            self.short_rule = false;
+        }
+        let short = self.short_rule && duration < cfg.short_round && work < high;
+        // The first round of any session is a trial: it learns the time per unit, and
+        // often pays one-time costs (lazy statics, page faults). Unit readings lose those to
+        // change-point detection; a whole-round reading cannot, so it is kept out of the fit.
+        let trial = readings_only && self.readings.rounds.is_empty();
+        let mut record = RoundRecord {
+            work,
+            duration,
+            units: 0,
+            stable: None,
+            analysed: !short && !trial,
+            mean_ns: None,
+        };
+        match data {
+            RoundData::Units {
+                readings: units,
+                iterations,
+            } => {
+                record.units = units.len();
+                record.mean_ns = Some(units.iter().sum::<f64>() / units.len().max(1) as f64);
+                if units.is_empty() {
+                    return Some(Status::Failed(
+                        "the round timed no work unit (rec.unit / b.iter never called)".into(),
+                    ));
+                }
+                if !short {
+                    record.stable = self.readings.add_units(&units);
+                    self.readings.last_units_ns *= iterations.max(1) as f64;
+                }
+            }
+            RoundData::Whole => {
+                if !short && !trial {
+                    self.readings
+                        .whole
+                        .push((work as f64, duration.as_nanos() as f64));
+                }
+            }
+        }
+        let analysed_round = record.analysed;
+        self.readings.rounds.push(record);
+        if !analysed_round && !short {
+            return None;
+        }
+        if short {
+            // Pilot's short-round rule: too short to trust; double and raise the floor. In
+            // readings-only mode the floor stays below a quarter of the range, or the
+            // regression would have no spread of work amounts left to fit.
+            self.work = work.saturating_mul(2).min(high);
+            if readings_only && self.work > cfg.work_range.0.max(high / 4) {
+                // Keeping the spread wins: rounds from here on are analysed even if short
+                // (α absorbs their fixed cost).
+                self.low = cfg.work_range.0.max(high / 4);
+                self.short_rule = false;
+            } else {
+                self.low = self.work;
+            }
+            return (elapsed >= cfg.max_time).then_some(Status::TimeCap);
+        }
+        let analysed = self.readings.rounds.iter().filter(|r| r.analysed).count();
+        if !readings_only
+            && analysed >= 3
+            && 2 * self.readings.zero_readings > self.readings.readings
+        {
+            return Some(Status::BelowResolution);
+        }
+        let first_long = *self
+            .schedule
+            .get_or_insert((self.readings.rounds.len() - 1, duration));
+        self.estimate = if readings_only {
+            self.readings.wps_estimate()
+        } else {
+            self.readings.unit_estimate()
+        };
+        self.met_target = false;
+        if let Some(e) = &self.estimate {
+            on_estimate(e, elapsed);
+            // A WPS fit needs as many rounds as a unit-reading session: over 3 or 4 rounds a
+            // narrow slope interval is luck, and a noisy machine turns it into nonsense.
+            // Its fitted points (rounds merged by subsession analysis) count likewise.
+            self.met_target = e.n >= 2
+                && (readings_only || e.subsession_means.len() >= cfg.min_subsessions)
+                && e.rounds >= cfg.min_rounds
+                && e.wps.as_ref().is_none_or(|w| w.fit.n >= cfg.min_rounds)
+                && (e.relative_half_width() <= cfg.target);
+        }
+        // Planned even when stopping: a group may run this member on.
+        self.work = self.readings.next_work(
+            readings_only,
+            work,
+            duration,
+            (self.low, high),
+            first_long,
+            self.estimate.as_ref(),
+            cfg.max_time.saturating_sub(elapsed),
+        );
+        if self.met_target && elapsed >= cfg.min_time {
+            return Some(Status::Converged);
+        }
+        (elapsed >= cfg.max_time).then_some(Status::TimeCap)
+    }
+
+    /// Ends the session with `status` (from [`Session::record`], or the caller's own):
+    /// the result, with its warnings.
+    pub(crate) fn finish(self, status: Status) -> SessionResult {
+        let Session {
+            mut readings,
+            start,
+            estimate,
+            readings_only,
+            ..
+        } = self;
+        let analysed = readings.rounds.iter().filter(|r| r.analysed).count();
+        let status = match status {
+            Status::Converged | Status::TimeCap
+                if !readings_only && analysed >= 3 && 2 * readings.unstable_rounds > analysed =>
+            {
+                Status::NoSteadyState
+            }
+            s => s,
+        };
+        // A readings-only fit whose slope is not positive has measured no time per unit: no
+        // result, and the user is told why.
+        let (status, estimate, unresolved_fit) = match estimate {
+            Some(e) if readings_only && e.mean <= 0.0 => {
+                readings.warnings.push(unresolved_warning(e.mean, e.rounds));
+                (Status::Unresolved, None, Some(e))
+            }
+            e => (status, e, None),
+        };
+        readings.finish_warnings(&status, estimate.as_ref());
+        SessionResult {
+            status,
+            estimate,
+            elapsed: readings.clock.now().saturating_sub(start),
+            rounds: readings.rounds,
+            removed: readings.removed,
+            readings: readings.readings,
+            warnings: readings.warnings,
+            process_means: Vec::new(),
+            unresolved_fit,
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! What a session tells its user when it ends: zero readings, short readings-only rounds, no
+//! steady state, the time cap and which least count was missing, an unbounded speed, a drift.
+
+use super::readings::Readings;
+use super::{Estimate, Status};
+
+/// The warning of [`Status::Unresolved`]: a fitted time per unit of `slope_ns` over `rounds`.
+pub(crate) fn unresolved_warning(slope_ns: f64, rounds: usize) -> String {
+    format!(
+        "the round durations did not grow with the work amount (fitted time per unit {slope_ns:.4} \
+         ns over {rounds} rounds): no estimate; raise the top of the work range or the time cap"
+    )
+}
+
+impl Readings<'_> {
+    /// Adds the warnings of a session that ended with `status` and `estimate`.
+    pub(super) fn finish_warnings(&mut self, status: &Status, estimate: Option<&Estimate>) {
+        if *status == Status::BelowResolution || self.zero_readings * 10 > self.readings.max(1) {
+            self.warnings.push(format!(
+                "{} of {} unit readings are 0 ns: units are shorter than the clock resolves; \
+                 time more work per unit (or use the micro form, which batches iterations)",
+                self.zero_readings, self.readings
+            ));
+        }
+        // Readings-only rounds are timed whole: one preemption or interrupt lands entirely in
+        // one round's duration, and only rounds much longer than such blips average them out.
+        if let Some(fit) = estimate.and_then(|e| e.wps.as_ref()) {
+            let top = self.config.work_range.1;
+            let top_ns = fit.fit.intercept + fit.fit.slope * top as f64;
+            if top_ns < self.config.short_round.as_nanos() as f64 {
+                self.warnings.push(format!(
+                    "a round at the top of the work range ({top}) takes about {}, shorter than \
+                     the {} a round needs to outlast interruptions: raise the top of the range",
+                    crate::fmt::format_ns(top_ns),
+                    crate::fmt::format_ns(self.config.short_round.as_nanos() as f64),
+                ));
+            }
+        }
+        if *status == Status::NoSteadyState {
+            self.warnings.push(format!(
+                "{} of {} analysed rounds had no dominant stable phase: the workload never \
+                 settled into a steady state",
+                self.unstable_rounds,
+                self.rounds.iter().filter(|r| r.analysed).count()
+            ));
+        }
+        if let (Status::TimeCap, Some(e)) = (status, estimate) {
+            let reached = 100.0 * e.relative_half_width();
+            let target = 100.0 * self.config.target;
+            let cfg = self.config;
+            // The interval can be narrow enough while the samples behind it are too few to
+            // trust it: say which least count was missing.
+            let short = if e.wps.is_none() && e.subsession_means.len() < cfg.min_subsessions {
+                Some(format!(
+                    "{} of the least {} subsession samples",
+                    e.subsession_means.len(),
+                    cfg.min_subsessions
+                ))
+            } else if e.rounds < cfg.min_rounds {
+                Some(format!(
+                    "{} of the least {} rounds",
+                    e.rounds, cfg.min_rounds
+                ))
+            } else {
+                e.wps
+                    .as_ref()
+                    .filter(|w| w.fit.n < cfg.min_rounds)
+                    .map(|w| {
+                        format!(
+                            "{} of the least {} fitted points (rounds merged {} at a time for \
+                         their correlation)",
+                            w.fit.n, cfg.min_rounds, w.subsession_size
+                        )
+                    })
+            };
+            self.warnings.push(match short {
+                Some(what) if reached <= target => format!(
+                    "time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%), \
+                     but with only {what}: slow units need a longer cap"
+                ),
+                _ => format!(
+                    "time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%)"
+                ),
+            });
+        }
+        if let Some(e) = estimate {
+            if e.wps.as_ref().is_some_and(|w| w.v_ci.high.is_none()) {
+                self.warnings.push(
+                    "the duration barely depends on the work amount: the speed has no upper \
+                     bound; widen the work range"
+                        .into(),
+                );
+            }
+        }
+        // Auto-pilot's drift check: a trend across the rounds' mean unit times (a slowdown, a
+        // leak, growing state) is warned about even when each round looked stable.
+        let means: Vec<f64> = self
+            .rounds
+            .iter()
+            .filter(|r| r.analysed)
+            .filter_map(|r| r.mean_ns)
+            .collect();
+        if means.len() >= 5 {
+            if let Ok(t) = crate::stats::trend::trend(&means, self.config.confidence) {
+                if t.p < 0.001 && t.relative_drift.abs() > 3.0 * self.config.target.max(0.01) {
+                    let dir = if t.relative_drift > 0.0 {
+                        "slower"
+                    } else {
+                        "faster"
+                    };
+                    self.warnings.push(format!(
+                        "the workload gets {dir} from round to round: {:+.1}% from the first \
+                         analysed round to the last (p = {:.1e}); a leak or growing state?",
+                        100.0 * t.relative_drift,
+                        t.p
+                    ));
+                }
+            }
+        }
+    }
+}
