@@ -9,7 +9,7 @@ use pilot::compare::{CompareOptions, Verdict};
 
 use crate::cargo::{self, CargoOptions};
 use crate::interrupt;
-use crate::progress::{FinishedTarget, RunLog};
+use crate::resume::{FinishedTarget, RunLog};
 use crate::{EXIT_ERROR, EXIT_REGRESSION, Failure};
 
 /// Run the pilot benches of a workspace.

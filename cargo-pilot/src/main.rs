@@ -12,7 +12,7 @@ mod cargo;
 mod compare;
 mod interrupt;
 mod list;
-mod progress;
+mod resume;
 
 use std::process::ExitCode;
 
