@@ -7,10 +7,10 @@
 
 use std::hint::black_box;
 
-use pilot::stats::autocorr::{
+use pilot::stats::{
     DEFAULT_AUTOCORRELATION_LIMIT, DEFAULT_MIN_SUBSESSIONS, subsession_analysis,
 };
-use pilot::stats::changepoint::{ChangepointConfig, find_stable_segment};
+use pilot::stats::{ChangepointConfig, find_stable_segment};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;

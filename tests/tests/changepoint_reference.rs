@@ -8,7 +8,7 @@
 
 use std::sync::LazyLock;
 
-use pilot::stats::changepoint::{ChangepointConfig, edm_multi};
+use pilot::stats::{ChangepointConfig, edm_multi};
 use serde_json::Value;
 
 static FIXTURE: LazyLock<Value> = LazyLock::new(|| {

@@ -14,8 +14,8 @@
 //! (about 2 minutes; `CP_SIZES=500,1000` picks the series lengths, default 500, 1000, 2000 and
 //! 100 000; stock EDM is measured up to 1000 readings, where its O(n² log n) cost allows).
 
-use pilot::stats::autocorr::subsession_analysis;
-use pilot::stats::changepoint::{ChangepointConfig, edm_multi, find_stable_segment};
+use pilot::stats::subsession_analysis;
+use pilot::stats::{ChangepointConfig, edm_multi, find_stable_segment};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};

@@ -11,12 +11,12 @@
 use std::fmt::Display;
 use std::sync::LazyLock;
 
-use pilot::stats::autocorr::{lag1_autocorrelation, subsession_analysis};
-use pilot::stats::outliers::zscore_outliers;
-use pilot::stats::regression::{ols, wps};
-use pilot::stats::samplesize::{required_for_half_width, required_to_resolve};
-use pilot::stats::trend::trend;
-use pilot::stats::welch::welch_test;
+use pilot::stats::{lag1_autocorrelation, subsession_analysis};
+use pilot::stats::zscore_outliers;
+use pilot::stats::{ols, wps};
+use pilot::stats::{required_for_half_width, required_to_resolve};
+use pilot::stats::trend;
+use pilot::stats::welch_test;
 use pilot::stats::{ConfidenceInterval, Summary, t_quantile};
 use serde_json::Value;
 

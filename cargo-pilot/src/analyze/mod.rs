@@ -11,10 +11,10 @@ mod render;
 use std::process::ExitCode;
 
 use anyhow::anyhow;
-use pilot::stats::analysis::{Analysis, AnalysisConfig, analyze};
-use pilot::stats::changepoint::ChangepointConfig;
-use pilot::stats::regression::{WpsFit, wps};
-use pilot::stats::welch::{WelchTest, welch_test};
+use pilot::stats::{Analysis, AnalysisConfig, analyze};
+use pilot::stats::ChangepointConfig;
+use pilot::stats::{WpsFit, wps};
+use pilot::stats::{WelchTest, welch_test};
 use pilot::stats::{Moments, Summary};
 
 use crate::Failure;

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use pilot::stats::ConfidenceInterval;
-use pilot::stats::regression::WpsFit;
+use pilot::stats::WpsFit;
 use serde_json::{Value, json};
 
 use super::{AnalyzeArgs, Comparison, FileReport};

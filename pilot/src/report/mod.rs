@@ -1,4 +1,4 @@
-//! What the user sees: a live line per bench while it runs ([`LiveProgress`]), a table at the
+//! What the user sees: a live line per bench while it runs (`LiveProgress`), a table at the
 //! end, and comparisons with a baseline (terminal, Markdown and JSON).
 
 mod compare;

@@ -1,27 +1,41 @@
-//! The statistics engine: every number pilot reports is computed here.
+//! The statistics engine: every number pilot reports is computed here, and each function is
+//! public (one path each, `pilot::stats::NAME`) for data from anywhere, as
+//! `cargo pilot analyze` uses it. Each states its method, assumptions and cost:
 //!
-//! One module per method, each stating its assumptions and cost:
-//!
-//! - [`summary`]: n, mean, median, extremes, standard deviation and Student-t confidence intervals.
-//! - [`autocorr`]: lag-1 autocorrelation and subsession analysis (merging correlated samples).
-//! - [`changepoint`]: E-Divisive with Medians and the stable segment of a series of unit readings.
-//! - [`regression`]: ordinary least squares and the work-per-second (WPS) method.
-//! - [`welch`]: Welch's unequal-variance t-test for comparing two results.
-//! - [`ratio`]: Fieller's confidence interval of a ratio of means (relative changes).
-//! - [`samplesize`]: how many samples a target interval width or a difference needs.
-//! - [`outliers`]: z-score outliers.
-//! - [`trend`]: the slope of a series with its confidence interval (drifts, leaks).
-//! - [`analysis`]: the whole pipeline for one series: stable segment, subsession analysis, interval.
+//! - summary: [`Summary`] (n, mean, median, extremes, standard deviation), [`Moments`], Student-t
+//!   [`ConfidenceInterval`]s and [`t_quantile`].
+//! - autocorrelation and subsession analysis (merging correlated samples):
+//!   [`lag1_autocorrelation`], [`block_means`], [`subsession_analysis`].
+//! - change points: E-Divisive with Medians ([`edm_multi`]) and the stable segment of a series of
+//!   unit readings ([`find_stable_segment`]).
+//! - regression: ordinary least squares ([`ols`]) and the work-per-second method ([`wps`]).
+//! - comparison: Welch's unequal-variance t-test ([`welch_test`]) and Fieller's interval of a
+//!   ratio of means ([`fieller_interval`]).
+//! - sample sizes: [`required_for_half_width`], [`required_to_resolve`].
+//! - [`zscore_outliers`], and the slope of a series with its interval ([`trend`]).
+//! - the whole pipeline for one series, stable segment to interval: [`analyze`].
 
-pub mod analysis;
-pub mod autocorr;
-pub mod changepoint;
-pub mod outliers;
-pub mod ratio;
-pub mod regression;
-pub mod samplesize;
-pub mod summary;
-pub mod trend;
-pub mod welch;
+pub(crate) mod analysis;
+pub(crate) mod autocorr;
+pub(crate) mod changepoint;
+pub(crate) mod outliers;
+pub(crate) mod ratio;
+pub(crate) mod regression;
+pub(crate) mod samplesize;
+pub(crate) mod summary;
+pub(crate) mod trend;
+pub(crate) mod welch;
 
+pub use analysis::{Analysis, AnalysisConfig, analyze};
+pub use autocorr::{
+    DEFAULT_AUTOCORRELATION_LIMIT, DEFAULT_MIN_SUBSESSIONS, SubsessionAnalysis, block_means,
+    lag1_autocorrelation, subsession_analysis,
+};
+pub use changepoint::{ChangepointConfig, StableSegment, edm_multi, find_stable_segment};
+pub use outliers::{DEFAULT_Z_THRESHOLD, zscore_outliers};
+pub use ratio::fieller_interval;
+pub use regression::{LinearFit, SpeedInterval, WpsFit, ols, wps};
+pub use samplesize::{required_for_half_width, required_to_resolve};
 pub use summary::{ConfidenceInterval, Moments, Summary, t_quantile};
+pub use trend::{Trend, trend};
+pub use welch::{WelchTest, welch_test};
