@@ -7,10 +7,8 @@
 
 use std::hint::black_box;
 
-use pilot::stats::{
-    DEFAULT_AUTOCORRELATION_LIMIT, DEFAULT_MIN_SUBSESSIONS, subsession_analysis,
-};
 use pilot::stats::{ChangepointConfig, find_stable_segment};
+use pilot::stats::{DEFAULT_AUTOCORRELATION_LIMIT, DEFAULT_MIN_SUBSESSIONS, subsession_analysis};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;

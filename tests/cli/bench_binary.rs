@@ -369,3 +369,66 @@ fn resume_skips_what_an_interrupted_run_finished() {
     assert_eq!(log["finished"], true);
     assert_eq!(log["done"], serde_json::json!(["add", "fold"]));
 }
+
+/// Ctrl-C while a bench runs: the round in progress ends normally (the workload's cleanup runs,
+/// its scratch file is gone), nothing of the interrupted bench is saved, and the binary exits
+/// 130 saying how to resume. No thread of pilot's shares the process with the workload.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_between_rounds_and_the_workload_cleans_up() {
+    let dir = scratch("interrupt");
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_demo_interrupt"))
+        .args(["--bench", "--max-time", "60", "--ci", "0.000001"])
+        .env("CARGO_TARGET_DIR", &dir)
+        .env("PILOT_DEMO_DIR", &work)
+        .env_remove("PILOT_CI")
+        .env_remove("PILOT_MAX_TIME")
+        .env_remove("PILOT_PROCESSES")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the bench has run a round or two.
+    let threads = work.join("threads");
+    let start = std::time::Instant::now();
+    while !threads.exists() && start.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}{}", text(&o.stdout));
+    assert!(
+        err.contains("interrupted: the benches finished so far"),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&work)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("round-"))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "the workload's scratch files were left: {left:?}"
+    );
+    if cfg!(target_os = "linux") {
+        let n = std::fs::read_to_string(&threads).unwrap();
+        assert_eq!(
+            n, "1",
+            "threads in the bench's process while it was measured"
+        );
+    }
+    // Nothing of the interrupted bench was saved.
+    let results = dir.join("pilot/results/demo_interrupt");
+    assert!(
+        !results.join("scratch_file.json").exists(),
+        "an interrupted bench's result was saved"
+    );
+}

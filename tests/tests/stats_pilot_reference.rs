@@ -13,11 +13,11 @@
 // carry more digits than an f64 holds.
 #![allow(clippy::excessive_precision)]
 
-use pilot::stats::{block_means, lag1_autocorrelation, subsession_analysis};
-use pilot::stats::{LinearFit, ols, wps};
 use pilot::stats::required_for_half_width;
 use pilot::stats::welch_test;
+use pilot::stats::{LinearFit, ols, wps};
 use pilot::stats::{Moments, Summary, t_quantile};
+use pilot::stats::{block_means, lag1_autocorrelation, subsession_analysis};
 
 /// `|actual − expected| ≤ rel · |expected| + abs`, naming the quantity when it fails.
 #[track_caller]

@@ -3,13 +3,13 @@
 //! Series too long to shrink usefully (autocorrelated ones) are drawn from a seeded ChaCha
 //! generator whose seed proptest chooses, so a failure still reproduces from its seed.
 
-use pilot::stats::{block_means, lag1_autocorrelation, subsession_analysis};
-use pilot::stats::zscore_outliers;
 use pilot::stats::ols;
-use pilot::stats::{required_for_half_width, required_to_resolve};
 use pilot::stats::trend;
 use pilot::stats::welch_test;
+use pilot::stats::zscore_outliers;
 use pilot::stats::{Moments, Summary};
+use pilot::stats::{block_means, lag1_autocorrelation, subsession_analysis};
+use pilot::stats::{required_for_half_width, required_to_resolve};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;

@@ -11,13 +11,13 @@
 use std::fmt::Display;
 use std::sync::LazyLock;
 
-use pilot::stats::{lag1_autocorrelation, subsession_analysis};
-use pilot::stats::zscore_outliers;
-use pilot::stats::{ols, wps};
-use pilot::stats::{required_for_half_width, required_to_resolve};
 use pilot::stats::trend;
 use pilot::stats::welch_test;
+use pilot::stats::zscore_outliers;
 use pilot::stats::{ConfidenceInterval, Summary, t_quantile};
+use pilot::stats::{lag1_autocorrelation, subsession_analysis};
+use pilot::stats::{ols, wps};
+use pilot::stats::{required_for_half_width, required_to_resolve};
 use serde_json::Value;
 
 /// Relative tolerance for means, variances and other moments.

@@ -6,8 +6,8 @@
 //! ones quoted in the project's notes.
 
 use pilot::stats::Summary;
-use pilot::stats::{AnalysisConfig, analyze};
 use pilot::stats::subsession_analysis;
+use pilot::stats::{AnalysisConfig, analyze};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;

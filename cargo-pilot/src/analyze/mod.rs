@@ -11,11 +11,11 @@ mod render;
 use std::process::ExitCode;
 
 use anyhow::anyhow;
-use pilot::stats::{Analysis, AnalysisConfig, analyze};
 use pilot::stats::ChangepointConfig;
-use pilot::stats::{WpsFit, wps};
-use pilot::stats::{WelchTest, welch_test};
+use pilot::stats::{Analysis, AnalysisConfig, analyze};
 use pilot::stats::{Moments, Summary};
+use pilot::stats::{WelchTest, welch_test};
+use pilot::stats::{WpsFit, wps};
 
 use crate::Failure;
 use input::Layout;

@@ -1,8 +1,9 @@
 //! The live line of a bench while it runs.
 //!
 //! On a terminal it is an indicatif spinner showing the current estimate, the interval reached
-//! against the target and an ETA. Without a terminal, a plain line every few seconds; under CI
-//! (`CI` set) nothing until the bench is done, so logs stay short.
+//! against the target and an ETA, redrawn between rounds (never from a thread of its own, which
+//! would share the process with the workload). Without a terminal, a plain line every few
+//! seconds; under CI (`CI` set) nothing until the bench is done, so logs stay short.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -32,7 +33,8 @@ impl LiveProgress {
             );
             bar.set_prefix(name.to_string());
             bar.set_message("calibrating…");
-            bar.enable_steady_tick(Duration::from_millis(120));
+            // No steady tick: it would draw from a thread of its own while the workload is
+            // measured. The spinner moves with each update, between rounds.
             bar
         });
         LiveProgress {
@@ -62,6 +64,7 @@ impl LiveProgress {
         );
         if let Some(bar) = &self.bar {
             bar.set_message(msg);
+            bar.tick();
         } else if self.plain && self.last_line.elapsed() >= Duration::from_secs(2) {
             eprintln!("  {}: {msg}", self.name);
             self.last_line = Instant::now();
@@ -72,6 +75,7 @@ impl LiveProgress {
     pub(crate) fn message(&mut self, msg: &str) {
         if let Some(bar) = &self.bar {
             bar.set_message(msg.to_string());
+            bar.tick();
         } else if self.plain && self.last_line.elapsed() >= Duration::from_secs(2) {
             eprintln!("  {}: {msg}", self.name);
             self.last_line = Instant::now();

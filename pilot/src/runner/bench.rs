@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use super::config::session_config;
-use super::interrupt::on_interrupt;
+use super::interrupt;
 use super::processes::{child_mode, measure_in_processes};
 use super::registry::Bench;
 use super::resume::RunLog;
@@ -46,7 +46,7 @@ pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) 
     }
     let root = store::target_dir();
     let target = store::bench_target_name();
-    on_interrupt(&store::results_dir(&root).join(&target));
+    interrupt::install();
     let base = match load_baseline(args, &root, &target) {
         Ok(b) => b,
         Err(e) => {
@@ -106,6 +106,11 @@ pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) 
                 n => measure_in_processes(b, &config, n),
             },
         };
+        if session.status == Status::Interrupted || interrupt::requested() {
+            // Nothing of this bench is saved; the run's progress says it is still to do.
+            interrupt::report(&store::results_dir(&root).join(&target));
+            return ExitCode::from(interrupt::EXIT_INTERRUPTED);
+        }
         let finished = now();
         let record = result::BenchRecord {
             name: &b.name,

@@ -1,17 +1,46 @@
-//! Ctrl-C during a run.
+//! Ctrl-C (SIGINT) and SIGTERM during a run.
+//!
+//! The handler only sets [`stop::REQUESTED`](crate::session::stop::REQUESTED): sessions check
+//! it between rounds, so the round in progress ends normally, the workload's own cleanup runs,
+//! and the runner saves nothing of the interrupted bench, says how to resume, and exits with
+//! [`EXIT_INTERRUPTED`]. No thread waits for the signal, so a single-threaded bench runs in a
+//! single-threaded process (a second thread alone makes glibc's allocator slower). A second
+//! signal exits at once, for a round that never ends.
 
-/// Ctrl-C during a run: every bench finished so far is already on disk (each result is
-/// written when its bench ends, and the run's progress with it), so the run stops at once with
-/// exit code 130 and says how to continue. The handler waits in a thread of its own, blocked
-/// until a signal comes: nothing on the timing path. If the program set a handler of its own,
-/// that one stays.
-pub(super) fn on_interrupt(results: &std::path::Path) {
-    let results = results.display().to_string();
-    let _ = ctrlc::set_handler(move || {
-        eprintln!(
-            "\ninterrupted: the benches finished so far are saved in `{results}`; run again with \
-             --resume to measure only the rest"
+use crate::session::stop;
+
+/// The exit code of a run stopped by a signal (128 + SIGINT, as shells report Ctrl-C).
+pub(super) const EXIT_INTERRUPTED: u8 = 130;
+
+/// Installs the handlers. If they cannot be installed, signals keep their default action
+/// (the process ends at once), which loses nothing already saved.
+pub(super) fn install() {
+    #[cfg(unix)]
+    let signals = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
+    #[cfg(not(unix))]
+    let signals = [signal_hook::consts::SIGINT];
+    for signal in signals {
+        // The shutdown goes first: it fires only once the flag is already set, on a second
+        // signal.
+        let _ = signal_hook::flag::register_conditional_shutdown(
+            signal,
+            i32::from(EXIT_INTERRUPTED),
+            &stop::REQUESTED,
         );
-        std::process::exit(130);
-    });
+        let _ = signal_hook::flag::register(signal, &stop::REQUESTED);
+    }
+}
+
+/// Whether a stop was requested.
+pub(super) fn requested() -> bool {
+    stop::requested()
+}
+
+/// Says what was kept after an interruption and how to continue.
+pub(super) fn report(results: &std::path::Path) {
+    eprintln!(
+        "\ninterrupted: the benches finished so far are saved in `{}`; run again with --resume \
+         to measure only the rest",
+        results.display()
+    );
 }

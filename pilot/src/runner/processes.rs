@@ -23,6 +23,7 @@ pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
         eprintln!("error: a pilot child process needs one bench (--exact NAME) and --json FILE");
         return ExitCode::from(2);
     };
+    super::interrupt::install();
     let clock = measure_clock();
     let config = session_config(args, b.def);
     let started = now();
@@ -31,6 +32,10 @@ pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
         Err(msg) => failed_session(&msg),
         Ok(()) => run_session(&mut workload, &RealClock::start(), &config, &mut |_, _| {}),
     };
+    if session.status == Status::Interrupted {
+        // The parent sees no result and stops too.
+        return ExitCode::from(super::interrupt::EXIT_INTERRUPTED);
+    }
     let iters = matches!(b.def.body, BenchBody::Micro(_)).then_some(workload.iters);
     let record = result::BenchRecord {
         name: &b.name,
@@ -209,6 +214,7 @@ pub(super) fn measure_in_processes(
                 }
                 done.push(p);
             }
+            Err(_) if super::interrupt::requested() => break Status::Interrupted,
             Err(msg) => break Status::Failed(msg),
         }
         if done.len() >= 2 {

@@ -302,7 +302,12 @@ pub(crate) fn run_group(
     let mut next_look = 1;
     let mut undecided = n.saturating_sub(1);
     let mut ranking_settled = None;
+    let mut interrupted = false;
     let settled = loop {
+        if super::stop::requested() {
+            interrupted = true;
+            break false;
+        }
         rng.shuffle(&mut order);
         for &i in &order {
             if ended[i].is_some() {
@@ -367,7 +372,9 @@ pub(crate) fn run_group(
         .into_iter()
         .zip(ended)
         .map(|(state, ended)| {
-            let status = ended.unwrap_or(if state.met_target() {
+            let status = ended.unwrap_or(if interrupted {
+                Status::Interrupted
+            } else if state.met_target() {
                 Status::Converged
             } else {
                 Status::TimeCap

@@ -10,6 +10,7 @@ pub(crate) mod group;
 pub(crate) mod planner;
 pub(crate) mod processes;
 mod readings;
+pub(crate) mod stop;
 mod stopping;
 #[cfg(test)]
 mod tests;
@@ -109,6 +110,9 @@ pub(crate) enum Status {
     Unresolved,
     /// The workload failed (panicked), with the message.
     Failed(String),
+    /// A stop was requested (Ctrl-C) and the session ended after its current round; its
+    /// result is incomplete and is not saved.
+    Interrupted,
 }
 
 impl Status {
@@ -121,6 +125,7 @@ impl Status {
             Status::BelowResolution => "below clock resolution",
             Status::Unresolved => "unresolved",
             Status::Failed(_) => "failed",
+            Status::Interrupted => "interrupted",
         }
     }
 }
@@ -234,6 +239,9 @@ pub(crate) fn run_session(
 ) -> SessionResult {
     let mut state = Session::new(config, clock);
     let status = loop {
+        if stop::requested() {
+            break Status::Interrupted;
+        }
         let work = state.next_work();
         let before = clock.now();
         let data = workload.round(work);
