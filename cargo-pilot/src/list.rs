@@ -25,6 +25,7 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
     let mut problems = Vec::new();
     // Result files accounted for by a bench of the workspace.
     let mut listed = Vec::new();
+    let mut listed_names = Vec::new();
     for exe in exes.iter().filter(|e| cargo::is_pilot(&e.path)) {
         let results_target = pilot::store::bench_target_of(&exe.path);
         for name in cargo::list_benches(&exe.path)? {
@@ -41,6 +42,7 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
                 exe.package.clone(),
             ]);
             listed.push(path);
+            listed_names.push((results_target.clone(), name));
         }
     }
     let mut gone = Vec::new();
@@ -48,6 +50,14 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
         if !listed.contains(&path) {
             let (latest, when) = latest(&path, &mut problems);
             let name = match pilot::store::read_file(&path) {
+                // A file an older pilot named differently, of a bench listed above: stale.
+                Ok(rs)
+                    if rs
+                        .iter()
+                        .any(|r| listed_names.contains(&(r.target.clone(), r.name.clone()))) =>
+                {
+                    continue;
+                }
                 Ok(rs) if !rs.is_empty() => format!("{}/{}", rs[0].target, rs[0].name),
                 _ => path.display().to_string(),
             };
@@ -91,22 +101,26 @@ fn latest(path: &std::path::Path, problems: &mut Vec<String>) -> (String, String
     }
 }
 
-/// The `<target>/<bench>.json` files under the results folder, sorted.
+/// The `<target>/<bench>.json` files under the results folder (a bench name's `/` is a folder),
+/// sorted.
 fn result_files(results: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(results)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|t| t.path().is_dir())
-        .flat_map(|t| std::fs::read_dir(t.path()).into_iter().flatten().flatten())
-        .map(|f| f.path())
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "json")
-                && !p
-                    .file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
-        .collect();
+    fn walk(dir: &std::path::Path, depth: usize, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            if path.is_dir() {
+                if depth > 0 {
+                    walk(&path, depth - 1, out);
+                }
+            } else if depth < 32 && path.extension().is_some_and(|e| e == "json") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(results, 32, &mut files);
     files.sort();
     files
 }

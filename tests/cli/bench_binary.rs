@@ -432,3 +432,25 @@ fn ctrl_c_stops_between_rounds_and_the_workload_cleans_up() {
         "an interrupted bench's result was saved"
     );
 }
+
+/// `coll/x` and `coll_x` once shared one file, and one result was lost: each now has its own,
+/// holding its own result.
+#[test]
+fn names_that_looked_alike_keep_their_own_results() {
+    let dir = scratch("names");
+    let o = Command::new(env!("CARGO_BIN_EXE_demo_names"))
+        .args(["--bench", "--max-time", "0.3", "--ci", "0.2"])
+        .env("CARGO_TARGET_DIR", &dir)
+        .env_remove("PILOT_CI")
+        .env_remove("PILOT_MAX_TIME")
+        .env_remove("PILOT_PROCESSES")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let results = dir.join("pilot/results/demo_names");
+    for (name, file) in [("coll/x", "coll/x.json"), ("coll_x", "coll_x.json")] {
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(results.join(file)).unwrap()).unwrap();
+        assert_eq!(doc["name"], name, "{file}");
+    }
+}

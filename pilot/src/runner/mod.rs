@@ -57,6 +57,10 @@ pub fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    if let Err(e) = crate::store::check_names(benches.iter().map(|b| b.name.as_str())) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let total = benches.len();
     let selected: Vec<&Bench> = benches
         .iter()

@@ -12,8 +12,12 @@
 //!   runs/<bench target>.json                 the last run's progress, for --resume
 //! ```
 //!
-//! Bench names become file names with every character outside `[A-Za-z0-9_.-]` replaced by
-//! `_` (so `parse::json/4096` is `parse__json_4096.json`). Files are written atomically: a
+//! Bench names become paths one to one, so two benches never share a file: each `/` of the name
+//! is a folder (`sum/4000` is `sum/4000.json`, as sweeps name their benches), and in each part
+//! every byte outside `[A-Za-z0-9_=+,@-]` is written `%XX` (`parse::json` is
+//! `parse%3A%3Ajson.json`), except a `.` inside the last part (`f/1.5.json`). An empty part is
+//! `%`. A name whose part is too long for a file name is refused before anything runs (see
+//! [`check_names`]). Files are written atomically: a
 //! complete temporary file in the same directory, synced, then renamed over the old one, so a
 //! reader (or a concurrent run) sees the old result or the new one, never a mix, and a run
 //! interrupted midway leaves the previous result intact.
@@ -89,19 +93,73 @@ fn strip_hash(stem: &str) -> &str {
     }
 }
 
-/// A bench name as a file name (see the module docs).
-pub(crate) fn file_name(bench: &str) -> String {
-    let safe: String = bench
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
-                c
-            } else {
-                '_'
+/// Longest encoded part of a bench name, in bytes: file systems allow 255 per file name, and
+/// the last part gains `.json` and, while it is written, a temporary suffix.
+const MAX_PART: usize = 200;
+
+/// A bench name as a path relative to its target's folder (see the module docs): one to one,
+/// so distinct names never share a file. Time: O(name length).
+pub(crate) fn file_name(bench: &str) -> PathBuf {
+    let parts: Vec<&str> = bench.split('/').collect();
+    let last = parts.len() - 1;
+    let mut path = PathBuf::new();
+    for (i, part) in parts.iter().enumerate() {
+        let mut enc = encode_part(part, i == last);
+        if i == last {
+            enc.push_str(".json");
+        }
+        path.push(enc);
+    }
+    path
+}
+
+/// One `/`-separated part of a bench name, percent-encoded. A `.` is kept only inside the last
+/// part (never first, so no hidden file, `.` or `..`): folder names then hold no `.` and can
+/// never equal a file name, which always ends in `.json`. Every `%` is encoded, so the code is
+/// prefix-free and different parts stay different.
+fn encode_part(part: &str, last: bool) -> String {
+    if part.is_empty() {
+        return "%".to_string();
+    }
+    let mut out = String::with_capacity(part.len());
+    for (i, b) in part.bytes().enumerate() {
+        let keep = b.is_ascii_alphanumeric()
+            || matches!(b, b'_' | b'=' | b'+' | b',' | b'@' | b'-')
+            || (b == b'.' && last && i > 0);
+        if keep {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Checks that every bench name can be stored, before anything runs: no encoded part longer
+/// than a file name may be, and (on file systems that ignore case) no two names whose paths
+/// differ only in case. The error names the benches.
+pub(crate) fn check_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+    let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+    for name in names {
+        let path = file_name(name);
+        if let Some(part) = path.iter().find(|p| p.len() > MAX_PART) {
+            return Err(format!(
+                "bench name `{name}` is too long to be stored: its part `{}` is {} bytes as a                  file name (at most {MAX_PART}); shorten it with #[pilot::bench(name = \"...\")]",
+                part.to_string_lossy(),
+                part.len()
+            ));
+        }
+        let key = path.to_string_lossy().to_lowercase();
+        if cfg!(any(target_os = "macos", windows)) {
+            if let Some(other) = seen.insert(key, name) {
+                return Err(format!(
+                    "benches `{other}` and `{name}` differ only in case, and this file system \
+                     would store both in one file; rename one"
+                ));
             }
-        })
-        .collect();
-    format!("{safe}.json")
+        }
+    }
+    Ok(())
 }
 
 /// Where the latest result of `bench` in bench target `target` goes, under cargo's target
@@ -168,7 +226,47 @@ mod tests {
     fn names_become_safe_file_names() {
         assert_eq!(strip_hash("sorting-0123456789abcdef"), "sorting");
         assert_eq!(strip_hash("my-bench"), "my-bench");
-        assert_eq!(file_name("parse::json/4096"), "parse__json_4096.json");
+        let f = |n: &str| file_name(n).to_string_lossy().into_owned();
+        assert_eq!(f("parse::json/4096"), "parse%3A%3Ajson/4096.json");
+        assert_eq!(f("sum/1.5"), "sum/1.5.json");
+        assert_eq!(f("sort/threads=4"), "sort/threads=4.json");
+        assert_eq!(f("a.json/b"), "a%2Ejson/b.json");
+        assert_eq!(f(".hidden"), "%2Ehidden.json");
+        assert_eq!(f("a//b"), "a/%/b.json");
+        assert_eq!(f("é"), "%C3%A9.json");
+    }
+
+    #[test]
+    fn names_that_looked_alike_get_different_files() {
+        // The pairs that shared a file when every unsafe byte became `_`.
+        for (a, b) in [
+            ("coll/x", "coll_x"),
+            ("a/b_c", "a_b/c"),
+            ("a b", "a_b"),
+            ("%", "%25"),
+        ] {
+            assert_ne!(file_name(a), file_name(b), "{a} {b}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Distinct names never share a file, and no name's file is a folder of another's path.
+        #[test]
+        fn names_map_to_paths_one_to_one(a in "[a-z_/.%: =]{0,12}", b in "[a-z_/.%: =]{0,12}") {
+            let (pa, pb) = (file_name(&a), file_name(&b));
+            if a != b {
+                proptest::prop_assert_ne!(&pa, &pb);
+            }
+            proptest::prop_assert!(pa == pb || !pb.starts_with(&pa), "{:?} {:?}", pa, pb);
+        }
+    }
+
+    #[test]
+    fn names_too_long_for_a_file_are_refused() {
+        let long = "x".repeat(300);
+        let e = check_names(["ok", long.as_str()]).unwrap_err();
+        assert!(e.contains("too long"), "{e}");
+        assert!(check_names(["ok", "sum/4000", "a.b"]).is_ok());
     }
 
     #[test]

@@ -145,20 +145,31 @@ pub fn from_document(doc: &Value, path: &Path) -> Result<SavedResult> {
     })
 }
 
-/// Reads every result under `dir`: `*.json` files in it and in its subfolders (one level per
-/// bench target, as in `target/pilot/results/<target>/`), sorted by (target, name). Temporary
-/// files of writes in progress are skipped. A file that is not a valid result is an error.
+/// Reads every result under `dir`: `*.json` files in it and in its subfolders (one per bench
+/// target, as in `target/pilot/results/<target>/`, and one per `/` of a bench name), sorted by
+/// (target, name). Temporary files of writes in progress are skipped. A file that is not a
+/// valid result is an error.
+///
+/// A bench with two files (one where this version stores it, one where an older version named
+/// files differently) is read from where this version stores it; the other is stale.
 pub fn read_dir(dir: &Path) -> Result<Vec<SavedResult>> {
     let mut files = Vec::new();
-    collect_json(dir, 2, &mut files)?;
+    collect_json(dir, MAX_DEPTH, &mut files)?;
     files.sort();
-    let mut out = Vec::new();
+    let mut out: Vec<(SavedResult, bool)> = Vec::new();
     for f in files {
-        out.extend(read_file(&f)?);
+        for r in read_file(&f)? {
+            let canonical = f.ends_with(super::file_name(&r.name));
+            out.push((r, canonical));
+        }
     }
-    out.sort_by(|a, b| (&a.target, &a.name).cmp(&(&b.target, &b.name)));
-    Ok(out)
+    out.sort_by(|(a, ac), (b, bc)| (&a.target, &a.name, !ac).cmp(&(&b.target, &b.name, !bc)));
+    out.dedup_by(|(later, _), (first, _)| later.target == first.target && later.name == first.name);
+    Ok(out.into_iter().map(|(r, _)| r).collect())
 }
+
+/// Folder levels searched for results: a target's folder and up to 30 `/` in a bench name.
+const MAX_DEPTH: usize = 32;
 
 /// Reads a file or a folder of results.
 pub fn read_path(path: &Path) -> Result<Vec<SavedResult>> {
