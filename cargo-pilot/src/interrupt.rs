@@ -1,11 +1,13 @@
-//! Ctrl-C while a bench binary runs: the binary (which gets the signal too, from the terminal,
-//! or forwarded from here) saves nothing half-done and exits; then this run stops and says how
-//! to resume.
+//! Ctrl-C (or SIGTERM, SIGHUP) while a bench binary runs: the binary (which gets Ctrl-C too,
+//! from the terminal, or the signal forwarded from here as SIGINT) ends its round, saves nothing
+//! half-done and exits; then this run stops and says how to resume. Forwarding a SIGTERM means
+//! no bench binary is left running as an orphan that goes on measuring and writing.
 
 use std::process::{Child, ExitStatus};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-/// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+/// The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report
+/// Ctrl-C).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);

@@ -323,5 +323,60 @@ fn a_team_keeps_baselines_and_catches_regressions() {
             &[],
         );
         assert!(text(&o).contains("nothing to resume"), "{}", text(&o));
+
+        // 12. SIGTERM to cargo pilot (a job runner stopping it): passed on like Ctrl-C, so no
+        // bench binary is left running as an orphan that goes on measuring and writing.
+        #[cfg(target_os = "linux")]
+        sigterm_leaves_no_orphan(&long);
     }
+}
+
+#[cfg(target_os = "linux")]
+fn sigterm_leaves_no_orphan(long: &[&str]) {
+    {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
+        cmd.args(["pilot", "bench"])
+            .args(long)
+            .arg("--manifest-path")
+            .arg(manifest())
+            .env("CARGO_TARGET_DIR", target_dir())
+            .env("CI", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let child = cmd.spawn().unwrap();
+        let start = std::time::Instant::now();
+        while bench_processes().is_empty() {
+            assert!(start.elapsed().as_secs() < 60, "no bench binary started");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let killed = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let o = child.wait_with_output().unwrap();
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(130), "{out}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert_eq!(
+            bench_processes(),
+            Vec::<String>::new(),
+            "orphaned bench binaries"
+        );
+    }
+}
+
+/// Processes running a bench binary built under this test's target directory.
+#[cfg(target_os = "linux")]
+fn bench_processes() -> Vec<String> {
+    let target = target_dir().display().to_string();
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.starts_with(&target) && c.contains("--bench"))
+        .collect()
 }
