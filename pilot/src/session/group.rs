@@ -309,20 +309,7 @@ pub(crate) fn run_group(
             break false;
         }
         rng.shuffle(&mut order);
-        for &i in &order {
-            if ended[i].is_some() {
-                continue;
-            }
-            let work = states[i].next_work();
-            let before = clock.now();
-            let data = workloads[i].round(work);
-            let duration = clock.now().saturating_sub(before);
-            if let Some(status @ (Status::Failed(_) | Status::BelowResolution)) =
-                states[i].record(data, duration, &mut |_, _| {})
-            {
-                ended[i] = Some(status);
-            }
-        }
+        run_cycle(&order, workloads, &mut states, &mut ended, clock);
         cycles += 1;
         let elapsed = clock.now().saturating_sub(start);
         if ended.iter().all(Option::is_some) {
@@ -358,15 +345,7 @@ pub(crate) fn run_group(
             break false;
         }
     };
-    // The final ranking, with member indices of the group.
-    let (indices, members) = views(&states, &ended);
-    let (ranking, mut pairs) = rank(&members, config);
-    let index = |k: usize| indices[k];
-    let ranking: Vec<usize> = ranking.into_iter().map(index).collect();
-    for pair in &mut pairs {
-        pair.a = index(pair.a);
-        pair.b = index(pair.b);
-    }
+    let (ranking, pairs) = final_ranking(&states, &ended, config);
     let elapsed = clock.now().saturating_sub(start);
     let members = states
         .into_iter()
@@ -391,6 +370,48 @@ pub(crate) fn run_group(
         elapsed,
         ranking_settled,
     }
+}
+
+/// One cycle: a round of each member still running, in `order`. A member whose session fails,
+/// or whose units are below the clock's resolution, ends.
+fn run_cycle(
+    order: &[usize],
+    workloads: &mut [&mut dyn Workload],
+    states: &mut [Session<'_>],
+    ended: &mut [Option<Status>],
+    clock: &dyn Clock,
+) {
+    for &i in order {
+        if ended[i].is_some() {
+            continue;
+        }
+        let work = states[i].next_work();
+        let before = clock.now();
+        let data = workloads[i].round(work);
+        let duration = clock.now().saturating_sub(before);
+        if let Some(status @ (Status::Failed(_) | Status::BelowResolution)) =
+            states[i].record(data, duration, &mut |_, _| {})
+        {
+            ended[i] = Some(status);
+        }
+    }
+}
+
+/// The final ranking and pairs, with member indices of the group.
+fn final_ranking(
+    states: &[Session<'_>],
+    ended: &[Option<Status>],
+    config: &GroupConfig,
+) -> (Vec<usize>, Vec<PairComparison>) {
+    let (indices, members) = views(states, ended);
+    let (ranking, mut pairs) = rank(&members, config);
+    let index = |k: usize| indices[k];
+    let ranking: Vec<usize> = ranking.into_iter().map(index).collect();
+    for pair in &mut pairs {
+        pair.a = index(pair.a);
+        pair.b = index(pair.b);
+    }
+    (ranking, pairs)
 }
 
 /// The members still running that have an estimate: their indices, and their views. A

@@ -89,22 +89,55 @@ impl<'a> Session<'a> {
     ) -> Option<Status> {
         let cfg = self.readings.config;
         let high = cfg.work_range.1;
-        let work = self.work;
         let data = match data {
             Ok(d) => d,
             Err(message) => return Some(Status::Failed(message)),
         };
         self.readings_only |= matches!(data, RoundData::Whole);
-        let readings_only = self.readings_only;
         let elapsed = self.readings.clock.now().saturating_sub(self.start);
-        if duration < cfg.short_round && work >= high {
+        if duration < cfg.short_round && self.work >= high {
             self.short_rule = false;
         }
-        let short = self.short_rule && duration < cfg.short_round && work < high;
+        let short = self.short_rule && duration < cfg.short_round && self.work < high;
+        let analysed = match self.keep_round(data, duration, short) {
+            Ok(analysed) => analysed,
+            Err(failed) => return Some(failed),
+        };
+        if short {
+            self.after_short_round();
+            return (elapsed >= cfg.max_time).then_some(Status::TimeCap);
+        }
+        if !analysed {
+            return None;
+        }
+        let rounds = self.readings.rounds.iter().filter(|r| r.analysed).count();
+        if !self.readings_only
+            && rounds >= 3
+            && 2 * self.readings.zero_readings > self.readings.readings
+        {
+            return Some(Status::BelowResolution);
+        }
+        self.estimate_and_plan(duration, elapsed, on_estimate);
+        if self.met_target && elapsed >= cfg.min_time {
+            return Some(Status::Converged);
+        }
+        (elapsed >= cfg.max_time).then_some(Status::TimeCap)
+    }
+
+    /// Records the round and keeps its readings (its stable phase, or its whole-round reading)
+    /// unless it is `short`. Returns whether it goes into the analysis, or a failure when a
+    /// round timed no unit.
+    fn keep_round(
+        &mut self,
+        data: RoundData,
+        duration: Duration,
+        short: bool,
+    ) -> Result<bool, Status> {
+        let work = self.work;
         // The first round of any session is a trial: it learns the time per unit, and
         // often pays one-time costs (lazy statics, page faults). Unit readings lose those to
         // change-point detection; a whole-round reading cannot, so it is kept out of the fit.
-        let trial = readings_only && self.readings.rounds.is_empty();
+        let trial = self.readings_only && self.readings.rounds.is_empty();
         let mut record = RoundRecord {
             work,
             duration,
@@ -118,53 +151,58 @@ impl<'a> Session<'a> {
                 readings: units,
                 iterations,
             } => {
-                record.units = units.len();
-                record.mean_ns = Some(units.iter().sum::<f64>() / units.len().max(1) as f64);
                 if units.is_empty() {
-                    return Some(Status::Failed(
+                    return Err(Status::Failed(
                         "the round timed no work unit (rec.unit / b.iter never called)".into(),
                     ));
                 }
+                record.units = units.len();
+                record.mean_ns = Some(units.iter().sum::<f64>() / units.len() as f64);
                 if !short {
                     record.stable = self.readings.add_units(&units);
                     self.readings.last_units_ns *= iterations.max(1) as f64;
                 }
             }
             RoundData::Whole => {
-                if !short && !trial {
+                if record.analysed {
                     self.readings
                         .whole
                         .push((work as f64, duration.as_nanos() as f64));
                 }
             }
         }
-        let analysed_round = record.analysed;
+        let analysed = record.analysed;
         self.readings.rounds.push(record);
-        if !analysed_round && !short {
-            return None;
+        Ok(analysed)
+    }
+
+    /// Pilot's short-round rule: a round too short to trust doubles the work and raises the
+    /// floor. In readings-only mode the floor stays below a quarter of the range, or the
+    /// regression would have no spread of work amounts left to fit.
+    fn after_short_round(&mut self) {
+        let cfg = self.readings.config;
+        let high = cfg.work_range.1;
+        self.work = self.work.saturating_mul(2).min(high);
+        if self.readings_only && self.work > cfg.work_range.0.max(high / 4) {
+            // Keeping the spread wins: rounds from here on are analysed even if short
+            // (α absorbs their fixed cost).
+            self.low = cfg.work_range.0.max(high / 4);
+            self.short_rule = false;
+        } else {
+            self.low = self.work;
         }
-        if short {
-            // Pilot's short-round rule: too short to trust; double and raise the floor. In
-            // readings-only mode the floor stays below a quarter of the range, or the
-            // regression would have no spread of work amounts left to fit.
-            self.work = work.saturating_mul(2).min(high);
-            if readings_only && self.work > cfg.work_range.0.max(high / 4) {
-                // Keeping the spread wins: rounds from here on are analysed even if short
-                // (α absorbs their fixed cost).
-                self.low = cfg.work_range.0.max(high / 4);
-                self.short_rule = false;
-            } else {
-                self.low = self.work;
-            }
-            return (elapsed >= cfg.max_time).then_some(Status::TimeCap);
-        }
-        let analysed = self.readings.rounds.iter().filter(|r| r.analysed).count();
-        if !readings_only
-            && analysed >= 3
-            && 2 * self.readings.zero_readings > self.readings.readings
-        {
-            return Some(Status::BelowResolution);
-        }
+    }
+
+    /// After an analysed round: the new estimate, whether it meets the target with enough
+    /// samples and rounds, and the next round's work amount.
+    fn estimate_and_plan(
+        &mut self,
+        duration: Duration,
+        elapsed: Duration,
+        on_estimate: OnEstimate<'_>,
+    ) {
+        let cfg = self.readings.config;
+        let readings_only = self.readings_only;
         let first_long = *self
             .schedule
             .get_or_insert((self.readings.rounds.len() - 1, duration));
@@ -188,17 +226,13 @@ impl<'a> Session<'a> {
         // Planned even when stopping: a group may run this member on.
         self.work = self.readings.next_work(
             readings_only,
-            work,
+            self.work,
             duration,
-            (self.low, high),
+            (self.low, cfg.work_range.1),
             first_long,
             self.estimate.as_ref(),
             cfg.max_time.saturating_sub(elapsed),
         );
-        if self.met_target && elapsed >= cfg.min_time {
-            return Some(Status::Converged);
-        }
-        (elapsed >= cfg.max_time).then_some(Status::TimeCap)
     }
 
     /// Ends the session with `status` (from [`Session::record`], or the caller's own):

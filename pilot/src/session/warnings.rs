@@ -45,43 +45,8 @@ impl Readings<'_> {
             ));
         }
         if let (Status::TimeCap, Some(e)) = (status, estimate) {
-            let reached = 100.0 * e.relative_half_width();
-            let target = 100.0 * self.config.target;
-            let cfg = self.config;
-            // The interval can be narrow enough while the samples behind it are too few to
-            // trust it: say which least count was missing.
-            let short = if e.wps.is_none() && e.subsession_means.len() < cfg.min_subsessions {
-                Some(format!(
-                    "{} of the least {} subsession samples",
-                    e.subsession_means.len(),
-                    cfg.min_subsessions
-                ))
-            } else if e.rounds < cfg.min_rounds {
-                Some(format!(
-                    "{} of the least {} rounds",
-                    e.rounds, cfg.min_rounds
-                ))
-            } else {
-                e.wps
-                    .as_ref()
-                    .filter(|w| w.fit.n < cfg.min_rounds)
-                    .map(|w| {
-                        format!(
-                            "{} of the least {} fitted points (rounds merged {} at a time for \
-                         their correlation)",
-                            w.fit.n, cfg.min_rounds, w.subsession_size
-                        )
-                    })
-            };
-            self.warnings.push(match short {
-                Some(what) if reached <= target => format!(
-                    "time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%), \
-                     but with only {what}: slow units need a longer cap"
-                ),
-                _ => format!(
-                    "time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%)"
-                ),
-            });
+            let warning = self.time_cap_warning(e);
+            self.warnings.push(warning);
         }
         if let Some(e) = estimate {
             if e.wps.as_ref().is_some_and(|w| w.v_ci.high.is_none()) {
@@ -92,30 +57,77 @@ impl Readings<'_> {
                 );
             }
         }
-        // Auto-pilot's drift check: a trend across the rounds' mean unit times (a slowdown, a
-        // leak, growing state) is warned about even when each round looked stable.
+        if let Some(w) = self.drift_warning() {
+            self.warnings.push(w);
+        }
+    }
+
+    /// At the time cap: the interval reached against the target, and when it was narrow enough,
+    /// which least count (subsession samples, rounds, fitted points) was missing.
+    fn time_cap_warning(&self, e: &Estimate) -> String {
+        let reached = 100.0 * e.relative_half_width();
+        let target = 100.0 * self.config.target;
+        let cfg = self.config;
+        // The interval can be narrow enough while the samples behind it are too few to
+        // trust it: say which least count was missing.
+        let short = if e.wps.is_none() && e.subsession_means.len() < cfg.min_subsessions {
+            Some(format!(
+                "{} of the least {} subsession samples",
+                e.subsession_means.len(),
+                cfg.min_subsessions
+            ))
+        } else if e.rounds < cfg.min_rounds {
+            Some(format!(
+                "{} of the least {} rounds",
+                e.rounds, cfg.min_rounds
+            ))
+        } else {
+            e.wps
+                .as_ref()
+                .filter(|w| w.fit.n < cfg.min_rounds)
+                .map(|w| {
+                    format!(
+                        "{} of the least {} fitted points (rounds merged {} at a time for \
+                     their correlation)",
+                        w.fit.n, cfg.min_rounds, w.subsession_size
+                    )
+                })
+        };
+        match short {
+            Some(what) if reached <= target => format!(
+                "time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%), \
+                 but with only {what}: slow units need a longer cap"
+            ),
+            _ => format!("time cap reached with ±{reached:.2}% of the mean (target ±{target:.2}%)"),
+        }
+    }
+
+    /// Auto-pilot's drift check: a trend across the rounds' mean unit times (a slowdown, a
+    /// leak, growing state), warned about even when each round looked stable.
+    fn drift_warning(&self) -> Option<String> {
         let means: Vec<f64> = self
             .rounds
             .iter()
             .filter(|r| r.analysed)
             .filter_map(|r| r.mean_ns)
             .collect();
-        if means.len() >= 5 {
-            if let Ok(t) = crate::stats::trend::trend(&means, self.config.confidence) {
-                if t.p < 0.001 && t.relative_drift.abs() > 3.0 * self.config.target.max(0.01) {
-                    let dir = if t.relative_drift > 0.0 {
-                        "slower"
-                    } else {
-                        "faster"
-                    };
-                    self.warnings.push(format!(
-                        "the workload gets {dir} from round to round: {:+.1}% from the first \
-                         analysed round to the last (p = {:.1e}); a leak or growing state?",
-                        100.0 * t.relative_drift,
-                        t.p
-                    ));
-                }
-            }
+        if means.len() < 5 {
+            return None;
         }
+        let t = crate::stats::trend::trend(&means, self.config.confidence).ok()?;
+        if t.p >= 0.001 || t.relative_drift.abs() <= 3.0 * self.config.target.max(0.01) {
+            return None;
+        }
+        let dir = if t.relative_drift > 0.0 {
+            "slower"
+        } else {
+            "faster"
+        };
+        Some(format!(
+            "the workload gets {dir} from round to round: {:+.1}% from the first analysed round \
+             to the last (p = {:.1e}); a leak or growing state?",
+            100.0 * t.relative_drift,
+            t.p
+        ))
     }
 }
