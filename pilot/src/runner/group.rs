@@ -44,7 +44,7 @@ pub(super) struct Groups<'b> {
 }
 
 /// A finished group, for the table and the run document.
-struct GroupReport {
+pub(super) struct GroupReport {
     name: String,
     /// Member names and estimates, in ranking order.
     ranked: Vec<(String, f64, f64, f64)>,
@@ -193,18 +193,18 @@ impl<'b> Groups<'b> {
                     .map(|e| (e.mean, e.ci.low, e.ci.high))
             })
             .collect();
-        self.report(
+        self.reports.push(group_report(
             group,
-            members,
+            &names(members),
             &ranking,
             pairs,
             &estimates,
-            &config,
+            config.confidence,
             result.settled,
             result.cycles,
             result.elapsed,
             result.ranking_settled,
-        );
+        ));
     }
 
     /// `--sequential`: compares members measured one after another by the group's rule.
@@ -257,115 +257,26 @@ impl<'b> Groups<'b> {
             .collect();
         let elapsed = sessions.iter().map(|s| s.elapsed).sum();
         let cycles = 0;
-        self.report(
-            group, members, &ranking, pairs, &estimates, &config, settled, cycles, elapsed, None,
-        );
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn report(
-        &mut self,
-        group: &str,
-        members: &[&Bench],
-        ranking: &[usize],
-        pairs: Vec<PairComparison>,
-        estimates: &[Option<(f64, f64, f64)>],
-        config: &GroupConfig,
-        settled: bool,
-        cycles: usize,
-        elapsed: Duration,
-        ranking_settled: Option<Duration>,
-    ) {
-        let ranked = ranking
-            .iter()
-            .filter_map(|&i| {
-                let (mean, low, high) = estimates[i]?;
-                Some((members[i].name.clone(), mean, low, high))
-            })
-            .collect();
-        let pairs = pairs
-            .into_iter()
-            .map(|p| (members[p.a].name.clone(), members[p.b].name.clone(), p))
-            .collect();
-        self.reports.push(GroupReport {
-            name: group.to_string(),
-            ranked,
+        self.reports.push(group_report(
+            group,
+            &names(members),
+            &ranking,
             pairs,
+            &estimates,
+            config.confidence,
             settled,
             cycles,
             elapsed,
-            ranking_settled,
-            confidence: config.confidence,
-        });
+            None,
+        ));
     }
 
     /// The ranking table of every group measured, for the terminal.
     pub(super) fn render(&self) -> String {
-        let mut out = String::new();
-        for g in &self.reports {
-            let how = match (self.sequential, g.settled) {
-                (true, true) => "one after another, settled".to_string(),
-                (true, false) => "one after another, not settled".to_string(),
-                (false, true) => format!("settled after {} cycles", g.cycles),
-                (false, false) => format!("time cap after {} cycles", g.cycles),
-            };
-            // A ranking settled long before the end: the rest went to the members' targets.
-            let how = match g.ranking_settled {
-                Some(t) if !self.sequential && g.elapsed.as_secs_f64() > 1.5 * t.as_secs_f64() => {
-                    format!("{how}; the ranking was settled at {:.1} s", t.as_secs_f64())
-                }
-                _ => how,
-            };
-            out.push_str(&format!(
-                "group {} ({how}, {:.1} s; {:.0}% CI)\n",
-                g.name,
-                g.elapsed.as_secs_f64(),
-                100.0 * g.confidence
-            ));
-            let Some(&(_, fastest, f_low, f_high)) = g.ranked.first() else {
-                out.push_str("  no member has an estimate\n\n");
-                continue;
-            };
-            let f_rel = (f_high - f_low) / 2.0 / fastest;
-            let rows: Vec<GroupRow> = g
-                .ranked
-                .iter()
-                .enumerate()
-                .map(|(k, (name, mean, low, high))| {
-                    let rel = (high - low) / 2.0 / mean;
-                    let ratio = mean / fastest;
-                    let ratio_hw = ratio * (rel * rel + f_rel * f_rel).sqrt();
-                    let vs_fastest = if k == 0 {
-                        "1.00×".to_string()
-                    } else {
-                        format!("{ratio:.2}× ± {ratio_hw:.2}×")
-                    };
-                    let (vs_next, p, verdict) = match k.checked_sub(1).map(|j| &g.pairs[j]) {
-                        Some((a, _, pair)) => (
-                            format!(
-                                "{:.3}× [{:.3}, {:.3}] vs {a}",
-                                pair.ratio, pair.ratio_ci.low, pair.ratio_ci.high
-                            ),
-                            pair.p.map_or("-".to_string(), |p| format!("{p:.1e}")),
-                            pair.verdict.as_str().to_string(),
-                        ),
-                        None => (String::new(), String::new(), String::new()),
-                    };
-                    GroupRow {
-                        rank: (k + 1).to_string(),
-                        name: name.clone(),
-                        time: format_estimate(*mean, *low, *high),
-                        vs_fastest,
-                        vs_next,
-                        p,
-                        verdict,
-                    }
-                })
-                .collect();
-            out.push_str(&render_group(&rows));
-            out.push('\n');
-        }
-        out
+        self.reports
+            .iter()
+            .map(|g| render_report(g, self.sequential))
+            .collect()
     }
 
     /// The `groups` section of the run document.
@@ -400,6 +311,116 @@ impl<'b> Groups<'b> {
                 .collect(),
         )
     }
+}
+
+/// A finished group's report: its members' `names` in the order of `estimates`, and what the
+/// interleaved (or sequential) comparison found.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn group_report(
+    group: &str,
+    names: &[String],
+    ranking: &[usize],
+    pairs: Vec<PairComparison>,
+    estimates: &[Option<(f64, f64, f64)>],
+    confidence: f64,
+    settled: bool,
+    cycles: usize,
+    elapsed: Duration,
+    ranking_settled: Option<Duration>,
+) -> GroupReport {
+    let ranked = ranking
+        .iter()
+        .filter_map(|&i| {
+            let (mean, low, high) = estimates[i]?;
+            Some((names[i].clone(), mean, low, high))
+        })
+        .collect();
+    let pairs = pairs
+        .into_iter()
+        .map(|p| (names[p.a].clone(), names[p.b].clone(), p))
+        .collect();
+    GroupReport {
+        name: group.to_string(),
+        ranked,
+        pairs,
+        settled,
+        cycles,
+        elapsed,
+        ranking_settled,
+        confidence,
+    }
+}
+
+/// One group's ranking table, with a line saying how it was measured.
+pub(super) fn render_report(g: &GroupReport, sequential: bool) -> String {
+    let mut out = String::new();
+    let how = match (sequential, g.settled) {
+        (true, true) => "one after another, settled".to_string(),
+        (true, false) => "one after another, not settled".to_string(),
+        (false, true) => format!("settled after {} cycles", g.cycles),
+        (false, false) => format!("time cap after {} cycles", g.cycles),
+    };
+    // A ranking settled long before the end: the rest went to the members' targets.
+    let how = match g.ranking_settled {
+        Some(t) if !sequential && g.elapsed.as_secs_f64() > 1.5 * t.as_secs_f64() => {
+            format!("{how}; the ranking was settled at {:.1} s", t.as_secs_f64())
+        }
+        _ => how,
+    };
+    out.push_str(&format!(
+        "group {} ({how}, {:.1} s; {:.0}% CI)\n",
+        g.name,
+        g.elapsed.as_secs_f64(),
+        100.0 * g.confidence
+    ));
+    let Some(&(_, fastest, f_low, f_high)) = g.ranked.first() else {
+        out.push_str("  no member has an estimate\n\n");
+        return out;
+    };
+    let f_rel = (f_high - f_low) / 2.0 / fastest;
+    let rows: Vec<GroupRow> = g
+        .ranked
+        .iter()
+        .enumerate()
+        .map(|(k, (name, mean, low, high))| {
+            let rel = (high - low) / 2.0 / mean;
+            let ratio = mean / fastest;
+            let ratio_hw = ratio * (rel * rel + f_rel * f_rel).sqrt();
+            let vs_fastest = if k == 0 {
+                "1.00×".to_string()
+            } else {
+                format!("{ratio:.2}× ± {ratio_hw:.2}×")
+            };
+            let (vs_next, p, verdict) = match k.checked_sub(1).map(|j| &g.pairs[j]) {
+                Some((a, _, pair)) => (
+                    format!(
+                        "{:.3}× [{:.3}, {:.3}] vs {a}",
+                        pair.ratio, pair.ratio_ci.low, pair.ratio_ci.high
+                    ),
+                    pair.p.map_or("-".to_string(), |p| format!("{p:.1e}")),
+                    pair.verdict.as_str().to_string(),
+                ),
+                None => (String::new(), String::new(), String::new()),
+            };
+            GroupRow {
+                rank: (k + 1).to_string(),
+                name: name.clone(),
+                time: format_estimate(*mean, *low, *high),
+                vs_fastest,
+                vs_next,
+                p,
+                verdict,
+            }
+        })
+        .collect();
+    out.push_str(&render_group(&rows));
+    out.push('\n');
+    out
+}
+
+/// The members' names, in member order.
+fn names(members: &[&Bench]) -> Vec<String> {
+    members.iter().map(|b| b.name.clone()).collect()
 }
 
 /// The group's rule and cap from its members' settings (see the module docs).

@@ -23,6 +23,9 @@ mod test_mode;
 mod threads;
 mod workload;
 
+#[cfg(test)]
+mod snapshots;
+
 use registry::{Bench, registered};
 
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.

@@ -1,0 +1,177 @@
+//! Whole outputs, snapshotted with insta: the end-of-run table, a group's ranking table, and a
+//! comparison with a baseline as a table and as Markdown. Each comes from sessions run on the
+//! scripted clock with seeded readings, through the same code as a real run (session, row,
+//! result document, reader, comparison), so it is the same on any machine. After a deliberate
+//! change of an output, review it with `cargo insta review` (or `INSTA_UPDATE=always`).
+
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+
+use super::bench::row;
+use super::group::{group_report, render_report};
+use crate::compare::{CompareOptions, compare};
+use crate::record::{ClockInfo, ScriptedClock};
+use crate::report::{comparison_markdown, comparison_table, render_table};
+use crate::session::group::{GroupConfig, run_group};
+use crate::session::{RoundData, SessionConfig, SessionResult, Workload, run_session};
+use crate::store::{self, SavedResult, result};
+
+/// Unit readings of `mean ± spread` ns (normal, seeded), each round costing its readings plus
+/// 20 µs of setup on the scripted clock; `fails` makes every round a panic.
+struct Scripted {
+    clock: ScriptedClock,
+    rng: ChaCha8Rng,
+    mean: f64,
+    spread: f64,
+    fails: bool,
+}
+
+impl Scripted {
+    fn new(clock: &ScriptedClock, seed: u64, mean: f64, spread: f64) -> Self {
+        Scripted {
+            clock: clock.clone(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            mean,
+            spread,
+            fails: false,
+        }
+    }
+}
+
+impl Workload for Scripted {
+    fn round(&mut self, work: u64) -> Result<RoundData, String> {
+        if self.fails {
+            return Err("panicked at benches/demo.rs:12:5: index out of bounds".into());
+        }
+        let readings: Vec<f64> = (0..work)
+            .map(|_| {
+                let z: f64 = self.rng.sample(StandardNormal);
+                (self.mean + self.spread * z).max(1.0)
+            })
+            .collect();
+        let total: f64 = readings.iter().sum();
+        self.clock
+            .advance(Duration::from_micros(20) + Duration::from_nanos(total as u64));
+        Ok(RoundData::Units {
+            readings,
+            iterations: 1,
+        })
+    }
+}
+
+fn session(seed: u64, mean: f64, spread: f64, config: &SessionConfig) -> SessionResult {
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, seed, mean, spread);
+    run_session(&mut w, &clock, config, &mut |_, _| {})
+}
+
+fn failing(config: &SessionConfig) -> SessionResult {
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, 0, 1.0, 0.0);
+    w.fails = true;
+    run_session(&mut w, &clock, config, &mut |_, _| {})
+}
+
+/// A short cap, so a noisy bench stops at it.
+fn config() -> SessionConfig {
+    SessionConfig {
+        max_time: Duration::from_secs(2),
+        ..SessionConfig::default()
+    }
+}
+
+#[test]
+fn end_of_run_table() {
+    let c = config();
+    let rows = vec![
+        row("sort/1000", None, &session(1, 12_000.0, 300.0, &c)),
+        row("write_1kib", Some("KiB"), &session(2, 850.0, 20.0, &c)),
+        row("noisy", None, &session(3, 5_000.0, 4_000.0, &c)),
+        row("panics", None, &failing(&c)),
+    ];
+    insta::assert_snapshot!(render_table(&rows, c.confidence));
+}
+
+#[test]
+fn group_ranking_table() {
+    let clock = ScriptedClock::default();
+    let mut fast = Scripted::new(&clock, 4, 1_000.0, 30.0);
+    let mut slow = Scripted::new(&clock, 5, 1_500.0, 45.0);
+    let mut twin = Scripted::new(&clock, 6, 1_500.0, 45.0);
+    let mut members: Vec<&mut dyn Workload> = vec![&mut slow, &mut fast, &mut twin];
+    let group = GroupConfig {
+        max_time: Duration::from_secs(3),
+        ..GroupConfig::default()
+    };
+    let configs = vec![config(); 3];
+    let r = run_group(&mut members, &configs, &clock, &group, &mut |_, _, _| {});
+    let estimates: Vec<Option<(f64, f64, f64)>> = r
+        .members
+        .iter()
+        .map(|s| s.estimate.as_ref().map(|e| (e.mean, e.ci.low, e.ci.high)))
+        .collect();
+    let names = ["vec_deque", "vec", "vec_copy"].map(String::from);
+    let report = group_report(
+        "iterate/1000",
+        &names,
+        &r.ranking,
+        r.pairs,
+        &estimates,
+        group.confidence,
+        r.settled,
+        r.cycles,
+        r.elapsed,
+        r.ranking_settled,
+    );
+    insta::assert_snapshot!(render_report(&report, false));
+}
+
+/// A bench's result as the runner saves it and a later comparison reads it back.
+fn saved(name: &str, session: &SessionResult, config: &SessionConfig) -> SavedResult {
+    let record = result::BenchRecord {
+        name,
+        target: "demo",
+        form: "micro",
+        unit: None,
+        config,
+        session,
+        iterations_per_unit: Some(8),
+        clock: ClockInfo {
+            overhead_ns: 20.0,
+            resolution_ns: 1.0,
+        },
+        machine: &serde_json::Value::Null,
+        started: "2026-11-23T10:00:00Z".into(),
+        finished: "2026-11-23T10:00:02Z".into(),
+    };
+    let doc = result::document(&record);
+    let path = std::path::Path::new("target/pilot/results/demo").join(name);
+    store::from_document(&doc, &path).expect("a document the runner wrote reads back")
+}
+
+#[test]
+fn comparison_with_a_baseline() {
+    let c = config();
+    let base = vec![
+        saved("sort", &session(7, 10_000.0, 200.0, &c), &c),
+        saved("hash", &session(8, 400.0, 8.0, &c), &c),
+        saved("removed", &session(9, 90.0, 2.0, &c), &c),
+        saved("noisy", &session(10, 5_000.0, 4_000.0, &c), &c),
+    ];
+    let new = vec![
+        saved("sort", &session(11, 11_000.0, 220.0, &c), &c),
+        saved("hash", &session(12, 400.0, 8.0, &c), &c),
+        saved("added", &session(13, 70.0, 2.0, &c), &c),
+        saved("noisy", &session(14, 5_100.0, 4_000.0, &c), &c),
+    ];
+    let options = CompareOptions::default();
+    let comparisons = compare(&base, &new, &options);
+    insta::assert_snapshot!("comparison_table", comparison_table(&comparisons, &options));
+    insta::assert_snapshot!(
+        "comparison_markdown",
+        comparison_markdown(&comparisons, &options)
+    );
+}
