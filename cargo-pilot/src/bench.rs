@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::Context;
-use pilot::compare::{CompareOptions, Verdict};
+use pilot::compare::CompareOptions;
+use pilot::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
 
 use crate::cargo::{self, CargoOptions};
 use crate::interrupt;
@@ -171,6 +172,15 @@ fn check(args: &BenchArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// What the targets of one `cargo pilot bench` have reported so far.
+#[derive(Default)]
+struct Gathered {
+    documents: Vec<ResultDoc>,
+    /// (target, bench) of every bench the binaries selected, run or not (`--fail-fast`).
+    selected: Vec<(String, String)>,
+    failed: bool,
+}
+
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let options = args.thresholds.options()?;
     check(args)?;
@@ -194,14 +204,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     }
     let exes = cargo::build(&args.cargo, &packages)?;
     interrupt::install();
-    let mut log = RunLog::start(&target_dir, args.resume);
+    let mut log = RunLog::start(&target_dir, args.resume)?;
     let scratch = std::env::temp_dir().join(format!("cargo-pilot-{}", std::process::id()));
     std::fs::create_dir_all(&scratch)
         .with_context(|| format!("failed to create `{}`", scratch.display()))?;
-    let mut documents: Vec<serde_json::Value> = Vec::new();
-    let mut failed = false;
-    // (target, bench) of every bench the binaries selected, run or not (`--fail-fast`).
-    let mut selected: Vec<(String, String)> = Vec::new();
+    let mut got = Gathered::default();
     for exe in &exes {
         if !cargo::is_pilot(&exe.path) {
             eprintln!(
@@ -213,26 +220,16 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         println!("\n== {} ({})", exe.target, exe.package);
         if let Some(finished) = log.finished(exe) {
             println!("finished by the interrupted run, not run again");
-            let results = finished.results(&target_dir);
-            documents.extend(results);
-            selected.extend(finished.selected());
+            got.documents.extend(finished.results(&target_dir));
+            got.selected.extend(finished.selected());
             log.done(finished);
             continue;
         }
         let json = scratch.join(format!("{}-{}.json", exe.package, exe.target));
-        let mut child = Command::new(&exe.path)
-            .args(binary_args(args, &json, log.was_running(exe)))
-            .current_dir(&exe.package_dir)
-            .env("CARGO_TARGET_DIR", &target_dir)
-            .env("PILOT_NO_TABLE", "1")
-            .spawn()
-            .with_context(|| format!("failed to start `{}`", exe.path.display()))?;
-        log.running(exe);
-        let status = interrupt::wait(&mut child)
-            .with_context(|| format!("failed to wait for `{}`", exe.path.display()))?;
+        let status = run_target(args, exe, &json, &target_dir, &mut log)?;
         if interrupt::happened() {
             let _ = std::fs::remove_dir_all(&scratch);
-            println!("\n{}", pilot::report::results_table(&documents));
+            println!("\n{}", pilot::report::results_table(&got.documents));
             eprintln!(
                 "cargo pilot: interrupted while running `{}`; every bench finished so far is \
                  saved: `cargo pilot bench --resume` with the same arguments measures the rest",
@@ -240,104 +237,152 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             );
             return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
         }
-        match std::fs::read_to_string(&json) {
-            Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
-                Ok(run) => {
-                    documents.extend(run["results"].as_array().cloned().unwrap_or_default());
-                    // The target as the binary names it in its results (cargo turns `-` into
-                    // `_` in executable names).
-                    let target = run["target"].as_str().unwrap_or(&exe.target).to_string();
-                    let names: Vec<String> = run["benches"]
-                        .as_array()
-                        .map(|ns| {
-                            ns.iter()
-                                .filter_map(|n| n.as_str().map(String::from))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    selected.extend(names.iter().map(|n| (target.clone(), n.clone())));
-                    log.done(FinishedTarget {
-                        package: exe.package.clone(),
-                        target: exe.target.clone(),
-                        results_target: target,
-                        benches: names,
-                    });
-                }
-                Err(e) => {
-                    eprintln!("error: unreadable results of `{}`: {e}", exe.target);
-                    failed = true;
-                }
-            },
-            Err(_) => {
-                eprintln!(
-                    "error: bench target `{}` exited with {status} without reporting results",
-                    exe.target
-                );
-                failed = true;
-            }
-        }
-        if !status.success() {
-            failed = true;
-        }
-        if failed && args.fail_fast {
+        gather(exe, &json, status, &mut got, &mut log);
+        if got.failed && args.fail_fast {
             break;
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
     log.finish();
-    println!("\n{}", pilot::report::results_table(&documents));
+    finish(args, &target_dir, got, base, &options)
+}
+
+/// Runs one bench binary in benchmark mode, its whole run reported to `json`.
+fn run_target(
+    args: &BenchArgs,
+    exe: &cargo::BenchExe,
+    json: &Path,
+    target_dir: &Path,
+    log: &mut RunLog,
+) -> Result<std::process::ExitStatus, Failure> {
+    let mut child = Command::new(&exe.path)
+        .args(binary_args(args, json, log.was_running(exe)))
+        .current_dir(&exe.package_dir)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env("PILOT_NO_TABLE", "1")
+        .spawn()
+        .with_context(|| format!("failed to start `{}`", exe.path.display()))?;
+    log.running(exe);
+    Ok(interrupt::wait(&mut child)
+        .with_context(|| format!("failed to wait for `{}`", exe.path.display()))?)
+}
+
+/// Takes what a bench binary reported in its run document at `json` (it exited with
+/// `status`): its results, and the benches it selected.
+fn gather(
+    exe: &cargo::BenchExe,
+    json: &Path,
+    status: std::process::ExitStatus,
+    got: &mut Gathered,
+    log: &mut RunLog,
+) {
+    if !status.success() {
+        got.failed = true;
+    }
+    let text = match std::fs::read_to_string(json) {
+        Ok(text) => text,
+        Err(_) => {
+            eprintln!(
+                "error: bench target `{}` exited with {status} without reporting results",
+                exe.target
+            );
+            got.failed = true;
+            return;
+        }
+    };
+    let run: RunDoc = match serde_json::from_str(&text) {
+        Ok(run) => run,
+        Err(e) => {
+            eprintln!("error: unreadable results of `{}`: {e}", exe.target);
+            got.failed = true;
+            return;
+        }
+    };
+    // The target as the binary names it in its results (cargo turns `-` into `_` in
+    // executable names).
+    let target = run.target.unwrap_or_else(|| exe.target.clone());
+    let names = run.benches.unwrap_or_default();
+    got.documents.extend(run.results);
+    got.selected
+        .extend(names.iter().map(|n| (target.clone(), n.clone())));
+    log.done(FinishedTarget {
+        package: exe.package.clone(),
+        target: exe.target.clone(),
+        results_target: target,
+        benches: names,
+    });
+}
+
+/// The end of a run across targets: one table, the comparison with the baseline, the run
+/// document, and the exit code.
+fn finish(
+    args: &BenchArgs,
+    target_dir: &Path,
+    got: Gathered,
+    base: Option<Vec<pilot::store::SavedResult>>,
+    options: &CompareOptions,
+) -> Result<ExitCode, Failure> {
+    println!("\n{}", pilot::report::results_table(&got.documents));
     println!(
         "results: {}",
-        pilot::store::results_dir(&target_dir).display()
+        pilot::store::results_dir(target_dir).display()
     );
     if let Some(name) = &args.save_baseline {
-        println!(
-            "saved as baseline `{name}`: {}",
-            pilot::store::baselines_dir(&target_dir)
-                .join(name)
-                .display()
-        );
+        let dir = pilot::store::baselines_dir(target_dir).join(name);
+        if got.failed {
+            // Each bench's result was saved as it finished, or not: never claim the whole.
+            eprintln!(
+                "baseline `{name}` is incomplete: a bench failed or its result could not be \
+                 written ({})",
+                dir.display()
+            );
+        } else {
+            println!("saved as baseline `{name}`: {}", dir.display());
+        }
     }
     let mut regressed = false;
-    let mut comparison = serde_json::Value::Null;
+    let mut comparison = None;
     if let Some(base) = base {
-        let new: Vec<pilot::store::SavedResult> = documents
+        let new: Vec<pilot::store::SavedResult> = got
+            .documents
             .iter()
             .filter_map(|d| {
-                let path = pilot::store::latest_path(
-                    &target_dir,
-                    d["target"].as_str().unwrap_or(""),
-                    d["name"].as_str().unwrap_or(""),
-                );
+                let path = pilot::store::latest_path(target_dir, &d.target, &d.name);
                 pilot::store::from_document(d, &path).ok()
             })
             .collect();
-        // Only benches this run selected count as missing, as the binaries chose them (filters,
-        // `--skip`, ignored benches).
-        let base: Vec<_> = base
-            .into_iter()
-            .filter(|r| selected.contains(&(r.target.clone(), r.name.clone())))
-            .collect();
-        let comparisons = pilot::compare::compare(&base, &new, &options);
-        regressed = comparisons.iter().any(|c| c.verdict == Verdict::Regressed);
+        // Only benches this run selected count as missing, as the binaries chose them
+        // (filters, `--skip`, ignored benches).
+        let comparisons = pilot::compare::against_baseline(
+            &base,
+            &new,
+            |r| got.selected.contains(&(r.target.clone(), r.name.clone())),
+            options,
+        );
+        regressed = pilot::compare::any_regressed(&comparisons);
         println!(
             "\ncompared with baseline `{}`:\n{}",
             args.baseline.as_deref().unwrap_or(""),
-            pilot::report::comparison_table(&comparisons, &options)
+            pilot::report::comparison_table(&comparisons, options)
         );
-        comparison = pilot::report::comparison_json(&comparisons, &options);
+        comparison = Some(pilot::report::comparison_doc(&comparisons, options));
     }
     if let Some(path) = &args.json {
-        let run = serde_json::json!({
-            "schema": "pilot.run/1",
-            "results": documents,
-            "comparison": comparison,
-        });
-        let bytes = serde_json::to_vec_pretty(&run).expect("JSON values serialise");
+        let run = RunDoc {
+            schema: RUN_SCHEMA.to_string(),
+            target: None,
+            started: None,
+            machine: None,
+            benches: None,
+            results: got.documents,
+            comparison,
+            groups: None,
+        };
+        let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
         pilot::store::write_atomic(path, &bytes)
             .with_context(|| format!("failed to write `{}`", path.display()))?;
     }
-    Ok(if failed {
+    Ok(if got.failed {
         ExitCode::from(EXIT_ERROR)
     } else if regressed {
         ExitCode::from(EXIT_REGRESSION)

@@ -114,7 +114,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
         ),
         Format::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&pilot::report::comparison_json(&comparisons, &options))
+            serde_json::to_string_pretty(&pilot::report::comparison_doc(&comparisons, &options))
                 .expect("JSON values serialise")
         ),
     }

@@ -3,6 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Context;
+use pilot::store::schema::{
+    CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FinishedTargetDoc, ResultDoc, RunningDoc,
+};
+
 use crate::cargo;
 
 /// A bench target that a `cargo pilot bench` run finished, as its progress records it.
@@ -18,36 +23,31 @@ pub struct FinishedTarget {
 }
 
 impl FinishedTarget {
-    fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "package": self.package,
-            "target": self.target,
-            "results_target": self.results_target,
-            "benches": self.benches,
-        })
+    fn to_doc(&self) -> FinishedTargetDoc {
+        FinishedTargetDoc {
+            package: self.package.clone(),
+            target: self.target.clone(),
+            results_target: self.results_target.clone(),
+            benches: self.benches.clone(),
+        }
     }
 
-    fn from_json(v: &serde_json::Value) -> Option<Self> {
-        let text = |k: &str| v[k].as_str().map(String::from);
-        Some(FinishedTarget {
-            package: text("package")?,
-            target: text("target")?,
-            results_target: text("results_target")?,
-            benches: v["benches"]
-                .as_array()?
-                .iter()
-                .filter_map(|n| n.as_str().map(String::from))
-                .collect(),
-        })
+    fn from_doc(d: FinishedTargetDoc) -> Self {
+        FinishedTarget {
+            package: d.package,
+            target: d.target,
+            results_target: d.results_target,
+            benches: d.benches,
+        }
     }
 
     /// The latest results of its benches (those on disk: a bench that failed has one too).
-    pub fn results(&self, target_dir: &Path) -> Vec<serde_json::Value> {
+    pub fn results(&self, target_dir: &Path) -> Vec<ResultDoc> {
         self.benches
             .iter()
             .filter_map(|b| {
                 let path = pilot::store::latest_path(target_dir, &self.results_target, b);
-                serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+                pilot::store::read_result(&path).ok()
             })
             .collect()
     }
@@ -80,11 +80,11 @@ pub struct RunLog {
     running: Option<(String, String)>,
 }
 
-const PROGRESS_SCHEMA: &str = "pilot.cargo-progress/1";
-
 impl RunLog {
     /// Starts this run's record; with `resume`, reads what the interrupted run left.
-    pub fn start(target_dir: &Path, resume: bool) -> Self {
+    /// A progress file that cannot be read is an error: resuming from it could measure again
+    /// what was done, or skip what was not.
+    pub fn start(target_dir: &Path, resume: bool) -> anyhow::Result<Self> {
         let path = target_dir.join("pilot").join("cargo-pilot-run.json");
         let mut log = RunLog {
             path,
@@ -94,30 +94,24 @@ impl RunLog {
             running: None,
         };
         if resume {
-            let earlier: Option<serde_json::Value> = std::fs::read_to_string(&log.path)
-                .ok()
-                .and_then(|t| serde_json::from_str(&t).ok())
-                .filter(|p: &serde_json::Value| p["schema"] == PROGRESS_SCHEMA);
-            match earlier {
-                Some(p) if p["finished"] == false => {
-                    log.earlier = p["done"]
-                        .as_array()
-                        .map(|d| d.iter().filter_map(FinishedTarget::from_json).collect())
-                        .unwrap_or_default();
-                    log.was_running = p["running"]["package"]
-                        .as_str()
-                        .zip(p["running"]["target"].as_str())
-                        .map(|(p, t)| (p.to_string(), t.to_string()));
+            match earlier(&log.path) {
+                Ok(Some(p)) if !p.finished => {
+                    log.earlier = p.done.into_iter().map(FinishedTarget::from_doc).collect();
+                    log.was_running = p.running.map(|r| (r.package, r.target));
                     println!(
                         "resuming an interrupted run: {} target(s) already done",
                         log.earlier.len()
                     );
                 }
-                _ => println!("nothing to resume (the last run finished): running every target"),
+                Ok(Some(_)) => {
+                    println!("nothing to resume (the last run finished): running every target")
+                }
+                Ok(None) => println!("nothing to resume (no earlier run): running every target"),
+                Err(e) => return Err(e),
             }
         }
         log.write(false);
-        log
+        Ok(log)
     }
 
     /// What the interrupted run recorded for `exe`, if it finished it.
@@ -156,15 +150,45 @@ impl RunLog {
         // interrupted resume can be resumed again.
         let mut done: Vec<&FinishedTarget> = self.earlier.iter().collect();
         done.extend(self.done.iter().filter(|d| !self.earlier.contains(d)));
-        let doc = serde_json::json!({
-            "schema": PROGRESS_SCHEMA,
-            "finished": finished,
-            "running": self.running.as_ref().map(|(p, t)| serde_json::json!({"package": p, "target": t})),
-            "done": done.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
-        });
-        let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialise");
+        let doc = CargoProgressDoc {
+            schema: CARGO_PROGRESS_SCHEMA.to_string(),
+            finished,
+            running: self.running.as_ref().map(|(p, t)| RunningDoc {
+                package: p.clone(),
+                target: t.clone(),
+            }),
+            done: done.iter().map(|d| d.to_doc()).collect(),
+        };
+        let bytes = serde_json::to_vec_pretty(&doc).expect("documents serialise");
         if let Err(e) = pilot::store::write_atomic(&self.path, &bytes) {
             eprintln!("warning: failed to write `{}`: {e}", self.path.display());
         }
     }
+}
+
+/// The earlier run's progress: `None` when there is none.
+fn earlier(path: &Path) -> anyhow::Result<Option<CargoProgressDoc>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(e)
+                .with_context(|| format!("cannot resume: failed to read `{}`", path.display()));
+        }
+    };
+    let doc: CargoProgressDoc = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "cannot resume: `{}` is not a valid run progress; run without --resume to measure \
+             every target",
+            path.display()
+        )
+    })?;
+    if doc.schema != CARGO_PROGRESS_SCHEMA {
+        anyhow::bail!(
+            "cannot resume: `{}` has schema `{}`, not `{CARGO_PROGRESS_SCHEMA}`",
+            path.display(),
+            doc.schema
+        );
+    }
+    Ok(Some(doc))
 }

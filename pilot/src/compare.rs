@@ -264,6 +264,24 @@ pub fn compare(
     out
 }
 
+/// Compares a run's results with a baseline's, as a bench binary and `cargo pilot bench` both
+/// do at the end of a run: only the baseline's benches the run `selected` (by its filters,
+/// `--skip`, ignored benches) take part, so a bench left out is not [`Verdict::Missing`].
+pub fn against_baseline(
+    base: &[SavedResult],
+    new: &[SavedResult],
+    selected: impl Fn(&SavedResult) -> bool,
+    options: &CompareOptions,
+) -> Vec<Comparison> {
+    let base: Vec<SavedResult> = base.iter().filter(|r| selected(r)).cloned().collect();
+    compare(&base, new, options)
+}
+
+/// Whether any bench regressed (the CI verdict: exit code 3).
+pub fn any_regressed(comparisons: &[Comparison]) -> bool {
+    comparisons.iter().any(|c| c.verdict == Verdict::Regressed)
+}
+
 /// Compares one bench's two results, either of which may be absent.
 pub fn compare_pair(
     base: Option<&SavedResult>,

@@ -281,7 +281,7 @@ fn a_group_runs_interleaved_and_reports_its_ranking() {
     );
     assert!(["faster", "equivalent", "undecided"].contains(&pair["verdict"].as_str().unwrap()));
     // Both members' results are saved as usual; the group's cap is the sum of theirs.
-    for name in ["short_sum_1000", "double_sum_1000"] {
+    for name in ["short_sum/1000", "double_sum/1000"] {
         let path = dir
             .join("pilot/results/demo_groups")
             .join(format!("{name}.json"));

@@ -1,13 +1,13 @@
 //! What pilot knows about the machine a result was measured on (DESIGN §5): enough to tell
 //! later whether two results are comparable.
 
-use serde_json::{Value, json};
+use crate::store::schema::MachineDoc;
 
 /// The machine record of a result: CPU, cores, frequency governor, OS, kernel, pilot's version
 /// and the git commit of the working directory. Fields that cannot be read are `null`.
 /// Reads a few small files under /proc and /sys and runs `git rev-parse` once: call it once per
 /// run, never on the timing path.
-pub(crate) fn machine() -> Value {
+pub(crate) fn machine() -> MachineDoc {
     let read = |p: &str| {
         std::fs::read_to_string(p)
             .ok()
@@ -26,14 +26,14 @@ pub(crate) fn machine() -> Value {
         .ok()
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    json!({
-        "cpu": cpu,
-        "cores": std::thread::available_parallelism().map(|n| n.get()).ok(),
-        "governor": read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
-        "os": std::env::consts::OS,
-        "arch": std::env::consts::ARCH,
-        "kernel": read("/proc/sys/kernel/osrelease"),
-        "pilot": env!("CARGO_PKG_VERSION"),
-        "git_commit": commit,
-    })
+    MachineDoc {
+        cpu,
+        cores: std::thread::available_parallelism().map(|n| n.get()).ok(),
+        governor: read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+        os: std::env::consts::OS.to_string(),
+        arch: std::env::consts::ARCH.to_string(),
+        kernel: read("/proc/sys/kernel/osrelease"),
+        pilot: env!("CARGO_PKG_VERSION").to_string(),
+        git_commit: commit,
+    }
 }

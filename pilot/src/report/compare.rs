@@ -1,13 +1,9 @@
 //! Comparisons with a baseline as a terminal table, a Markdown table (for pull-request
 //! comments) and a `pilot.compare/1` JSON document.
 
-use serde_json::{Value, json};
-
 use crate::compare::{CompareOptions, Comparison, Verdict};
 use crate::fmt::format_estimate;
-
-/// The schema name of comparison documents.
-pub const COMPARE_SCHEMA: &str = "pilot.compare/1";
+use crate::store::schema::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, RangeDoc};
 
 fn percent(x: f64) -> String {
     format!("{:+.2}%", 100.0 * x)
@@ -134,28 +130,26 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
 ///
 /// `base` and `new` are mean times per unit in nanoseconds (`null` when absent); `change` is
 /// relative, `new / base − 1` (+0.05 is 5% slower); `change_ci` is `null` when unbounded.
-pub fn comparison_json(comparisons: &[Comparison], options: &CompareOptions) -> Value {
-    let benches: Vec<Value> = comparisons
+pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> CompareDoc {
+    let benches = comparisons
         .iter()
-        .map(|c| {
-            json!({
-                "name": c.name,
-                "target": c.target,
-                "base": c.base.as_ref().map(|e| e.mean),
-                "new": c.new.as_ref().map(|e| e.mean),
-                "change": c.change,
-                "change_ci": c.change_ci.map(|(low, high)| json!({"low": low, "high": high})),
-                "p": c.p,
-                "verdict": c.verdict.as_str(),
-                "method": c.method,
-            })
+        .map(|c| CompareBenchDoc {
+            name: c.name.clone(),
+            target: c.target.clone(),
+            base: c.base.as_ref().map(|e| e.mean),
+            new: c.new.as_ref().map(|e| e.mean),
+            change: c.change,
+            change_ci: c.change_ci.map(|(low, high)| RangeDoc { low, high }),
+            p: c.p,
+            verdict: c.verdict.as_str().to_string(),
+            method: c.method.clone(),
         })
         .collect();
-    json!({
-        "schema": COMPARE_SCHEMA,
-        "alpha": options.alpha,
-        "noise": options.noise,
-        "confidence": comparisons.first().map_or(0.95, |c| c.confidence),
-        "benches": benches,
-    })
+    CompareDoc {
+        schema: COMPARE_SCHEMA.to_string(),
+        alpha: options.alpha,
+        noise: options.noise,
+        confidence: comparisons.first().map_or(0.95, |c| c.confidence),
+        benches,
+    }
 }

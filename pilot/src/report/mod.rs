@@ -7,82 +7,56 @@ mod live;
 mod table;
 
 use crate::fmt::{format_count, format_rate};
+use crate::store::schema::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate};
-pub use compare::{COMPARE_SCHEMA, comparison_json, comparison_markdown, comparison_table};
+pub use compare::{comparison_doc, comparison_markdown, comparison_table};
 pub(crate) use group::{GroupRow, render_group};
 pub(crate) use live::LiveProgress;
 pub(crate) use table::{Row, render_table};
 
-/// The end-of-run table for result documents (`pilot.result/1`), as `cargo pilot bench` prints
-/// one table across bench targets. Documents that are not results are skipped.
-pub fn results_table(documents: &[serde_json::Value]) -> String {
+/// The end-of-run table for result documents, as `cargo pilot bench` prints one table across
+/// bench targets.
+pub fn results_table(documents: &[ResultDoc]) -> String {
     let confidence = documents
         .iter()
-        .find_map(|d| d["pis"][0]["ci"]["confidence"].as_f64())
+        .find_map(|d| d.pis.first().map(|pi| pi.ci.confidence))
         .unwrap_or(0.95);
-    let rows: Vec<Row> = documents
-        .iter()
-        .filter(|d| d["schema"] == crate::store::result::RESULT_SCHEMA)
-        .map(|d| row_of_document(d, true))
-        .collect();
+    let rows: Vec<Row> = documents.iter().map(|d| row_of_document(d, true)).collect();
     render_table(&rows, confidence)
 }
 
-/// A table row from a `pilot.result/1` document; `with_target` prefixes the bench target.
-pub(crate) fn row_of_document(d: &serde_json::Value, with_target: bool) -> Row {
-    let pi = &d["pis"][0];
-    let count = |v: &serde_json::Value| {
-        v.as_u64()
-            .map_or("-".to_string(), |n| format_count(n as usize))
-    };
-    let (time, throughput) = match (
-        pi["mean"].as_f64(),
-        pi["ci"]["low"].as_f64(),
-        pi["ci"]["high"].as_f64(),
-    ) {
-        (Some(mean), Some(low), Some(high)) => (
+/// A table row from a result document; `with_target` prefixes the bench target.
+pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
+    let pi = d.pis.first();
+    let (time, throughput) = match pi.map(|pi| (pi.mean, pi.ci.low, pi.ci.high)) {
+        Some((Some(mean), Some(low), Some(high))) => (
             format_estimate(mean, low, high),
-            d["pis"][1]["mean"]
-                .as_f64()
-                .map(|t| {
-                    format!(
-                        "{}{}",
-                        format_rate(t),
-                        d["pis"][1]["unit"].as_str().unwrap_or("")
-                    )
-                })
+            d.pis
+                .get(1)
+                .and_then(|t| Some(format!("{}{}", format_rate(t.mean?), t.unit)))
                 .unwrap_or_default(),
         ),
         _ => ("-".to_string(), String::new()),
     };
-    let status = match d["status"].as_str() {
-        Some("failed") => "FAILED".to_string(),
-        Some(s) => s.to_string(),
-        None => "-".to_string(),
+    let status = match d.status.as_str() {
+        "failed" => "FAILED".to_string(),
+        s => s.to_string(),
     };
-    let target = d["target"].as_str().unwrap_or("");
-    let name = d["name"].as_str().unwrap_or("?");
     Row {
-        name: if target.is_empty() || !with_target {
-            name.to_string()
+        name: if d.target.is_empty() || !with_target {
+            d.name.clone()
         } else {
-            format!("{target}/{name}")
+            format!("{}/{}", d.target, d.name)
         },
         time,
         throughput,
-        samples: count(&pi["n"]),
-        subsession: pi["subsession_size"]
-            .as_u64()
-            .map_or("-".into(), |q| q.to_string()),
-        warmup: count(&d["removed_readings"]),
-        rounds: d["rounds"]
-            .as_array()
-            .map_or("-".into(), |r| r.len().to_string()),
-        processes: d["processes"]["count"].as_u64().unwrap_or(1).to_string(),
-        wall: d["elapsed_s"]
-            .as_f64()
-            .map_or("-".into(), |s| format!("{s:.1} s")),
+        samples: pi.map_or("-".into(), |pi| format_count(pi.n)),
+        subsession: pi.map_or("-".into(), |pi| pi.subsession_size.to_string()),
+        warmup: format_count(d.removed_readings as usize),
+        rounds: d.rounds.len().to_string(),
+        processes: d.processes.count.to_string(),
+        wall: format!("{:.1} s", d.elapsed_s),
         status,
     }
 }

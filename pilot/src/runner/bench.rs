@@ -1,8 +1,8 @@
 //! Benchmark mode: an adaptive session per bench, results saved, a table at the end.
 
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-use serde_json::json;
 
 use super::config::session_config;
 use super::interrupt;
@@ -13,9 +13,10 @@ use super::workload::{form, measure};
 use super::{group, now, threads};
 use crate::cli::Args;
 use crate::fmt::{format_count, format_estimate, format_ns, format_rate};
-use crate::record::measure_clock;
+use crate::record::{ClockInfo, measure_clock};
 use crate::report::{Row, render_table};
 use crate::session::{SessionResult, Status};
+use crate::store::schema::{CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::store::{self, result};
 
 /// The exit code for a regression found against a baseline.
@@ -23,9 +24,9 @@ const EXIT_REGRESSION: u8 = 3;
 
 /// The baseline's results for this target, read before anything runs so that a missing or
 /// corrupt baseline stops the run at once.
-pub(super) fn load_baseline(
+fn load_baseline(
     args: &Args,
-    root: &std::path::Path,
+    root: &Path,
     target: &str,
 ) -> Result<Option<Vec<store::SavedResult>>, String> {
     let Some(name) = &args.baseline else {
@@ -37,6 +38,23 @@ pub(super) fn load_baseline(
         return Ok(Some(Vec::new()));
     }
     store::read_dir(&dir).map(Some).map_err(|e| e.to_string())
+}
+
+/// A benchmark run of this binary: where its results go, what it has measured so far.
+struct Run<'a> {
+    args: &'a Args,
+    root: PathBuf,
+    target: String,
+    clock: ClockInfo,
+    machine: MachineDoc,
+    log: RunLog,
+    groups: group::Groups<'a>,
+    /// Least process executions per bench (1: the bench's own process).
+    processes: usize,
+    rows: Vec<Row>,
+    documents: Vec<ResultDoc>,
+    confidence: f64,
+    failed: usize,
 }
 
 /// Benchmark mode: an adaptive session per bench, results saved, a table at the end.
@@ -55,8 +73,7 @@ pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) 
         }
     };
     let clock = measure_clock();
-    let machine = crate::probe::machine();
-    let run_started = now();
+    let started = now();
     println!(
         "\nrunning {} benches ({} filtered out); clock: {:.1} ns per read, resolution {} ns",
         selected.len(),
@@ -64,179 +81,221 @@ pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) 
         clock.overhead_ns,
         clock.resolution_ns
     );
-    let mut rows = Vec::new();
-    let mut documents = Vec::new();
-    let mut run_log = RunLog::start(args, &root, &target, &run_started);
-    let mut groups = group::Groups::new(args, selected);
-    let mut failed = 0;
-    let mut confidence = 0.95;
-    let processes =
-        args.processes
-            .unwrap_or(if args.baseline.is_some() || args.save_baseline.is_some() {
-                crate::compare::BASELINE_PROCESSES
-            } else {
-                1
-            });
+    let log = match RunLog::start(args, &root, &target, &started) {
+        Ok(log) => log,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let baseline_flag = args.baseline.is_some() || args.save_baseline.is_some();
+    let mut run = Run {
+        args,
+        clock,
+        machine: crate::probe::machine(),
+        log,
+        groups: group::Groups::new(args, selected),
+        processes: args.processes.unwrap_or(if baseline_flag {
+            crate::compare::BASELINE_PROCESSES
+        } else {
+            1
+        }),
+        rows: Vec::new(),
+        documents: Vec::new(),
+        confidence: 0.95,
+        failed: 0,
+        root,
+        target,
+    };
     if let Some(name) = &args.save_baseline {
-        if !selected.is_empty() && store::baselines_dir(&root).join(name).is_dir() {
+        if !selected.is_empty() && store::baselines_dir(&run.root).join(name).is_dir() {
             println!("baseline `{name}` exists: the results of these benches replace its own");
         }
     }
     for b in selected {
-        let config = session_config(args, b.def);
-        confidence = config.confidence;
-        if let Some(doc) = run_log.resumed(b, &root, &target) {
+        if run.bench(b).is_break() {
+            interrupt::report(&store::results_dir(&run.root).join(&run.target));
+            return ExitCode::from(interrupt::EXIT_INTERRUPTED);
+        }
+        if run.failed > 0 && args.fail_fast {
+            break;
+        }
+    }
+    run.finish(selected, base.as_deref(), started)
+}
+
+impl Run<'_> {
+    /// Measures bench `b` (or takes its result from the interrupted run being resumed), saves
+    /// its result and shows it. Breaks when the run was interrupted: nothing of `b` is saved,
+    /// and the run's progress says it is still to do.
+    fn bench(&mut self, b: &Bench) -> ControlFlow<()> {
+        let config = session_config(self.args, b.def);
+        self.confidence = config.confidence;
+        if let Some(doc) = self.log.resumed(b, &self.root, &self.target, &config) {
             println!(
                 "{}: finished by the interrupted run, not measured again",
                 b.name
             );
-            rows.push(crate::report::row_of_document(&doc, false));
-            documents.push(doc);
-            run_log.done(&b.name);
-            continue;
+            self.rows.push(crate::report::row_of_document(&doc, false));
+            self.documents.push(doc);
+            self.log.done(&b.name);
+            return ControlFlow::Continue(());
         }
         let started = now();
         // One in-process session by default: measured side by side on this project's shared
         // machine, it covered run-to-run spread as well as several short processes did (13 of
         // 15 runs against 10 of 15), in less time. `--processes N` asks for at least N processes.
-        let (session, iters) = match groups.measure(args, b, clock) {
+        let (session, iters) = match self.groups.measure(self.args, b, self.clock) {
             Some(measured) => measured,
-            None => match processes {
-                1 => measure(b, &config, clock),
+            None => match self.processes {
+                1 => measure(b, &config, self.clock),
                 n => measure_in_processes(b, &config, n),
             },
         };
         if session.status == Status::Interrupted || interrupt::requested() {
-            // Nothing of this bench is saved; the run's progress says it is still to do.
-            interrupt::report(&store::results_dir(&root).join(&target));
-            return ExitCode::from(interrupt::EXIT_INTERRUPTED);
+            return ControlFlow::Break(());
         }
-        let finished = now();
         let record = result::BenchRecord {
             name: &b.name,
-            target: &target,
+            target: &self.target,
             form: form(&b.def.body),
             unit: b.def.options.unit,
             config: &config,
             session: &session,
             iterations_per_unit: iters,
-            clock,
-            machine: &machine,
+            clock: self.clock,
+            machine: Some(&self.machine),
             started,
-            finished,
+            finished: now(),
         };
         let mut doc = result::document(&record);
-        threads::annotate(&mut doc, b.threads, &session);
-        let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialise");
-        let path = store::latest_path(&root, &target, &b.name);
-        // What is written must read back: a document the reader rejects would break every
-        // later comparison, so it is refused here, where the bench that made it is known.
-        let readable = match store::from_document(&doc, &path) {
-            Ok(_) => true,
-            Err(e) => {
-                eprintln!(
-                    "error: bench `{}` produced a result pilot cannot read back, so it was not \
-                     saved (a bug in pilot): {e}",
-                    b.name
-                );
-                failed += 1;
-                false
-            }
-        };
-        let written = if readable {
-            store::write_atomic(&path, &bytes)
-        } else {
-            Ok(())
-        };
-        if let Err(e) = written {
-            eprintln!("warning: failed to write `{}`: {e}", path.display());
-        }
-        if let Some(name) = args.save_baseline.as_ref().filter(|_| readable) {
-            let path = store::baseline_path(&root, name, &target, &b.name);
-            if let Err(e) = store::write_atomic(&path, &bytes) {
-                eprintln!("error: failed to save baseline `{}`: {e}", path.display());
-                failed += 1;
-            }
-        }
+        doc.threads = threads::section(b.threads, &session);
+        self.save(&b.name, &doc);
         print_outcome(&b.name, &session);
         if matches!(session.status, Status::Failed(_)) {
-            failed += 1;
+            self.failed += 1;
         }
-        rows.push(threads::row(
+        self.rows.push(threads::row(
             row(&b.name, b.def.options.unit, &session),
             b,
             &session,
         ));
-        documents.push(doc);
-        run_log.done(&b.name);
-        if failed > 0 && args.fail_fast {
-            break;
+        self.documents.push(doc);
+        self.log.done(&b.name);
+        ControlFlow::Continue(())
+    }
+
+    /// Writes `doc` as the latest result of bench `name`, and into the baseline being saved.
+    /// A document that would not pass the reader's checks is refused (it would break every
+    /// later comparison), and a write that fails is an error: either way the bench counts as
+    /// failed and the file on disk stays as it was.
+    fn save(&mut self, name: &str, doc: &ResultDoc) {
+        if let Err(e) = doc.validate() {
+            eprintln!(
+                "error: bench `{name}` produced a result pilot cannot read back, so it was not \
+                 saved (a bug in pilot): {e}"
+            );
+            self.failed += 1;
+            return;
+        }
+        let bytes = serde_json::to_vec_pretty(doc).expect("documents serialise");
+        let mut paths = vec![store::latest_path(&self.root, &self.target, name)];
+        if let Some(baseline) = &self.args.save_baseline {
+            paths.push(store::baseline_path(
+                &self.root,
+                baseline,
+                &self.target,
+                name,
+            ));
+        }
+        for path in paths {
+            if let Err(e) = store::write_atomic(&path, &bytes) {
+                eprintln!(
+                    "error: failed to write the result of `{name}` to `{}`: {e}",
+                    path.display()
+                );
+                self.failed += 1;
+            }
         }
     }
-    run_log.finish();
-    if !args.no_table {
-        println!("\n{}", render_table(&rows, confidence));
-        print!("{}", groups.render());
-        println!(
-            "results: {}",
-            store::results_dir(&root).join(&target).display()
-        );
+
+    /// The end of the run: the table, the comparison with the baseline, the run document, and
+    /// the exit code.
+    fn finish(
+        mut self,
+        selected: &[&Bench],
+        base: Option<&[store::SavedResult]>,
+        started: String,
+    ) -> ExitCode {
+        self.log.finish();
+        if !self.args.no_table {
+            println!("\n{}", render_table(&self.rows, self.confidence));
+            print!("{}", self.groups.render());
+            println!(
+                "results: {}",
+                store::results_dir(&self.root).join(&self.target).display()
+            );
+        }
+        let comparison = base.map(|base| self.compare(base, selected));
+        let regressed = comparison.as_ref().is_some_and(|(_, r)| *r);
+        if let Some(path) = &self.args.json {
+            let run = RunDoc {
+                schema: RUN_SCHEMA.to_string(),
+                target: Some(self.target.clone()),
+                started: Some(started),
+                machine: Some(self.machine.clone()),
+                benches: Some(selected.iter().map(|b| b.name.clone()).collect()),
+                results: std::mem::take(&mut self.documents),
+                comparison: comparison.map(|(doc, _)| doc),
+                groups: Some(self.groups.docs()),
+            };
+            let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
+            if let Err(e) = store::write_atomic(Path::new(path), &bytes) {
+                eprintln!("error: failed to write `{path}`: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        if self.failed > 0 {
+            ExitCode::FAILURE
+        } else if regressed {
+            ExitCode::from(EXIT_REGRESSION)
+        } else {
+            ExitCode::SUCCESS
+        }
     }
-    let mut regressed = false;
-    let mut comparison = serde_json::Value::Null;
-    if let Some(base) = &base {
-        let ran: Vec<store::SavedResult> = documents
+
+    /// Compares this run's results with the baseline's and prints the table; returns the
+    /// comparison document and whether anything regressed.
+    fn compare(&self, base: &[store::SavedResult], selected: &[&Bench]) -> (CompareDoc, bool) {
+        let ran: Vec<store::SavedResult> = self
+            .documents
             .iter()
             .filter_map(|d| {
-                let name = d["name"].as_str().unwrap_or("");
-                store::from_document(d, &store::latest_path(&root, &target, name)).ok()
+                let path = store::latest_path(&self.root, &self.target, &d.name);
+                store::from_document(d, &path).ok()
             })
             .collect();
-        // Benches left out by the filters are not "missing".
-        let base: Vec<store::SavedResult> = base
-            .iter()
-            .filter(|r| selected.iter().any(|b| b.name == r.name))
-            .cloned()
-            .collect();
         let options = crate::compare::CompareOptions {
-            alpha: args.alpha.unwrap_or(0.01),
-            noise: args.noise.unwrap_or(0.01),
+            alpha: self.args.alpha.unwrap_or(0.01),
+            noise: self.args.noise.unwrap_or(0.01),
             confidence: None,
         };
-        let comparisons = crate::compare::compare(&base, &ran, &options);
-        regressed = comparisons
-            .iter()
-            .any(|c| c.verdict == crate::compare::Verdict::Regressed);
+        // Benches left out by the filters are not "missing".
+        let comparisons = crate::compare::against_baseline(
+            base,
+            &ran,
+            |r| selected.iter().any(|b| b.name == r.name),
+            &options,
+        );
         println!(
             "\ncompared with baseline `{}`:\n{}",
-            args.baseline.as_deref().unwrap_or(""),
+            self.args.baseline.as_deref().unwrap_or(""),
             crate::report::comparison_table(&comparisons, &options)
         );
-        comparison = crate::report::comparison_json(&comparisons, &options);
-    }
-    if let Some(path) = &args.json {
-        let run = json!({
-            "schema": "pilot.run/1",
-            "target": target,
-            "started": run_started,
-            "machine": machine,
-            "benches": selected.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
-            "results": documents,
-            "comparison": comparison,
-            "groups": groups.json(),
-        });
-        let bytes = serde_json::to_vec_pretty(&run).expect("JSON values serialise");
-        if let Err(e) = store::write_atomic(std::path::Path::new(path), &bytes) {
-            eprintln!("error: failed to write `{path}`: {e}");
-            return ExitCode::FAILURE;
-        }
-    }
-    if failed > 0 {
-        ExitCode::FAILURE
-    } else if regressed {
-        ExitCode::from(EXIT_REGRESSION)
-    } else {
-        ExitCode::SUCCESS
+        (
+            crate::report::comparison_doc(&comparisons, &options),
+            crate::compare::any_regressed(&comparisons),
+        )
     }
 }
 

@@ -13,8 +13,6 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use serde_json::{Value, json};
-
 use super::config::session_config;
 use super::registry::Bench;
 use super::workload::{BenchWorkload, calibrate, failed_session, measure, target_unit_ns};
@@ -26,6 +24,7 @@ use crate::session::group::{
     GroupConfig, MemberView, PairComparison, PairVerdict, rank, run_group,
 };
 use crate::session::{SessionConfig, SessionResult, Workload};
+use crate::store::schema::{GroupDoc, MemberDoc, PairDoc, RangeDoc};
 
 /// Longest round of a group member: short rounds make many cycles, so the members' rounds
 /// alternate faster than the machine's state changes.
@@ -168,7 +167,7 @@ impl<'b> Groups<'b> {
                 (None, Some(s)) => s,
                 (None, None) => failed_session("the group ended before this member ran"),
             };
-            let iters = matches!(b.def.body, crate::__private::BenchBody::Micro(_))
+            let iters = matches!(b.def.body, crate::entry::BenchBody::Micro(_))
                 .then_some(workloads[i].iters);
             self.measured.insert(b.name.clone(), (session, iters));
         }
@@ -280,36 +279,46 @@ impl<'b> Groups<'b> {
     }
 
     /// The `groups` section of the run document.
-    pub(super) fn json(&self) -> Value {
-        Value::Array(
-            self.reports
-                .iter()
-                .map(|g| {
-                    json!({
-                        "name": g.name,
-                        "ranking": g.ranked.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
-                        "pairs": g.pairs.iter().map(|(a, b, p)| json!({
-                            "a": a,
-                            "b": b,
-                            "ratio": p.ratio,
-                            "ratio_ci": {"low": p.ratio_ci.low, "high": p.ratio_ci.high},
-                            "p": p.p,
-                            "verdict": p.verdict.as_str(),
-                        })).collect::<Vec<_>>(),
-                        "members": g.ranked.iter().map(|(name, mean, low, high)| json!({
-                            "name": name,
-                            "mean": mean,
-                            "ci": {"low": low, "high": high},
-                        })).collect::<Vec<_>>(),
-                        "status": if g.settled { "settled" } else { "time cap" },
-                        "interleaved": !self.sequential,
-                        "cycles": g.cycles,
-                        "elapsed_s": g.elapsed.as_secs_f64(),
-                        "ranking_settled_s": g.ranking_settled.map(|t| t.as_secs_f64()),
+    pub(super) fn docs(&self) -> Vec<GroupDoc> {
+        self.reports
+            .iter()
+            .map(|g| GroupDoc {
+                name: g.name.clone(),
+                ranking: g.ranked.iter().map(|r| r.0.clone()).collect(),
+                pairs: g
+                    .pairs
+                    .iter()
+                    .map(|(a, b, p)| PairDoc {
+                        a: a.clone(),
+                        b: b.clone(),
+                        ratio: p.ratio,
+                        ratio_ci: RangeDoc {
+                            low: p.ratio_ci.low,
+                            high: p.ratio_ci.high,
+                        },
+                        p: p.p,
+                        verdict: p.verdict.as_str().to_string(),
                     })
-                })
-                .collect(),
-        )
+                    .collect(),
+                members: g
+                    .ranked
+                    .iter()
+                    .map(|(name, mean, low, high)| MemberDoc {
+                        name: name.clone(),
+                        mean: *mean,
+                        ci: RangeDoc {
+                            low: *low,
+                            high: *high,
+                        },
+                    })
+                    .collect(),
+                status: if g.settled { "settled" } else { "time cap" }.to_string(),
+                interleaved: !self.sequential,
+                cycles: g.cycles,
+                elapsed_s: g.elapsed.as_secs_f64(),
+                ranking_settled_s: g.ranking_settled.map(|t| t.as_secs_f64()),
+            })
+            .collect()
     }
 }
 

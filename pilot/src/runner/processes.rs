@@ -13,8 +13,9 @@ use crate::entry::BenchBody;
 use crate::record::{RealClock, measure_clock};
 use crate::report::LiveProgress;
 use crate::session::processes::{ProcessEstimate, combine, processes_needed};
-use crate::session::{SessionConfig, SessionResult, Status, run_session};
-use crate::store::{self, result};
+use crate::session::{RoundRecord, SessionConfig, SessionResult, Status, run_session};
+use crate::store::schema::ResultDoc;
+use crate::store::{self, result, typed};
 
 /// In a process started by [`measure_in_processes`]: run the one selected bench's session
 /// without output and write its result document to `--json`.
@@ -46,7 +47,7 @@ pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
         session: &session,
         iterations_per_unit: iters,
         clock,
-        machine: &serde_json::Value::Null,
+        machine: None,
         started,
         finished: now(),
     };
@@ -54,9 +55,9 @@ pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
     if let Some(e) = &session.unresolved_fit {
         // For the parent only (a child's document is never stored): the non-positive slope,
         // which the combination over processes keeps.
-        doc["pis"] = serde_json::json!([result::time_pi(e, "regression")]);
+        doc.pis = vec![result::time_pi(e, "regression")];
     }
-    let bytes = serde_json::to_vec(&doc).expect("JSON values serialise");
+    let bytes = serde_json::to_vec(&doc).expect("documents serialise");
     match store::write_atomic(std::path::Path::new(path), &bytes) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -107,71 +108,63 @@ fn run_process(
         .map_err(|e| format!("cannot start `{}`: {e}", exe.display()))?;
     let text = std::fs::read_to_string(&path);
     let _ = std::fs::remove_file(&path);
-    let doc: serde_json::Value = match text {
-        Ok(t) => serde_json::from_str(&t).map_err(|e| format!("unreadable child result: {e}"))?,
-        Err(_) => {
-            return Err(format!(
-                "the bench's process exited with {status} before reporting"
-            ));
-        }
-    };
-    if doc["status"] == "failed" {
-        return Err(doc["status_detail"]
-            .as_str()
-            .unwrap_or("the bench failed")
-            .to_string());
-    }
-    let pi = &doc["pis"][0];
-    let (Some(mean), Some(low), Some(high)) = (
-        pi["mean"].as_f64(),
-        pi["ci"]["low"].as_f64(),
-        pi["ci"]["high"].as_f64(),
-    ) else {
+    let Ok(text) = text else {
         return Err(format!(
-            "the bench's process found no estimate ({})",
-            doc["status"]
+            "the bench's process exited with {status} before reporting"
         ));
     };
-    let rounds: Vec<crate::session::RoundRecord> = doc["rounds"]
-        .as_array()
-        .map(|rs| {
-            rs.iter()
-                .map(|r| crate::session::RoundRecord {
-                    work: r["work"].as_u64().unwrap_or(0),
-                    duration: Duration::from_nanos(r["duration_ns"].as_u64().unwrap_or(0)),
-                    units: r["units"].as_u64().unwrap_or(0) as usize,
-                    stable: r["stable"].as_array().and_then(|a| {
-                        Some((a.first()?.as_u64()? as usize, a.get(1)?.as_u64()? as usize))
-                    }),
-                    analysed: r["analysed"].as_bool().unwrap_or(false),
-                    mean_ns: None,
-                })
-                .collect()
+    process_result(&text)
+}
+
+/// What a child's result document says. It is read without [`ResultDoc::validate`]: an
+/// unresolved readings-only fit reports its non-positive slope, which the combination keeps.
+fn process_result(text: &str) -> Result<ProcessResult, String> {
+    let doc: ResultDoc = serde_json::from_str::<serde_json::Value>(text)
+        .map_err(|e| e.to_string())
+        .and_then(typed)
+        .map_err(|e| format!("unreadable child result: {e}"))?;
+    if doc.status == "failed" {
+        return Err(doc
+            .status_detail
+            .unwrap_or_else(|| "the bench failed".to_string()));
+    }
+    let estimate = doc.pis.first().and_then(|pi| {
+        let (mean, low, high) = (pi.mean?, pi.ci.low?, pi.ci.high?);
+        Some(ProcessEstimate {
+            mean,
+            half_width: (high - low) / 2.0,
+            n: pi.n,
+            subsession_size: pi.subsession_size.max(1),
+            autocorrelation: pi.autocorrelation,
+            rounds: doc.rounds.iter().filter(|r| r.analysed).count(),
         })
-        .unwrap_or_default();
-    let estimate = ProcessEstimate {
-        mean,
-        half_width: (high - low) / 2.0,
-        n: pi["n"].as_u64().unwrap_or(0) as usize,
-        subsession_size: pi["subsession_size"].as_u64().unwrap_or(1) as usize,
-        autocorrelation: pi["autocorrelation"].as_f64().unwrap_or(0.0),
-        rounds: rounds.iter().filter(|r| r.analysed).count(),
+    });
+    let Some(estimate) = estimate.filter(|e| e.mean.is_finite() && e.half_width.is_finite()) else {
+        return Err(format!(
+            "the bench's process found no estimate ({})",
+            doc.status
+        ));
     };
+    let rounds = doc
+        .rounds
+        .iter()
+        .map(|r| RoundRecord {
+            work: r.work,
+            duration: Duration::from_nanos(r.duration_ns),
+            units: r.units,
+            stable: r.stable.map(|[a, b]| (a, b)),
+            analysed: r.analysed,
+            mean_ns: None,
+        })
+        .collect();
     Ok(ProcessResult {
         estimate,
         rounds,
-        removed: doc["removed_readings"].as_u64().unwrap_or(0) as usize,
-        readings: doc["readings"].as_u64().unwrap_or(0) as usize,
-        warnings: doc["warnings"]
-            .as_array()
-            .map(|w| {
-                w.iter()
-                    .filter_map(|x| x.as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        iters: doc["iterations_per_unit"].as_u64(),
-        unresolved: doc["status"] == Status::Unresolved.as_str(),
+        removed: doc.removed_readings as usize,
+        readings: doc.readings as usize,
+        iters: doc.iterations_per_unit,
+        unresolved: doc.status == Status::Unresolved.as_str(),
+        warnings: doc.warnings,
     })
 }
 

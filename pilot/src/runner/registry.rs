@@ -7,7 +7,7 @@
 //! crate's name left out. A group's members are compared per argument value and thread count:
 //! the group instance is the group's name with the same suffix (`maps/100`).
 
-use crate::__private::BenchDef;
+use crate::entry::BenchDef;
 
 /// One bench as the runner sees it: a registration, one argument value, one thread count.
 pub(super) struct Bench {

@@ -1,13 +1,13 @@
-//! The run's progress on disk, and `--resume`.
-
-use serde_json::json;
+//! The run's progress on disk (`pilot.progress/1`, [`store::progress_path`]), and `--resume`.
 
 use super::registry::Bench;
 use crate::cli::Args;
-use crate::store::{self, result};
+use crate::session::SessionConfig;
+use crate::store::schema::{PROGRESS_SCHEMA, ProgressDoc, ResultDoc};
+use crate::store::{self, typed};
 
-/// The progress of a benchmark run on disk ([`store::progress_path`]), and with `--resume`, what
-/// an interrupted earlier run had finished.
+/// The progress of a benchmark run on disk, and with `--resume`, what an interrupted earlier
+/// run had finished.
 pub(super) struct RunLog {
     path: std::path::PathBuf,
     started: String,
@@ -17,30 +17,31 @@ pub(super) struct RunLog {
 }
 
 impl RunLog {
-    pub(super) fn start(args: &Args, root: &std::path::Path, target: &str, started: &str) -> Self {
+    /// Starts this run's record; with `--resume`, reads what the interrupted run left. A
+    /// progress file that cannot be read is an error: resuming from it could measure again
+    /// what was done, or skip what was not.
+    pub(super) fn start(
+        args: &Args,
+        root: &std::path::Path,
+        target: &str,
+        started: &str,
+    ) -> Result<Self, String> {
         let path = store::progress_path(root, target);
         let mut resumable = Vec::new();
         if args.resume {
-            let earlier: Option<serde_json::Value> = std::fs::read_to_string(&path)
-                .ok()
-                .and_then(|t| serde_json::from_str(&t).ok());
-            match earlier {
-                Some(p) if p["finished"] == false => {
-                    resumable = p["done"]
-                        .as_array()
-                        .map(|d| {
-                            d.iter()
-                                .filter_map(|n| n.as_str().map(String::from))
-                                .collect()
-                        })
-                        .unwrap_or_default();
+            match earlier(&path)? {
+                Some(p) if !p.finished => {
                     println!(
                         "resuming the run started {}: {} bench(es) already done",
-                        p["started"].as_str().unwrap_or("earlier"),
-                        resumable.len()
+                        p.started,
+                        p.done.len()
                     );
+                    resumable = p.done;
                 }
-                _ => println!("nothing to resume (the last run finished): running every bench"),
+                Some(_) => {
+                    println!("nothing to resume (the last run finished): running every bench")
+                }
+                None => println!("nothing to resume (no earlier run): running every bench"),
             }
         }
         let log = RunLog {
@@ -50,35 +51,51 @@ impl RunLog {
             resumable,
         };
         log.write(false);
-        log
+        Ok(log)
     }
 
-    /// The saved result of `b` when the interrupted run finished it (group members are always
-    /// measured again: their group runs together).
+    /// The saved result of `b` when the interrupted run finished it under the same settings
+    /// as `config` (group members are always measured again: their group runs together). A
+    /// result taken under other settings is measured again, and the user is told.
     pub(super) fn resumed(
         &self,
         b: &Bench,
         root: &std::path::Path,
         target: &str,
-    ) -> Option<serde_json::Value> {
+        config: &SessionConfig,
+    ) -> Option<ResultDoc> {
         if b.group.is_some() || !self.resumable.contains(&b.name) {
             return None;
         }
-        let text = std::fs::read_to_string(store::latest_path(root, target, &b.name)).ok()?;
-        let doc: serde_json::Value = serde_json::from_str(&text).ok()?;
-        (doc["schema"] == result::RESULT_SCHEMA).then_some(doc)
+        let doc = store::read_result(&store::latest_path(root, target, &b.name)).ok()?;
+        let now = store::result::config_doc(config);
+        if doc.config != now {
+            println!(
+                "{}: finished by the interrupted run under other settings (ci {}, confidence \
+                 {}, max-time {} s, min-time {} s); measured again",
+                b.name,
+                doc.config.ci,
+                doc.config.confidence,
+                doc.config.max_time,
+                doc.config.min_time
+            );
+            return None;
+        }
+        Some(doc)
     }
 
+    /// Records that bench `name` is finished.
     pub(super) fn done(&mut self, name: &str) {
         self.done.push(name.to_string());
         self.write(false);
     }
 
+    /// Records that the whole run finished: nothing is left to resume.
     pub(super) fn finish(&self) {
         self.write(true);
     }
 
-    pub(super) fn write(&self, finished: bool) {
+    fn write(&self, finished: bool) {
         // The earlier run's finished benches stay on record until this run finishes, so an
         // interrupted resume can be resumed again.
         let mut done = self.resumable.clone();
@@ -88,15 +105,48 @@ impl RunLog {
                 .filter(|n| !self.resumable.contains(n))
                 .cloned(),
         );
-        let doc = json!({
-            "schema": "pilot.progress/1",
-            "started": self.started,
-            "finished": finished,
-            "done": done,
-        });
-        let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialise");
+        let doc = ProgressDoc {
+            schema: PROGRESS_SCHEMA.to_string(),
+            started: self.started.clone(),
+            finished,
+            done,
+        };
+        let bytes = serde_json::to_vec_pretty(&doc).expect("documents serialise");
         if let Err(e) = store::write_atomic(&self.path, &bytes) {
             eprintln!("warning: failed to write `{}`: {e}", self.path.display());
         }
     }
+}
+
+/// The earlier run's progress: `None` when there is none; an error naming the file when it
+/// cannot be read.
+fn earlier(path: &std::path::Path) -> Result<Option<ProgressDoc>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(format!(
+                "cannot resume: failed to read `{}`: {e}",
+                path.display()
+            ));
+        }
+    };
+    let doc: ProgressDoc = serde_json::from_str(&text)
+        .map_err(|e| e.to_string())
+        .and_then(|v: serde_json::Value| typed(v))
+        .map_err(|e| {
+            format!(
+                "cannot resume: `{}` is not a valid run progress ({e}); run without --resume \
+                 to measure every bench",
+                path.display()
+            )
+        })?;
+    if doc.schema != PROGRESS_SCHEMA {
+        return Err(format!(
+            "cannot resume: `{}` has schema `{}`, not `{PROGRESS_SCHEMA}`",
+            path.display(),
+            doc.schema
+        ));
+    }
+    Ok(Some(doc))
 }

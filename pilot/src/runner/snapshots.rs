@@ -17,6 +17,7 @@ use crate::record::{ClockInfo, ScriptedClock};
 use crate::report::{comparison_markdown, comparison_table, render_table};
 use crate::session::group::{GroupConfig, run_group};
 use crate::session::{RoundData, SessionConfig, SessionResult, Workload, run_session};
+use crate::store::schema::MachineDoc;
 use crate::store::{self, SavedResult, result};
 
 /// Unit readings of `mean ± spread` ns (normal, seeded), each round costing its readings plus
@@ -143,7 +144,7 @@ fn saved(name: &str, session: &SessionResult, config: &SessionConfig) -> SavedRe
             overhead_ns: 20.0,
             resolution_ns: 1.0,
         },
-        machine: &serde_json::Value::Null,
+        machine: None,
         started: "2026-11-23T10:00:00Z".into(),
         finished: "2026-11-23T10:00:02Z".into(),
     };
@@ -174,4 +175,42 @@ fn comparison_with_a_baseline() {
         "comparison_markdown",
         comparison_markdown(&comparisons, &options)
     );
+}
+
+#[test]
+fn a_result_document() {
+    let c = config();
+    let session = session(15, 2_000.0, 40.0, &c);
+    let record = result::BenchRecord {
+        name: "parse/4096",
+        target: "demo",
+        form: "full",
+        unit: Some("KiB"),
+        config: &c,
+        session: &session,
+        iterations_per_unit: None,
+        clock: ClockInfo {
+            overhead_ns: 20.0,
+            resolution_ns: 1.0,
+        },
+        machine: Some(&MachineDoc {
+            cpu: Some("Example CPU @ 2.0GHz".into()),
+            cores: Some(2),
+            governor: None,
+            os: "linux".into(),
+            arch: "x86_64".into(),
+            kernel: Some("6.1.0".into()),
+            pilot: "0.1.0".into(),
+            git_commit: None,
+        }),
+        started: "2026-11-23T10:00:00Z".into(),
+        finished: "2026-11-23T10:00:02Z".into(),
+    };
+    let mut doc = result::document(&record);
+    // The subsession means and rounds are long lists; their count is in the document too.
+    if let Some(s) = doc.subsession.as_mut() {
+        s.means = s.means.take().map(|m| m.into_iter().take(3).collect());
+    }
+    doc.rounds.truncate(3);
+    insta::assert_json_snapshot!(doc);
 }

@@ -10,16 +10,15 @@
 
 use std::sync::Barrier;
 
-use serde_json::{Value, json};
-
-use super::Bench;
+use super::registry::Bench;
 use super::workload::{NEVER_ITERATED, catch};
-use crate::__private::BenchBody;
+use crate::entry::BenchBody;
 use crate::fmt::format_rate;
 use crate::record::{Bencher, BencherMode, Recorder};
 use crate::report::Row;
 use crate::session::SessionResult;
 use crate::store::result;
+use crate::store::schema::{RateDoc, ThreadsDoc};
 
 /// The unit readings of one round on `threads` threads, pooled in thread order, in ns per
 /// unit (per timed unit of `iters` iterations in the micro form); empty for readings-only.
@@ -87,24 +86,23 @@ fn throughputs(threads: usize, session: &SessionResult) -> Option<[(f64, f64, f6
     ])
 }
 
-/// Adds `"threads": {"count", "per_thread": {mean, low, high}, "aggregate": {…}}` (units per
-/// second) to a result document of a bench run on more than one thread.
-pub(super) fn annotate(doc: &mut Value, threads: usize, session: &SessionResult) {
+/// The `threads` section (units per second) of a result document of a bench run on more than
+/// one thread; `None` for one thread.
+pub(super) fn section(threads: usize, session: &SessionResult) -> Option<ThreadsDoc> {
     if threads <= 1 {
-        return;
+        return None;
     }
-    let rate = |(mean, low, high): (f64, f64, f64)| json!({"mean": mean, "low": low, "high": high.is_finite().then_some(high)});
-    let section = match throughputs(threads, session) {
-        Some([per_thread, aggregate]) => json!({
-            "count": threads,
-            "per_thread": rate(per_thread),
-            "aggregate": rate(aggregate),
-        }),
-        None => json!({"count": threads}),
+    let rate = |(mean, low, high): (f64, f64, f64)| RateDoc {
+        mean,
+        low,
+        high: high.is_finite().then_some(high),
     };
-    if let Value::Object(map) = doc {
-        map.insert("threads".into(), section);
-    }
+    let rates = throughputs(threads, session);
+    Some(ThreadsDoc {
+        count: threads,
+        per_thread: rates.map(|[p, _]| rate(p)),
+        aggregate: rates.map(|[_, a]| rate(a)),
+    })
 }
 
 /// The table row of a bench run on several threads: its throughput cell shows per-thread and

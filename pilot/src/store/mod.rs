@@ -24,13 +24,15 @@
 
 mod read;
 pub(crate) mod result;
+pub mod schema;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub(crate) use read::typed;
 pub use read::{
     SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, from_document, read_dir,
-    read_file, read_path,
+    read_file, read_path, read_result,
 };
 
 /// `<target>/pilot/results`: the latest result of each bench, one folder per bench target.

@@ -6,14 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::result::RESULT_SCHEMA;
+use super::schema::{RESULT_SCHEMA, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::error::{Error, Result};
 use crate::stats::summary::t_critical;
-
-/// The schema of a whole run's document (`--json FILE`), which holds result documents.
-pub(crate) const RUN_SCHEMA: &str = "pilot.run/1";
 
 /// One bench's saved result (a `pilot.result/1` document), as comparisons and listings use it.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,6 +100,40 @@ impl SavedEstimate {
 
 /// Reads one result document, or every result in a `pilot.run/1` document.
 pub fn read_file(path: &Path) -> Result<Vec<SavedResult>> {
+    let invalid = |problem: String| Error::InvalidResult {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let doc = read_json(path)?;
+    match doc.get("schema").and_then(Value::as_str) {
+        Some(RUN_SCHEMA) => {
+            let run: RunDoc = typed(doc).map_err(invalid)?;
+            run.results
+                .iter()
+                .enumerate()
+                .map(|(i, r)| saved(r, path).map_err(|p| invalid(format!("results[{i}]: {p}"))))
+                .collect()
+        }
+        _ => Ok(vec![
+            saved(&result_doc(doc).map_err(invalid)?, path).map_err(invalid)?,
+        ]),
+    }
+}
+
+/// Reads one `pilot.result/1` document whole, checked by [`ResultDoc::validate`].
+pub fn read_result(path: &Path) -> Result<ResultDoc> {
+    let invalid = |problem: String| Error::InvalidResult {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let doc = result_doc(read_json(path)?).map_err(invalid)?;
+    doc.validate().map_err(invalid)?;
+    Ok(doc)
+}
+
+/// The JSON of the file at `path`; an empty, truncated or malformed file is an error naming
+/// it.
+fn read_json(path: &Path) -> Result<Value> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::ReadFailed {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -113,33 +145,38 @@ pub fn read_file(path: &Path) -> Result<Vec<SavedResult>> {
     if text.trim().is_empty() {
         return Err(invalid("the file is empty".into()));
     }
-    let doc: Value = serde_json::from_str(&text).map_err(|e| {
+    serde_json::from_str(&text).map_err(|e| {
         invalid(if e.is_eof() {
             format!("the JSON ends early, the file is truncated ({e})")
         } else {
             format!("malformed JSON ({e})")
         })
-    })?;
-    match doc.get("schema").and_then(Value::as_str) {
-        Some(RUN_SCHEMA) => {
-            let results = doc
-                .get("results")
-                .and_then(Value::as_array)
-                .ok_or_else(|| invalid("`results` is missing or not a list".into()))?;
-            results
-                .iter()
-                .enumerate()
-                .map(|(i, r)| parse(r, path).map_err(|p| invalid(format!("results[{i}]: {p}"))))
-                .collect()
-        }
-        _ => Ok(vec![parse(&doc, path).map_err(invalid)?]),
-    }
+    })
+}
+
+/// A result document from its JSON, its schema checked first so that a foreign or newer file
+/// says so rather than which key it lacks.
+fn result_doc(doc: Value) -> std::result::Result<ResultDoc, String> {
+    let schema = doc.get("schema").and_then(Value::as_str).ok_or(
+        "no `schema` key: not a pilot result document (expected `pilot.result/1`)".to_string(),
+    )?;
+    super::schema::check_schema(schema, RESULT_SCHEMA)?;
+    typed(doc)
+}
+
+/// `doc` as a `T`; an error names the key at fault (`pis[0].mean: invalid type: …`).
+pub(crate) fn typed<T: DeserializeOwned>(doc: Value) -> std::result::Result<T, String> {
+    serde_path_to_error::deserialize(doc).map_err(|e| {
+        let at = e.path().to_string();
+        let inner = e.into_inner();
+        format!("`{at}`: {inner}")
+    })
 }
 
 /// Validates a result document held in memory (for example one of a `pilot.run/1`
 /// document's `results`), as if read from `path`.
-pub fn from_document(doc: &Value, path: &Path) -> Result<SavedResult> {
-    parse(doc, path).map_err(|problem| Error::InvalidResult {
+pub fn from_document(doc: &ResultDoc, path: &Path) -> Result<SavedResult> {
+    saved(doc, path).map_err(|problem| Error::InvalidResult {
         path: path.to_path_buf(),
         problem,
     })
@@ -202,164 +239,51 @@ fn collect_json(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<()> 
     Ok(())
 }
 
-/// Validates one `pilot.result/1` document; the error names the key at fault.
-fn parse(doc: &Value, path: &Path) -> std::result::Result<SavedResult, String> {
-    let schema = doc.get("schema").and_then(Value::as_str).ok_or(
-        "no `schema` key: not a pilot result document (expected `pilot.result/1`)".to_string(),
-    )?;
-    if schema != RESULT_SCHEMA {
-        let newer = schema
-            .strip_prefix("pilot.result/")
-            .and_then(|v| v.parse::<u32>().ok())
-            .is_some_and(|v| v > 1);
-        return Err(if newer {
-            format!(
-                "schema `{schema}` was written by a newer pilot; this one reads \
-                 `{RESULT_SCHEMA}`: update cargo-pilot and pilot"
-            )
-        } else {
-            format!("schema `{schema}` is not `{RESULT_SCHEMA}`")
-        });
-    }
-    let text = |key: &str| -> std::result::Result<String, String> {
-        doc.get(key)
-            .and_then(Value::as_str)
-            .map(String::from)
-            .ok_or(format!("`{key}` is missing or not a string"))
-    };
-    let name = text("name")?;
-    if name.is_empty() {
-        return Err("`name` is empty".into());
-    }
-    let status = text("status")?;
-    let time = match doc.get("pis").and_then(Value::as_array) {
-        None => return Err("`pis` is missing or not a list".into()),
-        Some(pis) if pis.is_empty() => {
-            if status == "ok" {
-                return Err("`pis` is empty but `status` is `ok`".into());
-            }
-            None
+/// The view comparisons and listings use of a result document, once it is valid.
+fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, String> {
+    doc.validate()?;
+    let time = doc.pis.first().map(|pi| {
+        let sub = doc
+            .subsession
+            .as_ref()
+            .expect("validated: an estimate has its samples");
+        let process_means = doc.processes.means.clone();
+        let count = sub.count;
+        let interval_from = pi
+            .interval_from
+            .clone()
+            .unwrap_or_else(|| "readings".to_string());
+        let dof = match interval_from.as_str() {
+            "processes" => process_means.len() as f64 - 1.0,
+            "rounds" => doc.stable_rounds() as f64 - 1.0,
+            "regression" => count as f64 - 2.0,
+            _ => count as f64 - 1.0,
+        };
+        SavedEstimate {
+            mean: pi.mean.expect("validated"),
+            low: pi.ci.low.expect("validated"),
+            high: pi.ci.high.expect("validated"),
+            confidence: pi.ci.confidence,
+            interval_from,
+            dof,
+            samples: SampleMoments {
+                count,
+                mean: sub.mean,
+                variance: sub.variance,
+                variance_inflation: sub.variance_inflation,
+            },
+            process_means,
         }
-        Some(pis) => Some(estimate(&pis[0], doc)?),
-    };
+    });
     Ok(SavedResult {
         path: path.to_path_buf(),
-        name,
-        target: doc
-            .get("target")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .into(),
-        status,
-        status_detail: doc
-            .get("status_detail")
-            .and_then(Value::as_str)
-            .map(String::from),
+        name: doc.name.clone(),
+        target: doc.target.clone(),
+        status: doc.status.clone(),
+        status_detail: doc.status_detail.clone(),
         time,
-        finished: doc
-            .get("finished")
-            .and_then(Value::as_str)
-            .map(String::from),
-        warnings: doc
-            .get("warnings")
-            .and_then(Value::as_array)
-            .map(|ws| {
-                ws.iter()
-                    .filter_map(|w| w.as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default(),
-    })
-}
-
-/// A number at `key` of `v` (reported as `at.key`), finite and passing `ok`.
-fn number(
-    v: &Value,
-    at: &str,
-    key: &str,
-    expected: &str,
-    ok: impl Fn(f64) -> bool,
-) -> std::result::Result<f64, String> {
-    match v.get(key).and_then(Value::as_f64) {
-        Some(x) if x.is_finite() && ok(x) => Ok(x),
-        Some(x) => Err(format!("`{at}.{key}` is {x}, expected {expected}")),
-        None => Err(format!("`{at}.{key}` is missing or not a number")),
-    }
-}
-
-fn estimate(pi: &Value, doc: &Value) -> std::result::Result<SavedEstimate, String> {
-    if pi.get("name").and_then(Value::as_str) != Some("time") {
-        return Err("`pis[0]` is not the `time` performance index".into());
-    }
-    let mean = number(pi, "pis[0]", "mean", "a positive time", |x| x > 0.0)?;
-    let ci = pi.get("ci").ok_or("`pis[0].ci` is missing")?;
-    let low = number(ci, "pis[0].ci", "low", "a number", |_| true)?;
-    let high = number(ci, "pis[0].ci", "high", "a number at least the mean", |x| {
-        x >= mean
-    })?;
-    if low > mean {
-        return Err(format!(
-            "`pis[0].ci.low` ({low}) is above the mean ({mean})"
-        ));
-    }
-    let confidence = number(ci, "pis[0].ci", "confidence", "between 0 and 1", |x| {
-        x > 0.0 && x < 1.0
-    })?;
-    let sub = doc
-        .get("subsession")
-        .filter(|s| !s.is_null())
-        .ok_or("`subsession` is missing: the comparison needs its samples' statistics")?;
-    let count = number(sub, "subsession", "count", "at least 1", |x| {
-        x >= 1.0 && x.fract() == 0.0
-    })? as usize;
-    let samples = SampleMoments {
-        count,
-        mean: number(sub, "subsession", "mean", "a number", |_| true)?,
-        variance: number(sub, "subsession", "variance", "0 or more", |x| x >= 0.0)?,
-        variance_inflation: number(sub, "subsession", "variance_inflation", "1 or more", |x| {
-            x >= 1.0 - 1e-9
-        })?,
-    };
-    let process_means: Vec<f64> = match doc.get("processes").and_then(|p| p.get("means")) {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(ms)) => ms
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                // A process's readings-only slope may be 0 or less when noise swamped its
-                // rounds; the mean over processes is what has to be positive.
-                m.as_f64()
-                    .filter(|x| x.is_finite())
-                    .ok_or(format!("`processes.means[{i}]` is not a number"))
-            })
-            .collect::<std::result::Result<_, _>>()?,
-        Some(_) => return Err("`processes.means` is not a list".into()),
-    };
-    let interval_from = pi
-        .get("interval_from")
-        .and_then(Value::as_str)
-        .unwrap_or("readings")
-        .to_string();
-    let analysed_rounds = doc.get("rounds").and_then(Value::as_array).map_or(0, |rs| {
-        rs.iter()
-            .filter(|r| r["analysed"].as_bool() == Some(true) && !r["stable"].is_null())
-            .count()
-    });
-    let dof = match interval_from.as_str() {
-        "processes" => process_means.len() as f64 - 1.0,
-        "rounds" => analysed_rounds as f64 - 1.0,
-        "regression" => count as f64 - 2.0,
-        _ => count as f64 - 1.0,
-    };
-    Ok(SavedEstimate {
-        mean,
-        low,
-        high,
-        confidence,
-        interval_from,
-        dof,
-        samples,
-        process_means,
+        finished: Some(doc.finished.clone()).filter(|f| !f.is_empty()),
+        warnings: doc.warnings.clone(),
     })
 }
 
@@ -411,13 +335,21 @@ mod tests {
         })
     }
 
+    /// What is wrong with `doc`, as the reader says it.
     fn problem(doc: &Value) -> String {
-        parse(doc, Path::new("r.json")).unwrap_err()
+        match result_doc(doc.clone()) {
+            Err(e) => e,
+            Ok(d) => saved(&d, Path::new("r.json")).unwrap_err(),
+        }
+    }
+
+    fn read(doc: &Value) -> SavedResult {
+        saved(&result_doc(doc.clone()).unwrap(), Path::new("r.json")).unwrap()
     }
 
     #[test]
     fn a_valid_document_is_read_whole() {
-        let r = parse(&valid(), Path::new("r.json")).unwrap();
+        let r = read(&valid());
         let t = r.time.unwrap();
         assert_eq!((r.name.as_str(), r.target.as_str()), ("sort", "sorting"));
         assert_eq!((t.mean, t.dof, t.samples.count), (100.0, 39.0, 40));
@@ -438,7 +370,11 @@ mod tests {
         assert!(problem(&d).starts_with("no `schema` key"));
         let mut d = valid();
         d["pis"][0]["mean"] = json!("fast");
-        assert_eq!(problem(&d), "`pis[0].mean` is missing or not a number");
+        assert!(
+            problem(&d).starts_with("`pis[0].mean`: invalid type"),
+            "{}",
+            problem(&d)
+        );
         let mut d = valid();
         d["pis"][0]["mean"] = json!(-3.0);
         assert_eq!(problem(&d), "`pis[0].mean` is -3, expected a positive time");
@@ -447,21 +383,19 @@ mod tests {
         assert!(problem(&d).starts_with("`subsession.variance` is -1"));
         let mut d = valid();
         d["processes"]["means"] = json!([1.0, null]);
-        assert_eq!(problem(&d), "`processes.means[1]` is not a number");
+        assert!(
+            problem(&d).starts_with("`processes.means[1]`: invalid type"),
+            "{}",
+            problem(&d)
+        );
         // One process's readings-only slope may be negative; the mean over them may not.
         let mut d = valid();
         d["processes"]["means"] = json!([1.2, -0.1]);
-        let saved = from_document(&d, Path::new("x.json")).unwrap();
-        assert_eq!(saved.time.unwrap().process_means, vec![1.2, -0.1]);
+        assert_eq!(read(&d).time.unwrap().process_means, vec![1.2, -0.1]);
         let mut d = valid();
         d["status"] = json!("unresolved");
         d["pis"] = json!([]);
-        assert!(
-            from_document(&d, Path::new("x.json"))
-                .unwrap()
-                .time
-                .is_none()
-        );
+        assert!(read(&d).time.is_none());
         let mut d = valid();
         d["pis"] = json!([]);
         assert_eq!(problem(&d), "`pis` is empty but `status` is `ok`");

@@ -25,14 +25,13 @@
 //! so that `variance / count` is the slope's squared standard error. A change to these keys
 //! bumps the schema's version.
 
-use serde_json::{Value, json};
-
+use super::schema::{
+    ClockDoc, ConfigDoc, MachineDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc,
+    SubsessionDoc,
+};
 use crate::record::ClockInfo;
-use crate::session::{SessionConfig, SessionResult, Status};
+use crate::session::{Estimate, SessionConfig, SessionResult, Status};
 use crate::stats::Summary;
-
-/// The schema name of result documents.
-pub(crate) const RESULT_SCHEMA: &str = "pilot.result/1";
 
 /// Most subsession samples stored in a result document.
 const MAX_STORED_MEANS: usize = 10_000;
@@ -48,7 +47,8 @@ pub(crate) struct BenchRecord<'a> {
     pub session: &'a SessionResult,
     pub iterations_per_unit: Option<u64>,
     pub clock: ClockInfo,
-    pub machine: &'a Value,
+    /// `None` in a child process's document.
+    pub machine: Option<&'a MachineDoc>,
     pub started: String,
     pub finished: String,
 }
@@ -63,17 +63,10 @@ pub(crate) fn throughput(
     (inv(mean_ns), inv(high_ns), inv(low_ns))
 }
 
-fn status_detail(status: &Status) -> Value {
-    match status {
-        Status::Failed(msg) => json!(msg),
-        _ => Value::Null,
-    }
-}
-
 /// Which variation decided the interval: `readings` (subsession analysis of the unit readings),
 /// `rounds` (the rounds' means varied more), `processes` (the process estimates varied more
 /// than their own intervals), or `regression` (readings-only WPS fit).
-fn interval_from(e: &crate::session::Estimate, s: &SessionResult) -> &'static str {
+fn interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
     match (
         e.wps.is_some(),
         s.process_means.is_empty(),
@@ -87,115 +80,136 @@ fn interval_from(e: &crate::session::Estimate, s: &SessionResult) -> &'static st
 }
 
 /// The `time` PI (`pis[0]`) of estimate `e`, whose interval came from `interval_from`.
-pub(crate) fn time_pi(e: &crate::session::Estimate, interval_from: &str) -> Value {
-    json!({
-        "name": "time",
-        "unit": "ns",
-        "mean": e.mean,
-        "ci": {"low": e.ci.low, "high": e.ci.high, "confidence": e.ci.confidence},
-        "n": e.n,
-        "subsession_size": e.subsession_size,
-        "autocorrelation": e.autocorrelation,
-        "required_n": e.required_n,
-        "interval_from": interval_from,
+pub(crate) fn time_pi(e: &Estimate, interval_from: &str) -> PiDoc {
+    PiDoc {
+        interval_from: Some(interval_from.to_string()),
+        ..pi(
+            e,
+            "time",
+            "ns".into(),
+            (Some(e.mean), Some(e.ci.low), Some(e.ci.high)),
+        )
+    }
+}
+
+/// A PI of estimate `e` with `(mean, low, high)`.
+fn pi(e: &Estimate, name: &str, unit: String, (mean, low, high): Bounds) -> PiDoc {
+    PiDoc {
+        name: name.to_string(),
+        unit,
+        mean,
+        ci: super::schema::CiDoc {
+            low,
+            high,
+            confidence: e.ci.confidence,
+        },
+        n: e.n,
+        subsession_size: e.subsession_size,
+        autocorrelation: e.autocorrelation,
+        required_n: e.required_n,
+        interval_from: None,
+    }
+}
+
+type Bounds = (Option<f64>, Option<f64>, Option<f64>);
+
+/// The statistics of the estimate's independent samples that a later comparison needs.
+fn subsession(e: &Estimate) -> Option<SubsessionDoc> {
+    if let Some(wps) = &e.wps {
+        // A regression's independent samples are its fitted points (rounds merged by
+        // subsession analysis); the variance is stated so that `variance / count` is the
+        // slope's squared standard error, which is what a comparison needs.
+        let points = wps.fit.n;
+        return Some(SubsessionDoc {
+            count: points,
+            mean: wps.fit.slope,
+            variance: wps.fit.slope_se * wps.fit.slope_se * points as f64,
+            variance_inflation: 1.0,
+            means: None,
+        });
+    }
+    let sum = Summary::of(&e.subsession_means).ok()?;
+    Some(SubsessionDoc {
+        count: sum.n,
+        mean: sum.mean,
+        variance: sum.variance,
+        variance_inflation: e.variance_inflation,
+        means: (sum.n <= MAX_STORED_MEANS).then(|| e.subsession_means.clone()),
     })
 }
 
+/// The settings of a session as a result document states them.
+pub(crate) fn config_doc(config: &SessionConfig) -> ConfigDoc {
+    ConfigDoc {
+        ci: config.target,
+        confidence: config.confidence,
+        max_time: config.max_time.as_secs_f64(),
+        min_time: config.min_time.as_secs_f64(),
+    }
+}
+
 /// The `pilot.result/1` document.
-pub(crate) fn document(r: &BenchRecord<'_>) -> Value {
+pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
     let s = r.session;
     let mut pis = Vec::new();
-    let mut subsession = Value::Null;
-    let mut share = Value::Null;
+    let mut share = None;
+    let mut samples = None;
     if let Some(e) = &s.estimate {
         pis.push(time_pi(e, interval_from(e, s)));
         if let Some(unit) = r.unit {
-            let (mean, low, high) = throughput(e.mean, e.ci.low, e.ci.high);
-            pis.push(json!({
-                "name": "throughput",
-                "unit": format!("{unit}/s"),
-                "mean": mean,
-                "ci": {"low": low, "high": high, "confidence": e.ci.confidence},
-                "n": e.n,
-                "subsession_size": e.subsession_size,
-                "autocorrelation": e.autocorrelation,
-                "required_n": e.required_n,
-            }));
+            let bounds = throughput(e.mean, e.ci.low, e.ci.high);
+            pis.push(pi(e, "throughput", format!("{unit}/s"), bounds));
         }
-        if let Some(wps) = &e.wps {
-            // A regression's independent samples are its fitted points (rounds merged by
-            // subsession analysis); the variance is stated so that `variance / count` is the
-            // slope's squared standard error, which is what a comparison needs.
-            let points = wps.fit.n;
-            subsession = json!({
-                "count": points,
-                "mean": wps.fit.slope,
-                "variance": wps.fit.slope_se * wps.fit.slope_se * points as f64,
-                "variance_inflation": 1.0,
-                "means": null,
-            });
-        } else if let Ok(sum) = Summary::of(&e.subsession_means) {
-            let inflation = e.variance_inflation;
-            subsession = json!({
-                "count": sum.n,
-                "mean": sum.mean,
-                "variance": sum.variance,
-                "variance_inflation": inflation,
-                "means": (sum.n <= MAX_STORED_MEANS).then_some(&e.subsession_means),
-            });
-        }
+        samples = subsession(e);
         let unit_ns = e.mean * r.iterations_per_unit.unwrap_or(1) as f64;
         if unit_ns > 0.0 {
-            share = json!(2.0 * r.clock.overhead_ns / unit_ns);
+            share = Some(2.0 * r.clock.overhead_ns / unit_ns);
         }
     }
-    let rounds: Vec<Value> = s
+    let rounds = s
         .rounds
         .iter()
-        .map(|round| {
-            json!({
-                "work": round.work,
-                "duration_ns": round.duration.as_nanos() as u64,
-                "units": round.units,
-                "stable": round.stable.map(|(a, b)| [a, b]),
-                "analysed": round.analysed,
-            })
+        .map(|round| RoundDoc {
+            work: round.work,
+            duration_ns: round.duration.as_nanos() as u64,
+            units: round.units,
+            stable: round.stable.map(|(a, b)| [a, b]),
+            analysed: round.analysed,
         })
         .collect();
-    json!({
-        "schema": RESULT_SCHEMA,
-        "name": r.name,
-        "target": r.target,
-        "form": r.form,
-        "status": s.status.as_str(),
-        "status_detail": status_detail(&s.status),
-        "pis": pis,
-        "subsession": subsession,
-        "config": {
-            "ci": r.config.target,
-            "confidence": r.config.confidence,
-            "max_time": r.config.max_time.as_secs_f64(),
-            "min_time": r.config.min_time.as_secs_f64(),
+    ResultDoc {
+        schema: RESULT_SCHEMA.to_string(),
+        name: r.name.to_string(),
+        target: r.target.to_string(),
+        form: r.form.to_string(),
+        status: s.status.as_str().to_string(),
+        status_detail: match &s.status {
+            Status::Failed(msg) => Some(msg.clone()),
+            _ => None,
         },
-        "rounds": rounds,
-        "processes": {
-            "count": s.process_means.len().max(1),
-            "means": s.process_means,
+        pis,
+        subsession: samples,
+        config: config_doc(r.config),
+        rounds,
+        processes: ProcessesDoc {
+            count: s.process_means.len().max(1),
+            means: s.process_means.clone(),
         },
-        "removed_readings": s.removed,
-        "readings": s.readings,
-        "iterations_per_unit": r.iterations_per_unit,
-        "clock": {
-            "overhead_ns": r.clock.overhead_ns,
-            "resolution_ns": r.clock.resolution_ns,
-            "share_of_unit": share,
+        removed_readings: s.removed as u64,
+        readings: s.readings as u64,
+        iterations_per_unit: r.iterations_per_unit,
+        clock: ClockDoc {
+            overhead_ns: r.clock.overhead_ns,
+            resolution_ns: r.clock.resolution_ns,
+            share_of_unit: share,
         },
-        "warnings": s.warnings,
-        "machine": r.machine,
-        "started": r.started,
-        "finished": r.finished,
-        "elapsed_s": s.elapsed.as_secs_f64(),
-    })
+        warnings: s.warnings.clone(),
+        machine: r.machine.cloned(),
+        started: r.started.clone(),
+        finished: r.finished.clone(),
+        elapsed_s: s.elapsed.as_secs_f64(),
+        threads: None,
+    }
 }
 
 #[cfg(test)]
@@ -207,11 +221,7 @@ mod tests {
     use crate::session::Estimate;
     use crate::stats::regression::wps;
 
-    fn record<'a>(
-        session: &'a SessionResult,
-        config: &'a SessionConfig,
-        machine: &'a Value,
-    ) -> BenchRecord<'a> {
+    fn record<'a>(session: &'a SessionResult, config: &'a SessionConfig) -> BenchRecord<'a> {
         BenchRecord {
             name: "fold",
             target: "t",
@@ -224,7 +234,7 @@ mod tests {
                 overhead_ns: 20.0,
                 resolution_ns: 1.0,
             },
-            machine,
+            machine: None,
             started: "s".into(),
             finished: "f".into(),
         }
@@ -255,8 +265,7 @@ mod tests {
             unresolved_fit: None,
         };
         let config = SessionConfig::default();
-        let machine = json!({});
-        let doc = document(&record(&session, &config, &machine));
+        let doc = document(&record(&session, &config));
         let saved = crate::store::from_document(&doc, Path::new("fold.json")).unwrap();
         let e = saved.time.unwrap();
         assert_eq!(e.interval_from, "regression");

@@ -1,0 +1,583 @@
+//! The documents pilot writes and reads, one serde type each: the bench result
+//! (`pilot.result/1`), a run (`pilot.run/1`), a run's progress (`pilot.progress/1`), a
+//! comparison (`pilot.compare/1`) and `cargo pilot bench`'s progress
+//! (`pilot.cargo-progress/1`). Writers build these types and readers parse into them, so both
+//! agree by construction; [`ResultDoc::validate`] holds every range check a result must pass
+//! before it is saved or used, and names the key at fault.
+//!
+//! Field order is key order in the file. A key documented as optional is left out when absent
+//! (`skip_serializing_if`); keys that older writers of the same schema version did not write
+//! read as their defaults. A change to a key bumps the schema's version.
+
+use serde::{Deserialize, Serialize};
+
+/// Schema name of a bench's result document.
+pub const RESULT_SCHEMA: &str = "pilot.result/1";
+/// Schema name of a whole run's document (`--json FILE`).
+pub const RUN_SCHEMA: &str = "pilot.run/1";
+/// Schema name of a bench binary's run progress (`target/pilot/runs/<target>.json`).
+pub const PROGRESS_SCHEMA: &str = "pilot.progress/1";
+/// Schema name of a comparison document (`--format json`).
+pub const COMPARE_SCHEMA: &str = "pilot.compare/1";
+/// Schema name of `cargo pilot bench`'s progress across targets.
+pub const CARGO_PROGRESS_SCHEMA: &str = "pilot.cargo-progress/1";
+
+/// The statuses a result may have, as written.
+pub const STATUSES: [&str; 6] = [
+    "ok",
+    "time cap",
+    "no steady state",
+    "below clock resolution",
+    "unresolved",
+    "failed",
+];
+
+/// One bench's result (`pilot.result/1`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultDoc {
+    /// Always [`RESULT_SCHEMA`].
+    pub schema: String,
+    /// The bench's name, e.g. `sort/1000` or `parse::json`.
+    pub name: String,
+    /// The bench target (binary); empty in a child process's document.
+    #[serde(default)]
+    pub target: String,
+    /// `full`, `micro` or `readings-only`.
+    #[serde(default)]
+    pub form: String,
+    /// How the session ended: one of [`STATUSES`].
+    pub status: String,
+    /// Why the bench failed, when it did.
+    #[serde(default)]
+    pub status_detail: Option<String>,
+    /// The performance indices: `time` first, `throughput` when the bench names a unit.
+    /// Empty when the session ended without an estimate.
+    pub pis: Vec<PiDoc>,
+    /// The estimate's independent samples, for later comparisons (Pilot §III-F); `null`
+    /// without an estimate.
+    #[serde(default)]
+    pub subsession: Option<SubsessionDoc>,
+    /// The settings the session ran with.
+    #[serde(default)]
+    pub config: ConfigDoc,
+    /// Every round, in order.
+    #[serde(default)]
+    pub rounds: Vec<RoundDoc>,
+    /// The process executions the estimate came from.
+    #[serde(default)]
+    pub processes: ProcessesDoc,
+    /// Unit readings removed as warm-up or cool-down.
+    #[serde(default)]
+    pub removed_readings: u64,
+    /// Unit readings seen in analysed rounds.
+    #[serde(default)]
+    pub readings: u64,
+    /// Iterations per timed unit in the micro form; `null` otherwise.
+    #[serde(default)]
+    pub iterations_per_unit: Option<u64>,
+    /// What reading the clock costs.
+    #[serde(default)]
+    pub clock: ClockDoc,
+    /// What the session warned about.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    /// The machine it ran on; `null` in a child process's document.
+    #[serde(default)]
+    pub machine: Option<MachineDoc>,
+    /// When the session started (RFC 3339, UTC).
+    #[serde(default)]
+    pub started: String,
+    /// When it finished (RFC 3339, UTC).
+    #[serde(default)]
+    pub finished: String,
+    /// Its wall time in seconds.
+    #[serde(default)]
+    pub elapsed_s: f64,
+    /// Throughput per thread and on all threads, for a bench run on several threads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<ThreadsDoc>,
+}
+
+/// A performance index: its mean and confidence interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PiDoc {
+    /// `time` or `throughput`.
+    pub name: String,
+    /// `ns` for time; `<unit>/s` for throughput.
+    pub unit: String,
+    /// The mean; `null` for a throughput whose time is not positive.
+    pub mean: Option<f64>,
+    /// Its interval.
+    pub ci: CiDoc,
+    /// Samples behind it: stable unit readings, or rounds in readings-only mode.
+    #[serde(default)]
+    pub n: usize,
+    /// Subsession size.
+    #[serde(default)]
+    pub subsession_size: usize,
+    /// Lag-1 autocorrelation of the subsession samples.
+    #[serde(default)]
+    pub autocorrelation: f64,
+    /// Samples the target needs; `null` when unknown.
+    #[serde(default)]
+    pub required_n: Option<usize>,
+    /// For `time`: which variation decided the interval: `readings`, `rounds`, `processes` or
+    /// `regression`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval_from: Option<String>,
+}
+
+/// A confidence interval; a bound is `null` when it does not exist (a throughput whose time
+/// interval reaches 0).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CiDoc {
+    /// Lower bound.
+    pub low: Option<f64>,
+    /// Upper bound.
+    pub high: Option<f64>,
+    /// Confidence level.
+    pub confidence: f64,
+}
+
+/// Count, mean and variance of the estimate's independent samples: the subsession means of
+/// the unit readings; the processes' estimates; or a readings-only fit's points, with the
+/// variance stated so that `variance / count` is the slope's squared standard error.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubsessionDoc {
+    /// Number of samples.
+    pub count: usize,
+    /// Their mean.
+    pub mean: f64,
+    /// Their sample variance (n − 1 denominator), before inflation.
+    pub variance: f64,
+    /// Factor for the correlation left between the samples.
+    pub variance_inflation: f64,
+    /// The samples themselves, when there are at most 10 000 (else `null`).
+    #[serde(default)]
+    pub means: Option<Vec<f64>>,
+}
+
+/// The settings a session ran with.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct ConfigDoc {
+    /// Target half-width relative to the mean.
+    pub ci: f64,
+    /// Confidence level.
+    pub confidence: f64,
+    /// Time cap, seconds.
+    pub max_time: f64,
+    /// Least session time, seconds.
+    pub min_time: f64,
+}
+
+/// One round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoundDoc {
+    /// Work amount.
+    pub work: u64,
+    /// Wall time, setup included.
+    pub duration_ns: u64,
+    /// Unit readings (0 in readings-only mode).
+    pub units: usize,
+    /// The stable phase `[start, end)` of its readings, when it was analysed and had one.
+    pub stable: Option<[usize; 2]>,
+    /// Whether it went into the analysis.
+    pub analysed: bool,
+}
+
+/// The process executions an estimate came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProcessesDoc {
+    /// How many (1 for a session in the bench's own process).
+    pub count: usize,
+    /// Each one's estimate, when there were several (else empty).
+    pub means: Vec<f64>,
+}
+
+impl Default for ProcessesDoc {
+    fn default() -> Self {
+        ProcessesDoc {
+            count: 1,
+            means: Vec::new(),
+        }
+    }
+}
+
+/// What reading the clock costs.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct ClockDoc {
+    /// Nanoseconds per read.
+    pub overhead_ns: f64,
+    /// Smallest step seen, nanoseconds.
+    pub resolution_ns: f64,
+    /// Two reads' share of one timed unit; `null` without an estimate.
+    pub share_of_unit: Option<f64>,
+}
+
+/// The machine a result was measured on (fields that could not be read are `null`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct MachineDoc {
+    /// CPU model.
+    #[serde(default)]
+    pub cpu: Option<String>,
+    /// Logical cores available to the process.
+    #[serde(default)]
+    pub cores: Option<usize>,
+    /// cpufreq governor of CPU 0.
+    #[serde(default)]
+    pub governor: Option<String>,
+    /// Operating system (`linux`, `macos`, …).
+    #[serde(default)]
+    pub os: String,
+    /// CPU architecture.
+    #[serde(default)]
+    pub arch: String,
+    /// Kernel release.
+    #[serde(default)]
+    pub kernel: Option<String>,
+    /// pilot's version.
+    #[serde(default)]
+    pub pilot: String,
+    /// The git commit of the working directory.
+    #[serde(default)]
+    pub git_commit: Option<String>,
+}
+
+/// Throughput of a bench run on several threads, units per second.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThreadsDoc {
+    /// Threads that ran the workload at once.
+    pub count: usize,
+    /// One thread's throughput.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_thread: Option<RateDoc>,
+    /// All threads' throughput.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aggregate: Option<RateDoc>,
+}
+
+/// A rate with its interval; `high` is `null` when unbounded.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RateDoc {
+    /// Mean.
+    pub mean: f64,
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: Option<f64>,
+}
+
+/// A whole run (`pilot.run/1`): a bench binary's `--json FILE`, or `cargo pilot bench --json`
+/// (which has only `results` and `comparison`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunDoc {
+    /// Always [`RUN_SCHEMA`].
+    pub schema: String,
+    /// The bench target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// When the run started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<String>,
+    /// The machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<MachineDoc>,
+    /// The benches the run selected, run or not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub benches: Option<Vec<String>>,
+    /// The results of the benches that ran.
+    pub results: Vec<ResultDoc>,
+    /// The comparison with `--baseline`, else `null`.
+    #[serde(default)]
+    pub comparison: Option<CompareDoc>,
+    /// The groups measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<GroupDoc>>,
+}
+
+/// A group's ranking in a run document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupDoc {
+    /// The group instance, e.g. `maps/100`.
+    pub name: String,
+    /// Member names, fastest first.
+    pub ranking: Vec<String>,
+    /// Adjacent pairs of the ranking.
+    pub pairs: Vec<PairDoc>,
+    /// Members with an estimate, in ranking order.
+    pub members: Vec<MemberDoc>,
+    /// `settled` or `time cap`.
+    pub status: String,
+    /// Whether the members ran interleaved.
+    pub interleaved: bool,
+    /// Cycles run.
+    pub cycles: usize,
+    /// Wall time, seconds.
+    pub elapsed_s: f64,
+    /// When the ranking was settled, seconds; `null` if never.
+    pub ranking_settled_s: Option<f64>,
+}
+
+/// One adjacent pair of a group's ranking: `b` over `a`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairDoc {
+    /// The faster member.
+    pub a: String,
+    /// The slower member.
+    pub b: String,
+    /// Time of `b` over time of `a`.
+    pub ratio: f64,
+    /// Its interval.
+    pub ratio_ci: RangeDoc,
+    /// Welch's p; `null` when not computed.
+    pub p: Option<f64>,
+    /// `faster`, `equivalent` or `undecided`.
+    pub verdict: String,
+}
+
+/// A group member's time per unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemberDoc {
+    /// Bench name.
+    pub name: String,
+    /// Mean time per unit, ns.
+    pub mean: f64,
+    /// Its interval.
+    pub ci: RangeDoc,
+}
+
+/// An interval without a stated confidence.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RangeDoc {
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+}
+
+/// A bench binary's run progress (`pilot.progress/1`), rewritten after each bench.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProgressDoc {
+    /// Always [`PROGRESS_SCHEMA`].
+    pub schema: String,
+    /// When the run started.
+    pub started: String,
+    /// Whether the run finished (nothing is left to resume).
+    pub finished: bool,
+    /// Benches finished so far.
+    pub done: Vec<String>,
+}
+
+/// A comparison with a baseline (`pilot.compare/1`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareDoc {
+    /// Always [`COMPARE_SCHEMA`].
+    pub schema: String,
+    /// Significance level of a verdict.
+    pub alpha: f64,
+    /// Noise threshold of a verdict (relative).
+    pub noise: f64,
+    /// Confidence level of the changes' intervals.
+    pub confidence: f64,
+    /// One entry per bench.
+    pub benches: Vec<CompareBenchDoc>,
+}
+
+/// One bench's comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareBenchDoc {
+    /// Bench name.
+    pub name: String,
+    /// Bench target.
+    pub target: String,
+    /// The baseline's mean time per unit, ns; `null` when absent.
+    pub base: Option<f64>,
+    /// The new mean time per unit, ns; `null` when absent.
+    pub new: Option<f64>,
+    /// `new / base − 1`: +0.05 is 5% slower.
+    pub change: Option<f64>,
+    /// The change's interval; `null` when unbounded.
+    pub change_ci: Option<RangeDoc>,
+    /// Two-sided p of "equal means".
+    pub p: Option<f64>,
+    /// `improved`, `regressed`, `no change`, `undecided`, `new`, `missing` or `failed`.
+    pub verdict: String,
+    /// How the verdict was reached.
+    pub method: String,
+}
+
+/// `cargo pilot bench`'s progress across bench targets (`pilot.cargo-progress/1`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CargoProgressDoc {
+    /// Always [`CARGO_PROGRESS_SCHEMA`].
+    pub schema: String,
+    /// Whether the run finished.
+    pub finished: bool,
+    /// The target being measured, when one was.
+    pub running: Option<RunningDoc>,
+    /// Targets finished.
+    pub done: Vec<FinishedTargetDoc>,
+}
+
+/// The bench target a `cargo pilot bench` run was measuring.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunningDoc {
+    /// Its package.
+    pub package: String,
+    /// Its name in cargo's metadata.
+    pub target: String,
+}
+
+/// A bench target a `cargo pilot bench` run finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FinishedTargetDoc {
+    /// Its package.
+    pub package: String,
+    /// Its name in cargo's metadata.
+    pub target: String,
+    /// The name its binary keeps results under.
+    pub results_target: String,
+    /// The benches the binary selected.
+    pub benches: Vec<String>,
+}
+
+impl ResultDoc {
+    /// Checks every key a reader relies on: the schema, a known status, a non-empty name, and
+    /// with an estimate a `time` PI whose mean is positive and inside a finite interval at a
+    /// confidence in (0, 1), and the samples' statistics a comparison needs. The error names
+    /// the key at fault, e.g. "`pis[0].ci.low` (101) is above the mean (100)".
+    pub fn validate(&self) -> Result<(), String> {
+        check_schema(&self.schema, RESULT_SCHEMA)?;
+        if self.name.is_empty() {
+            return Err("`name` is empty".into());
+        }
+        if !STATUSES.contains(&self.status.as_str()) {
+            return Err(format!(
+                "`status` is `{}`, expected one of: {}",
+                self.status,
+                STATUSES.join(", ")
+            ));
+        }
+        let Some(time) = self.pis.first() else {
+            if self.status == "ok" {
+                return Err("`pis` is empty but `status` is `ok`".into());
+            }
+            return Ok(());
+        };
+        time.validate_time()?;
+        let sub = self
+            .subsession
+            .as_ref()
+            .ok_or("`subsession` is missing: the comparison needs its samples' statistics")?;
+        sub.validate()?;
+        for (i, m) in self.processes.means.iter().enumerate() {
+            // A process's readings-only slope may be 0 or less when noise swamped its rounds;
+            // the mean over processes (pis[0].mean) is what has to be positive.
+            if !m.is_finite() {
+                return Err(format!("`processes.means[{i}]` is not a number"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Analysed rounds with a stable phase: the samples of a between-round interval.
+    pub fn stable_rounds(&self) -> usize {
+        self.rounds
+            .iter()
+            .filter(|r| r.analysed && r.stable.is_some())
+            .count()
+    }
+}
+
+impl PiDoc {
+    fn validate_time(&self) -> Result<(), String> {
+        if self.name != "time" {
+            return Err("`pis[0]` is not the `time` performance index".into());
+        }
+        let mean = finite(self.mean, "pis[0].mean")?;
+        if mean <= 0.0 {
+            return Err(format!("`pis[0].mean` is {mean}, expected a positive time"));
+        }
+        let low = finite(self.ci.low, "pis[0].ci.low")?;
+        let high = finite(self.ci.high, "pis[0].ci.high")?;
+        if low > mean {
+            return Err(format!(
+                "`pis[0].ci.low` ({low}) is above the mean ({mean})"
+            ));
+        }
+        if high < mean {
+            return Err(format!(
+                "`pis[0].ci.high` ({high}) is below the mean ({mean})"
+            ));
+        }
+        let c = self.ci.confidence;
+        if !(c > 0.0 && c < 1.0) {
+            return Err(format!(
+                "`pis[0].ci.confidence` is {c}, expected between 0 and 1"
+            ));
+        }
+        match self.interval_from.as_deref() {
+            None | Some("readings" | "rounds" | "processes" | "regression") => Ok(()),
+            Some(other) => Err(format!(
+                "`pis[0].interval_from` is `{other}`, expected readings, rounds, processes or \
+                 regression"
+            )),
+        }
+    }
+}
+
+impl SubsessionDoc {
+    fn validate(&self) -> Result<(), String> {
+        if self.count < 1 {
+            return Err("`subsession.count` is 0, expected at least 1".into());
+        }
+        finite(Some(self.mean), "subsession.mean")?;
+        let v = finite(Some(self.variance), "subsession.variance")?;
+        if v < 0.0 {
+            return Err(format!("`subsession.variance` is {v}, expected 0 or more"));
+        }
+        let f = finite(
+            Some(self.variance_inflation),
+            "subsession.variance_inflation",
+        )?;
+        if f < 1.0 - 1e-9 {
+            return Err(format!(
+                "`subsession.variance_inflation` is {f}, expected 1 or more"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `x` when it is a finite number; else an error naming `key`.
+fn finite(x: Option<f64>, key: &str) -> Result<f64, String> {
+    match x {
+        Some(x) if x.is_finite() => Ok(x),
+        _ => Err(format!("`{key}` is missing or not a number")),
+    }
+}
+
+/// An error unless `schema` is `expected`; one from a newer pilot says so.
+pub(crate) fn check_schema(schema: &str, expected: &str) -> Result<(), String> {
+    if schema == expected {
+        return Ok(());
+    }
+    let (family, version) = expected.rsplit_once('/').expect("a versioned schema name");
+    let newer = schema
+        .strip_prefix(family)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .and_then(|v| v.parse::<u32>().ok())
+        .zip(version.parse::<u32>().ok())
+        .is_some_and(|(found, known)| found > known);
+    Err(if newer {
+        format!(
+            "schema `{schema}` was written by a newer pilot; this one reads `{expected}`: update \
+             cargo-pilot and pilot"
+        )
+    } else {
+        format!("schema `{schema}` is not `{expected}`")
+    })
+}
+
+#[cfg(test)]
+mod tests;

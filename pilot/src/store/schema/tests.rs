@@ -1,0 +1,262 @@
+//! Every document survives a write and a read unchanged, for every status a result can have;
+//! and validation names the key at fault for each range it checks.
+
+use std::time::Duration;
+
+use super::*;
+use crate::record::ClockInfo;
+use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status};
+use crate::stats::ConfidenceInterval;
+use crate::store::result::{BenchRecord, document};
+
+fn estimate() -> Estimate {
+    Estimate {
+        mean: 100.0,
+        ci: ConfidenceInterval {
+            low: 99.0,
+            high: 101.0,
+            confidence: 0.95,
+        },
+        n: 4000,
+        subsession_size: 2,
+        autocorrelation: 0.05,
+        required_n: Some(3000),
+        subsession_means: vec![99.0, 100.0, 101.0, 100.0],
+        wps: None,
+        variance_inflation: 1.2,
+        between_rounds: false,
+        rounds: 12,
+    }
+}
+
+fn session(status: Status) -> SessionResult {
+    let has_estimate = matches!(status, Status::Converged | Status::TimeCap);
+    SessionResult {
+        status,
+        estimate: has_estimate.then(estimate),
+        rounds: vec![RoundRecord {
+            work: 1000,
+            duration: Duration::from_micros(120),
+            units: 1000,
+            stable: Some((10, 1000)),
+            analysed: true,
+            mean_ns: Some(100.0),
+        }],
+        removed: 10,
+        readings: 1000,
+        elapsed: Duration::from_millis(1500),
+        warnings: vec!["a warning".into()],
+        process_means: Vec::new(),
+        unresolved_fit: None,
+    }
+}
+
+fn result_doc(status: Status) -> ResultDoc {
+    let config = SessionConfig::default();
+    let s = session(status);
+    document(&BenchRecord {
+        name: "sort/1000",
+        target: "demo",
+        form: "micro",
+        unit: Some("KiB"),
+        config: &config,
+        session: &s,
+        iterations_per_unit: Some(16),
+        clock: ClockInfo {
+            overhead_ns: 20.0,
+            resolution_ns: 1.0,
+        },
+        machine: Some(&MachineDoc::default()),
+        started: "2026-11-23T10:00:00Z".into(),
+        finished: "2026-11-23T10:00:02Z".into(),
+    })
+}
+
+/// Writes `doc` and reads it back.
+fn round_trip<T: Serialize + serde::de::DeserializeOwned>(doc: &T) -> T {
+    let text = serde_json::to_string_pretty(doc).unwrap();
+    crate::store::typed(serde_json::from_str(&text).unwrap()).unwrap()
+}
+
+#[test]
+fn a_result_of_every_status_reads_back_unchanged_and_valid() {
+    let statuses = [
+        Status::Converged,
+        Status::TimeCap,
+        Status::NoSteadyState,
+        Status::BelowResolution,
+        Status::Unresolved,
+        Status::Failed("boom".into()),
+    ];
+    for status in statuses {
+        let name = status.as_str();
+        assert!(STATUSES.contains(&name), "{name} is not a known status");
+        let doc = result_doc(status);
+        assert_eq!(round_trip(&doc), doc, "{name}");
+        doc.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(doc.pis.is_empty(), doc.subsession.is_none(), "{name}");
+    }
+    assert_eq!(
+        result_doc(Status::Failed("boom".into())).status_detail,
+        Some("boom".into())
+    );
+}
+
+#[test]
+fn every_other_document_reads_back_unchanged() {
+    let range = RangeDoc {
+        low: 0.9,
+        high: 1.1,
+    };
+    let compare = CompareDoc {
+        schema: COMPARE_SCHEMA.into(),
+        alpha: 0.01,
+        noise: 0.01,
+        confidence: 0.95,
+        benches: vec![CompareBenchDoc {
+            name: "sort".into(),
+            target: "demo".into(),
+            base: Some(100.0),
+            new: None,
+            change: None,
+            change_ci: Some(range),
+            p: Some(0.5),
+            verdict: "missing".into(),
+            method: "in the baseline, not in the new results".into(),
+        }],
+    };
+    assert_eq!(round_trip(&compare), compare);
+    let run = RunDoc {
+        schema: RUN_SCHEMA.into(),
+        target: Some("demo".into()),
+        started: Some("2026-11-23T10:00:00Z".into()),
+        machine: Some(MachineDoc::default()),
+        benches: Some(vec!["sort/1000".into()]),
+        results: vec![result_doc(Status::Converged)],
+        comparison: Some(compare),
+        groups: Some(vec![GroupDoc {
+            name: "g".into(),
+            ranking: vec!["a".into(), "b".into()],
+            pairs: vec![PairDoc {
+                a: "a".into(),
+                b: "b".into(),
+                ratio: 1.5,
+                ratio_ci: range,
+                p: None,
+                verdict: "faster".into(),
+            }],
+            members: vec![MemberDoc {
+                name: "a".into(),
+                mean: 1.0,
+                ci: range,
+            }],
+            status: "settled".into(),
+            interleaved: true,
+            cycles: 12,
+            elapsed_s: 1.5,
+            ranking_settled_s: Some(0.9),
+        }]),
+    };
+    assert_eq!(round_trip(&run), run);
+    // `cargo pilot bench --json` writes only results and comparison: the other keys are left
+    // out, not null.
+    let short = RunDoc {
+        target: None,
+        started: None,
+        machine: None,
+        benches: None,
+        groups: None,
+        ..run
+    };
+    let keys: Vec<String> = match serde_json::to_value(&short).unwrap() {
+        serde_json::Value::Object(map) => map.keys().cloned().collect(),
+        other => panic!("{other}"),
+    };
+    assert_eq!(keys, ["schema", "results", "comparison"]);
+    assert_eq!(round_trip(&short), short);
+    let progress = ProgressDoc {
+        schema: PROGRESS_SCHEMA.into(),
+        started: "2026-11-23T10:00:00Z".into(),
+        finished: false,
+        done: vec!["a".into()],
+    };
+    assert_eq!(round_trip(&progress), progress);
+    let cargo = CargoProgressDoc {
+        schema: CARGO_PROGRESS_SCHEMA.into(),
+        finished: false,
+        running: Some(RunningDoc {
+            package: "p".into(),
+            target: "t".into(),
+        }),
+        done: vec![FinishedTargetDoc {
+            package: "p".into(),
+            target: "u-v".into(),
+            results_target: "u_v".into(),
+            benches: vec!["x".into()],
+        }],
+    };
+    assert_eq!(round_trip(&cargo), cargo);
+}
+
+#[test]
+fn validation_names_the_key_at_fault() {
+    let bad = |f: &dyn Fn(&mut ResultDoc)| {
+        let mut d = result_doc(Status::Converged);
+        f(&mut d);
+        d.validate().unwrap_err()
+    };
+    assert!(bad(&|d| d.schema = "pilot.result/2".into()).contains("newer pilot"));
+    assert!(bad(&|d| d.schema = "other/1".into()).contains("is not `pilot.result/1`"));
+    assert_eq!(bad(&|d| d.name.clear()), "`name` is empty");
+    assert!(bad(&|d| d.status = "great".into()).starts_with("`status` is `great`"));
+    assert_eq!(
+        bad(&|d| d.pis[0].mean = Some(f64::NAN)),
+        "`pis[0].mean` is missing or not a number"
+    );
+    assert_eq!(
+        bad(&|d| d.pis[0].mean = Some(-3.0)),
+        "`pis[0].mean` is -3, expected a positive time"
+    );
+    assert_eq!(
+        bad(&|d| d.pis[0].ci.low = Some(100.5)),
+        "`pis[0].ci.low` (100.5) is above the mean (100)"
+    );
+    assert_eq!(
+        bad(&|d| d.pis[0].ci.high = Some(99.5)),
+        "`pis[0].ci.high` (99.5) is below the mean (100)"
+    );
+    assert_eq!(
+        bad(&|d| d.pis[0].ci.high = None),
+        "`pis[0].ci.high` is missing or not a number"
+    );
+    assert_eq!(
+        bad(&|d| d.pis[0].ci.confidence = 1.0),
+        "`pis[0].ci.confidence` is 1, expected between 0 and 1"
+    );
+    assert!(bad(&|d| d.pis[0].interval_from = Some("luck".into())).contains("`luck`"));
+    assert_eq!(
+        bad(&|d| d.pis[0].name = "throughput".into()),
+        "`pis[0]` is not the `time` performance index"
+    );
+    assert!(bad(&|d| d.subsession = None).starts_with("`subsession` is missing"));
+    assert_eq!(
+        bad(&|d| d.subsession.as_mut().unwrap().count = 0),
+        "`subsession.count` is 0, expected at least 1"
+    );
+    assert_eq!(
+        bad(&|d| d.subsession.as_mut().unwrap().variance = -1.0),
+        "`subsession.variance` is -1, expected 0 or more"
+    );
+    assert_eq!(
+        bad(&|d| d.subsession.as_mut().unwrap().variance_inflation = 0.5),
+        "`subsession.variance_inflation` is 0.5, expected 1 or more"
+    );
+    assert_eq!(
+        bad(&|d| d.processes.means = vec![1.0, f64::INFINITY]),
+        "`processes.means[1]` is not a number"
+    );
+    assert_eq!(
+        bad(&|d| d.pis.clear()),
+        "`pis` is empty but `status` is `ok`"
+    );
+}
