@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::Context;
-use pilot::compare::CompareOptions;
-use pilot::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot::cargo_api::compare::CompareOptions;
+use pilot::cargo_api::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
 
 use crate::cargo::{self, CargoOptions};
 use crate::interrupt;
@@ -135,7 +135,7 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
     let processes = args.processes.or(args
         .baseline
         .as_ref()
-        .map(|_| pilot::compare::BASELINE_PROCESSES));
+        .map(|_| pilot::cargo_api::compare::BASELINE_PROCESSES));
     value("--processes", processes.map(|x| x.to_string()));
     if args.quick {
         out.push("--quick".into());
@@ -189,9 +189,12 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     // A missing or corrupt baseline stops the run before anything is built.
     let base = match &args.baseline {
         Some(name) => {
-            let dir = pilot::store::baseline(&pilot::store::baselines_dir(&target_dir), name)
-                .map_err(anyhow::Error::from)?;
-            Some(pilot::store::read_dir(&dir).map_err(anyhow::Error::from)?)
+            let dir = pilot::cargo_api::store::baseline(
+                &pilot::cargo_api::store::baselines_dir(&target_dir),
+                name,
+            )
+            .map_err(anyhow::Error::from)?;
+            Some(pilot::cargo_api::store::read_dir(&dir).map_err(anyhow::Error::from)?)
         }
         None => None,
     };
@@ -229,7 +232,10 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         let status = run_target(args, exe, &json, &target_dir, &mut log)?;
         if interrupt::happened() {
             let _ = std::fs::remove_dir_all(&scratch);
-            println!("\n{}", pilot::report::results_table(&got.documents));
+            println!(
+                "\n{}",
+                pilot::cargo_api::report::results_table(&got.documents)
+            );
             eprintln!(
                 "cargo pilot: interrupted while running `{}`; every bench finished so far is \
                  saved: `cargo pilot bench --resume` with the same arguments measures the rest",
@@ -319,16 +325,19 @@ fn finish(
     args: &BenchArgs,
     target_dir: &Path,
     got: Gathered,
-    base: Option<Vec<pilot::store::SavedResult>>,
+    base: Option<Vec<pilot::cargo_api::store::SavedResult>>,
     options: &CompareOptions,
 ) -> Result<ExitCode, Failure> {
-    println!("\n{}", pilot::report::results_table(&got.documents));
+    println!(
+        "\n{}",
+        pilot::cargo_api::report::results_table(&got.documents)
+    );
     println!(
         "results: {}",
-        pilot::store::results_dir(target_dir).display()
+        pilot::cargo_api::store::results_dir(target_dir).display()
     );
     if let Some(name) = &args.save_baseline {
-        let dir = pilot::store::baselines_dir(target_dir).join(name);
+        let dir = pilot::cargo_api::store::baselines_dir(target_dir).join(name);
         if got.failed {
             // Each bench's result was saved as it finished, or not: never claim the whole.
             eprintln!(
@@ -343,29 +352,32 @@ fn finish(
     let mut regressed = false;
     let mut comparison = None;
     if let Some(base) = base {
-        let new: Vec<pilot::store::SavedResult> = got
+        let new: Vec<pilot::cargo_api::store::SavedResult> = got
             .documents
             .iter()
             .filter_map(|d| {
-                let path = pilot::store::latest_path(target_dir, &d.target, &d.name);
-                pilot::store::from_document(d, &path).ok()
+                let path = pilot::cargo_api::store::latest_path(target_dir, &d.target, &d.name);
+                pilot::cargo_api::store::from_document(d, &path).ok()
             })
             .collect();
         // Only benches this run selected count as missing, as the binaries chose them
         // (filters, `--skip`, ignored benches).
-        let comparisons = pilot::compare::against_baseline(
+        let comparisons = pilot::cargo_api::compare::against_baseline(
             &base,
             &new,
             |r| got.selected.contains(&(r.target.clone(), r.name.clone())),
             options,
         );
-        regressed = pilot::compare::any_regressed(&comparisons);
+        regressed = pilot::cargo_api::compare::any_regressed(&comparisons);
         println!(
             "\ncompared with baseline `{}`:\n{}",
             args.baseline.as_deref().unwrap_or(""),
-            pilot::report::comparison_table(&comparisons, options)
+            pilot::cargo_api::report::comparison_table(&comparisons, options)
         );
-        comparison = Some(pilot::report::comparison_doc(&comparisons, options));
+        comparison = Some(pilot::cargo_api::report::comparison_doc(
+            &comparisons,
+            options,
+        ));
     }
     if let Some(path) = &args.json {
         let run = RunDoc {
@@ -379,7 +391,7 @@ fn finish(
             groups: None,
         };
         let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
-        pilot::store::write_atomic(path, &bytes)
+        pilot::cargo_api::store::write_atomic(path, &bytes)
             .with_context(|| format!("failed to write `{}`", path.display()))?;
     }
     Ok(if got.failed {

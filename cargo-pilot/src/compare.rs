@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::anyhow;
-use pilot::compare::Verdict;
-use pilot::store::SavedResult;
+use pilot::cargo_api::compare::Verdict;
+use pilot::cargo_api::store::SavedResult;
 
 use crate::bench::Thresholds;
 use crate::cargo::{self, CargoOptions};
@@ -56,12 +56,12 @@ fn side(
 ) -> Result<Vec<SavedResult>, Failure> {
     let path = Path::new(arg);
     if path.exists() {
-        return Ok(pilot::store::read_path(path).map_err(anyhow::Error::from)?);
+        return Ok(pilot::cargo_api::store::read_path(path).map_err(anyhow::Error::from)?);
     }
     let looks_like_path = arg.contains('/') || arg.ends_with(".json");
-    let baselines = pilot::store::baselines_dir(&target_dir()?);
-    match pilot::store::baseline(&baselines, arg) {
-        Ok(dir) => Ok(pilot::store::read_dir(&dir).map_err(anyhow::Error::from)?),
+    let baselines = pilot::cargo_api::store::baselines_dir(&target_dir()?);
+    match pilot::cargo_api::store::baseline(&baselines, arg) {
+        Ok(dir) => Ok(pilot::cargo_api::store::read_dir(&dir).map_err(anyhow::Error::from)?),
         Err(_) if looks_like_path => Err(Failure::Error(anyhow!("`{arg}` does not exist"))),
         Err(e) => Err(Failure::Error(e.into())),
     }
@@ -80,14 +80,14 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let new = match &args.new {
         Some(arg) => side(arg, &target_dir)?,
         None => {
-            let dir = pilot::store::results_dir(&target_dir()?);
+            let dir = pilot::cargo_api::store::results_dir(&target_dir()?);
             if !dir.is_dir() {
                 return Err(Failure::Error(anyhow!(
                     "no results in `{}`: run the benches first (`cargo pilot bench`)",
                     dir.display()
                 )));
             }
-            pilot::store::read_dir(&dir).map_err(anyhow::Error::from)?
+            pilot::cargo_api::store::read_dir(&dir).map_err(anyhow::Error::from)?
         }
     };
     if base.is_empty() {
@@ -95,27 +95,30 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     }
     // Two single results are compared with each other whatever their names.
     let comparisons = if base.len() == 1 && new.len() == 1 {
-        vec![pilot::compare::compare_pair(
+        vec![pilot::cargo_api::compare::compare_pair(
             Some(&base[0]),
             Some(&new[0]),
             &options,
         )]
     } else {
-        pilot::compare::compare(&base, &new, &options)
+        pilot::cargo_api::compare::compare(&base, &new, &options)
     };
     match args.format {
         Format::Table => print!(
             "{}",
-            pilot::report::comparison_table(&comparisons, &options)
+            pilot::cargo_api::report::comparison_table(&comparisons, &options)
         ),
         Format::Md => print!(
             "{}",
-            pilot::report::comparison_markdown(&comparisons, &options)
+            pilot::cargo_api::report::comparison_markdown(&comparisons, &options)
         ),
         Format::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&pilot::report::comparison_doc(&comparisons, &options))
-                .expect("JSON values serialise")
+            serde_json::to_string_pretty(&pilot::cargo_api::report::comparison_doc(
+                &comparisons,
+                &options
+            ))
+            .expect("JSON values serialise")
         ),
     }
     let regressed = comparisons.iter().any(|c| c.verdict == Verdict::Regressed);

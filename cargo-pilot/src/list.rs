@@ -27,9 +27,9 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
     let mut listed = Vec::new();
     let mut listed_names = Vec::new();
     for exe in exes.iter().filter(|e| cargo::is_pilot(&e.path)) {
-        let results_target = pilot::store::bench_target_of(&exe.path);
+        let results_target = pilot::cargo_api::store::bench_target_of(&exe.path);
         for name in cargo::list_benches(&exe.path)? {
-            let path = pilot::store::latest_path(&target_dir, &results_target, &name);
+            let path = pilot::cargo_api::store::latest_path(&target_dir, &results_target, &name);
             let (latest, when) = if !path.exists() {
                 ("not run yet".to_string(), String::new())
             } else {
@@ -46,10 +46,10 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
         }
     }
     let mut gone = Vec::new();
-    for path in result_files(&pilot::store::results_dir(&target_dir)) {
+    for path in result_files(&pilot::cargo_api::store::results_dir(&target_dir)) {
         if !listed.contains(&path) {
             let (latest, when) = latest(&path, &mut problems);
-            let name = match pilot::store::read_file(&path) {
+            let name = match pilot::cargo_api::store::read_file(&path) {
                 // A file an older pilot named differently, of a bench listed above: stale.
                 Ok(rs)
                     if rs
@@ -77,7 +77,7 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
     let lines: Vec<Vec<String>> = rows.iter().map(|r| r.to_vec()).collect();
     print!(
         "{}",
-        pilot::report::columns(&header, &lines, &[0, 1, 2, 3], "")
+        pilot::cargo_api::report::columns(&header, &lines, &[0, 1, 2, 3], "")
     );
     println!("\n{} benches", rows.len());
     for p in &problems {
@@ -89,7 +89,7 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
 /// The description and finishing time of the result file at `path`; a problem reading it is
 /// added to `problems`.
 fn latest(path: &std::path::Path, problems: &mut Vec<String>) -> (String, String) {
-    match pilot::store::read_file(path) {
+    match pilot::cargo_api::store::read_file(path) {
         Ok(rs) => match rs.first() {
             Some(r) => (describe(r), r.finished.clone().unwrap_or_default()),
             None => ("-".into(), String::new()),
@@ -126,11 +126,11 @@ fn result_files(results: &std::path::Path) -> Vec<std::path::PathBuf> {
 }
 
 /// `84.90 µs ± 0.97% (ok)`.
-fn describe(r: &pilot::store::SavedResult) -> String {
+fn describe(r: &pilot::cargo_api::store::SavedResult) -> String {
     match &r.time {
         Some(t) => format!(
             "{} ({})",
-            pilot::report::format_estimate(t.mean, t.low, t.high),
+            pilot::cargo_api::report::format_estimate(t.mean, t.low, t.high),
             r.status
         ),
         None => r.status.clone(),

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use pilot::store::schema::{
+use pilot::cargo_api::store::schema::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FinishedTargetDoc, ResultDoc, RunningDoc,
 };
 
@@ -46,8 +46,9 @@ impl FinishedTarget {
         self.benches
             .iter()
             .filter_map(|b| {
-                let path = pilot::store::latest_path(target_dir, &self.results_target, b);
-                pilot::store::read_result(&path).ok()
+                let path =
+                    pilot::cargo_api::store::latest_path(target_dir, &self.results_target, b);
+                pilot::cargo_api::store::read_result(&path).ok()
             })
             .collect()
     }
@@ -160,7 +161,7 @@ impl RunLog {
             done: done.iter().map(|d| d.to_doc()).collect(),
         };
         let bytes = serde_json::to_vec_pretty(&doc).expect("documents serialise");
-        if let Err(e) = pilot::store::write_atomic(&self.path, &bytes) {
+        if let Err(e) = pilot::cargo_api::store::write_atomic(&self.path, &bytes) {
             eprintln!("warning: failed to write `{}`: {e}", self.path.display());
         }
     }

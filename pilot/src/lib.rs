@@ -3,18 +3,20 @@
 
 #[doc(hidden)]
 pub mod __private;
+#[doc(hidden)]
+pub mod cargo_api;
 mod cli;
-pub mod compare;
+mod compare;
 mod entry;
 mod error;
 mod fmt;
 mod probe;
 mod record;
-pub mod report;
+mod report;
 mod runner;
 mod session;
 pub mod stats;
-pub mod store;
+mod store;
 mod sweep;
 
 pub use error::{Error, Result};

@@ -1,0 +1,30 @@
+//! What `cargo pilot` uses of the library: saved results and baselines, comparisons, reports
+//! and the documents on disk. Not public API, not covered by semver: the crate `cargo-pilot`
+//! is built from the same version. Each item lives where its concept does; this module only
+//! re-exports.
+
+/// Comparing results with a baseline.
+pub mod compare {
+    pub use crate::compare::{
+        BASELINE_PROCESSES, CompareOptions, Comparison, Verdict, against_baseline, any_regressed,
+        compare, compare_estimates, compare_pair,
+    };
+}
+
+/// Tables, Markdown and documents of results and comparisons.
+pub mod report {
+    pub use crate::report::{
+        columns, comparison_doc, comparison_markdown, comparison_table, format_estimate,
+        results_table,
+    };
+}
+
+/// Results on disk.
+pub mod store {
+    pub use crate::store::schema;
+    pub use crate::store::{
+        SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, baselines_dir,
+        bench_target_of, from_document, latest_path, read_dir, read_file, read_path, read_result,
+        results_dir, write_atomic,
+    };
+}
