@@ -93,6 +93,8 @@ fn verdicts(doc: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
+// One long function on purpose: its numbered steps are one team's story on one fixture
+// workspace, each step starting from what the last left on disk (baselines, results, progress).
 #[test]
 fn a_team_keeps_baselines_and_catches_regressions() {
     let _ = std::fs::remove_dir_all(target_dir().join("pilot"));

@@ -230,6 +230,7 @@ fn lag1_autocorrelation_matches_statsmodels_acf() {
     c.finish("lag-1 autocorrelation", 25);
 }
 
+// Long because it checks every fixture case against each quantity of the definition in turn.
 #[test]
 fn subsession_analysis_matches_pilots_definition_computed_in_python() {
     let mut c = Checks::default();
@@ -476,6 +477,7 @@ fn ols_matches_statsmodels() {
     c.finish("ols", 60);
 }
 
+// Long because it checks each documented step of the method against its own fixture value.
 #[test]
 fn wps_matches_its_documented_steps_on_statsmodels() {
     let mut c = Checks::default();

@@ -108,21 +108,7 @@ impl<'b> Groups<'b> {
 
     /// Runs one group interleaved and keeps its members' results and its report.
     fn run(&mut self, args: &Args, group: &str, members: &[&Bench], clock: ClockInfo) {
-        let base: Vec<SessionConfig> = members
-            .iter()
-            .map(|b| session_config(args, b.def))
-            .collect();
-        let config = group_config(&base);
-        let configs: Vec<SessionConfig> = base
-            .iter()
-            .map(|c| SessionConfig {
-                max_time: config.max_time,
-                max_round: c.max_round.min(MEMBER_MAX_ROUND),
-                first_result: (c.first_result / members.len() as u32)
-                    .max(Duration::from_millis(100)),
-                ..c.clone()
-            })
-            .collect();
+        let (config, configs) = member_configs(args, members);
         let mut workloads: Vec<BenchWorkload> = members
             .iter()
             .map(|b| BenchWorkload::new(b, target_unit_ns(clock)))
@@ -171,6 +157,7 @@ impl<'b> Groups<'b> {
                 .then_some(workloads[i].iters);
             self.measured.insert(b.name.clone(), (session, iters));
         }
+        // Members that ran are numbered among themselves in the result; back to the group's.
         let map = |k: usize| index[k];
         let ranking: Vec<usize> = result.ranking.iter().map(|&k| map(k)).collect();
         let pairs: Vec<PairComparison> = result
@@ -430,6 +417,27 @@ pub(super) fn render_report(g: &GroupReport, sequential: bool) -> String {
 /// The members' names, in member order.
 fn names(members: &[&Bench]) -> Vec<String> {
     members.iter().map(|b| b.name.clone()).collect()
+}
+
+/// The group's rule and cap, and each member's session settings in the group: the group's cap
+/// (a member keeps running after its target while pairs are undecided), short rounds, and a
+/// share of the time to a first result.
+fn member_configs(args: &Args, members: &[&Bench]) -> (GroupConfig, Vec<SessionConfig>) {
+    let base: Vec<SessionConfig> = members
+        .iter()
+        .map(|b| session_config(args, b.def))
+        .collect();
+    let config = group_config(&base);
+    let configs = base
+        .iter()
+        .map(|c| SessionConfig {
+            max_time: config.max_time,
+            max_round: c.max_round.min(MEMBER_MAX_ROUND),
+            first_result: (c.first_result / members.len() as u32).max(Duration::from_millis(100)),
+            ..c.clone()
+        })
+        .collect();
+    (config, configs)
 }
 
 /// The group's rule and cap from its members' settings (see the module docs).

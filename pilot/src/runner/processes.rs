@@ -13,7 +13,7 @@ use crate::entry::BenchBody;
 use crate::record::{RealClock, measure_clock};
 use crate::report::LiveProgress;
 use crate::session::processes::{ProcessEstimate, combine, processes_needed};
-use crate::session::{RoundRecord, SessionConfig, SessionResult, Status, run_session};
+use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, run_session};
 use crate::store::schema::ResultDoc;
 use crate::store::{self, result, typed};
 
@@ -236,6 +236,19 @@ pub(super) fn measure_in_processes(
         }
     };
     progress.finish();
+    processes_result(done, status, estimate, warnings, config, start.elapsed())
+}
+
+/// The session result over the processes `done`, which ended with `status` and the combined
+/// `estimate`; with the micro form's iterations per unit of the last process.
+fn processes_result(
+    done: Vec<ProcessResult>,
+    status: Status,
+    estimate: Option<Estimate>,
+    mut warnings: Vec<String>,
+    config: &SessionConfig,
+    elapsed: Duration,
+) -> (SessionResult, Option<u64>) {
     let unresolved = done.iter().filter(|p| p.unresolved).count();
     if unresolved > 0 {
         warnings.push(format!(
@@ -271,7 +284,7 @@ pub(super) fn measure_in_processes(
         rounds: done.iter().flat_map(|p| p.rounds.iter().cloned()).collect(),
         removed: done.iter().map(|p| p.removed).sum(),
         readings: done.iter().map(|p| p.readings).sum(),
-        elapsed: start.elapsed(),
+        elapsed,
         warnings,
         unresolved_fit,
     };

@@ -102,6 +102,7 @@ fn a_result_of_every_status_reads_back_unchanged_and_valid() {
     );
 }
 
+// Long because it builds one full instance of each document, every field set.
 #[test]
 fn every_other_document_reads_back_unchanged() {
     let range = RangeDoc {

@@ -1,0 +1,141 @@
+//! The range checks of a result document, in one place: [`ResultDoc::validate`].
+
+use super::{PiDoc, RESULT_SCHEMA, ResultDoc, STATUSES, SubsessionDoc};
+
+impl ResultDoc {
+    /// Checks every key a reader relies on: the schema, a known status, a non-empty name, and
+    /// with an estimate a `time` PI whose mean is positive and inside a finite interval at a
+    /// confidence in (0, 1), and the samples' statistics a comparison needs. The error names
+    /// the key at fault, e.g. "`pis[0].ci.low` (101) is above the mean (100)".
+    pub fn validate(&self) -> Result<(), String> {
+        check_schema(&self.schema, RESULT_SCHEMA)?;
+        if self.name.is_empty() {
+            return Err("`name` is empty".into());
+        }
+        if !STATUSES.contains(&self.status.as_str()) {
+            return Err(format!(
+                "`status` is `{}`, expected one of: {}",
+                self.status,
+                STATUSES.join(", ")
+            ));
+        }
+        let Some(time) = self.pis.first() else {
+            if self.status == "ok" {
+                return Err("`pis` is empty but `status` is `ok`".into());
+            }
+            return Ok(());
+        };
+        time.validate_time()?;
+        let sub = self
+            .subsession
+            .as_ref()
+            .ok_or("`subsession` is missing: the comparison needs its samples' statistics")?;
+        sub.validate()?;
+        for (i, m) in self.processes.means.iter().enumerate() {
+            // A process's readings-only slope may be 0 or less when noise swamped its rounds;
+            // the mean over processes (pis[0].mean) is what has to be positive.
+            if !m.is_finite() {
+                return Err(format!("`processes.means[{i}]` is not a number"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Analysed rounds with a stable phase: the samples of a between-round interval.
+    pub fn stable_rounds(&self) -> usize {
+        self.rounds
+            .iter()
+            .filter(|r| r.analysed && r.stable.is_some())
+            .count()
+    }
+}
+
+impl PiDoc {
+    fn validate_time(&self) -> Result<(), String> {
+        if self.name != "time" {
+            return Err("`pis[0]` is not the `time` performance index".into());
+        }
+        let mean = finite(self.mean, "pis[0].mean")?;
+        if mean <= 0.0 {
+            return Err(format!("`pis[0].mean` is {mean}, expected a positive time"));
+        }
+        let low = finite(self.ci.low, "pis[0].ci.low")?;
+        let high = finite(self.ci.high, "pis[0].ci.high")?;
+        if low > mean {
+            return Err(format!(
+                "`pis[0].ci.low` ({low}) is above the mean ({mean})"
+            ));
+        }
+        if high < mean {
+            return Err(format!(
+                "`pis[0].ci.high` ({high}) is below the mean ({mean})"
+            ));
+        }
+        let c = self.ci.confidence;
+        if !(c > 0.0 && c < 1.0) {
+            return Err(format!(
+                "`pis[0].ci.confidence` is {c}, expected between 0 and 1"
+            ));
+        }
+        match self.interval_from.as_deref() {
+            None | Some("readings" | "rounds" | "processes" | "regression") => Ok(()),
+            Some(other) => Err(format!(
+                "`pis[0].interval_from` is `{other}`, expected readings, rounds, processes or \
+                 regression"
+            )),
+        }
+    }
+}
+
+impl SubsessionDoc {
+    fn validate(&self) -> Result<(), String> {
+        if self.count < 1 {
+            return Err("`subsession.count` is 0, expected at least 1".into());
+        }
+        finite(Some(self.mean), "subsession.mean")?;
+        let v = finite(Some(self.variance), "subsession.variance")?;
+        if v < 0.0 {
+            return Err(format!("`subsession.variance` is {v}, expected 0 or more"));
+        }
+        let f = finite(
+            Some(self.variance_inflation),
+            "subsession.variance_inflation",
+        )?;
+        if f < 1.0 - 1e-9 {
+            return Err(format!(
+                "`subsession.variance_inflation` is {f}, expected 1 or more"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `x` when it is a finite number; else an error naming `key`.
+fn finite(x: Option<f64>, key: &str) -> Result<f64, String> {
+    match x {
+        Some(x) if x.is_finite() => Ok(x),
+        _ => Err(format!("`{key}` is missing or not a number")),
+    }
+}
+
+/// An error unless `schema` is `expected`; one from a newer pilot says so.
+pub(crate) fn check_schema(schema: &str, expected: &str) -> Result<(), String> {
+    if schema == expected {
+        return Ok(());
+    }
+    let (family, version) = expected.rsplit_once('/').expect("a versioned schema name");
+    let newer = schema
+        .strip_prefix(family)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .and_then(|v| v.parse::<u32>().ok())
+        .zip(version.parse::<u32>().ok())
+        .is_some_and(|(found, known)| found > known);
+    Err(if newer {
+        format!(
+            "schema `{schema}` was written by a newer pilot; this one reads `{expected}`: update \
+             cargo-pilot and pilot"
+        )
+    } else {
+        format!("schema `{schema}` is not `{expected}`")
+    })
+}
