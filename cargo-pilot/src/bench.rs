@@ -6,6 +6,7 @@ use std::process::{Command, ExitCode};
 
 use anyhow::Context;
 use pilot::cargo_api::compare::CompareOptions;
+use pilot::cargo_api::settings::{BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise};
 use pilot::cargo_api::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
 
 use crate::cargo::{self, CargoOptions};
@@ -34,31 +35,31 @@ pub struct BenchArgs {
     pub skip: Vec<String>,
     /// Save the results as baseline NAME
     #[arg(long, value_name = "NAME")]
-    pub save_baseline: Option<String>,
+    pub save_baseline: Option<BaselineName>,
     /// Compare the results with baseline NAME; exit 3 on a regression
     #[arg(long, value_name = "NAME")]
-    pub baseline: Option<String>,
+    pub baseline: Option<BaselineName>,
     #[command(flatten)]
     pub thresholds: Thresholds,
     /// Target relative CI half-width (e.g. 0.01 for ±1%)
     #[arg(long, value_name = "X")]
-    pub ci: Option<f64>,
+    pub ci: Option<Fraction>,
     /// Confidence level of the intervals (e.g. 0.95)
     #[arg(long, value_name = "X")]
-    pub confidence: Option<f64>,
+    pub confidence: Option<Confidence>,
     /// Time cap per bench in seconds
     #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<f64>,
+    pub max_time: Option<Cap>,
     /// Least time per bench in seconds
     #[arg(long, value_name = "SECONDS")]
-    pub min_time: Option<f64>,
+    pub min_time: Option<MinTime>,
     /// ±5% and a 2 s cap per bench
     #[arg(long)]
     pub quick: bool,
     /// The least process executions per bench; more run while the interval is too wide and
     /// time remains (default 1; 5 when saving or comparing with a baseline)
     #[arg(long, value_name = "N")]
-    pub processes: Option<usize>,
+    pub processes: Option<Count>,
     /// Stop at the first failed bench
     #[arg(long)]
     pub fail_fast: bool,
@@ -76,33 +77,21 @@ pub struct BenchArgs {
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct Thresholds {
     /// Significance level: a change needs p below it
-    #[arg(long, value_name = "P", default_value_t = 0.01)]
-    pub alpha: f64,
+    #[arg(long, value_name = "P", default_value = "0.01")]
+    pub alpha: Fraction,
     /// Noise threshold: a change needs to be larger than this (0.01 is 1%)
-    #[arg(long, value_name = "X", default_value_t = 0.01)]
-    pub noise: f64,
+    #[arg(long, value_name = "X", default_value = "0.01")]
+    pub noise: Noise,
 }
 
 impl Thresholds {
-    /// The comparison options, after checking the values.
-    pub fn options(&self) -> Result<CompareOptions, Failure> {
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(Failure::Usage(anyhow::anyhow!(
-                "--alpha: `{}` must be strictly between 0 and 1",
-                self.alpha
-            )));
-        }
-        if !(0.0..1.0).contains(&self.noise) {
-            return Err(Failure::Usage(anyhow::anyhow!(
-                "--noise: `{}` must be at least 0 and below 1 (0.01 is 1%)",
-                self.noise
-            )));
-        }
-        Ok(CompareOptions {
-            alpha: self.alpha,
-            noise: self.noise,
+    /// The comparison options.
+    pub fn options(&self) -> CompareOptions {
+        CompareOptions {
+            alpha: self.alpha.0,
+            noise: self.noise.0,
             confidence: None,
-        })
+        }
     }
 }
 
@@ -125,14 +114,23 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
             out.extend([flag.into(), v.into()]);
         }
     };
-    value("--save-baseline", args.save_baseline.clone());
-    value("--ci", args.ci.map(|x| x.to_string()));
-    value("--confidence", args.confidence.map(|x| x.to_string()));
-    value("--max-time", args.max_time.map(|x| x.to_string()));
-    value("--min-time", args.min_time.map(|x| x.to_string()));
+    value(
+        "--save-baseline",
+        args.save_baseline.as_ref().map(|n| n.0.clone()),
+    );
+    value("--ci", args.ci.map(|x| x.0.to_string()));
+    value("--confidence", args.confidence.map(|x| x.0.to_string()));
+    value(
+        "--max-time",
+        args.max_time.map(|x| x.0.as_secs_f64().to_string()),
+    );
+    value(
+        "--min-time",
+        args.min_time.map(|x| x.0.as_secs_f64().to_string()),
+    );
     // The comparison happens here, across targets; the binaries only need to know that the
     // run is compared, for their default process count.
-    let processes = args.processes.or(args
+    let processes = args.processes.map(|n| n.0).or(args
         .baseline
         .as_ref()
         .map(|_| pilot::cargo_api::compare::BASELINE_PROCESSES));
@@ -147,27 +145,17 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
     out
 }
 
-/// Checks the pilot flags here, so that a bad value is one usage error (exit 2), not a failure
-/// of every bench binary.
+/// Checks what clap's value types cannot: the flags together. A bad combination is one usage
+/// error (exit 2), found before anything is built.
 fn check(args: &BenchArgs) -> Result<(), Failure> {
-    let usage = |flag: &str, v: f64, expected: &str| {
-        Failure::Usage(anyhow::anyhow!("{flag}: `{v}` must be {expected}"))
-    };
-    for (flag, v) in [("--ci", args.ci), ("--confidence", args.confidence)] {
-        if let Some(v) = v.filter(|v| !(*v > 0.0 && *v < 1.0)) {
-            return Err(usage(flag, v, "strictly between 0 and 1"));
+    if let (Some(min), Some(max)) = (args.min_time, args.max_time) {
+        if min.0 > max.0 {
+            return Err(Failure::Usage(anyhow::anyhow!(
+                "--min-time ({} s) is above --max-time ({} s)",
+                min.0.as_secs_f64(),
+                max.0.as_secs_f64()
+            )));
         }
-    }
-    if let Some(v) = args.max_time.filter(|v| !(*v > 0.0 && v.is_finite())) {
-        return Err(usage("--max-time", v, "a positive number of seconds"));
-    }
-    if let Some(v) = args.min_time.filter(|v| !(*v >= 0.0 && v.is_finite())) {
-        return Err(usage("--min-time", v, "a number of seconds, 0 or more"));
-    }
-    if args.processes == Some(0) {
-        return Err(Failure::Usage(anyhow::anyhow!(
-            "--processes: `0` must be a whole number, 1 or more"
-        )));
     }
     Ok(())
 }
@@ -182,7 +170,7 @@ struct Gathered {
 }
 
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
-    let options = args.thresholds.options()?;
+    let options = args.thresholds.options();
     check(args)?;
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);

@@ -68,7 +68,7 @@ fn side(
 }
 
 pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
-    let options = args.thresholds.options()?;
+    let options = args.thresholds.options();
     let cargo_options = CargoOptions {
         manifest_path: args.manifest_path.clone(),
         target_dir: args.target_dir.clone(),

@@ -28,3 +28,10 @@ pub mod store {
         results_dir, write_atomic,
     };
 }
+
+/// Settings as types, parsed and bounded as the bench binary parses them.
+pub mod settings {
+    pub use crate::settings::{
+        BaselineName, Cap, Confidence, Count, Fraction, MAX_SECONDS, MinTime, Noise, Switch,
+    };
+}

@@ -4,20 +4,42 @@
 //! `cargo bench -- ARGS` passes `ARGS --bench`: benchmark mode. Without `--bench`, or with
 //! `--test`, the binary is in test mode: every bench runs one tiny round to show it works.
 //! libtest flags pilot has no use for are accepted and ignored, so tools that drive test
-//! harnesses work unchanged. Every pilot flag can also be set by a `PILOT_*` environment
-//! variable; a flag wins over the variable, the variable over the bench's attribute.
+//! harnesses work unchanged; any other flag is an error, so a misspelt one is not taken for a
+//! filter. Every pilot flag can also be set by a `PILOT_*` environment variable: [`parse`] is
+//! the one place where a flag wins over its variable, and `runner::config` the one place where
+//! those win over `--quick`, the bench's attribute and the defaults. Values are parsed and
+//! bounded by the types of [`settings`](crate::settings), as `cargo pilot` parses them.
 
 use std::ffi::OsString;
+use std::time::Duration;
 
-/// What the binary was asked to do.
+use crate::settings::{
+    BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise, Switch, parse_as,
+};
+
+/// What the binary is asked to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Mode {
+    /// Test mode: one tiny round of each bench (`cargo test --benches`, nextest).
+    #[default]
+    Test,
+    /// Benchmark mode (`--bench`): an adaptive session per bench.
+    Bench,
+    /// One of the process executions pilot starts to measure one bench (`PILOT_CHILD`): one
+    /// session, quietly, its result document written to `--json`.
+    Child,
+    /// `--list`: the benches, one `NAME: benchmark` line each, then a count.
+    List,
+    /// `--list --format terse`: the lines only.
+    ListTerse,
+    /// `--help`: the usage text.
+    Help,
+}
+
+/// What the binary was asked to do, and how.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Args {
-    /// Benchmark mode (`--bench`); otherwise test mode.
-    pub bench: bool,
-    /// Print the benches instead of running them.
-    pub list: bool,
-    /// `--format terse`: one `NAME: benchmark` line per bench and nothing else.
-    pub terse: bool,
+    pub mode: Mode,
     /// Positional filters: a bench runs when its name contains one (or equals one, `--exact`).
     pub filters: Vec<String>,
     pub exact: bool,
@@ -32,9 +54,9 @@ pub(crate) struct Args {
     /// Target relative CI half-width.
     pub ci: Option<f64>,
     pub confidence: Option<f64>,
-    /// Time cap in seconds.
-    pub max_time: Option<f64>,
-    pub min_time: Option<f64>,
+    /// Time cap.
+    pub max_time: Option<Duration>,
+    pub min_time: Option<Duration>,
     /// `--quick`: half-width 5%, cap 2 s (explicit values still win).
     pub quick: bool,
     /// Write the whole run as JSON to this file.
@@ -53,13 +75,8 @@ pub(crate) struct Args {
     /// The least process executions per bench (`--processes N`); more run while the combined
     /// interval is too wide and time remains. `None` is one, in this process.
     pub processes: Option<usize>,
-    /// Set (through `PILOT_CHILD`) in the processes pilot starts to measure one bench: they
-    /// run one session quietly and write its result document to `--json`.
-    pub child: bool,
     /// `--sequential`: measure a group's members one after another, not interleaved.
     pub sequential: bool,
-    /// Flags that were not understood (ignored, and mentioned once).
-    pub unknown: Vec<String>,
 }
 
 /// libtest flags that take a value, which pilot ignores with it.
@@ -84,8 +101,48 @@ const IGNORED_FLAGS: &[&str] = &[
     "--shuffle",
     "--exclude-should-panic",
     "--force-run-in-process",
-    "--test",
 ];
+
+/// libtest's output formats: `terse` lists names only; pilot prints the others alike.
+const FORMATS: &[&str] = &["pretty", "terse", "json", "junit"];
+
+/// The usage text of `--help`.
+pub(crate) const HELP: &str = "\
+A pilot bench binary: measures its #[pilot::bench] functions until each interval is as narrow as
+asked. Run it through `cargo bench` (benchmark mode), `cargo test --benches` (test mode: one tiny
+round of each bench) or `cargo pilot bench`.
+
+Usage: BINARY [OPTIONS] [FILTER]...
+
+  FILTER                  run benches whose names contain one of these (equal with --exact)
+  --bench                 benchmark mode (cargo bench passes it); without it, test mode
+  --exact                 FILTER matches whole names
+  --skip FILTER           leave out benches whose names contain FILTER (repeatable)
+  --list [--format terse] list the benches (terse: names only)
+  --ignored               only the ignored benches; --include-ignored: those too
+  --ci X                  target half-width relative to the mean, 0 < X < 1 [PILOT_CI]
+  --confidence X          confidence level, 0 < X < 1 (default 0.95) [PILOT_CONFIDENCE]
+  --max-time SECONDS      time cap per bench (default 10) [PILOT_MAX_TIME]
+  --min-time SECONDS      least time per bench (default 0) [PILOT_MIN_TIME]
+  --quick                 ±5% and a 2 s cap, unless set otherwise [PILOT_QUICK]
+  --processes N           least process executions per bench (default 1; 5 with a baseline
+                          flag) [PILOT_PROCESSES]
+  --sequential            measure a group's members one after another [PILOT_SEQUENTIAL]
+  --save-baseline NAME    save the results as baseline NAME [PILOT_SAVE_BASELINE]
+  --baseline NAME         compare with baseline NAME; exit 3 on a regression [PILOT_BASELINE]
+  --alpha P               significance level of a verdict (default 0.01) [PILOT_ALPHA]
+  --noise X               least change a verdict needs (default 0.01, 1%) [PILOT_NOISE]
+  --json FILE             write the whole run as a pilot.run/1 document [PILOT_JSON]
+  --resume                continue an interrupted run [PILOT_RESUME]
+  --fail-fast             stop at the first failed bench [PILOT_FAIL_FAST]
+  -h, --help              this text
+
+Accepted and ignored, for tools that drive test harnesses: --test (test mode), --nocapture,
+--show-output, --color WHEN, --test-threads N, --format FORMAT, -q, --quiet, --logfile,
+--report-time, --ensure-time, --shuffle, --shuffle-seed, -Z, --exclude-should-panic.
+
+Exit codes: 0 ok, 1 a bench failed or an error, 2 usage, 3 regression, 130 interrupted.
+";
 
 /// Reads the arguments (without the program name) and the environment (`env(name)` returns a
 /// variable's value). Errors name the flag or variable at fault.
@@ -94,8 +151,8 @@ pub(crate) fn parse(
     env: impl Fn(&str) -> Option<String>,
 ) -> Result<Args, String> {
     let mut out = Args::default();
+    let mut flags = Flags::default();
     let mut it = args.into_iter().map(|a| a.to_string_lossy().into_owned());
-    let mut test_flag = false;
     while let Some(arg) = it.next() {
         // `--flag=value` is the same as `--flag value`.
         let (flag, inline) = match arg.split_once('=') {
@@ -108,175 +165,190 @@ pub(crate) fn parse(
                 .or_else(|| it.next())
                 .ok_or_else(|| format!("{name} needs a value"))
         };
-        match flag.as_str() {
-            "--bench" => out.bench = true,
-            "--test" => test_flag = true,
-            "--list" => out.list = true,
-            "--format" => out.terse = value("--format")? == "terse",
+        flags.take(&mut out, &flag, &arg, &mut value)?;
+    }
+    fill_from_env(&mut out, &env)?;
+    out.mode = flags.mode(&env)?;
+    if let (Some(min), Some(max)) = (out.min_time, out.max_time) {
+        if min > max {
+            return Err(format!(
+                "--min-time ({} s) is above --max-time ({} s)",
+                min.as_secs_f64(),
+                max.as_secs_f64()
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The flags that decide the mode, as given.
+#[derive(Default)]
+struct Flags {
+    bench: bool,
+    test: bool,
+    list: bool,
+    format: Option<String>,
+    help: bool,
+}
+
+impl Flags {
+    /// Takes one flag (or a filter) into `out`; `value` gives its value.
+    fn take(
+        &mut self,
+        out: &mut Args,
+        flag: &str,
+        arg: &str,
+        value: &mut dyn FnMut(&str) -> Result<String, String>,
+    ) -> Result<(), String> {
+        let mut v = |name: &str| value(name).map(|raw| (name.to_string(), raw));
+        match flag {
+            "--bench" => self.bench = true,
+            "--test" => self.test = true,
+            "--list" => self.list = true,
+            "-h" | "--help" => self.help = true,
+            "--format" => self.format = Some(v("--format")?.1),
             "--exact" => out.exact = true,
-            "--skip" => out.skip.push(value("--skip")?),
+            "--skip" => out.skip.push(v("--skip")?.1),
             "--ignored" => out.ignored = true,
             "--include-ignored" => out.include_ignored = true,
             "--fail-fast" => out.fail_fast = true,
             "--resume" => out.resume = true,
             "--quick" => out.quick = true,
             "--sequential" => out.sequential = true,
-            "--ci" => out.ci = Some(number("--ci", &value("--ci")?, Bound::Fraction)?),
+            "--json" => out.json = Some(v("--json")?.1),
+            "--ci" => out.ci = Some(typed::<Fraction>(v("--ci")?)?.0),
             "--confidence" => {
-                out.confidence = Some(number(
-                    "--confidence",
-                    &value("--confidence")?,
-                    Bound::Fraction,
-                )?)
+                out.confidence = Some(typed::<Confidence>(v("--confidence")?)?.0);
             }
-            "--max-time" => {
-                out.max_time = Some(number(
-                    "--max-time",
-                    &value("--max-time")?,
-                    Bound::Positive,
-                )?)
-            }
-            "--min-time" => {
-                out.min_time = Some(number(
-                    "--min-time",
-                    &value("--min-time")?,
-                    Bound::NonNegative,
-                )?)
-            }
-            "--json" => out.json = Some(value("--json")?),
-            "--processes" => out.processes = Some(count("--processes", &value("--processes")?)?),
+            "--max-time" => out.max_time = Some(typed::<Cap>(v("--max-time")?)?.0),
+            "--min-time" => out.min_time = Some(typed::<MinTime>(v("--min-time")?)?.0),
+            "--processes" => out.processes = Some(typed::<Count>(v("--processes")?)?.0),
             "--save-baseline" => {
-                out.save_baseline = Some(name_value("--save-baseline", value("--save-baseline")?)?)
+                out.save_baseline = Some(typed::<BaselineName>(v("--save-baseline")?)?.0);
             }
-            "--baseline" => out.baseline = Some(name_value("--baseline", value("--baseline")?)?),
-            "--alpha" => out.alpha = Some(number("--alpha", &value("--alpha")?, Bound::Fraction)?),
-            "--noise" => {
-                out.noise = Some(number(
-                    "--noise",
-                    &value("--noise")?,
-                    Bound::NonNegativeFraction,
-                )?)
-            }
+            "--baseline" => out.baseline = Some(typed::<BaselineName>(v("--baseline")?)?.0),
+            "--alpha" => out.alpha = Some(typed::<Fraction>(v("--alpha")?)?.0),
+            "--noise" => out.noise = Some(typed::<Noise>(v("--noise")?)?.0),
             f if IGNORED_WITH_VALUE.contains(&f) => {
-                value(f)?;
+                v(f)?;
             }
             f if IGNORED_FLAGS.contains(&f) => {}
-            f if f.starts_with('-') => out.unknown.push(arg.clone()),
-            _ => out.filters.push(arg),
+            f if f.starts_with('-') && f.len() > 1 => {
+                return Err(format!(
+                    "unknown flag `{arg}` (see --help for pilot's flags and the libtest flags \
+                     it accepts)"
+                ));
+            }
+            _ => out.filters.push(arg.to_string()),
         }
+        Ok(())
     }
-    if test_flag {
-        out.bench = false;
+
+    /// The mode the flags (and `PILOT_CHILD`) ask for.
+    fn mode(&self, env: &impl Fn(&str) -> Option<String>) -> Result<Mode, String> {
+        if let Some(f) = self.format.as_deref().filter(|f| !FORMATS.contains(f)) {
+            return Err(format!(
+                "--format: `{f}` is not one of {}",
+                FORMATS.join(", ")
+            ));
+        }
+        let child = switch(env, "PILOT_CHILD")?;
+        Ok(if self.help {
+            Mode::Help
+        } else if self.list && self.format.as_deref() == Some("terse") {
+            Mode::ListTerse
+        } else if self.list {
+            Mode::List
+        } else if self.bench && !self.test && child {
+            Mode::Child
+        } else if self.bench && !self.test {
+            Mode::Bench
+        } else {
+            Mode::Test
+        })
     }
-    // Environment variables fill what the flags left open.
-    let from_env = |name: &str, bound: Bound| -> Result<Option<f64>, String> {
-        env(name).map(|v| number(name, &v, bound)).transpose()
-    };
+}
+
+/// `(name, raw)` as a `T`, the error naming the flag.
+fn typed<T: std::str::FromStr<Err = String>>((name, raw): (String, String)) -> Result<T, String> {
+    parse_as(&name, &raw)
+}
+
+/// A switch variable: off when unset.
+fn switch(env: &impl Fn(&str) -> Option<String>, name: &str) -> Result<bool, String> {
+    env(name)
+        .map(|v| parse_as::<Switch>(name, &v).map(|s| s.0))
+        .transpose()
+        .map(|s| s.unwrap_or(false))
+}
+
+/// Environment variables fill what the flags left open.
+fn fill_from_env(out: &mut Args, env: &impl Fn(&str) -> Option<String>) -> Result<(), String> {
+    let var = |name: &str| env(name).filter(|v| !v.trim().is_empty());
+    let get = |name: &str| var(name).map(|v| (name.to_string(), v));
     if out.ci.is_none() {
-        out.ci = from_env("PILOT_CI", Bound::Fraction)?;
+        out.ci = get("PILOT_CI")
+            .map(typed::<Fraction>)
+            .transpose()?
+            .map(|x| x.0);
     }
     if out.confidence.is_none() {
-        out.confidence = from_env("PILOT_CONFIDENCE", Bound::Fraction)?;
+        out.confidence = get("PILOT_CONFIDENCE")
+            .map(typed::<Confidence>)
+            .transpose()?
+            .map(|x| x.0);
     }
     if out.max_time.is_none() {
-        out.max_time = from_env("PILOT_MAX_TIME", Bound::Positive)?;
+        out.max_time = get("PILOT_MAX_TIME")
+            .map(typed::<Cap>)
+            .transpose()?
+            .map(|x| x.0);
     }
     if out.min_time.is_none() {
-        out.min_time = from_env("PILOT_MIN_TIME", Bound::NonNegative)?;
+        out.min_time = get("PILOT_MIN_TIME")
+            .map(typed::<MinTime>)
+            .transpose()?
+            .map(|x| x.0);
     }
     if out.json.is_none() {
-        out.json = env("PILOT_JSON").filter(|v| !v.is_empty());
+        out.json = var("PILOT_JSON");
     }
     if out.save_baseline.is_none() {
-        out.save_baseline = env("PILOT_SAVE_BASELINE")
-            .filter(|v| !v.is_empty())
-            .map(|v| name_value("PILOT_SAVE_BASELINE", v))
-            .transpose()?;
+        out.save_baseline = get("PILOT_SAVE_BASELINE")
+            .map(typed::<BaselineName>)
+            .transpose()?
+            .map(|x| x.0);
     }
     if out.baseline.is_none() {
-        out.baseline = env("PILOT_BASELINE")
-            .filter(|v| !v.is_empty())
-            .map(|v| name_value("PILOT_BASELINE", v))
-            .transpose()?;
+        out.baseline = get("PILOT_BASELINE")
+            .map(typed::<BaselineName>)
+            .transpose()?
+            .map(|x| x.0);
     }
     if out.alpha.is_none() {
-        out.alpha = from_env("PILOT_ALPHA", Bound::Fraction)?;
+        out.alpha = get("PILOT_ALPHA")
+            .map(typed::<Fraction>)
+            .transpose()?
+            .map(|x| x.0);
     }
     if out.noise.is_none() {
-        out.noise = from_env("PILOT_NOISE", Bound::NonNegativeFraction)?;
+        out.noise = get("PILOT_NOISE")
+            .map(typed::<Noise>)
+            .transpose()?
+            .map(|x| x.0);
     }
-    out.no_table = env("PILOT_NO_TABLE").is_some_and(|v| truthy(&v));
     if out.processes.is_none() {
-        out.processes = env("PILOT_PROCESSES")
-            .map(|v| count("PILOT_PROCESSES", &v))
-            .transpose()?;
+        out.processes = get("PILOT_PROCESSES")
+            .map(typed::<Count>)
+            .transpose()?
+            .map(|x| x.0);
     }
-    out.child = env("PILOT_CHILD").is_some_and(|v| truthy(&v));
-    out.quick |= env("PILOT_QUICK").is_some_and(|v| truthy(&v));
-    out.fail_fast |= env("PILOT_FAIL_FAST").is_some_and(|v| truthy(&v));
-    out.resume |= env("PILOT_RESUME").is_some_and(|v| truthy(&v));
-    out.sequential |= env("PILOT_SEQUENTIAL").is_some_and(|v| truthy(&v));
-    Ok(out)
-}
-
-fn truthy(v: &str) -> bool {
-    !matches!(v.trim(), "" | "0" | "false" | "no" | "off")
-}
-
-#[derive(Clone, Copy)]
-enum Bound {
-    /// Strictly between 0 and 1.
-    Fraction,
-    /// At least 0, below 1.
-    NonNegativeFraction,
-    Positive,
-    NonNegative,
-}
-
-fn number(name: &str, raw: &str, bound: Bound) -> Result<f64, String> {
-    let x: f64 = raw
-        .trim()
-        .parse()
-        .map_err(|_| format!("{name}: `{raw}` is not a number"))?;
-    let ok = match bound {
-        Bound::Fraction => x > 0.0 && x < 1.0,
-        Bound::NonNegativeFraction => (0.0..1.0).contains(&x),
-        Bound::Positive => x > 0.0 && x.is_finite(),
-        Bound::NonNegative => x >= 0.0 && x.is_finite(),
-    };
-    if ok {
-        Ok(x)
-    } else {
-        let expected = match bound {
-            Bound::Fraction => "strictly between 0 and 1",
-            Bound::NonNegativeFraction => "at least 0 and below 1 (0.01 is 1%)",
-            Bound::Positive => "a positive number of seconds",
-            Bound::NonNegative => "a number of seconds, 0 or more",
-        };
-        Err(format!("{name}: `{raw}` must be {expected}"))
-    }
-}
-
-fn count(name: &str, raw: &str) -> Result<usize, String> {
-    match raw.trim().parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("{name}: `{raw}` must be a whole number, 1 or more")),
-    }
-}
-
-/// A baseline name becomes a folder name: letters, digits, `-`, `_` and `.` only.
-fn name_value(flag: &str, v: String) -> Result<String, String> {
-    let ok = !v.is_empty()
-        && !v.starts_with('.')
-        && v.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
-        Ok(v)
-    } else {
-        Err(format!(
-            "{flag}: `{v}` is not a valid name (use letters, digits, `-`, `_`, `.`)"
-        ))
-    }
+    out.no_table = switch(env, "PILOT_NO_TABLE")?;
+    out.quick |= switch(env, "PILOT_QUICK")?;
+    out.fail_fast |= switch(env, "PILOT_FAIL_FAST")?;
+    out.resume |= switch(env, "PILOT_RESUME")?;
+    out.sequential |= switch(env, "PILOT_SEQUENTIAL")?;
+    Ok(())
 }
 
 impl Args {
@@ -292,13 +364,7 @@ impl Args {
         if !self.filters.is_empty() && !self.filters.iter().any(matches) {
             return false;
         }
-        if self.skip.iter().any(|s| {
-            if self.exact {
-                name == s
-            } else {
-                name.contains(s.as_str())
-            }
-        }) {
+        if self.skip.iter().any(matches) {
             return false;
         }
         if self.ignored {
@@ -317,20 +383,40 @@ mod tests {
         parse(a.iter().map(OsString::from), |_| None)
     }
 
+    fn with_env(a: &[&str], vars: &[(&str, &str)]) -> Result<Args, String> {
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        parse(a.iter().map(OsString::from), move |k| {
+            vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
+        })
+    }
+
     #[test]
     fn cargo_bench_and_cargo_test_modes() {
-        assert!(args(&["--bench"]).unwrap().bench);
-        assert!(!args(&[]).unwrap().bench);
-        assert!(!args(&["--bench", "--test"]).unwrap().bench);
+        assert_eq!(args(&["--bench"]).unwrap().mode, Mode::Bench);
+        assert_eq!(args(&[]).unwrap().mode, Mode::Test);
+        assert_eq!(args(&["--bench", "--test"]).unwrap().mode, Mode::Test);
+        assert_eq!(args(&["--bench", "--help"]).unwrap().mode, Mode::Help);
+        assert_eq!(args(&["-h"]).unwrap().mode, Mode::Help);
+        let child = with_env(&["--bench"], &[("PILOT_CHILD", "1")]).unwrap();
+        assert_eq!(child.mode, Mode::Child);
     }
 
     #[test]
     fn nextest_listing_and_exact_runs() {
         let a = args(&["--list", "--format", "terse", "--ignored"]).unwrap();
-        assert!(a.list && a.terse && a.ignored);
+        assert_eq!(a.mode, Mode::ListTerse);
+        assert!(a.ignored);
+        assert_eq!(args(&["--list"]).unwrap().mode, Mode::List);
         let a = args(&["sort", "--exact", "--nocapture"]).unwrap();
         assert!(a.selects("sort", false));
         assert!(!a.selects("sort_10k", false));
+        assert_eq!(
+            args(&["--list", "--format", "xml"]).unwrap_err(),
+            "--format: `xml` is not one of pretty, terse, json, junit"
+        );
     }
 
     #[test]
@@ -348,17 +434,11 @@ mod tests {
     }
 
     #[test]
-    fn unknown_libtest_flags_are_accepted() {
-        let a = args(&[
-            "--color",
-            "never",
-            "--test-threads=1",
-            "--show-output",
-            "--frob",
-        ])
-        .unwrap();
+    fn libtest_flags_are_accepted_and_misspelt_flags_are_not() {
+        let a = args(&["--color", "never", "--test-threads=1", "--show-output"]).unwrap();
         assert!(a.filters.is_empty());
-        assert_eq!(a.unknown, vec!["--frob"]);
+        let e = args(&["--max-tme", "0.5"]).unwrap_err();
+        assert!(e.starts_with("unknown flag `--max-tme`"), "{e}");
     }
 
     #[test]
@@ -366,7 +446,7 @@ mod tests {
         let a = args(&["--ci", "0.02", "--max-time=3", "--json", "out.json"]).unwrap();
         assert_eq!(
             (a.ci, a.max_time, a.json.as_deref()),
-            (Some(0.02), Some(3.0), Some("out.json"))
+            (Some(0.02), Some(Duration::from_secs(3)), Some("out.json"))
         );
         assert_eq!(
             args(&["--ci", "2"]).unwrap_err(),
@@ -381,22 +461,40 @@ mod tests {
                 .unwrap_err()
                 .contains("--save-baseline")
         );
+        for huge in ["1e30", "1e99"] {
+            let e = args(&["--max-time", huge]).unwrap_err();
+            assert!(e.starts_with("--max-time: "), "{e}");
+            let e = with_env(&[], &[("PILOT_MAX_TIME", huge)]).unwrap_err();
+            assert!(e.starts_with("PILOT_MAX_TIME: "), "{e}");
+        }
+        let e = args(&["--confidence", "0.9999999999999999"]).unwrap_err();
+        assert!(e.contains("too close to 1"), "{e}");
+        assert_eq!(
+            args(&["--min-time", "5", "--max-time", "2"]).unwrap_err(),
+            "--min-time (5 s) is above --max-time (2 s)"
+        );
     }
 
     #[test]
     fn flags_win_over_environment() {
-        let env = |k: &str| match k {
-            "PILOT_CI" => Some("0.05".to_string()),
-            "PILOT_MAX_TIME" => Some("4".to_string()),
-            "PILOT_QUICK" => Some("1".to_string()),
-            _ => None,
-        };
-        let a = parse(["--ci", "0.02"].map(OsString::from), env).unwrap();
-        assert_eq!((a.ci, a.max_time, a.quick), (Some(0.02), Some(4.0), true));
-        let bad = parse(Vec::<OsString>::new(), |k| {
-            (k == "PILOT_CONFIDENCE").then(|| "x".into())
-        });
+        let env = [
+            ("PILOT_CI", "0.05"),
+            ("PILOT_MAX_TIME", "4"),
+            ("PILOT_QUICK", "1"),
+        ];
+        let a = with_env(&["--ci", "0.02"], &env).unwrap();
+        assert_eq!(
+            (a.ci, a.max_time, a.quick),
+            (Some(0.02), Some(Duration::from_secs(4)), true)
+        );
+        let bad = with_env(&[], &[("PILOT_CONFIDENCE", "x")]);
         assert_eq!(bad.unwrap_err(), "PILOT_CONFIDENCE: `x` is not a number");
+        let bad = with_env(&[], &[("PILOT_QUICK", "banana")]);
+        assert!(
+            bad.unwrap_err()
+                .starts_with("PILOT_QUICK: `banana` is not on or off")
+        );
+        assert!(!with_env(&[], &[("PILOT_QUICK", "off")]).unwrap().quick);
     }
 
     #[test]
@@ -410,24 +508,17 @@ mod tests {
             args(&["--noise", "5"]).unwrap_err(),
             "--noise: `5` must be at least 0 and below 1 (0.01 is 1%)"
         );
-        let env = parse(Vec::<OsString>::new(), |k| {
-            (k == "PILOT_BASELINE").then(|| "pr-12".into())
-        });
+        let env = with_env(&[], &[("PILOT_BASELINE", "pr-12")]);
         assert_eq!(env.unwrap().baseline.as_deref(), Some("pr-12"));
         assert!(args(&["--baseline", ".hidden"]).is_err());
     }
 
     #[test]
-    fn process_count_and_child_mode() {
+    fn process_count() {
         assert_eq!(args(&["--processes", "1"]).unwrap().processes, Some(1));
         assert_eq!(
             args(&["--processes", "0"]).unwrap_err(),
             "--processes: `0` must be a whole number, 1 or more"
         );
-        let child = parse(Vec::<OsString>::new(), |k| {
-            (k == "PILOT_CHILD").then(|| "1".into())
-        });
-        assert!(child.unwrap().child);
-        assert!(!args(&[]).unwrap().child);
     }
 }

@@ -113,7 +113,10 @@ impl<T: TryFrom<u64>> IntoArgs<T> for crate::Sweep {
             .iter()
             .map(|&v| {
                 T::try_from(v).unwrap_or_else(|_| {
-                    panic!("pilot::range value {v} does not fit in the bench's argument type")
+                    panic!(
+                        "pilot::range value {v} does not fit in the bench's argument type `{}`",
+                        std::any::type_name::<T>()
+                    )
                 })
             })
             .collect()

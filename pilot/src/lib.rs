@@ -15,6 +15,7 @@ mod record;
 mod report;
 mod runner;
 mod session;
+mod settings;
 pub mod stats;
 mod store;
 mod sweep;

@@ -454,3 +454,68 @@ fn names_that_looked_alike_keep_their_own_results() {
         assert_eq!(doc["name"], name, "{file}");
     }
 }
+
+/// A sweep whose values overflow the argument type fails that bench with the reason; `--list`
+/// and the other bench still work, in test and in benchmark mode.
+#[test]
+fn a_sweep_that_overflows_its_type_fails_alone() {
+    let dir = scratch("overflow");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_demo_overflow"))
+            .args(args)
+            .env("CARGO_TARGET_DIR", &dir)
+            .env_remove("PILOT_CI")
+            .env_remove("PILOT_MAX_TIME")
+            .env_remove("PILOT_PROCESSES")
+            .output()
+            .unwrap()
+    };
+    let o = run(&["--list", "--format", "terse"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "fine: benchmark\ntoo_big: benchmark\n");
+    let o = run(&[]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("test fine ... ok"), "{out}");
+    assert!(out.contains("test too_big ... FAILED"), "{out}");
+    assert!(
+        out.contains("pilot::range value 256 does not fit in the bench's argument type `u8`"),
+        "{out}"
+    );
+    let o = run(&["--bench", "--max-time", "0.3", "--ci", "0.2"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("too_big: FAILED"), "{out}");
+    assert!(
+        out.contains("fine: ") && !out.contains("fine: FAILED"),
+        "{out}"
+    );
+}
+
+/// `--help` prints the usage and runs nothing; a misspelt flag is an error, not a filter; a
+/// filter that matches nothing says so.
+#[test]
+fn help_misspelt_flags_and_empty_filters() {
+    let dir = scratch("help");
+    let o = demo(&["--bench", "--help"], &dir);
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o.stdout);
+    assert!(out.contains("Usage: BINARY [OPTIONS] [FILTER]..."), "{out}");
+    assert!(out.contains("--max-time SECONDS"), "{out}");
+    assert!(!dir.join("pilot").exists(), "--help measured something");
+    let o = demo(&["--bench", "--max-tme", "0.5"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("unknown flag `--max-tme`"));
+    let o = demo(&["--bench", "--max-time", "1e30"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--max-time: `1e30` must be"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = demo(&["--list", "--format", "xml"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    let o = demo(&["nothing_like_this"], &dir);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o.stderr).contains("no bench matches `nothing_like_this`"));
+}

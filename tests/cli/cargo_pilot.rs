@@ -232,7 +232,20 @@ fn a_team_keeps_baselines_and_catches_regressions() {
     assert!(text(&o).contains("--noise"));
     let o = pilot(&["bench", "--ci", "2"], "1", &[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("--ci: `2` must be strictly between 0 and 1"));
+    assert!(text(&o).contains("'--ci <X>': `2` must be strictly between 0 and 1"));
+    // Bad names and times are refused before anything is built, and nothing claims a save.
+    for bad in [
+        &["bench", "--save-baseline", "a/b"][..],
+        &["bench", "--save-baseline", "../../etc"],
+        &["bench", "--baseline", ""],
+        &["bench", "--max-time", "1e99"],
+        &["bench", "--min-time", "3", "--max-time", "1"],
+    ] {
+        let o = pilot(bad, "1", &[]);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
+        assert!(!text(&o).contains("saved as baseline"), "{}", text(&o));
+        assert!(!text(&o).contains("Compiling"), "{bad:?} built: {}", text(&o));
+    }
 
     // 10. Two runs at once on one target directory: both finish, every file is whole.
     let spawn = || {

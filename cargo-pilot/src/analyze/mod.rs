@@ -11,6 +11,7 @@ mod render;
 use std::process::ExitCode;
 
 use anyhow::anyhow;
+use pilot::cargo_api::settings::{Confidence, Fraction, Noise};
 use pilot::stats::ChangepointConfig;
 use pilot::stats::{Analysis, AnalysisConfig, analyze};
 use pilot::stats::{Moments, Summary};
@@ -30,13 +31,13 @@ pub struct AnalyzeArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<String>,
     /// Confidence level of every interval, between 0 and 1.
-    #[arg(long, default_value_t = 0.95, value_parser = open_unit_interval)]
+    #[arg(long, default_value_t = 0.95, value_parser = confidence)]
     confidence: f64,
     /// Target half-width of the interval relative to the mean, for the required sample size.
-    #[arg(long = "ci", default_value_t = 0.01, value_name = "REL", value_parser = positive)]
+    #[arg(long = "ci", default_value_t = 0.01, value_name = "REL", value_parser = fraction)]
     target: f64,
     /// Largest |lag-1 autocorrelation| subsession analysis accepts as independent.
-    #[arg(long, default_value_t = 0.1, value_name = "R", value_parser = open_unit_interval)]
+    #[arg(long, default_value_t = 0.1, value_name = "R", value_parser = fraction)]
     autocorr_limit: f64,
     /// Analyze the whole series: no change-point detection, no warm-up removal.
     #[arg(long)]
@@ -54,28 +55,28 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "NAME", requires = "wps")]
     duration_column: Option<String>,
     /// Significance level of the comparisons' Welch test.
-    #[arg(long, default_value_t = 0.01, value_parser = open_unit_interval)]
+    #[arg(long, default_value_t = 0.01, value_parser = fraction)]
     alpha: f64,
     /// Relative difference below which two files count as equivalent.
-    #[arg(long, default_value_t = 0.01, value_name = "REL", value_parser = positive)]
+    #[arg(long, default_value_t = 0.01, value_name = "REL", value_parser = noise)]
     noise: f64,
     /// Print one JSON document (schema `pilot.analyze/1`) instead of tables.
     #[arg(long)]
     json: bool,
 }
 
-fn open_unit_interval(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x < 1.0 => Ok(x),
-        _ => Err(format!("`{s}` must be a number strictly between 0 and 1")),
-    }
+// The flags' values are bounded as everywhere else in pilot (`pilot::settings`).
+
+fn fraction(s: &str) -> Result<f64, String> {
+    s.parse::<Fraction>().map(|x| x.0)
 }
 
-fn positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("`{s}` must be a positive number")),
-    }
+fn confidence(s: &str) -> Result<f64, String> {
+    s.parse::<Confidence>().map(|x| x.0)
+}
+
+fn noise(s: &str) -> Result<f64, String> {
+    s.parse::<Noise>().map(|x| x.0)
 }
 
 /// The analysis of one file.

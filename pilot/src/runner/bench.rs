@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use super::config::session_config;
 use super::interrupt;
-use super::processes::{child_mode, measure_in_processes};
+use super::processes::measure_in_processes;
 use super::registry::Bench;
 use super::resume::RunLog;
 use super::workload::{form, measure};
@@ -59,9 +59,6 @@ struct Run<'a> {
 
 /// Benchmark mode: an adaptive session per bench, results saved, a table at the end.
 pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode {
-    if args.child {
-        return child_mode(args, selected);
-    }
     let root = store::target_dir();
     let target = store::bench_target_name();
     interrupt::install();

@@ -2,28 +2,54 @@
 
 use std::time::Duration;
 
-use crate::cli::Args;
+use crate::cli::{Args, Mode};
 use crate::entry::BenchDef;
 use crate::session::SessionConfig;
+use crate::settings::{MinTime, parse_as};
 
-/// The session settings of a bench: flags (and `PILOT_*` variables) over `--quick` over the
-/// attribute over the defaults.
+/// The session settings of a bench (checked by [`check_session_config`] before the run).
 pub(super) fn session_config(args: &Args, def: &BenchDef) -> SessionConfig {
+    check_session_config(args, def).expect("settings checked before the run")
+}
+
+/// The session settings of a bench: flags (and `PILOT_*` variables, merged in `cli::parse`)
+/// over `--quick` over the attribute over the defaults. The attribute's values were checked
+/// when the bench compiled, but a time beyond what a session can keep is refused here.
+pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<SessionConfig, String> {
     let o = &def.options;
     let quick = |fast: f64| args.quick.then_some(fast);
+    let attribute = |name: &str, x: Option<f64>| -> Result<Option<Duration>, String> {
+        x.map(|s| {
+            parse_as::<MinTime>(
+                &format!("`{name}` of the bench's attribute"),
+                &s.to_string(),
+            )
+        })
+        .transpose()
+        .map(|t| t.map(|t| t.0))
+    };
+    let max_time = match args.max_time {
+        Some(t) => t,
+        None => match quick(2.0) {
+            Some(s) => Duration::from_secs_f64(s),
+            None => attribute("max_time", o.max_time)?.unwrap_or(Duration::from_secs(10)),
+        },
+    };
+    let min_time = match args.min_time {
+        Some(t) => t,
+        None => attribute("min_time", o.min_time)?.unwrap_or(Duration::ZERO),
+    };
     let mut c = SessionConfig {
         confidence: args.confidence.or(o.confidence).unwrap_or(0.95),
         target: args.ci.or(quick(0.05)).or(o.ci).unwrap_or(0.01),
-        max_time: Duration::from_secs_f64(
-            args.max_time.or(quick(2.0)).or(o.max_time).unwrap_or(10.0),
-        ),
-        min_time: Duration::from_secs_f64(args.min_time.or(o.min_time).unwrap_or(0.0)),
+        max_time,
+        min_time,
         ..SessionConfig::default()
     };
     if let Some((a, b)) = o.work {
         c.work_range = (a.max(1), b.max(a.max(1)));
     }
-    if args.child {
+    if args.mode == Mode::Child {
         // One of several process executions: a short session. The first estimate comes early,
         // rounds are short, and fewer rounds are needed, since the process-level interval
         // (over the processes' estimates) is what decides.
@@ -32,5 +58,5 @@ pub(super) fn session_config(args: &Args, def: &BenchDef) -> SessionConfig {
         c.min_rounds = 6;
     }
     c.min_time = c.min_time.min(c.max_time);
-    c
+    Ok(c)
 }

@@ -10,7 +10,7 @@
 
 use std::process::ExitCode;
 
-use crate::cli;
+use crate::cli::{self, Mode};
 
 mod bench;
 mod config;
@@ -48,8 +48,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    for flag in &args.unknown {
-        eprintln!("pilot: ignoring unknown flag `{flag}`");
+    if args.mode == Mode::Help {
+        print!("{}", cli::HELP);
+        return ExitCode::SUCCESS;
     }
     let benches = registered();
     if let Some(dup) = benches.windows(2).find(|w| w[0].name == w[1].name) {
@@ -69,19 +70,36 @@ pub fn main() -> ExitCode {
         .iter()
         .filter(|b| args.selects(&b.name, b.def.options.ignore))
         .collect();
-    if args.list {
-        for b in &selected {
-            println!("{}: benchmark", b.name);
+    if selected.is_empty() && !args.filters.is_empty() {
+        eprintln!(
+            "pilot: no bench matches {}{}",
+            args.filters
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if args.exact { " exactly" } else { "" }
+        );
+    }
+    for b in &selected {
+        if let Err(e) = config::check_session_config(&args, b.def) {
+            eprintln!("error: bench `{}`: {e}", b.name);
+            return ExitCode::from(2);
         }
-        if !args.terse {
-            println!("\n{} benchmarks", selected.len());
-        }
-        return ExitCode::SUCCESS;
     }
     let filtered_out = total - selected.len();
-    if args.bench {
-        bench::bench_mode(&args, &selected, filtered_out)
-    } else {
-        test_mode::test_mode(&args, &benches, &selected, filtered_out)
+    match args.mode {
+        Mode::List | Mode::ListTerse => {
+            for b in &selected {
+                println!("{}: benchmark", b.name);
+            }
+            if args.mode == Mode::List {
+                println!("\n{} benchmarks", selected.len());
+            }
+            ExitCode::SUCCESS
+        }
+        Mode::Bench => bench::bench_mode(&args, &selected, filtered_out),
+        Mode::Child => processes::child_mode(&args, &selected),
+        Mode::Test | Mode::Help => test_mode::test_mode(&args, &benches, &selected, filtered_out),
     }
 }

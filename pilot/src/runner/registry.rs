@@ -20,6 +20,9 @@ pub(super) struct Bench {
     pub threads: usize,
     /// The group instance this bench is a member of, e.g. `maps/100`.
     pub group: Option<String>,
+    /// Why the bench cannot run (its `args` could not be made): it fails with this message,
+    /// and the other benches run as usual.
+    pub broken: Option<String>,
 }
 
 /// The benches of this binary, sorted by (module path, name) as inventory's order is
@@ -43,8 +46,18 @@ fn expand(def: &'static BenchDef) -> Vec<Bench> {
     } else {
         format!("{module}::{}", def.name)
     };
-    let args: Vec<Option<String>> = match def.args {
-        Some(names) => names().into_iter().map(Some).collect(),
+    let args: Vec<Option<String>> = match def.args.map(arg_names) {
+        Some(Ok(names)) => names.into_iter().map(Some).collect(),
+        Some(Err(msg)) => {
+            return vec![Bench {
+                name: base,
+                def,
+                arg: 0,
+                threads: 1,
+                group: None,
+                broken: Some(format!("its `args` could not be made: {msg}")),
+            }];
+        }
         None => vec![None],
     };
     let threads: &[usize] = if def.options.threads.is_empty() {
@@ -70,8 +83,21 @@ fn expand(def: &'static BenchDef) -> Vec<Bench> {
                 arg: index,
                 threads: n,
                 group: def.options.group.map(|g| format!("{g}{suffix}")),
+                broken: None,
             });
         }
     }
     benches
+}
+
+/// The display names of a bench's argument values; a panic while making them (a
+/// `pilot::range` value that does not fit the argument's type) is its message, so that one
+/// bench fails and `--list` and the other benches still work.
+fn arg_names(names: fn() -> Vec<String>) -> Result<Vec<String>, String> {
+    // Quiet while the registry is read: the message is reported with the bench.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let made = super::workload::catch(names);
+    std::panic::set_hook(hook);
+    made
 }

@@ -73,6 +73,9 @@ pub(super) fn test_mode(
 /// One round with the smallest work amount, no statistics: does the bench run at all? With
 /// `threads`, the round runs on that many threads, as in a measurement.
 pub(super) fn smoke(b: &Bench) -> Result<(), String> {
+    if let Some(msg) = &b.broken {
+        return Err(msg.clone());
+    }
     let def = b.def;
     let low = def.options.work.map_or(1, |(a, _)| a);
     if b.threads > 1 {

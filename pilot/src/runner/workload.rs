@@ -37,10 +37,15 @@ pub(super) struct BenchWorkload {
     pub(super) iters: u64,
     /// Least unit duration in the micro form, so the clock's cost stays under 0.5% of a unit.
     target_unit_ns: u64,
+    /// Why the bench cannot run ([`Bench::broken`]): every round fails with it.
+    broken: Option<String>,
 }
 
 impl Workload for BenchWorkload {
     fn round(&mut self, work: u64) -> Result<RoundData, String> {
+        if let Some(msg) = &self.broken {
+            return Err(msg.clone());
+        }
         let arg = self.arg;
         if self.threads > 1 {
             return self.threaded_round(work);
@@ -88,6 +93,7 @@ impl BenchWorkload {
             threads: b.threads,
             iters: 1,
             target_unit_ns,
+            broken: b.broken.clone(),
         }
     }
 
@@ -146,6 +152,9 @@ pub(super) fn target_unit_ns(clock: ClockInfo) -> u64 {
 
 /// Finds the micro form's iterations per unit; nothing to do for the other forms.
 pub(super) fn calibrate(workload: &mut BenchWorkload, def: &BenchDef) -> Result<(), String> {
+    if let Some(msg) = &workload.broken {
+        return Err(msg.clone());
+    }
     if let BenchBody::Micro(f) = def.body {
         let mut bencher = Bencher::new(BencherMode::Calibrate {
             target_ns: workload.target_unit_ns,

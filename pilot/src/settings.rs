@@ -1,0 +1,249 @@
+//! Settings as types: every value pilot takes from a flag, a `PILOT_*` variable or `cargo
+//! pilot`'s command line is parsed and bounded here, once, by `FromStr`, so the bench binary and
+//! every `cargo pilot` subcommand accept the same values and say the same thing about a bad one.
+//! Errors name the value and the accepted range; the caller adds the flag or variable.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::stats::t_quantile;
+
+/// The longest time cap pilot accepts, in seconds (about 116 days): longer is a typo, and a
+/// cap far beyond it cannot even be added to the clock.
+pub const MAX_SECONDS: f64 = 1e7;
+
+/// A number strictly between 0 and 1: a target half-width (`--ci`, relative to the mean) or a
+/// significance level (`--alpha`).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Fraction(pub f64);
+
+/// A noise threshold (`--noise`): at least 0 and below 1, relative (0.01 is 1%).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Noise(pub f64);
+
+/// A confidence level (`--confidence`): strictly between 0 and 1, and such that the interval's
+/// Student-t quantile exists (`0.9999999999999999` rounds to a quantile of infinity).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Confidence(pub f64);
+
+/// A time cap (`--max-time`): more than 0 and at most [`MAX_SECONDS`].
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Cap(pub Duration);
+
+/// A least time (`--min-time`): 0 or more, at most [`MAX_SECONDS`].
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct MinTime(pub Duration);
+
+/// A count of 1 or more (`--processes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Count(pub usize);
+
+/// A baseline's name (`--save-baseline`, `--baseline`): it becomes a folder name, so 1 to 64
+/// characters of `A-Z a-z 0-9 - _ .`, not starting with `.`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BaselineName(pub String);
+
+/// An on/off switch from the environment: `1`, `true`, `yes`, `on` or `0`, `false`, `no`,
+/// `off`, or empty (off).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Switch(pub bool);
+
+fn number(raw: &str) -> Result<f64, String> {
+    let x: f64 = raw
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{raw}` is not a number"))?;
+    if x.is_nan() {
+        return Err(format!("`{raw}` is not a number"));
+    }
+    Ok(x)
+}
+
+impl FromStr for Fraction {
+    type Err = String;
+    fn from_str(raw: &str) -> Result<Self, String> {
+        match number(raw)? {
+            x if x > 0.0 && x < 1.0 => Ok(Fraction(x)),
+            _ => Err(format!("`{raw}` must be strictly between 0 and 1")),
+        }
+    }
+}
+
+impl FromStr for Noise {
+    type Err = String;
+    fn from_str(raw: &str) -> Result<Self, String> {
+        match number(raw)? {
+            x if (0.0..1.0).contains(&x) => Ok(Noise(x)),
+            _ => Err(format!(
+                "`{raw}` must be at least 0 and below 1 (0.01 is 1%)"
+            )),
+        }
+    }
+}
+
+impl FromStr for Confidence {
+    type Err = String;
+    fn from_str(raw: &str) -> Result<Self, String> {
+        let x = number(raw)?;
+        if !(x > 0.0 && x < 1.0) {
+            return Err(format!("`{raw}` must be strictly between 0 and 1"));
+        }
+        // The widest quantile an interval can need: one degree of freedom.
+        let p = (1.0 + x) / 2.0;
+        if p >= 1.0 || !t_quantile(p, 1.0).is_finite() {
+            return Err(format!(
+                "`{raw}` is too close to 1: its interval would be infinitely wide"
+            ));
+        }
+        Ok(Confidence(x))
+    }
+}
+
+/// Seconds as a duration: above 0 (`positive`) or 0 and more, at most [`MAX_SECONDS`].
+fn seconds(raw: &str, positive: bool) -> Result<Duration, String> {
+    let x = number(raw)?;
+    let (ok, least) = if positive {
+        (x > 0.0, "above 0")
+    } else {
+        (x >= 0.0, "0 or more")
+    };
+    if !ok || x > MAX_SECONDS {
+        return Err(format!(
+            "`{raw}` must be a number of seconds, {least} and at most {MAX_SECONDS:e}"
+        ));
+    }
+    Duration::try_from_secs_f64(x).map_err(|e| format!("`{raw}`: {e}"))
+}
+
+impl FromStr for Cap {
+    type Err = String;
+    fn from_str(raw: &str) -> Result<Self, String> {
+        seconds(raw, true).map(Cap)
+    }
+}
+
+impl FromStr for MinTime {
+    type Err = String;
+    fn from_str(raw: &str) -> Result<Self, String> {
+        seconds(raw, false).map(MinTime)
+    }
+}
+
+impl FromStr for Count {
+    type Err = String;
+    fn from_str(raw: &str) -> Result<Self, String> {
+        match raw.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(Count(n)),
+            _ => Err(format!("`{raw}` must be a whole number, 1 or more")),
+        }
+    }
+}
+
+impl FromStr for BaselineName {
+    type Err = String;
+    fn from_str(raw: &str) -> Result<Self, String> {
+        let ok = !raw.is_empty()
+            && raw.len() <= 64
+            && !raw.starts_with('.')
+            && raw
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        if ok {
+            Ok(BaselineName(raw.to_string()))
+        } else {
+            Err(format!(
+                "`{raw}` is not a valid baseline name (1 to 64 letters, digits, `-`, `_` or \
+                 `.`, not starting with `.`)"
+            ))
+        }
+    }
+}
+
+impl FromStr for Switch {
+    type Err = String;
+    fn from_str(raw: &str) -> Result<Self, String> {
+        match raw.trim().to_ascii_lowercase().as_str() {
+            "" | "0" | "false" | "no" | "off" => Ok(Switch(false)),
+            "1" | "true" | "yes" | "on" => Ok(Switch(true)),
+            _ => Err(format!(
+                "`{raw}` is not on or off (use 1, true, yes, on, or 0, false, no, off)"
+            )),
+        }
+    }
+}
+
+impl std::ops::Deref for BaselineName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for BaselineName {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.as_ref()
+    }
+}
+
+impl fmt::Display for BaselineName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Parses `raw` as a `T`, the error naming `name` (a flag or a variable).
+pub(crate) fn parse_as<T: FromStr<Err = String>>(name: &str, raw: &str) -> Result<T, String> {
+    raw.parse().map_err(|e| format!("{name}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_hold_at_their_edges() {
+        assert!("0.5".parse::<Fraction>().is_ok());
+        for bad in ["0", "1", "-0.1", "NaN", "x", "inf"] {
+            assert!(bad.parse::<Fraction>().is_err(), "{bad}");
+        }
+        assert_eq!("0".parse::<Noise>(), Ok(Noise(0.0)));
+        assert!("1".parse::<Noise>().is_err());
+        assert!("0.95".parse::<Confidence>().is_ok());
+        assert!("0.999999".parse::<Confidence>().is_ok());
+        let e = "0.9999999999999999".parse::<Confidence>().unwrap_err();
+        assert!(e.contains("too close to 1"), "{e}");
+        assert_eq!("2".parse::<Count>(), Ok(Count(2)));
+        assert!("0".parse::<Count>().is_err());
+    }
+
+    #[test]
+    fn times_never_overflow_a_duration() {
+        assert_eq!("0.5".parse::<Cap>(), Ok(Cap(Duration::from_millis(500))));
+        for bad in ["0", "-1", "1e30", "1e99", "inf", "NaN", "1e7.5"] {
+            let e = bad.parse::<Cap>().unwrap_err();
+            assert!(e.starts_with(&format!("`{bad}`")), "{bad}: {e}");
+        }
+        assert_eq!("0".parse::<MinTime>(), Ok(MinTime(Duration::ZERO)));
+        assert!("1e99".parse::<MinTime>().is_err());
+        assert!("-1".parse::<MinTime>().is_err());
+    }
+
+    #[test]
+    fn baseline_names_become_safe_folder_names() {
+        assert!("main".parse::<BaselineName>().is_ok());
+        assert!("v1.2-rc_3".parse::<BaselineName>().is_ok());
+        let long = "x".repeat(300);
+        for bad in ["a/b", "../../etc", "", ".hidden", "naïve", long.as_str()] {
+            assert!(bad.parse::<BaselineName>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn switches_are_on_or_off_and_nothing_else() {
+        assert_eq!("yes".parse::<Switch>(), Ok(Switch(true)));
+        assert_eq!("".parse::<Switch>(), Ok(Switch(false)));
+        assert_eq!("OFF".parse::<Switch>(), Ok(Switch(false)));
+        assert!("banana".parse::<Switch>().is_err());
+    }
+}
