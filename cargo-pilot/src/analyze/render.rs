@@ -102,7 +102,7 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
         num(a.raw_ci.high),
         num(a.raw.min),
         num(a.raw.max),
-        rel(a.raw.std_dev(), a.raw.mean),
+        rel(a.raw.std_dev, a.raw.mean),
         rel(a.raw_ci.half_width(), a.raw.mean),
     ];
     let stable = &a.subsession;
@@ -117,7 +117,7 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
         num(a.ci.high),
         num(st.min),
         num(st.max),
-        rel(st.std_dev(), st.mean),
+        rel(st.std_dev, st.mean),
         rel(a.ci.half_width(), a.mean),
     ];
     let rows = [header.map(String::from), raw, result];
@@ -298,7 +298,7 @@ fn file_json(r: &FileReport, args: &AnalyzeArgs) -> Value {
         "file": r.name,
         "n": a.raw.n,
         "mean": a.raw.mean,
-        "std": a.raw.std_dev(),
+        "std": a.raw.std_dev,
         "median": a.raw.median,
         "min": a.raw.min,
         "max": a.raw.max,
