@@ -507,3 +507,96 @@ fn a_zero_base_mean_gives_a_difference_not_a_nan_percentage() {
     assert!(doc["comparisons"][0]["relative"].is_null());
     assert_eq!(doc["comparisons"][0]["difference"]["estimate"], 10.0);
 }
+
+#[test]
+fn endless_and_oversized_input_is_refused_naming_the_limit() {
+    // /dev/zero has no newline: it used to be read until memory ran out.
+    let o = run(&["/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("/dev/zero:1: the line is longer than 1 MiB"),
+        "{}",
+        stderr(&o)
+    );
+    // A (sparse) file over 1 GiB is refused from its size, before it is read.
+    let path = file("limits", "huge.txt", "");
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len((1 << 30) + 1)
+        .unwrap();
+    let o = run(&[path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("huge.txt: more than 1 GiB, the most `cargo pilot analyze` reads"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted_in_text_and_csv() {
+    let plain = file("bom", "bom.txt", &format!("\u{feff}{}", lines(&cyclic())));
+    let doc = json(&run(&[
+        "--json",
+        "--no-changepoints",
+        plain.to_str().unwrap(),
+    ]));
+    assert_eq!(doc["files"][0]["mean"], 2.5);
+    assert_eq!(doc["files"][0]["n"], 40);
+    let csv = file(
+        "bom",
+        "bom.csv",
+        &format!("\u{feff}ns\n{}", lines(&cyclic())),
+    );
+    let doc = json(&run(&[
+        "--json",
+        "--no-changepoints",
+        "--column",
+        "ns",
+        csv.to_str().unwrap(),
+    ]));
+    assert_eq!(doc["files"][0]["mean"], 2.5);
+}
+
+#[test]
+fn wps_refuses_durations_and_work_amounts_that_are_not_positive() {
+    let work = [32.0, 16.0, 48.0, 8.0, 24.0, 40.0];
+    let mut pairs: Vec<String> = work
+        .iter()
+        .map(|w| format!("{w} {}", 3.0 + w / 4.0))
+        .collect();
+    pairs[3] = "8 -5".to_string();
+    let path = file("wps-sign", "negative.txt", &(pairs.join("\n") + "\n"));
+    let o = run(&["--wps", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("negative.txt:4: duration `-5` is not positive"),
+        "{}",
+        stderr(&o)
+    );
+    let csv = format!(
+        "work,ns\n{}",
+        work.iter()
+            .enumerate()
+            .map(|(i, w)| format!("{},{}\n", if i == 2 { 0.0 } else { *w }, 3.0 + w / 4.0))
+            .collect::<String>()
+    );
+    let path = file("wps-sign", "zero.csv", &csv);
+    let o = run(&[
+        "--wps",
+        "--work-column",
+        "work",
+        "--duration-column",
+        "ns",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("zero.csv:4: column `work`: `0` is not positive"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -18,7 +18,7 @@ use pilot::stats::{WelchTest, welch_test};
 use pilot::stats::{WpsFit, wps};
 
 use crate::Failure;
-use input::Layout;
+use input::{Domain, Layout};
 
 /// Analyze measurements: mean, confidence interval, stable segment, subsession analysis.
 ///
@@ -122,10 +122,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, Failure> {
         ..AnalysisConfig::default()
     };
     let layout = layout(args)?;
+    let domain = if args.wps {
+        Domain::Positive
+    } else {
+        Domain::Finite
+    };
     let mut reports = Vec::new();
     for name in &args.files {
         let text = input::read_text(name)?;
-        let columns = input::parse(name, &text, &layout)?;
+        let columns = input::parse(name, &text, &layout, domain)?;
         reports.push(analyze_file(name, &columns, &config, args)?);
     }
     let comparisons = compare(&reports, args)?;
