@@ -41,6 +41,14 @@ pub enum Error {
         /// Length of the second sample.
         right: usize,
     },
+    /// A result is too large in magnitude for an `f64`, although every input is finite: values
+    /// near ±1.8e308 spread so far apart that a standard deviation, an interval bound or a
+    /// difference passes `f64::MAX`.
+    #[error("the {quantity} is beyond the range of f64 (±1.8e308)")]
+    OutOfRange {
+        /// What overflowed, e.g. `confidence interval of the mean`.
+        quantity: &'static str,
+    },
     /// A file or folder of saved results could not be read.
     #[error("failed to read `{}`: {message}", path.display())]
     ReadFailed {

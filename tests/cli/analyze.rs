@@ -351,3 +351,252 @@ fn wps_fits_speed_from_work_and_duration() {
         doc["files"][0]["wps"]
     );
 }
+
+/// Whether `text` shows a non-finite number: `inf` or `NaN` as a word of its own.
+fn shows_non_finite(text: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case("inf") || w.eq_ignore_ascii_case("nan"))
+}
+
+#[test]
+fn values_near_the_largest_f64_do_not_panic() {
+    // Mixed signs near ±1e308: the drift test's t was NaN and statrs's Student-t panicked
+    // (`XOutOfRange`, exit 101).
+    let xs: Vec<f64> = (0..60)
+        .map(|i| {
+            let sign = if i % 3 == 0 { -1.0 } else { 1.0 };
+            sign * (1e307 + 1.5e306 * f64::from(i % 7))
+        })
+        .collect();
+    let path = file("near-max", "near-max.txt", &lines(&xs));
+    let o = run(&[path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(!shows_non_finite(&stdout(&o)), "{}", stdout(&o));
+
+    // ±MAX: the standard deviation, √2 · MAX, is no f64; refused with the reason.
+    let xs: Vec<f64> = (0..10)
+        .map(|i| if i % 2 == 0 { f64::MAX } else { -f64::MAX })
+        .collect();
+    let path = file("near-max", "max.txt", &lines(&xs));
+    let o = run(&[path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "stdout: {}", stdout(&o));
+    assert!(
+        stderr(&o).contains("max.txt: the standard deviation is beyond the range of f64"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn huge_and_tiny_values_are_analysed_as_their_scaled_copies() {
+    // Times 2^600 the variance overflowed (`± inf`, a NaN mean); times 2^-600 it underflowed
+    // (a zero-width interval). A power of two scales every reported number exactly.
+    let base_path = file("scaled", "base.txt", &lines(&cyclic()));
+    let base = json(&run(&["--json", base_path.to_str().unwrap()]));
+    let b = &base["files"][0];
+    for k in [600, -600] {
+        let f = 2f64.powi(k);
+        let xs: Vec<f64> = cyclic().iter().map(|x| x * f).collect();
+        let path = file("scaled", &format!("x{k}.txt"), &lines(&xs));
+        let doc = json(&run(&["--json", path.to_str().unwrap()]));
+        let a = &doc["files"][0];
+        let scaled = |v: &Value| v.as_f64().unwrap() * f;
+        for key in ["mean", "std", "median", "min", "max"] {
+            assert_eq!(a[key].as_f64(), Some(scaled(&b[key])), "{key} at 2^{k}");
+        }
+        for bound in ["low", "high"] {
+            assert_eq!(
+                a["result"]["ci"][bound].as_f64(),
+                Some(scaled(&b["result"]["ci"][bound])),
+                "{bound} at 2^{k}"
+            );
+        }
+        assert_eq!(a["result"]["required_n"], b["result"]["required_n"]);
+        assert_eq!(a["changepoints"], b["changepoints"]);
+        assert_eq!(a["autocorrelation"], b["autocorrelation"]);
+    }
+    // Decimal factors, as a user's file would have them: no ∞, no NaN, the same required N.
+    for f in [1e200, 1e-200] {
+        let xs: Vec<f64> = cyclic().iter().map(|x| x * f).collect();
+        let path = file("scaled", &format!("x{f:e}.txt"), &lines(&xs));
+        let o = run(&[path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+        assert!(!shows_non_finite(&stdout(&o)), "{}", stdout(&o));
+        let required = |o: &str| {
+            o.lines()
+                .find(|l| l.contains("required N"))
+                .map(str::to_string)
+        };
+        let base_text = stdout(&run(&[base_path.to_str().unwrap()]));
+        assert_eq!(required(&stdout(&o)), required(&base_text));
+    }
+}
+
+#[test]
+fn tiny_values_invent_no_change_points() {
+    // Irregular noise around 1 has no change point; times 1e-200 its noise variance underflowed
+    // to 0, every difference of means became significant and change points were invented.
+    let noise: Vec<f64> = (0..100)
+        .map(|i| 1.0 + 0.1 * ((f64::from(i) * 12.9898).sin() * 43_758.545_3).fract())
+        .collect();
+    for f in [1.0, 1e-200, 1e-310] {
+        let xs: Vec<f64> = noise.iter().map(|x| x * f).collect();
+        let path = file("tiny-cp", &format!("x{f:e}.txt"), &lines(&xs));
+        let doc = json(&run(&["--json", path.to_str().unwrap()]));
+        let a = &doc["files"][0];
+        assert_eq!(a["changepoints"], serde_json::json!([]), "{f:e}: {a}");
+        let hw =
+            a["result"]["ci"]["high"].as_f64().unwrap() - a["result"]["mean"].as_f64().unwrap();
+        assert!(hw > 0.0, "{f:e}: zero-width interval {a}");
+    }
+}
+
+#[test]
+fn required_n_is_unknown_only_for_a_zero_mean() {
+    let zero: Vec<f64> = cyclic().iter().map(|x| x - 2.5).collect();
+    let path = file("required", "zero.txt", &lines(&zero));
+    let o = run(&["--no-changepoints", path.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("required N       unknown (the mean is 0)"),
+        "{}",
+        stdout(&o)
+    );
+    // Integers in units of the smallest subnormal, 2^-1074: 1% of the mean underflowed to 0,
+    // and this said "the mean is 0" too.
+    let unit = f64::from_bits(1);
+    let tiny: Vec<f64> = cyclic().iter().map(|x| x.round() * unit).collect();
+    let ints: Vec<f64> = cyclic().iter().map(|x| x.round()).collect();
+    let (pt, pi) = (
+        file("required", "tiny.txt", &lines(&tiny)),
+        file("required", "ints.txt", &lines(&ints)),
+    );
+    let (t, i) = (
+        json(&run(&["--json", "--no-changepoints", pt.to_str().unwrap()])),
+        json(&run(&["--json", "--no-changepoints", pi.to_str().unwrap()])),
+    );
+    assert!(i["files"][0]["result"]["required_n"].as_u64().is_some());
+    assert_eq!(
+        t["files"][0]["result"]["required_n"],
+        i["files"][0]["result"]["required_n"]
+    );
+}
+
+#[test]
+fn a_zero_base_mean_gives_a_difference_not_a_nan_percentage() {
+    let zero: Vec<f64> = cyclic().iter().map(|x| x - 2.5).collect();
+    let shifted: Vec<f64> = cyclic().iter().map(|x| x + 7.5).collect();
+    let (pz, ps) = (
+        file("zero-base", "zero.txt", &lines(&zero)),
+        file("zero-base", "shifted.txt", &lines(&shifted)),
+    );
+    let args = [
+        "--no-changepoints",
+        pz.to_str().unwrap(),
+        ps.to_str().unwrap(),
+    ];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(!shows_non_finite(&stdout(&o)), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("+10.0000 [") && stdout(&o).contains("the base mean is 0"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("larger than"), "{}", stdout(&o));
+    let doc = json(&run(&[&["--json"][..], &args].concat()));
+    assert!(doc["comparisons"][0]["relative"].is_null());
+    assert_eq!(doc["comparisons"][0]["difference"]["estimate"], 10.0);
+}
+
+#[test]
+fn endless_and_oversized_input_is_refused_naming_the_limit() {
+    // /dev/zero has no newline: it used to be read until memory ran out.
+    let o = run(&["/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("/dev/zero:1: the line is longer than 1 MiB"),
+        "{}",
+        stderr(&o)
+    );
+    // A (sparse) file over 1 GiB is refused from its size, before it is read.
+    let path = file("limits", "huge.txt", "");
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len((1 << 30) + 1)
+        .unwrap();
+    let o = run(&[path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("huge.txt: more than 1 GiB, the most `cargo pilot analyze` reads"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted_in_text_and_csv() {
+    let plain = file("bom", "bom.txt", &format!("\u{feff}{}", lines(&cyclic())));
+    let doc = json(&run(&[
+        "--json",
+        "--no-changepoints",
+        plain.to_str().unwrap(),
+    ]));
+    assert_eq!(doc["files"][0]["mean"], 2.5);
+    assert_eq!(doc["files"][0]["n"], 40);
+    let csv = file(
+        "bom",
+        "bom.csv",
+        &format!("\u{feff}ns\n{}", lines(&cyclic())),
+    );
+    let doc = json(&run(&[
+        "--json",
+        "--no-changepoints",
+        "--column",
+        "ns",
+        csv.to_str().unwrap(),
+    ]));
+    assert_eq!(doc["files"][0]["mean"], 2.5);
+}
+
+#[test]
+fn wps_refuses_durations_and_work_amounts_that_are_not_positive() {
+    let work = [32.0, 16.0, 48.0, 8.0, 24.0, 40.0];
+    let mut pairs: Vec<String> = work
+        .iter()
+        .map(|w| format!("{w} {}", 3.0 + w / 4.0))
+        .collect();
+    pairs[3] = "8 -5".to_string();
+    let path = file("wps-sign", "negative.txt", &(pairs.join("\n") + "\n"));
+    let o = run(&["--wps", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("negative.txt:4: duration `-5` is not positive"),
+        "{}",
+        stderr(&o)
+    );
+    let csv = format!(
+        "work,ns\n{}",
+        work.iter()
+            .enumerate()
+            .map(|(i, w)| format!("{},{}\n", if i == 2 { 0.0 } else { *w }, 3.0 + w / 4.0))
+            .collect::<String>()
+    );
+    let path = file("wps-sign", "zero.csv", &csv);
+    let o = run(&[
+        "--wps",
+        "--work-column",
+        "work",
+        "--duration-column",
+        "ns",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("zero.csv:4: column `work`: `0` is not positive"),
+        "{}",
+        stderr(&o)
+    );
+}

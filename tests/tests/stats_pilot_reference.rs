@@ -417,6 +417,7 @@ fn baseline_file_interval_width() {
         min: 0.0,
         max: 0.01,
         variance: 1.13e-6,
+        std_dev: 1.13e-6_f64.sqrt(),
     };
     let width = 2.0 * s.mean_ci(0.95).unwrap().half_width();
     assert_close("95% interval width", width, 3.79e-5, 0.0, 0.005e-5);

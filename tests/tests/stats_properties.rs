@@ -7,6 +7,7 @@ use pilot::stats::ols;
 use pilot::stats::trend;
 use pilot::stats::welch_test;
 use pilot::stats::zscore_outliers;
+use pilot::stats::{AnalysisConfig, analyze};
 use pilot::stats::{Moments, Summary};
 use pilot::stats::{block_means, lag1_autocorrelation, subsession_analysis};
 use pilot::stats::{required_for_half_width, required_to_resolve};
@@ -212,7 +213,7 @@ proptest! {
         let s = Summary::of(&xs).unwrap();
         prop_assume!(s.variance > 0.0);
         // A value within rounding of the threshold may land on either side after the map.
-        let near = xs.iter().any(|x| (((x - s.mean) / s.std_dev()).abs() - threshold).abs() < 1e-6);
+        let near = xs.iter().any(|x| (((x - s.mean) / s.std_dev).abs() - threshold).abs() < 1e-6);
         prop_assume!(!near);
         let ys: Vec<f64> = xs.iter().map(|x| shift + scale_by * x).collect();
         prop_assert_eq!(zscore_outliers(&xs, threshold).unwrap(), zscore_outliers(&ys, threshold).unwrap());
@@ -261,5 +262,99 @@ proptest! {
         let narrow = s.required_count(e, 0.95).unwrap();
         let wide = s.required_count(e * widen, 0.95).unwrap();
         prop_assert!(wide <= narrow, "{narrow} for {e}, {wide} for {}", e * widen);
+    }
+}
+
+/// A finite `f64` of any magnitude: normal, subnormal or zero, of either sign, or near ±MAX.
+fn any_finite() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        3 => prop::num::f64::NORMAL,
+        1 => prop::num::f64::SUBNORMAL | prop::num::f64::ZERO,
+        1 => (0.5..1.0f64, prop::bool::ANY).prop_map(|(u, neg)| {
+            if neg { -u * f64::MAX } else { u * f64::MAX }
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Every statistic divides by a power of two and multiplies back, so multiplying the data by
+    /// 2^k multiplies every reported number by exactly 2^k (while all stay normal) and changes
+    /// nothing else: the results of values near 1e270 or 1e-270 are those of values near 1.
+    #[test]
+    fn analysis_is_exactly_scale_equivariant(xs in sample(), k in -880..880i32) {
+        let f = 2f64.powi(k);
+        let ys: Vec<f64> = xs.iter().map(|x| x * f).collect();
+        let (a, b) = (Summary::of(&xs).unwrap(), Summary::of(&ys).unwrap());
+        prop_assert_eq!(
+            (b.mean, b.median, b.min, b.max, b.std_dev),
+            (a.mean * f, a.median * f, a.min * f, a.max * f, a.std_dev * f)
+        );
+        let config = AnalysisConfig::default();
+        let (a, b) = (analyze(&xs, &config).unwrap(), analyze(&ys, &config).unwrap());
+        prop_assert_eq!(&b.stable, &a.stable);
+        prop_assert_eq!(b.subsession.size, a.subsession.size);
+        prop_assert_eq!(b.raw_autocorrelation, a.raw_autocorrelation);
+        prop_assert_eq!(b.required_n, a.required_n);
+        prop_assert_eq!(&b.warnings, &a.warnings);
+        prop_assert_eq!((b.mean, b.ci.low, b.ci.high), (a.mean * f, a.ci.low * f, a.ci.high * f));
+        prop_assert_eq!(
+            (b.raw_ci.low, b.raw_ci.high),
+            (a.raw_ci.low * f, a.raw_ci.high * f)
+        );
+    }
+
+    /// Any finite values: an analysis, or an out-of-range error; never a panic, and never a
+    /// non-finite number in what is reported.
+    #[test]
+    fn any_finite_values_give_finite_results_or_an_error(
+        xs in prop::collection::vec(any_finite(), 2..80),
+    ) {
+        match analyze(&xs, &AnalysisConfig::default()) {
+            Ok(a) => {
+                let reported = [
+                    a.raw.mean, a.raw.median, a.raw.std_dev, a.raw_ci.low, a.raw_ci.high,
+                    a.raw_autocorrelation, a.stable_summary.mean, a.stable_summary.std_dev,
+                    a.mean, a.ci.low, a.ci.high, a.subsession.autocorrelation,
+                    a.subsession.variance_inflation(),
+                ];
+                prop_assert!(reported.iter().all(|x| x.is_finite()), "{a:?}");
+                prop_assert!(a.ci.low <= a.mean && a.mean <= a.ci.high, "{a:?}");
+                // The required N is unknown only for a zero mean, or one so small against the
+                // spread (s/|m| in the thousands) that ±1% of it needs 2^53 values or more.
+                prop_assert!(
+                    a.required_n.is_some()
+                        || a.mean == 0.0
+                        || a.stable_summary.std_dev > 1e3 * a.mean.abs(),
+                    "{a:?}"
+                );
+            }
+            Err(e) => prop_assert!(matches!(e, pilot::Error::OutOfRange { .. }), "{e}"),
+        }
+    }
+
+    /// Welch's test and a fit of any finite moments and points: a result with finite numbers,
+    /// or an error; never a panic.
+    #[test]
+    fn welch_and_ols_never_panic(
+        (mb, mo) in (any_finite(), any_finite()),
+        (vb, vo) in (any_finite(), any_finite()),
+        (nb, no) in (2..50usize, 2..50usize),
+        points in prop::collection::vec((any_finite(), any_finite()), 3..30),
+    ) {
+        let m = |n, mean, v: f64| Moments { n, mean, variance: v.abs() };
+        if let Ok(w) = welch_test(&m(nb, mb, vb), &m(no, mo, vo), 0.95) {
+            prop_assert!(w.dof.is_finite() && w.dof > 0.0 && (0.0..=1.0).contains(&w.p), "{w:?}");
+            prop_assert!(w.difference_ci.low.is_finite() && w.difference_ci.high.is_finite());
+        }
+        let (x, y): (Vec<f64>, Vec<f64>) = points.into_iter().unzip();
+        if let Ok(f) = ols(&x, &y) {
+            prop_assert!(f.slope.is_finite() && f.slope_se.is_finite() && f.intercept.is_finite());
+            let p = f.slope_p();
+            prop_assert!((0.0..=1.0).contains(&p), "{p}");
+            let _ = f.slope_ci(0.95);
+            let _ = trend(&y, 0.95);
+        }
     }
 }

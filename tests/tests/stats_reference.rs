@@ -74,7 +74,7 @@ fn sample(name: &str) -> Vec<f64> {
 /// the mean dwarfs the spread (the 1e9-offset samples).
 fn lag1_floor(xs: &[f64]) -> f64 {
     let s = Summary::of(xs).unwrap();
-    4.0 * f64::EPSILON * s.mean.abs() / (s.std_dev() * (s.n as f64).sqrt()) + 1e-12
+    4.0 * f64::EPSILON * s.mean.abs() / (s.std_dev * (s.n as f64).sqrt()) + 1e-12
 }
 
 /// Collects the mismatches of one test and how many values it compared.

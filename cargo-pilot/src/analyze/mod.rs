@@ -14,12 +14,12 @@ use anyhow::anyhow;
 use pilot::cargo_api::settings::{Confidence, Fraction, Noise};
 use pilot::stats::ChangepointConfig;
 use pilot::stats::{Analysis, AnalysisConfig, analyze};
-use pilot::stats::{Moments, Summary};
+use pilot::stats::{ConfidenceInterval, Moments, Summary, power_of_two_scale};
 use pilot::stats::{WelchTest, welch_test};
 use pilot::stats::{WpsFit, wps};
 
 use crate::Failure;
-use input::Layout;
+use input::{Domain, Layout};
 
 /// Analyze measurements: mean, confidence interval, stable segment, subsession analysis.
 ///
@@ -97,12 +97,20 @@ pub struct Comparison {
     pub other: String,
     /// Welch's test, other − base.
     pub test: WelchTest,
-    /// Relative difference `(other − base)/base`, and its interval (bounds divided by the base mean).
-    pub relative: f64,
-    /// Relative interval bounds.
-    pub relative_ci: (f64, f64),
+    /// Relative difference `(other − base)/|base|`, with its interval (bounds divided by the base
+    /// mean); `None` when the base mean is 0 or so close to 0 that the ratio passes `f64::MAX`.
+    pub relative: Option<Relative>,
     /// Plain verdict: `larger`, `smaller`, `equivalent` or `inconclusive`.
     pub verdict: &'static str,
+}
+
+/// A relative difference and its interval.
+#[derive(Debug, Clone, Copy)]
+pub struct Relative {
+    /// `(other − base)/|base|`.
+    pub estimate: f64,
+    /// The difference's interval divided by `|base|`.
+    pub ci: (f64, f64),
 }
 
 /// Runs the command; the exit code is 0 on success.
@@ -115,10 +123,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, Failure> {
         ..AnalysisConfig::default()
     };
     let layout = layout(args)?;
+    let domain = if args.wps {
+        Domain::Positive
+    } else {
+        Domain::Finite
+    };
     let mut reports = Vec::new();
     for name in &args.files {
         let text = input::read_text(name)?;
-        let columns = input::parse(name, &text, &layout)?;
+        let columns = input::parse(name, &text, &layout, domain)?;
         reports.push(analyze_file(name, &columns, &config, args)?);
     }
     let comparisons = compare(&reports, args)?;
@@ -184,16 +197,63 @@ fn analyze_file(
     })
 }
 
-/// The samples a file contributes to a comparison: its subsession samples, with their variance
-/// inflated by the correlation left between them, so the test is as honest as the interval.
-fn comparison_moments(a: &Analysis) -> Moments {
+/// The samples a file contributes to a comparison: its subsession samples divided by `scale` (a
+/// power of two, so that the variances of values near 1e200 or 1e-200 neither overflow nor
+/// underflow), with their variance inflated by the correlation left between them, so the test
+/// is as honest as the interval.
+fn comparison_moments(a: &Analysis, scale: f64) -> Moments {
     let s = &a.subsession;
-    let summary = Summary::of(&s.means).expect("subsession samples are finite and non-empty");
+    let scaled: Vec<f64> = s.means.iter().map(|m| m / scale).collect();
+    let summary = Summary::of(&scaled).expect("subsession samples are finite and non-empty");
     Moments {
         n: s.count(),
         mean: summary.mean,
         variance: summary.variance * s.variance_inflation(),
     }
+}
+
+/// Welch's test of `other` against `base`, computed on both files' subsession samples divided by
+/// one power of two and its difference multiplied back (exact); the relative difference is
+/// taken before that, where it cannot overflow.
+fn welch(
+    base: &Analysis,
+    other: &Analysis,
+    confidence: f64,
+) -> pilot::Result<(WelchTest, Option<Relative>)> {
+    let scale = power_of_two_scale(&[
+        power_of_two_scale(&base.subsession.means),
+        power_of_two_scale(&other.subsession.means),
+    ]);
+    let (b, o) = (
+        comparison_moments(base, scale),
+        comparison_moments(other, scale),
+    );
+    let test = welch_test(&b, &o, confidence)?;
+    let ratio = |x: f64| x / b.mean.abs();
+    let relative = Some(Relative {
+        estimate: ratio(test.difference),
+        ci: (
+            ratio(test.difference_ci.low),
+            ratio(test.difference_ci.high),
+        ),
+    })
+    .filter(|r| r.estimate.is_finite() && r.ci.0.is_finite() && r.ci.1.is_finite());
+    let unscaled = WelchTest {
+        difference: test.difference * scale,
+        difference_ci: ConfidenceInterval {
+            low: test.difference_ci.low * scale,
+            high: test.difference_ci.high * scale,
+            ..test.difference_ci
+        },
+        ..test
+    };
+    let d = &unscaled.difference_ci;
+    if !(unscaled.difference.is_finite() && d.low.is_finite() && d.high.is_finite()) {
+        return Err(pilot::Error::OutOfRange {
+            quantity: "confidence interval of the difference of the means",
+        });
+    }
+    Ok((unscaled, relative))
 }
 
 fn compare(reports: &[FileReport], args: &AnalyzeArgs) -> Result<Vec<Comparison>, Failure> {
@@ -204,33 +264,25 @@ fn compare(reports: &[FileReport], args: &AnalyzeArgs) -> Result<Vec<Comparison>
         // WPS results are speeds from a regression, not sample means: not compared here.
         return Ok(Vec::new());
     }
-    let b = comparison_moments(&base.analysis);
     others
         .iter()
         .map(|other| {
-            let o = comparison_moments(&other.analysis);
-            let test = welch_test(&b, &o, args.confidence).map_err(|e| {
-                anyhow!("cannot compare `{}` with `{}`: {e}", other.name, base.name)
-            })?;
-            let scale = b.mean.abs();
-            let (relative, relative_ci) = if scale > 0.0 {
-                (
-                    test.difference / scale,
-                    (
-                        test.difference_ci.low / scale,
-                        test.difference_ci.high / scale,
-                    ),
-                )
-            } else {
-                (f64::NAN, (f64::NAN, f64::NAN))
-            };
-            let verdict = if test.p < args.alpha && relative.abs() > args.noise {
+            let (test, relative) = welch(&base.analysis, &other.analysis, args.confidence)
+                .map_err(|e| {
+                    anyhow!("cannot compare `{}` with `{}`: {e}", other.name, base.name)
+                })?;
+            // Without a relative difference (a base mean of 0), any significant difference is
+            // beyond the noise threshold, and none is within it.
+            let beyond_noise = relative.is_none_or(|r| r.estimate.abs() > args.noise);
+            let within_noise =
+                relative.is_some_and(|r| r.ci.0 >= -args.noise && r.ci.1 <= args.noise);
+            let verdict = if test.p < args.alpha && beyond_noise {
                 if test.difference > 0.0 {
                     "larger"
                 } else {
                     "smaller"
                 }
-            } else if relative_ci.0 >= -args.noise && relative_ci.1 <= args.noise {
+            } else if within_noise {
                 "equivalent"
             } else {
                 "inconclusive"
@@ -240,7 +292,6 @@ fn compare(reports: &[FileReport], args: &AnalyzeArgs) -> Result<Vec<Comparison>
                 other: other.name.clone(),
                 test,
                 relative,
-                relative_ci,
                 verdict,
             })
         })

@@ -28,7 +28,28 @@ fn num(x: f64) -> String {
 }
 
 fn pct(x: f64) -> String {
-    format!("{:.2}%", 100.0 * x)
+    format!("{}%", percent(x))
+}
+
+/// The fraction `x` in percent, with 2 decimals; in scientific notation from 10⁶% on, where
+/// fixed notation would print hundreds of digits for the ratios of values near 1e308.
+fn percent(x: f64) -> String {
+    let p = 100.0 * x;
+    if p.abs() < 1e6 {
+        format!("{p:.2}")
+    } else {
+        format!("{p:.2e}")
+    }
+}
+
+/// [`percent`] with a sign and a `%`.
+fn signed_pct(x: f64) -> String {
+    let p = percent(x);
+    if p.starts_with('-') {
+        format!("{p}%")
+    } else {
+        format!("+{p}%")
+    }
 }
 
 fn confidence_label(c: f64) -> String {
@@ -64,19 +85,47 @@ pub fn human(reports: &[FileReport], comparisons: &[Comparison], args: &AnalyzeA
             pct(args.noise)
         );
         for c in comparisons {
+            let difference = match c.relative {
+                Some(r) if (100.0 * r.ci.0).is_finite() && (100.0 * r.ci.1).is_finite() => {
+                    format!(
+                        "{} [{}, {}]",
+                        signed_pct(r.estimate),
+                        signed_pct(r.ci.0),
+                        signed_pct(r.ci.1)
+                    )
+                }
+                // No percentage of a zero (or nearly zero) base mean: the difference itself.
+                _ => format!(
+                    "{} [{}, {}] (no relative difference: the base mean is {})",
+                    signed(c.test.difference),
+                    signed(c.test.difference_ci.low),
+                    signed(c.test.difference_ci.high),
+                    if reports[0].analysis.mean == 0.0 {
+                        "0"
+                    } else {
+                        "too close to 0"
+                    }
+                ),
+            };
             let _ = writeln!(
                 out,
-                "  {}  {:+.2}% [{:+.2}%, {:+.2}%]  p = {:.3e}  {}",
+                "  {}  {difference}  p = {:.3e}  {}",
                 c.other,
-                100.0 * c.relative,
-                100.0 * c.relative_ci.0,
-                100.0 * c.relative_ci.1,
                 c.test.p,
                 verdict_sentence(c)
             );
         }
     }
     out
+}
+
+/// [`num`] with a sign.
+fn signed(x: f64) -> String {
+    if x > 0.0 {
+        format!("+{}", num(x))
+    } else {
+        num(x)
+    }
 }
 
 fn verdict_sentence(c: &Comparison) -> String {
@@ -102,7 +151,7 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
         num(a.raw_ci.high),
         num(a.raw.min),
         num(a.raw.max),
-        rel(a.raw.std_dev(), a.raw.mean),
+        rel(a.raw.std_dev, a.raw.mean),
         rel(a.raw_ci.half_width(), a.raw.mean),
     ];
     let stable = &a.subsession;
@@ -117,7 +166,7 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
         num(a.ci.high),
         num(st.min),
         num(st.max),
-        rel(st.std_dev(), st.mean),
+        rel(st.std_dev, st.mean),
         rel(a.ci.half_width(), a.mean),
     ];
     let rows = [header.map(String::from), raw, result];
@@ -182,17 +231,28 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
                 pct(args.target)
             );
         }
-        None => {
+        None if a.mean == 0.0 => {
             let _ = writeln!(out, "  required N       unknown (the mean is 0)");
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  required N       beyond counting: the mean is so close to 0 that ±{} of it \
+                 needs more than 2^53 values",
+                pct(args.target)
+            );
         }
     }
 }
 
+/// `x` as a percentage of `|of|`; `-` where there is none (a zero mean) or it passes `f64::MAX`
+/// (a mean very close to 0).
 fn rel(x: f64, of: f64) -> String {
-    if of == 0.0 {
-        "-".to_string()
+    let fraction = x / of.abs();
+    if (100.0 * fraction).is_finite() {
+        percent(fraction)
     } else {
-        format!("{:.2}", 100.0 * x / of.abs())
+        "-".to_string()
     }
 }
 
@@ -207,14 +267,20 @@ fn wps_block(out: &mut String, fit: &WpsFit) {
         "  WPS method: duration = α + work / v, fitted over {} rounds",
         fit.rounds_used
     );
-    if let Ok(ci) = f.intercept_ci(fit.slope_ci.confidence) {
-        let _ = writeln!(
-            out,
-            "  α (overhead)     {} [{}, {}]",
-            num(f.intercept),
-            num(ci.low),
-            num(ci.high)
-        );
+    match f.intercept_ci(fit.slope_ci.confidence) {
+        Ok(ci) => {
+            let _ = writeln!(
+                out,
+                "  α (overhead)     {} [{}, {}]",
+                num(f.intercept),
+                num(ci.low),
+                num(ci.high)
+            );
+        }
+        // Its interval passes f64::MAX: the estimate alone.
+        Err(_) => {
+            let _ = writeln!(out, "  α (overhead)     {}", num(f.intercept));
+        }
     }
     let _ = writeln!(
         out,
@@ -275,8 +341,11 @@ pub fn json(reports: &[FileReport], comparisons: &[Comparison], args: &AnalyzeAr
                     "estimate": c.test.difference,
                     "ci": {"low": c.test.difference_ci.low, "high": c.test.difference_ci.high},
                 },
-                "relative": finite_or_null(c.relative),
-                "relative_ci": {"low": finite_or_null(c.relative_ci.0), "high": finite_or_null(c.relative_ci.1)},
+                "relative": c.relative.map(|r| r.estimate),
+                "relative_ci": {
+                    "low": c.relative.map(|r| r.ci.0),
+                    "high": c.relative.map(|r| r.ci.1),
+                },
                 "verdict": c.verdict,
                 "alpha": args.alpha,
                 "noise": args.noise,
@@ -298,7 +367,7 @@ fn file_json(r: &FileReport, args: &AnalyzeArgs) -> Value {
         "file": r.name,
         "n": a.raw.n,
         "mean": a.raw.mean,
-        "std": a.raw.std_dev(),
+        "std": a.raw.std_dev,
         "median": a.raw.median,
         "min": a.raw.min,
         "max": a.raw.max,

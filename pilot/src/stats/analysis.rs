@@ -4,13 +4,15 @@
 //! This is the pipeline of Pilot's §III-A/§III-D applied to data already collected; `cargo pilot
 //! analyze` and the adaptive session both use it.
 
-use crate::error::{Result, check_confidence, check_finite, check_len};
+use crate::error::{Error, Result, check_confidence, check_finite, check_len};
 use crate::stats::autocorr::{
     DEFAULT_AUTOCORRELATION_LIMIT, DEFAULT_MIN_SUBSESSIONS, SubsessionAnalysis,
     lag1_autocorrelation, subsession_analysis,
 };
 use crate::stats::changepoint::{ChangepointConfig, StableSegment, find_stable_segment};
 use crate::stats::outliers::{DEFAULT_Z_THRESHOLD, zscore_outliers};
+use crate::stats::samplesize::required_for_half_width;
+use crate::stats::scale::{ldexp, scaled};
 use crate::stats::summary::{ConfidenceInterval, Summary};
 use crate::stats::trend::trend;
 
@@ -42,7 +44,8 @@ impl Default for AnalysisConfig {
     }
 }
 
-/// What [`analyze`] found in a series.
+/// What [`analyze`] found in a series. Every number in it is finite, except the summaries'
+/// variances, which are `+∞` where they pass `f64::MAX` (their standard deviations are finite).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Analysis {
     /// Summary of the raw series, all values.
@@ -63,7 +66,8 @@ pub struct Analysis {
     /// correlation left between them ([`SubsessionAnalysis::adjusted_mean_ci`]).
     pub ci: ConfidenceInterval,
     /// Input samples needed (in the stable phase) for the target half-width, `h_req · q`;
-    /// `None` when it cannot be known (a zero mean).
+    /// `None` when it cannot be known: a zero mean (no relative target), or a count of 2^53 or
+    /// more (a mean so close to 0 against the spread that no sample would do).
     pub required_n: Option<usize>,
     /// Plain-language warnings about the data (no steady state, outliers, drift, …).
     pub warnings: Vec<String>,
@@ -77,7 +81,12 @@ pub struct Analysis {
 /// (5) warnings: no dominant stable segment, autocorrelation not removed, z-score outliers in the
 /// stable segment, a trend across the stable segment.
 ///
-/// Needs n ≥ 2 finite values. Time: dominated by change-point detection (see
+/// Needs n ≥ 2 finite values, of any magnitude: each step computes on rescaled values (see
+/// [`power_of_two_scale`](crate::stats::power_of_two_scale)), so values near ±1e308 or 1e-320
+/// are analysed as accurately as values near 1, and the analysis of `xs · 2^k` is exactly `2^k`
+/// times that of `xs` wherever both stay in the normal range. [`Error::OutOfRange`] when a
+/// reported number itself passes `f64::MAX` (a standard deviation or interval bound of values
+/// near ±1.8e308 of both signs). Time: dominated by change-point detection (see
 /// [`find_stable_segment`]); the rest is O(n log n).
 pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
     check_len(xs, 2)?;
@@ -108,8 +117,12 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
     }
     let segment = &xs[stable.start..stable.end];
     let stable_summary = Summary::of(segment)?;
-    let subsession = subsession_analysis(
-        segment,
+    // From here on the stable segment is worked on divided by its power-of-two scale, and the
+    // results multiplied back once at the end: subsession means of subnormal readings would
+    // otherwise be rounded before the interval and the required N are computed from them.
+    let (scaled_segment, e) = scaled(segment);
+    let mut subsession = subsession_analysis(
+        &scaled_segment,
         config.autocorrelation_limit,
         config.min_subsessions,
     )?;
@@ -120,22 +133,20 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
             subsession.autocorrelation, subsession.size, config.autocorrelation_limit
         ));
     }
-    let mean = subsession.mean();
-    let ci = if subsession.count() >= 2 {
-        subsession.adjusted_mean_ci(config.confidence)?
-    } else {
-        ConfidenceInterval {
-            low: f64::NEG_INFINITY,
-            high: f64::INFINITY,
-            confidence: config.confidence,
-        }
+    let mean = ldexp(subsession.mean(), e);
+    // Subsession analysis keeps at least 2 samples of n ≥ 2 values; the interval needs them.
+    let ci = subsession.adjusted_mean_ci(config.confidence)?;
+    let ci = ConfidenceInterval {
+        low: ldexp(ci.low, e),
+        high: ldexp(ci.high, e),
+        ..ci
     };
-    let required_n = subsession
-        .required_count(
-            config.target_relative_half_width * mean.abs(),
-            config.confidence,
-        )
-        .map(|h| h * subsession.size);
+    if !(ci.low.is_finite() && ci.high.is_finite()) {
+        return Err(Error::OutOfRange {
+            quantity: "confidence interval of the mean",
+        });
+    }
+    let required_n = relative_required_count(&subsession, config)?.map(|h| h * subsession.size);
     if subsession.count() < config.min_subsessions {
         warnings.push(format!(
             "only {} subsession samples (at least {} are recommended for a trustworthy interval)",
@@ -155,14 +166,25 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
     // Drift is judged on the subsession samples, which are (nearly) independent.
     if subsession.count() >= 10 {
         let t = trend(&subsession.means, config.confidence)?;
+        // NaN (a zero mean) compares false: no relative drift to speak of.
         if t.p < 0.01 && t.relative_drift.abs() > config.target_relative_half_width {
-            warnings.push(format!(
-                "values drift across the stable segment: {:+.1}% from first to last (p = {:.2e})",
-                100.0 * t.relative_drift,
-                t.p
-            ));
+            let percent = 100.0 * t.relative_drift;
+            warnings.push(if percent.is_finite() {
+                format!(
+                    "values drift across the stable segment: {percent:+.1}% from first to last \
+                     (p = {:.2e})",
+                    t.p
+                )
+            } else {
+                format!(
+                    "values drift across the stable segment by far more than their mean, which is \
+                     close to 0 (p = {:.2e})",
+                    t.p
+                )
+            });
         }
     }
+    subsession.means = subsession.means.iter().map(|m| ldexp(*m, e)).collect();
     Ok(Analysis {
         raw,
         raw_ci,
@@ -175,4 +197,118 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
         required_n,
         warnings,
     })
+}
+
+/// Subsession samples needed for a half-width of `target_relative_half_width · |mean|`, from
+/// the ratio of their standard deviation to their mean (finite where the target itself would
+/// underflow, for a mean near 1e-320): `h_req = ceil(f · (s / (r · |m|))² · T²)` with `f` the
+/// variance inflation and `T` the critical t on h − 1 degrees of freedom (as
+/// [`SubsessionAnalysis::required_count`]). `None` for a zero mean or a count of 2^53 or more.
+fn relative_required_count(
+    subsession: &SubsessionAnalysis,
+    config: &AnalysisConfig,
+) -> Result<Option<usize>> {
+    let s = Summary::of(&subsession.means)?;
+    let usable_target = config.target_relative_half_width > 0.0;
+    if s.mean == 0.0 || !usable_target {
+        return Ok(None);
+    }
+    let ratio = s.std_dev / s.mean.abs() / config.target_relative_half_width;
+    Ok(required_for_half_width(
+        ratio * ratio * subsession.variance_inflation(),
+        (s.n - 1) as f64,
+        1.0,
+        config.confidence,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 40 values cycling 1, 2, 3, 4 (mean 2.5) with a little irregular noise.
+    fn cyclic() -> Vec<f64> {
+        (0..40)
+            .map(|i| f64::from(i % 4 + 1) + 0.01 * f64::from((i * 7) % 5))
+            .collect()
+    }
+
+    #[test]
+    fn analysis_of_huge_and_tiny_values_is_that_of_their_scaled_copies() {
+        let base = analyze(&cyclic(), &AnalysisConfig::default()).unwrap();
+        assert!(base.required_n.is_some());
+        // 1e155 up: the variance overflowed (± inf, NaN); 1e-154 down: it underflowed (a
+        // zero-width interval, invented change points). 2^k keeps everything exact.
+        for f in [2f64.powi(1000), 2f64.powi(-1000)] {
+            let xs: Vec<f64> = cyclic().iter().map(|x| x * f).collect();
+            let a = analyze(&xs, &AnalysisConfig::default()).unwrap();
+            assert_eq!(a.stable, base.stable);
+            assert_eq!(a.subsession.size, base.subsession.size);
+            assert_eq!(a.raw_autocorrelation, base.raw_autocorrelation);
+            assert_eq!(a.required_n, base.required_n, "{f:e}");
+            assert_eq!(a.warnings, base.warnings);
+            assert_eq!(a.mean, base.mean * f);
+            assert_eq!((a.ci.low, a.ci.high), (base.ci.low * f, base.ci.high * f));
+            assert_eq!(a.raw.std_dev, base.raw.std_dev * f);
+        }
+        // Decimal factors: the same up to rounding of the inputs.
+        for f in [1e300, 1e-300] {
+            let xs: Vec<f64> = cyclic().iter().map(|x| x * f).collect();
+            let a = analyze(&xs, &AnalysisConfig::default()).unwrap();
+            let near = |a: f64, b: f64| (a - b).abs() <= 1e-14 * b.abs();
+            assert!(near(a.mean, base.mean * f));
+            assert!(near(a.ci.low, base.ci.low * f) && near(a.ci.high, base.ci.high * f));
+            assert_eq!(a.required_n, base.required_n);
+        }
+    }
+
+    #[test]
+    fn values_near_the_largest_f64_do_not_panic() {
+        // The drift test's t was NaN here, and statrs's Student-t panicked (XOutOfRange).
+        let xs: Vec<f64> = (0..60)
+            .map(|i| {
+                let sign = if i % 3 == 0 { -1.0 } else { 1.0 };
+                sign * (1e307 + 1.5e306 * f64::from(i % 7))
+            })
+            .collect();
+        let a = analyze(&xs, &AnalysisConfig::default()).unwrap();
+        assert!(a.mean.is_finite() && a.ci.low.is_finite() && a.ci.high.is_finite());
+        assert!(a.raw.std_dev.is_finite() && a.raw_autocorrelation.is_finite());
+        // ±MAX: the standard deviation itself is beyond f64, and says so.
+        let xs: Vec<f64> = (0..10)
+            .map(|i| if i % 2 == 0 { f64::MAX } else { -f64::MAX })
+            .collect();
+        assert_eq!(
+            analyze(&xs, &AnalysisConfig::default()),
+            Err(crate::Error::OutOfRange {
+                quantity: "standard deviation"
+            })
+        );
+    }
+
+    #[test]
+    fn required_n_is_unknown_only_for_a_zero_mean() {
+        let config = AnalysisConfig {
+            changepoints: None,
+            ..AnalysisConfig::default()
+        };
+        // Integers 1..4 in units of the smallest subnormal: 0.01 · |mean| underflowed to 0,
+        // and the required N was "unknown (the mean is 0)".
+        let unit = f64::from_bits(1);
+        let ints: Vec<f64> = (0..40).map(|i| f64::from(i % 4 + 1)).collect();
+        let tiny: Vec<f64> = ints.iter().map(|x| x * unit).collect();
+        let (a, b) = (
+            analyze(&ints, &config).unwrap(),
+            analyze(&tiny, &config).unwrap(),
+        );
+        assert!(a.required_n.is_some());
+        assert_eq!(b.required_n, a.required_n);
+        // The interval is computed before the one rounding to subnormal: the bound in units of
+        // 2^-1074 is that of the integers, rounded to a whole unit.
+        assert_eq!(b.mean, 2.5 * unit);
+        assert_eq!(b.ci.high, a.ci.high.round() * unit);
+        // A mean of exactly 0: no relative target.
+        let zero: Vec<f64> = (0..40).map(|i| f64::from(i % 4) - 1.5).collect();
+        assert_eq!(analyze(&zero, &config).unwrap().required_n, None);
+    }
 }

@@ -8,7 +8,8 @@
 
 use crate::error::{Error, Result, check_finite, check_len};
 use crate::stats::samplesize::required_for_half_width;
-use crate::stats::summary::{ConfidenceInterval, Summary, mean, sum_sq_dev};
+use crate::stats::scale::{ldexp, scale_exponent, scaled};
+use crate::stats::summary::{ConfidenceInterval, Summary, interval, mean};
 
 /// Default bound on |lag-1 autocorrelation| below which samples count as independent.
 pub const DEFAULT_AUTOCORRELATION_LIMIT: f64 = 0.1;
@@ -21,13 +22,16 @@ pub const DEFAULT_MIN_SUBSESSIONS: usize = 30;
 ///
 /// This is the usual sample autocorrelation (the estimator of statsmodels' `acf` and of Pilot's
 /// C++ library). It is biased towards zero by about `−(1 + 3ρ)/n` on short series. A constant
-/// series has no correlation to speak of and gives 0. Needs n ≥ 2. Time: O(n).
+/// series has no correlation to speak of and gives 0. Needs n ≥ 2. Computed on the series
+/// divided by its power-of-two scale (r1 does not depend on the scale), so that no product of
+/// deviations overflows or underflows. Time: O(n); memory: the scaled copy.
 pub fn lag1_autocorrelation(xs: &[f64]) -> Result<f64> {
     check_len(xs, 2)?;
     check_finite(xs)?;
-    Ok(lag1_unchecked(xs))
+    Ok(lag1_unchecked(&scaled(xs).0))
 }
 
+/// r1 of values already scaled into `[-2, 2)`.
 fn lag1_unchecked(xs: &[f64]) -> f64 {
     // Deviations are taken from the first value before the mean is subtracted: for readings
     // with a large offset (1e9 + noise) `x − x0` is exact, while `x − mean` would carry the
@@ -47,11 +51,14 @@ fn lag1_unchecked(xs: &[f64]) -> f64 {
 }
 
 /// The means of consecutive blocks of `q` samples; the last `n mod q` samples (an incomplete
-/// block) are dropped. Time: O(n).
+/// block) are dropped. The sums are taken on the samples divided by their power-of-two scale, so
+/// they never overflow. Time: O(n).
 pub fn block_means(xs: &[f64], q: usize) -> Vec<f64> {
     assert!(q > 0, "subsession size must be positive");
+    let e = scale_exponent(xs);
+    let inverse = ldexp(1.0, -e);
     xs.chunks_exact(q)
-        .map(|c| c.iter().sum::<f64>() / q as f64)
+        .map(|c| ldexp(c.iter().map(|x| x * inverse).sum::<f64>() / q as f64, e))
         .collect()
 }
 
@@ -86,8 +93,9 @@ pub struct SubsessionAnalysis {
 /// Assumes the series is (weakly) stationary, i.e. its non-stable phases were already removed;
 /// a trend makes every block mean correlated with the next and drives q up.
 ///
-/// Time: O(n) per q tried, computed from prefix sums as O(n/q), so O(n log n) in the worst case.
-/// Memory: O(n).
+/// Computed on the series divided by its power-of-two scale, the block means multiplied back:
+/// exact on any finite input. Time: O(n) per q tried, computed from prefix sums as O(n/q), so
+/// O(n log n) in the worst case. Memory: O(n).
 pub fn subsession_analysis(
     xs: &[f64],
     limit: f64,
@@ -104,6 +112,10 @@ pub fn subsession_analysis(
     }
     let n = xs.len();
     let min_h = min_subsessions.max(2);
+    let (xs, e) = scaled(xs);
+    let xs = xs.as_slice();
+    let unscale =
+        |means: Vec<f64>| -> Vec<f64> { means.into_iter().map(|m| ldexp(m, e)).collect() };
     // Prefix sums relative to the first value keep cancellation small on large-offset data.
     let origin = xs[0];
     let mut prefix = Vec::with_capacity(n + 1);
@@ -127,7 +139,7 @@ pub fn subsession_analysis(
         if n / next < min_h {
             return Ok(SubsessionAnalysis {
                 size: q,
-                means,
+                means: unscale(means),
                 autocorrelation: r1,
                 converged: false,
                 input_len: n,
@@ -140,7 +152,7 @@ pub fn subsession_analysis(
     }
     Ok(SubsessionAnalysis {
         size: q,
-        means,
+        means: unscale(means),
         autocorrelation: r1,
         converged: true,
         input_len: n,
@@ -159,14 +171,18 @@ impl SubsessionAnalysis {
         mean(&self.means)
     }
 
-    /// Sample variance `var_q` of the subsession samples (`n − 1` divisor).
+    /// Sample variance `var_q` of the subsession samples (`n − 1` divisor); 0 for fewer than 2.
+    /// `+∞` where it passes `f64::MAX` (see [`Summary::variance`]).
     pub fn variance(&self) -> f64 {
-        let h = self.means.len();
-        if h < 2 {
-            0.0
-        } else {
-            sum_sq_dev(&self.means, self.mean()) / (h - 1) as f64
+        self.summary().map_or(0.0, |s| s.variance)
+    }
+
+    /// The [`Summary`] of the subsession samples, when there are at least 2 of them.
+    fn summary(&self) -> Option<Summary> {
+        if self.means.len() < 2 {
+            return None;
         }
+        Summary::of(&self.means).ok()
     }
 
     /// Student-t interval of the mean over the h subsession samples, exactly as Pilot computes
@@ -222,16 +238,13 @@ impl SubsessionAnalysis {
     ///
     /// Measured coverage at 95% (seeded Monte Carlo, `tests/tests/validity.rs`): about 96% on
     /// AR(1) φ = 0.7, n = 1000, where [`mean_ci`](Self::mean_ci) reaches about 91%; on
-    /// independent data the factor stays near 1. Needs h ≥ 2. Time: O(h).
+    /// independent data the factor stays near 1. Needs h ≥ 2; [`Error::OutOfRange`] when a bound
+    /// passes `f64::MAX`. Time: O(h).
     pub fn adjusted_mean_ci(&self, confidence: f64) -> Result<ConfidenceInterval> {
-        let plain = self.mean_ci(confidence)?;
+        let s = Summary::of(&self.means)?;
+        let plain = s.mean_ci(confidence)?;
         let half = plain.half_width() * self.variance_inflation().sqrt();
-        let mean = self.mean();
-        Ok(ConfidenceInterval {
-            low: mean - half,
-            high: mean + half,
-            confidence,
-        })
+        interval(s.mean, half, confidence, "confidence interval of the mean")
     }
 
     /// Required number of subsession samples for a half-width of `target_half_width` (absolute,
@@ -240,17 +253,22 @@ impl SubsessionAnalysis {
     /// [`variance_inflation`](Self::variance_inflation) that [`adjusted_mean_ci`](Self::adjusted_mean_ci)
     /// applies. Multiply by [`size`](Self::size) for input samples.
     ///
-    /// Returns `None` when it cannot be known: fewer than 2 subsession samples or a target ≤ 0.
-    /// A zero-variance series needs only the 2 samples an interval is defined for.
+    /// Returns `None` when it cannot be known: fewer than 2 subsession samples, a target ≤ 0, or
+    /// a count beyond any number (the target is more than 1e150 times finer than the spread).
+    /// A zero-variance series needs only the 2 samples an interval is defined for. Computed from
+    /// the ratio of the standard deviation to the target, which stays finite where the variance
+    /// and the target's square would overflow or underflow.
     pub fn required_count(&self, target_half_width: f64, confidence: f64) -> Option<usize> {
-        let h = self.means.len();
-        if h < 2 {
+        let s = self.summary()?;
+        let usable_target = target_half_width > 0.0;
+        if !usable_target {
             return None;
         }
+        let ratio = s.std_dev / target_half_width;
         required_for_half_width(
-            self.variance() * self.variance_inflation(),
-            (h - 1) as f64,
-            target_half_width,
+            ratio * ratio * self.variance_inflation(),
+            (s.n - 1) as f64,
+            1.0,
             confidence,
         )
     }
@@ -271,6 +289,62 @@ mod tests {
         assert!((lag1_autocorrelation(&alt).unwrap() + 0.9).abs() < 1e-15);
         assert_eq!(lag1_autocorrelation(&[3.0; 5]).unwrap(), 0.0);
         assert!(lag1_autocorrelation(&[1.0]).is_err());
+    }
+
+    #[test]
+    fn lag1_does_not_depend_on_the_scale() {
+        // 0.25 by hand above. At 1e300 the squared deviations overflowed (r1 = NaN); at 1e-300
+        // they underflowed to 0 and the series counted as constant (r1 = 0).
+        for f in [1e300, 1e-300, f64::from_bits(1)] {
+            let xs: Vec<f64> = [1.0, 2.0, 3.0, 4.0].iter().map(|x| x * f).collect();
+            let r1 = lag1_autocorrelation(&xs).unwrap();
+            assert!((r1 - 0.25).abs() < 1e-15, "{f:e}: {r1}");
+        }
+    }
+
+    #[test]
+    fn block_means_of_the_largest_values() {
+        // The sum of a block overflowed: MAX + MAX = ∞.
+        assert_eq!(block_means(&[f64::MAX; 4], 2), vec![f64::MAX; 2]);
+        assert_eq!(
+            block_means(&[f64::MAX, -f64::MAX, 1e300, 3e300], 2),
+            vec![0.0, 2e300]
+        );
+    }
+
+    #[test]
+    fn subsession_analysis_of_scaled_series_is_scaled_exactly() {
+        let alt: Vec<f64> = (0..100)
+            .map(|i| if i % 3 == 0 { 1.0 } else { -0.5 } + f64::from(i % 7))
+            .collect();
+        let base = subsession_analysis(&alt, 0.1, 30).unwrap();
+        for k in [-1020, -600, 600, 1016] {
+            let f = 2f64.powi(k);
+            let xs: Vec<f64> = alt.iter().map(|x| x * f).collect();
+            let s = subsession_analysis(&xs, 0.1, 30).unwrap();
+            assert_eq!(
+                (s.size, s.autocorrelation),
+                (base.size, base.autocorrelation)
+            );
+            let expected: Vec<f64> = base.means.iter().map(|m| m * f).collect();
+            assert_eq!(s.means, expected, "2^{k}");
+            let (ci, base_ci) = (
+                s.adjusted_mean_ci(0.95).unwrap(),
+                base.adjusted_mean_ci(0.95).unwrap(),
+            );
+            assert_eq!((ci.low, ci.high), (base_ci.low * f, base_ci.high * f));
+        }
+    }
+
+    #[test]
+    fn required_count_of_huge_and_tiny_samples() {
+        // 78 by hand below for [1, 5, 2, 4, 3] and a half-width of 0.5. Scaled by 1e200 the
+        // variance overflowed (no answer); scaled by 1e-200 it underflowed (2 samples "enough").
+        for f in [1e200, 1e-200] {
+            let xs: Vec<f64> = [1.0, 5.0, 2.0, 4.0, 3.0].iter().map(|x| x * f).collect();
+            let s = subsession_analysis(&xs, 0.9, 2).unwrap();
+            assert_eq!(s.required_count(0.5 * f, 0.95), Some(78), "{f:e}");
+        }
     }
 
     #[test]

@@ -14,6 +14,11 @@
 //! - sample sizes: [`required_for_half_width`], [`required_to_resolve`].
 //! - [`zscore_outliers`], and the slope of a series with its interval ([`trend`]).
 //! - the whole pipeline for one series, stable segment to interval: [`analyze`].
+//!
+//! Every function accepts any finite `f64`: each divides its input by the power of two at or
+//! below its largest magnitude ([`power_of_two_scale`]), computes, and multiplies the results
+//! back, which is exact. So squares of values near 1e200 do not overflow, squares of values near
+//! 1e-200 do not underflow, and a result is an error only when it is itself beyond `f64::MAX`.
 
 pub(crate) mod analysis;
 pub(crate) mod autocorr;
@@ -22,6 +27,7 @@ pub(crate) mod outliers;
 pub(crate) mod ratio;
 pub(crate) mod regression;
 pub(crate) mod samplesize;
+pub(crate) mod scale;
 pub(crate) mod summary;
 pub(crate) mod trend;
 pub(crate) mod welch;
@@ -36,6 +42,7 @@ pub use outliers::{DEFAULT_Z_THRESHOLD, zscore_outliers};
 pub use ratio::fieller_interval;
 pub use regression::{LinearFit, SpeedInterval, WpsFit, ols, wps};
 pub use samplesize::{required_for_half_width, required_to_resolve};
+pub use scale::power_of_two_scale;
 pub use summary::{ConfidenceInterval, Moments, Summary, t_quantile};
 pub use trend::{Trend, trend};
 pub use welch::{WelchTest, welch_test};

@@ -1,6 +1,7 @@
 //! z-score outliers (Auto-pilot's outlier warning).
 
 use crate::error::{Result, check_finite};
+use crate::stats::scale::scaled;
 use crate::stats::summary::Summary;
 
 /// Default |z| above which a value is an outlier.
@@ -11,14 +12,16 @@ pub const DEFAULT_Z_THRESHOLD: f64 = 3.0;
 /// The mean and `s` (n − 1 divisor) are those of the whole sample, outliers included, so a
 /// single wild value in a small sample can mask itself (with n values no |z| can exceed
 /// `(n − 1)/√n`). Meant for warnings, not for dropping data. A constant sample has none.
-/// Time: O(n).
+/// z does not depend on the scale, so it is computed on the sample divided by its power-of-two
+/// scale, where no deviation overflows. Time: O(n); memory: the scaled copy.
 pub fn zscore_outliers(xs: &[f64], threshold: f64) -> Result<Vec<usize>> {
     check_finite(xs)?;
     if xs.len() < 2 {
         return Ok(Vec::new());
     }
-    let s = Summary::of(xs)?;
-    let sd = s.std_dev();
+    let (xs, _) = scaled(xs);
+    let s = Summary::of(&xs)?;
+    let sd = s.std_dev;
     if sd == 0.0 {
         return Ok(Vec::new());
     }

@@ -5,11 +5,10 @@
 //! every round, so `t = α + w/v`: the slope `b = 1/v` is the stable phase's cost per unit of work
 //! and `α` soaks up the rest.
 
-use statrs::distribution::{ContinuousCDF, StudentsT};
-
 use crate::error::{Error, Result, check_confidence, check_finite};
 use crate::stats::autocorr::{DEFAULT_AUTOCORRELATION_LIMIT, block_means, lag1_autocorrelation};
-use crate::stats::summary::{ConfidenceInterval, mean, t_critical};
+use crate::stats::scale::{ldexp, scaled};
+use crate::stats::summary::{ConfidenceInterval, interval, mean, t_critical, t_sf};
 
 /// A straight line `y = intercept + slope · x` fitted by ordinary least squares.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,7 +23,8 @@ pub struct LinearFit {
     pub intercept_se: f64,
     /// Standard error of the slope, `sqrt(s² / Sxx)`.
     pub slope_se: f64,
-    /// Residual variance `s² = SSE / (n − 2)`.
+    /// Residual variance `s² = SSE / (n − 2)`; `+∞` where it passes `f64::MAX` (residuals above
+    /// about 1e154), when the standard errors are still finite.
     pub residual_variance: f64,
     /// Coefficient of determination; 1 when the y values are all equal and fitted exactly.
     pub r_squared: f64,
@@ -34,7 +34,12 @@ pub struct LinearFit {
 ///
 /// Assumes independent errors of equal variance; the standard errors and intervals also assume
 /// normal errors (or many points). Needs n ≥ 3 (two points leave no residual degree of freedom)
-/// and at least two distinct x values. Time: O(n), two passes over centred data.
+/// and at least two distinct x values.
+///
+/// x and y are each divided by their power-of-two scale and the fit multiplied back (exact), so
+/// any finite input fits without overflow; [`Error::OutOfRange`] when the slope, the intercept or
+/// a standard error is itself beyond `f64::MAX` (a y range of 1e300 over an x range of 1e-300).
+/// Time: O(n), two passes over centred data; memory: the scaled copies.
 pub fn ols(x: &[f64], y: &[f64]) -> Result<LinearFit> {
     if x.len() != y.len() {
         return Err(Error::LengthMismatch {
@@ -45,6 +50,12 @@ pub fn ols(x: &[f64], y: &[f64]) -> Result<LinearFit> {
     crate::error::check_len(x, 3)?;
     check_finite(x)?;
     check_finite(y)?;
+    let ((x, ex), (y, ey)) = (scaled(x), scaled(y));
+    ols_scaled(&x, &y)?.unscaled(ex, ey)
+}
+
+/// [`ols`] on finite values already scaled into `[-2, 2)`.
+fn ols_scaled(x: &[f64], y: &[f64]) -> Result<LinearFit> {
     let n = x.len();
     let (mx, my) = (mean(x), mean(y));
     let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
@@ -91,26 +102,54 @@ pub fn ols(x: &[f64], y: &[f64]) -> Result<LinearFit> {
 }
 
 impl LinearFit {
-    /// Confidence interval of the slope: `b ± t(n−2, 1−(1−c)/2) · se(b)`.
+    /// The fit of `y · 2^ey` on `x · 2^ex`, from this fit of `y` on `x`: every term multiplied by
+    /// its power of two (exact), or [`Error::OutOfRange`] when one of them overflows.
+    fn unscaled(self, ex: i32, ey: i32) -> Result<LinearFit> {
+        let fit = LinearFit {
+            intercept: ldexp(self.intercept, ey),
+            slope: ldexp(self.slope, ey - ex),
+            intercept_se: ldexp(self.intercept_se, ey),
+            slope_se: ldexp(self.slope_se, ey - ex),
+            residual_variance: ldexp(self.residual_variance, 2 * ey),
+            ..self
+        };
+        for (value, quantity) in [
+            (fit.slope, "slope of the fit"),
+            (fit.intercept, "intercept of the fit"),
+            (fit.slope_se, "standard error of the slope"),
+            (fit.intercept_se, "standard error of the intercept"),
+        ] {
+            if !value.is_finite() {
+                return Err(Error::OutOfRange { quantity });
+            }
+        }
+        Ok(fit)
+    }
+
+    /// Confidence interval of the slope: `b ± t(n−2, 1−(1−c)/2) · se(b)`;
+    /// [`Error::OutOfRange`] when a bound passes `f64::MAX`.
     pub fn slope_ci(&self, confidence: f64) -> Result<ConfidenceInterval> {
         check_confidence(confidence)?;
         let half = t_critical(confidence, (self.n - 2) as f64) * self.slope_se;
-        Ok(ConfidenceInterval {
-            low: self.slope - half,
-            high: self.slope + half,
+        interval(
+            self.slope,
+            half,
             confidence,
-        })
+            "confidence interval of the slope",
+        )
     }
 
-    /// Confidence interval of the intercept: `a ± t(n−2, 1−(1−c)/2) · se(a)`.
+    /// Confidence interval of the intercept: `a ± t(n−2, 1−(1−c)/2) · se(a)`;
+    /// [`Error::OutOfRange`] when a bound passes `f64::MAX`.
     pub fn intercept_ci(&self, confidence: f64) -> Result<ConfidenceInterval> {
         check_confidence(confidence)?;
         let half = t_critical(confidence, (self.n - 2) as f64) * self.intercept_se;
-        Ok(ConfidenceInterval {
-            low: self.intercept - half,
-            high: self.intercept + half,
+        interval(
+            self.intercept,
+            half,
             confidence,
-        })
+            "confidence interval of the intercept",
+        )
     }
 
     /// Two-sided p-value of "slope = 0" (Student's t on n − 2 degrees of freedom).
@@ -118,14 +157,14 @@ impl LinearFit {
         if self.slope_se == 0.0 {
             return if self.slope == 0.0 { 1.0 } else { 0.0 };
         }
-        let dist = StudentsT::new(0.0, 1.0, (self.n - 2) as f64).expect("n ≥ 3");
-        (2.0 * dist.sf((self.slope / self.slope_se).abs())).min(1.0)
+        (2.0 * t_sf((self.slope / self.slope_se).abs(), (self.n - 2) as f64)).min(1.0)
     }
 }
 
 /// An interval of a speed `v = 1/b` obtained by inverting the slope's interval. A bound is
 /// `None` when it is unbounded: when the slope's interval reaches 0 or below, the data do not
-/// rule out an infinitely fast stable phase, and no upper bound on `v` exists.
+/// rule out an infinitely fast stable phase, and no upper bound on `v` exists. (A bound beyond
+/// `f64::MAX`, from a slope bound within 5.6e-309 of 0, is `None` too.)
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SpeedInterval {
     /// Lower bound of `v`, `1/b_high`; `None` when even the slope's upper bound is not positive.
@@ -168,7 +207,11 @@ pub struct WpsFit {
 ///
 /// Assumes the rounds' work amounts differ enough (the bisection sequence makes them) and that
 /// setup, warm-up and cool-down cost about the same in every round. Needs 3 rounds with at least
-/// two distinct work amounts. Time: O(n log n).
+/// two distinct work amounts.
+///
+/// Work amounts and durations are each divided by their power-of-two scale and the fit
+/// multiplied back (exact), so any finite input is fitted without overflow;
+/// [`Error::OutOfRange`] when the fit or `v` itself is beyond `f64::MAX`. Time: O(n log n).
 pub fn wps(
     work: &[f64],
     duration: &[f64],
@@ -176,6 +219,10 @@ pub fn wps(
     autocorrelation_limit: f64,
 ) -> Result<WpsFit> {
     check_confidence(confidence)?;
+    check_finite(work)?;
+    check_finite(duration)?;
+    let ((work, ew), (duration, et)) = (scaled(work), scaled(duration));
+    let (work, duration) = (work.as_slice(), duration.as_slice());
     let first = ols(work, duration)?;
     let (mut w, mut t): (Vec<f64>, Vec<f64>) = (work.to_vec(), duration.to_vec());
     if first.slope > 0.0 && first.intercept > 0.0 {
@@ -209,12 +256,19 @@ pub fn wps(
             Err(_) => break,
         }
     }
+    let fit = fit.unscaled(ew, et)?;
     let slope_ci = fit.slope_ci(confidence)?;
-    let inv = |b: f64| if b > 0.0 { Some(1.0 / b) } else { None };
+    let inv = |b: f64| Some(1.0 / b).filter(|v| b > 0.0 && v.is_finite());
+    let v = inv(fit.slope);
+    if fit.slope > 0.0 && v.is_none() {
+        return Err(Error::OutOfRange {
+            quantity: "speed v = work / time",
+        });
+    }
     Ok(WpsFit {
         fit,
         slope_ci,
-        v: inv(fit.slope),
+        v,
         v_ci: SpeedInterval {
             low: inv(slope_ci.high),
             high: inv(slope_ci.low),
@@ -251,6 +305,55 @@ mod tests {
         assert!((f.r_squared - 0.6).abs() < 1e-14); // SST = 6
         assert!(ols(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]).is_err());
         assert!(ols(&[1.0, 2.0], &[1.0, 2.0]).is_err());
+    }
+
+    #[test]
+    fn ols_of_scaled_data_is_scaled_exactly() {
+        // x · 2^-300 and y · 2^600: Σ dy² (2^1200) overflowed, so did s² and the standard errors.
+        let (x, y) = ([1.0, 2.0, 3.0, 4.0, 5.0], [2.0, 4.0, 5.0, 4.0, 5.0]);
+        let base = ols(&x, &y).unwrap();
+        let (fx, fy) = (2f64.powi(-300), 2f64.powi(600));
+        let xs: Vec<f64> = x.iter().map(|v| v * fx).collect();
+        let ys: Vec<f64> = y.iter().map(|v| v * fy).collect();
+        let f = ols(&xs, &ys).unwrap();
+        assert_eq!(f.slope, base.slope * 2f64.powi(900));
+        assert_eq!(f.intercept, base.intercept * fy);
+        assert_eq!(f.slope_se, base.slope_se * 2f64.powi(900));
+        assert_eq!(f.intercept_se, base.intercept_se * fy);
+        assert_eq!(f.r_squared, base.r_squared);
+        assert_eq!(f.residual_variance, f64::INFINITY);
+        assert_eq!(f.slope_p(), base.slope_p());
+        // A slope of 1e300 / 1e-300 is no f64.
+        let steep = ols(&[0.0, 1e-300, 2e-300], &[0.0, 1e300, 2e300]);
+        assert!(matches!(steep, Err(Error::OutOfRange { .. })), "{steep:?}");
+    }
+
+    #[test]
+    fn slope_p_of_values_near_the_largest_f64() {
+        // The trend of a series near ±1e308 gave t = NaN, on which statrs panicked.
+        let y: Vec<f64> = (0..12)
+            .map(|i| {
+                if i % 3 == 0 {
+                    -1.7e308
+                } else {
+                    1.6e308 - 1e307 * f64::from(i)
+                }
+            })
+            .collect();
+        let x: Vec<f64> = (0..12).map(f64::from).collect();
+        let f = ols(&x, &y).unwrap();
+        let p = f.slope_p();
+        assert!((0.0..=1.0).contains(&p), "{p}");
+    }
+
+    #[test]
+    fn wps_of_huge_durations() {
+        // t = 5e300 + w · 0.5e300: v = 2e-300 (the durations' squares overflowed).
+        let w: Vec<f64> = [50.0, 25.0, 75.0, 12.0, 37.0, 62.0, 87.0].to_vec();
+        let t: Vec<f64> = w.iter().map(|w| 5e300 + w * 0.5e300).collect();
+        let r = wps(&w, &t, 0.95, 0.1).unwrap();
+        assert!((r.v.unwrap() / 2e-300 - 1.0).abs() < 1e-12, "{:?}", r.v);
+        assert!((r.fit.intercept / 5e300 - 1.0).abs() < 1e-12);
     }
 
     #[test]

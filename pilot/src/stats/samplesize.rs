@@ -2,12 +2,16 @@
 
 use crate::stats::summary::{t_critical, t_quantile};
 
+/// The least sample size reported as beyond counting, 2^53.
+const BEYOND_COUNT: f64 = 9_007_199_254_740_992.0;
+
 /// Required number of independent samples for a confidence-interval half-width of
 /// `target_half_width`: `ceil(variance · (T / e)²)` with `T = t(dof, 1 − (1 − c)/2)` (Pilot
 /// paper eq. 6). `dof` is that of the current estimate (n − 1), since the final n is unknown.
 ///
-/// Returns `None` when the target or the confidence is not usable. At least 2 samples are
-/// always needed for an interval. Time: O(1).
+/// Returns `None` when the target or the confidence is not usable, or when the count reaches
+/// 2^53 (no such count is meaningful, nor exact in an `f64`). At least 2 samples are always
+/// needed for an interval. Time: O(1).
 pub fn required_for_half_width(
     variance: f64,
     dof: f64,
@@ -20,7 +24,7 @@ pub fn required_for_half_width(
     }
     let t = t_critical(confidence, dof);
     let req = (variance * (t / target_half_width).powi(2)).ceil();
-    if req.is_finite() {
+    if req < BEYOND_COUNT {
         Some((req as usize).max(2))
     } else {
         None

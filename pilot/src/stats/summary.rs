@@ -2,7 +2,8 @@
 
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
-use crate::error::{Result, check_confidence, check_finite, check_len};
+use crate::error::{Error, Result, check_confidence, check_finite, check_len};
+use crate::stats::scale::{ldexp, scale_exponent, scaled};
 
 /// A two-sided confidence interval: `[low, high]` holds the true value with probability
 /// `confidence` under the method's assumptions.
@@ -17,9 +18,14 @@ pub struct ConfidenceInterval {
 }
 
 impl ConfidenceInterval {
-    /// Half the interval's width.
+    /// Half the interval's width (finite for any finite bounds, even where the width is not).
     pub fn half_width(&self) -> f64 {
-        (self.high - self.low) / 2.0
+        let width = self.high - self.low;
+        if width.is_finite() {
+            width / 2.0
+        } else {
+            self.high / 2.0 - self.low / 2.0
+        }
     }
 
     /// Whether `x` lies inside the interval, bounds included.
@@ -74,6 +80,23 @@ fn t_quantile_large_dof(p: f64, dof: f64) -> f64 {
     z + (g1 + (g2 + (g3 + g4 / dof) / dof) / dof) / dof
 }
 
+/// Survival function `P(T > t)` of Student's t with `dof` degrees of freedom, for any `t`
+/// (±∞ included) and any `dof > 0` (∞ included, where it is the normal's): `statrs`'s own `sf`
+/// panics on a NaN, which this never passes it. NaN for a NaN `t` or an invalid `dof`.
+/// Time: O(1).
+pub(crate) fn t_sf(t: f64, dof: f64) -> f64 {
+    if t.is_nan() || dof.is_nan() || dof <= 0.0 {
+        return f64::NAN;
+    }
+    if t.is_infinite() {
+        return if t > 0.0 { 0.0 } else { 1.0 };
+    }
+    match StudentsT::new(0.0, 1.0, dof) {
+        Ok(dist) => dist.sf(t),
+        Err(_) => f64::NAN,
+    }
+}
+
 /// The two-sided critical value `t(dof, 1 − (1 − confidence)/2)`.
 pub(crate) fn t_critical(confidence: f64, dof: f64) -> f64 {
     t_quantile(1.0 - (1.0 - confidence) / 2.0, dof)
@@ -83,8 +106,11 @@ pub(crate) fn t_critical(confidence: f64, dof: f64) -> f64 {
 ///
 /// Assumes nothing about the distribution. The variance uses the two-pass formula with the
 /// `n − 1` divisor, which keeps 1e-15-relative accuracy on data with a large mean and a small
-/// spread (readings in nanoseconds). Time: O(n) (the median uses selection, not a sort);
-/// memory: one copy of the sample for the median.
+/// spread (readings in nanoseconds). Everything is computed on the sample divided by the power of
+/// two at or below its largest magnitude ([`power_of_two_scale`](crate::stats::power_of_two_scale))
+/// and multiplied back, so values near ±1e308 or 1e-320 give the same relative accuracy as values
+/// near 1. Time: O(n) (the median uses selection, not a sort); memory: the scaled copy of the
+/// sample.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Number of values.
@@ -97,8 +123,13 @@ pub struct Summary {
     pub min: f64,
     /// Largest value.
     pub max: f64,
-    /// Sample variance with the `n − 1` divisor; 0 when n = 1.
+    /// Sample variance with the `n − 1` divisor; 0 when n = 1. It is `+∞` when it exceeds
+    /// `f64::MAX` (a standard deviation above about 1.3e154): use [`std_dev`](Self::std_dev),
+    /// which stays finite, for data that large.
     pub variance: f64,
+    /// Sample standard deviation, the square root of [`variance`](Self::variance), computed on
+    /// rescaled data so that it is finite whenever the variance overflows.
+    pub std_dev: f64,
 }
 
 /// The three numbers a saved result keeps of a sample, enough to compare it with another
@@ -123,17 +154,26 @@ impl Summary {
         }
     }
 
-    /// Summarises `xs`. Errors on an empty sample or on a NaN or infinite value.
+    /// Summarises `xs`. Errors on an empty sample, on a NaN or infinite value, and
+    /// ([`Error::OutOfRange`]) when the standard deviation itself passes `f64::MAX` (values near
+    /// ±1.8e308 of both signs).
     pub fn of(xs: &[f64]) -> Result<Summary> {
         check_len(xs, 1)?;
         check_finite(xs)?;
         let n = xs.len();
-        let mean = mean(xs);
+        let (ys, e) = scaled(xs);
+        let mean = scaled_mean(&ys);
         let variance = if n > 1 {
-            sum_sq_dev(xs, mean) / (n - 1) as f64
+            ys.iter().map(|y| (y - mean) * (y - mean)).sum::<f64>() / (n - 1) as f64
         } else {
             0.0
         };
+        let std_dev = ldexp(variance.sqrt(), e);
+        if !std_dev.is_finite() {
+            return Err(Error::OutOfRange {
+                quantity: "standard deviation",
+            });
+        }
         let (mut min, mut max) = (xs[0], xs[0]);
         for &x in xs {
             min = min.min(x);
@@ -141,29 +181,26 @@ impl Summary {
         }
         Ok(Summary {
             n,
-            mean,
+            mean: ldexp(mean, e),
             median: median(xs),
             min,
             max,
-            variance,
+            variance: ldexp(variance, 2 * e),
+            std_dev,
         })
-    }
-
-    /// Sample standard deviation (`sqrt` of the `n − 1` variance).
-    pub fn std_dev(&self) -> f64 {
-        self.variance.sqrt()
     }
 
     /// Standard error of the mean, `s / sqrt(n)`.
     pub fn std_error(&self) -> f64 {
-        (self.variance / self.n as f64).sqrt()
+        self.std_dev / (self.n as f64).sqrt()
     }
 
     /// Student-t confidence interval of the mean: `mean ± t(n−1, 1−(1−c)/2) · s/√n`.
     ///
     /// Assumes independent, identically distributed values with a finite variance (for
     /// autocorrelated readings, run [`crate::stats::autocorr::subsession_analysis`] first).
-    /// Needs n ≥ 2. A constant sample gives the zero-width interval `[mean, mean]`.
+    /// Needs n ≥ 2. A constant sample gives the zero-width interval `[mean, mean]`. Errors with
+    /// [`Error::OutOfRange`] when a bound passes `f64::MAX`.
     pub fn mean_ci(&self, confidence: f64) -> Result<ConfidenceInterval> {
         check_confidence(confidence)?;
         if self.n < 2 {
@@ -173,25 +210,50 @@ impl Summary {
             });
         }
         let half = t_critical(confidence, (self.n - 1) as f64) * self.std_error();
-        Ok(ConfidenceInterval {
-            low: self.mean - half,
-            high: self.mean + half,
+        interval(
+            self.mean,
+            half,
             confidence,
-        })
+            "confidence interval of the mean",
+        )
     }
 }
 
-/// Arithmetic mean of a non-empty sample, accurate by a second correction pass.
-pub(crate) fn mean(xs: &[f64]) -> f64 {
-    let n = xs.len() as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    // One refinement step removes most of the rounding error of the naive sum.
-    m + xs.iter().map(|x| x - m).sum::<f64>() / n
+/// `center ± half`, or [`Error::OutOfRange`] naming `quantity` when a bound is not finite.
+pub(crate) fn interval(
+    center: f64,
+    half: f64,
+    confidence: f64,
+    quantity: &'static str,
+) -> Result<ConfidenceInterval> {
+    let (low, high) = (center - half, center + half);
+    if low.is_finite() && high.is_finite() {
+        Ok(ConfidenceInterval {
+            low,
+            high,
+            confidence,
+        })
+    } else {
+        Err(Error::OutOfRange { quantity })
+    }
 }
 
-/// Sum of squared deviations from `mean`.
-pub(crate) fn sum_sq_dev(xs: &[f64], mean: f64) -> f64 {
-    xs.iter().map(|x| (x - mean) * (x - mean)).sum()
+/// Arithmetic mean of a non-empty sample of finite values, accurate by a second correction pass
+/// and computed on the sample divided by its power-of-two scale, so that no sum overflows.
+pub(crate) fn mean(xs: &[f64]) -> f64 {
+    let e = scale_exponent(xs);
+    let inverse = ldexp(1.0, -e);
+    let n = xs.len() as f64;
+    let m = xs.iter().map(|x| x * inverse).sum::<f64>() / n;
+    // One refinement step removes most of the rounding error of the naive sum.
+    ldexp(m + xs.iter().map(|x| x * inverse - m).sum::<f64>() / n, e)
+}
+
+/// [`mean`] of values already scaled into `[-2, 2)`.
+fn scaled_mean(ys: &[f64]) -> f64 {
+    let n = ys.len() as f64;
+    let m = ys.iter().sum::<f64>() / n;
+    m + ys.iter().map(|y| y - m).sum::<f64>() / n
 }
 
 /// Median by selection; `xs` must be non-empty and free of NaN.
@@ -204,7 +266,13 @@ pub(crate) fn median(xs: &[f64]) -> f64 {
         upper
     } else {
         let lower = v[..mid].iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        (lower + upper) / 2.0
+        let midpoint = (lower + upper) / 2.0;
+        if midpoint.is_finite() {
+            midpoint
+        } else {
+            // Two values near f64::MAX: their sum overflows, their halves do not.
+            lower / 2.0 + upper / 2.0
+        }
     }
 }
 
@@ -260,6 +328,99 @@ mod tests {
             Err(crate::Error::NotFinite { index: 1, .. })
         ));
         assert!(Summary::of(&[1.0, 2.0]).unwrap().mean_ci(1.0).is_err());
+    }
+
+    /// t(2, 0.975), scipy.stats.t.ppf(0.975, 2).
+    const T2: f64 = 4.302652729911275;
+
+    #[test]
+    fn huge_values_are_summarised_as_their_scaled_copies() {
+        // [1, 2, 3]: mean 2, s = 1, CI 2 ± T2/√3. Times 1e300 the variance (1e600) overflows,
+        // which used to make the standard deviation and the interval infinite.
+        let half = T2 / 3f64.sqrt();
+        let s = Summary::of(&[1e300, 2e300, 3e300]).unwrap();
+        // Within a few units in the last place of the values' scale.
+        let close = |a: f64, b: f64| (a - b).abs() <= 4.0 * f64::EPSILON * b.abs().max(1e300);
+        assert!(close(s.mean, 2e300), "{}", s.mean);
+        assert!(close(s.std_dev, 1e300), "{}", s.std_dev);
+        assert_eq!(s.variance, f64::INFINITY);
+        assert_eq!(s.median, 2e300);
+        // statrs's t quantile is within 1.1e-8 relative of scipy's (see `t_quantile`).
+        let ci = s.mean_ci(0.95).unwrap();
+        let near = |a: f64, b: f64| (a - b).abs() <= 1.1e-8 * half * 1e300;
+        assert!(near(ci.low, (2.0 - half) * 1e300), "{ci:?}");
+        assert!(near(ci.high, (2.0 + half) * 1e300), "{ci:?}");
+        // Tiny values: the variance (1e-600) used to underflow to 0, a zero-width interval.
+        let s = Summary::of(&[1e-300, 2e-300, 3e-300]).unwrap();
+        let close = |a: f64, b: f64| (a - b).abs() <= 4.0 * f64::EPSILON * 1e-300;
+        assert!(close(s.std_dev, 1e-300), "{}", s.std_dev);
+        let ci = s.mean_ci(0.95).unwrap();
+        let near = |a: f64, b: f64| (a - b).abs() <= 1.1e-8 * half * 1e-300;
+        assert!(near(ci.low, (2.0 - half) * 1e-300), "{ci:?}");
+        assert!(near(ci.high, (2.0 + half) * 1e-300), "{ci:?}");
+    }
+
+    #[test]
+    fn a_power_of_two_factor_comes_out_exactly() {
+        let base = Summary::of(&[1.0, 2.0, 3.0, 7.5]).unwrap();
+        let base_ci = base.mean_ci(0.9).unwrap();
+        for k in [-1000, -300, 300, 1000] {
+            let f = 2f64.powi(k);
+            let s = Summary::of(&[f, 2.0 * f, 3.0 * f, 7.5 * f]).unwrap();
+            assert_eq!(s.mean, base.mean * f);
+            assert_eq!(s.median, base.median * f);
+            assert_eq!(s.std_dev, base.std_dev * f);
+            let ci = s.mean_ci(0.9).unwrap();
+            assert_eq!((ci.low, ci.high), (base_ci.low * f, base_ci.high * f));
+        }
+        // Subnormal: 1, 2, 3 units of 2^-1074 are exact; so are the mean 2 and s = 1 units.
+        let unit = f64::from_bits(1);
+        let s = Summary::of(&[unit, 2.0 * unit, 3.0 * unit]).unwrap();
+        assert_eq!(
+            (s.mean, s.std_dev, s.median),
+            (2.0 * unit, unit, 2.0 * unit)
+        );
+    }
+
+    #[test]
+    fn values_near_the_largest_f64() {
+        // Sums of these overflow; their scaled copies' do not.
+        let s = Summary::of(&[f64::MAX, f64::MAX, f64::MAX / 2.0, f64::MAX / 2.0]).unwrap();
+        assert!((s.mean / f64::MAX - 0.75).abs() < 1e-15, "{}", s.mean);
+        assert!((s.median / f64::MAX - 0.75).abs() < 1e-15, "{}", s.median);
+        assert_eq!(Summary::of(&[f64::MAX; 2]).unwrap().median, f64::MAX);
+        // s = √2 · MAX for ±MAX: not an f64, refused rather than reported as ∞.
+        assert_eq!(
+            Summary::of(&[f64::MAX, -f64::MAX]),
+            Err(Error::OutOfRange {
+                quantity: "standard deviation"
+            })
+        );
+        // s = MAX/√2 is finite, but 2 ± T2 · s/√2 is not.
+        let s = Summary::of(&[f64::MAX, 0.0]).unwrap();
+        assert!((s.std_dev / (f64::MAX / 2f64.sqrt()) - 1.0).abs() < 1e-15);
+        assert!(matches!(s.mean_ci(0.95), Err(Error::OutOfRange { .. })));
+    }
+
+    #[test]
+    fn t_survival_never_panics() {
+        assert_eq!(t_sf(f64::INFINITY, 3.0), 0.0);
+        assert_eq!(t_sf(f64::NEG_INFINITY, 3.0), 1.0);
+        assert!(t_sf(f64::NAN, 3.0).is_nan());
+        assert!(t_sf(1.0, 0.0).is_nan());
+        assert_eq!(t_sf(0.0, f64::INFINITY), 0.5);
+        // scipy.stats.t.sf(2, 10) = 0.036694017385370196.
+        assert!((t_sf(2.0, 10.0) - 0.036694017385370196).abs() < 1e-12);
+    }
+
+    #[test]
+    fn half_width_of_the_widest_interval() {
+        let ci = ConfidenceInterval {
+            low: -f64::MAX,
+            high: f64::MAX,
+            confidence: 0.95,
+        };
+        assert_eq!(ci.half_width(), f64::MAX);
     }
 
     #[test]

@@ -15,19 +15,21 @@ pub struct Trend {
     pub p: f64,
     /// The fitted drift across the whole series relative to its mean,
     /// `slope · (n − 1) / mean`: +0.1 means the last value is fitted 10% of the mean above the first.
+    /// NaN for a zero mean; ±∞ when a mean close to 0 makes it pass `f64::MAX`.
     pub relative_drift: f64,
 }
 
 /// Fits a straight line over the index of `xs` and returns its slope with a confidence interval.
 ///
 /// Assumes independent residuals: on autocorrelated readings the interval is too narrow, so run it
-/// on per-round means or subsession samples. Needs n ≥ 3. Time: O(n).
+/// on per-round means or subsession samples. Needs n ≥ 3. Any finite values work: the fit is
+/// computed on rescaled values ([`ols`]). Time: O(n).
 pub fn trend(xs: &[f64], confidence: f64) -> Result<Trend> {
     let idx: Vec<f64> = (0..xs.len()).map(|i| i as f64).collect();
     let fit = ols(&idx, xs)?;
     let m = crate::stats::summary::mean(xs);
     let relative_drift = if m != 0.0 {
-        fit.slope * (xs.len() - 1) as f64 / m
+        fit.slope / m * (xs.len() - 1) as f64
     } else {
         f64::NAN
     };

@@ -1,9 +1,7 @@
 //! Welch's unequal-variance t-test (Pilot paper §III-F, eqs. 6–8).
 
-use statrs::distribution::{ContinuousCDF, StudentsT};
-
 use crate::error::{Error, Result, check_confidence};
-use crate::stats::summary::{ConfidenceInterval, Moments, t_critical};
+use crate::stats::summary::{ConfidenceInterval, Moments, interval, t_critical, t_sf};
 
 /// The outcome of comparing a base sample with another by Welch's t-test.
 ///
@@ -29,7 +27,11 @@ pub struct WelchTest {
 /// Assumes each sample is independent (use subsession samples, not raw readings) and its mean
 /// roughly normal; the variances and sizes may differ. Needs n ≥ 2 in both samples. When both
 /// variances are zero the test degenerates: equal means give t = 0, p = 1; different means give
-/// t = ±∞, p = 0, and ν is taken as `n_b + n_o − 2`. Time: O(1).
+/// t = ±∞, p = 0, and ν is taken as `n_b + n_o − 2`.
+///
+/// ν is computed from the two variances of the means divided by the larger, so that squaring
+/// them neither overflows nor underflows; [`Error::OutOfRange`] when the difference of the means
+/// or a bound of its interval passes `f64::MAX`. Time: O(1).
 pub fn welch_test(base: &Moments, other: &Moments, confidence: f64) -> Result<WelchTest> {
     check_confidence(confidence)?;
     for m in [base, other] {
@@ -51,36 +53,49 @@ pub fn welch_test(base: &Moments, other: &Moments, confidence: f64) -> Result<We
             });
         }
     }
+    let difference = other.mean - base.mean;
+    if !difference.is_finite() {
+        return Err(Error::OutOfRange {
+            quantity: "difference of the means",
+        });
+    }
     let vb = base.variance / base.n as f64;
     let vo = other.variance / other.n as f64;
-    let se2 = vb + vo;
-    let difference = other.mean - base.mean;
-    let (t, dof, p) = if se2 == 0.0 {
+    let largest = vb.max(vo);
+    let (t, dof, se) = if largest == 0.0 {
         let dof = (base.n + other.n - 2) as f64;
-        if difference == 0.0 {
-            (0.0, dof, 1.0)
+        let t = if difference == 0.0 {
+            0.0
         } else {
-            (f64::INFINITY.copysign(difference), dof, 0.0)
-        }
+            f64::INFINITY.copysign(difference)
+        };
+        (t, dof, 0.0)
     } else {
-        let t = difference / se2.sqrt();
-        let dof = se2 * se2 / (vb * vb / (base.n - 1) as f64 + vo * vo / (other.n - 1) as f64);
-        let dist = StudentsT::new(0.0, 1.0, dof).expect("dof is positive");
-        // sf(|t|) directly, not 1 − cdf, keeps tiny p-values exact.
-        let p = (2.0 * dist.sf(t.abs())).min(1.0);
-        (t, dof, p)
+        // Relative to the larger, the two are in [0, 1]: their squares cannot overflow, and the
+        // larger's square is 1.
+        let (b, o) = (vb / largest, vo / largest);
+        let se = largest.sqrt() * (b + o).sqrt();
+        let dof = (b + o) * (b + o) / (b * b / (base.n - 1) as f64 + o * o / (other.n - 1) as f64);
+        (difference / se, dof, se)
     };
-    let half = t_critical(confidence, dof) * se2.sqrt();
+    // sf(|t|) directly, not 1 − cdf, keeps tiny p-values exact.
+    let p = if t == 0.0 {
+        1.0
+    } else {
+        (2.0 * t_sf(t.abs(), dof)).min(1.0)
+    };
+    let half = t_critical(confidence, dof) * se;
     Ok(WelchTest {
         t,
         dof,
         p,
         difference,
-        difference_ci: ConfidenceInterval {
-            low: difference - half,
-            high: difference + half,
+        difference_ci: interval(
+            difference,
+            half,
             confidence,
-        },
+            "confidence interval of the difference of the means",
+        )?,
     })
 }
 
@@ -101,6 +116,25 @@ mod tests {
         assert!((w.t - 1.0846522890932808).abs() < 1e-12);
         assert!((w.dof - 0.7225 / (0.16 / 9.0 + 0.2025 / 19.0)).abs() < 1e-9);
         assert!(w.p > 0.28 && w.p < 0.30, "{}", w.p);
+    }
+
+    #[test]
+    fn tiny_and_huge_moments_give_the_same_test() {
+        // The case above with means times 1e-85 and variances times 1e-170: vb² (1e-342) and
+        // vo² underflowed to 0, so ν = 0/0 and statrs's StudentsT::new(NaN) panicked.
+        let w = welch_test(&m(10, 5e-85, 4e-170), &m(20, 6e-85, 9e-170), 0.95).unwrap();
+        assert!((w.t - 1.0846522890932808).abs() < 1e-12, "{}", w.t);
+        assert!((w.dof - 0.7225 / (0.16 / 9.0 + 0.2025 / 19.0)).abs() < 1e-9);
+        assert!(w.p > 0.28 && w.p < 0.30, "{}", w.p);
+        // Times 1e150 and 1e300: vb² and the sum of the variances' squares overflowed.
+        let w = welch_test(&m(10, 5e150, 4e300), &m(20, 6e150, 9e300), 0.95).unwrap();
+        assert!((w.t - 1.0846522890932808).abs() < 1e-12, "{}", w.t);
+        assert!((w.dof - 0.7225 / (0.16 / 9.0 + 0.2025 / 19.0)).abs() < 1e-9);
+        // A difference beyond f64::MAX is refused.
+        assert!(matches!(
+            welch_test(&m(5, -1e308, 1.0), &m(5, 1e308, 1.0), 0.95),
+            Err(Error::OutOfRange { .. })
+        ));
     }
 
     #[test]

@@ -129,6 +129,31 @@ mod tests {
     }
 
     #[test]
+    fn the_stable_segment_does_not_depend_on_the_scale() {
+        // Noise around 1 has no change point. Times 1e-200 its noise variance (1e-402)
+        // underflowed to 0, which made every difference of means significant: change points
+        // were invented. Times 1e200 it overflowed, and no change was ever significant.
+        let cfg = ChangepointConfig::default();
+        let noise: Vec<f64> = (0..100).map(|i| 1.0 + 0.1 * wiggle(i)).collect();
+        assert_eq!(find_stable_segment(&noise, &cfg).unwrap(), whole(100));
+        let step: Vec<f64> = (0..200)
+            .map(|i| if i < 60 { 2.0 } else { 1.0 } + 0.1 * wiggle(i))
+            .collect();
+        let base = find_stable_segment(&step, &cfg).unwrap();
+        assert_eq!((base.start, base.end), (60, 200));
+        for f in [1e-200, 1e200, f64::MAX / 4.0, 1e-315] {
+            let scaled: Vec<f64> = noise.iter().map(|x| x * f).collect();
+            assert_eq!(
+                find_stable_segment(&scaled, &cfg).unwrap(),
+                whole(100),
+                "{f:e}"
+            );
+            let scaled: Vec<f64> = step.iter().map(|x| x * f).collect();
+            assert_eq!(find_stable_segment(&scaled, &cfg).unwrap(), base, "{f:e}");
+        }
+    }
+
+    #[test]
     fn non_finite_values_and_bad_settings_are_errors() {
         let cfg = ChangepointConfig::default();
         let err = find_stable_segment(&[1.0, f64::INFINITY, 2.0], &cfg).unwrap_err();

@@ -4,6 +4,7 @@
 use super::edm::{edm_multi_rescaled, edm_multi_unchecked, median_in, min_max};
 use super::{ChangepointConfig, StableSegment, validate};
 use crate::error::{Result, check_finite};
+use crate::stats::scale::scaled;
 
 /// Most points EDM sees: longer series are compressed into block medians first.
 const MAX_POINTS: usize = 512;
@@ -84,12 +85,18 @@ const MAX_PHI: f64 = 0.99;
 /// they are. Errors: [`Error::NotFinite`](crate::Error::NotFinite) for NaN or infinite values and
 /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for an invalid `config`.
 ///
+/// The steps run on the series divided by its power-of-two scale (the change points do not depend
+/// on it): the noise variances square deviations, which would overflow beyond 1e154 and
+/// underflow below 1e-154, making every change insignificant or every difference a change.
+///
 /// Time: O(n) for the block medians, O(512² log 512) for EDM, O(n) per confirmation round and per
 /// edge step; with subsession analysis about 0.1 s for 10⁶ readings in a release build
 /// (`cargo bench -p pilot --bench analysis`). Memory: O(n).
 pub fn find_stable_segment(xs: &[f64], config: &ChangepointConfig) -> Result<StableSegment> {
     check_finite(xs)?;
     validate(config)?;
+    let (xs, _) = scaled(xs);
+    let xs = xs.as_slice();
     let n = xs.len();
     if n < 2 {
         return Ok(StableSegment {
