@@ -196,9 +196,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let exes = cargo::build(&args.cargo, &packages)?;
     interrupt::install();
     let mut log = RunLog::start(&target_dir, args.resume)?;
-    let scratch = std::env::temp_dir().join(format!("cargo-pilot-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch)
-        .with_context(|| format!("failed to create `{}`", scratch.display()))?;
+    // The binaries' run documents, removed on every way out of this function.
+    let scratch = tempfile::Builder::new()
+        .prefix("cargo-pilot-")
+        .tempdir()
+        .context("failed to create a temporary folder")?;
     let mut got = Gathered::default();
     for exe in &exes {
         if !cargo::is_pilot(&exe.path) {
@@ -216,10 +218,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             log.done(finished);
             continue;
         }
-        let json = scratch.join(format!("{}-{}.json", exe.package, exe.target));
+        let json = scratch
+            .path()
+            .join(format!("{}-{}.json", exe.package, exe.target));
         let status = run_target(args, exe, &json, &target_dir, &mut log)?;
         if interrupt::happened() {
-            let _ = std::fs::remove_dir_all(&scratch);
             println!(
                 "\n{}",
                 pilot::cargo_api::report::results_table(&got.documents)
@@ -236,7 +239,6 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             break;
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     log.finish();
     finish(args, &target_dir, got, base, &options)
 }

@@ -9,7 +9,7 @@ use pilot::cargo_api::store::SavedResult;
 
 use crate::bench::Thresholds;
 use crate::cargo::{self, CargoOptions};
-use crate::{EXIT_REGRESSION, Failure};
+use crate::{EXIT_ERROR, EXIT_REGRESSION, Failure};
 
 /// Compare saved results with a baseline.
 ///
@@ -121,8 +121,12 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
             .expect("JSON values serialise")
         ),
     }
-    let regressed = comparisons.iter().any(|c| c.verdict == Verdict::Regressed);
-    Ok(if regressed {
+    // As `cargo pilot bench` decides: a bench without an estimate on a side is a failure, which
+    // no verdict can hide.
+    let failed = comparisons.iter().any(|c| c.verdict == Verdict::Failed);
+    Ok(if failed {
+        ExitCode::from(EXIT_ERROR)
+    } else if pilot::cargo_api::compare::any_regressed(&comparisons) {
         ExitCode::from(EXIT_REGRESSION)
     } else {
         ExitCode::SUCCESS

@@ -8,8 +8,8 @@ use std::io::{Seek, SeekFrom, Write};
 
 #[pilot::bench(unit = "MiB", work = 1..=4096)]
 fn write_1mib(work: u64, rec: &mut pilot::Recorder) {
-    let path = std::env::temp_dir().join(format!("pilot-write-{}.bin", std::process::id()));
-    let mut file = std::fs::File::create(&path).expect("create the temp file");
+    // An unnamed temporary file: the system removes it however the process ends.
+    let mut file = tempfile::tempfile().expect("create a temporary file");
     let buf = vec![0x5A_u8; 1 << 20];
     for i in 0..work {
         if i % 64 == 0 {
@@ -17,8 +17,6 @@ fn write_1mib(work: u64, rec: &mut pilot::Recorder) {
         }
         rec.unit(|| file.write_all(&buf).expect("write 1 MiB"));
     }
-    drop(file);
-    let _ = std::fs::remove_file(&path);
 }
 
 pilot::main!();

@@ -519,3 +519,32 @@ fn help_misspelt_flags_and_empty_filters() {
     assert_eq!(o.status.code(), Some(0));
     assert!(text(&o.stderr).contains("no bench matches `nothing_like_this`"));
 }
+
+/// A result that cannot be written (a file where its folder should be) is an error naming the
+/// file, with exit 1; the other bench's result is written, and what was in the way is intact.
+#[test]
+fn a_result_that_cannot_be_written_is_an_error() {
+    let dir = scratch("unwritable");
+    let results = dir.join("pilot/results/demo_names");
+    std::fs::create_dir_all(&results).unwrap();
+    std::fs::write(results.join("coll"), "in the way").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_demo_names"))
+        .args(["--bench", "--max-time", "0.3", "--ci", "0.2"])
+        .env("CARGO_TARGET_DIR", &dir)
+        .env_remove("PILOT_CI")
+        .env_remove("PILOT_MAX_TIME")
+        .env_remove("PILOT_PROCESSES")
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error: failed to write the result of `coll/x`") && err.contains("coll"),
+        "{err}"
+    );
+    assert!(results.join("coll_x.json").exists());
+    assert_eq!(
+        std::fs::read_to_string(results.join("coll")).unwrap(),
+        "in the way"
+    );
+}

@@ -244,7 +244,11 @@ fn a_team_keeps_baselines_and_catches_regressions() {
         let o = pilot(bad, "1", &[]);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
         assert!(!text(&o).contains("saved as baseline"), "{}", text(&o));
-        assert!(!text(&o).contains("Compiling"), "{bad:?} built: {}", text(&o));
+        assert!(
+            !text(&o).contains("Compiling"),
+            "{bad:?} built: {}",
+            text(&o)
+        );
     }
 
     // 10. Two runs at once on one target directory: both finish, every file is whole.

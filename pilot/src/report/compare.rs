@@ -94,8 +94,17 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
         .iter()
         .filter(|c| c.verdict == Verdict::Improved)
         .count();
+    let failed = comparisons
+        .iter()
+        .filter(|c| c.verdict == Verdict::Failed)
+        .count();
+    let failed = if failed > 0 {
+        format!(", {failed} failed")
+    } else {
+        String::new()
+    };
     let mut out = format!(
-        "### pilot: {} benches, {regressed} regressed, {improved} improved\n\n",
+        "### pilot: {} benches, {regressed} regressed, {improved} improved{failed}\n\n",
         comparisons.len()
     );
     out.push_str(&format!(
@@ -105,7 +114,7 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
     for c in comparisons {
         let [name, base, new, change, p, verdict] = cells(c);
         let verdict = match c.verdict {
-            Verdict::Regressed => format!("**{verdict}**"),
+            Verdict::Regressed | Verdict::Failed => format!("**{verdict}**"),
             _ => verdict,
         };
         out.push_str(&format!(

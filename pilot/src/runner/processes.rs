@@ -89,10 +89,13 @@ fn run_process(
 ) -> Result<ProcessResult, String> {
     let exe =
         std::env::current_exe().map_err(|e| format!("cannot find the bench executable: {e}"))?;
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let path = std::env::temp_dir().join(format!("pilot-{}-{nanos}.json", std::process::id()));
+    // The child's result goes in a folder of its own, removed with everything in it however
+    // this function returns.
+    let scratch = tempfile::Builder::new()
+        .prefix("pilot-child-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a temporary folder for the bench's process: {e}"))?;
+    let path = scratch.path().join("result.json");
     let status = std::process::Command::new(&exe)
         .args(["--bench", "--exact", name, "--json"])
         .arg(&path)
@@ -107,7 +110,7 @@ fn run_process(
         .status()
         .map_err(|e| format!("cannot start `{}`: {e}", exe.display()))?;
     let text = std::fs::read_to_string(&path);
-    let _ = std::fs::remove_file(&path);
+    drop(scratch);
     let Ok(text) = text else {
         return Err(format!(
             "the bench's process exited with {status} before reporting"
