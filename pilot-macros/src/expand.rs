@@ -35,6 +35,37 @@ pub(crate) fn bench(attr: &BenchAttr, function: &BenchFn) -> TokenStream {
         file: ::core::file!(),
         line: ::core::line!(),
     };
+    let (helpers, args) = body_fn(attr, function, &krate);
+    let body = quote!(#krate::__private::BenchBody::#variant(__pilot_body));
+    let options = options(attr, &krate);
+    // A `#[cfg]` on the function must remove its registration too.
+    let cfgs = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
+    quote! {
+        #item
+
+        #(#cfgs)*
+        const _: () = {
+            const __PILOT_BENCH: #krate::__private::BenchDef = {
+                #helpers
+                #krate::__private::BenchDef {
+                    name: #name,
+                    module_path: ::core::module_path!(),
+                    #location
+                    body: #body,
+                    options: #options,
+                    args: #args,
+                }
+            };
+            #krate::__private::inventory::submit! { __PILOT_BENCH }
+        };
+    }
+}
+
+/// The generated function every form is called through, `__pilot_body(arg index, …)`, with the
+/// functions that make a bench's `args` values and their names; and the `args` field of its
+/// `BenchDef`.
+fn body_fn(attr: &BenchAttr, function: &BenchFn, krate: &Path) -> (TokenStream, TokenStream) {
+    let ident = &function.item.sig.ident;
     // Every form is called as `fn(arg index, …)`: a bench with `args` gets its value from the
     // list by index, every call (the list is built outside the timing, before the round).
     let (params, forwarded) = match function.form {
@@ -77,29 +108,7 @@ pub(crate) fn bench(attr: &BenchAttr, function: &BenchFn) -> TokenStream {
             #call
         }
     };
-    let body = quote!(#krate::__private::BenchBody::#variant(__pilot_body));
-    let options = options(attr, &krate);
-    // A `#[cfg]` on the function must remove its registration too.
-    let cfgs = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
-    quote! {
-        #item
-
-        #(#cfgs)*
-        const _: () = {
-            const __PILOT_BENCH: #krate::__private::BenchDef = {
-                #helpers
-                #krate::__private::BenchDef {
-                    name: #name,
-                    module_path: ::core::module_path!(),
-                    #location
-                    body: #body,
-                    options: #options,
-                    args: #args,
-                }
-            };
-            #krate::__private::inventory::submit! { __PILOT_BENCH }
-        };
-    }
+    (helpers, args)
 }
 
 /// The `BenchOptions` literal; every field is written out because `Default::default()` is not
