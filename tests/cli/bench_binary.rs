@@ -368,6 +368,42 @@ fn resume_skips_what_an_interrupted_run_finished() {
     let log: Value = serde_json::from_str(&std::fs::read_to_string(&progress).unwrap()).unwrap();
     assert_eq!(log["finished"], true);
     assert_eq!(log["done"], serde_json::json!(["add", "fold"]));
+
+    // Resumed with other settings: `add`'s result was taken under the old ones, so it is
+    // measured again, and the user is told.
+    std::fs::write(
+        &progress,
+        r#"{"schema": "pilot.progress/1", "started": "x", "finished": false, "done": ["add"]}"#,
+    )
+    .unwrap();
+    let o = demo(
+        &[
+            "--bench",
+            "--resume",
+            "--exact",
+            "add",
+            "--max-time",
+            "0.3",
+            "--ci",
+            "0.3",
+        ],
+        &dir,
+    );
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("add: finished by the interrupted run under other settings"),
+        "{out}"
+    );
+    // A progress file that cannot be read is an error, not "the last run finished".
+    std::fs::write(&progress, "{ not json").unwrap();
+    let o = demo(&["--bench", "--resume", "--exact", "add"], &dir);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("cannot resume"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 /// Ctrl-C while a bench runs: the round in progress ends normally (the workload's cleanup runs,

@@ -552,3 +552,26 @@ fn a_narrow_interval_from_too_few_samples_says_what_was_missing() {
         "{cap}"
     );
 }
+
+#[test]
+fn a_cap_reached_before_any_estimate_says_why() {
+    // One call takes 3 s; the cap is 2 s: the session ends at the cap with no estimate, and
+    // says so with what the round took, rather than a bare "no estimate".
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, _| 1000.0);
+    w.setup = Duration::from_secs(3);
+    let config = SessionConfig {
+        max_time: Duration::from_secs(2),
+        ..SessionConfig::default()
+    };
+    let r = run_session(&mut w, &clock, &config, &mut |_, _| {});
+    assert_eq!(r.status, Status::TimeCap);
+    assert!(r.estimate.is_none());
+    assert!(
+        r.warnings.iter().any(|w| w
+            .starts_with("time cap (2.000 s) reached before a first estimate")
+            && w.contains("the longest took 3.000 s")),
+        "{:?}",
+        r.warnings
+    );
+}

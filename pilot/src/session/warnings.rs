@@ -44,9 +44,29 @@ impl Readings<'_> {
                 self.rounds.iter().filter(|r| r.analysed).count()
             ));
         }
-        if let (Status::TimeCap, Some(e)) = (status, estimate) {
-            let warning = self.time_cap_warning(e);
-            self.warnings.push(warning);
+        match (status, estimate) {
+            (Status::TimeCap, Some(e)) => {
+                let warning = self.time_cap_warning(e);
+                self.warnings.push(warning);
+            }
+            (Status::TimeCap, None) => {
+                // Not one estimate before the cap: say what the rounds took.
+                let longest = self
+                    .rounds
+                    .iter()
+                    .map(|r| r.duration)
+                    .max()
+                    .unwrap_or_default();
+                self.warnings.push(format!(
+                    "time cap ({}) reached before a first estimate: {} round(s) ran, the longest \
+                     took {}; raise --max-time (or the attribute's `max_time`), or give the \
+                     bench less work per call",
+                    crate::fmt::format_ns(self.config.max_time.as_nanos() as f64),
+                    self.rounds.len(),
+                    crate::fmt::format_ns(longest.as_nanos() as f64),
+                ));
+            }
+            _ => {}
         }
         if let Some(e) = estimate {
             if e.wps.as_ref().is_some_and(|w| w.v_ci.high.is_none()) {
