@@ -9,7 +9,13 @@ use serde_json::Value;
 mod common;
 
 fn demo(args: &[&str], target_dir: &PathBuf) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_demo_benches"))
+    run(env!("CARGO_BIN_EXE_demo_benches"), args, target_dir)
+}
+
+/// The bench binary `exe` with `args`, its results under `target_dir`, no `PILOT_*` setting
+/// from the environment of the test.
+fn run(exe: &str, args: &[&str], target_dir: &PathBuf) -> Output {
+    Command::new(exe)
         .args(args)
         .env("CARGO_TARGET_DIR", target_dir)
         .env_remove("PILOT_CI")
@@ -474,14 +480,11 @@ fn ctrl_c_stops_between_rounds_and_the_workload_cleans_up() {
 #[test]
 fn names_that_looked_alike_keep_their_own_results() {
     let dir = scratch("names");
-    let o = Command::new(env!("CARGO_BIN_EXE_demo_names"))
-        .args(["--bench", "--max-time", "0.3", "--ci", "0.2"])
-        .env("CARGO_TARGET_DIR", &dir)
-        .env_remove("PILOT_CI")
-        .env_remove("PILOT_MAX_TIME")
-        .env_remove("PILOT_PROCESSES")
-        .output()
-        .unwrap();
+    let o = run(
+        env!("CARGO_BIN_EXE_demo_names"),
+        &["--bench", "--max-time", "0.3", "--ci", "0.2"],
+        &dir,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let results = dir.join("pilot/results/demo_names");
     for (name, file) in [("coll/x", "coll/x.json"), ("coll_x", "coll_x.json")] {
@@ -496,16 +499,7 @@ fn names_that_looked_alike_keep_their_own_results() {
 #[test]
 fn a_sweep_that_overflows_its_type_fails_alone() {
     let dir = scratch("overflow");
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_demo_overflow"))
-            .args(args)
-            .env("CARGO_TARGET_DIR", &dir)
-            .env_remove("PILOT_CI")
-            .env_remove("PILOT_MAX_TIME")
-            .env_remove("PILOT_PROCESSES")
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| run(env!("CARGO_BIN_EXE_demo_overflow"), args, &dir);
     let o = run(&["--list", "--format", "terse"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert_eq!(text(&o.stdout), "fine: benchmark\ntoo_big: benchmark\n");
@@ -564,14 +558,11 @@ fn a_result_that_cannot_be_written_is_an_error() {
     let results = dir.join("pilot/results/demo_names");
     std::fs::create_dir_all(&results).unwrap();
     std::fs::write(results.join("coll"), "in the way").unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_demo_names"))
-        .args(["--bench", "--max-time", "0.3", "--ci", "0.2"])
-        .env("CARGO_TARGET_DIR", &dir)
-        .env_remove("PILOT_CI")
-        .env_remove("PILOT_MAX_TIME")
-        .env_remove("PILOT_PROCESSES")
-        .output()
-        .unwrap();
+    let o = run(
+        env!("CARGO_BIN_EXE_demo_names"),
+        &["--bench", "--max-time", "0.3", "--ci", "0.2"],
+        &dir,
+    );
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(

@@ -282,16 +282,7 @@ fn a_team_keeps_baselines_and_catches_regressions() {
         let _ = std::fs::remove_file(&progress);
         // Targets too narrow to meet: each bench runs to its 3 s cap.
         let long = ["--max-time", "3", "--ci", "0.0001", "--processes", "1"];
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
-        cmd.args(["pilot", "bench"])
-            .args(long)
-            .arg("--manifest-path")
-            .arg(manifest())
-            .env("CARGO_TARGET_DIR", target_dir())
-            .env("CI", "1")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        let child = cmd.spawn().unwrap();
+        let child = spawn_bench(&long);
         let spin_done = || {
             std::fs::read_to_string(&progress)
                 .ok()
@@ -302,18 +293,7 @@ fn a_team_keeps_baselines_and_catches_regressions() {
                         .is_some_and(|d| d.contains(&"spin".into()))
                 })
         };
-        let start = std::time::Instant::now();
-        while !spin_done() {
-            assert!(start.elapsed().as_secs() < 60, "spin never finished");
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        let killed = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let o = child.wait_with_output().unwrap();
+        let o = signal_when(child, spin_done, "-INT");
         let out = text(&o);
         assert_eq!(o.status.code(), Some(130), "{out}");
         assert!(
@@ -354,38 +334,49 @@ fn a_team_keeps_baselines_and_catches_regressions() {
 
 #[cfg(target_os = "linux")]
 fn sigterm_leaves_no_orphan(long: &[&str]) {
-    {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
-        cmd.args(["pilot", "bench"])
-            .args(long)
-            .arg("--manifest-path")
-            .arg(manifest())
-            .env("CARGO_TARGET_DIR", target_dir())
-            .env("CI", "1")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        let child = cmd.spawn().unwrap();
-        let start = std::time::Instant::now();
-        while bench_processes().is_empty() {
-            assert!(start.elapsed().as_secs() < 60, "no bench binary started");
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        let killed = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let o = child.wait_with_output().unwrap();
-        let out = text(&o);
-        assert_eq!(o.status.code(), Some(130), "{out}");
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        assert_eq!(
-            bench_processes(),
-            Vec::<String>::new(),
-            "orphaned bench binaries"
-        );
+    let child = spawn_bench(long);
+    let o = signal_when(child, || !bench_processes().is_empty(), "-TERM");
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(130), "{out}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert_eq!(
+        bench_processes(),
+        Vec::<String>::new(),
+        "orphaned bench binaries"
+    );
+}
+
+/// `cargo pilot bench` on the fixture with `args`, started in the background.
+#[cfg(unix)]
+fn spawn_bench(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_cargo-pilot"))
+        .args(["pilot", "bench"])
+        .args(args)
+        .arg("--manifest-path")
+        .arg(manifest())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CI", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Sends `signal` to `child` once `ready` holds (and a moment more), and waits for it.
+#[cfg(unix)]
+fn signal_when(child: std::process::Child, ready: impl Fn() -> bool, signal: &str) -> Output {
+    let start = std::time::Instant::now();
+    while !ready() {
+        assert!(start.elapsed().as_secs() < 60, "never ready for {signal}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let killed = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    child.wait_with_output().unwrap()
 }
 
 /// Processes running a bench binary built under this test's target directory.
