@@ -575,3 +575,45 @@ fn a_result_that_cannot_be_written_is_an_error() {
         "in the way"
     );
 }
+
+/// A full disk (a small tmpfs, where the machine lets the test mount one): writing the results
+/// fails, which is an error naming the file with exit 1, and the result already there is left
+/// whole, not truncated.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_an_error_and_the_old_result_stays_whole() {
+    let dir = scratch("full-disk");
+    let store = dir.join("pilot");
+    std::fs::create_dir_all(&store).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=16k", "tmpfs"])
+        .arg(&store)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("skipped: this machine does not let the test mount a tmpfs");
+        return;
+    }
+    let results = store.join("results/demo_names");
+    std::fs::create_dir_all(&results).unwrap();
+    std::fs::write(results.join("coll_x.json"), "the old result").unwrap();
+    // Fill what is left.
+    let mut filler = std::fs::File::create(store.join("filler")).unwrap();
+    while std::io::Write::write_all(&mut filler, &[0u8; 1024]).is_ok() {}
+    drop(filler);
+    let o = run(
+        env!("CARGO_BIN_EXE_demo_names"),
+        &["--bench", "--max-time", "0.3", "--ci", "0.2"],
+        &dir,
+    );
+    let old = std::fs::read_to_string(results.join("coll_x.json"));
+    let _ = Command::new("umount").arg(&store).status();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error: failed to write the result of `coll_x`"),
+        "{err}"
+    );
+    assert_eq!(old.unwrap(), "the old result");
+}
