@@ -183,6 +183,22 @@ pub fn compare_estimates(
             base.samples.count, new.samples.count
         ),
     };
+    // Each side's machine state was one draw of the machine's run-to-run variation: added to
+    // each side that learnt it, with the other side's when only one did (the same machine).
+    let machine = base.run_to_run.or(new.run_to_run);
+    let mut method = method;
+    if let Some((sd, runs)) = machine {
+        for (components, e) in [(&mut cb, base), (&mut cn, new)] {
+            let (sd, runs) = e.run_to_run.unwrap_or((sd, runs));
+            components.push(((sd * e.mean).powi(2), (runs.max(2) - 1) as f64));
+        }
+        method.push_str(&format!(
+            "; with the machine's run-to-run variation on each side (sd {:.2}%, {runs} runs)",
+            100.0 * sd
+        ));
+    } else if base.is_multi_process() || new.is_multi_process() {
+        method.push_str("; the machine's run-to-run variation not known yet");
+    }
     let se2 = |c: &Components| c.iter().map(|(v, _)| v).sum::<f64>();
     let (se2_base, se2_new) = (se2(&cb), se2(&cn));
     let total = se2_base + se2_new;
@@ -365,11 +381,38 @@ mod tests {
                 variance_inflation: 1.0,
             },
             process_means: Vec::new(),
+            run_to_run: None,
+            run_low: mean - half,
+            run_high: mean + half,
         }
     }
 
     fn verdict(base: SavedEstimate, new: SavedEstimate) -> Verdict {
         compare_estimates(&base, &new, &CompareOptions::default()).verdict
+    }
+
+    #[test]
+    fn the_machines_run_to_run_variation_is_a_component_of_each_side() {
+        // 100 vs 104, each with se 1 over 99 degrees of freedom: alone, p ≈ 0.005, regressed.
+        assert_eq!(
+            verdict(est(100.0, 1.0), est(104.0, 1.0)),
+            Verdict::Regressed
+        );
+        // With the machine's sd of 2% over 10 runs on each side, the variances are 1, 1,
+        // 2² and 2.08², the degrees of freedom 99, 99, 9, 9; scipy:
+        // 2 · t.sf(4 / √10.3264, 27.499228249188544) = 0.22372432453315155.
+        let base = SavedEstimate {
+            run_to_run: Some((0.02, 10)),
+            ..est(100.0, 1.0)
+        };
+        let found = compare_estimates(&base, &est(104.0, 1.0), &CompareOptions::default());
+        assert!((found.p - 0.22372432453315155).abs() < 1e-9, "{}", found.p);
+        assert_eq!(found.verdict, Verdict::Undecided);
+        assert!(
+            found.method.contains("run-to-run variation on each side"),
+            "{}",
+            found.method
+        );
     }
 
     #[test]

@@ -617,3 +617,59 @@ fn a_full_disk_is_an_error_and_the_old_result_stays_whole() {
     );
     assert_eq!(old.unwrap(), "the old result");
 }
+
+/// The mean time per unit of `name` in the run document at `path`.
+fn mean_of(path: &std::path::Path, name: &str) -> f64 {
+    let run: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == name)
+        .unwrap()["pis"][0]["mean"]
+        .as_f64()
+        .unwrap()
+}
+
+/// Nothing of pilot's runs beside the workload: the bench checks that its process has one
+/// thread (on Linux), and an allocating nanosecond bench measures the same in-process as in
+/// child processes. A thread of pilot's made it read ~50% slower in-process (glibc's allocator
+/// off its single-thread path); the bound leaves room for a noisy machine.
+#[test]
+fn a_bench_runs_alone_in_its_process() {
+    let dir = scratch("alone");
+    let exe = env!("CARGO_BIN_EXE_demo_alloc");
+    let own = dir.join("own.json");
+    let out = run(
+        exe,
+        &[
+            "--bench",
+            "--max-time",
+            "2",
+            "--json",
+            own.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let children = dir.join("children.json");
+    let out = run(
+        exe,
+        &[
+            "--bench",
+            "--max-time",
+            "3",
+            "--processes",
+            "3",
+            "--json",
+            children.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (a, b) = (mean_of(&own, "encode_3"), mean_of(&children, "encode_3"));
+    assert!(
+        (a / b - 1.0).abs() < 0.25,
+        "in-process {a} ns, in child processes {b} ns"
+    );
+}

@@ -46,6 +46,9 @@ fn estimate(
         dof,
         samples,
         process_means: processes,
+        run_to_run: None,
+        run_low: mean - half,
+        run_high: mean + half,
     }
 }
 

@@ -3,6 +3,9 @@
 
 use crate::store::schema::MachineDoc;
 
+pub(crate) mod history;
+pub(crate) mod speed;
+
 /// The machine record of a result: CPU, cores, frequency governor, OS, kernel, pilot's version
 /// and the git commit of the working directory. Fields that cannot be read are `null`.
 /// Reads a few small files under /proc and /sys and runs `git rev-parse` once: call it once per
@@ -35,5 +38,6 @@ pub(crate) fn machine() -> MachineDoc {
         kernel: read("/proc/sys/kernel/osrelease"),
         pilot: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: commit,
+        speed: None,
     }
 }

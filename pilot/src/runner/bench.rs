@@ -9,6 +9,7 @@ use super::interrupt;
 use super::processes::measure_in_processes;
 use super::registry::Bench;
 use super::resume::RunLog;
+use super::speed::MachineSpeed;
 use super::workload::{form, measure};
 use super::{group, now, threads};
 use crate::cli::Args;
@@ -47,6 +48,7 @@ struct Run<'a> {
     target: String,
     clock: ClockInfo,
     machine: MachineDoc,
+    speed: MachineSpeed,
     log: RunLog,
     groups: group::Groups<'a>,
     /// Least process executions per bench (1: the bench's own process).
@@ -71,13 +73,20 @@ pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) 
     };
     let clock = measure_clock();
     let started = now();
+    let mut machine = crate::probe::machine();
+    let (speed, speed_warnings) = MachineSpeed::start(&root, &machine, &started);
+    machine.speed = Some(speed.doc());
     println!(
-        "\nrunning {} benches ({} filtered out); clock: {:.1} ns per read, resolution {} ns",
+        "\nrunning {} benches ({} filtered out); clock: {:.1} ns per read, resolution {} ns\n{}",
         selected.len(),
         filtered_out,
         clock.overhead_ns,
-        clock.resolution_ns
+        clock.resolution_ns,
+        speed.describe(0.95)
     );
+    for w in speed_warnings {
+        println!("warning: {w}");
+    }
     let log = match RunLog::start(args, &root, &target, &started) {
         Ok(log) => log,
         Err(e) => {
@@ -89,7 +98,8 @@ pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) 
     let mut run = Run {
         args,
         clock,
-        machine: crate::probe::machine(),
+        machine,
+        speed,
         log,
         groups: group::Groups::new(args, selected),
         processes: args.processes.unwrap_or(if baseline_flag {
@@ -109,7 +119,12 @@ pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) 
             println!("baseline `{name}` exists: the results of these benches replace its own");
         }
     }
-    for b in selected {
+    // A bench on several threads leaves the process multi-threaded for good (glibc's allocator
+    // then leaves its single-thread fast path, ~10 ns per allocation): those run last, so every
+    // single-threaded bench runs in a single-threaded process.
+    let mut order: Vec<&Bench> = selected.to_vec();
+    order.sort_by_key(|b| b.threads > 1);
+    for b in order {
         if run.bench(b).is_break() {
             interrupt::report(&store::results_dir(&run.root).join(&run.target));
             return ExitCode::from(interrupt::EXIT_INTERRUPTED);
@@ -126,7 +141,8 @@ impl Run<'_> {
     /// its result and shows it. Breaks when the run was interrupted: nothing of `b` is saved,
     /// and the run's progress says it is still to do.
     fn bench(&mut self, b: &Bench) -> ControlFlow<()> {
-        let config = session_config(self.args, b.def);
+        let mut config = session_config(self.args, b.def);
+        config.machine = self.speed.variation_for(&b.name);
         self.confidence = config.confidence;
         if let Some(doc) = self.log.resumed(b, &self.root, &self.target, &config) {
             println!(
@@ -142,15 +158,23 @@ impl Run<'_> {
         // One in-process session by default: measured side by side on this project's shared
         // machine, it covered run-to-run spread as well as several short processes did (13 of
         // 15 runs against 10 of 15), in less time. `--processes N` asks for at least N processes.
-        let (session, iters) = match self.groups.measure(self.args, b, self.clock) {
-            Some(measured) => measured,
-            None => match self.processes {
-                1 => measure(b, &config, self.clock),
-                n => measure_in_processes(b, &config, n),
-            },
-        };
+        let grouped = self.groups.measure(self.args, b, self.clock);
+        let alone = grouped.is_none();
+        let (mut session, iters) = grouped.unwrap_or_else(|| match self.processes {
+            1 => measure(b, &config, self.clock),
+            n => measure_in_processes(b, &config, n),
+        });
         if session.status == Status::Interrupted || interrupt::requested() {
             return ControlFlow::Break(());
+        }
+        // The probe before this bench was the last one taken; this one is after it. A group's
+        // members ran interleaved, so the machine's drift is in all of them alike.
+        let machine_change = self.speed.after_bench();
+        if alone {
+            session.blame_drift(machine_change);
+            if let Some(e) = &session.estimate {
+                self.speed.add_bench(&b.name, e.mean);
+            }
         }
         let record = result::BenchRecord {
             name: &b.name,
@@ -225,8 +249,12 @@ impl Run<'_> {
         started: String,
     ) -> ExitCode {
         self.log.finish();
+        if let Some(w) = self.speed.finish() {
+            println!("warning: {w}");
+        }
         if !self.args.no_table {
             println!("\n{}", render_table(&self.rows, self.confidence));
+            println!("{}", self.speed.describe(self.confidence));
             print!("{}", self.groups.render());
             println!(
                 "results: {}",

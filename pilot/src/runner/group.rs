@@ -2,9 +2,11 @@
 //! them interleaved ([`crate::session::group`]) when the bench loop reaches the first of them,
 //! and their ranking in the terminal and in the run document.
 //!
-//! The group's time cap is the sum of its members' caps (each member's `max_time`, from flags,
-//! environment or attribute): a group never takes longer than its members measured one after
-//! another would at most. Its least time is the largest member `min_time`. Members are measured
+//! The group's time cap is one bench's cap (the largest member `max_time`, from flags,
+//! environment or attribute, default 10 s) for the whole group: interleaving settles a ranking
+//! in a fraction of the time one bench's interval takes. Its least time is the largest member
+//! `min_time`. The group stops once its ranking is settled; it waits for the members' own
+//! targets only when a `ci` was set explicitly (flag, `PILOT_CI`, or a member's attribute). Members are measured
 //! in this process whatever `--processes` says (interleaving needs them side by side).
 //! `--sequential` measures the members one after another instead, each to its own target, and
 //! compares them afterwards by the same rule (with each round's mean over all its readings):
@@ -205,7 +207,9 @@ impl<'b> Groups<'b> {
             .iter()
             .map(|b| session_config(args, b.def))
             .collect();
-        let config = group_config(&base);
+        let mut config = group_config(&base);
+        config.wait_for_targets =
+            args.ci.is_some() || members.iter().any(|b| b.def.options.ci.is_some());
         let round_means: Vec<Vec<f64>> = sessions
             .iter()
             .map(|s| {
@@ -427,7 +431,9 @@ fn member_configs(args: &Args, members: &[&Bench]) -> (GroupConfig, Vec<SessionC
         .iter()
         .map(|b| session_config(args, b.def))
         .collect();
-    let config = group_config(&base);
+    let mut config = group_config(&base);
+    config.wait_for_targets =
+        args.ci.is_some() || members.iter().any(|b| b.def.options.ci.is_some());
     let configs = base
         .iter()
         .map(|c| SessionConfig {
@@ -444,7 +450,7 @@ fn member_configs(args: &Args, members: &[&Bench]) -> (GroupConfig, Vec<SessionC
 fn group_config(members: &[SessionConfig]) -> GroupConfig {
     GroupConfig {
         confidence: members.first().map_or(0.95, |c| c.confidence),
-        max_time: members.iter().map(|c| c.max_time).sum(),
+        max_time: members.iter().map(|c| c.max_time).max().unwrap_or_default(),
         min_time: members.iter().map(|c| c.min_time).max().unwrap_or_default(),
         min_rounds: members.iter().map(|c| c.min_rounds).max().unwrap_or(10),
         ..GroupConfig::default()

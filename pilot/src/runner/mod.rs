@@ -19,6 +19,7 @@ mod interrupt;
 mod processes;
 mod registry;
 mod resume;
+mod speed;
 mod test_mode;
 mod threads;
 mod workload;

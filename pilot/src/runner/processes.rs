@@ -13,6 +13,7 @@ use crate::entry::BenchBody;
 use crate::record::{RealClock, measure_clock};
 use crate::report::LiveProgress;
 use crate::session::processes::{ProcessEstimate, combine, processes_needed};
+use crate::session::reach::{OutOfReach, judge, out_of_reach_warning};
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, run_session};
 use crate::store::schema::ResultDoc;
 use crate::store::{self, result, typed};
@@ -55,7 +56,7 @@ pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
     if let Some(e) = &session.unresolved_fit {
         // For the parent only (a child's document is never stored): the non-positive slope,
         // which the combination over processes keeps.
-        doc.pis = vec![result::time_pi(e, "regression")];
+        doc.pis = vec![result::time_pi(e, "regression", "regression")];
     }
     let bytes = serde_json::to_vec(&doc).expect("documents serialise");
     match store::write_atomic(std::path::Path::new(path), &bytes) {
@@ -215,9 +216,29 @@ pub(super) fn measure_in_processes(
         }
         if done.len() >= 2 {
             let estimates: Vec<ProcessEstimate> = done.iter().map(|p| p.estimate.clone()).collect();
-            let e = combine(&estimates, config);
+            let mut e = combine(&estimates, config);
+            if let Some(v) = config.machine {
+                e = e.with_machine(v);
+            }
             progress.update(e.mean, e.relative_half_width(), config.target, None);
             let met = e.relative_half_width() <= config.target && done.len() >= processes;
+            // The machine's variation alone as wide as the target: once the processes' own
+            // part is small against it, more processes cannot help.
+            let cap = (config.max_time, config.max_time);
+            if !met && done.len() >= processes {
+                if let Some(found @ OutOfReach { needed: None, .. }) =
+                    judge(&e, config.target, start.elapsed(), cap)
+                {
+                    warnings.push(out_of_reach_warning(
+                        &e,
+                        &found,
+                        config.target,
+                        start.elapsed(),
+                    ));
+                    estimate = Some(e);
+                    break Status::OutOfReach;
+                }
+            }
             // Not narrow enough yet: at least one more process, more if the spread says so.
             let means: Vec<f64> = estimates.iter().map(|p| p.mean).collect();
             let needed = processes_needed(&means, config).unwrap_or(0);
@@ -290,6 +311,7 @@ fn processes_result(
         elapsed,
         warnings,
         unresolved_fit,
+        drift: None,
     };
     (session, iters)
 }

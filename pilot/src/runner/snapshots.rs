@@ -179,7 +179,14 @@ fn comparison_with_a_baseline() {
 
 #[test]
 fn a_result_document() {
-    let c = config();
+    let c = SessionConfig {
+        machine: Some(crate::session::MachineVariation {
+            sd: 0.0125,
+            runs: 8,
+            own: false,
+        }),
+        ..config()
+    };
     let session = session(15, 2_000.0, 40.0, &c);
     let record = result::BenchRecord {
         name: "parse/4096",
@@ -202,6 +209,11 @@ fn a_result_document() {
             kernel: Some("6.1.0".into()),
             pilot: "0.1.0".into(),
             git_commit: None,
+            speed: Some(crate::store::schema::SpeedDoc {
+                probe_ns: 1_200_000.0,
+                run_to_run: Some(0.0125),
+                runs: 8,
+            }),
         }),
         started: "2026-11-23T10:00:00Z".into(),
         finished: "2026-11-23T10:00:02Z".into(),

@@ -206,5 +206,6 @@ pub(super) fn failed_session(msg: &str) -> SessionResult {
         warnings: Vec::new(),
         process_means: Vec::new(),
         unresolved_fit: None,
+        drift: None,
     }
 }

@@ -1,7 +1,9 @@
 //! Alternatives compared in one run (Pilot paper §III-F, DESIGN §6): the members of a group run
 //! interleaved, one round each per cycle, each with its own session statistics, until every
-//! adjacent pair of the ranking is settled and every member's interval meets its target, or the
-//! group's time cap.
+//! adjacent pair of the ranking is settled and every member has the least samples an interval
+//! needs, or the group's time cap. A group answers "which is faster?": its members' intervals
+//! are reported as reached, unless a `ci` was asked for explicitly
+//! ([`GroupConfig::wait_for_targets`]), when the group also waits for each member's target.
 //!
 //! Interleaving is what makes the comparison fair on a machine whose speed changes (shared
 //! machines switch between speed states every few seconds): the members' rounds of one cycle
@@ -33,6 +35,9 @@ pub(crate) struct GroupConfig {
     pub min_time: Duration,
     /// Least analysed rounds each member of a pair needs before the pair can be settled.
     pub min_rounds: usize,
+    /// Whether the group also waits for each member's interval to meet its target once the
+    /// ranking is settled (a `ci` set explicitly), rather than stopping with the ranking.
+    pub wait_for_targets: bool,
 }
 
 impl Default for GroupConfig {
@@ -44,6 +49,7 @@ impl Default for GroupConfig {
             max_time: Duration::from_secs(20),
             min_time: Duration::ZERO,
             min_rounds: 10,
+            wait_for_targets: false,
         }
     }
 }
@@ -245,7 +251,8 @@ pub(crate) struct GroupResult {
     pub ranking: Vec<usize>,
     /// Adjacent pairs of the ranking.
     pub pairs: Vec<PairComparison>,
-    /// Whether every pair was settled and every member met its target (else: the cap).
+    /// Whether every pair was settled (and, with [`GroupConfig::wait_for_targets`], every
+    /// member met its target) before the cap.
     pub settled: bool,
     /// Cycles run.
     pub cycles: usize,
@@ -328,7 +335,13 @@ pub(crate) fn run_group(
             } else if ranking_settled.is_none() {
                 ranking_settled = Some(elapsed);
             }
-            let targets = indices.iter().all(|&i| states[i].met_target());
+            let targets = indices.iter().all(|&i| {
+                if config.wait_for_targets {
+                    states[i].met_target()
+                } else {
+                    states[i].has_least_samples()
+                }
+            });
             let complete = indices.len() + ended.iter().filter(|e| e.is_some()).count() == n;
             if undecided == 0 && targets && complete && elapsed >= config.min_time {
                 break true;
@@ -355,6 +368,8 @@ pub(crate) fn run_group(
                 Status::Interrupted
             } else if state.met_target() {
                 Status::Converged
+            } else if settled {
+                Status::Settled
             } else {
                 Status::TimeCap
             });

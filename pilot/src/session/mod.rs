@@ -9,6 +9,7 @@
 pub(crate) mod group;
 pub(crate) mod planner;
 pub(crate) mod processes;
+pub(crate) mod reach;
 mod readings;
 pub(crate) mod stop;
 mod stopping;
@@ -22,8 +23,9 @@ use crate::record::Clock;
 use crate::stats::ConfidenceInterval;
 use crate::stats::changepoint::ChangepointConfig;
 use crate::stats::regression::WpsFit;
+pub(crate) use reach::{MachinePart, MachineVariation};
 pub(crate) use stopping::Session;
-pub(crate) use warnings::unresolved_warning;
+pub(crate) use warnings::{Drift, drift_warning, unresolved_warning};
 
 /// What one round of the workload produced.
 pub(crate) enum RoundData {
@@ -71,6 +73,10 @@ pub(crate) struct SessionConfig {
     pub work_range: (u64, u64),
     /// Change-point detection settings for each round's unit readings.
     pub changepoints: ChangepointConfig,
+    /// The machine's run-to-run variation, added to every interval; `None` when unknown, or
+    /// when interleaving cancels it (group members) or another level adds it (a child
+    /// process of several).
+    pub machine: Option<MachineVariation>,
 }
 
 impl Default for SessionConfig {
@@ -88,6 +94,7 @@ impl Default for SessionConfig {
             max_round: Duration::from_millis(250),
             work_range: (1, u64::MAX / 2),
             changepoints: ChangepointConfig::default(),
+            machine: None,
         }
     }
 }
@@ -97,8 +104,18 @@ impl Default for SessionConfig {
 pub(crate) enum Status {
     /// Every PI met its target.
     Converged,
-    /// The time cap came first; the interval reached is reported.
+    /// The time cap came first while the interval was still converging; the interval reached
+    /// is reported.
     TimeCap,
+    /// More time could not buy the target: at the variation seen (readings, rounds, or the
+    /// machine's run-to-run variation), the target needs far more time than the cap leaves, or
+    /// the machine's variation alone is wider than the target. The interval reached is
+    /// reported, and a warning names what stands in the way.
+    OutOfReach,
+    /// A group member whose group stopped once its ranking was settled: the interval is the one
+    /// reached by then, which may be wider than the target (only an explicit `ci` makes a group
+    /// wait for its members' targets).
+    Settled,
     /// Most rounds had no dominant stable phase: the workload never settled.
     NoSteadyState,
     /// Most unit readings were 0 ns: the units are shorter than the clock resolves, and no
@@ -121,6 +138,8 @@ impl Status {
         match self {
             Status::Converged => "ok",
             Status::TimeCap => "time cap",
+            Status::OutOfReach => "out of reach",
+            Status::Settled => "settled",
             Status::NoSteadyState => "no steady state",
             Status::BelowResolution => "below clock resolution",
             Status::Unresolved => "unresolved",
@@ -175,6 +194,16 @@ pub(crate) struct Estimate {
     pub between_rounds: bool,
     /// Analysed rounds with a stable phase behind the estimate.
     pub rounds: usize,
+    /// The between-round (or between-process) half-width over the readings' own, when the
+    /// former decided the interval (1 otherwise): how much more the machine's speed varied
+    /// from round to round than the readings alone would show.
+    pub round_excess: f64,
+    /// Degrees of freedom of this run's own interval: the independent samples of the
+    /// variation that decided it (subsession samples, rounds, processes) less one, or the
+    /// fitted points less two.
+    pub dof: f64,
+    /// The machine's run-to-run variation in the interval, when it was added.
+    pub machine: Option<MachinePart>,
 }
 
 impl Estimate {
@@ -192,6 +221,9 @@ impl Estimate {
             variance_inflation: 1.0,
             between_rounds: false,
             rounds: fit.rounds_used,
+            round_excess: 1.0,
+            dof: (fit.fit.n.max(3) - 2) as f64,
+            machine: None,
             wps: Some(fit),
         }
     }
@@ -225,6 +257,20 @@ pub(crate) struct SessionResult {
     /// With [`Status::Unresolved`]: the readings-only fit whose slope was not positive. It is
     /// no result, but a process's draw that the combination over processes must not drop.
     pub unresolved_fit: Option<Estimate>,
+    /// A trend across the rounds, when there was one (its warning is among `warnings`).
+    pub drift: Option<Drift>,
+}
+
+impl SessionResult {
+    /// Rewrites the drift's warning with what the speed probe saw of the machine during the
+    /// session: `machine` is the relative change of the probe's time from before to after.
+    pub(crate) fn blame_drift(&mut self, machine: f64) {
+        let Some(d) = self.drift else { return };
+        let neutral = drift_warning(d, None);
+        if let Some(w) = self.warnings.iter_mut().find(|w| **w == neutral) {
+            *w = drift_warning(d, Some(machine));
+        }
+    }
 }
 
 /// Called after each round with the current estimate, the time used and the config.

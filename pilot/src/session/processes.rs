@@ -84,6 +84,11 @@ pub(crate) fn combine(done: &[ProcessEstimate], config: &SessionConfig) -> Estim
         variance_inflation: 1.0,
         between_rounds: between > within,
         rounds: done.iter().map(|d| d.rounds).sum(),
+        // The processes' own intervals decide only when the processes agree: their samples
+        // are many, and Student's t over them is about the normal quantile.
+        dof: if between > within { p - 1.0 } else { 1e6 },
+        round_excess: (between / within).max(1.0),
+        machine: None,
     }
 }
 

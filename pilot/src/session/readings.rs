@@ -7,6 +7,7 @@ use super::{RoundRecord, SessionConfig};
 use crate::record::Clock;
 use crate::stats::autocorr::{SubsessionAnalysis, subsession_analysis};
 use crate::stats::changepoint::find_stable_segment;
+use crate::stats::clusters::cluster_mean_variance;
 use crate::stats::regression::wps;
 
 /// Stable readings kept before adjacent pairs are merged (see [`Readings::compact`]).
@@ -28,6 +29,8 @@ pub(super) struct Readings<'a> {
     pub(super) last_units_ns: f64,
     /// Mean of each analysed round's stable readings, in order.
     pub(super) round_means: Vec<f64>,
+    /// Stable readings of each analysed round, in the order of `round_means`.
+    pub(super) round_counts: Vec<usize>,
     /// (work, duration in ns) of analysed readings-only rounds.
     pub(super) whole: Vec<(f64, f64)>,
     pub(super) removed: usize,
@@ -48,6 +51,7 @@ impl<'a> Readings<'a> {
             stable_count: 0,
             last_units_ns: 0.0,
             round_means: Vec::new(),
+            round_counts: Vec::new(),
             whole: Vec::new(),
             removed: 0,
             readings: 0,
@@ -68,6 +72,7 @@ impl<'a> Readings<'a> {
                 self.stable_count += kept.len();
                 self.round_means
                     .push(kept.iter().sum::<f64>() / kept.len() as f64);
+                self.round_counts.push(kept.len());
                 if self.premerged == 1 {
                     self.stable.extend_from_slice(kept);
                 } else {
@@ -126,27 +131,35 @@ impl<'a> Readings<'a> {
         // The readings of one round share the machine's state during that round: frequency,
         // the load of neighbours, where memory landed. When that state drifts or switches
         // between rounds (on shared machines it does, by tens of percent over seconds), the
-        // readings' interval cannot see it. The rounds' means can: Student's t over them is
-        // the between-round interval, and the wider of the two is reported.
+        // readings' interval cannot see it. The rounds' means can: the between-round interval
+        // is Student's t over the rounds (r − 1 degrees of freedom) with the cluster-robust
+        // variance of the mean (each round weighed by its readings, so a short early round
+        // counts as little as it should), and the wider of the two is reported.
         let mut ci = within;
         let mut between_rounds = false;
+        let mut dof = (s.means.len().max(2) - 1) as f64;
+        let mut round_excess = 1.0;
         if self.round_means.len() >= 2 {
-            let rounds = crate::stats::Summary::of(&self.round_means).ok()?;
-            let r = rounds.n as f64;
+            let (_, variance_of_mean) =
+                cluster_mean_variance(&self.round_means, &self.round_counts).ok()?;
+            let r = self.round_means.len() as f64;
             let half = crate::stats::summary::t_critical(cfg.confidence, r - 1.0)
-                * (rounds.variance / r).sqrt();
+                * variance_of_mean.sqrt();
             if half > within.half_width() {
                 between_rounds = true;
+                dof = r - 1.0;
+                round_excess = half / within.half_width();
                 ci = crate::stats::ConfidenceInterval {
                     low: mean - half,
                     high: mean + half,
                     confidence: cfg.confidence,
                 };
                 // Rounds, not readings, are then what the target needs more of: express the
-                // need in readings at the current readings per round.
+                // need in readings at the current readings per round (`r · Var(mean)` is the
+                // variance of one round of average length).
                 let per_round = self.stable_count as f64 / r;
                 required_n = crate::stats::samplesize::required_for_half_width(
-                    rounds.variance,
+                    variance_of_mean * r,
                     r - 1.0,
                     cfg.target * mean.abs(),
                     cfg.confidence,
@@ -166,6 +179,9 @@ impl<'a> Readings<'a> {
             variance_inflation: s.variance_inflation(),
             subsession_means: s.means,
             wps: None,
+            dof,
+            round_excess,
+            machine: None,
         })
     }
 

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::reach::{OutOfReach, judge, judged_after, out_of_reach_warning};
 use super::readings::Readings;
 use super::warnings::unresolved_warning;
 use super::{Estimate, OnEstimate, RoundData, RoundRecord, SessionConfig, SessionResult, Status};
@@ -32,6 +33,10 @@ pub(crate) struct Session<'a> {
     short_rule: bool,
     /// Whether the last estimate met every condition to stop (target, sample counts).
     met_target: bool,
+    /// Whether the last estimate had the least samples and rounds an interval needs.
+    least_samples: bool,
+    /// Set when more time cannot buy the target (see [`reach::judge`]).
+    out_of_reach: Option<OutOfReach>,
 }
 
 impl<'a> Session<'a> {
@@ -48,6 +53,8 @@ impl<'a> Session<'a> {
             readings_only: false,
             short_rule: true,
             met_target: false,
+            least_samples: false,
+            out_of_reach: None,
         }
     }
 
@@ -64,6 +71,12 @@ impl<'a> Session<'a> {
     /// Whether the current estimate meets the target and has enough samples and rounds.
     pub(crate) fn met_target(&self) -> bool {
         self.met_target
+    }
+
+    /// Whether the current estimate has the least samples and rounds an interval needs,
+    /// whatever its width.
+    pub(crate) fn has_least_samples(&self) -> bool {
+        self.least_samples
     }
 
     /// Mean of each analysed round's stable unit readings, in order (empty in readings-only
@@ -118,8 +131,13 @@ impl<'a> Session<'a> {
             return Some(Status::BelowResolution);
         }
         self.estimate_and_plan(duration, elapsed, on_estimate);
-        if self.met_target && elapsed >= cfg.min_time {
-            return Some(Status::Converged);
+        if elapsed >= cfg.min_time {
+            if self.met_target {
+                return Some(Status::Converged);
+            }
+            if self.out_of_reach.is_some() {
+                return Some(Status::OutOfReach);
+            }
         }
         (elapsed >= cfg.max_time).then_some(Status::TimeCap)
     }
@@ -211,17 +229,33 @@ impl<'a> Session<'a> {
         } else {
             self.readings.unit_estimate()
         };
+        if let Some(v) = cfg.machine {
+            self.estimate = self.estimate.take().map(|e| e.with_machine(v));
+        }
         self.met_target = false;
+        self.least_samples = false;
+        self.out_of_reach = None;
         if let Some(e) = &self.estimate {
             on_estimate(e, elapsed);
             // A WPS fit needs as many rounds as a unit-reading session: over 3 or 4 rounds a
             // narrow slope interval is luck, and a noisy machine turns it into nonsense.
             // Its fitted points (rounds merged by subsession analysis) count likewise.
-            self.met_target = e.n >= 2
+            self.least_samples = e.n >= 2
                 && (readings_only || e.subsession_means.len() >= cfg.min_subsessions)
                 && e.rounds >= cfg.min_rounds
-                && e.wps.as_ref().is_none_or(|w| w.fit.n >= cfg.min_rounds)
-                && (e.relative_half_width() <= cfg.target);
+                && e.wps.as_ref().is_none_or(|w| w.fit.n >= cfg.min_rounds);
+            self.met_target = self.least_samples && e.relative_half_width() <= cfg.target;
+            let analysed: Duration = self
+                .readings
+                .rounds
+                .iter()
+                .filter(|r| r.analysed)
+                .map(|r| r.duration)
+                .sum();
+            if self.least_samples && !self.met_target && analysed >= judged_after(cfg.max_time) {
+                let remaining = cfg.max_time.saturating_sub(elapsed);
+                self.out_of_reach = judge(e, cfg.target, analysed, (remaining, cfg.max_time));
+            }
         }
         // Planned even when stopping: a group may run this member on.
         self.work = self.readings.next_work(
@@ -243,11 +277,13 @@ impl<'a> Session<'a> {
             start,
             estimate,
             readings_only,
+            out_of_reach,
             ..
         } = self;
+        let elapsed = readings.clock.now().saturating_sub(start);
         let analysed = readings.rounds.iter().filter(|r| r.analysed).count();
         let status = match status {
-            Status::Converged | Status::TimeCap
+            Status::Converged | Status::TimeCap | Status::OutOfReach
                 if !readings_only && analysed >= 3 && 2 * readings.unstable_rounds > analysed =>
             {
                 Status::NoSteadyState
@@ -264,16 +300,24 @@ impl<'a> Session<'a> {
             e => (status, e, None),
         };
         readings.finish_warnings(&status, estimate.as_ref());
+        let drift = readings.drift();
+        if let (Status::OutOfReach, Some(e), Some(found)) = (&status, &estimate, &out_of_reach) {
+            let target = readings.config.target;
+            readings
+                .warnings
+                .push(out_of_reach_warning(e, found, target, elapsed));
+        }
         SessionResult {
             status,
             estimate,
-            elapsed: readings.clock.now().saturating_sub(start),
+            elapsed,
             rounds: readings.rounds,
             removed: readings.removed,
             readings: readings.readings,
             warnings: readings.warnings,
             process_means: Vec::new(),
             unresolved_fit,
+            drift,
         }
     }
 }

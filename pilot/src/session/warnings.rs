@@ -77,8 +77,8 @@ impl Readings<'_> {
                 );
             }
         }
-        if let Some(w) = self.drift_warning() {
-            self.warnings.push(w);
+        if let Some(d) = self.drift() {
+            self.warnings.push(drift_warning(d, None));
         }
     }
 
@@ -123,8 +123,9 @@ impl Readings<'_> {
     }
 
     /// Auto-pilot's drift check: a trend across the rounds' mean unit times (a slowdown, a
-    /// leak, growing state), warned about even when each round looked stable.
-    fn drift_warning(&self) -> Option<String> {
+    /// leak, growing state), found even when each round looked stable. Returns the relative
+    /// drift from the first analysed round to the last and its p-value.
+    pub(super) fn drift(&self) -> Option<Drift> {
         let means: Vec<f64> = self
             .rounds
             .iter()
@@ -138,16 +139,61 @@ impl Readings<'_> {
         if t.p >= 0.001 || t.relative_drift.abs() <= 3.0 * self.config.target.max(0.01) {
             return None;
         }
-        let dir = if t.relative_drift > 0.0 {
-            "slower"
-        } else {
-            "faster"
-        };
-        Some(format!(
-            "the workload gets {dir} from round to round: {:+.1}% from the first analysed round \
-             to the last (p = {:.1e}); a leak or growing state?",
-            100.0 * t.relative_drift,
-            t.p
-        ))
+        Some(Drift {
+            relative: t.relative_drift,
+            p: t.p,
+        })
+    }
+}
+
+/// A trend across a session's rounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Drift {
+    /// Relative change from the first analysed round to the last: +0.1 is 10% slower.
+    pub relative: f64,
+    /// p-value of "no trend".
+    pub p: f64,
+}
+
+/// The warning of a drift, blaming what the speed probe says: `machine` is the relative change
+/// of the probe's time from before the bench to after it (`None` when it was not probed). A
+/// machine that moved the same way by at least half as much is the drift's cause; a speed-up is
+/// never called a leak.
+pub(crate) fn drift_warning(d: Drift, machine: Option<f64>) -> String {
+    let pct = 100.0 * d.relative;
+    let head = if d.relative > 0.0 {
+        format!(
+            "the bench got slower from round to round: {pct:+.1}% from the first analysed round to the last (p = {:.1e})",
+            d.p
+        )
+    } else {
+        format!(
+            "the bench got faster from round to round: {pct:+.1}% from the first analysed round to the last (p = {:.1e})",
+            d.p
+        )
+    };
+    match machine {
+        Some(m) if m * d.relative > 0.0 && m.abs() >= d.relative.abs() / 2.0 => format!(
+            "{head}; the machine drifted with it (the speed probe's time changed {:+.1}% from \
+             before the bench to after it): the machine's drift, not the workload's",
+            100.0 * m
+        ),
+        Some(m) if d.relative > 0.0 => format!(
+            "{head}, while the machine's speed held (speed probe {:+.1}%): a leak or growing \
+             state?",
+            100.0 * m
+        ),
+        Some(m) => format!(
+            "{head}, while the machine's speed held (speed probe {:+.1}%): the workload itself \
+             speeds up (caches, the allocator or branch predictors warming beyond the warm-up \
+             that was cut)",
+            100.0 * m
+        ),
+        None if d.relative > 0.0 => {
+            format!("{head}: a leak or growing state, or the machine slowing down?")
+        }
+        None => {
+            format!("{head}: warming beyond the warm-up that was cut, or the machine speeding up")
+        }
     }
 }

@@ -3,7 +3,8 @@
 //! `cargo pilot analyze` uses it. Each states its method, assumptions and cost:
 //!
 //! - summary: [`Summary`] (n, mean, median, extremes, standard deviation), [`Moments`], Student-t
-//!   [`ConfidenceInterval`]s and [`t_quantile`].
+//!   [`ConfidenceInterval`]s and [`t_quantile`]; the variance of a mean of clustered readings
+//!   ([`cluster_mean_variance`]).
 //! - autocorrelation and subsession analysis (merging correlated samples):
 //!   [`lag1_autocorrelation`], [`block_means`], [`subsession_analysis`].
 //! - change points: E-Divisive with Medians ([`edm_multi`]) and the stable segment of a series of
@@ -23,6 +24,7 @@
 pub(crate) mod analysis;
 pub(crate) mod autocorr;
 pub(crate) mod changepoint;
+pub(crate) mod clusters;
 pub(crate) mod outliers;
 pub(crate) mod ratio;
 pub(crate) mod regression;
@@ -38,6 +40,7 @@ pub use autocorr::{
     lag1_autocorrelation, subsession_analysis,
 };
 pub use changepoint::{ChangepointConfig, StableSegment, edm_multi, find_stable_segment};
+pub use clusters::cluster_mean_variance;
 pub use outliers::{DEFAULT_Z_THRESHOLD, zscore_outliers};
 pub use ratio::fieller_interval;
 pub use regression::{LinearFit, SpeedInterval, WpsFit, ols, wps};

@@ -45,7 +45,7 @@ pub struct SavedEstimate {
     pub high: f64,
     /// Confidence level of the interval.
     pub confidence: f64,
-    /// Which variation decided the interval: `readings`, `rounds`, `processes` or
+    /// Which variation decided the run's own interval: `readings`, `rounds`, `processes` or
     /// `regression`.
     pub interval_from: String,
     /// Degrees of freedom behind the interval: independent samples of the deciding variation
@@ -56,6 +56,14 @@ pub struct SavedEstimate {
     pub samples: SampleMoments,
     /// Each process execution's estimate, when the bench ran in several (else empty).
     pub process_means: Vec<f64>,
+    /// The machine's run-to-run variation included in the interval, when it was: its relative
+    /// standard deviation and the runs it was learnt from. `low`/`high` then include it, and
+    /// `run_low`/`run_high` are the run's own interval.
+    pub run_to_run: Option<(f64, usize)>,
+    /// The run's own interval (equal to `low`/`high` without a machine part).
+    pub run_low: f64,
+    /// See `run_low`.
+    pub run_high: f64,
 }
 
 /// Count, mean and variance of a result's independent samples (`subsession` in the document).
@@ -83,7 +91,7 @@ impl SavedEstimate {
         } else {
             0.0
         };
-        let half = (self.high - self.low) / 2.0;
+        let half = (self.run_high - self.run_low) / 2.0;
         let from_interval = if self.dof >= 1.0 && half.is_finite() {
             (half / t_critical(self.confidence, self.dof)).powi(2)
         } else {
@@ -249,10 +257,21 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
             .expect("validated: an estimate has its samples");
         let process_means = doc.processes.means.clone();
         let count = sub.count;
-        let interval_from = pi
-            .interval_from
-            .clone()
-            .unwrap_or_else(|| "readings".to_string());
+        // The degrees of freedom are those of the run's own interval.
+        let interval_from = match &pi.machine {
+            Some(m) => m.run_interval_from.clone(),
+            None => pi
+                .interval_from
+                .clone()
+                .unwrap_or_else(|| "readings".to_string()),
+        };
+        let (low, high) = (
+            pi.ci.low.expect("validated"),
+            pi.ci.high.expect("validated"),
+        );
+        let (run_low, run_high) = pi.machine.as_ref().map_or((low, high), |m| {
+            (m.run_ci.low.unwrap_or(low), m.run_ci.high.unwrap_or(high))
+        });
         let dof = match interval_from.as_str() {
             "processes" => process_means.len() as f64 - 1.0,
             "rounds" => doc.stable_rounds() as f64 - 1.0,
@@ -261,8 +280,11 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
         };
         SavedEstimate {
             mean: pi.mean.expect("validated"),
-            low: pi.ci.low.expect("validated"),
-            high: pi.ci.high.expect("validated"),
+            low,
+            high,
+            run_low,
+            run_high,
+            run_to_run: pi.machine.as_ref().map(|m| (m.run_to_run, m.runs)),
             confidence: pi.ci.confidence,
             interval_from,
             dof,

@@ -26,8 +26,8 @@
 //! bumps the schema's version.
 
 use super::schema::{
-    ClockDoc, ConfigDoc, MachineDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc,
-    SubsessionDoc,
+    CiDoc, ClockDoc, ConfigDoc, MachineDoc, MachinePartDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA,
+    ResultDoc, RoundDoc, SubsessionDoc,
 };
 use crate::record::ClockInfo;
 use crate::session::{Estimate, SessionConfig, SessionResult, Status};
@@ -67,6 +67,14 @@ pub(crate) fn throughput(
 /// `rounds` (the rounds' means varied more), `processes` (the process estimates varied more
 /// than their own intervals), or `regression` (readings-only WPS fit).
 fn interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
+    if e.machine.as_ref().is_some_and(|m| m.dominant) {
+        return "machine";
+    }
+    run_interval_from(e, s)
+}
+
+/// Which variation decided this run's own interval (see [`interval_from`]).
+fn run_interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
     match (
         e.wps.is_some(),
         s.process_means.is_empty(),
@@ -79,10 +87,22 @@ fn interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
     }
 }
 
-/// The `time` PI (`pis[0]`) of estimate `e`, whose interval came from `interval_from`.
-pub(crate) fn time_pi(e: &Estimate, interval_from: &str) -> PiDoc {
+/// The `time` PI (`pis[0]`) of estimate `e`, whose interval came from `interval_from` (this
+/// run's own from `run_interval_from`, when the machine's variation is part of it).
+pub(crate) fn time_pi(e: &Estimate, interval_from: &str, run_interval_from: &str) -> PiDoc {
     PiDoc {
         interval_from: Some(interval_from.to_string()),
+        machine: e.machine.as_ref().map(|m| MachinePartDoc {
+            run_ci: CiDoc {
+                low: Some(m.run_ci.low),
+                high: Some(m.run_ci.high),
+                confidence: m.run_ci.confidence,
+            },
+            run_interval_from: run_interval_from.to_string(),
+            run_to_run: m.variation.sd,
+            runs: m.variation.runs,
+            learnt_from: if m.variation.own { "bench" } else { "probe" }.to_string(),
+        }),
         ..pi(
             e,
             "time",
@@ -98,7 +118,7 @@ fn pi(e: &Estimate, name: &str, unit: String, (mean, low, high): Bounds) -> PiDo
         name: name.to_string(),
         unit,
         mean,
-        ci: super::schema::CiDoc {
+        ci: CiDoc {
             low,
             high,
             confidence: e.ci.confidence,
@@ -108,6 +128,7 @@ fn pi(e: &Estimate, name: &str, unit: String, (mean, low, high): Bounds) -> PiDo
         autocorrelation: e.autocorrelation,
         required_n: e.required_n,
         interval_from: None,
+        machine: None,
     }
 }
 
@@ -155,7 +176,7 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
     let mut share = None;
     let mut samples = None;
     if let Some(e) = &s.estimate {
-        pis.push(time_pi(e, interval_from(e, s)));
+        pis.push(time_pi(e, interval_from(e, s), run_interval_from(e, s)));
         if let Some(unit) = r.unit {
             let bounds = throughput(e.mean, e.ci.low, e.ci.high);
             pis.push(pi(e, "throughput", format!("{unit}/s"), bounds));
@@ -263,6 +284,7 @@ mod tests {
             warnings: Vec::new(),
             process_means: Vec::new(),
             unresolved_fit: None,
+            drift: None,
         };
         let config = SessionConfig::default();
         let doc = document(&record(&session, &config));

@@ -23,9 +23,11 @@ pub const COMPARE_SCHEMA: &str = "pilot.compare/1";
 pub const CARGO_PROGRESS_SCHEMA: &str = "pilot.cargo-progress/1";
 
 /// The statuses a result may have, as written.
-pub const STATUSES: [&str; 6] = [
+pub const STATUSES: [&str; 8] = [
     "ok",
     "time cap",
+    "out of reach",
+    "settled",
     "no steady state",
     "below clock resolution",
     "unresolved",
@@ -121,10 +123,32 @@ pub struct PiDoc {
     /// Samples the target needs; `null` when unknown.
     #[serde(default)]
     pub required_n: Option<usize>,
-    /// For `time`: which variation decided the interval: `readings`, `rounds`, `processes` or
-    /// `regression`.
+    /// For `time`: which variation decided the interval: `readings`, `rounds`, `processes`,
+    /// `regression`, or `machine` (the machine's run-to-run variation was the larger part).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval_from: Option<String>,
+    /// For `time`, when `ci` includes the machine's run-to-run variation: that variation and
+    /// the interval of this run alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<MachinePartDoc>,
+}
+
+/// The machine's run-to-run variation as a part of an interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MachinePartDoc {
+    /// The interval of this run alone, before the machine's variation was added.
+    pub run_ci: CiDoc,
+    /// Which variation decided `run_ci`: `readings`, `rounds`, `processes` or `regression`.
+    pub run_interval_from: String,
+    /// Standard deviation of the machine's speed from run to run, relative (of the logarithm
+    /// of the speed probe's time).
+    pub run_to_run: f64,
+    /// Runs it was learnt from.
+    pub runs: usize,
+    /// `bench` (this bench's means in earlier runs of the same build) or `probe` (the machine
+    /// speed probe's times).
+    #[serde(default)]
+    pub learnt_from: String,
 }
 
 /// A confidence interval; a bound is `null` when it does not exist (a throughput whose time
@@ -241,6 +265,59 @@ pub struct MachineDoc {
     /// The git commit of the working directory.
     #[serde(default)]
     pub git_commit: Option<String>,
+    /// The machine's speed as the probe saw it during this run, and its run-to-run variation
+    /// as learnt from earlier runs; absent when the run did not probe (a child process, a
+    /// document older than the probe).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<SpeedDoc>,
+}
+
+/// The machine's speed during a run and its variation from run to run (see
+/// `target/pilot/machine.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpeedDoc {
+    /// The speed probe's time at the start of the run, in nanoseconds.
+    pub probe_ns: f64,
+    /// Standard deviation of the logarithm of the probe's time from run to run (about the
+    /// relative standard deviation of the machine's speed); `null` while fewer than
+    /// `runs_needed` runs are known.
+    pub run_to_run: Option<f64>,
+    /// Runs it was learnt from (this one included).
+    pub runs: usize,
+}
+
+/// Schema name of the machine's probe history (`target/pilot/machine.json`).
+pub const MACHINE_HISTORY_SCHEMA: &str = "pilot.machine-history/1";
+
+/// The speed probe's time on each earlier run of pilot on this machine
+/// (`target/pilot/machine.json`), newest last.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MachineHistoryDoc {
+    /// Always [`MACHINE_HISTORY_SCHEMA`].
+    pub schema: String,
+    /// The CPU model the runs were on: a history from another CPU is not this machine's.
+    pub cpu: Option<String>,
+    /// Logical cores available.
+    pub cores: Option<usize>,
+    /// The runs, oldest first.
+    pub runs: Vec<ProbeRunDoc>,
+}
+
+/// One run's probe, and the means its benches measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeRunDoc {
+    /// When the run started (RFC 3339).
+    pub at: String,
+    /// The probe's time, in nanoseconds: the mean of its start and end probes once the run
+    /// finished, the start probe before.
+    pub probe_ns: f64,
+    /// The bench executable (target name, size and modification time): runs of one build
+    /// measured the same code.
+    #[serde(default)]
+    pub build: String,
+    /// Each bench's mean time per unit (ns) in this run.
+    #[serde(default)]
+    pub benches: std::collections::BTreeMap<String, f64>,
 }
 
 /// Throughput of a bench run on several threads, units per second.

@@ -97,6 +97,67 @@ fn clearly_different_members_are_ranked_and_settled_quickly() {
     assert!(settled_at <= r.elapsed, "{settled_at:?} {:?}", r.elapsed);
 }
 
+/// A group whose members cannot reach a ±0.001% target.
+fn run_tight(wait_for_targets: bool) -> GroupResult {
+    let clock = ScriptedClock::default();
+    let cap = Duration::from_secs(4);
+    let mut members: Vec<Member> = [1000.0, 4000.0, 16_000.0]
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| Member::new(&clock, b, 7 + i as u64))
+        .collect();
+    let mut workloads: Vec<&mut dyn Workload> =
+        members.iter_mut().map(|m| m as &mut dyn Workload).collect();
+    let member = SessionConfig {
+        target: 0.000_01,
+        ..member_config(cap)
+    };
+    let config = GroupConfig {
+        max_time: cap,
+        wait_for_targets,
+        ..GroupConfig::default()
+    };
+    run_group(
+        &mut workloads,
+        &vec![member; 3],
+        &clock,
+        &config,
+        &mut |_, _, _| {},
+    )
+}
+
+#[test]
+fn a_group_stops_with_its_ranking_unless_targets_were_asked_for() {
+    let r = run_tight(false);
+    assert!(r.settled, "{:?}", r.pairs);
+    assert_eq!(r.ranking, vec![0, 1, 2]);
+    // It stopped at the look that found the ranking settled, long before the cap.
+    let settled_at = r.ranking_settled.expect("settled");
+    assert!(
+        r.elapsed - settled_at < Duration::from_millis(200),
+        "{settled_at:?} {:?}",
+        r.elapsed
+    );
+    assert!(r.elapsed < Duration::from_secs(3), "{:?}", r.elapsed);
+    assert!(
+        r.members.iter().all(|m| m.status == Status::Settled),
+        "{:?}",
+        r.members.iter().map(|m| &m.status).collect::<Vec<_>>()
+    );
+    // Each member has the least rounds an interval needs.
+    assert!(
+        r.members
+            .iter()
+            .all(|m| m.estimate.as_ref().unwrap().rounds >= 10)
+    );
+
+    // An explicit target: the group runs on for the members' intervals, to the cap.
+    let r = run_tight(true);
+    assert!(!r.settled);
+    assert!(r.elapsed >= Duration::from_secs(4), "{:?}", r.elapsed);
+    assert!(r.members.iter().all(|m| m.status == Status::TimeCap));
+}
+
 #[test]
 fn identical_members_are_never_faster() {
     let cap = Duration::from_secs(6);
@@ -187,6 +248,9 @@ fn estimate(mean: f64, half: f64, rounds: usize) -> Estimate {
         variance_inflation: 1.0,
         between_rounds: true,
         rounds,
+        dof: 9.0,
+        round_excess: 1.0,
+        machine: None,
     }
 }
 

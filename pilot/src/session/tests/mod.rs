@@ -106,7 +106,7 @@ fn first_rough_result_arrives_within_about_a_second() {
 }
 
 #[test]
-fn never_converging_workload_stops_at_the_time_cap() {
+fn a_target_far_out_of_reach_stops_the_session_early() {
     let clock = ScriptedClock::default();
     let mut w = Scripted::new(&clock, |_, rng| 5_000.0 * (1.0 + 0.5 * noise(rng)).abs());
     let config = SessionConfig {
@@ -114,7 +114,29 @@ fn never_converging_workload_stops_at_the_time_cap() {
         ..SessionConfig::default()
     };
     let r = run(&mut w, &clock, &config);
-    assert_eq!(r.status, Status::TimeCap);
+    assert_eq!(r.status, Status::OutOfReach, "{:?}", r.warnings);
+    // Judged after about a second of stable data, long before the cap.
+    assert!(r.elapsed < Duration::from_secs(3), "{:?}", r.elapsed);
+    let warning = r
+        .warnings
+        .iter()
+        .find(|w| w.starts_with("out of reach"))
+        .unwrap();
+    assert!(warning.contains("would need about"), "{warning}");
+    assert!(warning.contains("the readings vary too much"), "{warning}");
+}
+
+#[test]
+fn a_session_still_converging_runs_to_the_time_cap() {
+    // Needs a little more than its cap for the target: within reach, so it runs on to the cap.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, rng| 5_000.0 * (1.0 + 0.5 * noise(rng)).abs());
+    let config = SessionConfig {
+        target: 0.000_5,
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert_eq!(r.status, Status::TimeCap, "{:?}", r.warnings);
     // Rounds are sized to the time left: the cap is overshot by less than one short round.
     assert!(r.elapsed >= config.max_time);
     assert!(

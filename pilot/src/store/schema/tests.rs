@@ -26,6 +26,9 @@ fn estimate() -> Estimate {
         variance_inflation: 1.2,
         between_rounds: false,
         rounds: 12,
+        dof: 9.0,
+        round_excess: 1.0,
+        machine: None,
     }
 }
 
@@ -48,6 +51,7 @@ fn session(status: Status) -> SessionResult {
         warnings: vec!["a warning".into()],
         process_means: Vec::new(),
         unresolved_fit: None,
+        drift: None,
     }
 }
 

@@ -78,10 +78,10 @@ impl PiDoc {
             ));
         }
         match self.interval_from.as_deref() {
-            None | Some("readings" | "rounds" | "processes" | "regression") => Ok(()),
+            None | Some("readings" | "rounds" | "processes" | "regression" | "machine") => Ok(()),
             Some(other) => Err(format!(
-                "`pis[0].interval_from` is `{other}`, expected readings, rounds, processes or \
-                 regression"
+                "`pis[0].interval_from` is `{other}`, expected readings, rounds, processes, \
+                 regression or machine"
             )),
         }
     }

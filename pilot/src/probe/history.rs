@@ -1,0 +1,228 @@
+//! The machine's run-to-run variation, learnt from the speed probe of every run on it
+//! (`target/pilot/machine.json`).
+//!
+//! Kalibera & Jones's levels of variation are readings within rounds, rounds within a process,
+//! processes within a run, and the machine's state from one run to the next: laptops change
+//! frequency with temperature and power, shared machines with their neighbours' load. A session
+//! sees the first levels; the last only shows across runs. Each bench run times the probe
+//! ([`super::speed`]) as it starts and records it; the spread of those times over the recent
+//! runs is the machine's run-to-run variation, which every interval of a later run includes
+//! ([`crate::session::MachineVariation`]). Until [`RUNS_NEEDED`] runs are known it is unknown,
+//! and the output says so.
+
+use std::path::{Path, PathBuf};
+
+use crate::session::MachineVariation;
+use crate::stats::Summary;
+use crate::store::schema::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc};
+
+/// Runs of the probe needed before the machine's variation is stated.
+pub(crate) const RUNS_NEEDED: usize = 5;
+
+/// Most recent runs the variation is learnt from: the machine of a month ago may not be
+/// today's.
+pub(crate) const RUNS_USED: usize = 30;
+
+/// Runs kept in the file.
+const RUNS_KEPT: usize = 100;
+
+/// Where the history of the machine behind `target_dir` is kept.
+pub(crate) fn history_path(target_dir: &Path) -> PathBuf {
+    target_dir.join("pilot").join("machine.json")
+}
+
+/// The machine's probe history, as read at the start of a run.
+pub(crate) struct History {
+    path: PathBuf,
+    doc: MachineHistoryDoc,
+}
+
+impl History {
+    /// Reads the history at `path` for `machine`. A missing file, or one from another CPU,
+    /// starts a new history; an unreadable one too, with a warning naming it (the file is
+    /// pilot's own record of the machine, not a result: losing it costs a few runs of learning).
+    pub(crate) fn load(path: PathBuf, machine: &MachineDoc) -> (Self, Option<String>) {
+        let fresh = MachineHistoryDoc {
+            schema: MACHINE_HISTORY_SCHEMA.to_string(),
+            cpu: machine.cpu.clone(),
+            cores: machine.cores,
+            runs: Vec::new(),
+        };
+        let (doc, warning) = match std::fs::read(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (fresh, None),
+            Err(e) => (
+                fresh,
+                Some(format!(
+                    "cannot read the machine's history `{}` ({e}): starting a new one",
+                    path.display()
+                )),
+            ),
+            Ok(bytes) => match serde_json::from_slice::<MachineHistoryDoc>(&bytes) {
+                Ok(d) if d.schema == MACHINE_HISTORY_SCHEMA && valid(&d) => {
+                    if d.cpu == machine.cpu && d.cores == machine.cores {
+                        (d, None)
+                    } else {
+                        (fresh, None)
+                    }
+                }
+                Ok(_) | Err(_) => (
+                    fresh,
+                    Some(format!(
+                        "the machine's history `{}` is corrupt or from another pilot: starting a \
+                         new one",
+                        path.display()
+                    )),
+                ),
+            },
+        };
+        (History { path, doc }, warning)
+    }
+
+    /// Adds this run of `build` and its probe (taken as the run starts) and writes the
+    /// history. A failed write is a warning: the run's results do not depend on it.
+    pub(crate) fn record(&mut self, at: &str, probe_ns: f64, build: &str) -> Option<String> {
+        self.doc.runs.push(ProbeRunDoc {
+            at: at.to_string(),
+            probe_ns,
+            build: build.to_string(),
+            benches: Default::default(),
+        });
+        let excess = self.doc.runs.len().saturating_sub(RUNS_KEPT);
+        self.doc.runs.drain(..excess);
+        self.write()
+    }
+
+    /// Notes bench `name`'s mean time per unit in the run recorded last (written with
+    /// [`History::finish`]).
+    pub(crate) fn add_bench(&mut self, name: &str, mean_ns: f64) {
+        if let Some(last) = self.doc.runs.last_mut() {
+            if mean_ns.is_finite() && mean_ns > 0.0 {
+                last.benches.insert(name.to_string(), mean_ns);
+            }
+        }
+    }
+
+    /// Bench `name`'s means in the recent earlier runs of the same build as the run recorded
+    /// last, oldest first.
+    pub(crate) fn bench_means(&self, name: &str) -> Vec<f64> {
+        let Some((last, earlier)) = self.doc.runs.split_last() else {
+            return Vec::new();
+        };
+        let same: Vec<f64> = earlier
+            .iter()
+            .filter(|r| r.build == last.build && !r.build.is_empty())
+            .filter_map(|r| r.benches.get(name).copied())
+            .collect();
+        same[same.len().saturating_sub(RUNS_USED)..].to_vec()
+    }
+
+    /// Replaces the probe of the run recorded last by the mean of its start and `end_ns`, once
+    /// the run has finished.
+    pub(crate) fn finish(&mut self, end_ns: f64) -> Option<String> {
+        let last = self.doc.runs.last_mut()?;
+        last.probe_ns = (last.probe_ns + end_ns) / 2.0;
+        self.write()
+    }
+
+    fn write(&self) -> Option<String> {
+        let bytes = serde_json::to_vec_pretty(&self.doc).expect("documents serialise");
+        crate::store::write_atomic(&self.path, &bytes)
+            .err()
+            .map(|e| {
+                format!(
+                    "cannot write the machine's history `{}`: {e}",
+                    self.path.display()
+                )
+            })
+    }
+
+    /// The probe times of the recent runs, oldest first.
+    pub(crate) fn probes(&self) -> Vec<f64> {
+        let runs = &self.doc.runs;
+        runs[runs.len().saturating_sub(RUNS_USED)..]
+            .iter()
+            .map(|r| r.probe_ns)
+            .collect()
+    }
+}
+
+/// Whether every probe time is a positive finite number.
+fn valid(doc: &MachineHistoryDoc) -> bool {
+    let positive = |x: f64| x.is_finite() && x > 0.0;
+    doc.runs
+        .iter()
+        .all(|r| positive(r.probe_ns) && r.benches.values().all(|&m| positive(m)))
+}
+
+/// The run-to-run variation of a series of per-run times (the probe's, or one bench's): the
+/// sample standard deviation of their logarithms (for small spreads, the relative standard
+/// deviation), with the number of runs. `None` with fewer than [`RUNS_NEEDED`] runs.
+///
+/// Assumes the runs' machine states are independent draws of the same distribution (runs
+/// minutes apart on one machine); a probe's own noise is part of the spread, which makes the
+/// variation, if anything, a little wide. Time: O(runs).
+pub(crate) fn variation(probes: &[f64]) -> Option<MachineVariation> {
+    if probes.len() < RUNS_NEEDED {
+        return None;
+    }
+    let logs: Vec<f64> = probes.iter().map(|p| p.ln()).collect();
+    let s = Summary::of(&logs).ok()?;
+    Some(MachineVariation {
+        sd: s.variance.sqrt(),
+        runs: probes.len(),
+        own: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine(cpu: &str) -> MachineDoc {
+        MachineDoc {
+            cpu: Some(cpu.into()),
+            cores: Some(2),
+            ..MachineDoc::default()
+        }
+    }
+
+    #[test]
+    fn variation_is_the_spread_of_the_log_probe_times() {
+        assert!(variation(&[1.0, 2.0, 3.0, 4.0]).is_none());
+        // ln of 100, 102, 98, 101, 99: sample sd by hand (numpy.std(np.log(x), ddof=1)).
+        let v = variation(&[100.0, 102.0, 98.0, 101.0, 99.0]).unwrap();
+        let logs = [100f64, 102.0, 98.0, 101.0, 99.0].map(f64::ln);
+        let mean = logs.iter().sum::<f64>() / 5.0;
+        let sd = (logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / 4.0).sqrt();
+        assert!((v.sd - sd).abs() < 1e-15);
+        assert!((v.sd - 0.0158).abs() < 1e-3, "{}", v.sd);
+        assert_eq!(v.runs, 5);
+    }
+
+    #[test]
+    fn a_history_is_kept_per_cpu_and_survives_corruption() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = history_path(dir.path());
+        let (mut h, w) = History::load(path.clone(), &machine("a"));
+        assert!(w.is_none());
+        assert!(h.record("2026-01-01T00:00:00Z", 100.0, "b1").is_none());
+        h.add_bench("sort", 5.0);
+        assert!(h.finish(110.0).is_none());
+        let (mut h, _) = History::load(path.clone(), &machine("a"));
+        assert_eq!(h.probes(), vec![105.0]);
+        // A later run of the same build sees the bench's earlier means; another build does not.
+        h.record("2026-01-01T00:01:00Z", 100.0, "b1");
+        assert_eq!(h.bench_means("sort"), vec![5.0]);
+        assert!(h.bench_means("hash").is_empty());
+        h.record("2026-01-01T00:02:00Z", 100.0, "b2");
+        assert!(h.bench_means("sort").is_empty());
+        // Another CPU: a new history.
+        let (h, w) = History::load(path.clone(), &machine("b"));
+        assert!(h.probes().is_empty() && w.is_none());
+        // A corrupt file: a warning naming it, and a new history.
+        std::fs::write(&path, b"{\"schema\": 3").unwrap();
+        let (h, w) = History::load(path.clone(), &machine("a"));
+        assert!(h.probes().is_empty());
+        assert!(w.unwrap().contains("machine.json"));
+    }
+}

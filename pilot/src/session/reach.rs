@@ -1,0 +1,220 @@
+//! What an interval can reach: the machine's run-to-run variation as a part of every interval,
+//! and the rule that stops a session once more time cannot buy its target.
+
+use std::time::Duration;
+
+use super::Estimate;
+use crate::fmt::format_ns;
+use crate::stats::ConfidenceInterval;
+use crate::stats::summary::t_critical;
+
+/// The machine's run-to-run variation, learnt from the speed probe of earlier runs
+/// ([`crate::probe`]): a variance component of every interval of a run that is not cancelled
+/// by interleaving.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct MachineVariation {
+    /// Standard deviation of the machine's speed from run to run, relative.
+    pub sd: f64,
+    /// Runs it was learnt from.
+    pub runs: usize,
+    /// Whether it was learnt from the bench's own means in earlier runs of the same build
+    /// (else from the speed probe).
+    pub own: bool,
+}
+
+impl MachineVariation {
+    /// Half-width of the machine's part alone at `confidence`, relative to the mean: Student's
+    /// t over the runs it was learnt from.
+    pub(crate) fn relative_half_width(&self, confidence: f64) -> f64 {
+        t_critical(confidence, (self.runs.max(2) - 1) as f64) * self.sd
+    }
+}
+
+/// The machine's part of an estimate's interval.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MachinePart {
+    pub variation: MachineVariation,
+    /// The interval of this run alone.
+    pub run_ci: ConfidenceInterval,
+    /// Whether the machine's variance was larger than the run's own.
+    pub dominant: bool,
+}
+
+impl Estimate {
+    /// The half-width of this run alone, relative to the mean (the whole interval when it has
+    /// no machine part).
+    pub(crate) fn run_relative_half_width(&self) -> f64 {
+        match &self.machine {
+            Some(m) if self.mean != 0.0 => m.run_ci.half_width() / self.mean.abs(),
+            _ => self.relative_half_width(),
+        }
+    }
+
+    /// The estimate with the machine's run-to-run variation `v` added to its interval: the
+    /// variances of this run's mean and of the machine's state add, the degrees of freedom
+    /// come from the Welch–Satterthwaite formula over the two parts, and the half-width is
+    /// Student's t at those degrees of freedom times the combined standard error.
+    ///
+    /// Assumes the run's machine state is one draw, independent of the run's own noise, from
+    /// the distribution the probe's history describes, and that it moves the workload's time
+    /// by as much, relatively, as the probe's. Time: O(1).
+    pub(crate) fn with_machine(mut self, v: MachineVariation) -> Estimate {
+        let confidence = self.ci.confidence;
+        let run_dof = self.dof.max(1.0);
+        let run_se = self.ci.half_width() / t_critical(confidence, run_dof);
+        let machine_se = v.sd * self.mean.abs();
+        let machine_dof = (v.runs.max(2) - 1) as f64;
+        let variance = run_se * run_se + machine_se * machine_se;
+        let denominator = run_se.powi(4) / run_dof + machine_se.powi(4) / machine_dof;
+        let dof = if denominator > 0.0 {
+            variance * variance / denominator
+        } else {
+            run_dof
+        };
+        let half = t_critical(confidence, dof) * variance.sqrt();
+        self.machine = Some(MachinePart {
+            variation: v,
+            run_ci: self.ci,
+            dominant: machine_se > run_se,
+        });
+        self.ci = ConfidenceInterval {
+            low: self.mean - half,
+            high: self.mean + half,
+            confidence,
+        };
+        self
+    }
+}
+
+/// What stands between an interval and its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Blocker {
+    /// The readings within rounds vary too much for the time left.
+    Readings,
+    /// The rounds' means vary (the machine's speed changes from round to round).
+    Rounds,
+    /// The machine's run-to-run variation alone is about as wide as the target, or wider.
+    Machine,
+}
+
+/// How much wider than the readings' own the rounds' interval must be before the rounds are
+/// blamed: with few rounds, Student's t alone and rounds of unequal length make it wider.
+const ROUNDS_TO_BLAME: f64 = 2.0;
+
+/// A session that more time cannot bring to its target.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct OutOfReach {
+    pub blocker: Blocker,
+    /// About how much more time the target would need at the variation seen; `None` when no
+    /// amount would do (the machine's part alone is too wide).
+    pub needed: Option<Duration>,
+}
+
+/// Least time of analysed rounds before a session may be judged out of reach: about a second
+/// of stable data, less for a short cap.
+pub(crate) fn judged_after(max_time: Duration) -> Duration {
+    Duration::from_secs(1).min(max_time / 4)
+}
+
+/// Whether more time can buy `target` (relative half-width), for an estimate with the least
+/// samples an interval needs that is still wider than its target. `analysed` is the time its
+/// samples took, `remaining` what the cap leaves.
+///
+/// Rule: the run's own part must shrink to `max(√(target² − m²), m/2)`, where `m` is the
+/// machine's part alone: the first makes the whole interval meet the target, the second (once
+/// the machine's part is about as wide as the target or wider) is where more samples stop
+/// paying (the whole interval is within 12% of the machine's part). The run's half-width falls
+/// as `1/√time`, so it needs `analysed · ((run / goal)² − 1)` more. Out of reach when that is
+/// more than the cap leaves plus two whole caps, or the run is at the goal and the target is
+/// still missed. The margin is wide because early intervals are pessimistic (Student's t over
+/// few rounds, rounds of unequal length): a session that would need somewhat longer than its
+/// cap runs on to it, and ends with `time cap`. Time: O(1).
+pub(crate) fn judge(
+    e: &Estimate,
+    target: f64,
+    analysed: Duration,
+    (remaining, cap): (Duration, Duration),
+) -> Option<OutOfReach> {
+    let machine = e
+        .machine
+        .as_ref()
+        .map_or(0.0, |m| m.variation.relative_half_width(e.ci.confidence));
+    let run = e.run_relative_half_width();
+    let goal = if machine < target {
+        (target * target - machine * machine)
+            .sqrt()
+            .max(machine / 2.0)
+    } else {
+        machine / 2.0
+    };
+    let machine_bound = machine >= 0.9 * target;
+    if run <= goal {
+        // The whole interval still misses the target: only the machine's part can be why.
+        return (e.relative_half_width() > target).then_some(OutOfReach {
+            blocker: Blocker::Machine,
+            needed: None,
+        });
+    }
+    let needed = analysed.as_secs_f64() * ((run / goal).powi(2) - 1.0);
+    (needed > (remaining + 2 * cap).as_secs_f64()).then(|| OutOfReach {
+        blocker: if machine_bound {
+            Blocker::Machine
+        } else if e.between_rounds && e.round_excess > ROUNDS_TO_BLAME {
+            Blocker::Rounds
+        } else {
+            Blocker::Readings
+        },
+        needed: (!machine_bound || machine < target).then(|| Duration::from_secs_f64(needed)),
+    })
+}
+
+/// The warning of a session out of reach: the interval reached, the time the target would
+/// need, what stands in the way and what to do.
+pub(crate) fn out_of_reach_warning(
+    e: &Estimate,
+    found: &OutOfReach,
+    target: f64,
+    elapsed: Duration,
+) -> String {
+    let reached = 100.0 * e.relative_half_width();
+    let target_pct = 100.0 * target;
+    let secs = |d: Duration| format_ns(d.as_nanos() as f64);
+    let need = match found.needed {
+        Some(d) => format!("would need about {} more", secs(d)),
+        None => "cannot be reached on this machine".to_string(),
+    };
+    let why = match found.blocker {
+        Blocker::Readings => "the readings vary too much for the time the cap leaves; raise \
+                              --max-time, or time more work per unit"
+            .to_string(),
+        Blocker::Rounds => "the machine's speed changes from round to round (the rounds' means \
+                            vary more than the readings within a round); raise --max-time, \
+                            compare alternatives in a group (interleaving cancels the \
+                            machine's state), or use a quieter machine"
+            .to_string(),
+        Blocker::Machine => {
+            let m = e.machine.as_ref().expect("a machine part");
+            format!(
+                "the machine's run-to-run variation (±{:.2}% at this confidence, learnt from {} \
+                 {}) is about as wide as the target or wider, and this run's own part is \
+                 ±{:.2}%; compare alternatives in a group (interleaving cancels the machine's \
+                 state), or use a quieter machine",
+                100.0 * m.variation.relative_half_width(e.ci.confidence),
+                m.variation.runs,
+                if m.variation.own {
+                    "earlier runs of this bench"
+                } else {
+                    "runs of the speed probe"
+                },
+                100.0 * e.run_relative_half_width(),
+            )
+        }
+    };
+    format!(
+        "out of reach: ±{reached:.2}% after {}; the ±{target_pct:.2}% target {need}: {why}",
+        secs(elapsed)
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,99 @@
+//! The machine's part of an interval against values computed with scipy, and the out-of-reach
+//! rule against its definition.
+
+use super::*;
+
+fn estimate(mean: f64, half: f64, dof: f64, between_rounds: bool) -> Estimate {
+    Estimate {
+        mean,
+        ci: ConfidenceInterval {
+            low: mean - half,
+            high: mean + half,
+            confidence: 0.95,
+        },
+        n: 10_000,
+        subsession_size: 1,
+        autocorrelation: 0.0,
+        required_n: None,
+        subsession_means: Vec::new(),
+        wps: None,
+        variance_inflation: 1.0,
+        between_rounds,
+        rounds: 10,
+        dof,
+        round_excess: 1.0,
+        machine: None,
+    }
+}
+
+#[test]
+fn the_machine_variance_adds_by_welch_satterthwaite() {
+    // Run: 100 ± 1 over 9 degrees of freedom, so se = 1 / t(0.975, 9). Machine: sd 2% over 5
+    // runs, se 2 with 4 degrees of freedom. scipy: t9 = 2.262157162798205,
+    // ν = (se² + 4)² / (se⁴/9 + 16/4) = 4.395710824654395,
+    // t.ppf(0.975, ν) · √(se² + 4) = 5.49058944545211.
+    let v = MachineVariation {
+        sd: 0.02,
+        runs: 5,
+        own: false,
+    };
+    let e = estimate(100.0, 1.0, 9.0, false).with_machine(v);
+    assert!(
+        (e.ci.half_width() - 5.49058944545211).abs() < 1e-9,
+        "{:?}",
+        e.ci
+    );
+    assert!((e.mean - 100.0).abs() < 1e-12);
+    let m = e.machine.as_ref().unwrap();
+    assert_eq!(m.run_ci.half_width(), 1.0);
+    assert!(m.dominant);
+    assert!((e.run_relative_half_width() - 0.01).abs() < 1e-15);
+    // scipy: t.ppf(0.975, 4) · 0.02.
+    assert!((v.relative_half_width(0.95) - 0.05552890210395587).abs() < 1e-12);
+}
+
+#[test]
+fn more_time_is_worth_it_only_while_the_target_is_within_reach() {
+    let s = Duration::from_secs;
+    let ms = Duration::from_millis;
+    // ±5% after 1 s of data, target ±1%: 24 s more, within the 9 s left plus two 10 s caps.
+    let e = estimate(100.0, 5.0, 30.0, false);
+    assert_eq!(judge(&e, 0.01, s(1), (s(9), s(10))), None);
+    // ±6%: 35 s more is beyond 29 s: the readings are what stands in the way.
+    let e = estimate(100.0, 6.0, 30.0, false);
+    let found = judge(&e, 0.01, s(1), (s(9), s(10))).unwrap();
+    assert_eq!(found.blocker, Blocker::Readings);
+    assert_eq!(found.needed, Some(s(35)));
+    // The same from rounds that vary more than twice as much as their readings would.
+    let e = Estimate {
+        round_excess: 2.5,
+        ..estimate(100.0, 6.0, 9.0, true)
+    };
+    assert_eq!(
+        judge(&e, 0.01, s(1), (s(9), s(10))).unwrap().blocker,
+        Blocker::Rounds
+    );
+    // A machine part of ±5.55% (sd 2% over 5 runs): the run's own part needs to reach only
+    // half of it; at ±2% it has.
+    let v = MachineVariation {
+        sd: 0.02,
+        runs: 5,
+        own: false,
+    };
+    let e = estimate(100.0, 2.0, 30.0, false).with_machine(v);
+    let found = judge(&e, 0.01, s(1), (s(9), s(10))).unwrap();
+    assert_eq!(found.blocker, Blocker::Machine);
+    assert_eq!(found.needed, None);
+    // At ±4% it has not, and (4 / 2.776)² − 1 ≈ 1.08 s more is cheap: go on.
+    let e = estimate(100.0, 4.0, 30.0, false).with_machine(v);
+    assert_eq!(judge(&e, 0.01, s(1), (s(9), s(10))), None);
+    // A small machine part (±0.41%, sd 0.2% over 30 runs): the run's part must reach
+    // √(1 − 0.41²) ≈ ±0.91%; at ±0.95% it is close, and the target is in reach.
+    let v = MachineVariation {
+        sd: 0.002,
+        runs: 30,
+        own: false,
+    };
+    let e = estimate(100.0, 0.95, 30.0, false).with_machine(v);
+    assert_eq!(judge(&e, 0.01, ms(1500), (s(8), s(10))), None);
+}
