@@ -38,14 +38,15 @@ pub(crate) struct History {
 }
 
 impl History {
-    /// Reads the history at `path` for `machine`. A missing file, or one from another CPU,
-    /// starts a new history; an unreadable one too, with a warning naming it (the file is
+    /// Reads the history at `path` for `machine`. A missing file, or one from another CPU or
+    /// probe kernel, starts a new history; an unreadable one too, with a warning naming it (the file is
     /// pilot's own record of the machine, not a result: losing it costs a few runs of learning).
     pub(crate) fn load(path: PathBuf, machine: &MachineDoc) -> (Self, Option<String>) {
         let fresh = MachineHistoryDoc {
             schema: MACHINE_HISTORY_SCHEMA.to_string(),
             cpu: machine.cpu.clone(),
             cores: machine.cores,
+            probe: super::speed::PROBE_KERNEL.to_string(),
             runs: Vec::new(),
         };
         let (doc, warning) = match std::fs::read(&path) {
@@ -59,7 +60,10 @@ impl History {
             ),
             Ok(bytes) => match serde_json::from_slice::<MachineHistoryDoc>(&bytes) {
                 Ok(d) if d.schema == MACHINE_HISTORY_SCHEMA && valid(&d) => {
-                    if d.cpu == machine.cpu && d.cores == machine.cores {
+                    if d.cpu == machine.cpu
+                        && d.cores == machine.cores
+                        && d.probe == super::speed::PROBE_KERNEL
+                    {
                         (d, None)
                     } else {
                         (fresh, None)

@@ -8,6 +8,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+/// The probe kernel's identity in the machine's history: a new kernel starts a new history.
+pub(crate) const PROBE_KERNEL: &str = "xorshift-mul-400k";
+
 /// Steps of one probe kernel: about a millisecond on a server core of the 2020s.
 const KERNEL_STEPS: u32 = 400_000;
 

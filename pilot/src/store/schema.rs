@@ -299,6 +299,9 @@ pub struct MachineHistoryDoc {
     pub cpu: Option<String>,
     /// Logical cores available.
     pub cores: Option<usize>,
+    /// Which probe kernel timed the runs: times of another kernel are not comparable.
+    #[serde(default)]
+    pub probe: String,
     /// The runs, oldest first.
     pub runs: Vec<ProbeRunDoc>,
 }
