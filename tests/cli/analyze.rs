@@ -600,3 +600,73 @@ fn wps_refuses_durations_and_work_amounts_that_are_not_positive() {
         stderr(&o)
     );
 }
+
+/// `--independent` gives the textbook statistics, equal to scipy's
+/// (`tests/fixtures/gen_independent.py`); the default analysis of an autocorrelated series
+/// with a warm-up says what it adjusted, and its interval is wider.
+#[test]
+fn independent_statistics_equal_scipys_and_the_default_states_its_adjustment() {
+    let fixture: Value =
+        serde_json::from_str(include_str!("../fixtures/independent_reference.json")).unwrap();
+    let values = |name: &str| -> Vec<f64> {
+        fixture["files"][name]["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    let close = |got: &Value, want: &Value, what: &str| {
+        let (g, w) = (got.as_f64().unwrap(), want.as_f64().unwrap());
+        assert!(
+            (g - w).abs() <= 1e-9 * w.abs().max(1.0),
+            "{what}: {g} against scipy's {w}"
+        );
+    };
+    let test = "independent";
+    let paths: Vec<PathBuf> = ["base", "other", "ar"]
+        .iter()
+        .map(|n| file(test, &format!("{n}.txt"), &lines(&values(n))))
+        .collect();
+    let arg = |i: usize| paths[i].to_str().unwrap();
+    let doc = json(&run(&["--independent", "--json", arg(0), arg(1), arg(2)]));
+    for (i, name) in ["base", "other", "ar"].iter().enumerate() {
+        let (got, want) = (&doc["files"][i]["result"], &fixture["files"][*name]);
+        close(&got["mean"], &want["mean"], "mean");
+        close(&got["ci"]["low"], &want["ci"][0], "interval's low bound");
+        close(&got["ci"]["high"], &want["ci"][1], "interval's high bound");
+        assert_eq!(doc["files"][i]["subsession"]["size"], 1);
+        assert_eq!(doc["files"][i]["adjustment"]["variance_inflation"], 1.0);
+    }
+    let (got, want) = (&doc["comparisons"][0], &fixture["welch_other_vs_base"]);
+    close(&got["t"], &want["t"], "Welch's t");
+    close(
+        &got["dof"],
+        &want["dof"],
+        "Welch–Satterthwaite degrees of freedom",
+    );
+    close(&got["p"], &want["p"], "p");
+    close(
+        &got["difference"]["ci"]["low"],
+        &want["difference_ci"][0],
+        "difference low",
+    );
+    close(
+        &got["difference"]["ci"]["high"],
+        &want["difference_ci"][1],
+        "difference high",
+    );
+
+    // The default on the AR(1) series with a warm-up: readings cut, subsessions merged, an
+    // inflation, a wider interval than the textbook one, and the human output says so.
+    let doc = json(&run(&["--json", arg(2)]));
+    let adj = &doc["files"][0]["adjustment"];
+    assert!(adj["removed"].as_u64().unwrap() > 0, "{adj}");
+    assert!(adj["subsession_size"].as_u64().unwrap() > 1, "{adj}");
+    assert!(adj["interval_ratio"].as_f64().unwrap() > 1.0, "{adj}");
+    let out = stdout(&run(&[arg(2)]));
+    assert!(
+        out.contains("adjustment") && out.contains("--independent"),
+        "{out}"
+    );
+}

@@ -13,7 +13,8 @@ use std::process::ExitCode;
 use anyhow::anyhow;
 use pilot::cargo_api::settings::{Confidence, Fraction, Noise};
 use pilot::stats::ChangepointConfig;
-use pilot::stats::{Analysis, AnalysisConfig, analyze};
+use pilot::stats::required_for_half_width;
+use pilot::stats::{Analysis, AnalysisConfig, SubsessionAnalysis, analyze};
 use pilot::stats::{ConfidenceInterval, Moments, Summary, power_of_two_scale};
 use pilot::stats::{WelchTest, welch_test};
 use pilot::stats::{WpsFit, wps};
@@ -42,6 +43,10 @@ pub struct AnalyzeArgs {
     /// Analyze the whole series: no change-point detection, no warm-up removal.
     #[arg(long)]
     no_changepoints: bool,
+    /// Textbook statistics for data known to be independent: no change points, no subsession
+    /// merging, no variance inflation; the mean, Student-t interval and Welch test are scipy's.
+    #[arg(long, conflicts_with = "wps")]
+    independent: bool,
     /// CSV input: the column holding the values.
     #[arg(long, value_name = "NAME", conflicts_with = "wps")]
     column: Option<String>,
@@ -119,7 +124,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, Failure> {
         confidence: args.confidence,
         target_relative_half_width: args.target,
         autocorrelation_limit: args.autocorr_limit,
-        changepoints: (!args.no_changepoints && !args.wps).then(ChangepointConfig::default),
+        changepoints: (!args.no_changepoints && !args.wps && !args.independent)
+            .then(ChangepointConfig::default),
         ..AnalysisConfig::default()
     };
     let layout = layout(args)?;
@@ -180,6 +186,9 @@ fn analyze_file(
         _ => {}
     }
     let mut analysis = analyze(values, config).map_err(|e| anyhow!("{name}: {e}"))?;
+    if args.independent {
+        as_independent(&mut analysis, values, config);
+    }
     let wps = if args.wps {
         let fit = wps(&columns[0], values, args.confidence, args.autocorr_limit)
             .map_err(|e| anyhow!("{name}: the WPS regression failed: {e}"))?;
@@ -197,18 +206,59 @@ fn analyze_file(
     })
 }
 
+/// `--independent`: the analysis of the whole series as independent values, the textbook way:
+/// the raw mean and Student-t interval, every value its own sample (subsession size 1, no
+/// variance inflation), and the required sample size from the raw variance.
+fn as_independent(a: &mut Analysis, values: &[f64], config: &AnalysisConfig) {
+    a.mean = a.raw.mean;
+    a.ci = a.raw_ci;
+    a.subsession = SubsessionAnalysis {
+        size: 1,
+        means: values.to_vec(),
+        autocorrelation: a.raw_autocorrelation,
+        converged: true,
+        input_len: values.len(),
+        input_autocorrelation: a.raw_autocorrelation,
+    };
+    a.required_n = required_for_half_width(
+        a.raw.variance,
+        a.raw.n as f64 - 1.0,
+        config.target_relative_half_width * a.mean.abs(),
+        config.confidence,
+    );
+    a.warnings
+        .retain(|w| !w.starts_with("autocorrelation not removed"));
+}
+
+/// How many times wider the interval is than the textbook Student-t interval over the readings
+/// kept (the stable segment): what subsession merging and variance inflation did to it.
+pub(crate) fn widening(a: &Analysis, confidence: f64) -> f64 {
+    a.stable_summary
+        .mean_ci(confidence)
+        .map_or(f64::NAN, |ci| a.ci.half_width() / ci.half_width())
+}
+
+/// The variance inflation a file's interval and comparisons use: 1 with `--independent`.
+pub(crate) fn inflation(a: &Analysis, independent: bool) -> f64 {
+    if independent {
+        1.0
+    } else {
+        a.subsession.variance_inflation()
+    }
+}
+
 /// The samples a file contributes to a comparison: its subsession samples divided by `scale` (a
 /// power of two, so that the variances of values near 1e200 or 1e-200 neither overflow nor
-/// underflow), with their variance inflated by the correlation left between them, so the test
-/// is as honest as the interval.
-fn comparison_moments(a: &Analysis, scale: f64) -> Moments {
+/// underflow), with their variance inflated by the correlation left between them (unless
+/// `independent`), so the test is as honest as the interval.
+fn comparison_moments(a: &Analysis, scale: f64, independent: bool) -> Moments {
     let s = &a.subsession;
     let scaled: Vec<f64> = s.means.iter().map(|m| m / scale).collect();
     let summary = Summary::of(&scaled).expect("subsession samples are finite and non-empty");
     Moments {
         n: s.count(),
         mean: summary.mean,
-        variance: summary.variance * s.variance_inflation(),
+        variance: summary.variance * inflation(a, independent),
     }
 }
 
@@ -219,14 +269,15 @@ fn welch(
     base: &Analysis,
     other: &Analysis,
     confidence: f64,
+    independent: bool,
 ) -> pilot::Result<(WelchTest, Option<Relative>)> {
     let scale = power_of_two_scale(&[
         power_of_two_scale(&base.subsession.means),
         power_of_two_scale(&other.subsession.means),
     ]);
     let (b, o) = (
-        comparison_moments(base, scale),
-        comparison_moments(other, scale),
+        comparison_moments(base, scale, independent),
+        comparison_moments(other, scale, independent),
     );
     let test = welch_test(&b, &o, confidence)?;
     let ratio = |x: f64| x / b.mean.abs();
@@ -267,10 +318,13 @@ fn compare(reports: &[FileReport], args: &AnalyzeArgs) -> Result<Vec<Comparison>
     others
         .iter()
         .map(|other| {
-            let (test, relative) = welch(&base.analysis, &other.analysis, args.confidence)
-                .map_err(|e| {
-                    anyhow!("cannot compare `{}` with `{}`: {e}", other.name, base.name)
-                })?;
+            let (test, relative) = welch(
+                &base.analysis,
+                &other.analysis,
+                args.confidence,
+                args.independent,
+            )
+            .map_err(|e| anyhow!("cannot compare `{}` with `{}`: {e}", other.name, base.name))?;
             // Without a relative difference (a base mean of 0), any significant difference is
             // beyond the noise threshold, and none is within it.
             let beyond_noise = relative.is_none_or(|r| r.estimate.abs() > args.noise);

@@ -196,19 +196,42 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
         seg.start,
         n - seg.end
     );
-    let _ = writeln!(
-        out,
-        "  subsession size  {} ({} subsession samples, lag-1 autocorrelation {:.3}; raw {:.3}){}",
-        stable.size,
-        stable.count(),
-        stable.autocorrelation,
-        a.raw_autocorrelation,
-        if stable.converged {
-            ""
-        } else {
-            " not within the limit"
+    if args.independent {
+        let _ = writeln!(
+            out,
+            "  independent      no change points, no subsession merging, no variance inflation \
+             (lag-1 autocorrelation {:.3}): the textbook interval",
+            a.raw_autocorrelation
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "  subsession size  {} ({} subsession samples, lag-1 autocorrelation {:.3}; raw {:.3}){}",
+            stable.size,
+            stable.count(),
+            stable.autocorrelation,
+            a.raw_autocorrelation,
+            if stable.converged {
+                ""
+            } else {
+                " not within the limit"
+            }
+        );
+        let widened = super::widening(a, args.confidence);
+        if stable.size > 1 || stable.variance_inflation() > 1.0 || seg.start > 0 || seg.end < n {
+            let _ = writeln!(
+                out,
+                "  adjustment       {} readings cut, subsession size {}, variance inflation \
+                 {:.3}: the interval is {:.2}× the textbook one over the readings kept, and \
+                 comparisons use the same (--independent gives the textbook statistics for \
+                 independent data)",
+                n - (seg.end - seg.start),
+                stable.size,
+                stable.variance_inflation(),
+                widened
+            );
         }
-    );
+    }
     let _ = writeln!(
         out,
         "  result           {} ± {} ({}%) at {} confidence",
@@ -380,7 +403,14 @@ fn file_json(r: &FileReport, args: &AnalyzeArgs) -> Value {
             "count": s.count(),
             "autocorrelation": s.autocorrelation,
             "converged": s.converged,
-            "variance_inflation": s.variance_inflation(),
+            "variance_inflation": super::inflation(a, args.independent),
+        },
+        "independent": args.independent,
+        "adjustment": {
+            "removed": a.raw.n - (a.stable.end - a.stable.start),
+            "subsession_size": s.size,
+            "variance_inflation": super::inflation(a, args.independent),
+            "interval_ratio": super::widening(a, args.confidence),
         },
         "result": {
             "mean": a.mean,
