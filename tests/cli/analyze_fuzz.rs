@@ -51,8 +51,10 @@ fn shows_non_finite(text: &str) -> bool {
 
 /// The `null`s a `pilot.analyze/1` document may hold, by key path (array indices left out).
 fn null_allowed(path: &str, wps: bool) -> bool {
-    const ALWAYS: [&str; 5] = [
+    // `interval_ratio` is null when the textbook interval has no width (constant readings).
+    const ALWAYS: [&str; 6] = [
         "files.result.required_n",
+        "files.adjustment.interval_ratio",
         "comparisons.t",
         "comparisons.relative",
         "comparisons.relative_ci.low",

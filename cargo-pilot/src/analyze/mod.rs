@@ -232,10 +232,10 @@ fn as_independent(a: &mut Analysis, values: &[f64], config: &AnalysisConfig) {
 
 /// How many times wider the interval is than the textbook Student-t interval over the readings
 /// kept (the stable segment): what subsession merging and variance inflation did to it.
-pub(crate) fn widening(a: &Analysis, confidence: f64) -> f64 {
-    a.stable_summary
-        .mean_ci(confidence)
-        .map_or(f64::NAN, |ci| a.ci.half_width() / ci.half_width())
+/// `None` when the textbook interval has no width (constant readings) or is not finite.
+pub(crate) fn widening(a: &Analysis, confidence: f64) -> Option<f64> {
+    let textbook = a.stable_summary.mean_ci(confidence).ok()?.half_width();
+    Some(a.ci.half_width() / textbook).filter(|w| w.is_finite())
 }
 
 /// The variance inflation a file's interval and comparisons use: 1 with `--independent`.

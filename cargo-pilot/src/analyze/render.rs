@@ -217,8 +217,9 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
                 " not within the limit"
             }
         );
-        let widened = super::widening(a, args.confidence);
-        if stable.size > 1 || stable.variance_inflation() > 1.0 || seg.start > 0 || seg.end < n {
+        let adjusted =
+            stable.size > 1 || stable.variance_inflation() > 1.0 || seg.start > 0 || seg.end < n;
+        if let Some(widened) = super::widening(a, args.confidence).filter(|_| adjusted) {
             let _ = writeln!(
                 out,
                 "  adjustment       {} readings cut, subsession size {}, variance inflation \
