@@ -337,6 +337,9 @@ fn finish(
             );
         } else {
             println!("saved as baseline `{name}`: {}", dir.display());
+            if let Some(w) = pilot::cargo_api::report::weak_baseline(&got.documents, name) {
+                println!("warning: {w}");
+            }
         }
     }
     let mut regressed = false;

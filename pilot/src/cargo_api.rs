@@ -15,7 +15,7 @@ pub mod compare {
 pub mod report {
     pub use crate::report::{
         columns, comparison_doc, comparison_markdown, comparison_table, format_estimate,
-        results_table,
+        results_table, weak_baseline,
     };
 }
 

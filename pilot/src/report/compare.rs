@@ -48,6 +48,21 @@ fn rule(options: &CompareOptions, confidence: f64) -> String {
     )
 }
 
+/// What the false-alarm rate predicts over a suite: with `n` benches tested at `alpha`, about
+/// `n · alpha` of them cross it by chance when nothing changed (each test's false-alarm rate;
+/// the noise threshold makes a verdict rarer still). `None` with fewer than two tests.
+fn expected_false_alarms(comparisons: &[Comparison], options: &CompareOptions) -> Option<String> {
+    let tested = comparisons.iter().filter(|c| c.p.is_some()).count();
+    (tested >= 2).then(|| {
+        format!(
+            "{tested} benches tested at p < {}: if nothing changed, about {:.2} of them would \
+             be flagged by chance",
+            options.alpha,
+            tested as f64 * options.alpha
+        )
+    })
+}
+
 /// How the verdicts were reached: each distinct method once.
 fn methods(comparisons: &[Comparison]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -77,6 +92,9 @@ pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) ->
     let mut out = crate::fmt::columns(&header, &rows, &[0, 5], "");
     out.push_str(&rule(options, confidence));
     out.push('\n');
+    if let Some(line) = expected_false_alarms(comparisons, options) {
+        out.push_str(&format!("{line}\n"));
+    }
     for m in methods(comparisons) {
         out.push_str(&format!("how: {m}\n"));
     }
@@ -123,6 +141,9 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
         ));
     }
     out.push_str(&format!("\n{}.\n", rule(options, confidence)));
+    if let Some(line) = expected_false_alarms(comparisons, options) {
+        out.push_str(&format!("{line}.\n"));
+    }
     for m in methods(comparisons) {
         out.push_str(&format!("How: {m}.\n"));
     }

@@ -26,6 +26,44 @@ pub fn results_table(documents: &[ResultDoc]) -> String {
     render_table(&rows, confidence)
 }
 
+/// How much wider than its target a baseline entry's interval may be before saving it says so.
+const WEAK_FACTOR: f64 = 3.0;
+
+/// The entries of a baseline being saved whose interval is far wider than their target (more
+/// than 3×), and how to measure them again; `None` when there are none. A comparison against
+/// such an entry can find little: saving it silently would hide that.
+pub fn weak_baseline(documents: &[ResultDoc], baseline: &str) -> Option<String> {
+    let weak: Vec<(String, f64, f64)> = documents
+        .iter()
+        .filter_map(|d| {
+            let pi = d.pis.first()?;
+            let (mean, low, high) = (pi.mean?, pi.ci.low?, pi.ci.high?);
+            let half = (high - low) / 2.0 / mean.abs();
+            (half > WEAK_FACTOR * d.config.ci).then(|| (d.name.clone(), half, d.config.ci))
+        })
+        .collect();
+    if weak.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = weak
+        .iter()
+        .map(|(name, half, target)| {
+            format!("{name} ±{:.1}% for ±{:.1}%", 100.0 * half, 100.0 * target)
+        })
+        .collect();
+    let names: Vec<&str> = weak.iter().map(|(name, ..)| name.as_str()).collect();
+    Some(format!(
+        "baseline `{baseline}`: {} of {} entries are far wider than their target ({}); a \
+         comparison against them can find only large changes. Measure them again with \
+         `cargo bench -- --save-baseline {baseline} --exact {}` (with a longer --max-time, or on a \
+         quieter machine)",
+        weak.len(),
+        documents.len(),
+        list.join(", "),
+        names.join(" ")
+    ))
+}
+
 /// A table row from a result document; `with_target` prefixes the bench target.
 pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
     let pi = d.pis.first();

@@ -261,6 +261,11 @@ impl Run<'_> {
                 store::results_dir(&self.root).join(&self.target).display()
             );
         }
+        if let Some(name) = &self.args.save_baseline {
+            if let Some(w) = crate::report::weak_baseline(&self.documents, name) {
+                println!("warning: {w}");
+            }
+        }
         let comparison = base.map(|base| self.compare(base, selected));
         let regressed = comparison.as_ref().is_some_and(|(_, r)| *r);
         if let Some(path) = &self.args.json {

@@ -225,4 +225,16 @@ fn a_result_document() {
     }
     doc.rounds.truncate(3);
     insta::assert_json_snapshot!(doc);
+
+    // Its ±2.96% is within 3× its ±1% target: a sound baseline entry. Against a ±0.5% target
+    // it is not, and saving it says so, with the command that measures it again.
+    assert_eq!(crate::report::weak_baseline(&[doc.clone()], "main"), None);
+    doc.config.ci = 0.005;
+    let w = crate::report::weak_baseline(&[doc], "main").unwrap();
+    assert!(w.contains("1 of 1 entries"), "{w}");
+    assert!(w.contains("parse/4096 ±3.0% for ±0.5%"), "{w}");
+    assert!(
+        w.contains("cargo bench -- --save-baseline main --exact parse/4096"),
+        "{w}"
+    );
 }
