@@ -634,7 +634,8 @@ fn mean_of(path: &std::path::Path, name: &str) -> f64 {
 /// Nothing of pilot's runs beside the workload: the bench checks that its process has one
 /// thread (on Linux), and an allocating nanosecond bench measures the same in-process as in
 /// child processes. A thread of pilot's made it read ~50% slower in-process (glibc's allocator
-/// off its single-thread path); the bound leaves room for a noisy machine.
+/// off its single-thread path); the bound leaves room for a machine loaded by parallel tests, and
+/// the thread count is the exact check.
 #[test]
 fn a_bench_runs_alone_in_its_process() {
     let dir = scratch("alone");
@@ -669,7 +670,7 @@ fn a_bench_runs_alone_in_its_process() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let (a, b) = (mean_of(&own, "encode_3"), mean_of(&children, "encode_3"));
     assert!(
-        (a / b - 1.0).abs() < 0.25,
+        (a / b - 1.0).abs() < 0.4,
         "in-process {a} ns, in child processes {b} ns"
     );
 }

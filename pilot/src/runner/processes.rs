@@ -122,6 +122,22 @@ fn run_process(
 
 /// What a child's result document says. It is read without [`ResultDoc::validate`]: an
 /// unresolved readings-only fit reports its non-positive slope, which the combination keeps.
+/// The start of the error of a child that ended without an estimate but did not fail (no steady
+/// state, below the clock's resolution, a cap too short): the bench's outcome, not a failure.
+const NO_ESTIMATE: &str = "the bench's process found no estimate";
+
+/// The status of a bench one of whose processes ended without an estimate, from the child's
+/// status in `message`: the same status, never a failure.
+fn no_estimate_status(message: &str) -> Status {
+    if message.ends_with("(no steady state)") {
+        Status::NoSteadyState
+    } else if message.ends_with("(below clock resolution)") {
+        Status::BelowResolution
+    } else {
+        Status::TimeCap
+    }
+}
+
 fn process_result(text: &str) -> Result<ProcessResult, String> {
     let doc: ResultDoc = serde_json::from_str::<serde_json::Value>(text)
         .map_err(|e| e.to_string())
@@ -144,10 +160,7 @@ fn process_result(text: &str) -> Result<ProcessResult, String> {
         })
     });
     let Some(estimate) = estimate.filter(|e| e.mean.is_finite() && e.half_width.is_finite()) else {
-        return Err(format!(
-            "the bench's process found no estimate ({})",
-            doc.status
-        ));
+        return Err(format!("{NO_ESTIMATE} ({})", doc.status));
     };
     let rounds = doc
         .rounds
@@ -212,6 +225,10 @@ pub(super) fn measure_in_processes(
                 done.push(p);
             }
             Err(_) if super::interrupt::requested() => break Status::Interrupted,
+            Err(msg) if msg.starts_with(NO_ESTIMATE) => {
+                warnings.push(format!("process {} of this bench: {msg}", done.len() + 1));
+                break no_estimate_status(&msg);
+            }
             Err(msg) => break Status::Failed(msg),
         }
         if done.len() >= 2 {
@@ -314,4 +331,17 @@ fn processes_result(
         drift: None,
     };
     (session, iters)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_process_without_an_estimate_is_the_benchs_status_not_a_failure() {
+        let at = |status: &str| no_estimate_status(&format!("{NO_ESTIMATE} ({status})"));
+        assert_eq!(at("no steady state"), Status::NoSteadyState);
+        assert_eq!(at("below clock resolution"), Status::BelowResolution);
+        assert_eq!(at("time cap"), Status::TimeCap);
+    }
 }
