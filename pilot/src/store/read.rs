@@ -284,7 +284,17 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
             high,
             run_low,
             run_high,
-            run_to_run: pi.machine.as_ref().map(|m| (m.run_to_run, m.runs)),
+            // A group member's interval leaves the machine's variation out (interleaving
+            // cancels it within the group), but a comparison with another run does not: it
+            // takes the run's, from the machine record.
+            run_to_run: pi
+                .machine
+                .as_ref()
+                .map(|m| (m.run_to_run, m.runs))
+                .or_else(|| {
+                    let speed = doc.machine.as_ref()?.speed.as_ref()?;
+                    Some((speed.run_to_run?, speed.runs))
+                }),
             confidence: pi.ci.confidence,
             interval_from,
             dof,
