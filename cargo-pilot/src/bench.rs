@@ -10,6 +10,7 @@ use pilot::cargo_api::settings::{BaselineName, Cap, Confidence, Count, Fraction,
 use pilot::cargo_api::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
 
 use crate::cargo::{self, CargoOptions};
+use crate::compare::Format;
 use crate::interrupt;
 use crate::resume::{FinishedTarget, RunLog};
 use crate::{EXIT_ERROR, EXIT_REGRESSION, Failure};
@@ -71,6 +72,20 @@ pub struct BenchArgs {
     /// Write every result (and the comparison) to FILE as a `pilot.run/1` document
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Compare with git revision REV (branch, tag, commit, `origin/main`, `HEAD~1`) in this
+    /// job: REV is built in a worktree under `target/pilot/against/`, and its benches run
+    /// alternately with the working tree's, in pairs of processes, until each change is
+    /// settled; exit 3 on a regression
+    #[arg(long, value_name = "REV", conflicts_with_all = ["baseline", "resume", "save_baseline"])]
+    pub against: Option<String>,
+    /// With --against: where REV is built [default: `target/pilot/against/target`], e.g. a
+    /// folder your CI caches; never the working tree's own target directory
+    #[arg(long, value_name = "DIR", requires = "against")]
+    pub base_target_dir: Option<PathBuf>,
+    /// With --against: how the comparison is printed (progress goes to standard error for
+    /// `md` and `json`, so standard output can go straight into a file or a PR comment)
+    #[arg(long, value_enum, default_value_t = Format::Table, requires = "against")]
+    pub format: Format,
 }
 
 /// The thresholds of a baseline comparison.
@@ -172,6 +187,9 @@ struct Gathered {
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let options = args.thresholds.options();
     check(args)?;
+    if let Some(rev) = &args.against {
+        return crate::against::run(args, rev);
+    }
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
     // A missing or corrupt baseline stops the run before anything is built.

@@ -238,6 +238,42 @@ pub fn list_benches(exe: &Path) -> anyhow::Result<Vec<String>> {
         .collect())
 }
 
+/// The benches of pilot bench binary `exe` that the filters select, as its own `--list`
+/// selects them (`--exact`, `--skip`, ignored benches left out).
+pub fn list_selected(
+    exe: &BenchExe,
+    filters: &[String],
+    exact: bool,
+    skip: &[String],
+) -> anyhow::Result<Vec<String>> {
+    let mut cmd = Command::new(&exe.path);
+    cmd.args(["--list", "--format", "terse"]).args(filters);
+    if exact {
+        cmd.arg("--exact");
+    }
+    for s in skip {
+        cmd.args(["--skip", s]);
+    }
+    let out = cmd
+        .current_dir(&exe.package_dir)
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("failed to start `{}`", exe.path.display()))?;
+    if !out.status.success() {
+        bail!(
+            "`{} --list` exited with {}: {}",
+            exe.path.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": benchmark"))
+        .map(String::from)
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 //! Exit codes: 0 success, 1 an error in the data or the run (or a failed bench), 2 a usage
 //! error, 3 a regression found against a baseline, 130 interrupted by Ctrl-C.
 
+mod against;
 mod analyze;
 mod bench;
 mod cargo;

@@ -6,9 +6,15 @@
 /// Comparing results with a baseline.
 pub mod compare {
     pub use crate::compare::{
-        BASELINE_PROCESSES, CompareOptions, Comparison, Verdict, against_baseline, any_regressed,
-        compare, compare_estimates, compare_pair,
+        BASELINE_PROCESSES, Change, CompareOptions, Comparison, Verdict, against_baseline,
+        any_regressed, compare, compare_estimates, compare_pair, compare_paired,
     };
+}
+
+/// Process executions of a bench started from outside its binary, and their combination.
+pub mod processes {
+    pub use crate::probe::machine;
+    pub use crate::runner::{ChildFailure, ChildReport, combine_children, now};
 }
 
 /// Tables, Markdown and documents of results and comparisons.
@@ -23,9 +29,9 @@ pub mod report {
 pub mod store {
     pub use crate::store::schema;
     pub use crate::store::{
-        SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, baselines_dir,
-        bench_target_of, from_document, latest_path, read_dir, read_file, read_path, read_result,
-        results_dir, write_atomic,
+        SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, baseline_path,
+        baselines_dir, bench_target_of, from_document, latest_path, read_dir, read_file, read_path,
+        read_result, results_dir, write_atomic,
     };
 }
 

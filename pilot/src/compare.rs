@@ -115,6 +115,9 @@ pub struct Comparison {
     pub verdict: Verdict,
     /// How the verdict was reached, in words: the test and the samples it compared.
     pub method: String,
+    /// The pairs of processes the change came from, when the two sides were measured
+    /// interleaved (`cargo pilot bench --against`); `None` for a comparison of saved results.
+    pub pairs: Option<usize>,
 }
 
 /// What comparing two estimates of one bench found.
@@ -222,10 +225,28 @@ pub fn compare_estimates(
     let t = t_critical(confidence, dof);
     let change_ci = fieller_interval(new.mean, se2_new, base.mean, se2_base, t)
         .map(|(lo, hi)| (lo - 1.0, hi - 1.0));
+    Change {
+        change,
+        change_ci,
+        p: p.min(1.0),
+        verdict: verdict_of(change, change_ci, p, options),
+        method,
+    }
+}
+
+/// The verdict on a relative `change` with interval `change_ci` and p-value `p`: regressed or
+/// improved when significant and beyond the noise threshold; no change when its interval lies
+/// inside ± noise, or when it is significant but smaller than the threshold; else undecided.
+fn verdict_of(
+    change: f64,
+    change_ci: Option<(f64, f64)>,
+    p: f64,
+    options: &CompareOptions,
+) -> Verdict {
     let inside_noise =
         change_ci.is_some_and(|(lo, hi)| lo >= -options.noise && hi <= options.noise);
     let significant = p < options.alpha;
-    let verdict = if significant && change.abs() > options.noise {
+    if significant && change.abs() > options.noise {
         if change > 0.0 {
             Verdict::Regressed
         } else {
@@ -235,14 +256,60 @@ pub fn compare_estimates(
         Verdict::NoChange
     } else {
         Verdict::Undecided
+    }
+}
+
+/// Compares two builds measured in interleaved pairs of processes (`cargo pilot bench
+/// --against`): `pairs[i]` is (base, new) of pair i, each one process's mean time per unit.
+///
+/// The change comes from the per-pair log ratios `dᵢ = ln(newᵢ / baseᵢ)`: their mean `d̄`,
+/// with Student's t over the pairs (n − 1 degrees of freedom), gives the relative change
+/// `exp(d̄) − 1` (the ratio of the sides' geometric means), its interval `exp(d̄ ± t·s/√n) − 1`
+/// and the two-sided p of the paired t-test of `d̄ = 0`. The verdict follows the rule of
+/// [`compare_estimates`].
+///
+/// Why pairs: the two processes of a pair run back to back, so the machine's state of that
+/// moment (its clock speed, the other load on it) is in both and cancels in their ratio; what
+/// stays is the variation of a process (memory layout, where its pages land) and the machine's
+/// change within the pair's few seconds. Assumes the log ratios are independent and roughly
+/// normal; the caller alternates which side runs first (ABBA), so an effect of position
+/// cancels over the pairs too. Logs make a slowdown and the inverse speed-up the same size.
+///
+/// `None` with fewer than two pairs or a mean that is not positive and finite. Time: O(n).
+pub fn compare_paired(
+    pairs: &[(f64, f64)],
+    confidence: f64,
+    options: &CompareOptions,
+) -> Option<Change> {
+    let usable = |x: f64| x.is_finite() && x > 0.0;
+    if pairs.len() < 2 || !pairs.iter().all(|&(b, n)| usable(b) && usable(n)) {
+        return None;
+    }
+    let logs: Vec<f64> = pairs.iter().map(|&(b, n)| (n / b).ln()).collect();
+    let s = Summary::of(&logs).ok()?;
+    let dof = (s.n - 1) as f64;
+    let se = s.std_error();
+    let p = if se > 0.0 {
+        2.0 * student_t_sf((s.mean / se).abs(), dof)
+    } else if s.mean == 0.0 {
+        1.0
+    } else {
+        0.0
     };
-    Change {
+    let t = t_critical(confidence, dof);
+    let change = s.mean.exp() - 1.0;
+    let change_ci = Some(((s.mean - t * se).exp() - 1.0, (s.mean + t * se).exp() - 1.0));
+    Some(Change {
         change,
         change_ci,
         p: p.min(1.0),
-        verdict,
-        method,
-    }
+        verdict: verdict_of(change, change_ci, p, options),
+        method: format!(
+            "paired: {} pairs of processes of the two builds, run alternately (ABBA); \
+             Student's t over the pairs' log ratios",
+            s.n
+        ),
+    })
 }
 
 /// `P(T_ν > t)` for Student's t with `dof` degrees of freedom.
@@ -320,6 +387,7 @@ pub fn compare_pair(
         p: None,
         verdict: Verdict::Failed,
         method: String::new(),
+        pairs: None,
     };
     match (base, new) {
         (None, _) => {

@@ -2,7 +2,7 @@
 //! definitions: `tests/fixtures/compare_reference.json`, written by
 //! `tests/fixtures/gen_compare.py` (run `bash tests/fixtures/generate.sh`), never by pilot.
 
-use pilot::cargo_api::compare::{CompareOptions, Verdict, compare_estimates};
+use pilot::cargo_api::compare::{CompareOptions, Verdict, compare_estimates, compare_paired};
 use pilot::cargo_api::store::{SampleMoments, SavedEstimate};
 use pilot::stats::t_quantile;
 use serde_json::Value;
@@ -121,6 +121,7 @@ fn comparisons_match_scipy() {
                 // p 0.13, interval [−0.5%, 3.5%].
                 Verdict::Undecided,
             ),
+            "paired" => continue,
             other => panic!("unknown case {other}"),
         };
         let found = compare_estimates(&base, &new, &options);
@@ -167,4 +168,51 @@ fn the_method_says_which_variance_decided() {
     );
     let within = compare_estimates(&single, &single, &options).method;
     assert!(within.contains("run-to-run variation unseen"), "{within}");
+}
+
+#[test]
+fn paired_comparisons_match_scipy() {
+    let f = fixture();
+    let options = CompareOptions::default();
+    let cases: Vec<&Value> = f["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "paired")
+        .collect();
+    assert_eq!(cases.len(), 2);
+    // +3.0% with p 2e-6: regressed. +0.2% with p 0.47 and an interval inside ±1%: no change.
+    for (case, verdict) in cases.iter().zip([Verdict::Regressed, Verdict::NoChange]) {
+        let pairs: Vec<(f64, f64)> = floats(&case["base_processes"])
+            .into_iter()
+            .zip(floats(&case["new_processes"]))
+            .collect();
+        let found = compare_paired(&pairs, 0.95, &options).unwrap();
+        close(found.p, case["p"].as_f64().unwrap(), 1e-6, "paired: p");
+        close(
+            found.change,
+            case["change"].as_f64().unwrap(),
+            1e-12,
+            "paired: change",
+        );
+        let want = floats(&case["change_ci"]);
+        let (lo, hi) = found.change_ci.unwrap();
+        close(lo, want[0], 1e-9, "paired: change CI low");
+        close(hi, want[1], 1e-9, "paired: change CI high");
+        assert_eq!(found.verdict, verdict);
+        assert!(found.method.contains(&format!("{} pairs", pairs.len())));
+    }
+}
+
+#[test]
+fn pairing_needs_two_usable_pairs() {
+    let options = CompareOptions::default();
+    assert!(compare_paired(&[(1.0, 1.1)], 0.95, &options).is_none());
+    assert!(compare_paired(&[(1.0, 1.1), (0.0, 1.0)], 0.95, &options).is_none());
+    assert!(compare_paired(&[(1.0, 1.1), (f64::NAN, 1.0)], 0.95, &options).is_none());
+    // Identical ratios: no spread, so p is 0 for a change and 1 for none.
+    let same = compare_paired(&[(1.0, 1.1), (2.0, 2.2)], 0.95, &options).unwrap();
+    assert_eq!((same.p, same.verdict), (0.0, Verdict::Regressed));
+    let none = compare_paired(&[(1.0, 1.0), (2.0, 2.0)], 0.95, &options).unwrap();
+    assert_eq!((none.p, none.verdict), (1.0, Verdict::NoChange));
 }

@@ -10,7 +10,7 @@ pub(crate) mod speed;
 /// and the git commit of the working directory. Fields that cannot be read are `null`.
 /// Reads a few small files under /proc and /sys and runs `git rev-parse` once: call it once per
 /// run, never on the timing path.
-pub(crate) fn machine() -> MachineDoc {
+pub fn machine() -> MachineDoc {
     let read = |p: &str| {
         std::fs::read_to_string(p)
             .ok()

@@ -39,9 +39,15 @@ fn format_p(p: f64) -> String {
 }
 
 /// The rule the verdicts follow, for the line above a table.
-fn rule(options: &CompareOptions, confidence: f64) -> String {
+fn rule(comparisons: &[Comparison], options: &CompareOptions) -> String {
+    let confidence = comparisons.first().map_or(0.95, |c| c.confidence);
+    let interval = if comparisons.iter().any(|c| c.pairs.is_some()) {
+        "Student's t over the pairs' log ratios"
+    } else {
+        "Fieller"
+    };
     format!(
-        "regressed/improved: p < {} and |change| > {}% (noise threshold); change CI at {:.0}% (Fieller)",
+        "regressed/improved: p < {} and |change| > {}% (noise threshold); change CI at {:.0}% ({interval})",
         options.alpha,
         100.0 * options.noise,
         100.0 * confidence
@@ -90,7 +96,7 @@ pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) ->
     ];
     let rows: Vec<Vec<String>> = comparisons.iter().map(|c| cells(c).to_vec()).collect();
     let mut out = crate::fmt::columns(&header, &rows, &[0, 5], "");
-    out.push_str(&rule(options, confidence));
+    out.push_str(&rule(comparisons, options));
     out.push('\n');
     if let Some(line) = expected_false_alarms(comparisons, options) {
         out.push_str(&format!("{line}\n"));
@@ -140,7 +146,7 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
             name.replace('|', "\\|")
         ));
     }
-    out.push_str(&format!("\n{}.\n", rule(options, confidence)));
+    out.push_str(&format!("\n{}.\n", rule(comparisons, options)));
     if let Some(line) = expected_false_alarms(comparisons, options) {
         out.push_str(&format!("{line}.\n"));
     }
@@ -173,6 +179,7 @@ pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> C
             p: c.p,
             verdict: c.verdict.as_str().to_string(),
             method: c.method.clone(),
+            pairs: c.pairs,
         })
         .collect();
     CompareDoc {
@@ -180,6 +187,10 @@ pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> C
         alpha: options.alpha,
         noise: options.noise,
         confidence: comparisons.first().map_or(0.95, |c| c.confidence),
+        method: comparisons
+            .iter()
+            .any(|c| c.pairs.is_some())
+            .then(|| "paired".to_string()),
         benches,
     }
 }

@@ -16,7 +16,7 @@ mod bench;
 mod config;
 mod group;
 mod interrupt;
-mod processes;
+pub(crate) mod processes;
 mod registry;
 mod resume;
 mod speed;
@@ -29,8 +29,10 @@ mod snapshots;
 
 use registry::{Bench, registered};
 
+pub use processes::{ChildFailure, ChildReport, combine_children};
+
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
-fn now() -> String {
+pub fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 

@@ -10,12 +10,12 @@ use super::registry::Bench;
 use super::workload::{BenchWorkload, calibrate, failed_session, form, target_unit_ns};
 use crate::cli::Args;
 use crate::entry::BenchBody;
-use crate::record::{RealClock, measure_clock};
+use crate::record::{ClockInfo, RealClock, measure_clock};
 use crate::report::LiveProgress;
 use crate::session::processes::{ProcessEstimate, combine, processes_needed};
 use crate::session::reach::{OutOfReach, judge, out_of_reach_warning};
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, run_session};
-use crate::store::schema::ResultDoc;
+use crate::store::schema::{MachineDoc, ResultDoc};
 use crate::store::{self, result, typed};
 
 /// In a process started by [`measure_in_processes`]: run the one selected bench's session
@@ -69,6 +69,7 @@ pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
 }
 
 /// What one process execution reported.
+#[derive(Clone)]
 struct ProcessResult {
     estimate: ProcessEstimate,
     rounds: Vec<crate::session::RoundRecord>,
@@ -331,6 +332,136 @@ fn processes_result(
         drift: None,
     };
     (session, iters)
+}
+
+/// One process execution's report, read from the result document a bench binary writes in
+/// child mode (`PILOT_CHILD=1 BINARY --bench --exact NAME --json FILE`). `cargo pilot bench
+/// --against` starts the processes of two builds itself and combines each side's reports
+/// with [`combine_children`], as [`measure_in_processes`] does for one build.
+#[derive(Clone)]
+pub struct ChildReport {
+    result: ProcessResult,
+    form: String,
+    /// The throughput unit (`bytes` of `bytes/s`), when the bench names one.
+    unit: Option<String>,
+    clock: ClockInfo,
+    confidence: f64,
+}
+
+/// A process execution that ended without an estimate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChildFailure {
+    /// The bench's status: `failed`, or the status of a session that found no estimate (`no
+    /// steady state`, `below clock resolution`, `time cap`).
+    pub status: String,
+    /// What happened, in words.
+    pub message: String,
+}
+
+impl ChildReport {
+    /// Reads a child's result document.
+    ///
+    /// # Errors
+    ///
+    /// The bench failed (a panic), the session ended without an estimate, or the text is not a
+    /// result document.
+    pub fn parse(text: &str) -> Result<ChildReport, ChildFailure> {
+        let result = process_result(text).map_err(|message| ChildFailure {
+            status: if message.starts_with(NO_ESTIMATE) {
+                no_estimate_status(&message).as_str().to_string()
+            } else {
+                Status::Failed(String::new()).as_str().to_string()
+            },
+            message,
+        })?;
+        // `process_result` has read the same text as a document already.
+        let doc: ResultDoc = serde_json::from_str(text).map_err(|e| ChildFailure {
+            status: "failed".into(),
+            message: format!("unreadable child result: {e}"),
+        })?;
+        let unit = doc
+            .pis
+            .iter()
+            .find(|pi| pi.name == "throughput")
+            .and_then(|pi| pi.unit.strip_suffix("/s").map(String::from));
+        Ok(ChildReport {
+            result,
+            form: doc.form,
+            unit,
+            clock: ClockInfo {
+                overhead_ns: doc.clock.overhead_ns,
+                resolution_ns: doc.clock.resolution_ns,
+            },
+            confidence: doc.config.confidence,
+        })
+    }
+
+    /// The process's mean time per unit (ns).
+    pub fn mean(&self) -> f64 {
+        self.result.estimate.mean
+    }
+}
+
+/// The result document of bench `name` of bench target `target` over the process executions
+/// `children` (at least two), as [`measure_in_processes`] would have written it: the mean of
+/// the processes' estimates, its interval from Student's t over them (or their own intervals
+/// combined, when wider), every round, the warnings once each. Its status is `converged` when
+/// the interval meets `target_ci`, else `settled` (the processes stopped for a reason of the
+/// caller's, such as a settled comparison).
+///
+/// # Panics
+///
+/// With fewer than two children.
+pub fn combine_children(
+    name: &str,
+    target: &str,
+    children: &[ChildReport],
+    target_ci: f64,
+    machine: Option<&MachineDoc>,
+    elapsed: Duration,
+    (started, finished): (String, String),
+) -> ResultDoc {
+    assert!(children.len() >= 2, "combine_children needs two processes");
+    let first = &children[0];
+    let config = SessionConfig {
+        confidence: first.confidence,
+        target: target_ci,
+        max_time: elapsed,
+        ..SessionConfig::default()
+    };
+    let estimates: Vec<ProcessEstimate> =
+        children.iter().map(|c| c.result.estimate.clone()).collect();
+    let e = combine(&estimates, &config);
+    let status = if e.relative_half_width() <= target_ci {
+        Status::Converged
+    } else {
+        Status::Settled
+    };
+    let mut warnings: Vec<String> = Vec::new();
+    for w in children.iter().flat_map(|c| &c.result.warnings) {
+        if !warnings.contains(w) && !w.starts_with("time cap") {
+            warnings.push(w.clone());
+        }
+    }
+    let done = children.iter().map(|c| c.result.clone()).collect();
+    let (session, iters) = processes_result(done, status, Some(e), warnings, &config, elapsed);
+    result::document(&result::BenchRecord {
+        name,
+        target,
+        form: match first.form.as_str() {
+            "micro" => "micro",
+            "readings-only" => "readings-only",
+            _ => "full",
+        },
+        unit: first.unit.as_deref(),
+        config: &config,
+        session: &session,
+        iterations_per_unit: iters,
+        clock: first.clock,
+        machine,
+        started,
+        finished,
+    })
 }
 
 #[cfg(test)]

@@ -180,7 +180,7 @@ pub(crate) fn progress_path(root: &Path, target: &str) -> PathBuf {
 }
 
 /// Where `bench`'s result in baseline `name` goes.
-pub(crate) fn baseline_path(root: &Path, name: &str, target: &str, bench: &str) -> PathBuf {
+pub fn baseline_path(root: &Path, name: &str, target: &str, bench: &str) -> PathBuf {
     baselines_dir(root)
         .join(name)
         .join(target)

@@ -459,6 +459,10 @@ pub struct CompareDoc {
     pub noise: f64,
     /// Confidence level of the changes' intervals.
     pub confidence: f64,
+    /// `paired` when the two sides were measured in interleaved pairs of processes (`cargo
+    /// pilot bench --against`); absent for a comparison of saved results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
     /// One entry per bench.
     pub benches: Vec<CompareBenchDoc>,
 }
@@ -484,6 +488,9 @@ pub struct CompareBenchDoc {
     pub verdict: String,
     /// How the verdict was reached.
     pub method: String,
+    /// The pairs of processes behind a paired comparison; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<usize>,
 }
 
 /// `cargo pilot bench`'s progress across bench targets (`pilot.cargo-progress/1`).

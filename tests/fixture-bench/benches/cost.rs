@@ -1,17 +1,23 @@
-//! The fixture's benches. `spin`'s work per iteration is `PILOT_FIXTURE_COST` × 2 000 steps of
-//! a 64-bit mixing function: no memory traffic and no branches to mispredict, so its time is
-//! proportional to the step count and a cost of 1.10 is a true 10% slowdown.
+//! The fixture's benches. `spin`'s work per iteration is `SOURCE_COST` × `PILOT_FIXTURE_COST` ×
+//! 2 000 steps of a 64-bit mixing function: no memory traffic and no branches to mispredict, so
+//! its time is proportional to the step count and a cost of 1.10 is a true 10% slowdown. The
+//! environment variable changes the cost of one build; the constant, edited in a commit,
+//! makes two builds differ (`cargo pilot bench --against`).
 
 use pilot::{Bencher, Recorder, black_box};
 
-/// The cost factor from `PILOT_FIXTURE_COST` (default 1).
+/// The cost factor of this source.
+const SOURCE_COST: f64 = 1.0;
+
+/// The cost factor: `SOURCE_COST` × `PILOT_FIXTURE_COST` (default 1).
 fn cost() -> f64 {
-    match std::env::var("PILOT_FIXTURE_COST") {
+    let run = match std::env::var("PILOT_FIXTURE_COST") {
         Ok(v) => v
             .parse()
             .unwrap_or_else(|_| panic!("PILOT_FIXTURE_COST: `{v}` is not a number")),
         Err(_) => 1.0,
-    }
+    };
+    SOURCE_COST * run
 }
 
 /// `steps` rounds of xorshift-multiply mixing.

@@ -118,6 +118,7 @@ fn every_other_document_reads_back_unchanged() {
         alpha: 0.01,
         noise: 0.01,
         confidence: 0.95,
+        method: Some("paired".into()),
         benches: vec![CompareBenchDoc {
             name: "sort".into(),
             target: "demo".into(),
@@ -128,6 +129,7 @@ fn every_other_document_reads_back_unchanged() {
             p: Some(0.5),
             verdict: "missing".into(),
             method: "in the baseline, not in the new results".into(),
+            pairs: Some(7),
         }],
     };
     assert_eq!(round_trip(&compare), compare);
