@@ -58,7 +58,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub quick: bool,
     /// The least process executions per bench; more run while the interval is too wide and
-    /// time remains (default 1; 5 when saving or comparing with a baseline)
+    /// time remains (default 1; 5 when saving or comparing with a baseline; with --against, the
+    /// least pairs of processes, default 6)
     #[arg(long, value_name = "N")]
     pub processes: Option<Count>,
     /// Stop at the first failed bench

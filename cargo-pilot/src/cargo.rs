@@ -221,6 +221,27 @@ pub fn is_pilot(exe: &Path) -> bool {
         .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).starts_with("pilot-harness "))
 }
 
+/// The group members of pilot bench binary `exe`: (group instance, bench name) pairs, from
+/// `PILOT_PROBE=groups` (none from a binary of a pilot that does not list them).
+pub fn groups(exe: &Path) -> Vec<(String, String)> {
+    let Ok(out) = Command::new(exe)
+        .args(["--list", "--format", "terse"])
+        .env(PROBE_ENV, "groups")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+    else {
+        return Vec::new();
+    };
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.strip_prefix("group\t")?.splitn(2, '\t');
+            Some((parts.next()?.to_string(), parts.next()?.to_string()))
+        })
+        .collect()
+}
+
 /// The names of the benches in a pilot bench binary (`--list --format terse`).
 pub fn list_benches(exe: &Path) -> anyhow::Result<Vec<String>> {
     let out = Command::new(exe)

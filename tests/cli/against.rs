@@ -220,4 +220,22 @@ fn two_builds_are_compared_interleaved_in_one_job() {
     assert_eq!(find("units"), "missing");
     assert_eq!(find("units_renamed"), "new");
     assert!(!worktree.join("stray.txt").exists());
+
+    // 6. A group: each member compared with itself across the builds, and the working tree's
+    //    ranking (a quarter of the work first, clearly faster than the whole).
+    let o = against(&repo, &target, &["base", "--features", "groups", "pick"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("how: paired:"), "{out}");
+    let ranking = out
+        .split("group `pick` (cost) in the working tree")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no ranking of `pick`: {out}"));
+    let rows: Vec<&str> = ranking.lines().filter(|l| l.contains("pick_")).collect();
+    assert_eq!(rows.len(), 2, "{ranking}");
+    assert!(rows[0].starts_with("1  pick_quarter"), "{ranking}");
+    assert!(
+        rows[1].contains("vs pick_quarter") && rows[1].ends_with("faster"),
+        "{ranking}"
+    );
 }

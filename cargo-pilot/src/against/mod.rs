@@ -8,6 +8,7 @@
 //! ([`pilot::cargo_api::compare::compare_paired`]).
 
 mod git;
+mod groups;
 mod pairs;
 
 use std::path::Path;
@@ -24,9 +25,9 @@ use crate::interrupt;
 use crate::{EXIT_ERROR, EXIT_REGRESSION, Failure};
 use pairs::{Outcome, Plan};
 
-/// The least pairs of processes per bench (`--processes N` asks for more): five log ratios
-/// give a t-test with four degrees of freedom, enough to call a clear change, and let the
-/// ABBA order balance.
+/// The least pairs of processes per bench (`--processes N` asks for more): six log ratios
+/// give a t-test with five degrees of freedom, enough to call a clear change, and an even
+/// count balances the ABBA order.
 const LEAST_PAIRS: usize = 6;
 
 /// A bench of the comparison: where it is in each build.
@@ -192,6 +193,10 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
         }
     }
     report(args, &comparisons, &head_docs, &options, rev, short, &out)?;
+    let ranked = groups::rankings(&head_exes, &head_docs, &options);
+    if !ranked.is_empty() {
+        out.say(ranked.trim());
+    }
     Ok(if failed {
         ExitCode::from(EXIT_ERROR)
     } else if pilot::cargo_api::compare::any_regressed(&comparisons) {

@@ -13,10 +13,14 @@ use crate::bench::BenchArgs;
 use crate::cargo::BenchExe;
 use crate::interrupt;
 
-/// How long one process's session may run: a twentieth of the bench's cap, within these
-/// bounds. Short processes make many pairs in the cap (more degrees of freedom, and less of the
-/// machine's drift inside a pair); a process still needs its least rounds.
-const PROCESS_CAP: (Duration, Duration) = (Duration::from_millis(200), Duration::from_secs(2));
+/// How long one process's session may run: a hundredth of the bench's cap (0.1 s by default),
+/// within these bounds. Short processes make many pairs in the cap (more degrees of freedom),
+/// and leave less of the machine's drift inside a pair: measured on the fixture bench in a
+/// noisy phase of this project's VM (four runs each), processes of 0.1 s settled an unchanged
+/// bench in 1.6–3.0 s (7–13 pairs), processes of 0.2 s in 2.6–8.5 s (6–20 pairs) and of 0.5 s
+/// in 4.8–26 s (6–33 pairs). A bench too slow for the cap (a process ends without an estimate)
+/// gets processes twice as long, as often as needed.
+const PROCESS_CAP: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(1));
 
 /// The default time cap of one bench (one build), as in `cargo pilot bench`.
 const DEFAULT_CAP: Duration = Duration::from_secs(10);
@@ -57,7 +61,7 @@ impl Plan {
         Plan {
             least,
             budget: 2 * cap,
-            process_cap: (cap / 20).clamp(PROCESS_CAP.0, PROCESS_CAP.1),
+            process_cap: (cap / 100).clamp(PROCESS_CAP.0, PROCESS_CAP.1),
             process_ci: (target_ci * (least as f64).sqrt()).min(0.5),
             target_ci,
             confidence_flag: args.confidence.map(|c| c.0),
@@ -93,6 +97,7 @@ pub fn measure(b: &Bench, plan: &Plan, out: &Out) -> Outcome {
         finished: String::new(),
     };
     let mut settled = None;
+    let mut cap = plan.process_cap;
     match (b.base, b.head) {
         (Some(base), Some(head)) => {
             while o.failure.is_none() && !interrupt::happened() {
@@ -103,19 +108,32 @@ pub fn measure(b: &Bench, plan: &Plan, out: &Out) -> Outcome {
                 } else {
                     [(head, false), (base, true)]
                 };
+                let mut got = Vec::new();
                 for (exe, is_base) in order {
-                    match run_child(exe, &b.name, plan) {
-                        Ok(r) if is_base => o.base.push(r),
-                        Ok(r) => o.head.push(r),
-                        Err(msg) => {
+                    match run_child(exe, &b.name, cap, plan) {
+                        Ok(r) => got.push((is_base, r)),
+                        Err(e) if e.too_short && cap * 4 < plan.budget => {
+                            // Too short for this bench: the pair again, with longer processes.
+                            cap *= 2;
+                            got.clear();
+                            break;
+                        }
+                        Err(e) => {
                             let side = if is_base { "base" } else { "working tree" };
-                            o.failure = Some(format!("{side}: {msg}"));
+                            o.failure = Some(format!("{side}: {}", e.message));
                             break;
                         }
                     }
                 }
-                if o.failure.is_some() || o.base.len() != o.head.len() {
+                if o.failure.is_some() {
                     break;
+                }
+                for (is_base, r) in got {
+                    if is_base {
+                        o.base.push(r);
+                    } else {
+                        o.head.push(r);
+                    }
                 }
                 if o.base.len() >= plan.least {
                     let pairs: Vec<(f64, f64)> = o
@@ -138,10 +156,11 @@ pub fn measure(b: &Bench, plan: &Plan, out: &Out) -> Outcome {
         }
         (None, Some(head)) => {
             while o.head.len() < plan.least.min(5) && !interrupt::happened() {
-                match run_child(head, &b.name, plan) {
+                match run_child(head, &b.name, cap, plan) {
                     Ok(r) => o.head.push(r),
-                    Err(msg) => {
-                        o.failure = Some(format!("working tree: {msg}"));
+                    Err(e) if e.too_short && cap * 4 < plan.budget => cap *= 2,
+                    Err(e) => {
+                        o.failure = Some(format!("working tree: {}", e.message));
                         break;
                     }
                 }
@@ -175,9 +194,30 @@ pub fn measure(b: &Bench, plan: &Plan, out: &Out) -> Outcome {
     o
 }
 
-/// One process of `exe` measuring bench `name` alone (the binary's child mode): its report, or
-/// what went wrong.
-fn run_child(exe: &BenchExe, name: &str, plan: &Plan) -> Result<ChildReport, String> {
+/// Why a process gave no report.
+struct NoReport {
+    message: String,
+    /// The session ran out of time before it had an estimate: a longer process may have one.
+    too_short: bool,
+}
+
+impl From<String> for NoReport {
+    fn from(message: String) -> Self {
+        NoReport {
+            message,
+            too_short: false,
+        }
+    }
+}
+
+/// One process of `exe` measuring bench `name` alone (the binary's child mode) for at most
+/// `cap`: its report, or what went wrong.
+fn run_child(
+    exe: &BenchExe,
+    name: &str,
+    cap: Duration,
+    plan: &Plan,
+) -> Result<ChildReport, NoReport> {
     // The child's result goes in a folder of its own, removed however this function returns.
     let scratch = tempfile::Builder::new()
         .prefix("cargo-pilot-pair-")
@@ -189,10 +229,7 @@ fn run_child(exe: &BenchExe, name: &str, plan: &Plan) -> Result<ChildReport, Str
         .arg(&path)
         .current_dir(&exe.package_dir)
         .env("PILOT_CHILD", "1")
-        .env(
-            "PILOT_MAX_TIME",
-            format!("{}", plan.process_cap.as_secs_f64()),
-        )
+        .env("PILOT_MAX_TIME", format!("{}", cap.as_secs_f64()))
         .env("PILOT_MIN_TIME", "0")
         .env("PILOT_CI", format!("{}", plan.process_ci))
         .env_remove("PILOT_JSON")
@@ -215,7 +252,10 @@ fn run_child(exe: &BenchExe, name: &str, plan: &Plan) -> Result<ChildReport, Str
             short_path(&exe.path)
         )
     })?;
-    ChildReport::parse(&text).map_err(|f| format!("{} ({})", f.message, f.status))
+    ChildReport::parse(&text).map_err(|f| NoReport {
+        too_short: f.status == "time cap",
+        message: format!("{} ({})", f.message, f.status),
+    })
 }
 
 /// The executable's file name, for messages.

@@ -40,8 +40,17 @@ pub fn now() -> String {
 pub fn main() -> ExitCode {
     // `cargo pilot` asks each bench executable whether it is a pilot binary (criterion's and
     // libtest's are not): say so, run nothing.
-    if std::env::var_os("PILOT_PROBE").is_some() {
+    // `PILOT_PROBE=groups` also lists the group members, one `group\tINSTANCE\tBENCH` line
+    // each (`cargo pilot bench --against` ranks a group's members from their own processes).
+    if let Some(probe) = std::env::var_os("PILOT_PROBE") {
         println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+        if probe == "groups" {
+            for b in registered() {
+                if let Some(group) = &b.group {
+                    println!("group\t{group}\t{}", b.name);
+                }
+            }
+        }
         return ExitCode::SUCCESS;
     }
     let args = match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {

@@ -54,4 +54,16 @@ fn extra(b: &mut Bencher) {
     b.iter(|| mix(black_box(500)));
 }
 
+#[cfg(feature = "groups")]
+#[pilot::bench(group = "pick")]
+fn pick_quarter(b: &mut Bencher) {
+    b.iter(|| mix(black_box(500)));
+}
+
+#[cfg(feature = "groups")]
+#[pilot::bench(group = "pick")]
+fn pick_whole(b: &mut Bencher) {
+    b.iter(|| mix(black_box(2_000)));
+}
+
 pilot::main!();
