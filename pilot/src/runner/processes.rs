@@ -18,7 +18,7 @@ use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status
 use crate::store::schema::{MachineDoc, ResultDoc};
 use crate::store::{self, result, typed};
 
-/// In a process started by [`measure_in_processes`]: run the one selected bench's session
+/// In a process started by `measure_in_processes`: run the one selected bench's session
 /// without output and write its result document to `--json`.
 pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
     let (Some(b), Some(path)) = (selected.first(), &args.json) else {
@@ -337,7 +337,7 @@ fn processes_result(
 /// One process execution's report, read from the result document a bench binary writes in
 /// child mode (`PILOT_CHILD=1 BINARY --bench --exact NAME --json FILE`). `cargo pilot bench
 /// --against` starts the processes of two builds itself and combines each side's reports
-/// with [`combine_children`], as [`measure_in_processes`] does for one build.
+/// with [`combine_children`], as `measure_in_processes` does for one build.
 #[derive(Clone)]
 pub struct ChildReport {
     result: ProcessResult,
@@ -403,7 +403,7 @@ impl ChildReport {
 }
 
 /// The result document of bench `name` of bench target `target` over the process executions
-/// `children` (at least two), as [`measure_in_processes`] would have written it: the mean of
+/// `children` (at least two), as `measure_in_processes` would have written it: the mean of
 /// the processes' estimates, its interval from Student's t over them (or their own intervals
 /// combined, when wider), every round, the warnings once each. Its status is `converged` when
 /// the interval meets `target_ci`, else `settled` (the processes stopped for a reason of the
