@@ -84,93 +84,156 @@ pub struct Outcome {
     pub finished: String,
 }
 
+/// What the processes of a bench gathered, before any time is stamped on it.
+struct Gathered<T> {
+    /// The base's processes, in order (pair i is `base[i]`, `head[i]`).
+    base: Vec<T>,
+    head: Vec<T>,
+    failure: Option<String>,
+    /// The verdict at the last look, once the least pairs were in.
+    settled: Option<Verdict>,
+}
+
+impl<T> Gathered<T> {
+    fn new() -> Self {
+        Gathered {
+            base: Vec::new(),
+            head: Vec::new(),
+            failure: None,
+            settled: None,
+        }
+    }
+}
+
+/// The pair loop of a bench in both builds. `run(is_base, cap)` runs one process of a side for
+/// at most `cap`; `elapsed()` is the time since the bench started; `mean` is a report's mean;
+/// `interrupted()` says Ctrl-C came. Kept apart from real processes and time so that its
+/// decisions (the ABBA order, the stop rule, the budget, longer processes for a slow bench) are
+/// tested with scripted ones.
+fn pair_loop<T>(
+    plan: &Plan,
+    elapsed: &dyn Fn() -> Duration,
+    run: &mut dyn FnMut(bool, Duration) -> Result<T, NoReport>,
+    mean: &dyn Fn(&T) -> f64,
+    interrupted: &dyn Fn() -> bool,
+) -> Gathered<T> {
+    let mut o = Gathered::new();
+    let mut cap = plan.process_cap;
+    while o.failure.is_none() && !interrupted() {
+        let pair_start = elapsed();
+        // ABBA: the base first in even pairs, the working tree first in odd ones.
+        let order = if o.base.len() % 2 == 0 {
+            [true, false]
+        } else {
+            [false, true]
+        };
+        let mut got = Vec::new();
+        for is_base in order {
+            match run(is_base, cap) {
+                Ok(r) => got.push((is_base, r)),
+                Err(e) if e.too_short && cap * 4 < plan.budget => {
+                    // Too short for this bench: the pair again, with longer processes.
+                    cap *= 2;
+                    got.clear();
+                    break;
+                }
+                Err(e) => {
+                    let side = if is_base { "base" } else { "working tree" };
+                    o.failure = Some(format!("{side}: {}", e.message));
+                    break;
+                }
+            }
+        }
+        if o.failure.is_some() {
+            break;
+        }
+        for (is_base, r) in got {
+            if is_base {
+                o.base.push(r);
+            } else {
+                o.head.push(r);
+            }
+        }
+        if o.base.len() >= plan.least {
+            let pairs: Vec<(f64, f64)> = o
+                .base
+                .iter()
+                .zip(&o.head)
+                .map(|(b, h)| (mean(b), mean(h)))
+                .collect();
+            let found = compare_paired(&pairs, plan.confidence, &plan.options);
+            o.settled = found.as_ref().map(|c| c.verdict);
+            if o.settled.is_some_and(|v| v != Verdict::Undecided) {
+                break;
+            }
+        }
+        // Another pair as long as this one would end past the budget.
+        let now = elapsed();
+        if now + (now - pair_start) > plan.budget {
+            break;
+        }
+    }
+    o
+}
+
+/// The processes of a bench only in the working tree: up to 5 (fewer with `--processes`),
+/// within half the budget.
+fn alone_loop<T>(
+    plan: &Plan,
+    elapsed: &dyn Fn() -> Duration,
+    run: &mut dyn FnMut(Duration) -> Result<T, NoReport>,
+    interrupted: &dyn Fn() -> bool,
+) -> Gathered<T> {
+    let mut o = Gathered::new();
+    let mut cap = plan.process_cap;
+    while o.head.len() < plan.least.min(5) && !interrupted() {
+        match run(cap) {
+            Ok(r) => o.head.push(r),
+            Err(e) if e.too_short && cap * 4 < plan.budget => cap *= 2,
+            Err(e) => {
+                o.failure = Some(format!("working tree: {}", e.message));
+                break;
+            }
+        }
+        if elapsed() > plan.budget / 2 {
+            break;
+        }
+    }
+    o
+}
+
 /// Measures bench `b`: pairs while it is in both builds, else the working tree's processes
 /// alone (a new bench); nothing for a bench only in the base.
 pub fn measure(b: &Bench, plan: &Plan, out: &Out) -> Outcome {
     let start = Instant::now();
+    let started = now();
+    let elapsed = || start.elapsed();
+    let interrupted = interrupt::happened;
+    let g = match (b.base, b.head) {
+        (Some(base), Some(head)) => pair_loop(
+            plan,
+            &elapsed,
+            &mut |is_base, cap| run_child(if is_base { base } else { head }, &b.name, cap, plan),
+            &ChildReport::mean,
+            &interrupted,
+        ),
+        (None, Some(head)) => alone_loop(
+            plan,
+            &elapsed,
+            &mut |cap| run_child(head, &b.name, cap, plan),
+            &interrupted,
+        ),
+        _ => Gathered::new(),
+    };
+    let settled = g.settled;
     let mut o = Outcome {
-        base: Vec::new(),
-        head: Vec::new(),
-        failure: None,
+        base: g.base,
+        head: g.head,
+        failure: g.failure,
         elapsed: Duration::ZERO,
-        started: now(),
+        started,
         finished: String::new(),
     };
-    let mut settled = None;
-    let mut cap = plan.process_cap;
-    match (b.base, b.head) {
-        (Some(base), Some(head)) => {
-            while o.failure.is_none() && !interrupt::happened() {
-                let pair_start = Instant::now();
-                // ABBA: the base first in even pairs, the working tree first in odd ones.
-                let order = if o.base.len() % 2 == 0 {
-                    [(base, true), (head, false)]
-                } else {
-                    [(head, false), (base, true)]
-                };
-                let mut got = Vec::new();
-                for (exe, is_base) in order {
-                    match run_child(exe, &b.name, cap, plan) {
-                        Ok(r) => got.push((is_base, r)),
-                        Err(e) if e.too_short && cap * 4 < plan.budget => {
-                            // Too short for this bench: the pair again, with longer processes.
-                            cap *= 2;
-                            got.clear();
-                            break;
-                        }
-                        Err(e) => {
-                            let side = if is_base { "base" } else { "working tree" };
-                            o.failure = Some(format!("{side}: {}", e.message));
-                            break;
-                        }
-                    }
-                }
-                if o.failure.is_some() {
-                    break;
-                }
-                for (is_base, r) in got {
-                    if is_base {
-                        o.base.push(r);
-                    } else {
-                        o.head.push(r);
-                    }
-                }
-                if o.base.len() >= plan.least {
-                    let pairs: Vec<(f64, f64)> = o
-                        .base
-                        .iter()
-                        .zip(&o.head)
-                        .map(|(b, h)| (b.mean(), h.mean()))
-                        .collect();
-                    let found = compare_paired(&pairs, plan.confidence, &plan.options);
-                    settled = found.as_ref().map(|c| c.verdict);
-                    if settled.is_some_and(|v| v != Verdict::Undecided) {
-                        break;
-                    }
-                }
-                // Another pair would end past the budget.
-                if start.elapsed() + pair_start.elapsed() > plan.budget {
-                    break;
-                }
-            }
-        }
-        (None, Some(head)) => {
-            while o.head.len() < plan.least.min(5) && !interrupt::happened() {
-                match run_child(head, &b.name, cap, plan) {
-                    Ok(r) => o.head.push(r),
-                    Err(e) if e.too_short && cap * 4 < plan.budget => cap *= 2,
-                    Err(e) => {
-                        o.failure = Some(format!("working tree: {}", e.message));
-                        break;
-                    }
-                }
-                if start.elapsed() > plan.budget / 2 {
-                    break;
-                }
-            }
-        }
-        _ => {}
-    }
     o.elapsed = start.elapsed();
     o.finished = now();
     let what = match (&o.failure, b.base, b.head) {
@@ -264,4 +327,205 @@ fn short_path(path: &Path) -> String {
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::{Cell, RefCell};
+
+    use super::*;
+
+    fn plan(least: usize, budget_s: f64) -> Plan {
+        Plan {
+            least,
+            budget: Duration::from_secs_f64(budget_s),
+            process_cap: Duration::from_millis(100),
+            process_ci: 0.0245,
+            target_ci: 0.01,
+            confidence_flag: None,
+            confidence: 0.95,
+            options: CompareOptions::default(),
+        }
+    }
+
+    /// A scripted run: each process takes `step` of the fake clock and reports the next mean of
+    /// its side's script (cycled); every call is recorded as (is_base, cap).
+    struct Script {
+        clock: Cell<Duration>,
+        step: Duration,
+        base: Vec<f64>,
+        head: Vec<f64>,
+        calls: RefCell<Vec<(bool, Duration)>>,
+    }
+
+    impl Script {
+        fn new(step_ms: u64, base: &[f64], head: &[f64]) -> Self {
+            Script {
+                clock: Cell::new(Duration::ZERO),
+                step: Duration::from_millis(step_ms),
+                base: base.to_vec(),
+                head: head.to_vec(),
+                calls: RefCell::new(Vec::new()),
+            }
+        }
+
+        fn run(&self, is_base: bool, cap: Duration) -> Result<f64, NoReport> {
+            self.clock.set(self.clock.get() + self.step);
+            let mut calls = self.calls.borrow_mut();
+            let side = if is_base { &self.base } else { &self.head };
+            let done = calls.iter().filter(|(b, _)| *b == is_base).count();
+            calls.push((is_base, cap));
+            Ok(side[done % side.len()])
+        }
+
+        fn gather(&self, plan: &Plan) -> Gathered<f64> {
+            pair_loop(
+                plan,
+                &|| self.clock.get(),
+                &mut |is_base, cap| self.run(is_base, cap),
+                &|x: &f64| *x,
+                &|| false,
+            )
+        }
+    }
+
+    #[test]
+    fn the_sides_alternate_abba() {
+        let s = Script::new(100, &[100.0, 101.0, 99.0], &[100.5, 99.5, 100.0]);
+        let g = s.gather(&plan(4, 100.0));
+        let order: Vec<bool> = s.calls.borrow().iter().map(|(b, _)| *b).collect();
+        assert!(order.len() >= 8);
+        assert_eq!(
+            &order[..8],
+            [true, false, false, true, true, false, false, true]
+        );
+        assert_eq!(g.base.len(), g.head.len());
+    }
+
+    #[test]
+    fn a_clear_change_stops_at_the_least_pairs() {
+        // 10% slower in every pair, with a little spread: regressed as soon as 6 pairs are in.
+        let s = Script::new(100, &[100.0, 100.4, 99.7], &[110.2, 110.0, 109.9]);
+        let g = s.gather(&plan(6, 100.0));
+        assert_eq!(g.base.len(), 6);
+        assert_eq!(g.settled, Some(Verdict::Regressed));
+        // Unchanged with a little spread: no change, also at 6 pairs.
+        let s = Script::new(100, &[100.0, 100.2, 99.9], &[100.1, 99.9, 100.0]);
+        let g = s.gather(&plan(6, 100.0));
+        assert_eq!(g.base.len(), 6);
+        assert_eq!(g.settled, Some(Verdict::NoChange));
+    }
+
+    #[test]
+    fn an_undecided_change_pairs_on_until_the_budget() {
+        // Pairs that disagree widely (ratios 0.95 and 1.10): undecided for good. Each pair
+        // takes 0.2 s of a 3 s budget: the loop stops once another pair would end past it.
+        let s = Script::new(100, &[100.0, 100.0], &[95.0, 110.0]);
+        let g = s.gather(&plan(6, 3.0));
+        assert_eq!(g.settled, Some(Verdict::Undecided));
+        assert!(
+            s.clock.get() <= Duration::from_secs(3),
+            "{:?}",
+            s.clock.get()
+        );
+        assert!(
+            s.clock.get() > Duration::from_millis(2600),
+            "{:?}",
+            s.clock.get()
+        );
+        assert_eq!(g.base.len(), g.head.len());
+    }
+
+    #[test]
+    fn a_process_too_short_for_the_bench_gets_twice_the_time() {
+        let clock = Cell::new(Duration::ZERO);
+        let caps = RefCell::new(Vec::new());
+        let g = pair_loop(
+            &plan(2, 10.0),
+            &|| clock.get(),
+            &mut |_, cap: Duration| {
+                clock.set(clock.get() + cap);
+                caps.borrow_mut().push(cap);
+                if cap < Duration::from_millis(400) {
+                    Err(NoReport {
+                        message: "no estimate (time cap)".into(),
+                        too_short: true,
+                    })
+                } else {
+                    Ok(1.0)
+                }
+            },
+            &|x: &f64| *x,
+            &|| false,
+        );
+        let caps = caps.borrow();
+        assert_eq!(caps[0], Duration::from_millis(100));
+        assert_eq!(caps[1], Duration::from_millis(200));
+        assert_eq!(caps[2], Duration::from_millis(400));
+        assert!(caps[3..].iter().all(|c| *c == Duration::from_millis(400)));
+        assert!(g.failure.is_none());
+        assert_eq!(g.settled, Some(Verdict::NoChange));
+    }
+
+    #[test]
+    fn a_failed_process_names_its_side_and_stops() {
+        let calls = Cell::new(0);
+        let g: Gathered<f64> = pair_loop(
+            &plan(6, 10.0),
+            &|| Duration::ZERO,
+            &mut |is_base, _| {
+                calls.set(calls.get() + 1);
+                if is_base {
+                    Ok(1.0)
+                } else {
+                    Err(NoReport::from("the bench panicked".to_string()))
+                }
+            },
+            &|x: &f64| *x,
+            &|| false,
+        );
+        assert_eq!(
+            g.failure.as_deref(),
+            Some("working tree: the bench panicked")
+        );
+        assert_eq!(calls.get(), 2);
+        assert!(g.head.is_empty());
+    }
+
+    #[test]
+    fn an_interrupt_stops_before_the_next_pair() {
+        let s = Script::new(100, &[1.0], &[1.0]);
+        let g = pair_loop(
+            &plan(6, 10.0),
+            &|| s.clock.get(),
+            &mut |is_base, cap| s.run(is_base, cap),
+            &|x: &f64| *x,
+            &|| s.calls.borrow().len() >= 4,
+        );
+        assert_eq!(g.base.len(), 2);
+        assert_eq!(s.calls.borrow().len(), 4);
+    }
+
+    #[test]
+    fn a_new_bench_runs_alone_within_half_the_budget() {
+        let clock = Cell::new(Duration::ZERO);
+        let g = alone_loop(
+            &plan(6, 1.0),
+            &|| clock.get(),
+            &mut |_| {
+                clock.set(clock.get() + Duration::from_millis(200));
+                Ok(1.0)
+            },
+            &|| false,
+        );
+        // 0.2 s each: the third ends past half the 1 s budget.
+        assert_eq!(g.head.len(), 3);
+        let g = alone_loop(
+            &plan(6, 100.0),
+            &|| Duration::ZERO,
+            &mut |_| Ok(1.0),
+            &|| false,
+        );
+        assert_eq!(g.head.len(), 5);
+    }
 }
