@@ -70,14 +70,26 @@ fn expected_false_alarms(comparisons: &[Comparison], options: &CompareOptions) -
 }
 
 /// How the verdicts were reached: each distinct method once.
+/// A paired method is named once, with how many pairs the benches took.
 fn methods(comparisons: &[Comparison]) -> Vec<String> {
+    let pairs: Vec<usize> = comparisons.iter().filter_map(|c| c.pairs).collect();
+    let (least, most) = (pairs.iter().min(), pairs.iter().max());
     let mut out: Vec<String> = Vec::new();
     for c in comparisons {
         if matches!(c.verdict, Verdict::New | Verdict::Missing | Verdict::Failed) {
             continue;
         }
-        if !out.contains(&c.method) {
-            out.push(c.method.clone());
+        let method = match (c.pairs, least, most) {
+            (Some(_), Some(lo), Some(hi)) if lo == hi => {
+                format!("{} ({lo} pairs per bench)", c.method)
+            }
+            (Some(_), Some(lo), Some(hi)) => {
+                format!("{} ({lo} to {hi} pairs per bench)", c.method)
+            }
+            _ => c.method.clone(),
+        };
+        if !out.contains(&method) {
+            out.push(method);
         }
     }
     out
