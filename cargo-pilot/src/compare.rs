@@ -7,9 +7,9 @@ use anyhow::anyhow;
 use pilot::cargo_api::compare::Verdict;
 use pilot::cargo_api::store::SavedResult;
 
+use crate::Failure;
 use crate::bench::Thresholds;
 use crate::cargo::{self, CargoOptions};
-use crate::{EXIT_ERROR, EXIT_REGRESSION, Failure};
 
 /// Compare saved results with a baseline.
 ///
@@ -124,11 +124,5 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     // As `cargo pilot bench` decides: a bench without an estimate on a side is a failure, which
     // no verdict can hide.
     let failed = comparisons.iter().any(|c| c.verdict == Verdict::Failed);
-    Ok(if failed {
-        ExitCode::from(EXIT_ERROR)
-    } else if pilot::cargo_api::compare::any_regressed(&comparisons) {
-        ExitCode::from(EXIT_REGRESSION)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(crate::comparison_exit(failed, &comparisons))
 }

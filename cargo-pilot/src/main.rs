@@ -48,6 +48,21 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
 }
 
+/// The exit code of a command that compared: 1 when a bench failed (no verdict can hide
+/// that), 3 when one regressed, else 0.
+pub fn comparison_exit(
+    failed: bool,
+    comparisons: &[pilot::cargo_api::compare::Comparison],
+) -> ExitCode {
+    if failed {
+        ExitCode::from(EXIT_ERROR)
+    } else if pilot::cargo_api::compare::any_regressed(comparisons) {
+        ExitCode::from(EXIT_REGRESSION)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// A failed command: either the user asked for something malformed (exit 2) or the data or the
 /// run went wrong (exit 1).
 #[derive(Debug)]

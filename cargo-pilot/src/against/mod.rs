@@ -18,11 +18,11 @@ use anyhow::{Context, anyhow};
 use pilot::cargo_api::compare::{CompareOptions, Comparison, Verdict};
 use pilot::cargo_api::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
 
+use crate::Failure;
 use crate::bench::BenchArgs;
 use crate::cargo::{self, BenchExe, CargoOptions};
 use crate::compare::Format;
 use crate::interrupt;
-use crate::{EXIT_ERROR, EXIT_REGRESSION, Failure};
 use pairs::{Outcome, Plan};
 
 /// The least pairs of processes per bench (`--processes N` asks for more): six log ratios
@@ -197,13 +197,7 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
     if !ranked.is_empty() {
         out.say(ranked.trim());
     }
-    Ok(if failed {
-        ExitCode::from(EXIT_ERROR)
-    } else if pilot::cargo_api::compare::any_regressed(&comparisons) {
-        ExitCode::from(EXIT_REGRESSION)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(crate::comparison_exit(failed, &comparisons))
 }
 
 /// The benches selected in each build, matched by target and name, sorted.
