@@ -118,11 +118,9 @@ fn run_process(
             "the bench's process exited with {status} before reporting"
         ));
     };
-    process_result(&text)
+    child_document(&text).and_then(|doc| process_result(&doc))
 }
 
-/// What a child's result document says. It is read without [`ResultDoc::validate`]: an
-/// unresolved readings-only fit reports its non-positive slope, which the combination keeps.
 /// The start of the error of a child that ended without an estimate but did not fail (no steady
 /// state, below the clock's resolution, a cap too short): the bench's outcome, not a failure.
 const NO_ESTIMATE: &str = "the bench's process found no estimate";
@@ -139,14 +137,21 @@ fn no_estimate_status(message: &str) -> Status {
     }
 }
 
-fn process_result(text: &str) -> Result<ProcessResult, String> {
-    let doc: ResultDoc = serde_json::from_str::<serde_json::Value>(text)
+/// A child's result document. It is read without [`ResultDoc::validate`]: an unresolved
+/// readings-only fit reports its non-positive slope, which the combination keeps.
+fn child_document(text: &str) -> Result<ResultDoc, String> {
+    serde_json::from_str::<serde_json::Value>(text)
         .map_err(|e| e.to_string())
         .and_then(typed)
-        .map_err(|e| format!("unreadable child result: {e}"))?;
+        .map_err(|e| format!("unreadable child result: {e}"))
+}
+
+/// What a child's result document `doc` says of its process.
+fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
     if doc.status == "failed" {
         return Err(doc
             .status_detail
+            .clone()
             .unwrap_or_else(|| "the bench failed".to_string()));
     }
     let estimate = doc.pis.first().and_then(|pi| {
@@ -182,7 +187,7 @@ fn process_result(text: &str) -> Result<ProcessResult, String> {
         readings: doc.readings as usize,
         iters: doc.iterations_per_unit,
         unresolved: doc.status == Status::Unresolved.as_str(),
-        warnings: doc.warnings,
+        warnings: doc.warnings.clone(),
     })
 }
 
@@ -366,18 +371,18 @@ impl ChildReport {
     /// The bench failed (a panic), the session ended without an estimate, or the text is not a
     /// result document.
     pub fn parse(text: &str) -> Result<ChildReport, ChildFailure> {
-        let result = process_result(text).map_err(|message| ChildFailure {
+        let failed = Status::Failed(String::new()).as_str().to_string();
+        let doc = child_document(text).map_err(|message| ChildFailure {
+            status: failed.clone(),
+            message,
+        })?;
+        let result = process_result(&doc).map_err(|message| ChildFailure {
             status: if message.starts_with(NO_ESTIMATE) {
                 no_estimate_status(&message).as_str().to_string()
             } else {
-                Status::Failed(String::new()).as_str().to_string()
+                failed
             },
             message,
-        })?;
-        // `process_result` has read the same text as a document already.
-        let doc: ResultDoc = serde_json::from_str(text).map_err(|e| ChildFailure {
-            status: "failed".into(),
-            message: format!("unreadable child result: {e}"),
         })?;
         let unit = doc
             .pis
