@@ -95,6 +95,18 @@ fn verdicts(o: &Output) -> Vec<(String, String)> {
         .collect()
 }
 
+/// `--against base` as JSON with a wide noise threshold, where nothing was made slower: exit 0
+/// and its verdicts.
+fn unchanged_verdicts(repo: &Path, target: &Path) -> Vec<(String, String)> {
+    let o = against(
+        repo,
+        target,
+        &["base", "--format", "json", "--noise", "0.1"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    verdicts(&o)
+}
+
 fn edit(file: &Path, from: &str, to: &str) {
     let s = std::fs::read_to_string(file).unwrap();
     assert!(s.contains(from), "`{from}` not in {}", file.display());
@@ -141,20 +153,13 @@ fn two_builds_are_compared_interleaved_in_one_job() {
 
     // 3. A/A: only a comment differs. No verdict beyond the (wide) noise threshold.
     edit(&source, "/// `steps` rounds", "/// `steps` (edited) rounds");
-    let o = against(
-        &repo,
-        &target,
-        &["base", "--format", "json", "--noise", "0.1"],
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let got = verdicts(&o);
+    let got = unchanged_verdicts(&repo, &target);
     let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["spin", "units"], "{}", text(&o));
+    assert_eq!(names, ["spin", "units"], "{got:?}");
     for (name, verdict) in &got {
         assert!(
             verdict == "no change" || verdict == "undecided",
-            "{name}: {verdict}\n{}",
-            text(&o)
+            "{name}: {verdict} in {got:?}"
         );
     }
     // The base saved as a baseline named after its commit, the working tree as the latest.
@@ -204,13 +209,7 @@ fn two_builds_are_compared_interleaved_in_one_job() {
     std::fs::write(worktree.join("benches/cost.rs"), "not rust").unwrap();
     std::fs::write(worktree.join("stray.txt"), "left behind").unwrap();
     edit(&source, "fn units(", "fn units_renamed(");
-    let o = against(
-        &repo,
-        &target,
-        &["base", "--format", "json", "--noise", "0.1"],
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let got = verdicts(&o);
+    let got = unchanged_verdicts(&repo, &target);
     let find = |name: &str| {
         got.iter()
             .find(|(n, _)| n == name)
