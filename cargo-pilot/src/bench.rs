@@ -65,6 +65,13 @@ pub struct BenchArgs {
     /// Stop at the first failed bench
     #[arg(long)]
     pub fail_fast: bool,
+    /// Do not sample the machine's state (CPU, steal, throttling, disks, network) between
+    /// rounds
+    #[arg(long)]
+    pub no_sampling: bool,
+    /// Do not measure what recording each unit costs (full form)
+    #[arg(long)]
+    pub no_overhead_check: bool,
     /// Continue an interrupted `cargo pilot bench`: targets it finished are reported from
     /// their saved results, the one it was running measures only the benches it had not
     /// finished, and the rest run
@@ -156,6 +163,12 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
     }
     if args.fail_fast {
         out.push("--fail-fast".into());
+    }
+    if args.no_sampling {
+        out.push("--no-sampling".into());
+    }
+    if args.no_overhead_check {
+        out.push("--no-overhead-check".into());
     }
     out.extend(["--json".into(), json.as_os_str().to_owned()]);
     out

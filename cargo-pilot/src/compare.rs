@@ -93,6 +93,9 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     if base.is_empty() {
         return Err(Failure::Error(anyhow!("`{}` holds no results", args.base)));
     }
+    for w in pilot::cargo_api::compare::machine_mismatch(&base, &new) {
+        eprintln!("warning: {w}");
+    }
     // Two single results are compared with each other whatever their names.
     let comparisons = if base.len() == 1 && new.len() == 1 {
         vec![pilot::cargo_api::compare::compare_pair(

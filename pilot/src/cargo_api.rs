@@ -7,7 +7,7 @@
 pub mod compare {
     pub use crate::compare::{
         BASELINE_PROCESSES, Change, CompareOptions, Comparison, Verdict, against_baseline,
-        any_regressed, compare, compare_estimates, compare_pair, compare_paired,
+        any_regressed, compare, compare_estimates, compare_pair, compare_paired, machine_mismatch,
     };
 }
 

@@ -77,6 +77,10 @@ pub(crate) struct Args {
     pub processes: Option<usize>,
     /// `--sequential`: measure a group's members one after another, not interleaved.
     pub sequential: bool,
+    /// `--no-sampling`: do not sample the machine's state during sessions.
+    pub no_sampling: bool,
+    /// `--no-overhead-check`: do not measure the full form's instrumentation overhead.
+    pub no_overhead_check: bool,
 }
 
 /// libtest flags that take a value, which pilot ignores with it.
@@ -135,6 +139,10 @@ Usage: BINARY [OPTIONS] [FILTER]...
   --json FILE             write the whole run as a pilot.run/1 document [PILOT_JSON]
   --resume                continue an interrupted run [PILOT_RESUME]
   --fail-fast             stop at the first failed bench [PILOT_FAIL_FAST]
+  --no-sampling           do not sample the machine's state (CPU, steal, throttling, disks,
+                          network) during sessions [PILOT_NO_SAMPLING]
+  --no-overhead-check     do not measure what recording each unit costs (full form)
+                          [PILOT_NO_OVERHEAD_CHECK]
   -h, --help              this text
 
 Accepted and ignored, for tools that drive test harnesses: --test (test mode), --nocapture,
@@ -215,6 +223,8 @@ impl Flags {
             "--resume" => out.resume = true,
             "--quick" => out.quick = true,
             "--sequential" => out.sequential = true,
+            "--no-sampling" => out.no_sampling = true,
+            "--no-overhead-check" => out.no_overhead_check = true,
             "--json" => out.json = Some(v("--json")?.1),
             "--ci" => out.ci = Some(typed::<Fraction>(v("--ci")?)?.0),
             "--confidence" => {
@@ -348,6 +358,8 @@ fn fill_from_env(out: &mut Args, env: &impl Fn(&str) -> Option<String>) -> Resul
     out.fail_fast |= switch(env, "PILOT_FAIL_FAST")?;
     out.resume |= switch(env, "PILOT_RESUME")?;
     out.sequential |= switch(env, "PILOT_SEQUENTIAL")?;
+    out.no_sampling |= switch(env, "PILOT_NO_SAMPLING")?;
+    out.no_overhead_check |= switch(env, "PILOT_NO_OVERHEAD_CHECK")?;
     Ok(())
 }
 

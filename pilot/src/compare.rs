@@ -358,6 +358,46 @@ pub fn against_baseline(
     compare(&base, new, options)
 }
 
+/// Warnings for two sides measured on different machines or toolchains: a different CPU
+/// model, core count or compiler (`rustc -V`), each named with its two values. A change
+/// between such sides may be the machine's or the compiler's, not the code's. Results whose
+/// documents do not record a field are not compared on it.
+pub fn machine_mismatch(base: &[SavedResult], new: &[SavedResult]) -> Vec<String> {
+    let first = |side: &[SavedResult]| side.iter().find_map(|r| r.machine.clone());
+    let (Some(a), Some(b)) = (first(base), first(new)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut differ = |what: &str, x: Option<String>, y: Option<String>, meaning: &str| {
+        if let (Some(x), Some(y)) = (x, y) {
+            if x != y {
+                out.push(format!(
+                    "the two sides were measured with different {what} (`{x}` and `{y}`): {meaning}"
+                ));
+            }
+        }
+    };
+    differ(
+        "CPUs",
+        a.cpu.clone(),
+        b.cpu.clone(),
+        "a change may be the machine's, not the code's",
+    );
+    differ(
+        "core counts",
+        a.cores.map(|c| c.to_string()),
+        b.cores.map(|c| c.to_string()),
+        "a change may be the machine's, not the code's",
+    );
+    differ(
+        "compilers",
+        a.rustc.clone(),
+        b.rustc.clone(),
+        "a change may be the compiler's, not the code's",
+    );
+    out
+}
+
 /// Whether any bench regressed (the CI verdict: exit code 3).
 pub fn any_regressed(comparisons: &[Comparison]) -> bool {
     comparisons.iter().any(|c| c.verdict == Verdict::Regressed)
@@ -513,7 +553,30 @@ mod tests {
             time,
             finished: None,
             warnings: Vec::new(),
+            machine: None,
         }
+    }
+
+    #[test]
+    fn sides_from_other_machines_or_compilers_are_named() {
+        let on = |cpu: &str, rustc: &str| {
+            let mut r = saved("a", None);
+            r.machine = Some(crate::store::schema::MachineDoc {
+                cpu: Some(cpu.into()),
+                cores: Some(2),
+                rustc: Some(rustc.into()),
+                ..Default::default()
+            });
+            r
+        };
+        let base = [on("EPYC 7B13", "rustc 1.90.0")];
+        assert!(machine_mismatch(&base, &[on("EPYC 7B13", "rustc 1.90.0")]).is_empty());
+        let w = machine_mismatch(&base, &[on("Xeon E5", "rustc 1.91.0")]);
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].contains("`EPYC 7B13` and `Xeon E5`"), "{w:?}");
+        assert!(w[1].contains("compilers"), "{w:?}");
+        // A document without a machine record is not compared.
+        assert!(machine_mismatch(&base, &[saved("a", None)]).is_empty());
     }
 
     #[test]

@@ -76,6 +76,20 @@ pub fn format_rate(per_second: f64) -> String {
     format!("{v:.3} {prefix}")
 }
 
+/// A size in bytes with a binary prefix: `64.0 KiB`, `1.25 MiB`, `512 B`.
+pub fn format_bytes(bytes: f64) -> String {
+    let a = bytes.abs();
+    if a >= (1u64 << 30) as f64 {
+        format!("{:.2} GiB", bytes / (1u64 << 30) as f64)
+    } else if a >= (1u64 << 20) as f64 {
+        format!("{:.2} MiB", bytes / (1u64 << 20) as f64)
+    } else if a >= 1024.0 {
+        format!("{:.1} KiB", bytes / 1024.0)
+    } else {
+        format!("{bytes:.0} B")
+    }
+}
+
 /// A count with a k/M suffix.
 pub fn format_count(n: usize) -> String {
     if n >= 10_000_000 {
@@ -102,5 +116,8 @@ mod tests {
         assert_eq!(format_rate(2.5e9), "2.500 G");
         assert_eq!(format_count(123_456), "123k");
         assert_eq!(format_count(999), "999");
+        assert_eq!(format_bytes(65536.0), "64.0 KiB");
+        assert_eq!(format_bytes(1.25 * 1048576.0), "1.25 MiB");
+        assert_eq!(format_bytes(512.0), "512 B");
     }
 }

@@ -5,6 +5,7 @@
 pub mod __private;
 #[doc(hidden)]
 pub mod cargo_api;
+mod checks;
 mod cli;
 mod compare;
 mod entry;
@@ -35,7 +36,7 @@ pub use pilot_macros::bench;
 macro_rules! main {
     () => {
         fn main() -> ::std::process::ExitCode {
-            $crate::__private::main()
+            $crate::__private::main(cfg!(debug_assertions))
         }
     };
 }

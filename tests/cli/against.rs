@@ -27,7 +27,13 @@ fn copy_fixture(dir: &Path) {
     assert!(manifest.contains(&pilot.display().to_string()));
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::copy(src.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    std::fs::copy(src.join("benches/cost.rs"), dir.join("benches/cost.rs")).unwrap();
+    for bench in ["cost.rs", "checks.rs"] {
+        std::fs::copy(
+            src.join("benches").join(bench),
+            dir.join("benches").join(bench),
+        )
+        .unwrap();
+    }
     std::fs::write(dir.join(".gitignore"), "target\n").unwrap();
 }
 

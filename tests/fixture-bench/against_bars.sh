@@ -25,7 +25,7 @@ cp_bin=$work/cargo-pilot
 rm -rf "$work" && mkdir -p "$repo/benches" "$out"
 cp "$root/target/release/cargo-pilot" "$cp_bin"
 cp "$here/Cargo.toml" "$here/Cargo.lock" "$repo/"
-cp "$here/benches/cost.rs" "$repo/benches/"
+cp "$here/benches/cost.rs" "$here/benches/checks.rs" "$repo/benches/"
 sed -i "s#path = \"../../pilot\"#path = \"$root/pilot\"#" "$repo/Cargo.toml"
 printf 'target\n' >"$repo/.gitignore"
 cd "$repo"

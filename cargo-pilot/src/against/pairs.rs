@@ -40,6 +40,9 @@ pub struct Plan {
     pub target_ci: f64,
     /// `--confidence`, passed on to the processes.
     pub confidence_flag: Option<f64>,
+    /// `--no-sampling` and `--no-overhead-check`, passed on to the processes.
+    pub no_sampling: bool,
+    pub no_overhead_check: bool,
     /// Confidence level of the change's interval.
     pub confidence: f64,
     /// The verdict's thresholds, for the stop rule.
@@ -65,6 +68,8 @@ impl Plan {
             process_ci: (target_ci * (least as f64).sqrt()).min(0.5),
             target_ci,
             confidence_flag: args.confidence.map(|c| c.0),
+            no_sampling: args.no_sampling,
+            no_overhead_check: args.no_overhead_check,
             confidence: args.confidence.map_or(0.95, |c| c.0),
             options: args.thresholds.options(),
         }
@@ -304,6 +309,12 @@ fn run_child(
     if let Some(c) = plan.confidence_flag {
         cmd.env("PILOT_CONFIDENCE", format!("{c}"));
     }
+    if plan.no_sampling {
+        cmd.env("PILOT_NO_SAMPLING", "1");
+    }
+    if plan.no_overhead_check {
+        cmd.env("PILOT_NO_OVERHEAD_CHECK", "1");
+    }
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot start `{}`: {e}", exe.path.display()))?;
@@ -343,6 +354,8 @@ mod tests {
             process_ci: 0.0245,
             target_ci: 0.01,
             confidence_flag: None,
+            no_sampling: false,
+            no_overhead_check: false,
             confidence: 0.95,
             options: CompareOptions::default(),
         }

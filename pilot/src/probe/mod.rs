@@ -6,29 +6,35 @@ use crate::store::schema::MachineDoc;
 pub(crate) mod history;
 pub(crate) mod speed;
 
-/// The machine record of a result: CPU, cores, frequency governor, OS, kernel, pilot's version
-/// and the git commit of the working directory. Fields that cannot be read are `null`.
-/// Reads a few small files under /proc and /sys and runs `git rev-parse` once: call it once per
-/// run, never on the timing path.
+/// The machine record of a result: CPU, cores, memory, frequency governor, OS and kernel,
+/// the compiler, pilot's version, the git commit of the working directory and whether the tree
+/// was dirty, the load when the run started, and the hypervisor, container or CI service the
+/// run was seen in. Fields that cannot be read are `null`.
+/// Reads a few small files under /proc and /sys and runs `git` twice: call it once per run,
+/// never on the timing path.
 pub fn machine() -> MachineDoc {
-    let read = |p: &str| {
-        std::fs::read_to_string(p)
-            .ok()
-            .map(|s| s.trim().to_string())
-    };
     let cpu = read("/proc/cpuinfo").and_then(|info| {
         info.lines()
             .find(|l| l.starts_with("model name"))
             .and_then(|l| l.split_once(':'))
             .map(|(_, v)| v.trim().to_string())
     });
-    let commit = std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = git(&["rev-parse", "HEAD"]);
+    // Untracked files are left out: build outputs and notes would make every tree dirty.
+    let dirty = commit
+        .as_ref()
+        .and_then(|_| git(&["status", "--porcelain", "--untracked-files=no"]))
+        .map(|out| !out.is_empty());
+    let rustc = env!("PILOT_RUSTC_VERSION");
     MachineDoc {
         cpu,
         cores: std::thread::available_parallelism().map(|n| n.get()).ok(),
@@ -38,6 +44,113 @@ pub fn machine() -> MachineDoc {
         kernel: read("/proc/sys/kernel/osrelease"),
         pilot: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: commit,
+        git_dirty: dirty,
+        memory_bytes: read("/proc/meminfo").and_then(|m| meminfo_total(&m)),
+        rustc: (!rustc.is_empty()).then(|| rustc.to_string()),
+        os_release: read("/etc/os-release").and_then(|r| os_release_name(&r)),
+        load: read("/proc/loadavg").and_then(|l| l.split_whitespace().next()?.parse().ok()),
+        virtualization: virtualization(),
+        ci: ci_service(&|k| std::env::var_os(k).is_some()),
         speed: None,
+    }
+}
+
+/// A small text file's trimmed contents, `None` when it cannot be read.
+pub(crate) fn read(path: &str) -> Option<String> {
+    std::fs::read_to_string(path)
+        .ok()
+        .map(|s| s.trim().to_string())
+}
+
+/// `MemTotal` of /proc/meminfo, in bytes.
+fn meminfo_total(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// `PRETTY_NAME` of an os-release file, unquoted.
+fn os_release_name(text: &str) -> Option<String> {
+    let value = text.lines().find_map(|l| l.strip_prefix("PRETTY_NAME="))?;
+    Some(value.trim_matches('"').to_string())
+}
+
+/// The container or hypervisor this process runs in, as far as Linux shows it: a container
+/// by its marker files or its cgroup, a virtual machine by the CPU's `hypervisor` flag (named
+/// by DMI's vendor or product where readable).
+fn virtualization() -> Option<String> {
+    if std::path::Path::new("/.dockerenv").exists() {
+        return Some("docker".into());
+    }
+    if std::path::Path::new("/run/.containerenv").exists() {
+        return Some("podman".into());
+    }
+    let cgroup = read("/proc/1/cgroup").unwrap_or_default();
+    for (marker, name) in [
+        ("kubepods", "kubernetes"),
+        ("docker", "docker"),
+        ("lxc", "lxc"),
+    ] {
+        if cgroup.contains(marker) {
+            return Some(name.into());
+        }
+    }
+    let flags = read("/proc/cpuinfo")?;
+    let flagged = flags
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .is_some_and(|l| l.split_whitespace().any(|f| f == "hypervisor"));
+    if !flagged {
+        return None;
+    }
+    let vendor = read("/sys/class/dmi/id/sys_vendor")
+        .or_else(|| read("/sys/class/dmi/id/product_name"))
+        .or_else(|| read("/sys/hypervisor/type"));
+    Some(match vendor {
+        Some(v) if !v.is_empty() => format!("virtual machine ({v})"),
+        _ => "virtual machine".into(),
+    })
+}
+
+/// The CI service named by the environment (`has` tells whether a variable is set).
+pub(crate) fn ci_service(has: &dyn Fn(&str) -> bool) -> Option<String> {
+    const SERVICES: [(&str, &str); 8] = [
+        ("GITHUB_ACTIONS", "github-actions"),
+        ("GITLAB_CI", "gitlab"),
+        ("CIRCLECI", "circleci"),
+        ("BUILDKITE", "buildkite"),
+        ("TF_BUILD", "azure-pipelines"),
+        ("JENKINS_URL", "jenkins"),
+        ("TRAVIS", "travis"),
+        ("CI", "ci"),
+    ];
+    SERVICES
+        .iter()
+        .find(|(var, _)| has(var))
+        .map(|(_, name)| name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_files_are_parsed() {
+        let meminfo = "MemTotal:        8039380 kB\nMemFree:          212340 kB\n";
+        assert_eq!(meminfo_total(meminfo), Some(8_039_380 * 1024));
+        assert_eq!(meminfo_total("MemFree: 1 kB"), None);
+        let release = "NAME=\"Debian GNU/Linux\"\nPRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n";
+        assert_eq!(
+            os_release_name(release).as_deref(),
+            Some("Debian GNU/Linux 12 (bookworm)")
+        );
+    }
+
+    #[test]
+    fn ci_is_named_by_its_variable() {
+        let github = |k: &str| k == "GITHUB_ACTIONS" || k == "CI";
+        assert_eq!(ci_service(&github).as_deref(), Some("github-actions"));
+        assert_eq!(ci_service(&|k| k == "CI").as_deref(), Some("ci"));
+        assert_eq!(ci_service(&|_| false), None);
     }
 }

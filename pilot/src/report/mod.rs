@@ -91,7 +91,11 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
         throughput,
         samples: pi.map_or("-".into(), |pi| format_count(pi.n)),
         subsession: pi.map_or("-".into(), |pi| pi.subsession_size.to_string()),
-        warmup: format_count(d.removed_readings as usize),
+        warm_up: d.warm_up.clone().unwrap_or_else(|| "-".into()),
+        cut: format_count(d.removed_readings as usize),
+        outliers: d.outliers.map_or("-".into(), |o| {
+            format!("{}/{}", format_count(o.z), format_count(o.mad))
+        }),
         rounds: d.rounds.len().to_string(),
         processes: d.processes.count.to_string(),
         wall: format!("{:.1} s", d.elapsed_s),

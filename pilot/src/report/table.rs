@@ -9,7 +9,12 @@ pub(crate) struct Row {
     pub throughput: String,
     pub samples: String,
     pub subsession: String,
-    pub warmup: String,
+    /// The warm-up class: `flat`, `warm-up`, `slowdown`, `no steady state`, or `-`.
+    pub warm_up: String,
+    /// Readings cut off as warm-up or cool-down.
+    pub cut: String,
+    /// Outliers among the stable readings, `z/MAD` (`-` in readings-only mode).
+    pub outliers: String,
     pub rounds: String,
     /// Process executions the estimate came from.
     pub processes: String,
@@ -26,6 +31,8 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
         "samples".to_string(),
         "q".to_string(),
         "warm-up".to_string(),
+        "cut".to_string(),
+        "outliers z/MAD".to_string(),
         "rounds".to_string(),
         "procs".to_string(),
         "wall".to_string(),
@@ -40,7 +47,9 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
                 r.throughput.clone(),
                 r.samples.clone(),
                 r.subsession.clone(),
-                r.warmup.clone(),
+                r.warm_up.clone(),
+                r.cut.clone(),
+                r.outliers.clone(),
                 r.rounds.clone(),
                 r.processes.clone(),
                 r.wall.clone(),
@@ -49,7 +58,7 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
         })
         .collect();
     // Names and statuses read left to right; numbers line up on the right.
-    crate::fmt::columns(&header, &cells, &[0, 9], "")
+    crate::fmt::columns(&header, &cells, &[0, 5, 11], "")
 }
 
 #[cfg(test)]
@@ -63,7 +72,9 @@ mod tests {
             throughput: String::new(),
             samples: "86k".into(),
             subsession: "1".into(),
-            warmup: "0".into(),
+            warm_up: "flat".into(),
+            cut: "0".into(),
+            outliers: "2/5".into(),
             rounds: "12".into(),
             processes: "3".into(),
             wall: "1.5 s".into(),

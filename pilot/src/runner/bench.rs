@@ -3,6 +3,7 @@
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use super::config::session_config;
 use super::interrupt;
@@ -10,14 +11,14 @@ use super::processes::measure_in_processes;
 use super::registry::Bench;
 use super::resume::RunLog;
 use super::speed::MachineSpeed;
-use super::workload::{form, measure};
+use super::workload::{SessionChecks, form, measure};
 use super::{group, now, threads};
 use crate::cli::Args;
 use crate::fmt::{format_count, format_estimate, format_ns, format_rate};
 use crate::record::{ClockInfo, measure_clock};
 use crate::report::{Row, render_table};
 use crate::session::{SessionResult, Status};
-use crate::store::schema::{CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+use crate::store::schema::{CheckDoc, CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::store::{self, result};
 
 /// The exit code for a regression found against a baseline.
@@ -57,10 +58,17 @@ struct Run<'a> {
     documents: Vec<ResultDoc>,
     confidence: f64,
     failed: usize,
+    /// The checks of the run's set-up, written into every result.
+    start_checks: Vec<CheckDoc>,
 }
 
 /// Benchmark mode: an adaptive session per bench, results saved, a table at the end.
-pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) -> ExitCode {
+pub(super) fn bench_mode(
+    args: &Args,
+    selected: &[&Bench],
+    filtered_out: usize,
+    debug_build: bool,
+) -> ExitCode {
     let root = store::target_dir();
     let target = store::bench_target_name();
     interrupt::install();
@@ -87,6 +95,14 @@ pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) 
     for w in speed_warnings {
         println!("warning: {w}");
     }
+    let setup = crate::checks::system::Setup {
+        debug_build,
+        threads: selected.iter().map(|b| b.threads).max().unwrap_or(1),
+        others_busy: crate::checks::system::others_busy_cores(Duration::from_millis(50)),
+        read: &crate::probe::read,
+    };
+    let start_checks = crate::checks::system::start_checks(&machine, &setup);
+    print!("{}", crate::checks::system::describe(&start_checks));
     let log = match RunLog::start(args, &root, &target, &started) {
         Ok(log) => log,
         Err(e) => {
@@ -113,6 +129,7 @@ pub(super) fn bench_mode(args: &Args, selected: &[&Bench], filtered_out: usize) 
         failed: 0,
         root,
         target,
+        start_checks,
     };
     if let Some(name) = &args.save_baseline {
         if !selected.is_empty() && store::baselines_dir(&run.root).join(name).is_dir() {
@@ -161,7 +178,12 @@ impl Run<'_> {
         let grouped = self.groups.measure(self.args, b, self.clock);
         let alone = grouped.is_none();
         let (mut session, iters) = grouped.unwrap_or_else(|| match self.processes {
-            1 => measure(b, &config, self.clock),
+            1 => measure(
+                b,
+                &config,
+                self.clock,
+                SessionChecks::of(self.args, self.clock),
+            ),
             n => measure_in_processes(b, &config, n),
         });
         if session.status == Status::Interrupted || interrupt::requested() {
@@ -175,6 +197,10 @@ impl Run<'_> {
             if let Some(e) = &session.estimate {
                 self.speed.add_bench(&b.name, e.mean);
             }
+        }
+        if let Some(c) = crate::checks::clock_overhead(&session, self.clock, iters) {
+            session.warnings.push(c.message.clone());
+            session.checks.push(c);
         }
         let record = result::BenchRecord {
             name: &b.name,
@@ -190,6 +216,7 @@ impl Run<'_> {
             finished: now(),
         };
         let mut doc = result::document(&record);
+        doc.checks.splice(0..0, self.start_checks.iter().cloned());
         doc.threads = threads::section(b.threads, &session);
         self.save(&b.name, &doc);
         print_outcome(&b.name, &session);
@@ -317,6 +344,9 @@ impl Run<'_> {
             |r| selected.iter().any(|b| b.name == r.name),
             &options,
         );
+        for w in crate::compare::machine_mismatch(base, &ran) {
+            println!("warning: {w}");
+        }
         println!(
             "\ncompared with baseline `{}`:\n{}",
             self.args.baseline.as_deref().unwrap_or(""),
@@ -339,6 +369,21 @@ pub(super) fn print_outcome(name: &str, s: &SessionResult) {
             status.as_str()
         ),
         (status, None) => println!("{name}: no estimate [{}]", status.as_str()),
+    }
+    if let Some(o) = &s.overhead {
+        let share = s
+            .estimate
+            .as_ref()
+            .filter(|e| e.mean > 0.0)
+            .map(|e| format!(", {:.2}% of a unit", 100.0 * o.per_unit_ns / e.mean))
+            .unwrap_or_default();
+        println!(
+            "  recording overhead: {} per unit ({} to {}, {} pairs of rounds on/off){share}",
+            format_ns(o.per_unit_ns),
+            format_ns(o.low),
+            format_ns(o.high),
+            o.pairs
+        );
     }
     for w in &s.warnings {
         println!("  warning: {w}");
@@ -372,7 +417,11 @@ pub(super) fn row(name: &str, unit: Option<&str>, s: &SessionResult) -> Row {
         throughput,
         samples,
         subsession: q,
-        warmup: format_count(s.removed),
+        warm_up: s.warm_up.map_or("-", |w| w.as_str()).to_string(),
+        cut: format_count(s.removed),
+        outliers: s.outliers.map_or("-".into(), |o| {
+            format!("{}/{}", format_count(o.z), format_count(o.mad))
+        }),
         rounds: s.rounds.len().to_string(),
         processes: s.process_means.len().max(1).to_string(),
         wall: format!("{:.1} s", s.elapsed.as_secs_f64()),

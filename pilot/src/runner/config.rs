@@ -44,6 +44,7 @@ pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<Sessio
         target: args.ci.or(quick(0.05)).or(o.ci).unwrap_or(0.01),
         max_time,
         min_time,
+        memory: Some(crate::checks::memory::read),
         ..SessionConfig::default()
     };
     if let Some((a, b)) = o.work {

@@ -17,7 +17,9 @@ use std::time::Duration;
 
 use super::config::session_config;
 use super::registry::Bench;
-use super::workload::{BenchWorkload, calibrate, failed_session, measure, target_unit_ns};
+use super::workload::{
+    BenchWorkload, SessionChecks, calibrate, failed_session, measure, target_unit_ns,
+};
 use crate::cli::Args;
 use crate::fmt::format_estimate;
 use crate::record::{ClockInfo, RealClock};
@@ -88,7 +90,12 @@ impl<'b> Groups<'b> {
         let group = b.group.as_ref()?;
         let members = self.members.get(group)?.clone();
         if self.sequential {
-            let (session, iters) = measure(b, &session_config(args, b.def), clock);
+            let (session, iters) = measure(
+                b,
+                &session_config(args, b.def),
+                clock,
+                SessionChecks::of(args, clock),
+            );
             let slot = self
                 .sequential_sessions
                 .entry(group.clone())
@@ -131,6 +138,13 @@ impl<'b> Groups<'b> {
                 index.push(i);
             }
         }
+        // Each member samples the machine's state between its own rounds.
+        if !args.no_sampling {
+            for w in running.iter_mut() {
+                w.start_sampling();
+            }
+        }
+        let origin = std::time::Instant::now();
         let real = RealClock::start();
         let result = run_group(
             &mut running,
@@ -146,7 +160,11 @@ impl<'b> Groups<'b> {
         );
         progress.finish();
         let mut sessions: Vec<Option<SessionResult>> = vec![None; members.len()];
-        for (k, session) in result.members.into_iter().enumerate() {
+        for (k, mut session) in result.members.into_iter().enumerate() {
+            if let Some(sampler) = workloads[index[k]].sampler.take() {
+                let offset = origin.saturating_duration_since(sampler.origin());
+                session.judge_machine(&sampler.finish(), offset);
+            }
             sessions[index[k]] = Some(session);
         }
         for (i, b) in members.iter().enumerate() {

@@ -36,8 +36,9 @@ pub fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
-/// The body of the `main` that `pilot::main!()` generates.
-pub fn main() -> ExitCode {
+/// The body of the `main` that `pilot::main!()` generates; `debug_build` is
+/// `cfg!(debug_assertions)` in the bench target's crate.
+pub fn main(debug_build: bool) -> ExitCode {
     // `cargo pilot` asks each bench executable whether it is a pilot binary (criterion's and
     // libtest's are not): say so, run nothing.
     // `PILOT_PROBE=groups` also lists the group members, one `group\tINSTANCE\tBENCH` line
@@ -110,7 +111,7 @@ pub fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Mode::Bench => bench::bench_mode(&args, &selected, filtered_out),
+        Mode::Bench => bench::bench_mode(&args, &selected, filtered_out, debug_build),
         Mode::Child => processes::child_mode(&args, &selected),
         Mode::Test | Mode::Help => test_mode::test_mode(&args, &benches, &selected, filtered_out),
     }

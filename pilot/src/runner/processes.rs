@@ -7,14 +7,17 @@ use std::time::{Duration, Instant};
 use super::config::session_config;
 use super::now;
 use super::registry::Bench;
-use super::workload::{BenchWorkload, calibrate, failed_session, form, target_unit_ns};
+use super::workload::{
+    BenchWorkload, SessionChecks, calibrate, failed_session, form, target_unit_ns,
+};
 use crate::cli::Args;
 use crate::entry::BenchBody;
-use crate::record::{ClockInfo, RealClock, measure_clock};
+use crate::record::{ClockInfo, measure_clock};
 use crate::report::LiveProgress;
 use crate::session::processes::{ProcessEstimate, combine, processes_needed};
 use crate::session::reach::{OutOfReach, judge, out_of_reach_warning};
-use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, run_session};
+use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, WarmUpClass};
+use crate::stats::outliers::OutlierCount;
 use crate::store::schema::{MachineDoc, ResultDoc};
 use crate::store::{self, result, typed};
 
@@ -32,7 +35,7 @@ pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
     let mut workload = BenchWorkload::new(b, target_unit_ns(clock));
     let session = match calibrate(&mut workload, b.def) {
         Err(msg) => failed_session(&msg),
-        Ok(()) => run_session(&mut workload, &RealClock::start(), &config, &mut |_, _| {}),
+        Ok(()) => workload.session(&config, SessionChecks::of(args, clock), &mut |_, _| {}),
     };
     if session.status == Status::Interrupted {
         // The parent sees no result and stops too.
@@ -76,6 +79,9 @@ struct ProcessResult {
     removed: usize,
     readings: usize,
     warnings: Vec<String>,
+    checks: Vec<crate::store::schema::CheckDoc>,
+    warm_up: Option<WarmUpClass>,
+    outliers: Option<OutlierCount>,
     iters: Option<u64>,
     /// The process's readings-only fit had a non-positive slope ([`Status::Unresolved`]):
     /// its mean is that slope, a draw the combination keeps.
@@ -178,6 +184,13 @@ fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
             stable: r.stable.map(|[a, b]| (a, b)),
             analysed: r.analysed,
             mean_ns: None,
+            rss_bytes: r.rss_bytes,
+            end: Duration::ZERO,
+            marks: r
+                .marks
+                .iter()
+                .filter_map(|m| crate::checks::sampler::mark(m))
+                .collect(),
         })
         .collect();
     Ok(ProcessResult {
@@ -188,6 +201,15 @@ fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
         iters: doc.iterations_per_unit,
         unresolved: doc.status == Status::Unresolved.as_str(),
         warnings: doc.warnings.clone(),
+        checks: doc.checks.clone(),
+        warm_up: doc.warm_up.as_deref().and_then(WarmUpClass::parse),
+        // The document keeps the counts, not the sums: a combined count moves no mean.
+        outliers: doc.outliers.map(|o| OutlierCount {
+            z: o.z,
+            mad: o.mad,
+            readings: o.readings,
+            ..OutlierCount::default()
+        }),
     })
 }
 
@@ -324,6 +346,27 @@ fn processes_result(
         }
     }
     let iters = done.last().and_then(|p| p.iters);
+    // A check any process made is the bench's (the first of each kind, with its figures); the
+    // warm-up class is the one most processes had; outliers add up.
+    let mut checks: Vec<crate::store::schema::CheckDoc> = Vec::new();
+    for c in done
+        .iter()
+        .filter(|p| !p.unresolved)
+        .flat_map(|p| &p.checks)
+    {
+        if !checks.iter().any(|k| k.kind == c.kind) {
+            checks.push(c.clone());
+        }
+    }
+    let classes: Vec<WarmUpClass> = done.iter().filter_map(|p| p.warm_up).collect();
+    let warm_up = classes
+        .iter()
+        .copied()
+        .max_by_key(|c| classes.iter().filter(|k| *k == c).count());
+    let outliers = done.iter().filter_map(|p| p.outliers).reduce(|mut a, b| {
+        a.add(&b);
+        a
+    });
     let session = SessionResult {
         status,
         estimate,
@@ -335,6 +378,11 @@ fn processes_result(
         warnings,
         unresolved_fit,
         drift: None,
+        checks,
+        warm_up,
+        outliers,
+        // Each process's pairs stay in its own document; their checks are carried above.
+        overhead: None,
     };
     (session, iters)
 }

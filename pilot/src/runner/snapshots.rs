@@ -209,11 +209,14 @@ fn a_result_document() {
             kernel: Some("6.1.0".into()),
             pilot: "0.1.0".into(),
             git_commit: None,
+            rustc: Some("rustc 1.91.0 (f8297e351 2025-10-28)".into()),
+            memory_bytes: Some(8 << 30),
             speed: Some(crate::store::schema::SpeedDoc {
                 probe_ns: 1_200_000.0,
                 run_to_run: Some(0.0125),
                 runs: 8,
             }),
+            ..MachineDoc::default()
         }),
         started: "2026-11-23T10:00:00Z".into(),
         finished: "2026-11-23T10:00:02Z".into(),

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use super::registry::Bench;
 use super::threads;
+use crate::checks::overhead::{self, Pair};
+use crate::checks::sampler::Sampler;
 use crate::entry::{BenchBody, BenchDef};
 use crate::record::{Bencher, BencherMode, ClockInfo, RealClock, Recorder};
 use crate::report::LiveProgress;
@@ -27,6 +29,28 @@ pub(super) fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// A bench as the session sees it: rounds of a work amount.
+/// What a session's own checks may spend time on.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SessionChecks {
+    /// Sample the machine's state between rounds.
+    pub sampling: bool,
+    /// Measure the full form's instrumentation overhead.
+    pub overhead: bool,
+    /// Cost of one clock read, ns.
+    pub clock_ns: f64,
+}
+
+impl SessionChecks {
+    /// The checks `args` ask for, with the clock's cost.
+    pub(super) fn of(args: &crate::cli::Args, clock: ClockInfo) -> Self {
+        SessionChecks {
+            sampling: !args.no_sampling,
+            overhead: !args.no_overhead_check,
+            clock_ns: clock.overhead_ns,
+        }
+    }
+}
+
 pub(super) struct BenchWorkload {
     body: BenchBody,
     /// Index of the argument value (`args`).
@@ -39,9 +63,49 @@ pub(super) struct BenchWorkload {
     target_unit_ns: u64,
     /// Why the bench cannot run ([`Bench::broken`]): every round fails with it.
     broken: Option<String>,
+    /// Samples the machine's state between rounds, when asked to.
+    pub(super) sampler: Option<Sampler>,
+    /// Measures the instrumentation overhead between rounds, when asked to (full form).
+    pub(super) overhead: Option<OverheadProbe>,
+}
+
+/// What the instrumentation overhead check gathers between rounds (see
+/// [`crate::checks::overhead`]).
+pub(super) struct OverheadProbe {
+    /// Cost of one clock read, ns.
+    clock_ns: f64,
+    rounds: usize,
+    /// The last round's work amount and mean unit reading.
+    last: Option<(u64, f64)>,
+    pairs: Vec<Pair>,
+    /// Whether the next pair runs its off round first.
+    off_first: bool,
+}
+
+impl OverheadProbe {
+    pub(super) fn new(clock_ns: f64) -> Self {
+        OverheadProbe {
+            clock_ns,
+            rounds: 0,
+            last: None,
+            pairs: Vec::new(),
+            off_first: false,
+        }
+    }
 }
 
 impl Workload for BenchWorkload {
+    fn between_rounds(&mut self) {
+        if let Some(s) = &mut self.sampler {
+            s.tick();
+        }
+        self.overhead_pair();
+    }
+
+    fn start_sampling(&mut self) {
+        self.sampler = Sampler::start();
+    }
+
     fn round(&mut self, work: u64) -> Result<RoundData, String> {
         if let Some(msg) = &self.broken {
             return Err(msg.clone());
@@ -54,8 +118,13 @@ impl Workload for BenchWorkload {
             BenchBody::Full(f) => {
                 let mut rec = Recorder::with_capacity(work);
                 catch(|| f(arg, work, &mut rec))?;
+                let readings: Vec<f64> = rec.take().into_iter().map(|ns| ns as f64).collect();
+                if let Some(probe) = &mut self.overhead {
+                    let mean = readings.iter().sum::<f64>() / readings.len().max(1) as f64;
+                    probe.last = Some((work, mean));
+                }
                 Ok(RoundData::Units {
-                    readings: rec.take().into_iter().map(|ns| ns as f64).collect(),
+                    readings,
                     iterations: 1,
                 })
             }
@@ -94,6 +163,96 @@ impl BenchWorkload {
             iters: 1,
             target_unit_ns,
             broken: b.broken.clone(),
+            sampler: None,
+            overhead: None,
+        }
+    }
+
+    /// Runs a session of this workload, sampling the machine's state between its rounds when
+    /// `checks.sampling`, and measuring the full form's instrumentation overhead when
+    /// `checks.overhead` (and judging both after).
+    pub(super) fn session(
+        &mut self,
+        config: &SessionConfig,
+        checks: SessionChecks,
+        on_estimate: crate::session::OnEstimate<'_>,
+    ) -> SessionResult {
+        self.sampler = if checks.sampling {
+            Sampler::start()
+        } else {
+            None
+        };
+        let full = matches!(self.body, BenchBody::Full(_)) && self.threads == 1;
+        self.overhead = (checks.overhead && full).then(|| OverheadProbe::new(checks.clock_ns));
+        let offset = self.sampler.as_ref().map(|s| s.origin().elapsed());
+        let mut session = run_session(self, &RealClock::start(), config, on_estimate);
+        if let (Some(sampler), Some(offset)) = (self.sampler.take(), offset) {
+            session.judge_machine(&sampler.finish(), offset);
+        }
+        if let Some(probe) = self.overhead.take() {
+            session.judge_overhead(&probe.pairs, config.confidence);
+        }
+        session
+    }
+
+    /// Every [`EVERY`](overhead::EVERY)th round of a full-form bench whose clock reads take a
+    /// material share of a unit: a pair of rounds at a quarter of the last round's work, one
+    /// with unit recording and one without, each timed whole, in alternating order.
+    fn overhead_pair(&mut self) {
+        let BenchBody::Full(f) = self.body else {
+            return;
+        };
+        let arg = self.arg;
+        let Some(probe) = &mut self.overhead else {
+            return;
+        };
+        let Some((work, unit_ns)) = probe.last.take() else {
+            return;
+        };
+        // Rounds too short for a quarter of them to outlast the timer's noise do not count.
+        if (work / 4) as f64 * unit_ns < overhead::MIN_ROUND_NS {
+            return;
+        }
+        probe.rounds += 1;
+        if probe.rounds % overhead::EVERY != 0
+            || 2.0 * probe.clock_ns < overhead::MIN_CLOCK_SHARE * unit_ns
+        {
+            return;
+        }
+        let work = (work / 4).max(1);
+        let timed = |recording: bool| {
+            let mut rec = if recording {
+                Recorder::with_capacity(work)
+            } else {
+                Recorder::not_recording()
+            };
+            let start = std::time::Instant::now();
+            catch(|| f(arg, work, &mut rec)).ok()?;
+            Some(start.elapsed().as_nanos() as f64)
+        };
+        // What the pair's two calls leave allocated is not the session's rounds' doing: the
+        // leak check counts it as pilot's own (a leak per call would otherwise look larger
+        // per round by the pairs' share).
+        let before = crate::checks::memory::read().held;
+        let (on_ns, off_ns) = if probe.off_first {
+            let off = timed(false);
+            (timed(true), off)
+        } else {
+            let on = timed(true);
+            (on, timed(false))
+        };
+        if let (Some(a), Some(b)) = (before, crate::checks::memory::read().held) {
+            crate::checks::memory::keep((b - a) as i64);
+        }
+        probe.off_first = !probe.off_first;
+        if let (Some(on_ns), Some(off_ns)) = (on_ns, off_ns) {
+            if on_ns.min(off_ns) >= overhead::MIN_ROUND_NS {
+                probe.pairs.push(Pair {
+                    work,
+                    on_ns,
+                    off_ns,
+                });
+            }
         }
     }
 
@@ -174,6 +333,7 @@ pub(super) fn measure(
     b: &Bench,
     config: &SessionConfig,
     clock: ClockInfo,
+    checks: SessionChecks,
 ) -> (SessionResult, Option<u64>) {
     let mut progress = LiveProgress::start(&b.name);
     let mut workload = BenchWorkload::new(b, target_unit_ns(clock));
@@ -181,8 +341,7 @@ pub(super) fn measure(
         progress.finish();
         return (failed_session(&msg), None);
     }
-    let real = RealClock::start();
-    let session = run_session(&mut workload, &real, config, &mut |e, elapsed| {
+    let session = workload.session(config, checks, &mut |e, elapsed| {
         // ETA from the rate at which stable readings have come so far.
         let eta = e.required_n.filter(|&r| r > e.n && e.n > 0).map(|r| {
             let rate = e.n as f64 / elapsed.as_secs_f64().max(1e-3);
@@ -207,5 +366,9 @@ pub(super) fn failed_session(msg: &str) -> SessionResult {
         process_means: Vec::new(),
         unresolved_fit: None,
         drift: None,
+        checks: Vec::new(),
+        warm_up: None,
+        outliers: None,
+        overhead: None,
     }
 }

@@ -404,6 +404,7 @@ fn run_cycle(
         let before = clock.now();
         let data = workloads[i].round(work);
         let duration = clock.now().saturating_sub(before);
+        workloads[i].between_rounds();
         if let Some(status @ (Status::Failed(_) | Status::BelowResolution)) =
             states[i].record(data, duration, &mut |_, _| {})
         {

@@ -15,6 +15,7 @@ pub(crate) mod stop;
 mod stopping;
 #[cfg(test)]
 mod tests;
+pub(crate) mod warmup;
 mod warnings;
 
 use std::time::Duration;
@@ -25,7 +26,8 @@ use crate::stats::changepoint::ChangepointConfig;
 use crate::stats::regression::WpsFit;
 pub(crate) use reach::{MachinePart, MachineVariation};
 pub(crate) use stopping::Session;
-pub(crate) use warnings::{Drift, drift_warning, unresolved_warning};
+pub(crate) use warmup::WarmUpClass;
+pub(crate) use warnings::{Drift, drift_check, unresolved_warning};
 
 /// What one round of the workload produced.
 pub(crate) enum RoundData {
@@ -42,6 +44,13 @@ pub(crate) trait Workload {
     /// Runs one round of `work` work units. An `Err` is a failure of the workload (a panic),
     /// with its message.
     fn round(&mut self, work: u64) -> Result<RoundData, String>;
+
+    /// Called after each round has been timed, before the next: room for what must not happen
+    /// inside a round (sampling the machine's state).
+    fn between_rounds(&mut self) {}
+
+    /// Starts sampling the machine's state between rounds, where the workload can.
+    fn start_sampling(&mut self) {}
 }
 
 /// Settings of one session.
@@ -77,6 +86,9 @@ pub(crate) struct SessionConfig {
     /// when interleaving cancels it (group members) or another level adds it (a child
     /// process of several).
     pub machine: Option<MachineVariation>,
+    /// Reads the process's memory after each round (for the leak check); `None` reads nothing
+    /// (tests with scripted workloads).
+    pub memory: Option<fn() -> crate::checks::memory::Memory>,
 }
 
 impl Default for SessionConfig {
@@ -95,6 +107,7 @@ impl Default for SessionConfig {
             work_range: (1, u64::MAX / 2),
             changepoints: ChangepointConfig::default(),
             machine: None,
+            memory: None,
         }
     }
 }
@@ -164,6 +177,12 @@ pub(crate) struct RoundRecord {
     pub analysed: bool,
     /// Mean of the round's unit readings in nanoseconds (unit-reading mode).
     pub mean_ns: Option<f64>,
+    /// The process's resident memory after the round, in bytes, when it was read.
+    pub rss_bytes: Option<u64>,
+    /// When the round ended, from the start of the session.
+    pub end: Duration,
+    /// The states of the machine that touched the round (`busy_machine`, …).
+    pub marks: Vec<&'static str>,
 }
 
 /// The current estimate of the time PI.
@@ -259,16 +278,63 @@ pub(crate) struct SessionResult {
     pub unresolved_fit: Option<Estimate>,
     /// A trend across the rounds, when there was one (its warning is among `warnings`).
     pub drift: Option<Drift>,
+    /// The accuracy checks that fired (their messages are among `warnings`).
+    pub checks: Vec<crate::store::schema::CheckDoc>,
+    /// How the readings behaved over the session; `None` without readings to judge.
+    pub warm_up: Option<WarmUpClass>,
+    /// Outliers counted among the stable readings (unit-reading mode).
+    pub outliers: Option<crate::stats::outliers::OutlierCount>,
+    /// What recording each unit cost, when it was measured (full form).
+    pub overhead: Option<crate::checks::overhead::Overhead>,
 }
 
 impl SessionResult {
+    /// Marks the rounds with the machine's states sampled during the session (`intervals`,
+    /// timed from the sampler's start, which came `offset` before the session's) and adds the
+    /// checks they make.
+    pub(crate) fn judge_machine(
+        &mut self,
+        (intervals, devices): &(
+            Vec<crate::checks::sampler::Interval>,
+            crate::checks::sampler::Devices,
+        ),
+        offset: Duration,
+    ) {
+        for c in crate::checks::sampler::judge(intervals, devices, &mut self.rounds, offset) {
+            self.warnings.push(c.message.clone());
+            self.checks.push(c);
+        }
+    }
+
+    /// Takes the instrumentation overhead's pairs of rounds (see
+    /// [`crate::checks::overhead`]): the overhead per unit, and its check when it is more than
+    /// 1% of a unit.
+    pub(crate) fn judge_overhead(
+        &mut self,
+        pairs: &[crate::checks::overhead::Pair],
+        confidence: f64,
+    ) {
+        self.overhead = crate::checks::overhead::estimate(pairs, confidence);
+        let (Some(o), Some(e)) = (&self.overhead, &self.estimate) else {
+            return;
+        };
+        if let Some(c) = crate::checks::overhead::overhead_check(o, e.mean) {
+            self.warnings.push(c.message.clone());
+            self.checks.push(c);
+        }
+    }
+
     /// Rewrites the drift's warning with what the speed probe saw of the machine during the
     /// session: `machine` is the relative change of the probe's time from before to after.
     pub(crate) fn blame_drift(&mut self, machine: f64) {
         let Some(d) = self.drift else { return };
-        let neutral = drift_warning(d, None);
-        if let Some(w) = self.warnings.iter_mut().find(|w| **w == neutral) {
-            *w = drift_warning(d, Some(machine));
+        let neutral = drift_check(d, None);
+        let blamed = drift_check(d, Some(machine));
+        if let Some(w) = self.warnings.iter_mut().find(|w| **w == neutral.message) {
+            *w = blamed.message.clone();
+        }
+        if let Some(c) = self.checks.iter_mut().find(|c| **c == neutral) {
+            *c = blamed;
         }
     }
 }
@@ -292,6 +358,7 @@ pub(crate) fn run_session(
         let before = clock.now();
         let data = workload.round(work);
         let duration = clock.now().saturating_sub(before);
+        workload.between_rounds();
         if let Some(status) = state.record(data, duration, on_estimate) {
             break status;
         }

@@ -3,11 +3,13 @@
 //! between-round interval, the WPS fit).
 
 use super::Estimate;
+use super::warmup::WarmUpEvidence;
 use super::{RoundRecord, SessionConfig};
 use crate::record::Clock;
 use crate::stats::autocorr::{SubsessionAnalysis, subsession_analysis};
 use crate::stats::changepoint::find_stable_segment;
 use crate::stats::clusters::cluster_mean_variance;
+use crate::stats::outliers::{OutlierCount, count_outliers};
 use crate::stats::regression::wps;
 
 /// Stable readings kept before adjacent pairs are merged (see [`Readings::compact`]).
@@ -38,6 +40,22 @@ pub(super) struct Readings<'a> {
     pub(super) unstable_rounds: usize,
     pub(super) zero_readings: usize,
     pub(super) warnings: Vec<String>,
+    pub(super) checks: Vec<crate::store::schema::CheckDoc>,
+    /// Outliers among the stable readings, counted round by round.
+    pub(super) outliers: OutlierCount,
+    /// What the warm-up class is judged from.
+    pub(super) warm_up: WarmUpEvidence,
+    /// The memory the bench held after each round (bytes; see
+    /// [`Memory::held`](crate::checks::memory::Memory::held)), where it could be read.
+    pub(super) memory: Vec<f64>,
+    /// Bytes of `stable` reported to the leak check as pilot's own.
+    kept_bytes: i64,
+}
+
+impl Drop for Readings<'_> {
+    fn drop(&mut self) {
+        crate::checks::memory::keep(-self.kept_bytes);
+    }
 }
 
 impl<'a> Readings<'a> {
@@ -58,7 +76,21 @@ impl<'a> Readings<'a> {
             unstable_rounds: 0,
             zero_readings: 0,
             warnings: Vec::new(),
+            checks: Vec::new(),
+            outliers: OutlierCount::default(),
+            warm_up: WarmUpEvidence::default(),
+            memory: Vec::new(),
+            kept_bytes: 0,
         }
+    }
+
+    /// Tells the leak check how much the stable readings and the current estimate's
+    /// subsession samples (`estimate_samples` of them) take now, so it is not blamed on the
+    /// bench.
+    pub(super) fn track_kept(&mut self, estimate_samples: usize) {
+        let now = ((self.stable.capacity() + estimate_samples) * std::mem::size_of::<f64>()) as i64;
+        crate::checks::memory::keep(now - self.kept_bytes);
+        self.kept_bytes = now;
     }
 
     /// Runs non-stable phase removal on one round's readings and keeps its stable phase.
@@ -69,6 +101,8 @@ impl<'a> Readings<'a> {
         match find_stable_segment(units, &self.config.changepoints) {
             Ok(seg) if seg.dominant => {
                 let kept = &units[seg.start..seg.end];
+                self.outliers.add(&count_outliers(kept));
+                self.warm_up.add_round(units, Some((seg.start, seg.end)));
                 self.stable_count += kept.len();
                 self.round_means
                     .push(kept.iter().sum::<f64>() / kept.len() as f64);
@@ -91,6 +125,7 @@ impl<'a> Readings<'a> {
             _ => {
                 // No dominant stable phase: kept in the record, not in the estimate.
                 self.unstable_rounds += 1;
+                self.warm_up.add_round(units, None);
                 self.removed += units.len();
                 None
             }

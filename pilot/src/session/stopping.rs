@@ -112,7 +112,7 @@ impl<'a> Session<'a> {
             self.short_rule = false;
         }
         let short = self.short_rule && duration < cfg.short_round && self.work < high;
-        let analysed = match self.keep_round(data, duration, short) {
+        let analysed = match self.keep_round(data, duration, short, elapsed) {
             Ok(analysed) => analysed,
             Err(failed) => return Some(failed),
         };
@@ -150,6 +150,7 @@ impl<'a> Session<'a> {
         data: RoundData,
         duration: Duration,
         short: bool,
+        end: Duration,
     ) -> Result<bool, Status> {
         let work = self.work;
         // The first round of any session is a trial: it learns the time per unit, and
@@ -163,6 +164,9 @@ impl<'a> Session<'a> {
             stable: None,
             analysed: !short && !trial,
             mean_ns: None,
+            rss_bytes: None,
+            end,
+            marks: Vec::new(),
         };
         match data {
             RoundData::Units {
@@ -176,7 +180,9 @@ impl<'a> Session<'a> {
                 }
                 record.units = units.len();
                 record.mean_ns = Some(units.iter().sum::<f64>() / units.len() as f64);
-                if !short {
+                if short {
+                    self.readings.warm_up.add_round(&units, None);
+                } else {
                     record.stable = self.readings.add_units(&units);
                     self.readings.last_units_ns *= iterations.max(1) as f64;
                 }
@@ -188,6 +194,16 @@ impl<'a> Session<'a> {
                         .push((work as f64, duration.as_nanos() as f64));
                 }
             }
+        }
+        let samples = self
+            .estimate
+            .as_ref()
+            .map_or(0, |e| e.subsession_means.capacity());
+        self.readings.track_kept(samples);
+        if let Some(read) = self.readings.config.memory {
+            let memory = read();
+            record.rss_bytes = memory.resident;
+            self.readings.memory.extend(memory.held);
         }
         let analysed = record.analysed;
         self.readings.rounds.push(record);
@@ -301,6 +317,9 @@ impl<'a> Session<'a> {
         };
         readings.finish_warnings(&status, estimate.as_ref());
         let drift = readings.drift();
+        let warm_up = readings.warm_up_class(&status, estimate.as_ref(), drift);
+        let outliers =
+            (!readings_only && readings.outliers.readings > 0).then_some(readings.outliers);
         if let (Status::OutOfReach, Some(e), Some(found)) = (&status, &estimate, &out_of_reach) {
             let target = readings.config.target;
             readings
@@ -311,13 +330,17 @@ impl<'a> Session<'a> {
             status,
             estimate,
             elapsed,
-            rounds: readings.rounds,
+            rounds: std::mem::take(&mut readings.rounds),
             removed: readings.removed,
             readings: readings.readings,
-            warnings: readings.warnings,
+            warnings: std::mem::take(&mut readings.warnings),
             process_means: Vec::new(),
             unresolved_fit,
             drift,
+            checks: std::mem::take(&mut readings.checks),
+            warm_up,
+            outliers,
+            overhead: None,
         }
     }
 }

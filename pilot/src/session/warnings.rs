@@ -2,7 +2,13 @@
 //! steady state, the time cap and which least count was missing, an unbounded speed, a drift.
 
 use super::readings::Readings;
+use super::warmup::WarmUpClass;
 use super::{Estimate, Status};
+use crate::checks::{Kind, check, figure};
+use crate::store::schema::CheckDoc;
+
+/// How much the outliers may move the mean before the outliers check fires.
+const OUTLIER_EFFECT: f64 = 0.01;
 
 /// The warning of [`Status::Unresolved`]: a fitted time per unit of `slope_ns` over `rounds`.
 pub(crate) fn unresolved_warning(slope_ns: f64, rounds: usize) -> String {
@@ -37,11 +43,16 @@ impl Readings<'_> {
             }
         }
         if *status == Status::NoSteadyState {
-            self.warnings.push(format!(
+            let analysed = self.rounds.iter().filter(|r| r.analysed).count();
+            let message = format!(
                 "{} of {} analysed rounds had no dominant stable phase: the workload never \
                  settled into a steady state",
-                self.unstable_rounds,
-                self.rounds.iter().filter(|r| r.analysed).count()
+                self.unstable_rounds, analysed
+            );
+            self.add_check(check(
+                Kind::NoSteadyState,
+                message,
+                serde_json::json!({ "unstable_rounds": self.unstable_rounds, "rounds": analysed }),
             ));
         }
         match (status, estimate) {
@@ -78,8 +89,76 @@ impl Readings<'_> {
             }
         }
         if let Some(d) = self.drift() {
-            self.warnings.push(drift_warning(d, None));
+            self.add_check(drift_check(d, None));
         }
+        if let Some(c) = self.outliers_check() {
+            self.add_check(c);
+        }
+        if let Some(c) = crate::checks::memory::leak(&self.memory) {
+            self.add_check(c);
+        }
+    }
+
+    /// Adds a check and its message among the warnings.
+    fn add_check(&mut self, c: CheckDoc) {
+        self.warnings.push(c.message.clone());
+        self.checks.push(c);
+    }
+
+    /// The outliers check: the stable readings beyond 3 standard deviations of their round's
+    /// mean move the mean by more than 1% (or the target, if wider). Timing readings always
+    /// have a few (interrupts, preemption); this fires when they matter to the result. They
+    /// stay in the data either way.
+    fn outliers_check(&self) -> Option<CheckDoc> {
+        let o = self.outliers;
+        let share = o.z as f64 / o.readings.max(1) as f64;
+        let effect = o.effect_on_mean();
+        (o.readings >= 100 && effect.abs() > OUTLIER_EFFECT.max(self.config.target)).then(|| {
+            check(
+                Kind::Outliers,
+                format!(
+                    "{} of {} stable readings ({:.1}%) are outliers beyond 3 standard deviations \
+                     ({} by the median-and-MAD rule), and they move the mean by {:+.1}%; they \
+                     are kept in the estimate: interruptions by other work, or a workload with \
+                     more than one speed",
+                    o.z,
+                    o.readings,
+                    100.0 * share,
+                    o.mad,
+                    100.0 * effect
+                ),
+                serde_json::json!({
+                    "z": o.z,
+                    "mad": o.mad,
+                    "readings": o.readings,
+                    "share": figure(share),
+                    "effect_on_mean": figure(effect),
+                }),
+            )
+        })
+    }
+
+    /// The session's warm-up class (see [`super::warmup`]): `None` in readings-only mode
+    /// without rounds to judge.
+    pub(super) fn warm_up_class(
+        &self,
+        status: &Status,
+        estimate: Option<&Estimate>,
+        drift: Option<Drift>,
+    ) -> Option<WarmUpClass> {
+        if self.readings == 0 {
+            // Readings-only: judged by the rounds' trend alone.
+            estimate?;
+            return Some(match drift {
+                Some(d) if d.relative > 0.0 => WarmUpClass::Slowdown,
+                _ => WarmUpClass::Flat,
+            });
+        }
+        let steady = *status != Status::NoSteadyState;
+        Some(
+            self.warm_up
+                .classify(&self.round_means, steady, drift.map(|d| d.relative)),
+        )
     }
 
     /// At the time cap: the interval reached against the target, and when it was narrow enough,
@@ -155,11 +234,33 @@ pub(crate) struct Drift {
     pub p: f64,
 }
 
-/// The warning of a drift, blaming what the speed probe says: `machine` is the relative change
+/// The check of a drift, blaming what the speed probe says: `machine` is the relative change
 /// of the probe's time from before the bench to after it (`None` when it was not probed). A
-/// machine that moved the same way by at least half as much is the drift's cause; a speed-up is
-/// never called a leak.
-pub(crate) fn drift_warning(d: Drift, machine: Option<f64>) -> String {
+/// machine that moved the same way by at least half as much is the drift's cause
+/// (`machine_drift`); otherwise the workload `slowdown`s or `speedup`s. A speed-up is never
+/// called a leak.
+pub(crate) fn drift_check(d: Drift, machine: Option<f64>) -> CheckDoc {
+    let machine_moved =
+        machine.is_some_and(|m| m * d.relative > 0.0 && m.abs() >= d.relative.abs() / 2.0);
+    let kind = if machine_moved {
+        Kind::MachineDrift
+    } else if d.relative > 0.0 {
+        Kind::Slowdown
+    } else {
+        Kind::Speedup
+    };
+    let mut figures = serde_json::json!({
+        "relative": figure(d.relative),
+        "p": figure(d.p),
+    });
+    if let Some(m) = machine {
+        figures["machine_relative"] = serde_json::json!(figure(m));
+    }
+    check(kind, drift_warning(d, machine), figures)
+}
+
+/// The warning of a drift (see [`drift_check`]).
+fn drift_warning(d: Drift, machine: Option<f64>) -> String {
     let pct = 100.0 * d.relative;
     let head = if d.relative > 0.0 {
         format!(

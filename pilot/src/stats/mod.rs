@@ -13,7 +13,7 @@
 //! - comparison: Welch's unequal-variance t-test ([`welch_test`]) and Fieller's interval of a
 //!   ratio of means ([`fieller_interval`]).
 //! - sample sizes: [`required_for_half_width`], [`required_to_resolve`].
-//! - [`zscore_outliers`], and the slope of a series with its interval ([`trend`]).
+//! - [`zscore_outliers`] and [`mad_outliers`], and the slope of a series with its interval ([`trend`]).
 //! - the whole pipeline for one series, stable segment to interval: [`analyze`].
 //!
 //! Every function accepts any finite `f64`: each divides its input by the power of two at or
@@ -41,7 +41,7 @@ pub use autocorr::{
 };
 pub use changepoint::{ChangepointConfig, StableSegment, edm_multi, find_stable_segment};
 pub use clusters::cluster_mean_variance;
-pub use outliers::{DEFAULT_Z_THRESHOLD, zscore_outliers};
+pub use outliers::{DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, mad_outliers, zscore_outliers};
 pub use ratio::fieller_interval;
 pub use regression::{LinearFit, SpeedInterval, WpsFit, ols, wps};
 pub use samplesize::{required_for_half_width, required_to_resolve};

@@ -32,6 +32,8 @@ pub struct SavedResult {
     pub finished: Option<String>,
     /// Warnings the session raised.
     pub warnings: Vec<String>,
+    /// The machine it was measured on, when the document says.
+    pub machine: Option<crate::store::schema::MachineDoc>,
 }
 
 /// The time per unit of a saved result, with what a comparison needs to weigh it.
@@ -316,6 +318,7 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
         time,
         finished: Some(doc.finished.clone()).filter(|f| !f.is_empty()),
         warnings: doc.warnings.clone(),
+        machine: doc.machine.clone(),
     })
 }
 

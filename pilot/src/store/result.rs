@@ -26,8 +26,8 @@
 //! bumps the schema's version.
 
 use super::schema::{
-    CiDoc, ClockDoc, ConfigDoc, MachineDoc, MachinePartDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA,
-    ResultDoc, RoundDoc, SubsessionDoc,
+    CiDoc, ClockDoc, ConfigDoc, MachineDoc, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc,
+    ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, SubsessionDoc,
 };
 use crate::record::ClockInfo;
 use crate::session::{Estimate, SessionConfig, SessionResult, Status};
@@ -196,6 +196,8 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
             units: round.units,
             stable: round.stable.map(|(a, b)| [a, b]),
             analysed: round.analysed,
+            rss_bytes: round.rss_bytes,
+            marks: round.marks.iter().map(|m| m.to_string()).collect(),
         })
         .collect();
     ResultDoc {
@@ -230,6 +232,28 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
         finished: r.finished.clone(),
         elapsed_s: s.elapsed.as_secs_f64(),
         threads: None,
+        checks: s.checks.clone(),
+        warm_up: s.warm_up.map(|w| w.as_str().to_string()),
+        outliers: s.outliers.map(|o| OutliersDoc {
+            z: o.z,
+            mad: o.mad,
+            readings: o.readings,
+            effect_on_mean: crate::checks::figure(o.effect_on_mean()),
+        }),
+        overhead: s.overhead.map(|o| OverheadDoc {
+            per_unit_ns: o.per_unit_ns,
+            ci: CiDoc {
+                low: Some(o.low),
+                high: Some(o.high),
+                confidence: o.confidence,
+            },
+            share_of_unit: s
+                .estimate
+                .as_ref()
+                .filter(|e| e.mean > 0.0)
+                .map(|e| o.per_unit_ns / e.mean),
+            pairs: o.pairs,
+        }),
     }
 }
 
@@ -285,6 +309,10 @@ mod tests {
             process_means: Vec::new(),
             unresolved_fit: None,
             drift: None,
+            checks: Vec::new(),
+            warm_up: Some(crate::session::WarmUpClass::Flat),
+            outliers: None,
+            overhead: None,
         };
         let config = SessionConfig::default();
         let doc = document(&record(&session, &config));

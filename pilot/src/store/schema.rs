@@ -98,6 +98,66 @@ pub struct ResultDoc {
     /// Throughput per thread and on all threads, for a bench run on several threads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threads: Option<ThreadsDoc>,
+    /// The accuracy checks that fired, each a named `kind` with its figures; their messages
+    /// are among `warnings` too.
+    #[serde(default)]
+    pub checks: Vec<CheckDoc>,
+    /// How the readings behaved over the session (Barrett et al.'s classes): `flat`,
+    /// `warm-up`, `slowdown` or `no steady state`; `null` without readings to judge.
+    #[serde(default)]
+    pub warm_up: Option<String>,
+    /// The outliers counted among the stable readings (never dropped); `null` in
+    /// readings-only mode.
+    #[serde(default)]
+    pub outliers: Option<OutliersDoc>,
+    /// What recording each unit costs (full form), when it was measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<OverheadDoc>,
+}
+
+/// The full form's instrumentation overhead: pairs of rounds with unit recording on and off.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct OverheadDoc {
+    /// Mean extra time per unit with recording on, ns.
+    pub per_unit_ns: f64,
+    /// Its interval over the pairs.
+    pub ci: CiDoc,
+    /// `per_unit_ns` over the time per unit; `null` without an estimate.
+    pub share_of_unit: Option<f64>,
+    /// Pairs of rounds it came from.
+    pub pairs: usize,
+}
+
+/// The warm-up classes a result may have, as written.
+pub const WARM_UP_CLASSES: [&str; 4] = ["flat", "warm-up", "slowdown", "no steady state"];
+
+/// An accuracy check that fired: `{"kind", "message", ...figures}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckDoc {
+    /// What was checked: `busy_machine`, `cpu_steal`, `throttled`, `saturated_device`,
+    /// `frequency_scaling`, `turbo`, `debug_build`, `few_cores`, `virtual_machine`,
+    /// `instrumentation_overhead`, `clock_overhead`, `outliers`, `slowdown`, `speedup`, `leak`,
+    /// `machine_drift`, `no_steady_state` (README, "Accuracy checks").
+    pub kind: String,
+    /// The plain-language warning, with its remedy.
+    pub message: String,
+    /// The figures behind it, named by the check (e.g. `others_cores`, `p`, `bytes_per_round`).
+    #[serde(flatten)]
+    pub figures: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Outliers among a result's stable readings, by two rules.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct OutliersDoc {
+    /// Readings beyond 3 standard deviations of their round's mean.
+    pub z: usize,
+    /// Readings beyond 3.5 robust scales (`MAD / 0.6745`) of their round's median.
+    pub mad: usize,
+    /// Stable readings looked at.
+    pub readings: usize,
+    /// How much the z-score outliers move the mean: `mean(all) / mean(without them) − 1`.
+    #[serde(default)]
+    pub effect_on_mean: f64,
 }
 
 /// A performance index: its mean and confidence interval.
@@ -207,6 +267,12 @@ pub struct RoundDoc {
     pub stable: Option<[usize; 2]>,
     /// Whether it went into the analysis.
     pub analysed: bool,
+    /// The process's resident memory after the round, in bytes, where it can be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rss_bytes: Option<u64>,
+    /// The checks of the machine's state that touched this round (e.g. `busy_machine`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<String>,
 }
 
 /// The process executions an estimate came from.
@@ -265,6 +331,27 @@ pub struct MachineDoc {
     /// The git commit of the working directory.
     #[serde(default)]
     pub git_commit: Option<String>,
+    /// Whether the working tree had uncommitted changes to tracked files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_dirty: Option<bool>,
+    /// Physical memory, bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_bytes: Option<u64>,
+    /// The compiler that built the bench (`rustc -V`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rustc: Option<String>,
+    /// Operating system name and version (`PRETTY_NAME` of /etc/os-release).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os_release: Option<String>,
+    /// The 1-minute load average when the run started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<f64>,
+    /// The hypervisor or container the run was seen inside (`kvm`, `docker`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtualization: Option<String>,
+    /// The CI service the run was seen on (`github-actions`, `gitlab`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ci: Option<String>,
     /// The machine's speed as the probe saw it during this run, and its run-to-run variation
     /// as learnt from earlier runs; absent when the run did not probe (a child process, a
     /// document older than the probe).

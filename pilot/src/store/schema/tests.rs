@@ -44,6 +44,9 @@ fn session(status: Status) -> SessionResult {
             stable: Some((10, 1000)),
             analysed: true,
             mean_ns: Some(100.0),
+            rss_bytes: Some(12 << 20),
+            end: Duration::from_micros(120),
+            marks: vec!["busy_machine"],
         }],
         removed: 10,
         readings: 1000,
@@ -52,6 +55,26 @@ fn session(status: Status) -> SessionResult {
         process_means: Vec::new(),
         unresolved_fit: None,
         drift: None,
+        checks: vec![crate::checks::check(
+            crate::checks::Kind::Outliers,
+            "a warning".into(),
+            serde_json::json!({"z": 12, "share": 0.012}),
+        )],
+        warm_up: Some(crate::session::WarmUpClass::WarmUp),
+        outliers: Some(crate::stats::outliers::OutlierCount {
+            z: 12,
+            mad: 40,
+            readings: 990,
+            sum: 99_000.0,
+            outlier_sum: 2400.0,
+        }),
+        overhead: Some(crate::checks::overhead::Overhead {
+            per_unit_ns: 1.5,
+            low: 0.5,
+            high: 2.5,
+            confidence: 0.95,
+            pairs: 7,
+        }),
     }
 }
 

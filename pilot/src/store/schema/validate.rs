@@ -1,6 +1,6 @@
 //! The range checks of a result document, in one place: [`ResultDoc::validate`].
 
-use super::{PiDoc, RESULT_SCHEMA, ResultDoc, STATUSES, SubsessionDoc};
+use super::{PiDoc, RESULT_SCHEMA, ResultDoc, STATUSES, SubsessionDoc, WARM_UP_CLASSES};
 
 impl ResultDoc {
     /// Checks every key a reader relies on: the schema, a known status, a non-empty name, and
@@ -18,6 +18,17 @@ impl ResultDoc {
                 self.status,
                 STATUSES.join(", ")
             ));
+        }
+        if let Some(w) = &self.warm_up {
+            if !WARM_UP_CLASSES.contains(&w.as_str()) {
+                return Err(format!(
+                    "`warm_up` is `{w}`, expected one of: {}",
+                    WARM_UP_CLASSES.join(", ")
+                ));
+            }
+        }
+        if let Some(i) = self.checks.iter().position(|c| c.kind.is_empty()) {
+            return Err(format!("`checks[{i}].kind` is empty"));
         }
         let Some(time) = self.pis.first() else {
             if self.status == "ok" {

@@ -1,0 +1,143 @@
+//! Accuracy checks (DESIGN §5): what can make a result wrong, each a named [`Kind`] with its
+//! figures in the result's `checks` array and a plain-language warning with its remedy.
+//!
+//! Some are found at start, once per run ([`system`]: frequency scaling, turbo, a debug build,
+//! few cores, a virtual machine or CI runner); some by the session from its own readings
+//! (outliers, drift, the warm-up class, no steady state); some from what the machine did while
+//! the rounds ran ([`memory`]: a leak; [`sampler`]: a busy machine, steal, throttling, a
+//! saturated device).
+
+pub(crate) mod memory;
+pub(crate) mod overhead;
+pub(crate) mod sampler;
+pub(crate) mod system;
+
+use crate::store::schema::CheckDoc;
+
+/// The kinds of check, as named in result documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    BusyMachine,
+    CpuSteal,
+    Throttled,
+    SaturatedDevice,
+    FrequencyScaling,
+    Turbo,
+    DebugBuild,
+    FewCores,
+    VirtualMachine,
+    ClockOverhead,
+    InstrumentationOverhead,
+    Outliers,
+    Slowdown,
+    Speedup,
+    Leak,
+    MachineDrift,
+    NoSteadyState,
+}
+
+impl Kind {
+    /// The name written in the `kind` key.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Kind::BusyMachine => "busy_machine",
+            Kind::CpuSteal => "cpu_steal",
+            Kind::Throttled => "throttled",
+            Kind::SaturatedDevice => "saturated_device",
+            Kind::FrequencyScaling => "frequency_scaling",
+            Kind::Turbo => "turbo",
+            Kind::DebugBuild => "debug_build",
+            Kind::FewCores => "few_cores",
+            Kind::VirtualMachine => "virtual_machine",
+            Kind::ClockOverhead => "clock_overhead",
+            Kind::InstrumentationOverhead => "instrumentation_overhead",
+            Kind::Outliers => "outliers",
+            Kind::Slowdown => "slowdown",
+            Kind::Speedup => "speedup",
+            Kind::Leak => "leak",
+            Kind::MachineDrift => "machine_drift",
+            Kind::NoSteadyState => "no_steady_state",
+        }
+    }
+}
+
+/// A check of `kind` with its `message` and `figures` (a JSON object; anything else adds no
+/// figure).
+pub(crate) fn check(kind: Kind, message: String, figures: serde_json::Value) -> CheckDoc {
+    CheckDoc {
+        kind: kind.as_str().to_string(),
+        message,
+        figures: match figures {
+            serde_json::Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        },
+    }
+}
+
+/// Share of a timed unit above which the clock's cost is a check.
+const CLOCK_SHARE: f64 = 0.01;
+
+/// The clock overhead check: two clock reads (one per unit boundary) cost more than 1% of a
+/// timed unit (`iters` iterations of the estimate's time per iteration in the micro form,
+/// whose units are sized to keep it under 0.5%).
+pub(crate) fn clock_overhead(
+    session: &crate::session::SessionResult,
+    clock: crate::record::ClockInfo,
+    iters: Option<u64>,
+) -> Option<CheckDoc> {
+    let e = session.estimate.as_ref()?;
+    let unit_ns = e.mean * iters.unwrap_or(1) as f64;
+    let share = 2.0 * clock.overhead_ns / unit_ns;
+    (unit_ns > 0.0 && share > CLOCK_SHARE).then(|| {
+        check(
+            Kind::ClockOverhead,
+            format!(
+                "reading the clock costs {} per read, {:.1}% of a timed unit ({}): every reading \
+                 carries that cost; time more work per unit, or use the micro form (`b.iter`), \
+                 which batches iterations",
+                crate::fmt::format_ns(clock.overhead_ns),
+                100.0 * share,
+                crate::fmt::format_ns(unit_ns)
+            ),
+            serde_json::json!({
+                "clock_ns": figure(clock.overhead_ns),
+                "unit_ns": figure(unit_ns),
+                "share": figure(share),
+            }),
+        )
+    })
+}
+
+/// Rounds a figure to 4 significant digits for the document (figures are for reading, and a
+/// p-value of 1.234567e-9 says no more than 1.235e-9).
+pub(crate) fn figure(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let digits = 3 - x.abs().log10().floor() as i32;
+    let scale = 10f64.powi(digits);
+    (x * scale).round() / scale
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_check_flattens_its_figures() {
+        let c = check(
+            Kind::Leak,
+            "memory grew".into(),
+            serde_json::json!({"bytes_per_round": 65536, "p": 1e-9}),
+        );
+        let text = serde_json::to_string(&c).unwrap();
+        assert_eq!(
+            text,
+            r#"{"kind":"leak","message":"memory grew","bytes_per_round":65536,"p":1e-9}"#
+        );
+        let back: CheckDoc = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, c);
+        assert_eq!(figure(0.012345678), 0.01235);
+        assert_eq!(figure(123456.0), 123500.0);
+    }
+}

@@ -1,0 +1,206 @@
+//! The checks made once at the start of a run, before any bench: how the machine and the build
+//! are set up. Each is a named check with a plain remedy, printed once per run and written into
+//! every result of the run.
+
+use super::{Kind, check, figure};
+use crate::store::schema::{CheckDoc, MachineDoc};
+
+/// What the start-of-run checks look at besides the machine record.
+pub(crate) struct Setup<'a> {
+    /// Whether the bench target was compiled with debug assertions (`cfg!(debug_assertions)`
+    /// in the user's crate, passed by `pilot::main!()`).
+    pub debug_build: bool,
+    /// Most threads one of the run's benches uses.
+    pub threads: usize,
+    /// Cores the other processes kept busy while pilot looked ([`others_busy_cores`]); `None`
+    /// when it cannot be read.
+    pub others_busy: Option<f64>,
+    /// Reads a small file (a seam for tests).
+    pub read: &'a dyn Fn(&str) -> Option<String>,
+}
+
+/// The checks of a run's set-up: frequency scaling, turbo, a debug build, fewer free cores than
+/// a bench's threads, a virtual machine, container or CI runner. Reads two sysfs files.
+pub(crate) fn start_checks(machine: &MachineDoc, setup: &Setup<'_>) -> Vec<CheckDoc> {
+    let mut checks = Vec::new();
+    if let Some(g) = machine.governor.as_deref().filter(|g| *g != "performance") {
+        checks.push(check(
+            Kind::FrequencyScaling,
+            format!(
+                "the CPU frequency governor is `{g}`: the clock speed follows the load, so speed \
+                 changes within and between runs; for steadier numbers set it to `performance` \
+                 (`sudo cpupower frequency-set --governor performance`)"
+            ),
+            serde_json::json!({ "governor": g }),
+        ));
+    }
+    let intel = (setup.read)("/sys/devices/system/cpu/intel_pstate/no_turbo");
+    let boost = (setup.read)("/sys/devices/system/cpu/cpufreq/boost");
+    let (turbo_on, remedy) = match (intel.as_deref(), boost.as_deref()) {
+        (Some("0"), _) => (
+            true,
+            "echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo",
+        ),
+        (_, Some("1")) => (
+            true,
+            "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost",
+        ),
+        _ => (false, ""),
+    };
+    if turbo_on {
+        checks.push(check(
+            Kind::Turbo,
+            format!(
+                "turbo boost is on: the clock speed depends on temperature and on how many cores \
+                 are busy, so it drifts during a run; for steadier numbers turn it off (`{remedy}`)"
+            ),
+            serde_json::json!({ "turbo": true }),
+        ));
+    }
+    if setup.debug_build {
+        checks.push(check(
+            Kind::DebugBuild,
+            "the bench was built without optimisations (debug assertions are on): its times say \
+             little about the optimised code; run it with `cargo bench` or `cargo pilot bench`, \
+             which build the `bench` profile"
+                .into(),
+            serde_json::json!({ "debug_assertions": true }),
+        ));
+    }
+    if let (Some(cores), Some(busy)) = (machine.cores, setup.others_busy) {
+        let free = (cores as f64 - busy).max(0.0);
+        if setup.threads as f64 > free + 0.25 {
+            checks.push(check(
+                Kind::FewCores,
+                format!(
+                    "a bench uses {} thread(s) but only {free:.1} of {cores} cores were free when \
+                     the run started (other processes kept {busy:.1} busy): its threads wait for \
+                     each other's cores; stop the other work, or give the bench fewer threads",
+                    setup.threads
+                ),
+                serde_json::json!({
+                    "threads": setup.threads,
+                    "cores": cores,
+                    "free_cores": figure(free),
+                }),
+            ));
+        }
+    }
+    let place = match (&machine.virtualization, &machine.ci) {
+        (Some(v), Some(ci)) => Some(format!("{v} on {ci}")),
+        (Some(v), None) => Some(v.clone()),
+        (None, Some(ci)) => Some(format!("a {ci} runner")),
+        (None, None) => None,
+    };
+    if let Some(place) = place {
+        checks.push(check(
+            Kind::VirtualMachine,
+            format!(
+                "running in {place}: neighbours share the host's cores and caches, so the \
+                 speed changes between runs by more than one run's interval shows; compare two \
+                 builds in one job (`cargo pilot bench --against REV`), not with results from \
+                 another day"
+            ),
+            serde_json::json!({
+                "virtualization": machine.virtualization,
+                "ci": machine.ci,
+            }),
+        ));
+    }
+    checks
+}
+
+/// The cores other processes keep busy, from /proc/stat's counters read `wait` apart while this
+/// process sleeps: `(1 − idle share) · cores`. `None` where /proc/stat cannot be read.
+pub(crate) fn others_busy_cores(wait: std::time::Duration) -> Option<f64> {
+    let before = crate::probe::read("/proc/stat")?;
+    std::thread::sleep(wait);
+    let after = crate::probe::read("/proc/stat")?;
+    let (b, a) = (cpu_line(&before)?, cpu_line(&after)?);
+    let total = a.0.checked_sub(b.0)? as f64;
+    let idle = a.1.checked_sub(b.1)? as f64;
+    let cores = std::thread::available_parallelism().ok()?.get() as f64;
+    (total > 0.0).then(|| cores * (1.0 - idle / total).max(0.0))
+}
+
+/// (total, idle + iowait) jiffies of /proc/stat's aggregate `cpu` line.
+pub(crate) fn cpu_line(stat: &str) -> Option<(u64, u64)> {
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    // user nice system idle iowait irq softirq steal (guest and guest_nice are in user).
+    let total = v.iter().take(8).sum();
+    let idle = v.get(3)? + v.get(4).copied().unwrap_or(0);
+    Some((total, idle))
+}
+
+/// The start-of-run checks as lines for the terminal (one `check: …` line each).
+pub(crate) fn describe(checks: &[CheckDoc]) -> String {
+    checks
+        .iter()
+        .map(|c| format!("check ({}): {}\n", c.kind, c.message))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(list: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |p| {
+            list.iter()
+                .find(|(k, _)| *k == p)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn a_tuned_machine_passes_and_each_setting_is_named() {
+        let mut m = MachineDoc {
+            governor: Some("performance".into()),
+            cores: Some(4),
+            ..MachineDoc::default()
+        };
+        let quiet = files(&[("/sys/devices/system/cpu/intel_pstate/no_turbo", "1")]);
+        let setup = Setup {
+            debug_build: false,
+            threads: 2,
+            others_busy: Some(0.1),
+            read: &quiet,
+        };
+        assert!(start_checks(&m, &setup).is_empty());
+
+        m.governor = Some("powersave".into());
+        m.virtualization = Some("docker".into());
+        let turbo = files(&[("/sys/devices/system/cpu/cpufreq/boost", "1")]);
+        let setup = Setup {
+            debug_build: true,
+            threads: 4,
+            others_busy: Some(1.0),
+            read: &turbo,
+        };
+        let kinds: Vec<String> = start_checks(&m, &setup)
+            .into_iter()
+            .map(|c| c.kind)
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "frequency_scaling",
+                "turbo",
+                "debug_build",
+                "few_cores",
+                "virtual_machine"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_cpu_line_sums_the_first_eight_counters() {
+        let stat = "cpu  100 5 30 800 20 1 2 3 0 0\ncpu0 50 0 15 400 10 0 1 1 0 0\n";
+        assert_eq!(cpu_line(stat), Some((961, 820)));
+    }
+}

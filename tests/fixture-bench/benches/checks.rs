@@ -1,0 +1,97 @@
+//! Benches that the accuracy checks must catch (issue 13's bars, `checks_bars.sh`, and
+//! `tests/cli/checks.rs`): one that keeps 64 KiB more memory every round, the same work without
+//! the leak, one that gets 20% slower over its session, and a full-form unit of about 50 ns
+//! whose recording overhead pilot measures, beside the same work timed as whole rounds with
+//! and without two clock reads per unit (the independent measurement of that overhead).
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use pilot::{Recorder, black_box};
+
+/// What the leaking bench keeps: one more 64 KiB block per round.
+static KEPT: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+
+/// `steps` rounds of xorshift-multiply mixing.
+fn mix(steps: u64) -> u64 {
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    for i in 0..steps {
+        x = (x ^ i).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x ^= x >> 31;
+    }
+    x
+}
+
+/// A 64 KiB block with every page written (so it is resident, not only reserved).
+fn block() -> Vec<u8> {
+    vec![black_box(1u8); 64 << 10]
+}
+
+#[pilot::bench]
+fn leak(work: u64, rec: &mut Recorder) {
+    KEPT.lock().unwrap().push(block());
+    for _ in 0..work {
+        rec.unit(|| mix(black_box(2_000)));
+    }
+}
+
+#[pilot::bench]
+fn no_leak(work: u64, rec: &mut Recorder) {
+    black_box(block());
+    for _ in 0..work {
+        rec.unit(|| mix(black_box(2_000)));
+    }
+}
+
+/// When the slowing bench was first called.
+static FIRST_CALL: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// Each unit costs 20% more at the end of `PILOT_FIXTURE_SLOWDOWN_S` seconds (default 3) than
+/// at its first call, growing evenly in between: run it with `--min-time` and `--max-time`
+/// of that length.
+#[pilot::bench]
+fn slowdown(work: u64, rec: &mut Recorder) {
+    let span: f64 = std::env::var("PILOT_FIXTURE_SLOWDOWN_S")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3.0);
+    let first = *FIRST_CALL.lock().unwrap().get_or_insert_with(Instant::now);
+    let progress = (first.elapsed().as_secs_f64() / span).min(1.0);
+    let steps = (2_000.0 * (1.0 + 0.2 * progress)).round() as u64;
+    for _ in 0..work {
+        rec.unit(|| mix(black_box(steps)));
+    }
+}
+
+/// Steps of `mix` in a unit of about 50 ns here.
+const SHORT: u64 = 28;
+
+#[pilot::bench]
+fn unit_50ns(work: u64, rec: &mut Recorder) {
+    for _ in 0..work {
+        rec.unit(|| mix(black_box(SHORT)));
+    }
+}
+
+/// The same units timed only as a whole round.
+#[pilot::bench(group = "recording", work = 10_000..=4_000_000)]
+fn whole_plain(work: u64) {
+    for _ in 0..work {
+        black_box(mix(black_box(SHORT)));
+    }
+}
+
+/// The same units with what recording does around each: two clock reads and a store into a
+/// buffer reserved before the round.
+#[pilot::bench(group = "recording", work = 10_000..=4_000_000)]
+fn whole_clocked(work: u64) {
+    let mut readings: Vec<u64> = Vec::with_capacity(work as usize);
+    for _ in 0..work {
+        let start = Instant::now();
+        black_box(mix(black_box(SHORT)));
+        readings.push(start.elapsed().as_nanos() as u64);
+    }
+    black_box(readings);
+}
+
+pilot::main!();
