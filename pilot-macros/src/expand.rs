@@ -133,6 +133,11 @@ fn options(attr: &BenchAttr, krate: &Path) -> TokenStream {
             .as_deref()
             .map(|group| LitStr::new(group, Span::call_site())),
     );
+    let bottleneck = option(
+        attr.bottleneck
+            .as_deref()
+            .map(|device| LitStr::new(device, Span::call_site())),
+    );
     let threads = attr.threads.as_deref().unwrap_or(&[]);
     quote! {
         #krate::__private::BenchOptions {
@@ -145,6 +150,7 @@ fn options(attr: &BenchAttr, krate: &Path) -> TokenStream {
             ignore: #ignore,
             group: #group,
             threads: &[#(#threads),*],
+            bottleneck: #bottleneck,
         }
     }
 }

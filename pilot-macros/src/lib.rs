@@ -64,6 +64,7 @@ mod parse;
 /// | `min_time = s` | least session time in seconds, `0 <= s <= max_time` | `0` |
 /// | `ignore` or `ignore = bool` | skip unless `--ignored` or `--include-ignored` | `false` |
 /// | `group = "…"` | non-empty string: benches of one group are run interleaved and ranked | none |
+/// | `bottleneck = "disk"` or `"network"` | the device the bench is meant to saturate: no `saturated_device` check for it | none |
 /// | `args = expr` | argument values: an array, slice or `Vec` of the first parameter's type, or `pilot::range(a, b, factor)`; one bench `name/arg` per value | none |
 /// | `threads = N` or `[N, …]` | run each round on N threads at once (integers `>= 1`); a list sweeps, `name/threads=N` | `1` |
 /// | `crate = path` | path of the pilot crate, for crates that re-export it | `::pilot` |

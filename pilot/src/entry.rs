@@ -39,6 +39,9 @@ pub struct BenchOptions {
     pub group: Option<&'static str>,
     /// Thread counts to run the workload on at once (`threads = N` or `[…]`); empty means one.
     pub threads: &'static [usize],
+    /// The device the bench is meant to saturate (`bottleneck = "disk"` or `"network"`): no
+    /// `saturated_device` check for it.
+    pub bottleneck: Option<&'static str>,
 }
 
 impl BenchOptions {
@@ -54,6 +57,7 @@ impl BenchOptions {
         ignore: false,
         group: None,
         threads: &[],
+        bottleneck: None,
     };
 }
 

@@ -112,6 +112,24 @@ const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        key: "bottleneck",
+        example: "bottleneck = \"disk\"",
+        apply: |attr, arg, example| {
+            let device = non_empty_string(arg, example)?;
+            if !["disk", "network"].contains(&device.as_str()) {
+                return Err(syn::Error::new_spanned(
+                    value(arg, example)?,
+                    format!(
+                        "`bottleneck` names the device the bench is meant to saturate: \
+                         `\"disk\"` or `\"network\"`, e.g. `{example}`"
+                    ),
+                ));
+            }
+            attr.bottleneck = Some(device);
+            Ok(())
+        },
+    },
+    OptionSpec {
         key: "args",
         example: "args = [100, 10_000]",
         apply: |attr, arg, example| {

@@ -52,6 +52,8 @@ pub(crate) struct BenchAttr {
     pub(crate) krate: Option<Path>,
     /// `group = "…"`: the group of alternatives this bench is compared with.
     pub(crate) group: Option<String>,
+    /// The device the bench is meant to saturate (`bottleneck = "disk"` or `"network"`).
+    pub(crate) bottleneck: Option<String>,
     /// `args = expr`: the argument values of a parameter sweep, evaluated at run time.
     pub(crate) args: Option<Expr>,
     /// `threads = N` or `threads = [N, …]`: thread counts, each at least 1.

@@ -89,6 +89,17 @@ pub(crate) struct Interval {
     pub net: Option<(usize, f64)>,
 }
 
+/// The machine's state over one round, as its result records it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct RoundState {
+    pub others_cores: f64,
+    pub own_cores: f64,
+    pub steal: f64,
+    pub iowait: f64,
+    pub throttled: f64,
+    pub cpu_pressure: Option<f64>,
+}
+
 /// Reads a small file into `buf` (cleared first), without allocating once `buf` is large
 /// enough.
 fn read_into(path: &str, buf: &mut String) -> Option<()> {
@@ -401,7 +412,8 @@ impl Sampler {
 }
 
 /// The state over a round from `from` to `to`: the intervals it overlaps, each weighed by the
-/// overlap (a round inside one interval gets that interval's figures).
+/// overlap (a round inside one interval gets that interval's figures); the busiest device of
+/// any of them.
 fn state_of(intervals: &[Interval], from: Duration, to: Duration) -> Option<Interval> {
     let mut weight = 0.0;
     let mut s = Interval {
@@ -420,6 +432,9 @@ fn state_of(intervals: &[Interval], from: Duration, to: Duration) -> Option<Inte
         s.steal += overlap * i.steal;
         s.iowait += overlap * i.iowait;
         s.throttled += overlap * i.throttled;
+        if let Some(p) = i.cpu_pressure {
+            s.cpu_pressure = Some(s.cpu_pressure.unwrap_or(0.0) + overlap * p);
+        }
         for (mine, theirs) in [(&mut s.disk, i.disk), (&mut s.net, i.net)] {
             if let Some((device, busy)) = theirs {
                 if mine.is_none_or(|(_, b)| b < busy) {
@@ -434,18 +449,21 @@ fn state_of(intervals: &[Interval], from: Duration, to: Duration) -> Option<Inte
         steal: s.steal / weight,
         iowait: s.iowait / weight,
         throttled: s.throttled / weight,
+        cpu_pressure: s.cpu_pressure.map(|p| p / weight),
         ..s
     })
 }
 
 /// Marks the rounds (which ended at `RoundRecord::end` after a session that started `offset`
 /// after the sampler) with the states they ran in, and returns the session's checks: a state
-/// becomes a check when it touched at least a quarter of the rounds.
+/// becomes a check when it touched at least a quarter of the rounds. A saturated device of the
+/// kind the bench declares as its `bottleneck` (`disk` or `network`) is no finding.
 pub(crate) fn judge(
     intervals: &[Interval],
     devices: &Devices,
     rounds: &mut [RoundRecord],
     offset: Duration,
+    bottleneck: Option<&str>,
 ) -> Vec<CheckDoc> {
     #[derive(Default)]
     struct Tally {
@@ -462,11 +480,22 @@ pub(crate) fn judge(
             continue;
         };
         seen += 1;
+        r.machine = Some(RoundState {
+            others_cores: state.others_cores,
+            own_cores: state.own_cores,
+            steal: state.steal,
+            iowait: state.iowait,
+            throttled: state.throttled,
+            cpu_pressure: state.cpu_pressure,
+        });
+        // The device the bench declares as its bottleneck is meant to be busy.
         let disk = state
             .disk
+            .filter(|_| bottleneck != Some("disk"))
             .map(|(i, busy)| (devices.disks.get(i).cloned(), busy));
         let net = state
             .net
+            .filter(|_| bottleneck != Some("network"))
             .map(|(i, busy)| (devices.nets.get(i).map(|n| n.0.clone()), busy));
         let device = [disk, net]
             .into_iter()
@@ -650,15 +679,25 @@ mod tests {
                 rss_bytes: None,
                 end: Duration::from_millis(100 * i + 95),
                 marks: Vec::new(),
+                machine: None,
             })
             .collect();
-        let checks = judge(&intervals, &Devices::default(), &mut rounds, Duration::ZERO);
+        let checks = judge(
+            &intervals,
+            &Devices::default(),
+            &mut rounds,
+            Duration::ZERO,
+            None,
+        );
         assert_eq!(checks.len(), 1);
         assert_eq!(checks[0].kind, "busy_machine");
         assert_eq!(checks[0].figures["rounds"], 5);
         assert!((checks[0].figures["mean"].as_f64().unwrap() - 1.3).abs() < 1e-9);
         assert!(rounds[..5].iter().all(|r| r.marks.is_empty()));
         assert!(rounds[5..].iter().all(|r| r.marks == ["busy_machine"]));
+        // Each round records the state it ran in: 90 ms inside one 100 ms interval.
+        assert_eq!(rounds[7].machine.unwrap().others_cores, 1.3);
+        assert_eq!(rounds[2].machine.unwrap().others_cores, 0.0);
         // Two busy rounds in twenty are marked, but they are no check of the session.
         let one: Vec<Interval> = (0..10)
             .map(|i| busy(100 * i, if i == 3 { 2.0 } else { 0.0 }))
@@ -671,7 +710,7 @@ mod tests {
                 ..rounds[0].clone()
             })
             .collect();
-        let checks = judge(&one, &Devices::default(), &mut twenty, Duration::ZERO);
+        let checks = judge(&one, &Devices::default(), &mut twenty, Duration::ZERO, None);
         assert!(checks.is_empty(), "{checks:?}");
         assert_eq!(twenty.iter().filter(|r| !r.marks.is_empty()).count(), 2);
     }

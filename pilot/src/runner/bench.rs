@@ -103,6 +103,12 @@ pub(super) fn bench_mode(
     };
     let start_checks = crate::checks::system::start_checks(&machine, &setup);
     print!("{}", crate::checks::system::describe(&start_checks));
+    if !args.no_sampling && crate::checks::sampler::Sampler::start().is_none() {
+        println!(
+            "machine state: not sampled (this system has no /proc/stat to read); busy-machine, \
+             steal, throttling and saturated-device checks are off"
+        );
+    }
     let log = match RunLog::start(args, &root, &target, &started) {
         Ok(log) => log,
         Err(e) => {

@@ -161,10 +161,16 @@ impl<'b> Groups<'b> {
         progress.finish();
         let mut sessions: Vec<Option<SessionResult>> = vec![None; members.len()];
         for (k, mut session) in result.members.into_iter().enumerate() {
-            if let Some(sampler) = workloads[index[k]].sampler.take() {
-                let offset = origin.saturating_duration_since(sampler.origin());
-                session.judge_machine(&sampler.finish(), offset);
-            }
+            session.machine_state = Some(match workloads[index[k]].sampler.take() {
+                _ if args.no_sampling => "off",
+                Some(sampler) => {
+                    let offset = origin.saturating_duration_since(sampler.origin());
+                    let bottleneck = workloads[index[k]].bottleneck;
+                    session.judge_machine(&sampler.finish(), offset, bottleneck);
+                    "sampled"
+                }
+                None => "not sampled",
+            });
             sessions[index[k]] = Some(session);
         }
         for (i, b) in members.iter().enumerate() {

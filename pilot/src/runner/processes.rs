@@ -80,6 +80,7 @@ struct ProcessResult {
     readings: usize,
     warnings: Vec<String>,
     checks: Vec<crate::store::schema::CheckDoc>,
+    machine_state: Option<&'static str>,
     warm_up: Option<WarmUpClass>,
     outliers: Option<OutlierCount>,
     iters: Option<u64>,
@@ -186,6 +187,14 @@ fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
             mean_ns: None,
             rss_bytes: r.rss_bytes,
             end: Duration::ZERO,
+            machine: r.machine.map(|m| crate::checks::sampler::RoundState {
+                others_cores: m.others_cores,
+                own_cores: m.own_cores,
+                steal: m.steal,
+                iowait: m.iowait,
+                throttled: m.throttled,
+                cpu_pressure: m.cpu_pressure,
+            }),
             marks: r
                 .marks
                 .iter()
@@ -202,6 +211,12 @@ fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
         unresolved: doc.status == Status::Unresolved.as_str(),
         warnings: doc.warnings.clone(),
         checks: doc.checks.clone(),
+        machine_state: match doc.machine_state.as_deref() {
+            Some("sampled") => Some("sampled"),
+            Some("off") => Some("off"),
+            Some(_) => Some("not sampled"),
+            None => None,
+        },
         warm_up: doc.warm_up.as_deref().and_then(WarmUpClass::parse),
         // The document keeps the counts, not the sums: a combined count moves no mean.
         outliers: doc.outliers.map(|o| OutlierCount {
@@ -383,6 +398,7 @@ fn processes_result(
         outliers,
         // Each process's pairs stay in its own document; their checks are carried above.
         overhead: None,
+        machine_state: done.iter().find_map(|p| p.machine_state),
     };
     (session, iters)
 }

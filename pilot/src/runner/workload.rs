@@ -67,6 +67,8 @@ pub(super) struct BenchWorkload {
     pub(super) sampler: Option<Sampler>,
     /// Measures the instrumentation overhead between rounds, when asked to (full form).
     pub(super) overhead: Option<OverheadProbe>,
+    /// The device the bench declares it saturates (`bottleneck = …`).
+    pub(super) bottleneck: Option<&'static str>,
 }
 
 /// What the instrumentation overhead check gathers between rounds (see
@@ -165,6 +167,7 @@ impl BenchWorkload {
             broken: b.broken.clone(),
             sampler: None,
             overhead: None,
+            bottleneck: b.def.options.bottleneck,
         }
     }
 
@@ -186,9 +189,14 @@ impl BenchWorkload {
         self.overhead = (checks.overhead && full).then(|| OverheadProbe::new(checks.clock_ns));
         let offset = self.sampler.as_ref().map(|s| s.origin().elapsed());
         let mut session = run_session(self, &RealClock::start(), config, on_estimate);
-        if let (Some(sampler), Some(offset)) = (self.sampler.take(), offset) {
-            session.judge_machine(&sampler.finish(), offset);
-        }
+        session.machine_state = Some(match (checks.sampling, self.sampler.take(), offset) {
+            (false, ..) => "off",
+            (true, Some(sampler), Some(offset)) => {
+                session.judge_machine(&sampler.finish(), offset, self.bottleneck);
+                "sampled"
+            }
+            _ => "not sampled",
+        });
         if let Some(probe) = self.overhead.take() {
             session.judge_overhead(&probe.pairs, config.confidence);
         }
@@ -370,5 +378,6 @@ pub(super) fn failed_session(msg: &str) -> SessionResult {
         warm_up: None,
         outliers: None,
         overhead: None,
+        machine_state: None,
     }
 }

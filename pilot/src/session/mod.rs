@@ -183,6 +183,8 @@ pub(crate) struct RoundRecord {
     pub end: Duration,
     /// The states of the machine that touched the round (`busy_machine`, …).
     pub marks: Vec<&'static str>,
+    /// The machine's state during the round, when it was sampled.
+    pub machine: Option<crate::checks::sampler::RoundState>,
 }
 
 /// The current estimate of the time PI.
@@ -286,12 +288,15 @@ pub(crate) struct SessionResult {
     pub outliers: Option<crate::stats::outliers::OutlierCount>,
     /// What recording each unit cost, when it was measured (full form).
     pub overhead: Option<crate::checks::overhead::Overhead>,
+    /// Whether the machine's state was sampled: `sampled`, `not sampled` (no /proc), `off`
+    /// (`--no-sampling`); `None` where the question does not arise (scripted sessions).
+    pub machine_state: Option<&'static str>,
 }
 
 impl SessionResult {
     /// Marks the rounds with the machine's states sampled during the session (`intervals`,
     /// timed from the sampler's start, which came `offset` before the session's) and adds the
-    /// checks they make.
+    /// checks they make; `bottleneck` is the device the bench declares it saturates.
     pub(crate) fn judge_machine(
         &mut self,
         (intervals, devices): &(
@@ -299,8 +304,11 @@ impl SessionResult {
             crate::checks::sampler::Devices,
         ),
         offset: Duration,
+        bottleneck: Option<&str>,
     ) {
-        for c in crate::checks::sampler::judge(intervals, devices, &mut self.rounds, offset) {
+        let checks =
+            crate::checks::sampler::judge(intervals, devices, &mut self.rounds, offset, bottleneck);
+        for c in checks {
             self.warnings.push(c.message.clone());
             self.checks.push(c);
         }

@@ -167,6 +167,7 @@ impl<'a> Session<'a> {
             rss_bytes: None,
             end,
             marks: Vec::new(),
+            machine: None,
         };
         match data {
             RoundData::Units {
@@ -341,6 +342,7 @@ impl<'a> Session<'a> {
             warm_up,
             outliers,
             overhead: None,
+            machine_state: None,
         }
     }
 }

@@ -27,8 +27,9 @@
 
 use super::schema::{
     CiDoc, ClockDoc, ConfigDoc, MachineDoc, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc,
-    ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, SubsessionDoc,
+    ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, RoundMachineDoc, SubsessionDoc,
 };
+use crate::checks::figure;
 use crate::record::ClockInfo;
 use crate::session::{Estimate, SessionConfig, SessionResult, Status};
 use crate::stats::Summary;
@@ -198,6 +199,14 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
             analysed: round.analysed,
             rss_bytes: round.rss_bytes,
             marks: round.marks.iter().map(|m| m.to_string()).collect(),
+            machine: round.machine.map(|m| RoundMachineDoc {
+                others_cores: figure(m.others_cores),
+                own_cores: figure(m.own_cores),
+                steal: figure(m.steal),
+                iowait: figure(m.iowait),
+                throttled: figure(m.throttled),
+                cpu_pressure: m.cpu_pressure.map(figure),
+            }),
         })
         .collect();
     ResultDoc {
@@ -254,6 +263,7 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
                 .map(|e| o.per_unit_ns / e.mean),
             pairs: o.pairs,
         }),
+        machine_state: s.machine_state.map(str::to_string),
     }
 }
 
@@ -313,6 +323,7 @@ mod tests {
             warm_up: Some(crate::session::WarmUpClass::Flat),
             outliers: None,
             overhead: None,
+            machine_state: None,
         };
         let config = SessionConfig::default();
         let doc = document(&record(&session, &config));

@@ -113,6 +113,10 @@ pub struct ResultDoc {
     /// What recording each unit costs (full form), when it was measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overhead: Option<OverheadDoc>,
+    /// Whether the machine's state was sampled between rounds: `sampled`, `not sampled` (the
+    /// system has no /proc to read), or `off` (`--no-sampling`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_state: Option<String>,
 }
 
 /// The full form's instrumentation overhead: pairs of rounds with unit recording on and off.
@@ -273,6 +277,29 @@ pub struct RoundDoc {
     /// The checks of the machine's state that touched this round (e.g. `busy_machine`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub marks: Vec<String>,
+    /// The machine's state during the round, when it was sampled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<RoundMachineDoc>,
+}
+
+/// The machine's state during one round (the sample intervals it overlapped, weighed by the
+/// overlap).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RoundMachineDoc {
+    /// Cores other processes kept busy.
+    pub others_cores: f64,
+    /// Cores this process kept busy.
+    pub own_cores: f64,
+    /// Share of the CPU time stolen by the hypervisor.
+    pub steal: f64,
+    /// Share of the CPU time spent waiting for I/O.
+    pub iowait: f64,
+    /// Share of the time the process's cgroup was throttled.
+    pub throttled: f64,
+    /// Share of the time some task waited for a CPU (`/proc/pressure/cpu`), where the kernel
+    /// has it.
+    #[serde(default)]
+    pub cpu_pressure: Option<f64>,
 }
 
 /// The process executions an estimate came from.

@@ -80,8 +80,17 @@ fn unknown_option_lists_the_valid_ones() {
     assert_eq!(
         attr_error(quote!(foo = 1)),
         "unknown `#[pilot::bench]` option `foo`; expected one of `name`, `unit`, `work`, \
-         `ci`, `confidence`, `max_time`, `min_time`, `ignore`, `group`, `args`, `threads`, \
-         `crate`"
+         `ci`, `confidence`, `max_time`, `min_time`, `ignore`, `group`, `bottleneck`, `args`, \
+         `threads`, `crate`"
+    );
+}
+
+#[test]
+fn bottleneck_names_a_device() {
+    assert_eq!(
+        attr_error(quote!(bottleneck = "gpu")),
+        "`bottleneck` names the device the bench is meant to saturate: `\"disk\"` or \
+         `\"network\"`, e.g. `bottleneck = \"disk\"`"
     );
 }
 

@@ -47,6 +47,14 @@ fn session(status: Status) -> SessionResult {
             rss_bytes: Some(12 << 20),
             end: Duration::from_micros(120),
             marks: vec!["busy_machine"],
+            machine: Some(crate::checks::sampler::RoundState {
+                others_cores: 1.25,
+                own_cores: 1.0,
+                steal: 0.01,
+                iowait: 0.0,
+                throttled: 0.0,
+                cpu_pressure: Some(0.5),
+            }),
         }],
         removed: 10,
         readings: 1000,
@@ -75,6 +83,7 @@ fn session(status: Status) -> SessionResult {
             confidence: 0.95,
             pairs: 7,
         }),
+        machine_state: Some("sampled"),
     }
 }
 
