@@ -66,7 +66,8 @@ pub(crate) struct Devices {
     pub cgroup_cpu_stat: Option<String>,
 }
 
-/// The state of the machine over an interval between two samples.
+/// The state of the machine over an interval between two samples, or over a round (the
+/// intervals it overlapped).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Interval {
     pub from: Duration,
@@ -87,17 +88,6 @@ pub(crate) struct Interval {
     /// The busiest network link with a known speed (index in [`Devices::nets`]) and its
     /// utilisation.
     pub net: Option<(usize, f64)>,
-}
-
-/// The machine's state over one round, as its result records it.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub(crate) struct RoundState {
-    pub others_cores: f64,
-    pub own_cores: f64,
-    pub steal: f64,
-    pub iowait: f64,
-    pub throttled: f64,
-    pub cpu_pressure: Option<f64>,
 }
 
 /// Reads a small file into `buf` (cleared first), without allocating once `buf` is large
@@ -153,7 +143,7 @@ pub(crate) fn read_sample(
 
 /// The first eight counters of /proc/stat's aggregate `cpu` line: user nice system idle iowait
 /// irq softirq steal (guest time is inside user).
-fn cpu_counters(stat: &str) -> Option<[u64; 8]> {
+pub(crate) fn cpu_counters(stat: &str) -> Option<[u64; 8]> {
     let line = stat.lines().find(|l| l.starts_with("cpu "))?;
     let mut v = [0u64; 8];
     for (slot, x) in v.iter_mut().zip(line.split_whitespace().skip(1)) {
@@ -480,14 +470,7 @@ pub(crate) fn judge(
             continue;
         };
         seen += 1;
-        r.machine = Some(RoundState {
-            others_cores: state.others_cores,
-            own_cores: state.own_cores,
-            steal: state.steal,
-            iowait: state.iowait,
-            throttled: state.throttled,
-            cpu_pressure: state.cpu_pressure,
-        });
+        r.machine = Some(state.clone());
         // The device the bench declares as its bottleneck is meant to be busy.
         let disk = state
             .disk
@@ -696,8 +679,8 @@ mod tests {
         assert!(rounds[..5].iter().all(|r| r.marks.is_empty()));
         assert!(rounds[5..].iter().all(|r| r.marks == ["busy_machine"]));
         // Each round records the state it ran in: 90 ms inside one 100 ms interval.
-        assert_eq!(rounds[7].machine.unwrap().others_cores, 1.3);
-        assert_eq!(rounds[2].machine.unwrap().others_cores, 0.0);
+        assert_eq!(rounds[7].machine.as_ref().unwrap().others_cores, 1.3);
+        assert_eq!(rounds[2].machine.as_ref().unwrap().others_cores, 0.0);
         // Two busy rounds in twenty are marked, but they are no check of the session.
         let one: Vec<Interval> = (0..10)
             .map(|i| busy(100 * i, if i == 3 { 2.0 } else { 0.0 }))

@@ -2,6 +2,7 @@
 //! are set up. Each is a named check with a plain remedy, printed once per run and written into
 //! every result of the run.
 
+use super::sampler::cpu_counters;
 use super::{Kind, check, figure};
 use crate::store::schema::{CheckDoc, MachineDoc};
 
@@ -116,25 +117,13 @@ pub(crate) fn others_busy_cores(wait: std::time::Duration) -> Option<f64> {
     let before = crate::probe::read("/proc/stat")?;
     std::thread::sleep(wait);
     let after = crate::probe::read("/proc/stat")?;
-    let (b, a) = (cpu_line(&before)?, cpu_line(&after)?);
-    let total = a.0.checked_sub(b.0)? as f64;
-    let idle = a.1.checked_sub(b.1)? as f64;
+    let (b, a) = (cpu_counters(&before)?, cpu_counters(&after)?);
+    let sum = |v: [u64; 8]| v.iter().sum::<u64>();
+    let total = sum(a).checked_sub(sum(b))? as f64;
+    // Idle and iowait are the cores nobody used.
+    let idle = (a[3] + a[4]).checked_sub(b[3] + b[4])? as f64;
     let cores = std::thread::available_parallelism().ok()?.get() as f64;
     (total > 0.0).then(|| cores * (1.0 - idle / total).max(0.0))
-}
-
-/// (total, idle + iowait) jiffies of /proc/stat's aggregate `cpu` line.
-pub(crate) fn cpu_line(stat: &str) -> Option<(u64, u64)> {
-    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
-    let v: Vec<u64> = line
-        .split_whitespace()
-        .skip(1)
-        .map(|x| x.parse().unwrap_or(0))
-        .collect();
-    // user nice system idle iowait irq softirq steal (guest and guest_nice are in user).
-    let total = v.iter().take(8).sum();
-    let idle = v.get(3)? + v.get(4).copied().unwrap_or(0);
-    Some((total, idle))
 }
 
 /// The start-of-run checks as lines for the terminal (one `check: …` line each).
@@ -196,11 +185,5 @@ mod tests {
                 "virtual_machine"
             ]
         );
-    }
-
-    #[test]
-    fn the_cpu_line_sums_the_first_eight_counters() {
-        let stat = "cpu  100 5 30 800 20 1 2 3 0 0\ncpu0 50 0 15 400 10 0 1 1 0 0\n";
-        assert_eq!(cpu_line(stat), Some((961, 820)));
     }
 }

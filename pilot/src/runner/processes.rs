@@ -187,13 +187,14 @@ fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
             mean_ns: None,
             rss_bytes: r.rss_bytes,
             end: Duration::ZERO,
-            machine: r.machine.map(|m| crate::checks::sampler::RoundState {
+            machine: r.machine.map(|m| crate::checks::sampler::Interval {
                 others_cores: m.others_cores,
                 own_cores: m.own_cores,
                 steal: m.steal,
                 iowait: m.iowait,
                 throttled: m.throttled,
                 cpu_pressure: m.cpu_pressure,
+                ..Default::default()
             }),
             marks: r
                 .marks

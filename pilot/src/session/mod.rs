@@ -184,7 +184,7 @@ pub(crate) struct RoundRecord {
     /// The states of the machine that touched the round (`busy_machine`, …).
     pub marks: Vec<&'static str>,
     /// The machine's state during the round, when it was sampled.
-    pub machine: Option<crate::checks::sampler::RoundState>,
+    pub machine: Option<crate::checks::sampler::Interval>,
 }
 
 /// The current estimate of the time PI.

@@ -199,7 +199,7 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
             analysed: round.analysed,
             rss_bytes: round.rss_bytes,
             marks: round.marks.iter().map(|m| m.to_string()).collect(),
-            machine: round.machine.map(|m| RoundMachineDoc {
+            machine: round.machine.as_ref().map(|m| RoundMachineDoc {
                 others_cores: figure(m.others_cores),
                 own_cores: figure(m.own_cores),
                 steal: figure(m.steal),

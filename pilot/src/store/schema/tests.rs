@@ -47,13 +47,12 @@ fn session(status: Status) -> SessionResult {
             rss_bytes: Some(12 << 20),
             end: Duration::from_micros(120),
             marks: vec!["busy_machine"],
-            machine: Some(crate::checks::sampler::RoundState {
+            machine: Some(crate::checks::sampler::Interval {
                 others_cores: 1.25,
                 own_cores: 1.0,
                 steal: 0.01,
-                iowait: 0.0,
-                throttled: 0.0,
                 cpu_pressure: Some(0.5),
+                ..Default::default()
             }),
         }],
         removed: 10,
