@@ -400,6 +400,7 @@ fn processes_result(
         // Each process's pairs stay in its own document; their checks are carried above.
         overhead: None,
         machine_state: done.iter().find_map(|p| p.machine_state),
+        warm_up_start: None,
     };
     (session, iters)
 }

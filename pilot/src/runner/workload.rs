@@ -379,5 +379,6 @@ pub(super) fn failed_session(msg: &str) -> SessionResult {
         outliers: None,
         overhead: None,
         machine_state: None,
+        warm_up_start: None,
     }
 }

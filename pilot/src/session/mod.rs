@@ -291,7 +291,18 @@ pub(crate) struct SessionResult {
     /// Whether the machine's state was sampled: `sampled`, `not sampled` (no /proc), `off`
     /// (`--no-sampling`); `None` where the question does not arise (scripted sessions).
     pub machine_state: Option<&'static str>,
+    /// How far the readings' start lay outside the stable rounds' range (see
+    /// [`warmup::WarmUpEvidence::start_change`]), when it did.
+    pub warm_up_start: Option<f64>,
 }
+
+/// The largest slow start (relative to the slowest stable round) that other processes are
+/// allowed to explain (see [`SessionResult::blame_warm_up`]): half again as slow.
+const MACHINE_EXPLAINS_START: f64 = 0.5;
+/// The least excess of other processes' cores during the start over the stable rounds that
+/// explains a slow start: a tenth of a core. On this project's 2-vCPU VM others at 0.23 cores
+/// during the first 20 ms (0.03 later) came with a start 15% slower than every stable round.
+const MACHINE_START_CORES: f64 = 0.1;
 
 impl SessionResult {
     /// Marks the rounds with the machine's states sampled during the session (`intervals`,
@@ -312,6 +323,7 @@ impl SessionResult {
             self.warnings.push(c.message.clone());
             self.checks.push(c);
         }
+        self.blame_warm_up();
     }
 
     /// Takes the instrumentation overhead's pairs of rounds (see
@@ -329,6 +341,53 @@ impl SessionResult {
         if let Some(c) = crate::checks::overhead::overhead_check(o, e.mean) {
             self.warnings.push(c.message.clone());
             self.checks.push(c);
+        }
+    }
+
+    /// A slow start that other processes explain is no warm-up of the workload's. The class
+    /// `warm-up` from a start slower than every stable round by at most
+    /// [`MACHINE_EXPLAINS_START`] becomes `flat`, with a warning that says why, when the rounds
+    /// up to the first stable one ran while other processes kept at least
+    /// [`MACHINE_START_CORES`] more cores busy than in the median later stable round. Other
+    /// processes slow a thread that shares a core, or a cache, with them; they cannot make it
+    /// many times slower, so a larger warm-up stays the workload's. Needs the rounds' sampled
+    /// machine state (see [`Self::judge_machine`]); O(rounds).
+    fn blame_warm_up(&mut self) {
+        let (Some(start), Some(WarmUpClass::WarmUp)) = (self.warm_up_start, self.warm_up) else {
+            return;
+        };
+        let Some(first) = self.rounds.iter().position(|r| r.stable.is_some()) else {
+            return;
+        };
+        if !(0.0..=MACHINE_EXPLAINS_START).contains(&start) {
+            return;
+        }
+        let others = |r: &RoundRecord| r.machine.as_ref().map(|m| m.others_cores);
+        let Some(early) = self.rounds[..=first]
+            .iter()
+            .filter_map(others)
+            .reduce(f64::max)
+        else {
+            return;
+        };
+        let mut later: Vec<f64> = self.rounds[first + 1..]
+            .iter()
+            .filter(|r| r.stable.is_some())
+            .filter_map(others)
+            .collect();
+        if later.is_empty() {
+            return;
+        }
+        later.sort_by(f64::total_cmp);
+        let usual = later[later.len() / 2];
+        if early - usual >= MACHINE_START_CORES {
+            self.warm_up = Some(WarmUpClass::Flat);
+            self.warnings.push(format!(
+                "the first readings were {:.0}% slower than every stable round, while other \
+                 processes kept {early:.2} cores busy (against {usual:.2} in the usual stable \
+                 round): the machine's start, not a warm-up of the workload's; classed flat",
+                100.0 * start,
+            ));
         }
     }
 

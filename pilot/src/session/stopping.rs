@@ -319,6 +319,9 @@ impl<'a> Session<'a> {
         readings.finish_warnings(&status, estimate.as_ref());
         let drift = readings.drift();
         let warm_up = readings.warm_up_class(&status, estimate.as_ref(), drift);
+        let warm_up_start = (readings.readings > 0)
+            .then(|| readings.warm_up.start_change(&readings.round_means))
+            .flatten();
         let outliers =
             (!readings_only && readings.outliers.readings > 0).then_some(readings.outliers);
         if let (Status::OutOfReach, Some(e), Some(found)) = (&status, &estimate, &out_of_reach) {
@@ -343,6 +346,7 @@ impl<'a> Session<'a> {
             outliers,
             overhead: None,
             machine_state: None,
+            warm_up_start,
         }
     }
 }

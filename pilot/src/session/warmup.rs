@@ -120,18 +120,26 @@ impl WarmUpEvidence {
     }
 
     /// The level the readings before the steady state began at: the median of their first
-    /// segment by change-point detection (all of them when there is no change point). `None`
-    /// with too few readings.
+    /// segment of at least [`MIN_EARLY`] readings by change-point detection (all of them when
+    /// there is no change point). A shorter first segment is an interruption (one reading at
+    /// 3× the rest was one in the examples' `one_add`), not a level. `None` with too few
+    /// readings.
     fn early_level(&self) -> Option<f64> {
         if self.early.len() < MIN_EARLY {
             return None;
         }
         let config = crate::stats::changepoint::ChangepointConfig::default();
-        let first = crate::stats::changepoint::find_stable_segment(&self.early, &config)
-            .ok()
-            .and_then(|seg| seg.changepoints.first().copied())
-            .unwrap_or(self.early.len());
-        median(&self.early[..first.max(1)])
+        let cuts = crate::stats::changepoint::find_stable_segment(&self.early, &config)
+            .map(|seg| seg.changepoints)
+            .unwrap_or_default();
+        let mut from = 0;
+        for to in cuts.into_iter().chain([self.early.len()]) {
+            if to >= from + MIN_EARLY {
+                return median(&self.early[from..to]);
+            }
+            from = to;
+        }
+        median(&self.early[from..])
     }
 
     /// The class, given the stable rounds' means and whether the session found a steady state
@@ -170,6 +178,23 @@ impl WarmUpEvidence {
             WarmUpClass::Slowdown
         } else {
             WarmUpClass::Flat
+        }
+    }
+
+    /// How far the start lay outside the stable rounds' range, when it did by more than the
+    /// least tolerance: `start / slowest − 1` (> 0, slower) or `start / fastest − 1` (< 0).
+    pub(crate) fn start_change(&self, round_means: &[f64]) -> Option<f64> {
+        let slowest = round_means.iter().copied().fold(f64::MIN, f64::max);
+        let fastest = round_means.iter().copied().fold(f64::MAX, f64::min);
+        let early = self.early_level()?;
+        if round_means.is_empty() {
+            None
+        } else if early > slowest * (1.0 + MIN_TOLERANCE) {
+            Some(early / slowest - 1.0)
+        } else if early < fastest * (1.0 - MIN_TOLERANCE) {
+            Some(early / fastest - 1.0)
+        } else {
+            None
         }
     }
 }
@@ -226,6 +251,37 @@ mod tests {
             e.add_round(&level(*m, 500), Some((0, 500)));
         }
         assert_eq!(e.classify(&means, true, None), WarmUpClass::Flat);
+    }
+
+    #[test]
+    fn the_start_outside_the_stable_range_is_measured() {
+        // A start at 0.9 against stable rounds between 0.64 and 0.70: 0.9 / 0.70 − 1 = +28.6%.
+        let mut e = WarmUpEvidence::default();
+        e.add_round(&level(0.9, 255), None);
+        let means = [0.64, 0.70, 0.66];
+        for m in means {
+            e.add_round(&level(m, 500), Some((0, 500)));
+        }
+        let start = e.start_change(&means).unwrap();
+        // The sample's median is 0.9 · 1.01 (the `level` helper's pattern).
+        assert!((start - (0.909 / 0.70 - 1.0)).abs() < 1e-9, "{start}");
+        assert!(e.start_change(&[0.85, 0.9]).is_none());
+    }
+
+    #[test]
+    fn an_interruption_at_the_start_is_no_level() {
+        // The second reading took 3× the rest (an interrupt): change-point detection gives it
+        // a segment of its own with the first, but a level of two readings is no warm-up.
+        let mut e = WarmUpEvidence::default();
+        let mut start = vec![0.79, 2.9];
+        start.extend(level(0.75, 253));
+        e.add_round(&start, None);
+        let means = [0.67, 0.72, 0.80, 0.70];
+        for m in means {
+            e.add_round(&level(m, 500), Some((0, 500)));
+        }
+        assert_eq!(e.classify(&means, true, None), WarmUpClass::Flat);
+        assert!(e.start_change(&means).is_none());
     }
 
     #[test]

@@ -324,6 +324,7 @@ mod tests {
             outliers: None,
             overhead: None,
             machine_state: None,
+            warm_up_start: None,
         };
         let config = SessionConfig::default();
         let doc = document(&record(&session, &config));

@@ -406,3 +406,59 @@ fn a_cap_reached_before_any_estimate_says_why() {
 }
 
 mod readings_only;
+
+/// A session of `steady`-ns units whose first 30 units take `start` times as long, and the
+/// machine state of its rounds: other processes keep `others_at_start` cores busy up to the
+/// end of the first stable round, none after.
+fn slow_start_session(start: f64, others_at_start: f64) -> SessionResult {
+    let clock = ScriptedClock::default();
+    let reading = move |i: u64, rng: &mut ChaCha8Rng| {
+        let steady = 1000.0 + 5.0 * noise(rng);
+        if i < 30 { start * steady } else { steady }
+    };
+    let mut w = Scripted::new(&clock, reading);
+    let mut r = run(&mut w, &clock, &SessionConfig::default());
+    let first = r.rounds.iter().position(|r| r.stable.is_some()).unwrap();
+    let split = r.rounds[first].end;
+    let last = r.rounds.last().unwrap().end + Duration::from_secs(1);
+    let intervals = vec![
+        crate::checks::sampler::Interval {
+            from: Duration::ZERO,
+            to: split,
+            others_cores: others_at_start,
+            ..Default::default()
+        },
+        crate::checks::sampler::Interval {
+            from: split,
+            to: last,
+            ..Default::default()
+        },
+    ];
+    r.judge_machine(&(intervals, Default::default()), Duration::ZERO, None);
+    r
+}
+
+#[test]
+fn a_slow_start_while_others_were_busy_is_the_machines() {
+    // 15% slower at the start, no one else busy: the workload's warm-up.
+    let alone = slow_start_session(1.15, 0.0);
+    assert_eq!(alone.warm_up, Some(WarmUpClass::WarmUp));
+    let start = alone.warm_up_start.unwrap();
+    assert!((start - 0.15).abs() < 0.02, "start {start}");
+    // The same start while others kept a quarter of a core busy: the machine's.
+    let busy = slow_start_session(1.15, 0.25);
+    assert_eq!(busy.warm_up, Some(WarmUpClass::Flat), "{:?}", busy.warnings);
+    assert!(
+        busy.warnings.iter().any(|w| w.contains("15% slower")
+            && w.contains("0.25 cores busy")
+            && w.contains("classed flat")),
+        "{:?}",
+        busy.warnings
+    );
+    // Others cannot make a start three times as slow: that stays a warm-up.
+    let big = slow_start_session(3.0, 0.25);
+    assert_eq!(big.warm_up, Some(WarmUpClass::WarmUp));
+    // A twentieth of a core is too little to blame.
+    let little = slow_start_session(1.15, 0.05);
+    assert_eq!(little.warm_up, Some(WarmUpClass::WarmUp));
+}

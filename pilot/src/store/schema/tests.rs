@@ -83,6 +83,7 @@ fn session(status: Status) -> SessionResult {
             pairs: 7,
         }),
         machine_state: Some("sampled"),
+        warm_up_start: None,
     }
 }
 
