@@ -14,6 +14,7 @@ mod compare;
 mod interrupt;
 mod list;
 mod resume;
+mod run;
 
 use std::process::ExitCode;
 
@@ -46,6 +47,7 @@ enum Command {
     Compare(compare::CompareArgs),
     List(list::ListArgs),
     Analyze(analyze::AnalyzeArgs),
+    Run(Box<run::RunArgs>),
 }
 
 /// The exit code of a command that compared: 1 when a bench failed (no verdict can hide
@@ -98,6 +100,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(&args),
         Command::List(args) => list::run(&args),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Run(args) => run::run(&args),
     };
     match result {
         Ok(code) => code,

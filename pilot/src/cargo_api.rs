@@ -17,6 +17,11 @@ pub mod processes {
     pub use crate::runner::{ChildFailure, ChildReport, combine_children, now};
 }
 
+/// Command-line programs measured by `cargo pilot run`.
+pub mod program {
+    pub use crate::program::{Mode, Output, Plan, Program, TARGET, run};
+}
+
 /// Tables, Markdown and documents of results and comparisons.
 pub mod report {
     pub use crate::report::{

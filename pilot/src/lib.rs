@@ -12,6 +12,7 @@ mod entry;
 mod error;
 mod fmt;
 mod probe;
+mod program;
 mod record;
 mod report;
 mod runner;

@@ -8,6 +8,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+use common::text;
+
 fn tmp() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
 }
@@ -56,27 +59,14 @@ fn git(dir: &Path, args: &[&str]) {
 /// `cargo pilot bench --against ARGS` in `dir`, short sessions, no `PILOT_*` setting of the
 /// outer environment.
 fn against(dir: &Path, target: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
-    cmd.args(["pilot", "bench", "--against"])
+    let mut cmd = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"));
+    cmd.args(["bench", "--against"])
         .args(args)
         .args(["--max-time", "1", "--ci", "0.05", "--processes", "3"])
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
         .env("CI", "1");
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PILOT_") {
-            cmd.env_remove(k);
-        }
-    }
     cmd.output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// The (name, verdict) rows of a `--format json` comparison.

@@ -10,23 +10,15 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-fn cargo_pilot(args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
-    cmd.arg("pilot").args(args).env("CI", "1");
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PILOT_") {
-            cmd.env_remove(k);
-        }
-    }
-    cmd.output().unwrap()
-}
+mod common;
+use common::text;
 
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+fn cargo_pilot(args: &[&str]) -> Output {
+    common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
+        .args(args)
+        .env("CI", "1")
+        .output()
+        .unwrap()
 }
 
 fn scratch(test: &str) -> PathBuf {

@@ -24,14 +24,15 @@ use crate::store::{self, result};
 /// The exit code for a regression found against a baseline.
 const EXIT_REGRESSION: u8 = 3;
 
-/// The baseline's results for this target, read before anything runs so that a missing or
-/// corrupt baseline stops the run at once.
-fn load_baseline(
-    args: &Args,
+/// The results of baseline `name` (when one is asked for) for bench target `target`, read
+/// before anything runs so that a missing or corrupt baseline stops the run at once. A
+/// baseline without the target has no results for it.
+pub(crate) fn load_baseline(
     root: &Path,
+    name: Option<&str>,
     target: &str,
 ) -> Result<Option<Vec<store::SavedResult>>, String> {
-    let Some(name) = &args.baseline else {
+    let Some(name) = name else {
         return Ok(None);
     };
     let dir = store::baseline(&store::baselines_dir(root), name).map_err(|e| e.to_string())?;
@@ -40,6 +41,75 @@ fn load_baseline(
         return Ok(Some(Vec::new()));
     }
     store::read_dir(&dir).map(Some).map_err(|e| e.to_string())
+}
+
+/// Writes `doc` as the latest result of bench `name` of `target`, and into `baseline` when
+/// one is being saved. A document that would not pass the reader's checks is refused (it
+/// would break every later comparison), and a write that fails is an error: either way it is
+/// said on standard error, counted in the number returned, and the file on disk stays as it
+/// was.
+pub(crate) fn save_result(
+    root: &Path,
+    target: &str,
+    name: &str,
+    doc: &ResultDoc,
+    baseline: Option<&str>,
+) -> usize {
+    if let Err(e) = doc.validate() {
+        eprintln!(
+            "error: `{name}` produced a result pilot cannot read back, so it was not saved (a \
+             bug in pilot): {e}"
+        );
+        return 1;
+    }
+    let bytes = serde_json::to_vec_pretty(doc).expect("documents serialise");
+    let mut paths = vec![store::latest_path(root, target, name)];
+    if let Some(baseline) = baseline {
+        paths.push(store::baseline_path(root, baseline, target, name));
+    }
+    let mut failed = 0;
+    for path in paths {
+        if let Err(e) = store::write_atomic(&path, &bytes) {
+            eprintln!(
+                "error: failed to write the result of `{name}` to `{}`: {e}",
+                path.display()
+            );
+            failed += 1;
+        }
+    }
+    failed
+}
+
+/// Compares the results `docs` of `target` (saved as latest under `root`) with the
+/// baseline's and prints the table; `ran` says which baseline entries this run covered (the
+/// others are not "missing"). Returns the comparison document and whether anything regressed.
+pub(crate) fn compare_with_baseline(
+    (root, target): (&Path, &str),
+    docs: &[ResultDoc],
+    base: &[store::SavedResult],
+    ran: &dyn Fn(&str) -> bool,
+    options: &crate::compare::CompareOptions,
+    baseline: &str,
+) -> (CompareDoc, bool) {
+    let results: Vec<store::SavedResult> = docs
+        .iter()
+        .filter_map(|d| {
+            let path = store::latest_path(root, target, &d.name);
+            store::from_document(d, &path).ok()
+        })
+        .collect();
+    let comparisons = crate::compare::against_baseline(base, &results, |r| ran(&r.name), options);
+    for w in crate::compare::machine_mismatch(base, &results) {
+        println!("warning: {w}");
+    }
+    println!(
+        "\ncompared with baseline `{baseline}`:\n{}",
+        crate::report::comparison_table(&comparisons, options)
+    );
+    (
+        crate::report::comparison_doc(&comparisons, options),
+        crate::compare::any_regressed(&comparisons),
+    )
 }
 
 /// A benchmark run of this binary: where its results go, what it has measured so far.
@@ -72,7 +142,7 @@ pub(super) fn bench_mode(
     let root = store::target_dir();
     let target = store::bench_target_name();
     interrupt::install();
-    let base = match load_baseline(args, &root, &target) {
+    let base = match load_baseline(&root, args.baseline.as_deref(), &target) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");
@@ -239,38 +309,15 @@ impl Run<'_> {
         ControlFlow::Continue(())
     }
 
-    /// Writes `doc` as the latest result of bench `name`, and into the baseline being saved.
-    /// A document that would not pass the reader's checks is refused (it would break every
-    /// later comparison), and a write that fails is an error: either way the bench counts as
-    /// failed and the file on disk stays as it was.
+    /// Saves `doc` as bench `name`'s result (see [`save_result`]); a failure fails the bench.
     fn save(&mut self, name: &str, doc: &ResultDoc) {
-        if let Err(e) = doc.validate() {
-            eprintln!(
-                "error: bench `{name}` produced a result pilot cannot read back, so it was not \
-                 saved (a bug in pilot): {e}"
-            );
-            self.failed += 1;
-            return;
-        }
-        let bytes = serde_json::to_vec_pretty(doc).expect("documents serialise");
-        let mut paths = vec![store::latest_path(&self.root, &self.target, name)];
-        if let Some(baseline) = &self.args.save_baseline {
-            paths.push(store::baseline_path(
-                &self.root,
-                baseline,
-                &self.target,
-                name,
-            ));
-        }
-        for path in paths {
-            if let Err(e) = store::write_atomic(&path, &bytes) {
-                eprintln!(
-                    "error: failed to write the result of `{name}` to `{}`: {e}",
-                    path.display()
-                );
-                self.failed += 1;
-            }
-        }
+        self.failed += save_result(
+            &self.root,
+            &self.target,
+            name,
+            doc,
+            self.args.save_baseline.as_deref(),
+        );
     }
 
     /// The end of the run: the table, the comparison with the baseline, the run document, and
@@ -330,42 +377,24 @@ impl Run<'_> {
     /// Compares this run's results with the baseline's and prints the table; returns the
     /// comparison document and whether anything regressed.
     fn compare(&self, base: &[store::SavedResult], selected: &[&Bench]) -> (CompareDoc, bool) {
-        let ran: Vec<store::SavedResult> = self
-            .documents
-            .iter()
-            .filter_map(|d| {
-                let path = store::latest_path(&self.root, &self.target, &d.name);
-                store::from_document(d, &path).ok()
-            })
-            .collect();
         let options = crate::compare::CompareOptions {
             alpha: self.args.alpha.unwrap_or(0.01),
             noise: self.args.noise.unwrap_or(0.01),
             confidence: None,
         };
         // Benches left out by the filters are not "missing".
-        let comparisons = crate::compare::against_baseline(
+        compare_with_baseline(
+            (&self.root, &self.target),
+            &self.documents,
             base,
-            &ran,
-            |r| selected.iter().any(|b| b.name == r.name),
+            &|name| selected.iter().any(|b| b.name == name),
             &options,
-        );
-        for w in crate::compare::machine_mismatch(base, &ran) {
-            println!("warning: {w}");
-        }
-        println!(
-            "\ncompared with baseline `{}`:\n{}",
             self.args.baseline.as_deref().unwrap_or(""),
-            crate::report::comparison_table(&comparisons, &options)
-        );
-        (
-            crate::report::comparison_doc(&comparisons, &options),
-            crate::compare::any_regressed(&comparisons),
         )
     }
 }
 
-pub(super) fn print_outcome(name: &str, s: &SessionResult) {
+pub(crate) fn print_outcome(name: &str, s: &SessionResult) {
     match (&s.status, &s.estimate) {
         (Status::Failed(msg), _) => println!("{name}: FAILED: {msg}"),
         (status, Some(e)) => println!(
@@ -396,7 +425,7 @@ pub(super) fn print_outcome(name: &str, s: &SessionResult) {
     }
 }
 
-pub(super) fn row(name: &str, unit: Option<&str>, s: &SessionResult) -> Row {
+pub(crate) fn row(name: &str, unit: Option<&str>, s: &SessionResult) -> Row {
     let (time, throughput, samples, q) = match &s.estimate {
         Some(e) => {
             let time = format_estimate(e.mean, e.ci.low, e.ci.high);

@@ -32,7 +32,7 @@ use crate::store::schema::{GroupDoc, MemberDoc, PairDoc, RangeDoc};
 
 /// Longest round of a group member: short rounds make many cycles, so the members' rounds
 /// alternate faster than the machine's state changes.
-const MEMBER_MAX_ROUND: Duration = Duration::from_millis(25);
+pub(crate) const MEMBER_MAX_ROUND: Duration = Duration::from_millis(25);
 
 /// The groups among the selected benches, and the results of those already measured.
 pub(super) struct Groups<'b> {
@@ -47,7 +47,7 @@ pub(super) struct Groups<'b> {
 }
 
 /// A finished group, for the table and the run document.
-pub(super) struct GroupReport {
+pub(crate) struct GroupReport {
     name: String,
     /// Member names and estimates, in ranking order.
     ranked: Vec<(String, f64, f64, f64)>,
@@ -234,37 +234,7 @@ impl<'b> Groups<'b> {
         let mut config = group_config(&base);
         config.wait_for_targets =
             args.ci.is_some() || members.iter().any(|b| b.def.options.ci.is_some());
-        let round_means: Vec<Vec<f64>> = sessions
-            .iter()
-            .map(|s| {
-                s.rounds
-                    .iter()
-                    .filter(|r| r.analysed && r.stable.is_some())
-                    .filter_map(|r| r.mean_ns)
-                    .collect()
-            })
-            .collect();
-        let with: Vec<usize> = (0..members.len())
-            .filter(|&i| sessions[i].estimate.is_some())
-            .collect();
-        let views: Vec<MemberView<'_>> = with
-            .iter()
-            .map(|&i| MemberView {
-                estimate: sessions[i].estimate.as_ref().expect("filtered"),
-                round_means: &round_means[i],
-            })
-            .collect();
-        let (ranking, pairs) = rank(&views, &config);
-        let ranking: Vec<usize> = ranking.into_iter().map(|k| with[k]).collect();
-        let pairs: Vec<PairComparison> = pairs
-            .into_iter()
-            .map(|p| PairComparison {
-                a: with[p.a],
-                b: with[p.b],
-                ..p
-            })
-            .collect();
-        let settled = pairs.iter().all(|p| p.verdict != PairVerdict::Undecided);
+        let (ranking, pairs, settled) = rank_sessions(sessions, &config);
         let estimates: Vec<Option<(f64, f64, f64)>> = sessions
             .iter()
             .map(|s| s.estimate.as_ref().map(|e| (e.mean, e.ci.low, e.ci.high)))
@@ -297,50 +267,96 @@ impl<'b> Groups<'b> {
     pub(super) fn docs(&self) -> Vec<GroupDoc> {
         self.reports
             .iter()
-            .map(|g| GroupDoc {
-                name: g.name.clone(),
-                ranking: g.ranked.iter().map(|r| r.0.clone()).collect(),
-                pairs: g
-                    .pairs
-                    .iter()
-                    .map(|(a, b, p)| PairDoc {
-                        a: a.clone(),
-                        b: b.clone(),
-                        ratio: p.ratio,
-                        ratio_ci: RangeDoc {
-                            low: p.ratio_ci.low,
-                            high: p.ratio_ci.high,
-                        },
-                        p: p.p,
-                        verdict: p.verdict.as_str().to_string(),
-                    })
-                    .collect(),
-                members: g
-                    .ranked
-                    .iter()
-                    .map(|(name, mean, low, high)| MemberDoc {
-                        name: name.clone(),
-                        mean: *mean,
-                        ci: RangeDoc {
-                            low: *low,
-                            high: *high,
-                        },
-                    })
-                    .collect(),
-                status: if g.settled { "settled" } else { "time cap" }.to_string(),
-                interleaved: !self.sequential,
-                cycles: g.cycles,
-                elapsed_s: g.elapsed.as_secs_f64(),
-                ranking_settled_s: g.ranking_settled.map(|t| t.as_secs_f64()),
-            })
+            .map(|g| group_doc(g, !self.sequential))
             .collect()
+    }
+}
+
+/// Ranks sessions measured one after another by the group's rule (with each round's mean over
+/// its stable readings): the ranking, its adjacent pairs, and whether every pair was settled.
+/// Sessions without an estimate are left out of the ranking.
+pub(crate) fn rank_sessions(
+    sessions: &[SessionResult],
+    config: &GroupConfig,
+) -> (Vec<usize>, Vec<PairComparison>, bool) {
+    let round_means: Vec<Vec<f64>> = sessions
+        .iter()
+        .map(|s| {
+            s.rounds
+                .iter()
+                .filter(|r| r.analysed && r.stable.is_some())
+                .filter_map(|r| r.mean_ns)
+                .collect()
+        })
+        .collect();
+    let with: Vec<usize> = (0..sessions.len())
+        .filter(|&i| sessions[i].estimate.is_some())
+        .collect();
+    let views: Vec<MemberView<'_>> = with
+        .iter()
+        .map(|&i| MemberView {
+            estimate: sessions[i].estimate.as_ref().expect("filtered"),
+            round_means: &round_means[i],
+        })
+        .collect();
+    let (ranking, pairs) = rank(&views, config);
+    let ranking: Vec<usize> = ranking.into_iter().map(|k| with[k]).collect();
+    let pairs: Vec<PairComparison> = pairs
+        .into_iter()
+        .map(|p| PairComparison {
+            a: with[p.a],
+            b: with[p.b],
+            ..p
+        })
+        .collect();
+    let settled = pairs.iter().all(|p| p.verdict != PairVerdict::Undecided);
+    (ranking, pairs, settled)
+}
+
+/// A group's entry in the run document's `groups`.
+pub(crate) fn group_doc(g: &GroupReport, interleaved: bool) -> GroupDoc {
+    GroupDoc {
+        name: g.name.clone(),
+        ranking: g.ranked.iter().map(|r| r.0.clone()).collect(),
+        pairs: g
+            .pairs
+            .iter()
+            .map(|(a, b, p)| PairDoc {
+                a: a.clone(),
+                b: b.clone(),
+                ratio: p.ratio,
+                ratio_ci: RangeDoc {
+                    low: p.ratio_ci.low,
+                    high: p.ratio_ci.high,
+                },
+                p: p.p,
+                verdict: p.verdict.as_str().to_string(),
+            })
+            .collect(),
+        members: g
+            .ranked
+            .iter()
+            .map(|(name, mean, low, high)| MemberDoc {
+                name: name.clone(),
+                mean: *mean,
+                ci: RangeDoc {
+                    low: *low,
+                    high: *high,
+                },
+            })
+            .collect(),
+        status: if g.settled { "settled" } else { "time cap" }.to_string(),
+        interleaved,
+        cycles: g.cycles,
+        elapsed_s: g.elapsed.as_secs_f64(),
+        ranking_settled_s: g.ranking_settled.map(|t| t.as_secs_f64()),
     }
 }
 
 /// A finished group's report: its members' `names` in the order of `estimates`, and what the
 /// interleaved (or sequential) comparison found.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn group_report(
+pub(crate) fn group_report(
     group: &str,
     names: &[String],
     ranking: &[usize],
@@ -376,7 +392,7 @@ pub(super) fn group_report(
 }
 
 /// One group's ranking table, with a line saying how it was measured.
-pub(super) fn render_report(g: &GroupReport, sequential: bool) -> String {
+pub(crate) fn render_report(g: &GroupReport, sequential: bool) -> String {
     let mut out = String::new();
     let how = match (sequential, g.settled) {
         (true, true) => "one after another, settled".to_string(),
@@ -471,7 +487,7 @@ fn member_configs(args: &Args, members: &[&Bench]) -> (GroupConfig, Vec<SessionC
 }
 
 /// The group's rule and cap from its members' settings (see the module docs).
-fn group_config(members: &[SessionConfig]) -> GroupConfig {
+pub(crate) fn group_config(members: &[SessionConfig]) -> GroupConfig {
     GroupConfig {
         confidence: members.first().map_or(0.95, |c| c.confidence),
         max_time: members.iter().map(|c| c.max_time).max().unwrap_or_default(),

@@ -10,11 +10,11 @@
 use crate::session::stop;
 
 /// The exit code of a run stopped by a signal (128 + SIGINT, as shells report Ctrl-C).
-pub(super) const EXIT_INTERRUPTED: u8 = 130;
+pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 
 /// Installs the handlers. If they cannot be installed, signals keep their default action
 /// (the process ends at once), which loses nothing already saved.
-pub(super) fn install() {
+pub(crate) fn install() {
     #[cfg(unix)]
     let signals = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
     #[cfg(not(unix))]

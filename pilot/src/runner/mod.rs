@@ -29,7 +29,13 @@ mod snapshots;
 
 use registry::{Bench, registered};
 
+pub(crate) use bench::{compare_with_baseline, load_baseline, print_outcome, row, save_result};
+pub(crate) use group::{
+    MEMBER_MAX_ROUND, group_config, group_doc, group_report, rank_sessions, render_report,
+};
+pub(crate) use interrupt::{EXIT_INTERRUPTED, install as interrupt_install};
 pub use processes::{ChildFailure, ChildReport, combine_children};
+pub(crate) use speed::MachineSpeed;
 
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
 pub fn now() -> String {

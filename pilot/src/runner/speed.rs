@@ -16,7 +16,7 @@ const RUN_PROBE: usize = 15;
 const BENCH_PROBE: usize = 5;
 
 /// What a run knows of the machine's speed.
-pub(super) struct MachineSpeed {
+pub(crate) struct MachineSpeed {
     history: History,
     /// The machine's run-to-run variation, when enough runs are known.
     pub variation: Option<MachineVariation>,
@@ -29,7 +29,7 @@ pub(super) struct MachineSpeed {
 impl MachineSpeed {
     /// Times the probe, reads the machine's history under `root` and records this run in it.
     /// Returns warnings about the history file (unreadable, unwritable): none stops the run.
-    pub(super) fn start(root: &Path, machine: &MachineDoc, at: &str) -> (Self, Vec<String>) {
+    pub(crate) fn start(root: &Path, machine: &MachineDoc, at: &str) -> (Self, Vec<String>) {
         let start_ns = probe_ns(RUN_PROBE);
         let (mut history, warning) = History::load(history::history_path(root), machine);
         let mut warnings: Vec<String> = warning.into_iter().collect();
@@ -46,7 +46,7 @@ impl MachineSpeed {
     }
 
     /// One line for the run's header and its table: what the intervals include.
-    pub(super) fn describe(&self, confidence: f64) -> String {
+    pub(crate) fn describe(&self, confidence: f64) -> String {
         match self.variation {
             Some(v) => format!(
                 "machine: run-to-run variation ±{:.2}% (sd {:.2}% over {} runs, speed probe); \
@@ -69,20 +69,20 @@ impl MachineSpeed {
     /// own means in earlier runs of this build when there are enough (it then includes what
     /// the probe cannot see: how much this bench moves with the machine, and what changes
     /// between its processes), else the speed probe's.
-    pub(super) fn variation_for(&self, name: &str) -> Option<MachineVariation> {
+    pub(crate) fn variation_for(&self, name: &str) -> Option<MachineVariation> {
         history::variation(&self.history.bench_means(name))
             .map(|v| MachineVariation { own: true, ..v })
             .or(self.variation)
     }
 
     /// Notes bench `name`'s mean for later runs of this build.
-    pub(super) fn add_bench(&mut self, name: &str, mean_ns: f64) {
+    pub(crate) fn add_bench(&mut self, name: &str, mean_ns: f64) {
         self.history.add_bench(name, mean_ns);
     }
 
     /// Times the probe after a bench: the relative change of its time since the last probe
     /// (before the bench).
-    pub(super) fn after_bench(&mut self) -> f64 {
+    pub(crate) fn after_bench(&mut self) -> f64 {
         let now = probe_ns(BENCH_PROBE);
         let change = now / self.last_ns - 1.0;
         self.last_ns = now;
@@ -90,7 +90,7 @@ impl MachineSpeed {
     }
 
     /// The speed section of the run's machine record.
-    pub(super) fn doc(&self) -> SpeedDoc {
+    pub(crate) fn doc(&self) -> SpeedDoc {
         SpeedDoc {
             probe_ns: self.start_ns,
             run_to_run: self.variation.map(|v| v.sd),
@@ -99,7 +99,7 @@ impl MachineSpeed {
     }
 
     /// Times the probe as the run ends and records the run's mean probe time.
-    pub(super) fn finish(&mut self) -> Option<String> {
+    pub(crate) fn finish(&mut self) -> Option<String> {
         let end = probe_ns(RUN_PROBE);
         self.history.finish(end)
     }

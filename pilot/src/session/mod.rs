@@ -89,6 +89,12 @@ pub(crate) struct SessionConfig {
     /// Reads the process's memory after each round (for the leak check); `None` reads nothing
     /// (tests with scripted workloads).
     pub memory: Option<fn() -> crate::checks::memory::Memory>,
+    /// Least units (rounds in readings-only mode) before the session may stop short of its
+    /// time cap: a program's `--min-runs`.
+    pub min_units: u64,
+    /// Most units (rounds in readings-only mode): the session stops there as at its time cap.
+    /// A program's `--max-runs`.
+    pub max_units: Option<u64>,
 }
 
 impl Default for SessionConfig {
@@ -108,6 +114,8 @@ impl Default for SessionConfig {
             changepoints: ChangepointConfig::default(),
             machine: None,
             memory: None,
+            min_units: 0,
+            max_units: None,
         }
     }
 }

@@ -37,6 +37,8 @@ pub(crate) struct Session<'a> {
     least_samples: bool,
     /// Set when more time cannot buy the target (see [`reach::judge`]).
     out_of_reach: Option<OutOfReach>,
+    /// Units run so far (rounds in readings-only mode), for the least and most units.
+    units: u64,
 }
 
 impl<'a> Session<'a> {
@@ -55,12 +57,20 @@ impl<'a> Session<'a> {
             met_target: false,
             least_samples: false,
             out_of_reach: None,
+            units: 0,
         }
     }
 
     /// The work amount the next round should do.
     pub(crate) fn next_work(&self) -> u64 {
-        self.work
+        // Unit readings are known after the first round (which does the least work): from
+        // then on a round does no more units than the most leave.
+        match self.readings.config.max_units {
+            Some(most) if !self.readings_only && self.units > 0 => {
+                self.work.min(most.saturating_sub(self.units).max(1))
+            }
+            _ => self.work,
+        }
     }
 
     /// The current estimate of the time PI, if there is one yet.
@@ -106,7 +116,12 @@ impl<'a> Session<'a> {
             Ok(d) => d,
             Err(message) => return Some(Status::Failed(message)),
         };
+        // The round ran `next_work()` units: the planner's amount, or fewer at the most units.
+        let ran = self.next_work();
+        self.work = ran;
         self.readings_only |= matches!(data, RoundData::Whole);
+        self.units += if self.readings_only { 1 } else { ran };
+        let at_most = cfg.max_units.is_some_and(|most| self.units >= most);
         let elapsed = self.readings.clock.now().saturating_sub(self.start);
         if duration < cfg.short_round && self.work >= high {
             self.short_rule = false;
@@ -118,10 +133,10 @@ impl<'a> Session<'a> {
         };
         if short {
             self.after_short_round();
-            return (elapsed >= cfg.max_time).then_some(Status::TimeCap);
+            return (elapsed >= cfg.max_time || at_most).then_some(Status::TimeCap);
         }
         if !analysed {
-            return None;
+            return at_most.then_some(Status::TimeCap);
         }
         let rounds = self.readings.rounds.iter().filter(|r| r.analysed).count();
         if !self.readings_only
@@ -131,7 +146,7 @@ impl<'a> Session<'a> {
             return Some(Status::BelowResolution);
         }
         self.estimate_and_plan(duration, elapsed, on_estimate);
-        if elapsed >= cfg.min_time {
+        if elapsed >= cfg.min_time && self.units >= cfg.min_units {
             if self.met_target {
                 return Some(Status::Converged);
             }
@@ -139,7 +154,7 @@ impl<'a> Session<'a> {
                 return Some(Status::OutOfReach);
             }
         }
-        (elapsed >= cfg.max_time).then_some(Status::TimeCap)
+        (elapsed >= cfg.max_time || at_most).then_some(Status::TimeCap)
     }
 
     /// Records the round and keeps its readings (its stable phase, or its whole-round reading)

@@ -462,3 +462,33 @@ fn a_slow_start_while_others_were_busy_is_the_machines() {
     let little = slow_start_session(1.15, 0.05);
     assert_eq!(little.warm_up, Some(WarmUpClass::WarmUp));
 }
+
+#[test]
+fn least_and_most_units_bound_the_session() {
+    let steady = |_: u64, rng: &mut ChaCha8Rng| 1000.0 + 10.0 * noise(rng);
+    // At most 50 units: rounds shrink to fit, and the session stops there.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, steady);
+    let config = SessionConfig {
+        max_units: Some(50),
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert_eq!(w.works.iter().sum::<u64>(), 50, "{:?}", w.works);
+    assert_eq!(r.status, Status::TimeCap);
+    // At least twice the units the session converges in: it runs on to them.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, steady);
+    let quick = run(&mut w, &clock, &SessionConfig::default());
+    let alone: u64 = w.works.iter().sum();
+    assert_eq!(quick.status, Status::Converged);
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, steady);
+    let config = SessionConfig {
+        min_units: 2 * alone,
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert!(w.works.iter().sum::<u64>() >= 2 * alone);
+    assert_eq!(r.status, Status::Converged);
+}

@@ -1,0 +1,315 @@
+//! One run of a command-line program: started, timed from before the spawn to the moment it is
+//! reaped, and reaped with `wait4` so that its own user and system time and peak memory are
+//! read. `getrusage(RUSAGE_CHILDREN)` would give the sum of all children's times and the
+//! largest peak of any child so far (hyperfine's high-water-mark mistake: a small command run
+//! after a big one shows the big one's memory).
+//!
+//! The child's standard error goes to a file pilot keeps (its last lines explain a failure),
+//! or to the terminal with `--show-output`; standard output goes where `--output` says, or is
+//! read whole when its numbers are the readings.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// Where a program's standard output goes (hyperfine's `--output`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Output {
+    /// Discarded by the system (`/dev/null`): the default.
+    #[default]
+    Null,
+    /// Through a pipe that pilot reads and discards: for programs that write differently to
+    /// a pipe.
+    Pipe,
+    /// To pilot's own standard output.
+    Inherit,
+    /// Into this file, truncated before each run.
+    File(PathBuf),
+}
+
+/// How to start a program.
+#[derive(Debug, Clone)]
+pub(crate) struct Spawn {
+    /// The program and its arguments.
+    pub argv: Vec<String>,
+    /// A file to read as standard input (else none: `/dev/null`).
+    pub input: Option<PathBuf>,
+    pub output: Output,
+    /// Shows standard error (and, with [`Output::Null`], standard output) on the terminal.
+    pub show_output: bool,
+    /// Reads standard output whole, for readings printed by the program.
+    pub capture: bool,
+}
+
+/// What one run did and cost.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Outcome {
+    /// From before the spawn to the reaping, ns.
+    pub wall_ns: f64,
+    /// The child's own user and system CPU time, ns (`None` where `wait4` is not available).
+    pub user_ns: Option<f64>,
+    pub sys_ns: Option<f64>,
+    /// The child's peak resident memory, bytes.
+    pub peak_bytes: Option<f64>,
+    /// Its exit code, or the signal that ended it.
+    pub code: Option<i32>,
+    pub signal: Option<i32>,
+    /// Standard output, when it was captured.
+    pub stdout: Vec<u8>,
+}
+
+impl Outcome {
+    /// Whether the program exited with code 0.
+    pub(crate) fn success(&self) -> bool {
+        self.code == Some(0)
+    }
+
+    /// How it ended, in words: `exit code 2`, `killed by signal 9`.
+    pub(crate) fn ending(&self) -> String {
+        match (self.code, self.signal) {
+            (Some(c), _) => format!("exit code {c}"),
+            (None, Some(s)) => format!("killed by signal {s}"),
+            (None, None) => "an unknown ending".to_string(),
+        }
+    }
+}
+
+/// Runs programs described by one [`Spawn`], keeping the file their standard error goes to.
+pub(crate) struct Runner {
+    spawn: Spawn,
+    stderr: Option<File>,
+}
+
+impl Runner {
+    /// A runner for `spawn`; its standard-error file is created here, not at each run.
+    pub(crate) fn new(spawn: Spawn) -> Result<Runner, String> {
+        let stderr = if spawn.show_output {
+            None
+        } else {
+            Some(
+                tempfile::tempfile()
+                    .map_err(|e| format!("failed to create a file for standard error: {e}"))?,
+            )
+        };
+        Ok(Runner { spawn, stderr })
+    }
+
+    /// Starts `argv` from now on (the same program with other arguments).
+    pub(crate) fn set_argv(&mut self, argv: Vec<String>) {
+        self.spawn.argv = argv;
+    }
+
+    /// Runs the program once. `Err` when it cannot be started (no such program, no
+    /// permission, an input file that cannot be read), with what the system said.
+    pub(crate) fn run(&mut self) -> Result<Outcome, String> {
+        let s = &self.spawn;
+        let (program, args) = s.argv.split_first().ok_or("an empty command")?;
+        let mut command = Command::new(program);
+        command.args(args);
+        command.stdin(match &s.input {
+            Some(path) => Stdio::from(
+                File::open(path)
+                    .map_err(|e| format!("failed to open the input `{}`: {e}", path.display()))?,
+            ),
+            None => Stdio::null(),
+        });
+        let stdout = if s.capture {
+            Stdio::piped()
+        } else {
+            match &s.output {
+                Output::Null if s.show_output => Stdio::inherit(),
+                Output::Null => Stdio::null(),
+                Output::Pipe => Stdio::piped(),
+                Output::Inherit => Stdio::inherit(),
+                Output::File(path) => Stdio::from(File::create(path).map_err(|e| {
+                    format!("failed to create the output `{}`: {e}", path.display())
+                })?),
+            }
+        };
+        command.stdout(stdout);
+        match &mut self.stderr {
+            Some(file) => {
+                file.set_len(0)
+                    .and_then(|()| file.seek(SeekFrom::Start(0)).map(|_| ()))
+                    .map_err(|e| format!("failed to reset the standard-error file: {e}"))?;
+                let clone = file
+                    .try_clone()
+                    .map_err(|e| format!("failed to share the standard-error file: {e}"))?;
+                command.stderr(Stdio::from(clone));
+            }
+            None => {
+                command.stderr(Stdio::inherit());
+            }
+        }
+        let start = Instant::now();
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("failed to start `{program}`: {e}"))?;
+        let mut captured = Vec::new();
+        if let Some(mut out) = child.stdout.take() {
+            // Read to the end while the child runs (a full pipe would stop it), then reap it.
+            let read = out.read_to_end(&mut captured);
+            if let Err(e) = read {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("failed to read the output of `{program}`: {e}"));
+            }
+        }
+        let mut outcome = reap(child, start)?;
+        if s.capture {
+            outcome.stdout = captured;
+        }
+        Ok(outcome)
+    }
+
+    /// The last `lines` lines of the last run's standard error (empty when it was shown).
+    pub(crate) fn stderr_tail(&mut self, lines: usize) -> String {
+        let Some(file) = &mut self.stderr else {
+            return String::new();
+        };
+        let mut text = String::new();
+        let len = file.metadata().map_or(0, |m| m.len());
+        // The last 8 KiB hold the last lines of any reasonable message.
+        let from = len.saturating_sub(8192);
+        if file.seek(SeekFrom::Start(from)).is_err() {
+            return text;
+        }
+        let mut bytes = Vec::new();
+        let _ = file.read_to_end(&mut bytes);
+        text.push_str(&String::from_utf8_lossy(&bytes));
+        let all: Vec<&str> = text.lines().collect();
+        all[all.len().saturating_sub(lines)..].join("\n")
+    }
+}
+
+/// Waits for `child` with `wait4`, which returns the child's own resource use.
+#[cfg(unix)]
+fn reap(child: std::process::Child, start: Instant) -> Result<Outcome, String> {
+    let pid = child.id() as libc::pid_t;
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: `pid` is our own child, not yet reaped (std reaps only in `wait`, never
+        // called on it); `status` and `usage` are valid for writes.
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if r == pid {
+            break;
+        }
+        let err = std::io::Error::last_os_error();
+        if err.kind() != std::io::ErrorKind::Interrupted {
+            return Err(format!("failed to wait for process {pid}: {err}"));
+        }
+    }
+    let wall_ns = start.elapsed().as_nanos() as f64;
+    // `child` is dropped without `wait`: it is reaped already, and dropping never kills.
+    drop(child);
+    let tv = |t: libc::timeval| t.tv_sec as f64 * 1e9 + t.tv_usec as f64 * 1e3;
+    // Linux reports the peak in KiB, macOS and the BSDs in bytes... except FreeBSD (KiB too).
+    let peak_unit = if cfg!(target_os = "macos") || cfg!(target_os = "ios") {
+        1.0
+    } else {
+        1024.0
+    };
+    let (code, signal) = if libc::WIFEXITED(status) {
+        (Some(libc::WEXITSTATUS(status)), None)
+    } else if libc::WIFSIGNALED(status) {
+        (None, Some(libc::WTERMSIG(status)))
+    } else {
+        (None, None)
+    };
+    Ok(Outcome {
+        wall_ns,
+        user_ns: Some(tv(usage.ru_utime)),
+        sys_ns: Some(tv(usage.ru_stime)),
+        peak_bytes: Some(usage.ru_maxrss as f64 * peak_unit),
+        code,
+        signal,
+        stdout: Vec::new(),
+    })
+}
+
+/// Waits for `child`; without `wait4` there is no per-child resource use.
+#[cfg(not(unix))]
+fn reap(mut child: std::process::Child, start: Instant) -> Result<Outcome, String> {
+    let status = child
+        .wait()
+        .map_err(|e| format!("failed to wait for the program: {e}"))?;
+    Ok(Outcome {
+        wall_ns: start.elapsed().as_nanos() as f64,
+        code: status.code(),
+        ..Outcome::default()
+    })
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Spawn {
+        Spawn {
+            argv: vec!["sh".into(), "-c".into(), script.into()],
+            input: None,
+            output: Output::Null,
+            show_output: false,
+            capture: false,
+        }
+    }
+
+    #[test]
+    fn exit_codes_signals_and_stderr_are_reported() {
+        let mut r = Runner::new(sh("echo one >&2; echo two >&2; exit 3")).unwrap();
+        let o = r.run().unwrap();
+        assert_eq!(o.code, Some(3));
+        assert!(!o.success());
+        assert_eq!(o.ending(), "exit code 3");
+        assert_eq!(r.stderr_tail(1), "two");
+        assert_eq!(r.stderr_tail(5), "one\ntwo");
+        let o = Runner::new(sh("kill -9 $$")).unwrap().run().unwrap();
+        assert_eq!(o.signal, Some(9));
+        assert_eq!(o.ending(), "killed by signal 9");
+        let e = Runner::new(Spawn {
+            argv: vec!["/no/such/program".into()],
+            ..sh("")
+        })
+        .unwrap()
+        .run()
+        .unwrap_err();
+        assert!(e.contains("failed to start `/no/such/program`"), "{e}");
+    }
+
+    #[test]
+    fn captured_output_and_input_file_are_passed() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.txt");
+        std::fs::write(&input, "4\n5\n").unwrap();
+        let mut r = Runner::new(Spawn {
+            input: Some(input),
+            capture: true,
+            ..sh("cat; echo 6")
+        })
+        .unwrap();
+        let o = r.run().unwrap();
+        assert!(o.success());
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "4\n5\n6\n");
+    }
+
+    #[test]
+    fn each_child_reports_its_own_peak_memory() {
+        // A big child first, then a small one: the small one's peak is its own, not the
+        // high-water mark of all children (what RUSAGE_CHILDREN would give).
+        let big = Runner::new(sh(
+            "x=$(head -c 30000000 /dev/zero | tr '\\0' a); echo ${#x}",
+        ))
+        .unwrap()
+        .run()
+        .unwrap();
+        let small = Runner::new(sh("true")).unwrap().run().unwrap();
+        let (b, s) = (big.peak_bytes.unwrap(), small.peak_bytes.unwrap());
+        assert!(b > 20e6, "big child's peak {b}");
+        assert!(s < 10e6, "small child's peak {s} after a big one");
+        assert!(big.user_ns.unwrap() + big.sys_ns.unwrap() > 0.0);
+    }
+}
