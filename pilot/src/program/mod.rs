@@ -518,9 +518,24 @@ fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
     })
 }
 
-/// Warnings about the runs themselves: failures accepted, runs faster than the shell, and the
-/// run cap.
+/// Warnings about the runs themselves: failures accepted, runs faster than the shell, peak
+/// memory below what can be seen, and the run cap.
 fn note_runs(plan: &Plan, w: &ProgramWorkload, s: &mut SessionResult) {
+    let floor = w.extras.iter().map(|e| e.peak_floor).fold(0.0, f64::max);
+    let unknown = w
+        .extras
+        .iter()
+        .flat_map(|e| &e.peak_bytes)
+        .filter(|p| p.is_nan())
+        .count();
+    if unknown > 0 && plan.mode != Mode::Work {
+        s.warnings.push(format!(
+            "peak memory not measured: {unknown} run(s) peaked at or below pilot's own {:.1} MiB, \
+             which on Linux a child inherits as its peak when it starts; `/usr/bin/time -v` \
+             (a smaller parent) can tell",
+            floor / 1048576.0
+        ));
+    }
     if w.failed_runs > 0 {
         s.warnings.push(format!(
             "{} run(s) exited non-zero and were measured anyway (--ignore-failure)",
@@ -640,10 +655,17 @@ fn extra_pis(plan: &Plan, s: &SessionResult, w: &ProgramWorkload) -> Vec<PiDoc> 
         changepoints: None,
         ..AnalysisConfig::default()
     };
+    // A peak at pilot's own floor is unknown: no index rather than pilot's size as the
+    // program's (see `spawn`'s docs).
+    let peaks = if picked.peak_bytes.iter().any(|p| p.is_nan()) {
+        &[][..]
+    } else {
+        &picked.peak_bytes[..]
+    };
     [
-        ("user_time", "ns", &picked.user_ns),
-        ("system_time", "ns", &picked.sys_ns),
-        ("peak_memory", "bytes", &picked.peak_bytes),
+        ("user_time", "ns", &picked.user_ns[..]),
+        ("system_time", "ns", &picked.sys_ns[..]),
+        ("peak_memory", "bytes", peaks),
     ]
     .into_iter()
     .filter_map(|(name, unit, xs)| {
@@ -686,9 +708,7 @@ fn extras_table(measured: &[Measured]) -> String {
                 range(v, &|x| format!("{}work/s", crate::fmt::format_rate(x)))
             ));
         }
-        let (Some(user), Some(sys), Some(peak)) =
-            (pi("user_time"), pi("system_time"), pi("peak_memory"))
-        else {
+        let (Some(user), Some(sys)) = (pi("user_time"), pi("system_time")) else {
             continue;
         };
         let est = |p: &PiDoc, f: &dyn Fn(f64) -> String| match (p.mean, p.ci.low, p.ci.high) {
@@ -699,12 +719,12 @@ fn extras_table(measured: &[Measured]) -> String {
             _ => "-".to_string(),
         };
         let mib = |b: f64| format!("{:.2} MiB", b / 1048576.0);
+        let peak = pi("peak_memory").map_or("not measured".to_string(), |p| est(p, &mib));
         out.push_str(&format!(
-            "{}: user {}, system {}, peak memory {}\n",
+            "{}: user {}, system {}, peak memory {peak}\n",
             m.program.name,
             est(user, &format_ns),
             est(sys, &format_ns),
-            est(peak, &mib)
         ));
     }
     if !out.is_empty() {

@@ -4,6 +4,12 @@
 //! largest peak of any child so far (hyperfine's high-water-mark mistake: a small command run
 //! after a big one shows the big one's memory).
 //!
+//! A child's peak memory has a floor on Linux: at `exec` the kernel keeps, as the new
+//! program's peak, the resident size of the process image it replaces, which a child started
+//! by `vfork` (as `std::process::Command` does) shares with its parent. A child whose own peak is
+//! below pilot's own peak therefore reports pilot's; [`Outcome::peak_bytes`] is `None` then
+//! (unknown, below [`Outcome::peak_floor`]), never pilot's size passed off as the program's.
+//!
 //! The child's standard error goes to a file pilot keeps (its last lines explain a failure),
 //! or to the terminal with `--show-output`; standard output goes where `--output` says, or is
 //! read whole when its numbers are the readings.
@@ -51,8 +57,12 @@ pub(crate) struct Outcome {
     /// The child's own user and system CPU time, ns (`None` where `wait4` is not available).
     pub user_ns: Option<f64>,
     pub sys_ns: Option<f64>,
-    /// The child's peak resident memory, bytes.
+    /// The child's peak resident memory, bytes; `None` when the system cannot tell, or when
+    /// it was no more than [`Outcome::peak_floor`] (the child's own peak is then unknown).
     pub peak_bytes: Option<f64>,
+    /// pilot's own peak resident memory when the child started, bytes: the least peak a
+    /// child can report (see the module docs).
+    pub peak_floor: Option<f64>,
     /// Its exit code, or the signal that ended it.
     pub code: Option<i32>,
     pub signal: Option<i32>,
@@ -143,6 +153,7 @@ impl Runner {
                 command.stderr(Stdio::inherit());
             }
         }
+        let floor = own_peak();
         let start = Instant::now();
         let mut child = command
             .spawn()
@@ -158,6 +169,13 @@ impl Runner {
             }
         }
         let mut outcome = reap(child, start)?;
+        outcome.peak_floor = floor;
+        // At the floor (a page of slack): the child's own peak was lower, and is unknown.
+        if let (Some(peak), Some(floor)) = (outcome.peak_bytes, floor) {
+            if peak <= floor + 4096.0 {
+                outcome.peak_bytes = None;
+            }
+        }
         if s.capture {
             outcome.stdout = captured;
         }
@@ -184,6 +202,31 @@ impl Runner {
     }
 }
 
+/// Linux and macOS give `ru_maxrss` in KiB and bytes.
+#[cfg(unix)]
+const PEAK_UNIT: f64 = if cfg!(target_os = "macos") || cfg!(target_os = "ios") {
+    1.0
+} else {
+    1024.0
+};
+
+/// This process's own peak resident memory, bytes.
+#[cfg(unix)]
+fn own_peak() -> Option<f64> {
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct, and getrusage only
+    // writes into it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is valid for writes.
+    let r = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    (r == 0).then(|| usage.ru_maxrss as f64 * PEAK_UNIT)
+}
+
+/// No peak to read without `getrusage`.
+#[cfg(not(unix))]
+fn own_peak() -> Option<f64> {
+    None
+}
+
 /// Waits for `child` with `wait4`, which returns the child's own resource use.
 #[cfg(unix)]
 fn reap(child: std::process::Child, start: Instant) -> Result<Outcome, String> {
@@ -207,12 +250,6 @@ fn reap(child: std::process::Child, start: Instant) -> Result<Outcome, String> {
     // `child` is dropped without `wait`: it is reaped already, and dropping never kills.
     drop(child);
     let tv = |t: libc::timeval| t.tv_sec as f64 * 1e9 + t.tv_usec as f64 * 1e3;
-    // Linux reports the peak in KiB, macOS and the BSDs in bytes... except FreeBSD (KiB too).
-    let peak_unit = if cfg!(target_os = "macos") || cfg!(target_os = "ios") {
-        1.0
-    } else {
-        1024.0
-    };
     let (code, signal) = if libc::WIFEXITED(status) {
         (Some(libc::WEXITSTATUS(status)), None)
     } else if libc::WIFSIGNALED(status) {
@@ -224,7 +261,8 @@ fn reap(child: std::process::Child, start: Instant) -> Result<Outcome, String> {
         wall_ns,
         user_ns: Some(tv(usage.ru_utime)),
         sys_ns: Some(tv(usage.ru_stime)),
-        peak_bytes: Some(usage.ru_maxrss as f64 * peak_unit),
+        peak_bytes: Some(usage.ru_maxrss as f64 * PEAK_UNIT),
+        peak_floor: None,
         code,
         signal,
         stdout: Vec::new(),
@@ -301,15 +339,26 @@ mod tests {
         // A big child first, then a small one: the small one's peak is its own, not the
         // high-water mark of all children (what RUSAGE_CHILDREN would give).
         let big = Runner::new(sh(
-            "x=$(head -c 30000000 /dev/zero | tr '\\0' a); echo ${#x}",
+            "x=$(head -c 150000000 /dev/zero | tr '\\0' a); echo ${#x}",
         ))
         .unwrap()
         .run()
         .unwrap();
         let small = Runner::new(sh("true")).unwrap().run().unwrap();
-        let (b, s) = (big.peak_bytes.unwrap(), small.peak_bytes.unwrap());
-        assert!(b > 20e6, "big child's peak {b}");
-        assert!(s < 10e6, "small child's peak {s} after a big one");
+        let b = big
+            .peak_bytes
+            .expect("150 MB is above the test process's own peak");
+        assert!(b > 150e6, "big child's peak {b}");
+        // `true` stays below this test process's own size: its peak is unknown, not the big
+        // one's, nor the floor passed off as its own.
+        let floor = small.peak_floor.unwrap();
+        match small.peak_bytes {
+            Some(s) => assert!(
+                s > floor && s < b / 2.0,
+                "small {s}, floor {floor}, big {b}"
+            ),
+            None => assert!(floor < b, "floor {floor}"),
+        }
         assert!(big.user_ns.unwrap() + big.sys_ns.unwrap() > 0.0);
     }
 }

@@ -30,8 +30,8 @@ pub enum Mode {
 }
 
 /// What each run of a round cost: its wall time (less the shell's, in runs mode), the user
-/// and system CPU time and peak memory of that child (0 where the system cannot tell), and its
-/// exit code; kept per round, in run order, so that the stable runs can be picked out
+/// and system CPU time of that child (0 where the system cannot tell) and its peak memory (NaN
+/// where it is unknown: see [`super::spawn`]), and its exit code; kept per round, in run order, so that the stable runs can be picked out
 /// afterwards.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Extras {
@@ -40,6 +40,8 @@ pub(crate) struct Extras {
     pub sys_ns: Vec<f64>,
     pub peak_bytes: Vec<f64>,
     pub codes: Vec<Option<i32>>,
+    /// The highest floor under the runs' peaks (see [`super::spawn::Outcome::peak_floor`]).
+    pub peak_floor: f64,
 }
 
 impl Extras {
@@ -47,8 +49,9 @@ impl Extras {
         self.wall_ns.push(wall_ns);
         self.user_ns.push(o.user_ns.unwrap_or(0.0));
         self.sys_ns.push(o.sys_ns.unwrap_or(0.0));
-        self.peak_bytes.push(o.peak_bytes.unwrap_or(0.0));
+        self.peak_bytes.push(o.peak_bytes.unwrap_or(f64::NAN));
         self.codes.push(o.code);
+        self.peak_floor = self.peak_floor.max(o.peak_floor.unwrap_or(0.0));
     }
 
     /// Appends runs `range` of `other`.
@@ -61,6 +64,7 @@ impl Extras {
         self.peak_bytes
             .extend_from_slice(&other.peak_bytes[range.clone()]);
         self.codes.extend_from_slice(&other.codes[range]);
+        self.peak_floor = self.peak_floor.max(other.peak_floor);
     }
 }
 

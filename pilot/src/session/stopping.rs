@@ -284,7 +284,15 @@ impl<'a> Session<'a> {
                 .filter(|r| r.analysed)
                 .map(|r| r.duration)
                 .sum();
-            if self.least_samples && !self.met_target && analysed >= judged_after(cfg.max_time) {
+            // An interval whose samples are still correlated (subsession analysis has not
+            // merged them far enough yet) is no basis for giving up: more time buys samples
+            // far enough apart to trust the interval, even when it cannot buy the target.
+            let trusted = e.wps.is_some() || e.autocorrelation.abs() <= cfg.autocorrelation_limit;
+            if self.least_samples
+                && !self.met_target
+                && trusted
+                && analysed >= judged_after(cfg.max_time)
+            {
                 let remaining = cfg.max_time.saturating_sub(elapsed);
                 self.out_of_reach = judge(e, cfg.target, analysed, (remaining, cfg.max_time));
             }

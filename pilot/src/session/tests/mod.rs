@@ -492,3 +492,41 @@ fn least_and_most_units_bound_the_session() {
     assert!(w.works.iter().sum::<u64>() >= 2 * alone);
     assert_eq!(r.status, Status::Converged);
 }
+
+#[test]
+fn correlated_samples_are_no_basis_for_giving_up() {
+    // Units of 100 ms on a machine that switches between two speeds 40% apart every ten
+    // units: the target of 1% is out of reach, but over the first seconds the samples are so
+    // correlated that the interval cannot be trusted. The session runs on to its cap for
+    // samples far enough apart; the same spread without the phases is judged out of reach.
+    let phases = |i: u64, rng: &mut ChaCha8Rng| {
+        let level = if (i / 10) % 2 == 0 { 100e6 } else { 140e6 };
+        level * (1.0 + 0.02 * noise(rng))
+    };
+    let independent = |_: u64, rng: &mut ChaCha8Rng| {
+        let level = if rng.random::<bool>() { 100e6 } else { 140e6 };
+        level * (1.0 + 0.02 * noise(rng))
+    };
+    let config = SessionConfig {
+        max_time: Duration::from_secs(20),
+        ..SessionConfig::default()
+    };
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, independent);
+    let alone = run(&mut w, &clock, &config);
+    assert_eq!(alone.status, Status::OutOfReach, "{:?}", alone.warnings);
+    assert!(
+        alone.elapsed < Duration::from_secs(9),
+        "{:?}",
+        alone.elapsed
+    );
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, phases);
+    let r = run(&mut w, &clock, &config);
+    assert!(
+        r.elapsed > Duration::from_secs(12),
+        "{:?} {:?}",
+        r.elapsed,
+        r.status
+    );
+}
