@@ -218,7 +218,7 @@ fn own_peak() -> Option<f64> {
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: `usage` is valid for writes.
     let r = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    (r == 0).then(|| usage.ru_maxrss as f64 * PEAK_UNIT)
+    (r == 0).then_some(usage.ru_maxrss as f64 * PEAK_UNIT)
 }
 
 /// No peak to read without `getrusage`.
