@@ -34,14 +34,8 @@ pub struct BenchArgs {
     /// Skip benches whose names contain this (repeatable)
     #[arg(long, value_name = "FILTER")]
     pub skip: Vec<String>,
-    /// Save the results as baseline NAME
-    #[arg(long, value_name = "NAME")]
-    pub save_baseline: Option<BaselineName>,
-    /// Compare the results with baseline NAME; exit 3 on a regression
-    #[arg(long, value_name = "NAME")]
-    pub baseline: Option<BaselineName>,
     #[command(flatten)]
-    pub thresholds: Thresholds,
+    pub baselines: Baselines,
     /// Target relative CI half-width (e.g. 0.01 for ±1%)
     #[arg(long, value_name = "X")]
     pub ci: Option<Fraction>,
@@ -96,6 +90,20 @@ pub struct BenchArgs {
     pub format: Format,
 }
 
+/// Saving results as a baseline and comparing them with one: `cargo pilot bench` and
+/// `cargo pilot run` take the same flags.
+#[derive(clap::Args, Debug)]
+pub struct Baselines {
+    /// Save the results as baseline NAME
+    #[arg(long, value_name = "NAME")]
+    pub save_baseline: Option<BaselineName>,
+    /// Compare the results with baseline NAME; exit 3 on a regression
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<BaselineName>,
+    #[command(flatten)]
+    pub thresholds: Thresholds,
+}
+
 /// The thresholds of a baseline comparison.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct Thresholds {
@@ -139,7 +147,7 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
     };
     value(
         "--save-baseline",
-        args.save_baseline.as_ref().map(|n| n.0.clone()),
+        args.baselines.save_baseline.as_ref().map(|n| n.0.clone()),
     );
     value("--ci", args.ci.map(|x| x.0.to_string()));
     value("--confidence", args.confidence.map(|x| x.0.to_string()));
@@ -154,6 +162,7 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
     // The comparison happens here, across targets; the binaries only need to know that the
     // run is compared, for their default process count.
     let processes = args.processes.map(|n| n.0).or(args
+        .baselines
         .baseline
         .as_ref()
         .map(|_| pilot::cargo_api::compare::BASELINE_PROCESSES));
@@ -199,7 +208,7 @@ struct Gathered {
 }
 
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
-    let options = args.thresholds.options();
+    let options = args.baselines.thresholds.options();
     check(args)?;
     if let Some(rev) = &args.against {
         return crate::against::run(args, rev);
@@ -207,7 +216,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
     // A missing or corrupt baseline stops the run before anything is built.
-    let base = match &args.baseline {
+    let base = match &args.baselines.baseline {
         Some(name) => {
             let dir = pilot::cargo_api::store::baseline(
                 &pilot::cargo_api::store::baselines_dir(&target_dir),
@@ -358,7 +367,7 @@ fn finish(
         "results: {}",
         pilot::cargo_api::store::results_dir(target_dir).display()
     );
-    if let Some(name) = &args.save_baseline {
+    if let Some(name) = &args.baselines.save_baseline {
         let dir = pilot::cargo_api::store::baselines_dir(target_dir).join(name);
         if got.failed {
             // Each bench's result was saved as it finished, or not: never claim the whole.
@@ -396,7 +405,7 @@ fn finish(
         regressed = pilot::cargo_api::compare::any_regressed(&comparisons);
         println!(
             "\ncompared with baseline `{}`:\n{}",
-            args.baseline.as_deref().unwrap_or(""),
+            args.baselines.baseline.as_deref().unwrap_or(""),
             pilot::cargo_api::report::comparison_table(&comparisons, options)
         );
         comparison = Some(pilot::cargo_api::report::comparison_doc(

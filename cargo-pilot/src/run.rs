@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail};
 use pilot::cargo_api::program::{Mode, Output, Plan, Program, run as run_plan};
-use pilot::cargo_api::settings::{BaselineName, Cap, Confidence, Fraction};
+use pilot::cargo_api::settings::{Cap, Confidence, Fraction};
 
 use crate::Failure;
-use crate::bench::Thresholds;
+use crate::bench::Baselines;
 
 /// Benchmark command-line programs: each COMMAND runs until its interval is as narrow as
 /// asked, the first slower runs cut off by change-point detection; several COMMANDs run
@@ -125,14 +125,8 @@ pub struct RunArgs {
     /// Write every result as a `pilot.run/1` document to FILE
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Save the results as baseline NAME
-    #[arg(long, value_name = "NAME")]
-    pub save_baseline: Option<BaselineName>,
-    /// Compare the results with baseline NAME; exit 3 on a regression
-    #[arg(long, value_name = "NAME")]
-    pub baseline: Option<BaselineName>,
     #[command(flatten)]
-    pub thresholds: Thresholds,
+    pub baselines: Baselines,
     /// Where results go outside a cargo project [default: ./pilot-results]; inside one they go
     /// under its target directory
     #[arg(long, value_name = "DIR")]
@@ -401,10 +395,10 @@ fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
         export_json: args.export_json.clone(),
         export_csv: args.export_csv.clone(),
         export_markdown: args.export_markdown.clone(),
-        save_baseline: args.save_baseline.as_ref().map(|b| b.0.clone()),
-        baseline: args.baseline.as_ref().map(|b| b.0.clone()),
-        alpha: args.thresholds.alpha.0,
-        noise: args.thresholds.noise.0,
+        save_baseline: args.baselines.save_baseline.as_ref().map(|b| b.0.clone()),
+        baseline: args.baselines.baseline.as_ref().map(|b| b.0.clone()),
+        alpha: args.baselines.thresholds.alpha.0,
+        noise: args.baselines.thresholds.noise.0,
     })
 }
 

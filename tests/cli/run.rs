@@ -39,6 +39,18 @@ fn pi<'a>(result: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no `{name}` in {result}"))
 }
 
+/// The time's mean of a 2-second `cargo pilot run ARGS` of one program, from its `--json`.
+fn time_mean(dir: &Path, args: &[&str]) -> f64 {
+    let json = dir.join("run.json");
+    let mut all = args.to_vec();
+    all.extend(["--max-time", "2", "--json", json.to_str().unwrap()]);
+    let out = pilot_run(dir, &all);
+    assert!(out.status.success(), "{}", text(&out));
+    pi(&read(&json)["results"][0], "time")["mean"]
+        .as_f64()
+        .unwrap()
+}
+
 fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
 }
@@ -193,44 +205,27 @@ fn work_amounts_are_fitted_with_start_up_and_speed() {
 #[test]
 fn readings_printed_by_the_program_are_its_unit_readings() {
     let dir = tmp();
-    let json = dir.path().join("run.json");
     // Every run prints 1, 2 and 3 ms: the mean of the readings is 2 ms exactly.
-    let out = pilot_run(
+    let mean = time_mean(
         dir.path(),
         &[
             "--readings",
             "--readings-unit",
             "ms",
-            "--max-time",
-            "2",
             "printf '1\\n2\\n3\\n'",
-            "--json",
-            json.to_str().unwrap(),
         ],
     );
-    assert!(out.status.success(), "{}", text(&out));
-    let mean = pi(&read(&json)["results"][0], "time")["mean"]
-        .as_f64()
-        .unwrap();
     assert!((mean - 2e6).abs() < 1e3, "mean {mean}");
     // CSV with a header, read by --pi NAME,UNIT,COLUMN.
-    let out = pilot_run(
+    let mean = time_mean(
         dir.path(),
         &[
             "--readings",
             "--pi",
             "latency,us,2",
-            "--max-time",
-            "2",
             "printf 'name,latency\\na,10\\nb,30\\n'",
-            "--json",
-            json.to_str().unwrap(),
         ],
     );
-    assert!(out.status.success(), "{}", text(&out));
-    let mean = pi(&read(&json)["results"][0], "time")["mean"]
-        .as_f64()
-        .unwrap();
     assert!((mean - 20e3).abs() < 1.0, "mean {mean}");
     // Output that is not a number: the line and its text.
     let out = pilot_run(dir.path(), &["--readings", "printf '1\\nfast\\n'"]);

@@ -56,7 +56,7 @@ impl Out {
 }
 
 pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
-    let options = args.thresholds.options();
+    let options = args.baselines.thresholds.options();
     let out = Out {
         format: args.format,
     };

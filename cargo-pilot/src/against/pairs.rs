@@ -71,7 +71,7 @@ impl Plan {
             no_sampling: args.no_sampling,
             no_overhead_check: args.no_overhead_check,
             confidence: args.confidence.map_or(0.95, |c| c.0),
-            options: args.thresholds.options(),
+            options: args.baselines.thresholds.options(),
         }
     }
 }
