@@ -295,14 +295,29 @@ fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
     for w in speed_warnings {
         println!("warning: {w}");
     }
+    // The shell's start-up is subtracted from every reading of every program alike: its
+    // uncertainty (this run's interval, and how much it moves between runs) shifts them all,
+    // and is added to each interval below.
+    let mut shell_hw = 0.0;
     let shell_ns = match (&plan.shell, &plan.mode) {
         (Some(shell), Mode::Runs) => {
             let (mean, rel) = shell_time(plan, shell)?;
+            let name = format!("{shell} -c ''");
+            let run_to_run = speed
+                .variation_for(&name)
+                .map_or(0.0, |v| v.relative_half_width(plan.confidence));
+            speed.add_bench(&name, mean);
+            shell_hw = mean * rel.hypot(run_to_run);
             println!(
-                "shell: `{shell} -c` starts in {} ± {:.1}%, subtracted from each run (-N runs \
-                 without a shell)",
+                "shell: `{shell} -c` starts in {} ± {:.1}% ({}), subtracted from each run; the \
+                 intervals include that uncertainty (-N runs without a shell)",
                 format_ns(mean),
-                100.0 * rel
+                100.0 * shell_hw / mean,
+                if run_to_run > 0.0 {
+                    "with its run-to-run variation"
+                } else {
+                    "this run alone: its run-to-run variation is not known yet"
+                }
             );
             mean
         }
@@ -412,6 +427,7 @@ fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
         if session.status == Status::Interrupted {
             continue;
         }
+        widen_for_shell(&mut session, shell_hw);
         note_runs(plan, w, &mut session);
         let doc = document(
             plan, &program, &session, &config, w, clock, &machine, &started,
@@ -516,6 +532,32 @@ fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Adds the subtracted shell start-up's uncertainty `shell_hw` (a half-width, ns) to the
+/// time's interval: `√(h² + shell_hw²)`, the two being independent. Not when the interval
+/// already holds the program's own run-to-run variation, learnt from its earlier means,
+/// which were taken net of a shell estimate that moved as much. O(1).
+fn widen_for_shell(s: &mut SessionResult, shell_hw: f64) {
+    let Some(e) = &mut s.estimate else { return };
+    if e.machine.as_ref().is_some_and(|m| m.variation.own) {
+        return;
+    }
+    e.ci = widened(&e.ci, e.mean, shell_hw);
+}
+
+/// `ci` around `mean` with `extra` (a half-width) added in quadrature.
+fn widened(
+    ci: &crate::stats::summary::ConfidenceInterval,
+    mean: f64,
+    extra: f64,
+) -> crate::stats::summary::ConfidenceInterval {
+    let h = ci.half_width().hypot(extra.max(0.0));
+    crate::stats::summary::ConfidenceInterval {
+        low: mean - h,
+        high: mean + h,
+        ..*ci
+    }
 }
 
 /// Warnings about the runs themselves: failures accepted, runs faster than the shell, peak
@@ -764,4 +806,24 @@ fn compare(
         &options,
         plan.baseline.as_deref().unwrap_or(""),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_shells_uncertainty_is_added_in_quadrature() {
+        let ci = crate::stats::summary::ConfidenceInterval {
+            low: 4.8e6,
+            high: 5.2e6,
+            confidence: 0.95,
+        };
+        // ±0.2 ms and ±0.15 ms: √(0.04 + 0.0225) = 0.25 ms.
+        let w = super::widened(&ci, 5e6, 0.15e6);
+        assert!(
+            (w.low - 4.75e6).abs() < 1e-6 && (w.high - 5.25e6).abs() < 1e-6,
+            "{w:?}"
+        );
+        assert_eq!(w.confidence, 0.95);
+        assert_eq!(super::widened(&ci, 5e6, 0.0), ci);
+    }
 }
