@@ -18,7 +18,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 runs=${1:-5}
 out=$root/target/run-bars
-rm -rf "$out" && mkdir -p "$out"
+# Results and the machine's history ($out/res) are kept from one invocation to the next, as a
+# user's repeated runs keep them: pilot learns the machine's run-to-run variation, and each
+# program's own, from five runs. The first invocation's intervals say they lack it.
+mkdir -p "$out" && find "$out" -maxdepth 1 -type f -delete
 if ! command -v hyperfine >/dev/null || [ ! -x /usr/bin/time ]; then
   apt-get install -y -q hyperfine time >/dev/null || { echo "cannot install hyperfine"; exit 1; }
 fi
