@@ -9,8 +9,9 @@
 # 2. Three commands of clearly different cost given in the wrong order: ranked right; two
 #    identical commands: never `faster`.
 # 3. `head -c {work} /dev/zero | gzip -1` over --work 1000000..64000000: the fitted speed
-#    against the speed of long direct runs (hyperfine at 64 MB and 256 MB, start-up cancelled
-#    by the difference), and the start-up α with its interval.
+#    against the speed of long direct runs (pilot at 64 MB and 256 MB, interleaved, start-up
+#    cancelled by the difference, the two intervals carried into the reference's), and the
+#    start-up α with its interval.
 # 4. Peak memory of `python3 -c "bytearray(50_000_000)"` measured after a bigger command,
 #    against `/usr/bin/time -v`'s maximum resident size.
 set -u
@@ -91,8 +92,9 @@ echo "3. work amounts: the fitted speed against long direct runs"
 for i in $(seq 3); do
   "$pilot" pilot run --out "$out/res" -n gzip --work 1000000..64000000 \
     'head -c {work} /dev/zero | gzip -1 > /dev/null' --json "$out/wps-$i.json" >/dev/null 2>&1
-  hyperfine --style none -r 5 'head -c 64000000 /dev/zero | gzip -1 > /dev/null' \
-    'head -c 256000000 /dev/zero | gzip -1 > /dev/null' --export-json "$out/direct-$i.json" >/dev/null 2>&1
+  "$pilot" pilot run --out "$out/res" -n d64 'head -c 64000000 /dev/zero | gzip -1 > /dev/null' \
+    -n d256 'head -c 256000000 /dev/zero | gzip -1 > /dev/null' --max-time 20 \
+    --export-json "$out/direct-$i.json" >/dev/null 2>&1
 done
 python3 - "$out" <<'PY'
 import json, sys
@@ -102,12 +104,17 @@ for i in range(1, 4):
     pis = {p["name"]: p for p in r["pis"]}
     v, a = pis["throughput"], pis["startup"]
     d = json.load(open(f"{out}/direct-{i}.json"))["results"]
-    direct = (256e6 - 64e6) / (d[1]["median"] - d[0]["median"])
+    small, big = sorted(d, key=lambda r: "256000000" in r["command"])
+    dt = big["mean"] - small["mean"]
+    # Half-widths of the two means' intervals, combined as independent errors.
+    h = (((big["ci_high"] - big["ci_low"]) / 2) ** 2 + ((small["ci_high"] - small["ci_low"]) / 2) ** 2) ** 0.5
+    direct, lo, hi = 192e6 / dt, 192e6 / (dt + h), 192e6 / (dt - h)
     inside = v["ci"]["low"] <= direct <= v["ci"]["high"]
+    overlap = v["ci"]["low"] <= hi and lo <= v["ci"]["high"]
     print(f"  run {i}: fitted v {v['mean']/1e6:.1f} MB/s [{v['ci']['low']/1e6:.1f}, "
-          f"{v['ci']['high']/1e6:.1f}], direct {direct/1e6:.1f} MB/s: "
-          f"{'inside' if inside else 'OUTSIDE'}; alpha {a['mean']/1e6:.2f} ms "
-          f"[{a['ci']['low']/1e6:.2f}, {a['ci']['high']/1e6:.2f}]")
+          f"{v['ci']['high']/1e6:.1f}], direct {direct/1e6:.1f} MB/s [{lo/1e6:.1f}, {hi/1e6:.1f}]: "
+          f"{'inside' if inside else 'overlapping' if overlap else 'APART'}; alpha "
+          f"{a['mean']/1e6:.2f} ms [{a['ci']['low']/1e6:.2f}, {a['ci']['high']/1e6:.2f}]")
 PY
 
 echo
