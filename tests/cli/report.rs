@@ -275,3 +275,33 @@ fn bad_input_is_an_error_naming_the_file_and_the_old_page_stays() {
     assert_eq!(std::fs::read(&index).unwrap(), before);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_million_readings_are_drawn_from_their_bins() {
+    let dir = target("million");
+    // 250 rounds of 4000 readings: 10⁶ readings, 16 bins a round as a document keeps them.
+    let rounds: Vec<Value> = (0..250)
+        .map(|r| {
+            let readings: Vec<f64> = (0..4000)
+                .map(|i| 100.0 + ((i * 31 + r) % 17) as f64 + if i < 200 { 50.0 } else { 0.0 })
+                .collect();
+            json!({"work": 4000, "duration_ns": 440_000, "units": 4000, "stable": [200, 4000],
+                   "analysed": true, "readings": bins(&readings, 250)})
+        })
+        .collect();
+    let mut doc = result("t", "big", 108.0, json!(rounds));
+    doc["readings"] = json!(1_000_000);
+    write(&dir.join("pilot/results/t/big.json"), &doc);
+    let start = std::time::Instant::now();
+    let out = report(&dir, &[]);
+    let took = start.elapsed();
+    assert!(out.status.success(), "{}", common::text(&out));
+    let html = std::fs::read_to_string(dir.join("pilot/report/index.html")).unwrap();
+    let plots = svgs(&html);
+    assert_eq!(plots.len(), 1);
+    // 4000 bins drawn as a line and a band, not 10⁶ points; the removed starts shaded.
+    assert!(html.len() < 2_000_000, "{} bytes", html.len());
+    assert!(plots[0].matches("<rect").count() >= 250);
+    eprintln!("10⁶ readings: {} kB in {took:?}", html.len() / 1024);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
