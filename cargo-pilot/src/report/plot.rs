@@ -38,7 +38,7 @@ pub struct RoundView {
 /// The unit readings over a session: each round's bins (mean as a line, least to greatest as
 /// a band), its removed warm-up and cool-down shaded orange, rounds left out of the analysis
 /// shaded grey, round boundaries as thin lines, and the stable mean with its interval as a
-/// blue band. The y axis ends at the 98th percentile of the bins' greatest values (or the
+/// blue band. The y axis ends a little above the 99th percentile of the bins' means (or the
 /// interval, if higher) so one slow reading does not flatten the rest; `clipped` says whether
 /// something was cut off.
 pub fn session(
@@ -47,22 +47,29 @@ pub fn session(
     y_label: &str,
 ) -> Result<(String, bool), String> {
     let total: usize = rounds.iter().map(|r| r.units).sum::<usize>().max(1);
-    let mut lows: Vec<f64> = rounds
+    let mut means: Vec<f64> = rounds
         .iter()
-        .flat_map(|r| r.bins.iter().map(|b| b.2))
+        .flat_map(|r| r.bins.iter().map(|b| b.3))
         .collect();
-    let mut highs: Vec<f64> = rounds
+    means.sort_by(f64::total_cmp);
+    let top = rounds
         .iter()
         .flat_map(|r| r.bins.iter().map(|b| b.4))
-        .collect();
-    lows.sort_by(f64::total_cmp);
-    highs.sort_by(f64::total_cmp);
-    let top = highs.last().copied().unwrap_or(1.0);
-    let mut y_hi = percentile(&highs, 0.98).unwrap_or(1.0);
-    let mut y_lo = lows.first().copied().unwrap_or(0.0);
+        .fold(f64::NEG_INFINITY, f64::max);
+    let bottom = rounds
+        .iter()
+        .flat_map(|r| r.bins.iter().map(|b| b.2))
+        .fold(f64::INFINITY, f64::min);
+    // The axis follows the bins' means (their 99th percentile, with room above), not their
+    // extremes: one preempted reading would otherwise flatten the whole session.
+    let mut y_hi = percentile(&means, 0.99).unwrap_or(1.0) * 1.3;
+    let mut y_lo = bottom.max(means.first().copied().unwrap_or(0.0) * 0.7);
     if let Some((m, lo, hi)) = mean {
-        y_hi = y_hi.max(hi).max(m);
-        y_lo = y_lo.min(lo);
+        y_hi = y_hi.max(hi * 1.1).max(m);
+        y_lo = y_lo.min(lo * 0.9);
+    }
+    if !y_lo.is_finite() {
+        y_lo = 0.0;
     }
     let clipped = top > y_hi;
     let pad = (y_hi - y_lo).abs().max(y_hi.abs() * 0.01).max(1e-9) * 0.05;
