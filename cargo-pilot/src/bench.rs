@@ -7,7 +7,7 @@ use std::process::{Command, ExitCode};
 use anyhow::Context;
 use pilot::cargo_api::compare::CompareOptions;
 use pilot::cargo_api::settings::{BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise};
-use pilot::cargo_api::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot::cargo_api::store::schema::{GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
 use crate::cargo::{self, CargoOptions};
 use crate::compare::Format;
@@ -204,6 +204,8 @@ struct Gathered {
     documents: Vec<ResultDoc>,
     /// (target, bench) of every bench the binaries selected, run or not (`--fail-fast`).
     selected: Vec<(String, String)>,
+    /// The groups' rankings the binaries reported.
+    groups: Vec<GroupDoc>,
     failed: bool,
 }
 
@@ -340,6 +342,7 @@ fn gather(
     let target = run.target.unwrap_or_else(|| exe.target.clone());
     let names = run.benches.unwrap_or_default();
     got.documents.extend(run.results);
+    got.groups.extend(run.groups.unwrap_or_default());
     got.selected
         .extend(names.iter().map(|n| (target.clone(), n.clone())));
     log.done(FinishedTarget {
@@ -413,18 +416,24 @@ fn finish(
             options,
         ));
     }
+    let run = RunDoc {
+        schema: RUN_SCHEMA.to_string(),
+        target: None,
+        started: None,
+        machine: None,
+        benches: None,
+        results: got.documents,
+        comparison,
+        groups: (!got.groups.is_empty()).then_some(got.groups),
+    };
+    let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
+    // The groups and the comparison live only in this document: `cargo pilot report` reads
+    // the last one.
+    let last = pilot::cargo_api::store::last_run_path(target_dir);
+    if let Err(e) = pilot::cargo_api::store::write_atomic(&last, &bytes) {
+        eprintln!("warning: failed to write `{}`: {e}", last.display());
+    }
     if let Some(path) = &args.json {
-        let run = RunDoc {
-            schema: RUN_SCHEMA.to_string(),
-            target: None,
-            started: None,
-            machine: None,
-            benches: None,
-            results: got.documents,
-            comparison,
-            groups: None,
-        };
-        let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
         pilot::cargo_api::store::write_atomic(path, &bytes)
             .with_context(|| format!("failed to write `{}`", path.display()))?;
     }

@@ -13,6 +13,7 @@ mod cargo;
 mod compare;
 mod interrupt;
 mod list;
+mod report;
 mod resume;
 mod run;
 
@@ -48,6 +49,7 @@ enum Command {
     List(list::ListArgs),
     Analyze(analyze::AnalyzeArgs),
     Run(Box<run::RunArgs>),
+    Report(Box<report::ReportArgs>),
 }
 
 /// The exit code of a command that compared: 1 when a bench failed (no verdict can hide
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Command::List(args) => list::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Report(args) => report::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -192,7 +192,15 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
             break;
         }
     }
-    report(args, &comparisons, &head_docs, &options, rev, short, &out)?;
+    report(
+        args,
+        &comparisons,
+        &head_docs,
+        (&options, &target_dir),
+        rev,
+        short,
+        &out,
+    )?;
     let ranked = groups::rankings(&head_exes, &head_docs, &options);
     if !ranked.is_empty() {
         out.say(ranked.trim());
@@ -374,7 +382,7 @@ fn report(
     args: &BenchArgs,
     comparisons: &[Comparison],
     head_docs: &[ResultDoc],
-    options: &CompareOptions,
+    (options, target_dir): (&CompareOptions, &Path),
     rev: &str,
     short: &str,
     out: &Out,
@@ -402,18 +410,23 @@ fn report(
             serde_json::to_string_pretty(&report).expect("JSON values serialise")
         ),
     }
+    let run = RunDoc {
+        schema: RUN_SCHEMA.to_string(),
+        target: None,
+        started: head_docs.first().map(|d| d.started.clone()),
+        machine: head_docs.first().and_then(|d| d.machine.clone()),
+        benches: Some(comparisons.iter().map(|c| c.name.clone()).collect()),
+        results: head_docs.to_vec(),
+        comparison: Some(report),
+        groups: None,
+    };
+    let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
+    // `cargo pilot report` draws the comparison from the last run's document.
+    let last = pilot::cargo_api::store::last_run_path(target_dir);
+    if let Err(e) = pilot::cargo_api::store::write_atomic(&last, &bytes) {
+        eprintln!("warning: failed to write `{}`: {e}", last.display());
+    }
     if let Some(path) = &args.json {
-        let run = RunDoc {
-            schema: RUN_SCHEMA.to_string(),
-            target: None,
-            started: head_docs.first().map(|d| d.started.clone()),
-            machine: head_docs.first().and_then(|d| d.machine.clone()),
-            benches: Some(comparisons.iter().map(|c| c.name.clone()).collect()),
-            results: head_docs.to_vec(),
-            comparison: Some(report),
-            groups: None,
-        };
-        let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
         pilot::cargo_api::store::write_atomic(path, &bytes)
             .with_context(|| format!("failed to write `{}`", path.display()))?;
     }

@@ -659,6 +659,7 @@ mod tests {
                 stable: None,
                 analysed: true,
                 mean_ns: None,
+                bins: None,
                 rss_bytes: None,
                 end: Duration::from_millis(100 * i + 95),
                 marks: Vec::new(),

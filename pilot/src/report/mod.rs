@@ -9,7 +9,7 @@ mod table;
 use crate::fmt::{format_count, format_rate};
 use crate::store::schema::ResultDoc;
 
-pub use crate::fmt::{columns, format_estimate};
+pub use crate::fmt::{columns, format_estimate, format_ns};
 pub use compare::{comparison_doc, comparison_markdown, comparison_table};
 pub(crate) use group::{GroupRow, render_group};
 pub(crate) use live::LiveProgress;

@@ -185,6 +185,7 @@ fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
             stable: r.stable.map(|[a, b]| (a, b)),
             analysed: r.analysed,
             mean_ns: None,
+            bins: r.readings.clone(),
             rss_bytes: r.rss_bytes,
             end: Duration::ZERO,
             machine: r.machine.map(|m| crate::checks::sampler::Interval {

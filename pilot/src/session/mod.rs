@@ -170,6 +170,9 @@ impl Status {
     }
 }
 
+/// Most bins a round's unit readings are summarised in ([`RoundRecord::bins`]).
+pub(crate) const ROUND_BINS: usize = 64;
+
 /// The record of one round.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct RoundRecord {
@@ -185,6 +188,8 @@ pub(crate) struct RoundRecord {
     pub analysed: bool,
     /// Mean of the round's unit readings in nanoseconds (unit-reading mode).
     pub mean_ns: Option<f64>,
+    /// The round's unit readings in at most [`ROUND_BINS`] bins, for plots (unit-reading mode).
+    pub bins: Option<crate::stats::ReadingBins>,
     /// The process's resident memory after the round, in bytes, when it was read.
     pub rss_bytes: Option<u64>,
     /// When the round ended, from the start of the session.

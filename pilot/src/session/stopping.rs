@@ -179,6 +179,7 @@ impl<'a> Session<'a> {
             stable: None,
             analysed: !short && !trial,
             mean_ns: None,
+            bins: None,
             rss_bytes: None,
             end,
             marks: Vec::new(),
@@ -196,6 +197,7 @@ impl<'a> Session<'a> {
                 }
                 record.units = units.len();
                 record.mean_ns = Some(units.iter().sum::<f64>() / units.len() as f64);
+                record.bins = crate::stats::ReadingBins::of(&units, super::ROUND_BINS);
                 if short {
                     self.readings.warm_up.add_round(&units, None);
                 } else {

@@ -14,6 +14,7 @@
 //!   ratio of means ([`fieller_interval`]).
 //! - sample sizes: [`required_for_half_width`], [`required_to_resolve`].
 //! - [`zscore_outliers`] and [`mad_outliers`], and the slope of a series with its interval ([`trend`]).
+//! - a bounded summary of a long series for plots: [`ReadingBins`] (least, mean, greatest per bin).
 //! - the whole pipeline for one series, stable segment to interval: [`analyze`].
 //!
 //! Every function accepts any finite `f64`: each divides its input by the power of two at or
@@ -23,6 +24,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod autocorr;
+pub(crate) mod bins;
 pub(crate) mod changepoint;
 pub(crate) mod clusters;
 pub(crate) mod outliers;
@@ -39,6 +41,7 @@ pub use autocorr::{
     DEFAULT_AUTOCORRELATION_LIMIT, DEFAULT_MIN_SUBSESSIONS, SubsessionAnalysis, block_means,
     lag1_autocorrelation, subsession_analysis,
 };
+pub use bins::ReadingBins;
 pub use changepoint::{ChangepointConfig, StableSegment, edm_multi, find_stable_segment};
 pub use clusters::cluster_mean_variance;
 pub use outliers::{DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, mad_outliers, zscore_outliers};

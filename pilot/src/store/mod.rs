@@ -10,6 +10,8 @@
 //!   results/<bench target>/<bench>.json     latest result of each bench (schema pilot.result/1)
 //!   baselines/<name>/<bench target>/<bench>.json   results saved with --save-baseline NAME
 //!   runs/<bench target>.json                 the last run's progress, for --resume
+//!   last-run.json                            the last `cargo pilot bench`'s run document
+//!                                            (pilot.run/1: results, groups, comparison)
 //! ```
 //!
 //! Bench names become paths one to one, so two benches never share a file: each `/` of the name
@@ -177,6 +179,12 @@ pub(crate) fn progress_path(root: &Path, target: &str) -> PathBuf {
     root.join("pilot")
         .join("runs")
         .join(format!("{target}.json"))
+}
+
+/// Where `cargo pilot bench` keeps its last run's `pilot.run/1` document (results, group
+/// rankings and the comparison with a baseline), for `cargo pilot report`.
+pub fn last_run_path(root: &Path) -> PathBuf {
+    root.join("pilot").join("last-run.json")
 }
 
 /// Where `bench`'s result in baseline `name` goes.

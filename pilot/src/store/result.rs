@@ -26,8 +26,9 @@
 //! bumps the schema's version.
 
 use super::schema::{
-    CiDoc, ClockDoc, ConfigDoc, MachineDoc, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc,
-    ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, RoundMachineDoc, SubsessionDoc,
+    CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS, MachineDoc, MachinePartDoc, OutliersDoc,
+    OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, RoundMachineDoc,
+    SubsessionDoc,
 };
 use crate::checks::figure;
 use crate::record::ClockInfo;
@@ -188,10 +189,25 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
             share = Some(2.0 * r.clock.overhead_ns / unit_ns);
         }
     }
+    // Bins of every round within the document's budget: each round's merged alike.
+    let bins: usize = s
+        .rounds
+        .iter()
+        .filter_map(|r| r.bins.as_ref())
+        .map(|b| b.mean.len())
+        .sum();
+    let merge = bins.div_ceil(MAX_READING_BINS).max(1);
     let rounds = s
         .rounds
         .iter()
         .map(|round| RoundDoc {
+            readings: round.bins.as_ref().map(|b| {
+                if merge > 1 {
+                    b.merged(merge)
+                } else {
+                    b.clone()
+                }
+            }),
             work: round.work,
             duration_ns: round.duration.as_nanos() as u64,
             units: round.units,

@@ -280,7 +280,18 @@ pub struct RoundDoc {
     /// The machine's state during the round, when it was sampled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<RoundMachineDoc>,
+    /// The round's unit readings (ns, per iteration in the micro form) summarised in bins of
+    /// consecutive readings, each with its least, mean and greatest value, for plots: at most
+    /// 64 bins a round and about [`MAX_READING_BINS`] in the whole document (one a round at
+    /// least). Absent in readings-only
+    /// mode and in documents of older writers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readings: Option<crate::stats::ReadingBins>,
 }
+
+/// Most reading bins a result document holds over all its rounds, so that a session of 10⁶
+/// readings stays a document of a few hundred kB.
+pub const MAX_READING_BINS: usize = 4096;
 
 /// The machine's state during one round (the sample intervals it overlapped, weighed by the
 /// overlap).

@@ -44,6 +44,7 @@ fn session(status: Status) -> SessionResult {
             stable: Some((10, 1000)),
             analysed: true,
             mean_ns: Some(100.0),
+            bins: None,
             rss_bytes: Some(12 << 20),
             end: Duration::from_micros(120),
             marks: vec!["busy_machine"],

@@ -30,6 +30,18 @@ impl ResultDoc {
         if let Some(i) = self.checks.iter().position(|c| c.kind.is_empty()) {
             return Err(format!("`checks[{i}].kind` is empty"));
         }
+        for (i, r) in self.rounds.iter().enumerate() {
+            if let Some(bins) = &r.readings {
+                let at = format!("rounds[{i}].readings");
+                bins.validate(&at)?;
+                if bins.count != r.units {
+                    return Err(format!(
+                        "`{at}.count` is {}, but the round has {} unit readings",
+                        bins.count, r.units
+                    ));
+                }
+            }
+        }
         let Some(time) = self.pis.first() else {
             if self.status == "ok" {
                 return Err("`pis` is empty but `status` is `ok`".into());

@@ -1,0 +1,194 @@
+//! `cargo pilot report`: one HTML page with plots of the latest results, written to
+//! `target/pilot/report/index.html`.
+//!
+//! The page is self-contained: its SVG plots (drawn by plotters) are inline and it loads no
+//! script, font or style from anywhere, so it works offline and can be attached to a CI run as
+//! one file. Sections: the comparison with a baseline, the groups' rankings, parameter sweeps,
+//! then each bench (its readings over the session, or its WPS fit, with checks and warnings).
+
+mod page;
+mod plot;
+mod sections;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use anyhow::{Context, anyhow};
+use pilot::cargo_api::store::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+
+use crate::Failure;
+use crate::bench::Thresholds;
+use crate::cargo::{self, CargoOptions};
+
+/// Write an HTML page with plots of the latest results.
+///
+/// Reads the results under `target/pilot/results` (benches and `cargo pilot run` programs),
+/// the groups' rankings and the comparison of the last `cargo pilot bench` (or of the run
+/// documents given with `--run`), and writes `target/pilot/report/index.html`: one file,
+/// plots inline, nothing loaded from the network.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// Compare the latest results with baseline NAME (instead of the last run's comparison)
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+    /// A `pilot.run/1` document (`--json FILE` of a bench binary, `cargo pilot bench` or
+    /// `cargo pilot run`) to take groups and a comparison from; repeatable [default: the last
+    /// `cargo pilot bench`'s]
+    #[arg(long = "run", value_name = "FILE")]
+    pub runs: Vec<PathBuf>,
+    /// Folder to write `index.html` into [default: `target/pilot/report`]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Open the page in the browser when it is written
+    #[arg(long)]
+    pub open: bool,
+    #[command(flatten)]
+    pub thresholds: Thresholds,
+    /// Path to the workspace's Cargo.toml (to find its target directory)
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// The target directory holding `pilot/` (default: the workspace's)
+    #[arg(long, value_name = "DIR")]
+    pub target_dir: Option<PathBuf>,
+}
+
+/// Everything the page shows, read and checked before anything is written.
+pub struct Inputs {
+    /// Every latest result, sorted by (target, name).
+    pub results: Vec<ResultDoc>,
+    /// Where the results were read from.
+    pub results_dir: PathBuf,
+    /// The groups' rankings.
+    pub groups: Vec<GroupDoc>,
+    /// The comparison with a baseline, and what it is against.
+    pub comparison: Option<(CompareDoc, String)>,
+}
+
+pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
+    let cargo_options = CargoOptions {
+        manifest_path: args.manifest_path.clone(),
+        target_dir: args.target_dir.clone(),
+        ..CargoOptions::default()
+    };
+    let target_dir = cargo::target_dir_only(&cargo_options)?;
+    let inputs = gather(args, &target_dir)?;
+    let html = page::render(&inputs).map_err(|e| anyhow!("failed to draw a plot: {e}"))?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| target_dir.join("pilot").join("report"));
+    let index = out.join("index.html");
+    pilot::cargo_api::store::write_atomic(&index, html.as_bytes())
+        .with_context(|| format!("failed to write `{}`", index.display()))?;
+    println!(
+        "report: {} ({} benches, {} kB)",
+        index.display(),
+        inputs.results.len(),
+        html.len().div_ceil(1024)
+    );
+    if args.open {
+        open(&index);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads the results, the run documents and the baseline. Any file that cannot be read is an
+/// error naming it; nothing is written then.
+fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
+    let results_dir = pilot::cargo_api::store::results_dir(target_dir);
+    let none = || {
+        Failure::Error(anyhow!(
+            "no results under `{}`: run `cargo pilot bench` first",
+            results_dir.display()
+        ))
+    };
+    if !results_dir.is_dir() {
+        return Err(none());
+    }
+    let saved = pilot::cargo_api::store::read_dir(&results_dir).map_err(anyhow::Error::from)?;
+    if saved.is_empty() {
+        return Err(none());
+    }
+    let results = saved
+        .iter()
+        .map(|r| pilot::cargo_api::store::read_result(&r.path))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(anyhow::Error::from)?;
+    let last = pilot::cargo_api::store::last_run_path(target_dir);
+    let run_files: Vec<PathBuf> = if args.runs.is_empty() {
+        [last].into_iter().filter(|p| p.is_file()).collect()
+    } else {
+        args.runs.clone()
+    };
+    let mut groups = Vec::new();
+    let mut comparison = None;
+    for path in &run_files {
+        let run = read_run(path)?;
+        groups.extend(run.groups.unwrap_or_default());
+        if let Some(c) = run.comparison {
+            comparison = Some((c, format!("the comparison in `{}`", path.display())));
+        }
+    }
+    if let Some(name) = &args.baseline {
+        let options = args.thresholds.options();
+        let dir = pilot::cargo_api::store::baseline(
+            &pilot::cargo_api::store::baselines_dir(target_dir),
+            name,
+        )
+        .map_err(anyhow::Error::from)?;
+        let base = pilot::cargo_api::store::read_dir(&dir).map_err(anyhow::Error::from)?;
+        let comparisons = pilot::cargo_api::compare::compare(&base, &saved, &options);
+        comparison = Some((
+            pilot::cargo_api::report::comparison_doc(&comparisons, &options),
+            format!("baseline `{name}`"),
+        ));
+    }
+    Ok(Inputs {
+        results,
+        results_dir,
+        groups,
+        comparison,
+    })
+}
+
+/// A `pilot.run/1` document, or an error naming the file.
+fn read_run(path: &Path) -> Result<RunDoc, Failure> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("failed to read `{}`", path.display()))?;
+    let run: RunDoc = serde_json::from_str(&text)
+        .with_context(|| format!("`{}` is not a `{RUN_SCHEMA}` document", path.display()))?;
+    if run.schema != RUN_SCHEMA {
+        return Err(Failure::Error(anyhow!(
+            "`{}` has schema `{}`, expected `{RUN_SCHEMA}`",
+            path.display(),
+            run.schema
+        )));
+    }
+    Ok(run)
+}
+
+/// Opens `index` with the platform's opener; says where the page is when that fails.
+fn open(index: &Path) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    let status = Command::new(opener)
+        .arg(index)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => eprintln!(
+            "could not open the report (`{opener}` exited with {s}): open `{}` in a browser",
+            index.display()
+        ),
+        Err(e) => eprintln!(
+            "could not open the report (`{opener}`: {e}): open `{}` in a browser",
+            index.display()
+        ),
+    }
+}
