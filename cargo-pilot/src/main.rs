@@ -11,6 +11,7 @@ mod analyze;
 mod bench;
 mod cargo;
 mod compare;
+mod export;
 mod interrupt;
 mod list;
 mod report;
@@ -49,6 +50,7 @@ enum Command {
     List(list::ListArgs),
     Analyze(analyze::AnalyzeArgs),
     Run(Box<run::RunArgs>),
+    Export(export::ExportArgs),
     Report(Box<report::ReportArgs>),
 }
 
@@ -103,6 +105,7 @@ fn main() -> ExitCode {
         Command::List(args) => list::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Export(args) => export::run(&args),
         Command::Report(args) => report::run(&args),
     };
     match result {

@@ -25,8 +25,8 @@ pub mod program {
 /// Tables, Markdown and documents of results and comparisons.
 pub mod report {
     pub use crate::report::{
-        columns, comparison_doc, comparison_markdown, comparison_table, format_estimate, format_ns,
-        results_table, weak_baseline,
+        bencher_lines, columns, comparison_doc, comparison_markdown, comparison_table,
+        format_estimate, format_ns, results_markdown, results_table, weak_baseline,
     };
 }
 
@@ -36,7 +36,7 @@ pub mod store {
     pub use crate::store::{
         SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, baseline_path,
         baselines_dir, bench_target_of, from_document, last_run_path, latest_path, read_dir,
-        read_file, read_path, read_result, results_dir, write_atomic,
+        read_documents_in, read_file, read_path, read_result, results_dir, write_atomic,
     };
 }
 

@@ -36,6 +36,29 @@ pub(crate) enum Mode {
     Help,
 }
 
+/// How benchmark mode prints its results (`--output-format`, as criterion names it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum OutputFormat {
+    /// pilot's lines and its end-of-run table.
+    #[default]
+    Pretty,
+    /// The same, plus libtest's `test NAME ... bench: N ns/iter (+/- D)` line per bench, for
+    /// tools that parse `cargo bench`'s output.
+    Bencher,
+}
+
+impl std::str::FromStr for OutputFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "pretty" => Ok(OutputFormat::Pretty),
+            "bencher" => Ok(OutputFormat::Bencher),
+            _ => Err(format!("`{s}` is not one of pretty, bencher")),
+        }
+    }
+}
+
 /// What the binary was asked to do, and how.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Args {
@@ -81,6 +104,8 @@ pub(crate) struct Args {
     pub no_sampling: bool,
     /// `--no-overhead-check`: do not measure the full form's instrumentation overhead.
     pub no_overhead_check: bool,
+    /// `--output-format`: pilot's output alone, or with libtest's bench lines.
+    pub output_format: OutputFormat,
 }
 
 /// libtest flags that take a value, which pilot ignores with it.
@@ -143,6 +168,8 @@ Usage: BINARY [OPTIONS] [FILTER]...
                           network) during sessions [PILOT_NO_SAMPLING]
   --no-overhead-check     do not measure what recording each unit costs (full form)
                           [PILOT_NO_OVERHEAD_CHECK]
+  --output-format FORMAT  pretty (default), or bencher: also libtest's line per bench,
+                          `test NAME ... bench: N ns/iter (+/- D)` [PILOT_OUTPUT_FORMAT]
   -h, --help              this text
 
 Accepted and ignored, for tools that drive test harnesses: --test (test mode), --nocapture,
@@ -176,6 +203,14 @@ pub(crate) fn parse(
         flags.take(&mut out, &flag, &arg, &mut value)?;
     }
     fill_from_env(&mut out, &env)?;
+    out.output_format = match flags.output_format {
+        Some(f) => f,
+        None => env("PILOT_OUTPUT_FORMAT")
+            .filter(|v| !v.trim().is_empty())
+            .map(|v| output_format(("PILOT_OUTPUT_FORMAT".to_string(), v)))
+            .transpose()?
+            .unwrap_or_default(),
+    };
     out.mode = flags.mode(&env)?;
     if let (Some(min), Some(max)) = (out.min_time, out.max_time) {
         if min > max {
@@ -197,6 +232,8 @@ struct Flags {
     list: bool,
     format: Option<String>,
     help: bool,
+    /// `--output-format`, when given (it wins over `PILOT_OUTPUT_FORMAT`).
+    output_format: Option<OutputFormat>,
 }
 
 impl Flags {
@@ -239,6 +276,7 @@ impl Flags {
             "--baseline" => out.baseline = Some(typed::<BaselineName>(v("--baseline")?)?.0),
             "--alpha" => out.alpha = Some(typed::<Fraction>(v("--alpha")?)?.0),
             "--noise" => out.noise = Some(typed::<Noise>(v("--noise")?)?.0),
+            "--output-format" => self.output_format = Some(output_format(v("--output-format")?)?),
             f if IGNORED_WITH_VALUE.contains(&f) => {
                 v(f)?;
             }
@@ -277,6 +315,11 @@ impl Flags {
             Mode::Test
         })
     }
+}
+
+/// `--output-format`'s (or `PILOT_OUTPUT_FORMAT`'s) value, the error naming it.
+fn output_format((name, raw): (String, String)) -> Result<OutputFormat, String> {
+    raw.parse().map_err(|e| format!("{name}: {e}"))
 }
 
 /// `(name, raw)` as a `T`, the error naming the flag.
@@ -414,6 +457,31 @@ mod tests {
         assert_eq!(args(&["-h"]).unwrap().mode, Mode::Help);
         let child = with_env(&["--bench"], &[("PILOT_CHILD", "1")]).unwrap();
         assert_eq!(child.mode, Mode::Child);
+    }
+
+    #[test]
+    fn output_format_bencher_as_criterion_names_it() {
+        assert_eq!(args(&[]).unwrap().output_format, OutputFormat::Pretty);
+        let a = args(&["--bench", "--output-format", "bencher"]).unwrap();
+        assert_eq!(a.output_format, OutputFormat::Bencher);
+        let a = args(&["--output-format=bencher"]).unwrap();
+        assert_eq!(a.output_format, OutputFormat::Bencher);
+        let a = with_env(&[], &[("PILOT_OUTPUT_FORMAT", "bencher")]).unwrap();
+        assert_eq!(a.output_format, OutputFormat::Bencher);
+        let a = with_env(
+            &["--output-format", "pretty"],
+            &[("PILOT_OUTPUT_FORMAT", "bencher")],
+        )
+        .unwrap();
+        assert_eq!(a.output_format, OutputFormat::Pretty);
+        assert_eq!(
+            args(&["--output-format", "xml"]).unwrap_err(),
+            "--output-format: `xml` is not one of pretty, bencher"
+        );
+        assert_eq!(
+            with_env(&[], &[("PILOT_OUTPUT_FORMAT", "json")]).unwrap_err(),
+            "PILOT_OUTPUT_FORMAT: `json` is not one of pretty, bencher"
+        );
     }
 
     #[test]

@@ -90,6 +90,20 @@ pub fn format_bytes(bytes: f64) -> String {
     }
 }
 
+/// An integer with `,` between each group of three digits, as libtest and criterion print
+/// `ns/iter`: `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A count with a k/M suffix.
 pub fn format_count(n: usize) -> String {
     if n >= 10_000_000 {
@@ -106,6 +120,16 @@ pub fn format_count(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_are_separated_as_libtest_does() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(37_174), "37,174");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
+    }
 
     #[test]
     fn durations_and_rates_read_well() {

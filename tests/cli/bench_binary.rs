@@ -183,6 +183,62 @@ fn single_process_sessions_of_every_form_by_default() {
     assert!(wps["rounds"].as_array().unwrap().len() >= 3);
 }
 
+/// `n` with `,` between groups of three digits, written out here from libtest's and
+/// criterion's rule rather than taken from pilot.
+fn with_commas(n: u64) -> String {
+    let s = n.to_string();
+    let mut groups: Vec<&str> = Vec::new();
+    let mut end = s.len();
+    while end > 3 {
+        groups.push(&s[end - 3..end]);
+        end -= 3;
+    }
+    groups.push(&s[..end]);
+    groups.reverse();
+    groups.join(",")
+}
+
+#[test]
+fn output_format_bencher_prints_libtests_line_per_bench() {
+    let dir = scratch("bencher");
+    let o = demo(
+        &[
+            "--bench",
+            "--max-time",
+            "0.5",
+            "--ci",
+            "0.05",
+            "--output-format",
+            "bencher",
+        ],
+        &dir,
+    );
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    for name in ["add", "fold", "sum_1k"] {
+        let r = result(&dir, name);
+        let pi = &r["pis"][0];
+        let (mean, low, high) = (
+            pi["mean"].as_f64().unwrap(),
+            pi["ci"]["low"].as_f64().unwrap(),
+            pi["ci"]["high"].as_f64().unwrap(),
+        );
+        // criterion's BencherReport: `test {id} ... ` then `bench: {:>11} {unit}/iter (+/- {})`.
+        let value = with_commas(mean.round() as u64);
+        let line = format!(
+            "test {name} ... bench: {}{value} ns/iter (+/- {})",
+            " ".repeat(11usize.saturating_sub(value.len())),
+            with_commas(((high - low) / 2.0).round() as u64)
+        );
+        assert!(out.lines().any(|l| l == line), "no `{line}` in:\n{out}");
+    }
+    assert_eq!(with_commas(37_174), "37,174");
+    assert_eq!(with_commas(1_234_567), "1,234,567");
+    // Without the flag there is no such line.
+    let o = demo(&["--bench", "add", "--exact", "--max-time", "0.2"], &dir);
+    assert!(!text(&o.stdout).contains("ns/iter (+/-"));
+}
+
 #[test]
 fn baselines_under_cargo_bench_are_saved_compared_and_checked() {
     let dir = scratch("baseline");

@@ -6,7 +6,7 @@ mod group;
 mod live;
 mod table;
 
-use crate::fmt::{format_count, format_rate};
+use crate::fmt::{format_count, format_rate, thousands};
 use crate::store::schema::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate, format_ns};
@@ -15,15 +15,53 @@ pub(crate) use group::{GroupRow, render_group};
 pub(crate) use live::LiveProgress;
 pub(crate) use table::{Row, render_table};
 
+use table::render_markdown;
+
 /// The end-of-run table for result documents, as `cargo pilot bench` prints one table across
 /// bench targets.
 pub fn results_table(documents: &[ResultDoc]) -> String {
-    let confidence = documents
+    let rows: Vec<Row> = documents.iter().map(|d| row_of_document(d, true)).collect();
+    render_table(&rows, confidence_of(documents))
+}
+
+/// The end-of-run table for result documents in Markdown (`cargo pilot export --format md`):
+/// the columns of [`results_table`], one row per bench.
+pub fn results_markdown(documents: &[ResultDoc]) -> String {
+    let rows: Vec<Row> = documents.iter().map(|d| row_of_document(d, true)).collect();
+    render_markdown(&rows, confidence_of(documents))
+}
+
+/// The libtest lines of `--output-format bencher`, one per bench with an estimate, as
+/// criterion prints them: `test NAME ... bench: {:>11} ns/iter (+/- D)`, the time per unit (per
+/// iteration in the micro form) rounded to whole nanoseconds, D the interval's half-width
+/// rounded, both with `,` between thousands. Tools that parse that line (github-action-benchmark's
+/// `tool: cargo`, Bencher's `rust_bench` adapter) read pilot's estimate and interval from it.
+pub fn bencher_lines(documents: &[ResultDoc]) -> String {
+    let mut out = String::new();
+    for d in documents {
+        let Some((mean, low, high)) = d
+            .pis
+            .first()
+            .and_then(|pi| Some((pi.mean?, pi.ci.low?, pi.ci.high?)))
+        else {
+            continue;
+        };
+        out.push_str(&format!(
+            "test {} ... bench: {:>11} ns/iter (+/- {})\n",
+            d.name,
+            thousands(mean.round() as u64),
+            thousands(((high - low) / 2.0).round() as u64)
+        ));
+    }
+    out
+}
+
+/// The confidence level the documents' intervals share (the first one's), 95% without any.
+fn confidence_of(documents: &[ResultDoc]) -> f64 {
+    documents
         .iter()
         .find_map(|d| d.pis.first().map(|pi| pi.ci.confidence))
-        .unwrap_or(0.95);
-    let rows: Vec<Row> = documents.iter().map(|d| row_of_document(d, true)).collect();
-    render_table(&rows, confidence)
+        .unwrap_or(0.95)
 }
 
 /// How much wider than its target a baseline entry's interval may be before saving it says so.
@@ -100,5 +138,38 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
         processes: d.processes.count.to_string(),
         wall: format!("{:.1} s", d.elapsed_s),
         status,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str, mean: f64, low: f64, high: f64) -> ResultDoc {
+        serde_json::from_value(serde_json::json!({
+            "schema": "pilot.result/1", "name": name, "target": "t", "status": "ok",
+            "pis": [{"name": "time", "unit": "ns", "mean": mean,
+                     "ci": {"low": low, "high": high, "confidence": 0.95}}],
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn bencher_lines_are_libtests_with_thousands_and_rounding() {
+        let mut failed = doc("failed", 1.0, 1.0, 1.0);
+        failed.pis.clear();
+        let docs = [
+            doc("sort_10k", 84_903.6, 84_080.0, 85_727.2),
+            doc("add", 0.4, 0.3, 0.5),
+            failed,
+            doc("parse::json/4096", 1_234_567.5, 1_000_000.0, 1_469_135.0),
+        ];
+        // Half-widths: 823.6 → 824; 0.1 → 0; 234,567.5 → 234,568 (ties away from zero).
+        assert_eq!(
+            bencher_lines(&docs),
+            "test sort_10k ... bench:      84,904 ns/iter (+/- 824)\n\
+             test add ... bench:           0 ns/iter (+/- 0)\n\
+             test parse::json/4096 ... bench:   1,234,568 ns/iter (+/- 234,568)\n"
+        );
     }
 }

@@ -24,7 +24,56 @@ pub(crate) struct Row {
 
 /// Lays rows out in aligned columns under a header that states the confidence level.
 pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
-    let header = [
+    let cells: Vec<Vec<String>> = rows.iter().map(Row::cells).collect();
+    // Names and statuses read left to right; numbers line up on the right.
+    crate::fmt::columns(&header(confidence), &cells, &LEFT, "")
+}
+
+/// The columns that read left to right: the name, the warm-up class and the status.
+const LEFT: [usize; 3] = [0, 5, 11];
+
+/// The same table in Markdown, for a pull-request comment or a job summary: the header's
+/// columns, left-aligned where the terminal table's are, and `|` in a cell escaped.
+pub(crate) fn render_markdown(rows: &[Row], confidence: f64) -> String {
+    let line = |cells: &[String]| {
+        let cells: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
+        format!("| {} |\n", cells.join(" | "))
+    };
+    let header = header(confidence);
+    let mut out = line(&header);
+    let rule: Vec<&str> = (0..header.len())
+        .map(|i| if LEFT.contains(&i) { ":--" } else { "--:" })
+        .collect();
+    out.push_str(&format!("|{}|\n", rule.join("|")));
+    for r in rows {
+        let mut cells = r.cells();
+        cells[0] = format!("`{}`", cells[0]);
+        out.push_str(&line(&cells));
+    }
+    out
+}
+
+impl Row {
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.name.clone(),
+            self.time.clone(),
+            self.throughput.clone(),
+            self.samples.clone(),
+            self.subsession.clone(),
+            self.warm_up.clone(),
+            self.cut.clone(),
+            self.outliers.clone(),
+            self.rounds.clone(),
+            self.processes.clone(),
+            self.wall.clone(),
+            self.status.clone(),
+        ]
+    }
+}
+
+fn header(confidence: f64) -> [String; 12] {
+    [
         "bench".to_string(),
         format!("time per unit ({:.0}% CI)", 100.0 * confidence),
         "throughput".to_string(),
@@ -37,28 +86,7 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
         "procs".to_string(),
         "wall".to_string(),
         "status".to_string(),
-    ];
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            vec![
-                r.name.clone(),
-                r.time.clone(),
-                r.throughput.clone(),
-                r.samples.clone(),
-                r.subsession.clone(),
-                r.warm_up.clone(),
-                r.cut.clone(),
-                r.outliers.clone(),
-                r.rounds.clone(),
-                r.processes.clone(),
-                r.wall.clone(),
-                r.status.clone(),
-            ]
-        })
-        .collect();
-    // Names and statuses read left to right; numbers line up on the right.
-    crate::fmt::columns(&header, &cells, &[0, 5, 11], "")
+    ]
 }
 
 #[cfg(test)]
@@ -80,6 +108,24 @@ mod tests {
             wall: "1.5 s".into(),
             status: status.into(),
         }
+    }
+
+    #[test]
+    fn markdown_has_one_row_per_bench_and_escapes_bars() {
+        let t = render_markdown(&[row("a|b", "84.90 µs ± 0.97%", "ok")], 0.95);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 3, "{t}");
+        assert!(
+            lines[0].starts_with("| bench | time per unit (95% CI) | throughput |"),
+            "{t}"
+        );
+        assert_eq!(lines[1].matches('|').count(), 13, "{t}");
+        assert!(lines[1].starts_with("|:--|--:|"), "{t}");
+        assert!(
+            lines[2].starts_with("| `a\\|b` | 84.90 µs ± 0.97% |  | 86k |"),
+            "{t}"
+        );
+        assert!(lines[2].ends_with("| 1.5 s | ok |"), "{t}");
     }
 
     #[test]

@@ -341,6 +341,10 @@ impl Run<'_> {
                 store::results_dir(&self.root).join(&self.target).display()
             );
         }
+        if self.args.output_format == crate::cli::OutputFormat::Bencher {
+            // After the table, so that the lines stand together for tools that read them.
+            print!("\n{}", crate::report::bencher_lines(&self.documents));
+        }
         if let Some(name) = &self.args.save_baseline {
             if let Some(w) = crate::report::weak_baseline(&self.documents, name) {
                 println!("warning: {w}");

@@ -130,6 +130,41 @@ pub fn read_file(path: &Path) -> Result<Vec<SavedResult>> {
     }
 }
 
+/// Reads the result documents of one file whole: a `pilot.result/1` document, or every result
+/// in a `pilot.run/1` document; each checked by [`ResultDoc::validate`]. Errors name the file
+/// and the key at fault, as [`read_file`]'s do.
+fn read_documents(path: &Path) -> Result<Vec<ResultDoc>> {
+    let invalid = |problem: String| Error::InvalidResult {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let doc = read_json(path)?;
+    let docs = match doc.get("schema").and_then(Value::as_str) {
+        Some(RUN_SCHEMA) => typed::<RunDoc>(doc).map_err(invalid)?.results,
+        _ => vec![result_doc(doc).map_err(invalid)?],
+    };
+    for (i, d) in docs.iter().enumerate() {
+        d.validate().map_err(|p| {
+            invalid(if docs.len() > 1 {
+                format!("results[{i}]: {p}")
+            } else {
+                p
+            })
+        })?;
+    }
+    Ok(docs)
+}
+
+/// The result documents under `path`, whole, each checked by [`ResultDoc::validate`]: every
+/// `*.json` below a folder as [`read_dir`] reads it (sorted by (target, name), a bench's stale
+/// second file skipped), or one file; a `pilot.run/1` document gives each of its results.
+pub fn read_documents_in(path: &Path) -> Result<Vec<ResultDoc>> {
+    if !path.is_dir() {
+        return read_documents(path);
+    }
+    read_tree(path, read_documents, |d| (&d.target, &d.name))
+}
+
 /// Reads one `pilot.result/1` document whole, checked by [`ResultDoc::validate`].
 pub fn read_result(path: &Path) -> Result<ResultDoc> {
     let invalid = |problem: String| Error::InvalidResult {
@@ -200,18 +235,31 @@ pub fn from_document(doc: &ResultDoc, path: &Path) -> Result<SavedResult> {
 /// A bench with two files (one where this version stores it, one where an older version named
 /// files differently) is read from where this version stores it; the other is stale.
 pub fn read_dir(dir: &Path) -> Result<Vec<SavedResult>> {
+    read_tree(dir, read_file, |r| (&r.target, &r.name))
+}
+
+/// Every `*.json` below `dir` read with `read`, sorted by `key` (target, name); of a bench's
+/// two files the one where this version stores it is kept.
+fn read_tree<T>(
+    dir: &Path,
+    read: impl Fn(&Path) -> Result<Vec<T>>,
+    key: impl Fn(&T) -> (&str, &str),
+) -> Result<Vec<T>> {
     let mut files = Vec::new();
     collect_json(dir, MAX_DEPTH, &mut files)?;
     files.sort();
-    let mut out: Vec<(SavedResult, bool)> = Vec::new();
+    let mut out: Vec<(T, bool)> = Vec::new();
     for f in files {
-        for r in read_file(&f)? {
-            let canonical = f.ends_with(super::file_name(&r.name));
+        for r in read(&f)? {
+            let canonical = f.ends_with(super::file_name(key(&r).1));
             out.push((r, canonical));
         }
     }
-    out.sort_by(|(a, ac), (b, bc)| (&a.target, &a.name, !ac).cmp(&(&b.target, &b.name, !bc)));
-    out.dedup_by(|(later, _), (first, _)| later.target == first.target && later.name == first.name);
+    out.sort_by(|(a, ac), (b, bc)| {
+        let ((at, an), (bt, bn)) = (key(a), key(b));
+        (at, an, !ac).cmp(&(bt, bn, !bc))
+    });
+    out.dedup_by(|(later, _), (first, _)| key(later) == key(first));
     Ok(out.into_iter().map(|(r, _)| r).collect())
 }
 

@@ -1,0 +1,224 @@
+//! `cargo pilot export --format bmf|github|csv|md [SOURCE] [--out FILE]`: saved results in the
+//! formats dashboards and CI bots read. One file per format; this one reads the results and
+//! writes the output.
+//!
+//! A bench is named as `cargo pilot bench`'s table names it: `<bench target>/<bench name>`
+//! (`sort/sort_10k`, `groups/iterate/vec/100`), or the bench name alone where the document
+//! has no target.
+
+mod bmf;
+mod csv;
+mod github;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, anyhow};
+use pilot::cargo_api::store::schema::{PiDoc, ResultDoc};
+
+use crate::Failure;
+use crate::cargo::{self, CargoOptions};
+
+/// Export saved results for dashboards and CI bots.
+///
+/// SOURCE is a baseline name (saved with `--save-baseline`), a result file (`pilot.result/1`,
+/// or a `pilot.run/1` document) or a folder of them; default: the latest results
+/// (`target/pilot/results`). Output goes to standard output, or atomically to `--out FILE`.
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// Output format
+    #[arg(long, value_enum)]
+    pub format: Format,
+    /// Baseline name, or a result file or folder [default: the latest results]
+    #[arg(value_name = "SOURCE")]
+    pub source: Option<String>,
+    /// Write to FILE (atomically) instead of standard output
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Replace `--out FILE` if it exists (without it, an existing file is an error)
+    #[arg(long, requires = "out")]
+    pub force: bool,
+    /// Path to the workspace's Cargo.toml (to find its target directory)
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// The target directory holding `pilot/` (default: the workspace's)
+    #[arg(long, value_name = "DIR")]
+    pub target_dir: Option<PathBuf>,
+}
+
+/// What `export` writes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Bencher Metric Format JSON, for `bencher run --adapter json`
+    Bmf,
+    /// github-action-benchmark's `customSmallerIsBetter` JSON array
+    Github,
+    /// One CSV row per bench and performance index, with Getstats' columns
+    Csv,
+    /// The results table in Markdown
+    Md,
+}
+
+pub fn run(args: &ExportArgs) -> Result<ExitCode, Failure> {
+    let (documents, source) = load(args)?;
+    let text = match args.format {
+        Format::Md => pilot::cargo_api::report::results_markdown(&documents),
+        format => {
+            let measured = with_estimates(&documents, &source)?;
+            match format {
+                Format::Bmf => bmf::render(&measured),
+                Format::Github => github::render(&measured),
+                _ => csv::render(&measured)?,
+            }
+        }
+    };
+    match &args.out {
+        None => print!("{text}"),
+        Some(path) => write_out(path, text.as_bytes(), args.force)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The documents to export and a description of where they came from (for messages).
+fn load(args: &ExportArgs) -> Result<(Vec<ResultDoc>, String), Failure> {
+    let cargo_options = CargoOptions {
+        manifest_path: args.manifest_path.clone(),
+        target_dir: args.target_dir.clone(),
+        ..CargoOptions::default()
+    };
+    let target_dir = || cargo::target_dir_only(&cargo_options);
+    let (dir, source) = match &args.source {
+        Some(arg) if Path::new(arg).exists() => (PathBuf::from(arg), format!("`{arg}`")),
+        Some(arg) => {
+            if arg.contains('/') || arg.ends_with(".json") {
+                return Err(anyhow!("`{arg}` does not exist").into());
+            }
+            let baselines = pilot::cargo_api::store::baselines_dir(&target_dir()?);
+            let dir =
+                pilot::cargo_api::store::baseline(&baselines, arg).map_err(anyhow::Error::from)?;
+            (
+                dir.clone(),
+                format!("baseline `{arg}` (`{}`)", dir.display()),
+            )
+        }
+        None => {
+            let dir = pilot::cargo_api::store::results_dir(&target_dir()?);
+            if !dir.is_dir() {
+                return Err(anyhow!(
+                    "no results in `{}`: run the benches first (`cargo pilot bench`)",
+                    dir.display()
+                )
+                .into());
+            }
+            let source = format!("`{}`", dir.display());
+            (dir, source)
+        }
+    };
+    let documents =
+        pilot::cargo_api::store::read_documents_in(&dir).map_err(anyhow::Error::from)?;
+    if documents.is_empty() {
+        return Err(anyhow!("{source} holds no results").into());
+    }
+    Ok((documents, source))
+}
+
+/// The documents that have an estimate; the others (failed, unresolved) are named on standard
+/// error. None at all is an error: a dashboard fed an empty file would show nothing, silently.
+fn with_estimates<'a>(
+    documents: &'a [ResultDoc],
+    source: &str,
+) -> Result<Vec<&'a ResultDoc>, Failure> {
+    let (measured, left_out): (Vec<&ResultDoc>, Vec<&ResultDoc>) =
+        documents.iter().partition(|d| time(d).is_some());
+    for d in &left_out {
+        eprintln!(
+            "warning: `{}` has no estimate (status `{}`): left out",
+            bench_name(d),
+            d.status
+        );
+    }
+    if measured.is_empty() {
+        return Err(anyhow!("no result in {source} has an estimate").into());
+    }
+    Ok(measured)
+}
+
+/// The name a bench is exported under: `<bench target>/<bench name>`, as `cargo pilot bench`'s
+/// table names it.
+fn bench_name(d: &ResultDoc) -> String {
+    if d.target.is_empty() {
+        d.name.clone()
+    } else {
+        format!("{}/{}", d.target, d.name)
+    }
+}
+
+/// The time per unit (ns) with both bounds, when the document has an estimate.
+fn time(d: &ResultDoc) -> Option<(f64, f64, f64)> {
+    let pi = d.pis.first()?;
+    Some((pi.mean?, pi.ci.low?, pi.ci.high?))
+}
+
+/// The throughput performance index (`<unit>/s`), when the bench names a unit.
+fn throughput(d: &ResultDoc) -> Option<&PiDoc> {
+    d.pis
+        .iter()
+        .skip(1)
+        .find(|pi| pi.name == "throughput" && pi.mean.is_some())
+}
+
+/// What one work unit is: the bench's `unit` (from its throughput's `<unit>/s`), `iter` in the
+/// micro form, else `unit`.
+fn work_unit(d: &ResultDoc) -> String {
+    match throughput(d).and_then(|pi| pi.unit.strip_suffix("/s")) {
+        Some(unit) => unit.to_string(),
+        None if d.form == "micro" => "iter".to_string(),
+        None => "unit".to_string(),
+    }
+}
+
+/// `x` with `digits` significant digits, in plain notation (`0.4123`, `12.35`, `348536`).
+fn significant(x: f64, digits: i32) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// Writes `bytes` to `path` atomically (a complete temporary file beside it, renamed into
+/// place). Without `force` an existing file is refused, and the rename itself refuses to replace
+/// a file that appeared meanwhile; with it, the file is replaced whole.
+fn write_out(path: &Path, bytes: &[u8], force: bool) -> Result<(), Failure> {
+    let shown = path.display();
+    if force {
+        pilot::cargo_api::store::write_atomic(path, bytes)
+            .with_context(|| format!("failed to write `{shown}`"))?;
+        return Ok(());
+    }
+    if path.exists() {
+        return Err(anyhow!(
+            "`{shown}` exists: pass --force to replace it, or choose another --out"
+        )
+        .into());
+    }
+    let write = || -> std::io::Result<()> {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(dir)?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".pilot-export.")
+            .suffix(".tmp")
+            .tempfile_in(dir)?;
+        tmp.write_all(bytes)?;
+        tmp.as_file().sync_all()?;
+        tmp.persist_noclobber(path).map_err(|e| e.error)?;
+        Ok(())
+    };
+    write().with_context(|| format!("failed to write `{shown}`"))?;
+    Ok(())
+}
