@@ -11,6 +11,7 @@ mod analyze;
 mod bench;
 mod cargo;
 mod compare;
+mod import;
 mod interrupt;
 mod list;
 mod resume;
@@ -48,6 +49,7 @@ enum Command {
     List(list::ListArgs),
     Analyze(analyze::AnalyzeArgs),
     Run(Box<run::RunArgs>),
+    Import(import::ImportArgs),
 }
 
 /// The exit code of a command that compared: 1 when a bench failed (no verdict can hide
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Command::List(args) => list::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Import(args) => import::run(&args),
     };
     match result {
         Ok(code) => code,
