@@ -583,3 +583,53 @@ fn analyze_reads_both_formats() {
         common::text(&o)
     );
 }
+
+/// criterion nests a group's benches inside another bench's folder when their ids share a
+/// prefix (`sum` and `sum/4096`), and keeps named baselines (`--save-baseline main`) and its
+/// HTML report beside the runs: every bench is found once, the `new/` run of each.
+#[test]
+fn nested_benches_are_found_and_named_baselines_skipped() {
+    let t = target("nested");
+    let dir = t.join("criterion");
+    let from = fixtures().join("criterion/one_add/new");
+    let id = |group: &str, value: Option<&str>| {
+        serde_json::json!({"group_id": group, "function_id": null, "value_str": value,
+                           "throughput": null})
+        .to_string()
+    };
+    for (folder, benchmark) in [
+        ("sum/new", id("sum", None)),
+        ("sum/main", id("sum", None)),
+        ("sum/4096/new", id("sum", Some("4096"))),
+        ("sum/4096/base", id("sum", Some("4096"))),
+        ("sum/report", id("sum", None)),
+    ] {
+        let d = dir.join(folder);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::copy(from.join("sample.json"), d.join("sample.json")).unwrap();
+        std::fs::write(d.join("benchmark.json"), benchmark).unwrap();
+    }
+    let o = pilot(
+        &t,
+        &[
+            "import",
+            "criterion",
+            dir.to_str().unwrap(),
+            "--baseline",
+            "n",
+        ],
+    );
+    assert!(o.status.success(), "{}", common::text(&o));
+    let base = t.join("pilot/baselines/n/criterion");
+    assert!(base.join("sum.json").is_file() && base.join("sum/4096.json").is_file());
+    let files = walk(&base);
+    assert_eq!(files, 2, "{}", common::text(&o));
+}
+
+fn walk(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| if p.is_dir() { walk(&p) } else { 1 })
+        .sum()
+}

@@ -218,25 +218,26 @@ fn read_json(path: &Path) -> anyhow::Result<Value> {
     serde_json::from_str(&text).map_err(|e| anyhow!("`{}`: malformed JSON ({e})", path.display()))
 }
 
-/// The folder of one benchmark's saved run inside `bench`: `new/`, else `base/`; or `bench`
-/// itself when it holds the files (a `new/` folder named directly).
+/// Whether `dir` holds a saved run of a benchmark.
+fn holds_run(dir: &Path) -> bool {
+    dir.join("sample.json").is_file() || dir.join("benchmark.json").is_file()
+}
+
+/// The folder of the saved run of the benchmark whose folder is `bench`: `new/`, else
+/// `base/`.
 fn run_folder(bench: &Path) -> Option<PathBuf> {
-    let has = |d: &Path| d.join("sample.json").is_file() || d.join("benchmark.json").is_file();
-    if has(bench) {
-        return Some(bench.to_path_buf());
-    }
     ["new", "base"]
         .into_iter()
         .map(|f| bench.join(f))
-        .find(|d| has(d))
+        .find(|d| holds_run(d))
 }
 
-/// Every benchmark's run folder under `dir`, sorted.
+/// Every benchmark's run folder under `dir`, sorted. A benchmark's folder may also hold
+/// others' (criterion nests `group/function/value`), so the search goes on below it, past its
+/// runs (`new`, `base`, `change`, criterion's named baselines, which hold the files
+/// themselves) and criterion's HTML `report`.
 fn run_folders(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-    if let Some(run) = run_folder(dir) {
-        out.push(run);
-        return Ok(());
-    }
+    out.extend(run_folder(dir));
     if depth == 0 {
         return Ok(());
     }
@@ -245,9 +246,12 @@ fn run_folders(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> anyhow::Resu
     let mut subdirs: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        // criterion's HTML report is no benchmark.
-        .filter(|p| p.file_name().is_some_and(|n| n != "report"))
+        .filter(|p| p.is_dir() && !holds_run(p))
+        .filter(|p| {
+            p.file_name().is_some_and(|n| {
+                !["new", "base", "change", "report"].contains(&&*n.to_string_lossy())
+            })
+        })
         .collect();
     subdirs.sort();
     for d in subdirs {
@@ -267,7 +271,12 @@ pub fn read(dir: &Path, target: &str, full_ids: bool) -> anyhow::Result<Vec<Seri
         );
     }
     let mut folders = Vec::new();
-    run_folders(dir, MAX_DEPTH, &mut folders)?;
+    if holds_run(dir) {
+        // One run's folder, named directly (`…/new`).
+        folders.push(dir.to_path_buf());
+    } else {
+        run_folders(dir, MAX_DEPTH, &mut folders)?;
+    }
     if folders.is_empty() {
         bail!(
             "no criterion results under `{}`: no `new/sample.json` or `base/sample.json` found",
