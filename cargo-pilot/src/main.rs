@@ -12,6 +12,7 @@ mod bench;
 mod cargo;
 mod compare;
 mod export;
+mod import;
 mod interrupt;
 mod list;
 mod report;
@@ -52,6 +53,7 @@ enum Command {
     Run(Box<run::RunArgs>),
     Export(export::ExportArgs),
     Report(Box<report::ReportArgs>),
+    Import(import::ImportArgs),
 }
 
 /// The exit code of a command that compared: 1 when a bench failed (no verdict can hide
@@ -107,6 +109,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Import(args) => import::run(&args),
     };
     match result {
         Ok(code) => code,

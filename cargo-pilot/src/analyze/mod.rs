@@ -68,6 +68,11 @@ pub struct AnalyzeArgs {
     /// Print one JSON document (schema `pilot.analyze/1`) instead of tables.
     #[arg(long)]
     json: bool,
+    /// Read each FILE as another harness's results: `criterion` (a bench's folder, or
+    /// criterion's output folder: every bench in it) or `hyperfine` (an `--export-json` file:
+    /// every command in it); each bench is analysed as one file of readings.
+    #[arg(long, value_enum, value_name = "HARNESS", conflicts_with_all = ["wps", "column"])]
+    from: Option<crate::import::Harness>,
 }
 
 // The flags' values are bounded as everywhere else in pilot (`pilot::settings`).
@@ -136,6 +141,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, Failure> {
     };
     let mut reports = Vec::new();
     for name in &args.files {
+        if let Some(harness) = args.from {
+            for series in crate::import::read_series(harness, std::path::Path::new(name))? {
+                let label = format!("{name}: {}", series.origin);
+                reports.push(analyze_file(&label, &[series.readings], &config, args)?);
+            }
+            continue;
+        }
         let text = input::read_text(name)?;
         let columns = input::parse(name, &text, &layout, domain)?;
         reports.push(analyze_file(name, &columns, &config, args)?);

@@ -1,0 +1,433 @@
+//! `cargo pilot import criterion|hyperfine`: another harness's saved measurements as a pilot
+//! baseline, so that `cargo pilot compare NAME` compares them with today's pilot results.
+//!
+//! Each benchmark's readings (criterion: `times[i] / iters[i]`, the time per iteration of each
+//! sample; hyperfine: each run's time) go through pilot's own analysis, the one `cargo pilot
+//! analyze` runs: change points cut the warm-up, subsession analysis merges correlated
+//! readings, and the interval is over the merged samples. Each becomes a `pilot.result/1`
+//! document named as pilot names the same bench (see [`criterion::BenchmarkId::pilot_name`]
+//! and [`hyperfine`]). The whole baseline is written to a hidden folder beside the baselines
+//! and renamed into place, so bad input saves nothing and an existing baseline is replaced
+//! only with `--force`, whole.
+
+pub mod criterion;
+pub mod hyperfine;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, anyhow, bail};
+use pilot::cargo_api::settings::{BaselineName, Confidence, Fraction};
+use pilot::cargo_api::store::schema::{
+    CiDoc, ConfigDoc, PiDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, SubsessionDoc,
+};
+use pilot::stats::{Analysis, AnalysisConfig, Summary, analyze};
+
+use pilot::cargo_api::report::{columns, format_estimate};
+
+use crate::Failure;
+use crate::cargo::{self, CargoOptions};
+
+/// Import another harness's saved results as a pilot baseline.
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    #[command(subcommand)]
+    source: Source,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Source {
+    /// criterion's saved samples (`target/criterion`, each bench's `new/` or `base/` folder)
+    Criterion(CriterionArgs),
+    /// A hyperfine `--export-json` file
+    Hyperfine(HyperfineArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CriterionArgs {
+    /// criterion's output folder, a group's folder or one bench's [default: the workspace's
+    /// `target/criterion`]
+    #[arg(value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// The pilot bench target the benches belong to now; without it they match a pilot bench
+    /// of the same name in any target
+    #[arg(long = "bench", value_name = "TARGET")]
+    bench_target: Option<String>,
+    /// Name each bench by criterion's whole id, `group/function/value`, rather than as pilot
+    /// names a group's member (`function/value`)
+    #[arg(long)]
+    full_ids: bool,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(clap::Args, Debug)]
+struct HyperfineArgs {
+    /// The JSON file hyperfine wrote with `--export-json`
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(clap::Args, Debug)]
+struct Common {
+    /// The baseline to save the results as (`cargo pilot compare NAME` reads it)
+    #[arg(long, value_name = "NAME", required = true)]
+    baseline: BaselineName,
+    /// Replace the baseline if it exists
+    #[arg(long)]
+    force: bool,
+    /// Confidence level of the intervals
+    #[arg(long, default_value = "0.95", value_name = "C")]
+    confidence: Confidence,
+    /// Target half-width relative to the mean: a result narrower is `ok`, a wider one
+    /// `time cap` (the other harness stopped first)
+    #[arg(long = "ci", default_value = "0.01", value_name = "REL")]
+    target: Fraction,
+    /// Path to the workspace's Cargo.toml (to find its target directory)
+    #[arg(long, value_name = "PATH")]
+    manifest_path: Option<PathBuf>,
+    /// The target directory holding `pilot/` (default: the workspace's)
+    #[arg(long, value_name = "DIR")]
+    target_dir: Option<PathBuf>,
+}
+
+/// One benchmark's readings, read from another harness's files.
+#[derive(Debug, Clone)]
+pub struct Series {
+    /// The name pilot gives the same bench.
+    pub name: String,
+    /// The other harness's name for it.
+    pub origin: String,
+    /// The pilot bench target; empty to match a bench of the same name in any target.
+    pub target: String,
+    /// The file the readings came from.
+    pub source: PathBuf,
+    /// Unit readings in nanoseconds, in the order they were taken.
+    pub readings: Vec<f64>,
+    /// Measured time in all, nanoseconds.
+    pub total_ns: f64,
+    /// Work units (iterations, runs) in all.
+    pub work: u64,
+    /// Work per unit and its unit, when the bench declared a throughput.
+    pub throughput: Option<(f64, &'static str)>,
+    /// `micro` (time per iteration) or `full` (time per run).
+    pub form: &'static str,
+    /// What the readings are, for the document's warnings.
+    pub what: String,
+}
+
+/// A harness whose saved results pilot reads.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Harness {
+    /// criterion's `sample.json` and `benchmark.json`, in a bench's folder or any folder above
+    Criterion,
+    /// hyperfine's `--export-json` file
+    Hyperfine,
+}
+
+/// Every bench in `path` as `harness` saved it (criterion's benches match any target).
+pub fn read_series(harness: Harness, path: &Path) -> anyhow::Result<Vec<Series>> {
+    match harness {
+        Harness::Criterion => criterion::read(path, "", false),
+        Harness::Hyperfine => hyperfine::read(path),
+    }
+}
+
+/// The analysis settings of an import, as `cargo pilot analyze` has them by default.
+pub fn analysis_config(confidence: f64, target: f64) -> AnalysisConfig {
+    AnalysisConfig {
+        confidence,
+        target_relative_half_width: target,
+        ..AnalysisConfig::default()
+    }
+}
+
+/// Analyses a series, naming its file on failure.
+pub fn analyze_series(s: &Series, config: &AnalysisConfig) -> anyhow::Result<Analysis> {
+    analyze(&s.readings, config).map_err(|e| {
+        anyhow!(
+            "`{}`: the readings of `{}` cannot be analysed: {e}",
+            s.source.display(),
+            s.origin
+        )
+    })
+}
+
+/// The `pilot.result/1` document of an imported series: its time per unit with pilot's
+/// interval, the subsession samples a comparison needs, the readings as one round, and
+/// warnings saying where it came from.
+pub fn document(s: &Series, a: &Analysis, config: &AnalysisConfig, source: &str) -> ResultDoc {
+    let sub = &a.subsession;
+    let samples = Summary::of(&sub.means).expect("subsession samples are finite and non-empty");
+    let half = a.ci.half_width();
+    let met = half <= config.target_relative_half_width * a.mean;
+    let status = if !a.stable.dominant {
+        "no steady state"
+    } else if met {
+        "ok"
+    } else {
+        "time cap"
+    };
+    let ci = CiDoc {
+        low: Some(a.ci.low),
+        high: Some(a.ci.high),
+        confidence: config.confidence,
+    };
+    let mut pis = vec![PiDoc {
+        name: "time".to_string(),
+        unit: "ns".to_string(),
+        mean: Some(a.mean),
+        ci,
+        n: a.stable_summary.n,
+        subsession_size: sub.size,
+        autocorrelation: sub.autocorrelation,
+        required_n: a.required_n,
+        interval_from: Some("readings".to_string()),
+        machine: None,
+    }];
+    if let Some((per_unit, unit)) = s.throughput {
+        let rate = |t: f64| (t > 0.0).then(|| per_unit * 1e9 / t);
+        pis.push(PiDoc {
+            name: "throughput".to_string(),
+            unit: format!("{unit}/s"),
+            mean: rate(a.mean),
+            ci: CiDoc {
+                low: rate(a.ci.high),
+                high: rate(a.ci.low),
+                confidence: config.confidence,
+            },
+            ..pis[0].clone()
+        });
+        pis[1].interval_from = None;
+    }
+    let mut warnings = vec![format!(
+        "imported from {source}: `{}` ({}), analysed by pilot; the machine it ran on is not \
+         recorded",
+        s.source.display(),
+        s.what
+    )];
+    if !met && a.stable.dominant {
+        warnings.push(format!(
+            "the interval reached (±{:.2}%) is wider than the target (±{:.2}%): {source} \
+             stopped measuring first",
+            100.0 * half / a.mean,
+            100.0 * config.target_relative_half_width
+        ));
+    }
+    warnings.extend(a.warnings.iter().cloned());
+    let stable_len = a.stable.end - a.stable.start;
+    let finished = std::fs::metadata(&s.source)
+        .and_then(|m| m.modified())
+        .map(|t| humantime::format_rfc3339_seconds(t).to_string())
+        .unwrap_or_default();
+    ResultDoc {
+        schema: RESULT_SCHEMA.to_string(),
+        name: s.name.clone(),
+        target: s.target.clone(),
+        form: s.form.to_string(),
+        status: status.to_string(),
+        status_detail: None,
+        pis,
+        subsession: Some(SubsessionDoc {
+            count: sub.count(),
+            mean: samples.mean,
+            variance: samples.variance,
+            variance_inflation: sub.variance_inflation(),
+            means: (sub.means.len() <= 10_000).then(|| sub.means.clone()),
+        }),
+        config: ConfigDoc {
+            ci: config.target_relative_half_width,
+            confidence: config.confidence,
+            max_time: 0.0,
+            min_time: 0.0,
+        },
+        rounds: vec![RoundDoc {
+            work: s.work,
+            duration_ns: s.total_ns.round() as u64,
+            units: s.readings.len(),
+            stable: a.stable.dominant.then_some([a.stable.start, a.stable.end]),
+            analysed: true,
+            rss_bytes: None,
+            marks: Vec::new(),
+            machine: None,
+        }],
+        processes: Default::default(),
+        removed_readings: (s.readings.len() - stable_len) as u64,
+        readings: s.readings.len() as u64,
+        iterations_per_unit: None,
+        clock: Default::default(),
+        warnings,
+        machine: None,
+        started: String::new(),
+        finished,
+        elapsed_s: s.total_ns / 1e9,
+        threads: None,
+        checks: Vec::new(),
+        warm_up: None,
+        outliers: None,
+        overhead: None,
+        machine_state: None,
+    }
+}
+
+/// Runs `cargo pilot import`.
+pub fn run(args: &ImportArgs) -> Result<ExitCode, Failure> {
+    let (common, series, source, folder) = match &args.source {
+        Source::Criterion(c) => {
+            let dir = match &c.dir {
+                Some(d) => d.clone(),
+                None => root(&c.common)?.join("criterion"),
+            };
+            let target = c.bench_target.clone().unwrap_or_default();
+            let folder = c
+                .bench_target
+                .clone()
+                .unwrap_or_else(|| "criterion".to_string());
+            (
+                &c.common,
+                criterion::read(&dir, &target, c.full_ids)?,
+                "criterion",
+                folder,
+            )
+        }
+        Source::Hyperfine(h) => (
+            &h.common,
+            hyperfine::read(&h.file)?,
+            "hyperfine",
+            hyperfine::TARGET.to_string(),
+        ),
+    };
+    check_unique(&series, source)?;
+    let config = analysis_config(common.confidence.0, common.target.0);
+    let docs = series
+        .iter()
+        .map(|s| {
+            Ok((
+                s,
+                document(s, &analyze_series(s, &config)?, &config, source),
+            ))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let root = root(common)?;
+    let name = &common.baseline.0;
+    let dest = save(&root, name, &folder, &docs, common.force)?;
+    let rows: Vec<Vec<String>> = docs
+        .iter()
+        .map(|(s, d)| {
+            let pi = &d.pis[0];
+            let bound = |b: Option<f64>| b.unwrap_or(f64::NAN);
+            vec![
+                d.name.clone(),
+                format_estimate(bound(pi.mean), bound(pi.ci.low), bound(pi.ci.high)),
+                d.status.clone(),
+                s.origin.clone(),
+            ]
+        })
+        .collect();
+    let header = [
+        "bench".to_string(),
+        format!("time per unit ({}% CI)", 100.0 * common.confidence.0),
+        "status".to_string(),
+        format!("{source}'s name"),
+    ];
+    print!("{}", columns(&header, &rows, &[0, 2, 3], ""));
+    println!(
+        "saved {} result(s) as baseline `{name}` in `{}`; compare with `cargo pilot compare {name}`",
+        docs.len(),
+        dest.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn root(common: &Common) -> anyhow::Result<PathBuf> {
+    cargo::target_dir_only(&CargoOptions {
+        manifest_path: common.manifest_path.clone(),
+        target_dir: common.target_dir.clone(),
+        ..CargoOptions::default()
+    })
+}
+
+/// Two benches that pilot would store in one file: an error naming both.
+fn check_unique(series: &[Series], source: &str) -> anyhow::Result<()> {
+    let mut seen: std::collections::BTreeMap<(&str, &str), &Series> = Default::default();
+    for s in series {
+        if let Some(other) = seen.insert((&s.target, &s.name), s) {
+            bail!(
+                "{source}'s `{}` (`{}`) and `{}` (`{}`) would both be pilot's bench `{}`{}",
+                other.origin,
+                other.source.display(),
+                s.origin,
+                s.source.display(),
+                s.name,
+                if source == "criterion" {
+                    ": import with --full-ids to keep criterion's group in the names"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Writes the documents as baseline `name` under `root`, in `folder`: all into a hidden
+/// folder beside the baselines, each read back as pilot reads a baseline, then renamed into
+/// place (over an existing baseline only with `force`, which is moved aside first and removed
+/// last). On any error nothing under the baselines has changed. Returns the baseline's
+/// folder.
+fn save(
+    root: &Path,
+    name: &str,
+    folder: &str,
+    docs: &[(&Series, ResultDoc)],
+    force: bool,
+) -> anyhow::Result<PathBuf> {
+    use pilot::cargo_api::store::{baseline_path, baselines_dir, read_file, write_atomic};
+    let dir = baselines_dir(root);
+    let dest = dir.join(name);
+    if dest.exists() && !force {
+        bail!(
+            "baseline `{name}` exists (`{}`): pass --force to replace it, or choose another name",
+            dest.display()
+        );
+    }
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("failed to create `{}`", dir.display()))?;
+    let staging = tempfile::Builder::new()
+        .prefix(&format!(".{name}.import."))
+        .tempdir_in(&dir)
+        .with_context(|| format!("failed to create a folder in `{}`", dir.display()))?;
+    for (_, doc) in docs {
+        let relative = baseline_path(root, name, folder, &doc.name)
+            .strip_prefix(&dest)
+            .expect("a baseline's file is inside its folder")
+            .to_path_buf();
+        let path = staging.path().join(relative);
+        let text = serde_json::to_string_pretty(doc).expect("a result document serialises");
+        write_atomic(&path, text.as_bytes())
+            .with_context(|| format!("failed to write `{}`", path.display()))?;
+        read_file(&path).map_err(|e| anyhow!("the imported result would not read back: {e}"))?;
+    }
+    let staged = staging.keep();
+    let aside = dest
+        .exists()
+        .then(|| dir.join(format!(".{name}.replaced.{}", std::process::id())));
+    if let Some(aside) = &aside {
+        std::fs::rename(&dest, aside)
+            .with_context(|| format!("failed to move `{}` aside", dest.display()))?;
+    }
+    if let Err(e) = std::fs::rename(&staged, &dest) {
+        if let Some(aside) = &aside {
+            let _ = std::fs::rename(aside, &dest);
+        }
+        let _ = std::fs::remove_dir_all(&staged);
+        return Err(anyhow!(e).context(format!("failed to create `{}`", dest.display())));
+    }
+    if let Some(aside) = aside {
+        std::fs::remove_dir_all(&aside)
+            .with_context(|| format!("failed to remove the replaced `{}`", aside.display()))?;
+    }
+    Ok(dest)
+}
