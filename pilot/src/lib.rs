@@ -23,7 +23,7 @@ mod store;
 mod sweep;
 
 pub use error::{Error, Result};
-pub use record::{Bencher, Recorder};
+pub use record::{AsyncBencher, AsyncExecutor, BatchSize, Bencher, BlockingExecutor, Recorder};
 pub use std::hint::black_box;
 pub use sweep::{MAX_SWEEP, Sweep, range};
 

@@ -1,7 +1,7 @@
 //! End-to-end tests of the accuracy checks: `cargo pilot bench` on the fixture's `checks`
 //! target (`tests/fixture-bench/benches/checks.rs`), whose benches leak, or do the same work
-//! without leaking, or get 20% slower over their session, and the same bench while this test
-//! keeps two cores busy. Each asserts what one run of a bench must show; the repeated bars are
+//! without leaking, or get 20% slower over their session, or time one input a unit, and the same
+//! bench while this test keeps two cores busy. Each asserts what one run of a bench must show; the repeated bars are
 //! `tests/fixture-bench/checks_bars.sh`.
 
 use std::path::{Path, PathBuf};
@@ -110,6 +110,19 @@ fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
     let c = check(&slow, "slowdown");
     let relative = c["relative"].as_f64().unwrap();
     assert!((0.1..0.3).contains(&relative), "{c:#}");
+
+    // One input a unit: each reading of about 50 ns of work carries two clock reads.
+    let (_, one) = bench("per_iteration_50ns", &["--max-time", "1"], &[]);
+    assert_eq!(one["iterations_per_unit"], 1, "{one:#}");
+    let c = check(&one, "clock_overhead");
+    assert!(c["share"].as_f64().unwrap() > 0.01, "{c:#}");
+    assert!(
+        c["message"]
+            .as_str()
+            .unwrap()
+            .contains("BatchSize::SmallInput"),
+        "{c:#}"
+    );
 
     let stop = Arc::new(AtomicBool::new(false));
     // Two spinning threads of this test process: other processes, to the bench.

@@ -88,13 +88,22 @@ pub(crate) fn clock_overhead(
     let e = session.estimate.as_ref()?;
     let unit_ns = e.mean * iters.unwrap_or(1) as f64;
     let share = 2.0 * clock.overhead_ns / unit_ns;
+    // A micro-form unit this short holds few iterations because its batch size says so.
+    let advice = match iters {
+        Some(_) => {
+            "let a unit hold more inputs (`BatchSize::SmallInput`, or `LargeInput` over \
+             `PerIteration`)"
+        }
+        None => {
+            "time more work per unit, or use the micro form (`b.iter`), which batches iterations"
+        }
+    };
     (unit_ns > 0.0 && share > CLOCK_SHARE).then(|| {
         check(
             Kind::ClockOverhead,
             format!(
                 "reading the clock costs {} per read, {:.1}% of a timed unit ({}): every reading \
-                 carries that cost; time more work per unit, or use the micro form (`b.iter`), \
-                 which batches iterations",
+                 carries that cost; {advice}",
                 crate::fmt::format_ns(clock.overhead_ns),
                 100.0 * share,
                 crate::fmt::format_ns(unit_ns)

@@ -2,17 +2,20 @@
 //! long enough for the clock's own cost to vanish in it.
 
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// What the bencher does when the bench function calls [`Bencher::iter`] or
-/// [`Bencher::iter_batched`].
+use super::async_bencher::{AsyncBencher, AsyncExecutor};
+use super::batch::{BatchSize, UnitLimit};
+
+/// What the bencher does when the bench function calls one of its `iter` methods.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum BencherMode {
     /// Test mode: run the routine once, to see that it works.
     Test,
     /// Find how many iterations make a unit last at least `target_ns`.
     Calibrate { target_ns: u64 },
-    /// Run `work` units of `iters` iterations each and time every unit.
+    /// Run `work` units of `iters` iterations each (fewer where the batch size says so) and
+    /// time every unit.
     Measure { work: u64, iters: u64 },
 }
 
@@ -26,31 +29,94 @@ pub(crate) enum BencherMode {
 /// }
 /// ```
 ///
-/// Call [`iter`](Bencher::iter) or [`iter_batched`](Bencher::iter_batched) once per call of the
-/// bench function; code before it is setup and is not timed. pilot groups iterations into work
-/// units long enough that reading the clock costs under 0.5% of a unit, and reports time per
-/// iteration.
+/// Call one `iter` method once per call of the bench function; code before it is setup and is
+/// not timed. pilot groups iterations into work units long enough that reading the clock costs
+/// under 0.5% of a unit, and reports time per iteration:
+///
+/// - [`iter`](Bencher::iter): the routine alone, its result dropped inside the timing;
+/// - [`iter_batched`](Bencher::iter_batched) and [`iter_batched_ref`](Bencher::iter_batched_ref):
+///   inputs made by `setup` outside the timing, passed by value or by reference, with
+///   [`iter_batched_with`](Bencher::iter_batched_with) and
+///   [`iter_batched_ref_with`](Bencher::iter_batched_ref_with) to choose how many inputs a unit
+///   holds ([`BatchSize`]);
+/// - [`iter_custom`](Bencher::iter_custom): the routine times its iterations itself;
+/// - [`to_async`](Bencher::to_async): the same for routines that return futures.
 pub struct Bencher {
-    mode: BencherMode,
-    readings: Vec<u64>,
+    pub(super) mode: BencherMode,
+    pub(super) readings: Vec<u64>,
     /// Iterations per unit found by calibration.
-    calibrated: Option<u64>,
-    called: bool,
+    pub(super) calibrated: Option<u64>,
+    /// Iterations in each unit measured, and what limits them.
+    pub(super) unit_iters: u64,
+    pub(super) limit: UnitLimit,
+    pub(super) called: bool,
 }
 
-/// Most inputs `iter_batched` builds ahead of one unit: inputs live in memory together.
-const MAX_BATCH: u64 = 4096;
+/// Runs the units that the bencher's mode asks for, each with `$unit`, an expression of
+/// `$iters: u64` (the unit's iterations) that runs and times one unit and gives its
+/// nanoseconds. A macro, not a function, so that the async forms run the same schedule with
+/// `.await` inside `$unit`. Between units it only pushes into the reserved readings buffer.
+macro_rules! drive {
+    ($bencher:expr, $limit:expr, |$iters:ident| $unit:expr) => {{
+        let bencher: &mut $crate::record::Bencher = $bencher;
+        let limit: $crate::record::batch::UnitLimit = $limit;
+        bencher.called = true;
+        bencher.limit = limit;
+        match bencher.mode {
+            $crate::record::BencherMode::Test => {
+                let $iters: u64 = 1;
+                let ns: u64 = $unit;
+                bencher.unit_iters = 1;
+                bencher.readings.push(ns);
+            }
+            $crate::record::BencherMode::Calibrate { target_ns } => {
+                let mut calibration =
+                    $crate::record::bencher::Calibration::new(target_ns, limit.calibration_max());
+                loop {
+                    let $iters: u64 = calibration.iters();
+                    let ns: u64 = $unit;
+                    if calibration.reached(ns) {
+                        break;
+                    }
+                }
+                bencher.calibrated = Some(limit.per_unit(calibration.iters()));
+            }
+            $crate::record::BencherMode::Measure { work, iters } => {
+                let $iters: u64 = limit.clamp(iters);
+                bencher.unit_iters = $iters;
+                for _ in 0..work {
+                    let ns: u64 = $unit;
+                    bencher.readings.push(ns);
+                }
+            }
+        }
+    }};
+}
+pub(super) use drive;
+
+/// Nanoseconds from `start` to `end`, 0 if the clock went backwards.
+#[inline(always)]
+pub(super) fn elapsed_ns(start: Instant, end: Instant) -> u64 {
+    end.saturating_duration_since(start).as_nanos() as u64
+}
+
+/// A duration in nanoseconds, saturating at `u64::MAX` (584 years).
+pub(super) fn duration_ns(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
 
 impl Bencher {
     pub(crate) fn new(mode: BencherMode) -> Self {
-        let capacity = match mode {
-            BencherMode::Measure { work, .. } => work.min(1 << 26) as usize,
-            _ => 1,
+        let (capacity, unit_iters) = match mode {
+            BencherMode::Measure { work, iters } => (work.min(1 << 26) as usize, iters),
+            _ => (1, 1),
         };
         Bencher {
             mode,
             readings: Vec::with_capacity(capacity),
             calibrated: None,
+            unit_iters,
+            limit: UnitLimit::Any,
             called: false,
         }
     }
@@ -58,49 +124,49 @@ impl Bencher {
     /// Times `routine`, called over and over; its result goes through [`black_box`] and is
     /// dropped inside the timing.
     pub fn iter<O>(&mut self, mut routine: impl FnMut() -> O) {
-        self.called = true;
-        match self.mode {
-            BencherMode::Test => {
-                let start = Instant::now();
+        drive!(self, UnitLimit::Any, |iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
                 black_box(routine());
-                self.readings.push(start.elapsed().as_nanos() as u64);
             }
-            BencherMode::Calibrate { target_ns } => {
-                self.calibrated = Some(calibrate(target_ns, u64::MAX, |iters| {
-                    let start = Instant::now();
-                    for _ in 0..iters {
-                        black_box(routine());
-                    }
-                    start.elapsed().as_nanos() as u64
-                }));
-            }
-            BencherMode::Measure { work, iters } => {
-                for _ in 0..work {
-                    let start = Instant::now();
-                    for _ in 0..iters {
-                        black_box(routine());
-                    }
-                    let end = Instant::now();
-                    self.readings
-                        .push(end.saturating_duration_since(start).as_nanos() as u64);
-                }
-            }
-        }
+            let end = Instant::now();
+            elapsed_ns(start, end)
+        });
     }
 
     /// Times `routine` on inputs made by `setup`; building the inputs and dropping the outputs
-    /// are not timed. Each unit's inputs are built together before the unit starts (at most 4096
-    /// at once), so `setup` should make small to medium inputs.
-    pub fn iter_batched<I, O>(
+    /// are not timed. Each unit's inputs are built together before the unit starts, up to 4096
+    /// at once ([`BatchSize::SmallInput`]); for larger inputs choose a [`BatchSize`] with
+    /// [`iter_batched_with`](Bencher::iter_batched_with).
+    pub fn iter_batched<I, O>(&mut self, setup: impl FnMut() -> I, routine: impl FnMut(I) -> O) {
+        self.iter_batched_with(setup, routine, BatchSize::SmallInput);
+    }
+
+    /// [`iter_batched`](Bencher::iter_batched) with `size` saying how many inputs a unit holds
+    /// (and so how many live in memory at once).
+    ///
+    /// ```
+    /// use pilot::BatchSize;
+    ///
+    /// #[pilot::bench]
+    /// fn sort_1m(b: &mut pilot::Bencher) {
+    ///     let input: Vec<u64> = (0..1 << 20).rev().collect();
+    ///     // 8 MiB an input: a few at a time, not thousands.
+    ///     b.iter_batched_with(|| input.clone(), |mut v| v.sort(), BatchSize::LargeInput);
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn iter_batched_with<I, O>(
         &mut self,
         mut setup: impl FnMut() -> I,
         mut routine: impl FnMut(I) -> O,
+        size: BatchSize,
     ) {
-        self.called = true;
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
-        let mut unit = |iters: u64, inputs: &mut Vec<I>, outputs: &mut Vec<O>| -> u64 {
+        drive!(self, UnitLimit::batched(size), |iters| {
             inputs.extend((0..iters).map(|_| setup()));
+            black_box(&mut inputs);
             outputs.reserve(iters as usize);
             let start = Instant::now();
             for input in inputs.drain(..) {
@@ -108,29 +174,101 @@ impl Bencher {
             }
             let end = Instant::now();
             outputs.clear();
-            end.saturating_duration_since(start).as_nanos() as u64
-        };
-        match self.mode {
-            BencherMode::Test => {
-                let ns = unit(1, &mut inputs, &mut outputs);
-                self.readings.push(ns);
-            }
-            BencherMode::Calibrate { target_ns } => {
-                self.calibrated = Some(calibrate(target_ns, MAX_BATCH, |iters| {
-                    unit(iters, &mut inputs, &mut outputs)
-                }));
-            }
-            BencherMode::Measure { work, iters } => {
-                inputs.reserve(iters as usize);
-                for _ in 0..work {
-                    let ns = unit(iters, &mut inputs, &mut outputs);
-                    self.readings.push(ns);
-                }
-            }
-        }
+            elapsed_ns(start, end)
+        });
     }
 
-    /// Whether the bench function called `iter` or `iter_batched`.
+    /// Times `routine` on inputs made by `setup` and lent to it by mutable reference: building
+    /// the inputs and dropping them and the outputs are not timed. Each unit's inputs are built
+    /// together, up to 4096 at once ([`BatchSize::SmallInput`]).
+    ///
+    /// ```
+    /// #[pilot::bench]
+    /// fn clear_map(b: &mut pilot::Bencher) {
+    ///     // Building the maps, and dropping them once cleared, are not timed: only `clear` is.
+    ///     b.iter_batched_ref(
+    ///         || (0..1000u32).map(|i| (i, i)).collect::<std::collections::HashMap<_, _>>(),
+    ///         |map| map.clear(),
+    ///     );
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn iter_batched_ref<I, O>(
+        &mut self,
+        setup: impl FnMut() -> I,
+        routine: impl FnMut(&mut I) -> O,
+    ) {
+        self.iter_batched_ref_with(setup, routine, BatchSize::SmallInput);
+    }
+
+    /// [`iter_batched_ref`](Bencher::iter_batched_ref) with `size` saying how many inputs a unit
+    /// holds.
+    pub fn iter_batched_ref_with<I, O>(
+        &mut self,
+        mut setup: impl FnMut() -> I,
+        mut routine: impl FnMut(&mut I) -> O,
+        size: BatchSize,
+    ) {
+        let mut inputs: Vec<I> = Vec::new();
+        let mut outputs: Vec<O> = Vec::new();
+        drive!(self, UnitLimit::batched(size), |iters| {
+            inputs.extend((0..iters).map(|_| setup()));
+            black_box(&mut inputs);
+            outputs.reserve(iters as usize);
+            let start = Instant::now();
+            for input in inputs.iter_mut() {
+                outputs.push(black_box(routine(input)));
+            }
+            let end = Instant::now();
+            outputs.clear();
+            inputs.clear();
+            elapsed_ns(start, end)
+        });
+    }
+
+    /// Lets `routine` time the unit itself: pilot calls it with the unit's iteration count
+    /// `iters`, and the [`Duration`] it returns is the unit reading (pilot reads no clock).
+    ///
+    /// The routine must time exactly the `iters` iterations it means to measure, and leave
+    /// its own setup, teardown and anything else out of the returned duration: pilot cannot tell
+    /// what the duration covers. Calibration calls it too, with growing `iters`, to find a count
+    /// whose duration reaches the unit target. Useful where the work happens elsewhere (another
+    /// thread or process, a device) or needs a clock of its own.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    ///
+    /// #[pilot::bench]
+    /// fn spawn_thread(b: &mut pilot::Bencher) {
+    ///     b.iter_custom(|iters| {
+    ///         let start = Instant::now();
+    ///         for _ in 0..iters {
+    ///             std::thread::spawn(|| ()).join().unwrap();
+    ///         }
+    ///         start.elapsed()
+    ///     });
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn iter_custom(&mut self, mut routine: impl FnMut(u64) -> Duration) {
+        drive!(self, UnitLimit::Any, |iters| duration_ns(routine(iters)));
+    }
+
+    /// The bencher of routines that return futures: `executor` runs each call's units, and the
+    /// timing covers the awaited futures, not the executor's start-up.
+    ///
+    /// ```
+    /// #[pilot::bench]
+    /// fn await_ready(b: &mut pilot::Bencher) {
+    ///     b.to_async(pilot::BlockingExecutor).iter(|| async { std::future::ready(1).await });
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn to_async<E: AsyncExecutor>(&mut self, executor: E) -> AsyncBencher<'_, E> {
+        AsyncBencher::new(self, executor)
+    }
+
+    /// Whether the bench function called an `iter` method.
     pub(crate) fn was_called(&self) -> bool {
         self.called
     }
@@ -140,63 +278,69 @@ impl Bencher {
         self.calibrated
     }
 
+    /// What the units of the measured call held.
+    pub(crate) fn unit_shape(&self) -> UnitShape {
+        UnitShape {
+            iters: self.unit_iters,
+            may_grow: self.limit.may_grow(),
+        }
+    }
+
     /// The unit readings in nanoseconds (whole units, not per iteration).
     pub(crate) fn take_readings(&mut self) -> Vec<u64> {
         std::mem::take(&mut self.readings)
     }
 }
 
-/// Doubles the iteration count from 1 until `time(iters)` reaches `target_ns` (or `max` is hit),
-/// then returns that count. Jumps straight towards the target once a timing is meaningful.
-fn calibrate(target_ns: u64, max: u64, mut time: impl FnMut(u64) -> u64) -> u64 {
-    let mut iters: u64 = 1;
-    loop {
-        let ns = time(iters);
-        if ns >= target_ns || iters >= max {
-            return iters;
+/// The iterations in each unit of a measured call: the runner's count, or fewer where the batch
+/// size holds fewer inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UnitShape {
+    pub(crate) iters: u64,
+    /// Whether later units may hold more iterations: false for the batch sizes that fix a
+    /// unit's length.
+    pub(crate) may_grow: bool,
+}
+
+/// Calibration's search for the iterations that make a unit reach `target_ns`: from 1, doubling,
+/// then straight towards the target once a timing is meaningful, never past `max`.
+pub(crate) struct Calibration {
+    target_ns: u64,
+    max: u64,
+    iters: u64,
+}
+
+impl Calibration {
+    pub(crate) fn new(target_ns: u64, max: u64) -> Self {
+        Calibration {
+            target_ns,
+            max: max.max(1),
+            iters: 1,
+        }
+    }
+
+    /// The iteration count to time next (the answer once [`reached`](Self::reached)).
+    pub(crate) fn iters(&self) -> u64 {
+        self.iters
+    }
+
+    /// Takes the time of a unit of [`iters`](Self::iters) iterations: true when it reached the
+    /// target or the count is at `max`, else moves on to the next count.
+    pub(crate) fn reached(&mut self, ns: u64) -> bool {
+        let (iters, target_ns) = (self.iters, self.target_ns);
+        if ns >= target_ns || iters >= self.max {
+            return true;
         }
         let next = if ns > target_ns / 16 {
             // Close enough to extrapolate; aim 20% past the target.
             (iters as f64 * 1.2 * target_ns as f64 / ns.max(1) as f64).ceil() as u64
         } else {
-            iters * 2
+            iters.saturating_mul(2)
         };
-        iters = next.clamp(iters + 1, max);
+        self.iters = next.clamp(iters + 1, self.max);
+        false
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn calibration_reaches_the_target() {
-        // A routine of exactly 3 ns per iteration.
-        let iters = calibrate(1000, u64::MAX, |n| 3 * n);
-        assert!(3 * iters >= 1000, "{iters}");
-        assert!(3 * iters <= 1500, "overshoots: {iters}");
-        assert_eq!(calibrate(1000, 8, |n| n), 8);
-        assert_eq!(calibrate(10, u64::MAX, |_| 50), 1);
-    }
-
-    #[test]
-    fn measure_records_one_reading_per_unit() {
-        let mut b = Bencher::new(BencherMode::Measure { work: 5, iters: 3 });
-        let mut calls = 0;
-        b.iter(|| calls += 1);
-        assert_eq!(calls, 15);
-        assert_eq!(b.take_readings().len(), 5);
-        let mut b = Bencher::new(BencherMode::Measure { work: 4, iters: 2 });
-        let (mut made, mut ran) = (0, 0);
-        b.iter_batched(
-            || {
-                made += 1;
-                made
-            },
-            |x| ran += x,
-        );
-        assert_eq!((made, ran), (8, 36));
-        assert_eq!(b.take_readings().len(), 4);
-        assert!(b.was_called());
-    }
-}
+mod tests;

@@ -14,23 +14,25 @@ use super::registry::Bench;
 use super::workload::{NEVER_ITERATED, catch};
 use crate::entry::BenchBody;
 use crate::fmt::format_rate;
-use crate::record::{Bencher, BencherMode, Recorder};
+use crate::record::{Bencher, BencherMode, Recorder, UnitShape};
 use crate::report::Row;
 use crate::session::SessionResult;
 use crate::store::result;
 use crate::store::schema::{RateDoc, ThreadsDoc};
 
 /// The unit readings of one round on `threads` threads, pooled in thread order, in ns per
-/// unit (per timed unit of `iters` iterations in the micro form); empty for readings-only.
+/// unit (per timed unit of `iters` iterations in the micro form, or of the fewer its batch size
+/// allows: the shape says); empty for readings-only.
 pub(super) fn round(
     body: BenchBody,
     arg: usize,
     work: u64,
     iters: u64,
     threads: usize,
-) -> Result<Vec<u64>, String> {
+) -> Result<(Vec<u64>, Option<UnitShape>), String> {
     let barrier = Barrier::new(threads);
-    let outcomes: Vec<Result<Vec<u64>, String>> = std::thread::scope(|scope| {
+    type Outcome = Result<(Vec<u64>, Option<UnitShape>), String>;
+    let outcomes: Vec<Outcome> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let barrier = &barrier;
@@ -39,7 +41,7 @@ pub(super) fn round(
                         let mut rec = Recorder::with_capacity(work);
                         barrier.wait();
                         catch(|| f(arg, work, &mut rec))?;
-                        Ok(rec.take())
+                        Ok((rec.take(), None))
                     }
                     BenchBody::Micro(f) => {
                         let mut b = Bencher::new(BencherMode::Measure { work, iters });
@@ -48,12 +50,12 @@ pub(super) fn round(
                         if !b.was_called() {
                             return Err(NEVER_ITERATED.to_string());
                         }
-                        Ok(b.take_readings())
+                        Ok((b.take_readings(), Some(b.unit_shape())))
                     }
                     BenchBody::ReadingsOnly(f) => {
                         barrier.wait();
                         catch(|| f(arg, work))?;
-                        Ok(Vec::new())
+                        Ok((Vec::new(), None))
                     }
                 })
             })
@@ -67,10 +69,14 @@ pub(super) fn round(
             .collect()
     });
     let mut pooled = Vec::new();
+    let mut shape = None;
     for outcome in outcomes {
-        pooled.extend(outcome?);
+        let (units, thread_shape) = outcome?;
+        pooled.extend(units);
+        // Every thread runs the same bench function with the same count.
+        shape = shape.or(thread_shape);
     }
-    Ok(pooled)
+    Ok((pooled, shape))
 }
 
 /// Per-thread and aggregate throughput (work units per second) from a time per unit of one

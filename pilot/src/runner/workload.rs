@@ -9,7 +9,7 @@ use super::threads;
 use crate::checks::overhead::{self, Pair};
 use crate::checks::sampler::Sampler;
 use crate::entry::{BenchBody, BenchDef};
-use crate::record::{Bencher, BencherMode, ClockInfo, RealClock, Recorder};
+use crate::record::{Bencher, BencherMode, ClockInfo, RealClock, Recorder, UnitShape};
 use crate::report::LiveProgress;
 use crate::session::{RoundData, SessionConfig, SessionResult, Status, Workload, run_session};
 
@@ -137,15 +137,7 @@ impl Workload for BenchWorkload {
                 if !b.was_called() {
                     return Err(NEVER_ITERATED.into());
                 }
-                let units = b.take_readings();
-                self.recalibrate(&units);
-                Ok(RoundData::Units {
-                    readings: units
-                        .into_iter()
-                        .map(|ns| ns as f64 / iters as f64)
-                        .collect(),
-                    iterations: iters,
-                })
+                Ok(self.micro_round(b.take_readings(), b.unit_shape()))
             }
             BenchBody::ReadingsOnly(f) => {
                 catch(|| f(arg, work))?;
@@ -266,25 +258,39 @@ impl BenchWorkload {
 
     /// A round on [`BenchWorkload::threads`] threads at once, unit readings pooled.
     fn threaded_round(&mut self, work: u64) -> Result<RoundData, String> {
-        let units = threads::round(self.body, self.arg, work, self.iters, self.threads)?;
+        let (units, shape) = threads::round(self.body, self.arg, work, self.iters, self.threads)?;
         Ok(match self.body {
             BenchBody::ReadingsOnly(_) => RoundData::Whole,
             BenchBody::Full(_) => RoundData::Units {
                 readings: units.into_iter().map(|ns| ns as f64).collect(),
                 iterations: 1,
             },
-            BenchBody::Micro(_) => {
-                self.recalibrate(&units);
-                let iters = self.iters;
-                RoundData::Units {
-                    readings: units
-                        .into_iter()
-                        .map(|ns| ns as f64 / iters as f64)
-                        .collect(),
-                    iterations: iters,
-                }
-            }
+            BenchBody::Micro(_) => self.micro_round(
+                units,
+                shape.unwrap_or(UnitShape {
+                    iters: self.iters,
+                    may_grow: true,
+                }),
+            ),
         })
+    }
+
+    /// A micro-form round's readings per iteration, from its units of `shape.iters` iterations
+    /// each (what the bencher ran, which a batch size can hold below the planned count); then
+    /// the count for the next round.
+    fn micro_round(&mut self, units: Vec<u64>, shape: UnitShape) -> RoundData {
+        self.iters = shape.iters;
+        let readings = units
+            .iter()
+            .map(|&ns| ns as f64 / shape.iters as f64)
+            .collect();
+        if shape.may_grow {
+            self.recalibrate(&units);
+        }
+        RoundData::Units {
+            readings,
+            iterations: shape.iters,
+        }
     }
 
     /// Calibration can run while the routine is still slow (a warm-up), leaving units too short

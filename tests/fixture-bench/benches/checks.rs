@@ -2,12 +2,13 @@
 //! `tests/cli/checks.rs`): one that keeps 64 KiB more memory every round, the same work without
 //! the leak, one that gets 20% slower over its session, and a full-form unit of about 50 ns
 //! whose recording overhead pilot measures, beside the same work timed as whole rounds with
-//! and without two clock reads per unit (the independent measurement of that overhead).
+//! and without two clock reads per unit (the independent measurement of that overhead), and the
+//! same work in the micro form one input a unit, whose readings carry the clock's cost.
 
 use std::sync::Mutex;
 use std::time::Instant;
 
-use pilot::{Recorder, black_box};
+use pilot::{BatchSize, Bencher, Recorder, black_box};
 
 /// What the leaking bench keeps: one more 64 KiB block per round.
 static KEPT: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
@@ -71,6 +72,13 @@ fn unit_50ns(work: u64, rec: &mut Recorder) {
     for _ in 0..work {
         rec.unit(|| mix(black_box(SHORT)));
     }
+}
+
+/// The same work in the micro form with one input a unit (`BatchSize::PerIteration`): every
+/// unit reading holds two clock reads, which the clock_overhead check names.
+#[pilot::bench]
+fn per_iteration_50ns(b: &mut Bencher) {
+    b.iter_batched_with(|| SHORT, |steps| mix(black_box(steps)), BatchSize::PerIteration);
 }
 
 /// The same units timed only as a whole round.
