@@ -249,6 +249,12 @@ pub fn document(s: &Series, a: &Analysis, config: &AnalysisConfig, source: &str)
             units: s.readings.len(),
             stable: a.stable.dominant.then_some([a.stable.start, a.stable.end]),
             analysed: true,
+            // The imported readings in the bins a session's round keeps, so that `cargo pilot
+            // report` draws them like pilot's own.
+            readings: pilot::stats::ReadingBins::of(
+                &s.readings,
+                pilot::cargo_api::store::schema::MAX_READING_BINS,
+            ),
             rss_bytes: None,
             marks: Vec::new(),
             machine: None,
