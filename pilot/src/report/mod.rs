@@ -6,14 +6,14 @@ mod group;
 mod live;
 mod table;
 
-use crate::fmt::{format_count, format_rate};
+use crate::fmt::{format_count, format_throughput};
 use crate::store::schema::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate};
 pub use compare::{comparison_doc, comparison_markdown, comparison_table};
 pub(crate) use group::{GroupRow, render_group};
 pub(crate) use live::LiveProgress;
-pub(crate) use table::{Row, render_table};
+pub(crate) use table::{Row, TimePer, render_table};
 
 /// The end-of-run table for result documents, as `cargo pilot bench` prints one table across
 /// bench targets.
@@ -72,7 +72,10 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
             format_estimate(mean, low, high),
             d.pis
                 .get(1)
-                .and_then(|t| Some(format!("{}{}", format_rate(t.mean?), t.unit)))
+                .and_then(|t| {
+                    let unit = t.unit.strip_suffix("/s").unwrap_or(&t.unit);
+                    Some(format_throughput(t.mean?, unit))
+                })
                 .unwrap_or_default(),
         ),
         _ => ("-".to_string(), String::new()),
@@ -88,6 +91,7 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
             format!("{}/{}", d.target, d.name)
         },
         time,
+        per: TimePer::of_form(&d.form),
         throughput,
         samples: pi.map_or("-".into(), |pi| format_count(pi.n)),
         subsession: pi.map_or("-".into(), |pi| pi.subsession_size.to_string()),

@@ -14,9 +14,9 @@ use super::speed::MachineSpeed;
 use super::workload::{SessionChecks, form, measure};
 use super::{group, now, threads};
 use crate::cli::Args;
-use crate::fmt::{format_count, format_estimate, format_ns, format_rate};
+use crate::fmt::{format_count, format_estimate, format_ns, format_throughput};
 use crate::record::{ClockInfo, measure_clock};
-use crate::report::{Row, render_table};
+use crate::report::{Row, TimePer, render_table};
 use crate::session::{SessionResult, Status};
 use crate::store::schema::{CheckDoc, CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::store::{self, result};
@@ -282,7 +282,7 @@ impl Run<'_> {
             name: &b.name,
             target: &self.target,
             form: form(&b.def.body),
-            unit: b.def.options.unit,
+            throughput: b.rate.as_ref(),
             config: &config,
             session: &session,
             iterations_per_unit: iters,
@@ -300,7 +300,12 @@ impl Run<'_> {
             self.failed += 1;
         }
         self.rows.push(threads::row(
-            row(&b.name, b.def.options.unit, &session),
+            row(
+                &b.name,
+                TimePer::of_form(form(&b.def.body)),
+                b.rate.as_ref(),
+                &session,
+            ),
             b,
             &session,
         ));
@@ -425,12 +430,14 @@ pub(crate) fn print_outcome(name: &str, s: &SessionResult) {
     }
 }
 
-pub(crate) fn row(name: &str, unit: Option<&str>, s: &SessionResult) -> Row {
+/// The table row of a session: bench `name`, its time `per` unit or iteration, its throughput
+/// in what `rate` counts.
+pub(crate) fn row(name: &str, per: TimePer, rate: Option<&result::Rate>, s: &SessionResult) -> Row {
     let (time, throughput, samples, q) = match &s.estimate {
         Some(e) => {
             let time = format_estimate(e.mean, e.ci.low, e.ci.high);
-            let throughput = match (unit, result::throughput(e.mean, e.ci.low, e.ci.high).0) {
-                (Some(u), Some(t)) => format!("{}{u}/s", format_rate(t)),
+            let throughput = match rate.map(|r| (r, r.bounds(e.mean, e.ci.low, e.ci.high).0)) {
+                Some((r, Some(t))) => format_throughput(t, &r.unit),
                 _ => String::new(),
             };
             (
@@ -449,6 +456,7 @@ pub(crate) fn row(name: &str, unit: Option<&str>, s: &SessionResult) -> Row {
     Row {
         name: name.to_string(),
         time,
+        per,
         throughput,
         samples,
         subsession: q,
