@@ -160,7 +160,7 @@ pub(super) fn bench_mode(
         filtered_out,
         clock.overhead_ns,
         clock.resolution_ns,
-        speed.describe(0.95)
+        speed.describe(args.confidence.unwrap_or(0.95))
     );
     for w in speed_warnings {
         println!("warning: {w}");
@@ -338,8 +338,8 @@ impl Run<'_> {
             println!("warning: {w}");
         }
         if !self.args.no_table {
+            // The machine's line was printed as the run started: not again here.
             println!("\n{}", render_table(&self.rows, self.confidence));
-            println!("{}", self.speed.describe(self.confidence));
             print!("{}", self.groups.render());
             println!(
                 "results: {}",
