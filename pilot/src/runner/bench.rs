@@ -213,10 +213,11 @@ pub(super) fn bench_mode(
         }
     }
     // A bench on several threads leaves the process multi-threaded for good (glibc's allocator
-    // then leaves its single-thread fast path, ~10 ns per allocation): those run last, so every
-    // single-threaded bench runs in a single-threaded process.
+    // then leaves its single-thread fast path, ~10 ns per allocation): registrations with
+    // `threads` above 1 run last, their sweep kept together, so every single-threaded bench
+    // runs in a single-threaded process. The table still lists benches in source order.
     let mut order: Vec<&Bench> = selected.to_vec();
-    order.sort_by_key(|b| b.threads > 1);
+    order.sort_by_key(|b| b.def.options.threads.iter().any(|&n| n > 1));
     for b in order {
         if run.bench(b).is_break() {
             interrupt::report(&store::results_dir(&run.root).join(&run.target));
@@ -334,6 +335,11 @@ impl Run<'_> {
         started: String,
     ) -> ExitCode {
         self.log.finish();
+        // Benches on several threads ran last: the table and the run document list every
+        // bench in source order, as `selected` is.
+        let position = |name: &str| selected.iter().position(|b| b.name == name);
+        self.rows.sort_by_key(|r| position(&r.name));
+        self.documents.sort_by_key(|d| position(&d.name));
         if let Some(w) = self.speed.finish() {
             println!("warning: {w}");
         }

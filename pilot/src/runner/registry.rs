@@ -28,13 +28,40 @@ pub(super) struct Bench {
     pub rate: Option<Rate>,
 }
 
-/// The benches of this binary, sorted by (module path, name) as inventory's order is
-/// unspecified, each registration expanded in the order of its argument values and thread
-/// counts.
+/// The benches of this binary in source order: registrations by (file, line) as inventory's
+/// own order is unspecified (the name breaks ties, for benches a macro defines on one line),
+/// each expanded in the order of its argument values and thread counts; then the members of
+/// each group instance are brought together at the place of its first member, so that a group
+/// runs and prints as one block (`iterate/1000`'s members, then `iterate/100000`'s).
 pub(super) fn registered() -> Vec<Bench> {
     let mut defs: Vec<&'static BenchDef> = inventory::iter::<BenchDef>.into_iter().collect();
-    defs.sort_by(|a, b| (a.module_path, a.name).cmp(&(b.module_path, b.name)));
-    defs.into_iter().flat_map(expand).collect()
+    defs.sort_by(|a, b| (a.file, a.line, a.name).cmp(&(b.file, b.line, b.name)));
+    together(defs.into_iter().flat_map(expand).collect())
+}
+
+/// `benches` with each group instance's members moved up to its first member, the order
+/// otherwise kept.
+fn together(benches: Vec<Bench>) -> Vec<Bench> {
+    let mut slots: Vec<Option<Bench>> = benches.into_iter().map(Some).collect();
+    let mut out = Vec::with_capacity(slots.len());
+    for i in 0..slots.len() {
+        let Some(bench) = slots[i].take() else {
+            continue;
+        };
+        let group = bench.group.clone();
+        out.push(bench);
+        if let Some(group) = group {
+            for slot in &mut slots[i + 1..] {
+                if slot
+                    .as_ref()
+                    .is_some_and(|b| b.group.as_ref() == Some(&group))
+                {
+                    out.extend(slot.take());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// One registration's benches.
