@@ -64,20 +64,38 @@ pub fn weak_baseline(documents: &[ResultDoc], baseline: &str) -> Option<String> 
     ))
 }
 
+/// The throughput cell of result document `d` whose time per unit is `mean_ns`: its throughput
+/// PI, or for a bench on several threads the per-thread and aggregate throughput (the
+/// document's `threads` section counts work units per second; the PI says how many of its
+/// unit one work unit holds: throughput × time per unit), as the bench binary's own table
+/// shows them.
+fn throughput_cell(d: &ResultDoc, mean_ns: f64) -> String {
+    let pi = d.pis.get(1).and_then(|t| {
+        let unit = t.unit.strip_suffix("/s").unwrap_or(&t.unit);
+        Some((unit, t.mean?))
+    });
+    if let Some(th) = &d.threads {
+        if let (Some(per_thread), Some(aggregate)) = (&th.per_thread, &th.aggregate) {
+            let (unit, per_unit) = pi.map_or(("units", 1.0), |(u, t)| (u, t * mean_ns / 1e9));
+            return format!(
+                "{} per thread, {} on {}",
+                format_throughput(per_unit * per_thread.mean, unit),
+                format_throughput(per_unit * aggregate.mean, unit),
+                th.count
+            );
+        }
+    }
+    pi.map(|(unit, t)| format_throughput(t, unit))
+        .unwrap_or_default()
+}
+
 /// A table row from a result document; `with_target` prefixes the bench target.
 pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
     let pi = d.pis.first();
     let (time, throughput) = match pi.map(|pi| (pi.mean, pi.ci.low, pi.ci.high)) {
-        Some((Some(mean), Some(low), Some(high))) => (
-            format_estimate(mean, low, high),
-            d.pis
-                .get(1)
-                .and_then(|t| {
-                    let unit = t.unit.strip_suffix("/s").unwrap_or(&t.unit);
-                    Some(format_throughput(t.mean?, unit))
-                })
-                .unwrap_or_default(),
-        ),
+        Some((Some(mean), Some(low), Some(high))) => {
+            (format_estimate(mean, low, high), throughput_cell(d, mean))
+        }
         _ => ("-".to_string(), String::new()),
     };
     let status = match d.status.as_str() {

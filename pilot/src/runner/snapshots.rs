@@ -291,3 +291,54 @@ fn a_result_document() {
         "{w}"
     );
 }
+
+/// `cargo pilot bench`'s table, made from documents, shows a threaded bench's per-thread and
+/// aggregate throughput in the bench's bytes, as the bench binary's own table does.
+#[test]
+fn a_threaded_documents_row_shows_both_throughputs_in_its_unit() {
+    let c = config();
+    let session = session(16, 2_000.0, 40.0, &c);
+    let bytes = Rate {
+        unit: "B".into(),
+        per_unit: 4096.0,
+    };
+    let mut doc = result::document(&result::BenchRecord {
+        name: "fill/threads=2",
+        target: "demo",
+        form: "full",
+        throughput: Some(&bytes),
+        config: &c,
+        session: &session,
+        iterations_per_unit: None,
+        clock: ClockInfo {
+            overhead_ns: 20.0,
+            resolution_ns: 1.0,
+        },
+        machine: None,
+        started: "2026-11-23T10:00:00Z".into(),
+        finished: "2026-11-23T10:00:02Z".into(),
+    });
+    let rate = |mean: f64| crate::store::schema::RateDoc {
+        mean,
+        low: mean,
+        high: Some(mean),
+    };
+    doc.threads = Some(crate::store::schema::ThreadsDoc {
+        count: 2,
+        per_thread: Some(rate(1e6)),
+        aggregate: Some(rate(2e6)),
+    });
+    // 1e6 work units/s of 4096 B: 4.096e9 B/s / 1024³ = 3.815 GiB/s; twice that on 2 threads,
+    // 8.192e9 / 1024³ = 7.629 GiB/s.
+    assert_eq!(
+        crate::report::row_of_document(&doc, false).throughput,
+        "3.815 GiB/s per thread, 7.629 GiB/s on 2"
+    );
+    // On one thread: the PI, 4096 B over the time per unit.
+    doc.threads = None;
+    let mean = doc.pis[0].mean.unwrap();
+    assert_eq!(
+        crate::report::row_of_document(&doc, false).throughput,
+        crate::fmt::format_throughput(4096e9 / mean, "B")
+    );
+}
