@@ -2,9 +2,10 @@
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{LitStr, Path};
 
-use crate::parse::{BenchAttr, BenchFn, BenchForm};
+use crate::parse::{BenchAttr, BenchFn, BenchForm, ThroughputKind};
 
 /// The function, unchanged, followed by its `BenchDef` submitted to `inventory`.
 ///
@@ -35,7 +36,8 @@ pub(crate) fn bench(attr: &BenchAttr, function: &BenchFn) -> TokenStream {
         file: ::core::file!(),
         line: ::core::line!(),
     };
-    let (helpers, args) = body_fn(attr, function, &krate);
+    let (mut helpers, args) = body_fn(attr, function, &krate);
+    helpers.extend(throughput_fn(attr, function, &krate));
     let body = quote!(#krate::__private::BenchBody::#variant(__pilot_body));
     let options = options(attr, &krate);
     // A `#[cfg]` on the function must remove its registration too.
@@ -111,6 +113,36 @@ fn body_fn(attr: &BenchAttr, function: &BenchFn, krate: &Path) -> (TokenStream, 
     (helpers, args)
 }
 
+/// `__pilot_throughput(arg index) -> u64`, the amount of `throughput = bytes(AMOUNT)`: AMOUNT
+/// is evaluated with the first parameter bound to the argument value, as the user named it.
+fn throughput_fn(attr: &BenchAttr, function: &BenchFn, krate: &Path) -> TokenStream {
+    let Some(throughput) = &attr.throughput else {
+        return TokenStream::new();
+    };
+    let amount = &throughput.amount;
+    let first = function.item.sig.inputs.first();
+    let binding = match (&attr.args, &function.arg, first) {
+        (Some(_), Some(ty), Some(syn::FnArg::Typed(param))) => {
+            let pat = &param.pat;
+            quote! {
+                let #pat: #ty = #krate::__private::arg_at(__pilot_args(), __pilot_index);
+            }
+        }
+        _ => quote!(let _ = __pilot_index;),
+    };
+    // Spanned at the amount, so that a type error (a float, a struct) points at it.
+    let value = quote_spanned! {amount.span()=> #krate::__private::amount(#amount) };
+    quote! {
+        // The argument may go unused (`bytes(4096)`), and a `mut` in its pattern is for the
+        // bench's body, not for the amount.
+        #[allow(unused_variables, unused_mut, clippy::all)]
+        fn __pilot_throughput(__pilot_index: usize) -> u64 {
+            #binding
+            #value
+        }
+    }
+}
+
 /// The `BenchOptions` literal; every field is written out because `Default::default()` is not
 /// available in the constant that holds it.
 fn options(attr: &BenchAttr, krate: &Path) -> TokenStream {
@@ -139,6 +171,18 @@ fn options(attr: &BenchAttr, krate: &Path) -> TokenStream {
             .map(|device| LitStr::new(device, Span::call_site())),
     );
     let threads = attr.threads.as_deref().unwrap_or(&[]);
+    let throughput = option(attr.throughput.as_ref().map(|throughput| {
+        let kind = match throughput.kind {
+            ThroughputKind::Bytes => quote!(Bytes),
+            ThroughputKind::Elements => quote!(Elements),
+        };
+        quote! {
+            #krate::__private::Throughput {
+                kind: #krate::__private::ThroughputKind::#kind,
+                amount: __pilot_throughput,
+            }
+        }
+    }));
     quote! {
         #krate::__private::BenchOptions {
             unit: #unit,
@@ -151,6 +195,7 @@ fn options(attr: &BenchAttr, krate: &Path) -> TokenStream {
             group: #group,
             threads: &[#(#threads),*],
             bottleneck: #bottleneck,
+            throughput: #throughput,
         }
     }
 }

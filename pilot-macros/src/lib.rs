@@ -46,6 +46,15 @@ mod parse;
 /// With `args`, the function takes the argument first: `fn(n: T, b: &mut Bencher)`,
 /// `fn(n: T, work: u64, rec: &mut Recorder)` or `fn(n: T, work: u64)`, `T: Debug`.
 ///
+/// ```ignore
+/// /// Throughput per argument value: `n` bytes per iteration, shown in `B/s`, `KiB/s`, ….
+/// #[pilot::bench(args = [64, 4096], throughput = bytes(n))]
+/// fn encode(n: usize, b: &mut Bencher) {
+///     let input = vec![0u8; n];
+///     b.iter(|| encode_base64(&input));
+/// }
+/// ```
+///
 /// A bench is a free function without generics, `async`, `unsafe`, `extern` or return value;
 /// `const fn` is accepted. Its visibility, doc comments and other attributes are kept.
 ///
@@ -57,6 +66,7 @@ mod parse;
 /// | --- | --- | --- |
 /// | `name = "…"` | non-empty string | the function's name |
 /// | `unit = "…"` | what one work unit is, e.g. `"MiB"`; throughput is shown in `unit/s` | none |
+/// | `throughput = bytes(N)` or `elements(N)` | bytes or elements one work unit (one iteration in the micro form) processes; `N` an integer expression that may use the `args` argument by its parameter's name; shown in `B/s`, `KiB/s`, … or `elem/s`, `Kelem/s`, …; not with `unit` | none |
 /// | `work = a..=b` or `a..b` | range of work amounts, integer literals, `1 <= a <= b` | pilot's |
 /// | `ci = x` | target relative half-width of the confidence interval, `0 < x < 1` | `0.01` |
 /// | `confidence = x` | confidence level, `0 < x < 1` | `0.95` |

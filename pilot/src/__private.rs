@@ -5,6 +5,9 @@
 
 pub use inventory;
 
-pub use crate::entry::{BenchBody, BenchDef, BenchOptions, IntoArgs, arg_at, arg_name, args};
+pub use crate::entry::{
+    Amount, BenchBody, BenchDef, BenchOptions, IntoArgs, Throughput, ThroughputKind, amount,
+    arg_at, arg_name, args,
+};
 pub use crate::record::{Bencher, Recorder, clear_recorder, recorder};
 pub use crate::runner::main;

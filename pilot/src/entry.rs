@@ -42,6 +42,37 @@ pub struct BenchOptions {
     /// The device the bench is meant to saturate (`bottleneck = "disk"` or `"network"`): no
     /// `saturated_device` check for it.
     pub bottleneck: Option<&'static str>,
+    /// `throughput = bytes(…)` or `elements(…)`: what one work unit processes.
+    pub throughput: Option<Throughput>,
+}
+
+/// `throughput = bytes(AMOUNT)` or `elements(AMOUNT)`: the amount one work unit (one iteration
+/// in the micro form) processes, per argument value.
+#[derive(Clone, Copy)]
+pub struct Throughput {
+    /// What is counted.
+    pub kind: ThroughputKind,
+    /// The amount for the argument value at this index (see [`BenchBody`]).
+    pub amount: fn(usize) -> u64,
+}
+
+/// What a [`Throughput`] counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThroughputKind {
+    /// Bytes: shown with binary prefixes, `B/s`, `KiB/s`, `MiB/s`, `GiB/s`.
+    Bytes,
+    /// Elements: shown with decimal prefixes, `elem/s`, `Kelem/s`, `Melem/s`, `Gelem/s`.
+    Elements,
+}
+
+impl ThroughputKind {
+    /// The unit of one item counted, as throughput PIs name it (`B`, `elem`).
+    pub fn unit(self) -> &'static str {
+        match self {
+            ThroughputKind::Bytes => crate::fmt::BYTES,
+            ThroughputKind::Elements => crate::fmt::ELEMENTS,
+        }
+    }
 }
 
 impl BenchOptions {
@@ -58,6 +89,7 @@ impl BenchOptions {
         group: None,
         threads: &[],
         bottleneck: None,
+        throughput: None,
     };
 }
 
@@ -142,6 +174,43 @@ pub fn arg_name<T: std::fmt::Debug>(value: &T) -> String {
     }
 }
 
+/// A value `throughput = bytes(AMOUNT)` accepts: an integer, as a count.
+#[diagnostic::on_unimplemented(
+    message = "a `throughput` amount counts bytes or elements: expected an integer, found `{Self}`",
+    label = "not an integer"
+)]
+pub trait Amount {
+    /// The count, or why the value is none: it is negative or does not fit in a `u64`.
+    fn count(self) -> Result<u64, String>;
+}
+
+macro_rules! amounts {
+    ($($t:ty),*) => {$(
+        impl Amount for $t {
+            fn count(self) -> Result<u64, String> {
+                u64::try_from(self).map_err(|_| {
+                    format!(
+                        "the `throughput` amount {self} is negative or does not fit in a `u64`"
+                    )
+                })
+            }
+        }
+    )*};
+}
+
+amounts!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
+
+/// A throughput amount (`throughput = bytes(AMOUNT)`) as a count.
+///
+/// # Panics
+///
+/// When the amount is negative or does not fit in a `u64`.
+pub fn amount<T: Amount>(value: T) -> u64 {
+    value.count().unwrap_or_else(|message| panic!("{message}"))
+}
+
 /// The argument value at `index`, for one call of the bench.
 ///
 /// # Panics
@@ -157,3 +226,20 @@ pub fn arg_at<T>(mut values: Vec<T>, index: usize) -> T {
 }
 
 inventory::collect!(BenchDef);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_counts() {
+        assert_eq!(amount(4096usize), 4096);
+        assert_eq!(amount(64 * 1024), 65_536);
+        assert_eq!(amount(u64::MAX), u64::MAX);
+        assert_eq!(
+            (-1i32).count(),
+            Err("the `throughput` amount -1 is negative or does not fit in a `u64`".into())
+        );
+        assert!(u128::MAX.count().is_err());
+    }
+}

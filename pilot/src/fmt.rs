@@ -76,6 +76,44 @@ pub fn format_rate(per_second: f64) -> String {
     format!("{v:.3} {prefix}")
 }
 
+/// The unit of `throughput = bytes(…)`: shown with binary prefixes (`KiB/s`).
+pub const BYTES: &str = "B";
+
+/// The unit of `throughput = elements(…)`: shown with decimal prefixes (`Kelem/s`).
+pub const ELEMENTS: &str = "elem";
+
+/// A throughput of `per_second` `unit`s per second, keeping 4 significant digits: bytes
+/// ([`BYTES`]) with binary prefixes (`B/s`, `KiB/s`, `MiB/s`, `GiB/s`, `TiB/s`, steps of
+/// 1024), elements ([`ELEMENTS`]) with decimal ones (`elem/s`, `Kelem/s`, `Melem/s`,
+/// `Gelem/s`, `Telem/s`, steps of 1000), and a unit of the user's (`unit = "MiB"`) with a
+/// decimal prefix set apart, so it cannot fuse with the unit: `1.205 M MiB/s`.
+pub fn format_throughput(per_second: f64, unit: &str) -> String {
+    let (step, prefixes) = if unit == BYTES {
+        (1024.0, ["", "Ki", "Mi", "Gi", "Ti"])
+    } else {
+        (1000.0, ["", "K", "M", "G", "T"])
+    };
+    let mut v = per_second;
+    let mut i = 0;
+    while v.abs() >= step && i + 1 < prefixes.len() {
+        v /= step;
+        i += 1;
+    }
+    let digits = if v.abs() >= 100.0 {
+        1
+    } else if v.abs() >= 10.0 {
+        2
+    } else {
+        3
+    };
+    let prefix = prefixes[i];
+    if unit == BYTES || unit == ELEMENTS || prefix.is_empty() {
+        format!("{v:.digits$} {prefix}{unit}/s")
+    } else {
+        format!("{v:.digits$} {prefix} {unit}/s")
+    }
+}
+
 /// A size in bytes with a binary prefix: `64.0 KiB`, `1.25 MiB`, `512 B`.
 pub fn format_bytes(bytes: f64) -> String {
     let a = bytes.abs();
@@ -143,5 +181,46 @@ mod tests {
         assert_eq!(format_bytes(65536.0), "64.0 KiB");
         assert_eq!(format_bytes(1.25 * 1048576.0), "1.25 MiB");
         assert_eq!(format_bytes(512.0), "512 B");
+    }
+
+    #[test]
+    fn bytes_per_second_take_binary_prefixes() {
+        assert_eq!(format_throughput(0.0, BYTES), "0.000 B/s");
+        assert_eq!(format_throughput(1000.0, BYTES), "1000.0 B/s");
+        // 1536 = 1.5 · 1024.
+        assert_eq!(format_throughput(1536.0, BYTES), "1.500 KiB/s");
+        // 300 · 1024² = 314 572 800.
+        assert_eq!(format_throughput(314_572_800.0, BYTES), "300.0 MiB/s");
+        // 64 KiB at 929 979 units/s (groups.rs's fill_threads): 60 947 103 744 B/s, and
+        // 60 947 103 744 / 1024³ = 56.760… GiB/s.
+        assert_eq!(
+            format_throughput(65_536.0 * 929_979.0, BYTES),
+            "56.76 GiB/s"
+        );
+        // 2.25 · 1024⁴ stays in TiB, the largest prefix, however large.
+        assert_eq!(
+            format_throughput(2.25 * 1_099_511_627_776.0, BYTES),
+            "2.250 TiB/s"
+        );
+        assert_eq!(
+            format_throughput(2048.0 * 1_099_511_627_776.0, BYTES),
+            "2048.0 TiB/s"
+        );
+    }
+
+    #[test]
+    fn elements_per_second_take_decimal_prefixes() {
+        assert_eq!(format_throughput(999.0, ELEMENTS), "999.0 elem/s");
+        // 12 346 / 1000 = 12.346, to 4 digits 12.35.
+        assert_eq!(format_throughput(12_346.0, ELEMENTS), "12.35 Kelem/s");
+        assert_eq!(format_throughput(2_500_000.0, ELEMENTS), "2.500 Melem/s");
+        assert_eq!(format_throughput(7.5e9, ELEMENTS), "7.500 Gelem/s");
+    }
+
+    #[test]
+    fn a_units_own_name_keeps_its_prefix_apart() {
+        assert_eq!(format_throughput(42.0, "MiB"), "42.00 MiB/s");
+        assert_eq!(format_throughput(1_205_000.0, "64KiB"), "1.205 M 64KiB/s");
+        assert_eq!(format_throughput(150_000.0, "request"), "150.0 K request/s");
     }
 }

@@ -41,10 +41,10 @@ fn lists_benches_the_way_nextest_reads_them() {
     let dir = scratch("list");
     let o = demo(&["--list", "--format", "terse"], &dir);
     assert_eq!(o.status.code(), Some(0));
-    // Sorted by (module, name); the ignored bench is listed only with --ignored.
+    // In source order; the ignored bench is listed only with --ignored.
     assert_eq!(
         text(&o.stdout),
-        "add: benchmark\nfold: benchmark\nsum_1k: benchmark\n"
+        "add: benchmark\nsum_1k: benchmark\nfold: benchmark\n"
     );
     let o = demo(&["--list", "--format", "terse", "--ignored"], &dir);
     assert_eq!(text(&o.stdout), "panics: benchmark\n");
@@ -83,8 +83,14 @@ fn usage_errors_exit_with_2() {
 }
 
 fn result(dir: &std::path::Path, name: &str) -> Value {
+    result_of(dir, "demo_benches", name)
+}
+
+/// The latest result document of bench `name` of bench target `target`.
+fn result_of(dir: &std::path::Path, target: &str, name: &str) -> Value {
     let path = dir
-        .join("pilot/results/demo_benches")
+        .join("pilot/results")
+        .join(target)
         .join(format!("{name}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()
@@ -117,7 +123,8 @@ fn bench_mode_measures_in_several_processes_and_saves_results() {
         text(&o.stderr)
     );
     let out = text(&o.stdout);
-    assert!(out.contains("time per unit (95% CI)"), "{out}");
+    // `add` is micro-form: its time is per iteration of its closure.
+    assert!(out.contains("time per iteration (95% CI)"), "{out}");
     let r = result(&dir, "add");
     assert_eq!(r["schema"], "pilot.result/1");
     assert_eq!(r["name"], "add");
@@ -299,8 +306,8 @@ fn sweeps_and_thread_counts_expand_into_named_benches() {
     let o = demo_groups(&["--list", "--format", "terse"], &dir);
     assert_eq!(
         text(&o.stdout),
-        "double_sum/10: benchmark\ndouble_sum/1000: benchmark\nshort_sum/10: benchmark\n\
-         short_sum/1000: benchmark\nthreaded/threads=1: benchmark\n\
+        "short_sum/10: benchmark\ndouble_sum/10: benchmark\nshort_sum/1000: benchmark\n\
+         double_sum/1000: benchmark\nthreaded/threads=1: benchmark\n\
          threaded/threads=2: benchmark\n"
     );
     let o = demo_groups(&[], &dir);
@@ -558,7 +565,7 @@ fn a_sweep_that_overflows_its_type_fails_alone() {
     let run = |args: &[&str]| run(env!("CARGO_BIN_EXE_demo_overflow"), args, &dir);
     let o = run(&["--list", "--format", "terse"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert_eq!(text(&o.stdout), "fine: benchmark\ntoo_big: benchmark\n");
+    assert_eq!(text(&o.stdout), "too_big: benchmark\nfine: benchmark\n");
     let o = run(&[]);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
@@ -728,5 +735,199 @@ fn a_bench_runs_alone_in_its_process() {
     assert!(
         (a / b - 1.0).abs() < 0.4,
         "in-process {a} ns, in child processes {b} ns"
+    );
+}
+
+/// The benches of `demo_order`, in the order of its source file: a group's members together
+/// per argument value, a sweep's benches in the order of its values.
+const SOURCE_ORDER: [&str; 8] = [
+    "zeta",
+    "second/16",
+    "first/16",
+    "second/32",
+    "first/32",
+    "middle/threads=1",
+    "middle/threads=2",
+    "alpha",
+];
+
+fn demo_order(args: &[&str], target_dir: &PathBuf) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_demo_order"))
+        .args(args)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env_remove("PILOT_CI")
+        .env_remove("PILOT_MAX_TIME")
+        .env_remove("PILOT_PROCESSES")
+        // Off a terminal and outside CI: where a stream of progress lines would go to a log.
+        .env_remove("CI")
+        .output()
+        .unwrap()
+}
+
+/// Lists, test mode and the end-of-run table follow the source file, not the names' order;
+/// in benchmark mode the benches on several threads run last (and the table still lists them
+/// in their place).
+#[test]
+fn benches_run_and_print_in_source_order() {
+    let dir = scratch("order");
+    let o = demo_order(&["--list", "--format", "terse"], &dir);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let listed: Vec<String> = text(&o.stdout)
+        .lines()
+        .map(|l| l.trim_end_matches(": benchmark").to_string())
+        .collect();
+    assert_eq!(listed, SOURCE_ORDER);
+
+    let o = demo_order(&[], &dir);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let tested: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("test ")?.strip_suffix(" ... ok"))
+        .collect();
+    assert_eq!(tested, SOURCE_ORDER, "{out}");
+
+    let o = demo_order(&["--bench", "--max-time", "0.2", "--ci", "0.5"], &dir);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    // The result lines, as the benches ran.
+    let ran: Vec<&str> = out
+        .lines()
+        .filter_map(|l| {
+            let (name, rest) = l.split_once(": ")?;
+            (SOURCE_ORDER.contains(&name) && !rest.is_empty()).then_some(name)
+        })
+        .collect();
+    assert_eq!(
+        ran,
+        [
+            "zeta",
+            "second/16",
+            "first/16",
+            "second/32",
+            "first/32",
+            "alpha",
+            "middle/threads=1",
+            "middle/threads=2"
+        ],
+        "{out}"
+    );
+    // The table's rows: after its header, up to the blank line that ends it.
+    let table: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("bench "))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(table, SOURCE_ORDER, "{out}");
+    // Micro and full forms in one table: the time column says what each time is per.
+    let header = out.lines().find(|l| l.starts_with("bench ")).unwrap();
+    assert!(header.contains("time (95% CI)  per "), "{header}");
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap()
+            .to_string()
+    };
+    assert!(row("zeta").contains(" iteration "), "{out}");
+    assert!(row("middle/threads=1").contains(" unit "), "{out}");
+    // Throughput in the units each bench counts.
+    assert!(
+        [" B/s", " KiB/s", " MiB/s", " GiB/s"]
+            .iter()
+            .any(|u| row("zeta").contains(u)),
+        "{out}"
+    );
+    assert!(row("first/16").contains("elem/s"), "{out}");
+    // The groups' rankings, each its members together, one per argument value.
+    assert!(
+        out.contains("group pair/16 ") && out.contains("group pair/32 "),
+        "{out}"
+    );
+    assert!(out.contains("  #  bench      time per iteration"), "{out}");
+    // In the documents: bytes per second, by hand from the time per iteration.
+    let zeta = result_of(&dir, "demo_order", "zeta");
+    assert_eq!(zeta["pis"][1]["unit"], "B/s");
+    let per_iteration_ns = zeta["pis"][0]["mean"].as_f64().unwrap();
+    let bytes_per_s = zeta["pis"][1]["mean"].as_f64().unwrap();
+    assert!(
+        (bytes_per_s - 64.0e9 / per_iteration_ns).abs() <= 1e-9 * bytes_per_s,
+        "{bytes_per_s} vs 64 B in {per_iteration_ns} ns"
+    );
+    let first = result_of(&dir, "demo_order", "first/32");
+    assert_eq!(first["pis"][1]["unit"], "elem/s");
+    let t = first["pis"][0]["mean"].as_f64().unwrap();
+    let e = first["pis"][1]["mean"].as_f64().unwrap();
+    assert!((e - 32.0e9 / t).abs() <= 1e-9 * e, "{e} vs 32 in {t} ns");
+}
+
+/// Off a terminal (here, a pipe) nothing is shown while a bench runs: no progress or ETA lines
+/// in a bench of 2.5 s (a plain progress line once came every 2 s), and each line of the run's
+/// header and each bench's result line is printed once.
+#[test]
+fn output_off_a_terminal_has_no_progress_lines_and_no_repeats() {
+    let dir = scratch("no-progress");
+    let o = demo_order(
+        &[
+            "--bench",
+            "--exact",
+            "zeta",
+            "--max-time",
+            "2.5",
+            "--ci",
+            "0.00001",
+        ],
+        &dir,
+    );
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    for line in out.lines().chain(err.lines()) {
+        assert!(
+            !line.contains("ETA") && !line.starts_with("  zeta:") && !line.contains('\r'),
+            "a progress line off a terminal: {line:?}\n{out}{err}"
+        );
+    }
+    let count = |prefix: &str| out.lines().filter(|l| l.starts_with(prefix)).count();
+    assert_eq!(count("zeta: "), 1, "{out}");
+    assert_eq!(count("machine: "), 1, "{out}");
+    assert_eq!(count("running "), 1, "{out}");
+    assert_eq!(count("results: "), 1, "{out}");
+    // Nothing the run printed appears twice, but for blank lines.
+    let mut seen = std::collections::HashSet::new();
+    for line in out.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(seen.insert(line), "printed twice: {line:?}\n{out}");
+    }
+}
+
+/// A bench measured in several processes keeps its throughput in bytes: the amount per
+/// iteration is recovered from each child's document, not taken for one work unit.
+#[test]
+fn throughput_in_bytes_survives_several_processes() {
+    let dir = scratch("throughput-processes");
+    let o = demo_order(
+        &[
+            "--bench",
+            "--exact",
+            "zeta",
+            "--processes",
+            "2",
+            "--max-time",
+            "1.5",
+            "--ci",
+            "0.05",
+        ],
+        &dir,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    let zeta = result_of(&dir, "demo_order", "zeta");
+    // `--processes 2` asks for at least two.
+    assert!(zeta["processes"]["count"].as_u64().unwrap() >= 2, "{zeta}");
+    assert_eq!(zeta["pis"][1]["unit"], "B/s");
+    let t = zeta["pis"][0]["mean"].as_f64().unwrap();
+    let b = zeta["pis"][1]["mean"].as_f64().unwrap();
+    assert!(
+        (b - 64.0e9 / t).abs() <= 1e-9 * b,
+        "{b} B/s vs 64 B in {t} ns"
     );
 }

@@ -8,7 +8,7 @@ use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{Expr, Ident, Lit, Path, RangeLimits, Token, UnOp};
 
-use super::{BenchAttr, Errors};
+use super::{BenchAttr, Errors, Throughput, ThroughputKind};
 
 /// One known option: its key, an example shown in messages, and how it is applied.
 ///
@@ -36,6 +36,14 @@ const OPTIONS: &[OptionSpec] = &[
         example: "unit = \"MiB\"",
         apply: |attr, arg, example| {
             attr.unit = Some(non_empty_string(arg, example)?);
+            Ok(())
+        },
+    },
+    OptionSpec {
+        key: "throughput",
+        example: "throughput = bytes(n)",
+        apply: |attr, arg, example| {
+            attr.throughput = Some(throughput(arg, example)?);
             Ok(())
         },
     },
@@ -222,6 +230,24 @@ pub(crate) fn parse_attr(args: TokenStream) -> syn::Result<BenchAttr> {
             errors.push(error);
         }
     }
+    // Both say what throughput counts: `unit` that a work unit is the thing counted,
+    // `throughput` how many bytes or elements a work unit holds.
+    if let (Some(_), Some(_)) = (&attr.unit, &attr.throughput) {
+        let key = args
+            .iter()
+            .filter(|arg| arg.key == "unit" || arg.key == "throughput")
+            .nth(1)
+            .map(|arg| &arg.key);
+        if let Some(key) = key {
+            errors.push(syn::Error::new_spanned(
+                key,
+                "`unit` and `throughput` both say what throughput counts: give one, \
+                 `unit = \"…\"` when a work unit is itself the thing counted, or \
+                 `throughput = bytes(…)` / `elements(…)` for the bytes or elements in each \
+                 work unit",
+            ));
+        }
+    }
     // `min_time` has a value whenever it was accepted.
     if let (Some(min), Some(max), Some(value)) = (attr.min_time, attr.max_time, min_time_value) {
         if min > max {
@@ -339,6 +365,48 @@ fn work_range(arg: &OptionArg, example: &str) -> syn::Result<(u64, u64)> {
             format!(
                 "`work` range is empty: its lower bound must be at most its upper bound, \
                  e.g. `{example}`"
+            ),
+        )),
+    }
+}
+
+/// `bytes(EXPR)` or `elements(EXPR)`: the expression is checked by the compiler where the
+/// expansion evaluates it, with the bench's argument in scope.
+fn throughput(arg: &OptionArg, example: &str) -> syn::Result<Throughput> {
+    let value = value(arg, example)?;
+    let expected = |tokens: &dyn ToTokens| {
+        syn::Error::new_spanned(
+            tokens,
+            format!(
+                "`throughput` expects `bytes(AMOUNT)` or `elements(AMOUNT)`: how many bytes or \
+                 elements one work unit (one iteration in the micro form) processes, e.g. \
+                 `{example}` or `throughput = elements(1024)`"
+            ),
+        )
+    };
+    let Expr::Call(call) = value else {
+        return Err(expected(value));
+    };
+    let kind = match unwrap_expr(&call.func) {
+        Expr::Path(path) if path.path.is_ident("bytes") => ThroughputKind::Bytes,
+        Expr::Path(path) if path.path.is_ident("elements") => ThroughputKind::Elements,
+        other => return Err(expected(other)),
+    };
+    let name = match kind {
+        ThroughputKind::Bytes => "bytes",
+        ThroughputKind::Elements => "elements",
+    };
+    match call.args.len() {
+        1 => Ok(Throughput {
+            kind,
+            amount: call.args[0].clone(),
+        }),
+        _ => Err(syn::Error::new_spanned(
+            call,
+            format!(
+                "`{name}(…)` takes one expression: the {name} one work unit (one iteration in \
+                 the micro form) processes, e.g. `throughput = {name}(4096)`, or \
+                 `throughput = {name}(n)` with the argument `n` of a bench with `args`"
             ),
         )),
     }

@@ -58,6 +58,22 @@ pub(crate) struct BenchAttr {
     pub(crate) args: Option<Expr>,
     /// `threads = N` or `threads = [N, …]`: thread counts, each at least 1.
     pub(crate) threads: Option<Vec<usize>>,
+    /// `throughput = bytes(EXPR)` or `elements(EXPR)`: what one work unit (one iteration in
+    /// the micro form) processes; EXPR may use the argument of a bench with `args`.
+    pub(crate) throughput: Option<Throughput>,
+}
+
+/// What a bench's throughput counts, and the expression for the amount per work unit.
+pub(crate) struct Throughput {
+    pub(crate) kind: ThroughputKind,
+    pub(crate) amount: Expr,
+}
+
+/// `bytes(…)` or `elements(…)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ThroughputKind {
+    Bytes,
+    Elements,
 }
 
 /// The marked function: kept whole, to be emitted unchanged, plus its form.

@@ -26,7 +26,7 @@ pub use workload::Mode;
 
 use crate::fmt::format_ns;
 use crate::record::{ClockInfo, RealClock, measure_clock};
-use crate::report::{LiveProgress, render_table};
+use crate::report::{LiveProgress, TimePer, render_table};
 use crate::runner::{EXIT_INTERRUPTED, MachineSpeed, interrupt_install, print_outcome, row};
 use crate::runner::{
     MEMBER_MAX_ROUND, group_config, group_doc, group_report, rank_sessions, render_report,
@@ -452,12 +452,14 @@ fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
             plan.save_baseline.as_deref(),
         );
     }
+    let work = result::Rate::units("work");
     let rows: Vec<_> = measured
         .iter()
         .map(|m| {
             row(
                 &m.program.name,
-                (plan.mode == Mode::Work).then_some("work"),
+                TimePer::Unit,
+                (plan.mode == Mode::Work).then_some(&work),
                 &m.session,
             )
         })
@@ -617,6 +619,7 @@ fn document(
     machine: &MachineDoc,
     started: &str,
 ) -> ResultDoc {
+    let work = result::Rate::units("work");
     let record = result::BenchRecord {
         name: &p.name,
         target: TARGET,
@@ -625,7 +628,7 @@ fn document(
             _ => "full",
         },
         // Work mode's speed v is work units per second: the document's throughput.
-        unit: (plan.mode == Mode::Work).then_some("work"),
+        throughput: (plan.mode == Mode::Work).then_some(&work),
         config,
         session: s,
         iterations_per_unit: None,

@@ -17,12 +17,13 @@ pub(crate) struct GroupRow {
     pub verdict: String,
 }
 
-/// Lays a group's ranking out in aligned columns.
-pub(crate) fn render_group(rows: &[GroupRow]) -> String {
+/// Lays a group's ranking out in aligned columns; `time` titles the time column (`time per
+/// iteration`, `time per unit`).
+pub(crate) fn render_group(rows: &[GroupRow], time: &str) -> String {
     let header = [
         "#",
         "bench",
-        "time per unit",
+        time,
         "vs fastest",
         "vs previous",
         "p",
@@ -61,13 +62,18 @@ mod tests {
             p: String::new(),
             verdict: verdict.into(),
         };
-        let t = render_group(&[
-            row("1", "vec", "1.00×", ""),
-            row("2", "linked_list", "1.34× ± 0.02×", "faster"),
-        ]);
+        let t = render_group(
+            &[
+                row("1", "vec", "1.00×", ""),
+                row("2", "linked_list", "1.34× ± 0.02×", "faster"),
+            ],
+            "time per iteration",
+        );
         let lines: Vec<&str> = t.lines().collect();
         assert!(lines[0].starts_with("  #  bench"), "{t}");
-        assert!(lines[2].contains("linked_list  1.000 µs"), "{t}");
+        assert!(lines[0].contains("  time per iteration  "), "{t}");
+        let cells: Vec<&str> = lines[2].split_whitespace().collect();
+        assert_eq!(cells[..4], ["2", "linked_list", "1.000", "µs"], "{t}");
         assert!(lines[2].ends_with("faster"), "{t}");
         let end =
             |l: &str, cell: &str| l[..l.find(cell).unwrap()].chars().count() + cell.chars().count();

@@ -1,12 +1,14 @@
 //! The live line of a bench while it runs.
 //!
-//! On a terminal it is an indicatif spinner showing the current estimate, the interval reached
-//! against the target and an ETA, redrawn between rounds (never from a thread of its own, which
-//! would share the process with the workload). Without a terminal, a plain line every few
-//! seconds; under CI (`CI` set) nothing until the bench is done, so logs stay short.
+//! On a terminal (standard error is one) it is an indicatif spinner showing the current
+//! estimate, the interval reached against the target and an ETA, redrawn between rounds (never
+//! from a thread of its own, which would share the process with the workload), and removed
+//! when the bench is done. Off a terminal (output piped to a file, `| cat`, CI logs) nothing is
+//! shown while a bench runs: each bench's result line follows it, so a log holds one line per
+//! bench rather than a stream of progress lines.
 
 use std::io::IsTerminal;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -14,18 +16,13 @@ use crate::fmt::format_ns;
 
 /// The live progress of one bench.
 pub(crate) struct LiveProgress {
-    name: String,
     bar: Option<ProgressBar>,
-    plain: bool,
-    last_line: Instant,
 }
 
 impl LiveProgress {
-    /// Starts showing progress for `name`.
+    /// Starts showing progress for `name`, when standard error is a terminal.
     pub(crate) fn start(name: &str) -> Self {
-        let terminal = std::io::stderr().is_terminal();
-        let ci = std::env::var_os("CI").is_some();
-        let bar = terminal.then(|| {
+        let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new_spinner();
             bar.set_style(
                 ProgressStyle::with_template("{spinner} {prefix:.bold} {wide_msg}")
@@ -37,12 +34,7 @@ impl LiveProgress {
             // measured. The spinner moves with each update, between rounds.
             bar
         });
-        LiveProgress {
-            name: name.to_string(),
-            bar,
-            plain: !terminal && !ci,
-            last_line: Instant::now(),
-        }
+        LiveProgress { bar }
     }
 
     /// Shows the current estimate: `mean ± half-width (reached / target) ETA`.
@@ -53,21 +45,17 @@ impl LiveProgress {
         target: f64,
         eta: Option<Duration>,
     ) {
-        let eta = eta.map_or(String::new(), |d| {
-            format!("  ETA {:.0} s", d.as_secs_f64().ceil())
-        });
-        let msg = format!(
-            "{} ± {:.2}% (target {:.2}%){eta}",
-            format_ns(mean_ns),
-            100.0 * relative_hw,
-            100.0 * target
-        );
         if let Some(bar) = &self.bar {
-            bar.set_message(msg);
+            let eta = eta.map_or(String::new(), |d| {
+                format!("  ETA {:.0} s", d.as_secs_f64().ceil())
+            });
+            bar.set_message(format!(
+                "{} ± {:.2}% (target {:.2}%){eta}",
+                format_ns(mean_ns),
+                100.0 * relative_hw,
+                100.0 * target
+            ));
             bar.tick();
-        } else if self.plain && self.last_line.elapsed() >= Duration::from_secs(2) {
-            eprintln!("  {}: {msg}", self.name);
-            self.last_line = Instant::now();
         }
     }
 
@@ -76,9 +64,6 @@ impl LiveProgress {
         if let Some(bar) = &self.bar {
             bar.set_message(msg.to_string());
             bar.tick();
-        } else if self.plain && self.last_line.elapsed() >= Duration::from_secs(2) {
-            eprintln!("  {}: {msg}", self.name);
-            self.last_line = Instant::now();
         }
     }
 

@@ -6,14 +6,14 @@ mod group;
 mod live;
 mod table;
 
-use crate::fmt::{format_count, format_rate, thousands};
+use crate::fmt::{format_count, format_throughput, thousands};
 use crate::store::schema::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate, format_ns};
 pub use compare::{comparison_doc, comparison_markdown, comparison_table};
 pub(crate) use group::{GroupRow, render_group};
 pub(crate) use live::LiveProgress;
-pub(crate) use table::{Row, render_table};
+pub(crate) use table::{Row, TimePer, render_table};
 
 use table::render_markdown;
 
@@ -102,17 +102,38 @@ pub fn weak_baseline(documents: &[ResultDoc], baseline: &str) -> Option<String> 
     ))
 }
 
+/// The throughput cell of result document `d` whose time per unit is `mean_ns`: its throughput
+/// PI, or for a bench on several threads the per-thread and aggregate throughput (the
+/// document's `threads` section counts work units per second; the PI says how many of its
+/// unit one work unit holds: throughput × time per unit), as the bench binary's own table
+/// shows them.
+fn throughput_cell(d: &ResultDoc, mean_ns: f64) -> String {
+    let pi = d.pis.get(1).and_then(|t| {
+        let unit = t.unit.strip_suffix("/s").unwrap_or(&t.unit);
+        Some((unit, t.mean?))
+    });
+    if let Some(th) = &d.threads {
+        if let (Some(per_thread), Some(aggregate)) = (&th.per_thread, &th.aggregate) {
+            let (unit, per_unit) = pi.map_or(("units", 1.0), |(u, t)| (u, t * mean_ns / 1e9));
+            return format!(
+                "{} per thread, {} on {}",
+                format_throughput(per_unit * per_thread.mean, unit),
+                format_throughput(per_unit * aggregate.mean, unit),
+                th.count
+            );
+        }
+    }
+    pi.map(|(unit, t)| format_throughput(t, unit))
+        .unwrap_or_default()
+}
+
 /// A table row from a result document; `with_target` prefixes the bench target.
 pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
     let pi = d.pis.first();
     let (time, throughput) = match pi.map(|pi| (pi.mean, pi.ci.low, pi.ci.high)) {
-        Some((Some(mean), Some(low), Some(high))) => (
-            format_estimate(mean, low, high),
-            d.pis
-                .get(1)
-                .and_then(|t| Some(format!("{}{}", format_rate(t.mean?), t.unit)))
-                .unwrap_or_default(),
-        ),
+        Some((Some(mean), Some(low), Some(high))) => {
+            (format_estimate(mean, low, high), throughput_cell(d, mean))
+        }
         _ => ("-".to_string(), String::new()),
     };
     let status = match d.status.as_str() {
@@ -126,6 +147,7 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
             format!("{}/{}", d.target, d.name)
         },
         time,
+        per: TimePer::of_form(&d.form),
         throughput,
         samples: pi.map_or("-".into(), |pi| format_count(pi.n)),
         subsession: pi.map_or("-".into(), |pi| pi.subsession_size.to_string()),

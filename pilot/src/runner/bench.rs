@@ -14,9 +14,9 @@ use super::speed::MachineSpeed;
 use super::workload::{SessionChecks, form, measure};
 use super::{group, now, threads};
 use crate::cli::Args;
-use crate::fmt::{format_count, format_estimate, format_ns, format_rate};
+use crate::fmt::{format_count, format_estimate, format_ns, format_throughput};
 use crate::record::{ClockInfo, measure_clock};
-use crate::report::{Row, render_table};
+use crate::report::{Row, TimePer, render_table};
 use crate::session::{SessionResult, Status};
 use crate::store::schema::{CheckDoc, CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::store::{self, result};
@@ -160,7 +160,7 @@ pub(super) fn bench_mode(
         filtered_out,
         clock.overhead_ns,
         clock.resolution_ns,
-        speed.describe(0.95)
+        speed.describe(args.confidence.unwrap_or(0.95))
     );
     for w in speed_warnings {
         println!("warning: {w}");
@@ -213,10 +213,11 @@ pub(super) fn bench_mode(
         }
     }
     // A bench on several threads leaves the process multi-threaded for good (glibc's allocator
-    // then leaves its single-thread fast path, ~10 ns per allocation): those run last, so every
-    // single-threaded bench runs in a single-threaded process.
+    // then leaves its single-thread fast path, ~10 ns per allocation): registrations with
+    // `threads` above 1 run last, their sweep kept together, so every single-threaded bench
+    // runs in a single-threaded process. The table still lists benches in source order.
     let mut order: Vec<&Bench> = selected.to_vec();
-    order.sort_by_key(|b| b.threads > 1);
+    order.sort_by_key(|b| b.def.options.threads.iter().any(|&n| n > 1));
     for b in order {
         if run.bench(b).is_break() {
             interrupt::report(&store::results_dir(&run.root).join(&run.target));
@@ -282,7 +283,7 @@ impl Run<'_> {
             name: &b.name,
             target: &self.target,
             form: form(&b.def.body),
-            unit: b.def.options.unit,
+            throughput: b.rate.as_ref(),
             config: &config,
             session: &session,
             iterations_per_unit: iters,
@@ -300,7 +301,12 @@ impl Run<'_> {
             self.failed += 1;
         }
         self.rows.push(threads::row(
-            row(&b.name, b.def.options.unit, &session),
+            row(
+                &b.name,
+                TimePer::of_form(form(&b.def.body)),
+                b.rate.as_ref(),
+                &session,
+            ),
             b,
             &session,
         ));
@@ -329,12 +335,17 @@ impl Run<'_> {
         started: String,
     ) -> ExitCode {
         self.log.finish();
+        // Benches on several threads ran last: the table and the run document list every
+        // bench in source order, as `selected` is.
+        let position = |name: &str| selected.iter().position(|b| b.name == name);
+        self.rows.sort_by_key(|r| position(&r.name));
+        self.documents.sort_by_key(|d| position(&d.name));
         if let Some(w) = self.speed.finish() {
             println!("warning: {w}");
         }
         if !self.args.no_table {
+            // The machine's line was printed as the run started: not again here.
             println!("\n{}", render_table(&self.rows, self.confidence));
-            println!("{}", self.speed.describe(self.confidence));
             print!("{}", self.groups.render());
             println!(
                 "results: {}",
@@ -429,12 +440,14 @@ pub(crate) fn print_outcome(name: &str, s: &SessionResult) {
     }
 }
 
-pub(crate) fn row(name: &str, unit: Option<&str>, s: &SessionResult) -> Row {
+/// The table row of a session: bench `name`, its time `per` unit or iteration, its throughput
+/// in what `rate` counts.
+pub(crate) fn row(name: &str, per: TimePer, rate: Option<&result::Rate>, s: &SessionResult) -> Row {
     let (time, throughput, samples, q) = match &s.estimate {
         Some(e) => {
             let time = format_estimate(e.mean, e.ci.low, e.ci.high);
-            let throughput = match (unit, result::throughput(e.mean, e.ci.low, e.ci.high).0) {
-                (Some(u), Some(t)) => format!("{}{u}/s", format_rate(t)),
+            let throughput = match rate.map(|r| (r, r.bounds(e.mean, e.ci.low, e.ci.high).0)) {
+                Some((r, Some(t))) => format_throughput(t, &r.unit),
                 _ => String::new(),
             };
             (
@@ -453,6 +466,7 @@ pub(crate) fn row(name: &str, unit: Option<&str>, s: &SessionResult) -> Row {
     Row {
         name: name.to_string(),
         time,
+        per,
         throughput,
         samples,
         subsession: q,

@@ -18,12 +18,12 @@ use std::time::Duration;
 use super::config::session_config;
 use super::registry::Bench;
 use super::workload::{
-    BenchWorkload, SessionChecks, calibrate, failed_session, measure, target_unit_ns,
+    BenchWorkload, SessionChecks, calibrate, failed_session, form, measure, target_unit_ns,
 };
 use crate::cli::Args;
 use crate::fmt::format_estimate;
 use crate::record::{ClockInfo, RealClock};
-use crate::report::{GroupRow, LiveProgress, render_group};
+use crate::report::{GroupRow, LiveProgress, TimePer, render_group};
 use crate::session::group::{
     GroupConfig, MemberView, PairComparison, PairVerdict, rank, run_group,
 };
@@ -58,6 +58,18 @@ pub(crate) struct GroupReport {
     /// When the ranking was settled, in an interleaved run.
     ranking_settled: Option<Duration>,
     confidence: f64,
+    /// What the members' times are per (the title of the time column).
+    per: String,
+}
+
+impl GroupReport {
+    /// The report of a group whose `members` are these benches: their times are per iteration
+    /// when all are micro-form, per unit when none is.
+    fn of_members(mut self, members: &[&Bench]) -> Self {
+        let per = members.iter().map(|b| TimePer::of_form(form(&b.def.body)));
+        self.per = TimePer::title(per).unwrap_or_else(|| "time".to_string());
+        self
+    }
 }
 
 impl<'b> Groups<'b> {
@@ -205,18 +217,21 @@ impl<'b> Groups<'b> {
                     .map(|e| (e.mean, e.ci.low, e.ci.high))
             })
             .collect();
-        self.reports.push(group_report(
-            group,
-            &names(members),
-            &ranking,
-            pairs,
-            &estimates,
-            config.confidence,
-            result.settled,
-            result.cycles,
-            result.elapsed,
-            result.ranking_settled,
-        ));
+        self.reports.push(
+            group_report(
+                group,
+                &names(members),
+                &ranking,
+                pairs,
+                &estimates,
+                config.confidence,
+                result.settled,
+                result.cycles,
+                result.elapsed,
+                result.ranking_settled,
+            )
+            .of_members(members),
+        );
     }
 
     /// `--sequential`: compares members measured one after another by the group's rule.
@@ -241,18 +256,21 @@ impl<'b> Groups<'b> {
             .collect();
         let elapsed = sessions.iter().map(|s| s.elapsed).sum();
         let cycles = 0;
-        self.reports.push(group_report(
-            group,
-            &names(members),
-            &ranking,
-            pairs,
-            &estimates,
-            config.confidence,
-            settled,
-            cycles,
-            elapsed,
-            None,
-        ));
+        self.reports.push(
+            group_report(
+                group,
+                &names(members),
+                &ranking,
+                pairs,
+                &estimates,
+                config.confidence,
+                settled,
+                cycles,
+                elapsed,
+                None,
+            )
+            .of_members(members),
+        );
     }
 
     /// The ranking table of every group measured, for the terminal.
@@ -388,6 +406,7 @@ pub(crate) fn group_report(
         elapsed,
         ranking_settled,
         confidence,
+        per: "time per unit".to_string(),
     }
 }
 
@@ -453,7 +472,7 @@ pub(crate) fn render_report(g: &GroupReport, sequential: bool) -> String {
             }
         })
         .collect();
-    out.push_str(&render_group(&rows));
+    out.push_str(&render_group(&rows, &g.per));
     out.push('\n');
     out
 }

@@ -72,13 +72,16 @@ pub fn main(debug_build: bool) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let benches = registered();
-    if let Some(dup) = benches.windows(2).find(|w| w[0].name == w[1].name) {
-        eprintln!(
-            "error: two benches are named `{}` ({}:{} and {}:{}); rename one with \
-             #[pilot::bench(name = \"...\")]",
-            dup[0].name, dup[0].def.file, dup[0].def.line, dup[1].def.file, dup[1].def.line
-        );
-        return ExitCode::from(2);
+    let mut by_name: std::collections::HashMap<&str, &Bench> = std::collections::HashMap::new();
+    for b in &benches {
+        if let Some(first) = by_name.insert(&b.name, b) {
+            eprintln!(
+                "error: two benches are named `{}` ({}:{} and {}:{}); rename one with \
+                 #[pilot::bench(name = \"...\")]",
+                b.name, first.def.file, first.def.line, b.def.file, b.def.line
+            );
+            return ExitCode::from(2);
+        }
     }
     if let Err(e) = crate::store::check_names(benches.iter().map(|b| b.name.as_str())) {
         eprintln!("error: {e}");

@@ -18,6 +18,7 @@ use crate::session::processes::{ProcessEstimate, combine, processes_needed};
 use crate::session::reach::{OutOfReach, judge, out_of_reach_warning};
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, WarmUpClass};
 use crate::stats::outliers::OutlierCount;
+use crate::store::result::Rate;
 use crate::store::schema::{MachineDoc, ResultDoc};
 use crate::store::{self, result, typed};
 
@@ -46,7 +47,7 @@ pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
         name: &b.name,
         target: "",
         form: form(&b.def.body),
-        unit: b.def.options.unit,
+        throughput: b.rate.as_ref(),
         config: &config,
         session: &session,
         iterations_per_unit: iters,
@@ -414,8 +415,8 @@ fn processes_result(
 pub struct ChildReport {
     result: ProcessResult,
     form: String,
-    /// The throughput unit (`bytes` of `bytes/s`), when the bench names one.
-    unit: Option<String>,
+    /// What the bench's throughput counts, when it says.
+    rate: Option<Rate>,
     clock: ClockInfo,
     confidence: f64,
 }
@@ -451,15 +452,11 @@ impl ChildReport {
             },
             message,
         })?;
-        let unit = doc
-            .pis
-            .iter()
-            .find(|pi| pi.name == "throughput")
-            .and_then(|pi| pi.unit.strip_suffix("/s").map(String::from));
+        let rate = rate_of(&doc);
         Ok(ChildReport {
             result,
             form: doc.form,
-            unit,
+            rate,
             clock: ClockInfo {
                 overhead_ns: doc.clock.overhead_ns,
                 resolution_ns: doc.clock.resolution_ns,
@@ -472,6 +469,22 @@ impl ChildReport {
     pub fn mean(&self) -> f64 {
         self.result.estimate.mean
     }
+}
+
+/// What a result document's throughput PI counts: its unit, and the amount per work unit, which
+/// is the throughput times the time per unit (`B/s × ns / 1e9`). Amounts of bytes and elements
+/// are whole numbers (`throughput = bytes(…)` takes a `u64`), so the product is rounded; a
+/// bench's own `unit` is one per work unit.
+fn rate_of(doc: &ResultDoc) -> Option<Rate> {
+    let pi = doc.pis.iter().find(|pi| pi.name == "throughput")?;
+    let unit = pi.unit.strip_suffix("/s")?.to_string();
+    let per_unit = if unit == crate::fmt::BYTES || unit == crate::fmt::ELEMENTS {
+        let time = doc.pis.first()?.mean?;
+        (pi.mean? * time / 1e9).round()
+    } else {
+        1.0
+    };
+    Some(Rate { unit, per_unit })
 }
 
 /// The result document of bench `name` of bench target `target` over the process executions
@@ -525,7 +538,7 @@ pub fn combine_children(
             "readings-only" => "readings-only",
             _ => "full",
         },
-        unit: first.unit.as_deref(),
+        throughput: first.rate.as_ref(),
         config: &config,
         session: &session,
         iterations_per_unit: iters,

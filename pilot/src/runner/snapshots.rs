@@ -14,9 +14,11 @@ use super::bench::row;
 use super::group::{group_report, render_report};
 use crate::compare::{CompareOptions, compare};
 use crate::record::{ClockInfo, ScriptedClock};
+use crate::report::TimePer::{Iteration, Unit};
 use crate::report::{comparison_markdown, comparison_table, render_table};
 use crate::session::group::{GroupConfig, run_group};
 use crate::session::{RoundData, SessionConfig, SessionResult, Workload, run_session};
+use crate::store::result::Rate;
 use crate::store::schema::MachineDoc;
 use crate::store::{self, SavedResult, result};
 
@@ -87,11 +89,59 @@ fn config() -> SessionConfig {
 #[test]
 fn end_of_run_table() {
     let c = config();
+    let kib = Rate::units("KiB");
     let rows = vec![
-        row("sort/1000", None, &session(1, 12_000.0, 300.0, &c)),
-        row("write_1kib", Some("KiB"), &session(2, 850.0, 20.0, &c)),
-        row("noisy", None, &session(3, 5_000.0, 4_000.0, &c)),
-        row("panics", None, &failing(&c)),
+        row("sort/1000", Unit, None, &session(1, 12_000.0, 300.0, &c)),
+        row("write_1kib", Unit, Some(&kib), &session(2, 850.0, 20.0, &c)),
+        row("noisy", Unit, None, &session(3, 5_000.0, 4_000.0, &c)),
+        row("panics", Unit, None, &failing(&c)),
+    ];
+    insta::assert_snapshot!(render_table(&rows, c.confidence));
+}
+
+/// Micro-form benches: times per iteration, throughput in bytes and elements per iteration.
+#[test]
+fn end_of_run_table_of_micro_benches() {
+    let c = config();
+    // 4096 B in 850 ns: 4096e9 / 850 = 4.819e9 B/s = 4.488 GiB/s; 1000 elements in 12 µs:
+    // 8.333e7 elem/s = 83.33 Melem/s (by the session's own mean, within its ±0.01%).
+    let bytes = Rate {
+        unit: "B".into(),
+        per_unit: 4096.0,
+    };
+    let elements = Rate {
+        unit: "elem".into(),
+        per_unit: 1000.0,
+    };
+    let rows = vec![
+        row(
+            "encode/4096",
+            Iteration,
+            Some(&bytes),
+            &session(2, 850.0, 20.0, &c),
+        ),
+        row(
+            "sum/1000",
+            Iteration,
+            Some(&elements),
+            &session(1, 12_000.0, 300.0, &c),
+        ),
+    ];
+    insta::assert_snapshot!(render_table(&rows, c.confidence));
+}
+
+/// Micro-form and full-form benches in one table: each row says what its time is per.
+#[test]
+fn end_of_run_table_of_mixed_forms() {
+    let c = config();
+    let rows = vec![
+        row(
+            "sort/1000",
+            Iteration,
+            None,
+            &session(1, 12_000.0, 300.0, &c),
+        ),
+        row("noisy", Unit, None, &session(3, 5_000.0, 4_000.0, &c)),
     ];
     insta::assert_snapshot!(render_table(&rows, c.confidence));
 }
@@ -136,7 +186,7 @@ fn saved(name: &str, session: &SessionResult, config: &SessionConfig) -> SavedRe
         name,
         target: "demo",
         form: "micro",
-        unit: None,
+        throughput: None,
         config,
         session,
         iterations_per_unit: Some(8),
@@ -192,7 +242,7 @@ fn a_result_document() {
         name: "parse/4096",
         target: "demo",
         form: "full",
-        unit: Some("KiB"),
+        throughput: Some(&Rate::units("KiB")),
         config: &c,
         session: &session,
         iterations_per_unit: None,
@@ -239,5 +289,56 @@ fn a_result_document() {
     assert!(
         w.contains("cargo bench -- --save-baseline main --exact parse/4096"),
         "{w}"
+    );
+}
+
+/// `cargo pilot bench`'s table, made from documents, shows a threaded bench's per-thread and
+/// aggregate throughput in the bench's bytes, as the bench binary's own table does.
+#[test]
+fn a_threaded_documents_row_shows_both_throughputs_in_its_unit() {
+    let c = config();
+    let session = session(16, 2_000.0, 40.0, &c);
+    let bytes = Rate {
+        unit: "B".into(),
+        per_unit: 4096.0,
+    };
+    let mut doc = result::document(&result::BenchRecord {
+        name: "fill/threads=2",
+        target: "demo",
+        form: "full",
+        throughput: Some(&bytes),
+        config: &c,
+        session: &session,
+        iterations_per_unit: None,
+        clock: ClockInfo {
+            overhead_ns: 20.0,
+            resolution_ns: 1.0,
+        },
+        machine: None,
+        started: "2026-11-23T10:00:00Z".into(),
+        finished: "2026-11-23T10:00:02Z".into(),
+    });
+    let rate = |mean: f64| crate::store::schema::RateDoc {
+        mean,
+        low: mean,
+        high: Some(mean),
+    };
+    doc.threads = Some(crate::store::schema::ThreadsDoc {
+        count: 2,
+        per_thread: Some(rate(1e6)),
+        aggregate: Some(rate(2e6)),
+    });
+    // 1e6 work units/s of 4096 B: 4.096e9 B/s / 1024³ = 3.815 GiB/s; twice that on 2 threads,
+    // 8.192e9 / 1024³ = 7.629 GiB/s.
+    assert_eq!(
+        crate::report::row_of_document(&doc, false).throughput,
+        "3.815 GiB/s per thread, 7.629 GiB/s on 2"
+    );
+    // On one thread: the PI, 4096 B over the time per unit.
+    doc.threads = None;
+    let mean = doc.pis[0].mean.unwrap();
+    assert_eq!(
+        crate::report::row_of_document(&doc, false).throughput,
+        crate::fmt::format_throughput(4096e9 / mean, "B")
     );
 }

@@ -13,7 +13,7 @@ use std::sync::Barrier;
 use super::registry::Bench;
 use super::workload::{NEVER_ITERATED, catch};
 use crate::entry::BenchBody;
-use crate::fmt::format_rate;
+use crate::fmt::format_throughput;
 use crate::record::{Bencher, BencherMode, Recorder, UnitShape};
 use crate::report::Row;
 use crate::session::SessionResult;
@@ -116,11 +116,16 @@ pub(super) fn section(threads: usize, session: &SessionResult) -> Option<Threads
 pub(super) fn row(mut row: Row, b: &Bench, session: &SessionResult) -> Row {
     if b.threads > 1 {
         if let Some([per_thread, aggregate]) = throughputs(b.threads, session) {
-            let unit = b.def.options.unit.unwrap_or("units");
+            // The document's section counts work units; the table counts what the bench says
+            // it processes.
+            let (unit, per_unit) = b
+                .rate
+                .as_ref()
+                .map_or(("units", 1.0), |r| (r.unit.as_str(), r.per_unit));
             row.throughput = format!(
-                "{}{unit}/s per thread, {}{unit}/s on {}",
-                format_rate(per_thread.0),
-                format_rate(aggregate.0),
+                "{} per thread, {} on {}",
+                format_throughput(per_unit * per_thread.0, unit),
+                format_throughput(per_unit * aggregate.0, unit),
                 b.threads
             );
         }

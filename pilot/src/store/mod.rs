@@ -148,7 +148,8 @@ pub(crate) fn check_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Resul
         let path = file_name(name);
         if let Some(part) = path.iter().find(|p| p.len() > MAX_PART) {
             return Err(format!(
-                "bench name `{name}` is too long to be stored: its part `{}` is {} bytes as a                  file name (at most {MAX_PART}); shorten it with #[pilot::bench(name = \"...\")]",
+                "bench name `{name}` is too long to be stored: its part `{}` is {} bytes as a \
+                 file name (at most {MAX_PART}); shorten it with #[pilot::bench(name = \"...\")]",
                 part.to_string_lossy(),
                 part.len()
             ));
@@ -244,6 +245,14 @@ mod tests {
         assert_eq!(f(".hidden"), "%2Ehidden.json");
         assert_eq!(f("a//b"), "a/%/b.json");
         assert_eq!(f("é"), "%C3%A9.json");
+        // A `/` the user writes is a folder like a sweep's; `_` is kept, so the two differ.
+        assert_eq!(f("a/b_c"), "a/b_c.json");
+        assert_eq!(f("a_b/c"), "a_b/c.json");
+        // `%` is escaped too, so an escape can never be mistaken for a name's own `%XX`.
+        assert_eq!(f("50%"), "50%25.json");
+        assert_eq!(f("%25"), "%2525.json");
+        assert_eq!(f("a b"), "a%20b.json");
+        assert_eq!(f("sum/4000/threads=2"), "sum/4000/threads=2.json");
     }
 
     #[test]
@@ -276,6 +285,7 @@ mod tests {
         let long = "x".repeat(300);
         let e = check_names(["ok", long.as_str()]).unwrap_err();
         assert!(e.contains("too long"), "{e}");
+        assert!(e.contains("bytes as a file name (at most 200)"), "{e}");
         assert!(check_names(["ok", "sum/4000", "a.b"]).is_ok());
     }
 

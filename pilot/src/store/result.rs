@@ -14,8 +14,10 @@
 //! ```
 //!
 //! `pis[0]` is always the time per work unit in nanoseconds (per iteration in the micro form).
-//! A throughput PI follows when the bench names its `unit`; its interval is the inverted bounds
-//! of the time's (a bound is `null` when the time's interval reaches 0).
+//! A throughput PI follows when the bench says what it counts, in that unit per second: `B/s`
+//! or `elem/s` for `throughput = bytes(…)` or `elements(…)` (the amount per work unit times
+//! work units per second), `<unit>/s` for `unit = "…"` (work units per second); its interval
+//! is the inverted bounds of the time's (a bound is `null` when the time's interval reaches 0).
 //!
 //! `subsession` holds what a later comparison needs (Pilot paper §III-F): the count, mean and
 //! variance of the estimate's independent samples, and the samples themselves when there are
@@ -44,7 +46,8 @@ pub(crate) struct BenchRecord<'a> {
     pub target: &'a str,
     /// `full`, `micro` or `readings-only`.
     pub form: &'static str,
-    pub unit: Option<&'a str>,
+    /// What the throughput PI counts, when the bench says.
+    pub throughput: Option<&'a Rate>,
     pub config: &'a SessionConfig,
     pub session: &'a SessionResult,
     pub iterations_per_unit: Option<u64>,
@@ -53,6 +56,40 @@ pub(crate) struct BenchRecord<'a> {
     pub machine: Option<&'a MachineDoc>,
     pub started: String,
     pub finished: String,
+}
+
+/// What a bench's throughput counts: `per_unit` of `unit` in each work unit (each iteration
+/// in the micro form). `unit = "MiB"` is 1 `MiB` per work unit; `throughput = bytes(4096)` is
+/// 4096 `B`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Rate {
+    /// `B`, `elem`, or the bench's own `unit`.
+    pub unit: String,
+    /// How many of `unit` one work unit holds.
+    pub per_unit: f64,
+}
+
+impl Rate {
+    /// One `unit` per work unit: `unit = "MiB"`.
+    pub(crate) fn units(unit: &str) -> Rate {
+        Rate {
+            unit: unit.to_string(),
+            per_unit: 1.0,
+        }
+    }
+
+    /// The throughput interval, in `unit`s per second, of a time interval in ns per work unit
+    /// (see [`throughput`]).
+    pub(crate) fn bounds(&self, mean_ns: f64, low_ns: f64, high_ns: f64) -> Bounds {
+        let scale = |x: Option<f64>| x.map(|x| x * self.per_unit);
+        let (mean, low, high) = throughput(mean_ns, low_ns, high_ns);
+        (scale(mean), scale(low), scale(high))
+    }
+
+    /// The PI's unit: `B/s`, `elem/s`, `MiB/s`.
+    pub(crate) fn pi_unit(&self) -> String {
+        format!("{}/s", self.unit)
+    }
 }
 
 /// A throughput interval from a time interval (ns per unit): `1e9 / time`, bounds swapped.
@@ -179,9 +216,9 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
     let mut samples = None;
     if let Some(e) = &s.estimate {
         pis.push(time_pi(e, interval_from(e, s), run_interval_from(e, s)));
-        if let Some(unit) = r.unit {
-            let bounds = throughput(e.mean, e.ci.low, e.ci.high);
-            pis.push(pi(e, "throughput", format!("{unit}/s"), bounds));
+        if let Some(rate) = r.throughput {
+            let bounds = rate.bounds(e.mean, e.ci.low, e.ci.high);
+            pis.push(pi(e, "throughput", rate.pi_unit(), bounds));
         }
         samples = subsession(e);
         let unit_ns = e.mean * r.iterations_per_unit.unwrap_or(1) as f64;
@@ -297,7 +334,7 @@ mod tests {
             name: "fold",
             target: "t",
             form: "readings-only",
-            unit: None,
+            throughput: None,
             config,
             session,
             iterations_per_unit: None,
@@ -309,6 +346,27 @@ mod tests {
             started: "s".into(),
             finished: "f".into(),
         }
+    }
+
+    #[test]
+    fn throughput_in_bytes_is_the_amount_over_the_time_per_unit() {
+        // 4096 B per unit in 2000 ns ± 100 ns: 4096e9 / 2000 = 2.048e9 B/s, between
+        // 4096e9 / 2100 = 1.9505e9 and 4096e9 / 1900 = 2.1558e9 B/s.
+        let rate = Rate {
+            unit: "B".into(),
+            per_unit: 4096.0,
+        };
+        let (mean, low, high) = rate.bounds(2000.0, 1900.0, 2100.0);
+        assert_eq!(mean, Some(2.048e9));
+        assert!((low.unwrap() - 4096e9 / 2100.0).abs() < 1e-3);
+        assert!((high.unwrap() - 4096e9 / 1900.0).abs() < 1e-3);
+        assert_eq!(rate.pi_unit(), "B/s");
+        // An interval reaching 0 has no upper throughput bound.
+        assert_eq!(rate.bounds(2000.0, 0.0, 2100.0).2, None);
+        assert_eq!(
+            Rate::units("MiB").bounds(2000.0, 1900.0, 2100.0).0,
+            Some(5e5)
+        );
     }
 
     #[test]

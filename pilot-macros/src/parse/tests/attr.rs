@@ -79,8 +79,8 @@ fn numbers_accept_integers_and_floats() {
 fn unknown_option_lists_the_valid_ones() {
     assert_eq!(
         attr_error(quote!(foo = 1)),
-        "unknown `#[pilot::bench]` option `foo`; expected one of `name`, `unit`, `work`, \
-         `ci`, `confidence`, `max_time`, `min_time`, `ignore`, `group`, `bottleneck`, `args`, \
+        "unknown `#[pilot::bench]` option `foo`; expected one of `name`, `unit`, `throughput`, \
+         `work`, `ci`, `confidence`, `max_time`, `min_time`, `ignore`, `group`, `bottleneck`, `args`, \
          `threads`, `crate`"
     );
 }
@@ -257,4 +257,52 @@ fn group_args_and_threads_mistakes() {
                 `args = [100, 10_000]` or `args = pilot::range(1, 64, 2)`";
     assert_eq!(attr_error(quote!(args = [])), args);
     assert_eq!(attr_error(quote!(args = 5)), args);
+}
+
+#[test]
+fn throughput_counts_bytes_or_elements() {
+    let t = attr(quote!(args = [64, 4096], throughput = bytes(n)))
+        .throughput
+        .unwrap();
+    assert_eq!(t.kind, ThroughputKind::Bytes);
+    let amount = &t.amount;
+    assert_eq!(quote!(#amount).to_string(), "n");
+    let t = attr(quote!(throughput = elements(64 * 1024)))
+        .throughput
+        .unwrap();
+    assert_eq!(t.kind, ThroughputKind::Elements);
+    let amount = &t.amount;
+    assert_eq!(quote!(#amount).to_string(), quote!(64 * 1024).to_string());
+}
+
+#[test]
+fn throughput_mistakes() {
+    let expected = "`throughput` expects `bytes(AMOUNT)` or `elements(AMOUNT)`: how many bytes \
+                    or elements one work unit (one iteration in the micro form) processes, \
+                    e.g. `throughput = bytes(n)` or `throughput = elements(1024)`";
+    assert_eq!(attr_error(quote!(throughput = foo(1))), expected);
+    assert_eq!(attr_error(quote!(throughput = 4096)), expected);
+    assert_eq!(attr_error(quote!(throughput = pilot::bytes(1))), expected);
+    assert_eq!(
+        attr_error(quote!(throughput = bytes())),
+        "`bytes(…)` takes one expression: the bytes one work unit (one iteration in the micro \
+         form) processes, e.g. `throughput = bytes(4096)`, or `throughput = bytes(n)` with the \
+         argument `n` of a bench with `args`"
+    );
+    assert!(attr_error(quote!(throughput = elements(1, 2))).starts_with("`elements(…)` takes one"));
+    assert_eq!(
+        attr_error(quote!(throughput)),
+        "`#[pilot::bench]` option `throughput` needs a value, e.g. `throughput = bytes(n)`"
+    );
+    let both = "`unit` and `throughput` both say what throughput counts: give one, `unit = \"…\"` \
+                when a work unit is itself the thing counted, or `throughput = bytes(…)` / \
+                `elements(…)` for the bytes or elements in each work unit";
+    assert_eq!(
+        attr_error(quote!(unit = "MiB", throughput = bytes(1))),
+        both
+    );
+    assert_eq!(
+        attr_error(quote!(throughput = bytes(1), unit = "MiB")),
+        both
+    );
 }

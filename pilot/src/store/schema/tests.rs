@@ -95,7 +95,7 @@ fn result_doc(status: Status) -> ResultDoc {
         name: "sort/1000",
         target: "demo",
         form: "micro",
-        unit: Some("KiB"),
+        throughput: Some(&crate::store::result::Rate::units("KiB")),
         config: &config,
         session: &s,
         iterations_per_unit: Some(16),
