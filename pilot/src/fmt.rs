@@ -86,8 +86,20 @@ pub const ELEMENTS: &str = "elem";
 /// ([`BYTES`]) with binary prefixes (`B/s`, `KiB/s`, `MiB/s`, `GiB/s`, `TiB/s`, steps of
 /// 1024), elements ([`ELEMENTS`]) with decimal ones (`elem/s`, `Kelem/s`, `Melem/s`,
 /// `Gelem/s`, `Telem/s`, steps of 1000), and a unit of the user's (`unit = "MiB"`) with a
-/// decimal prefix set apart, so it cannot fuse with the unit: `1.205 M MiB/s`.
+/// decimal prefix set apart, so it cannot fuse with the unit: `1.205 M request/s`. A user's
+/// unit that is a binary multiple of bytes (`KiB`, `MiB`, `GiB`, `TiB`) is counted in bytes:
+/// 2364 `MiB` a second read `2.309 GiB/s`, not `2.364 K MiB/s`.
 pub fn format_throughput(per_second: f64, unit: &str) -> String {
+    let bytes_per = match unit {
+        "KiB" => Some(1024.0),
+        "MiB" => Some(1024.0 * 1024.0),
+        "GiB" => Some(1024.0 * 1024.0 * 1024.0),
+        "TiB" => Some(1024.0 * 1024.0 * 1024.0 * 1024.0),
+        _ => None,
+    };
+    if let Some(bytes) = bytes_per {
+        return format_throughput(per_second * bytes, BYTES);
+    }
     let (step, prefixes) = if unit == BYTES {
         (1024.0, ["", "Ki", "Mi", "Gi", "Ti"])
     } else {
@@ -220,6 +232,9 @@ mod tests {
     #[test]
     fn a_units_own_name_keeps_its_prefix_apart() {
         assert_eq!(format_throughput(42.0, "MiB"), "42.00 MiB/s");
+        // 2364 MiB/s = 2364 / 1024 GiB/s = 2.30859… GiB/s.
+        assert_eq!(format_throughput(2364.0, "MiB"), "2.309 GiB/s");
+        assert_eq!(format_throughput(0.5, "GiB"), "512.0 MiB/s");
         assert_eq!(format_throughput(1_205_000.0, "64KiB"), "1.205 M 64KiB/s");
         assert_eq!(format_throughput(150_000.0, "request"), "150.0 K request/s");
     }
