@@ -487,6 +487,7 @@ pub fn sweep(
                 points,
                 parameter,
                 y_label,
+                true,
             )
         })
     } else {
@@ -500,6 +501,7 @@ pub fn sweep(
                 points,
                 parameter,
                 y_label,
+                false,
             )
         })
     }
@@ -512,6 +514,7 @@ fn sweep_on<X, Y>(
     points: &[(f64, f64, f64, f64)],
     parameter: &str,
     y_label: &str,
+    log: bool,
 ) -> Result<(), String>
 where
     X: AsRangedCoord<Value = f64>,
@@ -530,7 +533,15 @@ where
         .x_desc(parameter)
         .y_desc(y_label)
         .y_label_formatter(&|v| format_ns(*v))
-        .x_label_formatter(&|v| format_param(*v))
+        .x_label_formatter(&|v| {
+            // A log axis has a key point at every integer multiple of each decade; only 1, 2
+            // and 5 of each are labelled, so the labels do not run into each other.
+            if log && !is_round_mantissa(*v) {
+                String::new()
+            } else {
+                format_param(*v)
+            }
+        })
         .label_style((FONT, 13))
         .draw()
         .map_err(|e| e.to_string())?;
@@ -553,6 +564,17 @@ where
         )
         .map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// Whether `v` is 1, 2 or 5 times a power of ten (to a relative 1e-6).
+fn is_round_mantissa(v: f64) -> bool {
+    if v <= 0.0 || !v.is_finite() {
+        return false;
+    }
+    let mantissa = v / 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .any(|m| (mantissa - m).abs() < 1e-6 * m)
 }
 
 /// A parameter value as an axis label: integers without decimals.
@@ -642,4 +664,19 @@ fn svg_sized(
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_round_mantissa;
+
+    #[test]
+    fn only_one_two_and_five_of_each_decade_are_labelled() {
+        for v in [1.0, 2.0, 5.0, 10.0, 20.0, 5000.0, 1e6, 0.2, 0.05] {
+            assert!(is_round_mantissa(v), "{v}");
+        }
+        for v in [3.0, 7000.0, 9000.0, 1500.0, 0.0, -2.0, f64::NAN, 64_000.0] {
+            assert!(!is_round_mantissa(v), "{v}");
+        }
+    }
 }
