@@ -84,11 +84,20 @@ impl<'a> Readings<'a> {
         }
     }
 
-    /// Tells the leak check how much the stable readings and the current estimate's
-    /// subsession samples (`estimate_samples` of them) take now, so it is not blamed on the
-    /// bench.
+    /// Tells the leak check how much the session keeps now, so it is not blamed on the bench:
+    /// the stable readings, the current estimate's subsession samples (`estimate_samples` of
+    /// them), the early readings the warm-up class is judged from (they fill during the short
+    /// first rounds, up to a few hundred KiB), and the rounds' records with their bins.
     pub(super) fn track_kept(&mut self, estimate_samples: usize) {
-        let now = ((self.stable.capacity() + estimate_samples) * std::mem::size_of::<f64>()) as i64;
+        let f64s = (self.stable.capacity() + estimate_samples) * std::mem::size_of::<f64>();
+        let rounds = self.rounds.capacity() * std::mem::size_of::<super::RoundRecord>()
+            + self
+                .rounds
+                .iter()
+                .filter_map(|r| r.bins.as_ref())
+                .map(|b| b.heap_bytes())
+                .sum::<usize>();
+        let now = (f64s + self.warm_up.kept_bytes() + rounds) as i64;
         crate::checks::memory::keep(now - self.kept_bytes);
         self.kept_bytes = now;
     }

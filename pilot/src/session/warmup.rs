@@ -114,6 +114,11 @@ impl WarmUpEvidence {
         }
     }
 
+    /// Bytes the evidence keeps (the early readings), which the leak check counts as pilot's.
+    pub(crate) fn kept_bytes(&self) -> usize {
+        self.early.capacity() * std::mem::size_of::<f64>()
+    }
+
     fn keep_early(&mut self, xs: &[f64]) {
         let room = MAX_EARLY.saturating_sub(self.early.len());
         self.early.extend_from_slice(&xs[..xs.len().min(room)]);

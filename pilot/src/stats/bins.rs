@@ -21,6 +21,12 @@ pub struct ReadingBins {
 }
 
 impl ReadingBins {
+    /// Bytes the bins take on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        (self.min.capacity() + self.mean.capacity() + self.max.capacity())
+            * std::mem::size_of::<f64>()
+    }
+
     /// The readings `xs` in at most `max_bins` bins of equal size (`ceil(n / max_bins)`
     /// readings each, the last one shorter). `None` for no readings or `max_bins == 0`.
     /// Time: O(n).
