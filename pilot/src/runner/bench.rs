@@ -343,7 +343,8 @@ impl Run<'_> {
         if let Some(w) = self.speed.finish() {
             println!("warning: {w}");
         }
-        if !self.args.no_table {
+        // A run that measured nothing (every bench filtered out or ignored) has no table.
+        if !self.args.no_table && !self.rows.is_empty() {
             // The machine's line was printed as the run started: not again here.
             println!("\n{}", render_table(&self.rows, self.confidence));
             print!("{}", self.groups.render());
