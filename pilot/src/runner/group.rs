@@ -473,6 +473,12 @@ pub(crate) fn render_report(g: &GroupReport, sequential: bool) -> String {
         })
         .collect();
     out.push_str(&render_group(&rows, &g.per));
+    if g.pairs.iter().any(|(_, _, p)| p.few_rounds) {
+        out.push_str(
+            "  undecided: a member had too few analysed rounds for a verdict, whatever p says; \
+             give the group more time (--max-time)\n",
+        );
+    }
     out.push('\n');
     out
 }

@@ -90,6 +90,9 @@ pub(crate) struct PairComparison {
     /// Welch's two-sided p-value; `None` when a member has no round means (readings-only).
     pub p: Option<f64>,
     pub verdict: PairVerdict,
+    /// Undecided only because a member had fewer analysed rounds than a verdict needs
+    /// (`min_rounds`), whatever p says.
+    pub few_rounds: bool,
 }
 
 /// What a member brings to a pair comparison.
@@ -174,6 +177,7 @@ pub(crate) fn compare_pair(
         ratio_ci,
         p,
         verdict,
+        few_rounds: !enough,
     }
 }
 
