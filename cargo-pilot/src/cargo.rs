@@ -14,6 +14,29 @@ use cargo_metadata::{Message, Metadata, MetadataCommand, TargetKind};
 /// Environment variable that makes a pilot bench binary identify itself (see [`is_pilot`]).
 const PROBE_ENV: &str = "PILOT_PROBE";
 
+/// Where the commands that only read and write pilot's files (`compare`, `export`, `report`,
+/// `import`) find `pilot/`: the workspace's target directory, as cargo would choose it.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Workspace {
+    /// Path to the workspace's Cargo.toml (to find its target directory)
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// The target directory holding `pilot/` (default: the workspace's)
+    #[arg(long, value_name = "DIR")]
+    pub target_dir: Option<PathBuf>,
+}
+
+impl Workspace {
+    /// The target directory these flags point at (see [`target_dir_only`]).
+    pub fn target_dir(&self) -> anyhow::Result<PathBuf> {
+        target_dir_only(&CargoOptions {
+            manifest_path: self.manifest_path.clone(),
+            target_dir: self.target_dir.clone(),
+            ..CargoOptions::default()
+        })
+    }
+}
+
 /// The cargo options that choose what to build, passed through to `cargo bench --no-run`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct CargoOptions {

@@ -9,7 +9,7 @@ use pilot::cargo_api::store::SavedResult;
 
 use crate::Failure;
 use crate::bench::Thresholds;
-use crate::cargo::{self, CargoOptions};
+use crate::cargo;
 
 /// Compare saved results with a baseline.
 ///
@@ -30,12 +30,8 @@ pub struct CompareArgs {
     pub format: Format,
     #[command(flatten)]
     pub thresholds: Thresholds,
-    /// Path to the workspace's Cargo.toml (to find its target directory)
-    #[arg(long, value_name = "PATH")]
-    pub manifest_path: Option<PathBuf>,
-    /// The target directory holding `pilot/` (default: the workspace's)
-    #[arg(long, value_name = "DIR")]
-    pub target_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub workspace: cargo::Workspace,
 }
 
 /// How `compare` prints.
@@ -69,13 +65,8 @@ fn side(
 
 pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let options = args.thresholds.options();
-    let cargo_options = CargoOptions {
-        manifest_path: args.manifest_path.clone(),
-        target_dir: args.target_dir.clone(),
-        ..CargoOptions::default()
-    };
     // Asked of cargo only when a baseline name or the latest results need it.
-    let target_dir = || cargo::target_dir_only(&cargo_options);
+    let target_dir = || args.workspace.target_dir();
     let base = side(&args.base, &target_dir)?;
     let new = match &args.new {
         Some(arg) => side(arg, &target_dir)?,

@@ -18,7 +18,7 @@ use anyhow::{Context, anyhow};
 use pilot::cargo_api::store::schema::{PiDoc, ResultDoc};
 
 use crate::Failure;
-use crate::cargo::{self, CargoOptions};
+use crate::cargo;
 
 /// Export saved results for dashboards and CI bots.
 ///
@@ -39,12 +39,8 @@ pub struct ExportArgs {
     /// Replace `--out FILE` if it exists (without it, an existing file is an error)
     #[arg(long, requires = "out")]
     pub force: bool,
-    /// Path to the workspace's Cargo.toml (to find its target directory)
-    #[arg(long, value_name = "PATH")]
-    pub manifest_path: Option<PathBuf>,
-    /// The target directory holding `pilot/` (default: the workspace's)
-    #[arg(long, value_name = "DIR")]
-    pub target_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub workspace: cargo::Workspace,
 }
 
 /// What `export` writes.
@@ -82,12 +78,7 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, Failure> {
 
 /// The documents to export and a description of where they came from (for messages).
 fn load(args: &ExportArgs) -> Result<(Vec<ResultDoc>, String), Failure> {
-    let cargo_options = CargoOptions {
-        manifest_path: args.manifest_path.clone(),
-        target_dir: args.target_dir.clone(),
-        ..CargoOptions::default()
-    };
-    let target_dir = || cargo::target_dir_only(&cargo_options);
+    let target_dir = || args.workspace.target_dir();
     let (dir, source) = match &args.source {
         Some(arg) if Path::new(arg).exists() => (PathBuf::from(arg), format!("`{arg}`")),
         Some(arg) => {

@@ -26,7 +26,7 @@ use pilot::stats::{Analysis, AnalysisConfig, Summary, analyze};
 use pilot::cargo_api::report::{columns, format_estimate};
 
 use crate::Failure;
-use crate::cargo::{self, CargoOptions};
+use crate::cargo;
 
 /// Import another harness's saved results as a pilot baseline.
 #[derive(clap::Args, Debug)]
@@ -85,12 +85,8 @@ struct Common {
     /// `time cap` (the other harness stopped first)
     #[arg(long = "ci", default_value = "0.01", value_name = "REL")]
     target: Fraction,
-    /// Path to the workspace's Cargo.toml (to find its target directory)
-    #[arg(long, value_name = "PATH")]
-    manifest_path: Option<PathBuf>,
-    /// The target directory holding `pilot/` (default: the workspace's)
-    #[arg(long, value_name = "DIR")]
-    target_dir: Option<PathBuf>,
+    #[command(flatten)]
+    workspace: cargo::Workspace,
 }
 
 /// One benchmark's readings, read from another harness's files.
@@ -348,11 +344,7 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode, Failure> {
 }
 
 fn root(common: &Common) -> anyhow::Result<PathBuf> {
-    cargo::target_dir_only(&CargoOptions {
-        manifest_path: common.manifest_path.clone(),
-        target_dir: common.target_dir.clone(),
-        ..CargoOptions::default()
-    })
+    common.workspace.target_dir()
 }
 
 /// Two benches that pilot would store in one file: an error naming both.

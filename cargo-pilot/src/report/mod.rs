@@ -18,7 +18,7 @@ use pilot::cargo_api::store::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDo
 
 use crate::Failure;
 use crate::bench::Thresholds;
-use crate::cargo::{self, CargoOptions};
+use crate::cargo;
 
 /// Write an HTML page with plots of the latest results.
 ///
@@ -44,12 +44,8 @@ pub struct ReportArgs {
     pub open: bool,
     #[command(flatten)]
     pub thresholds: Thresholds,
-    /// Path to the workspace's Cargo.toml (to find its target directory)
-    #[arg(long, value_name = "PATH")]
-    pub manifest_path: Option<PathBuf>,
-    /// The target directory holding `pilot/` (default: the workspace's)
-    #[arg(long, value_name = "DIR")]
-    pub target_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub workspace: cargo::Workspace,
 }
 
 /// Everything the page shows, read and checked before anything is written.
@@ -65,12 +61,7 @@ pub struct Inputs {
 }
 
 pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
-    let cargo_options = CargoOptions {
-        manifest_path: args.manifest_path.clone(),
-        target_dir: args.target_dir.clone(),
-        ..CargoOptions::default()
-    };
-    let target_dir = cargo::target_dir_only(&cargo_options)?;
+    let target_dir = args.workspace.target_dir()?;
     let inputs = gather(args, &target_dir)?;
     let html = page::render(&inputs).map_err(|e| anyhow!("failed to draw a plot: {e}"))?;
     let out = args
