@@ -115,8 +115,11 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
             .expect("JSON values serialise")
         ),
     }
-    // As `cargo pilot bench` decides: a bench without an estimate on a side is a failure, which
-    // no verdict can hide.
-    let failed = comparisons.iter().any(|c| c.verdict == Verdict::Failed);
+    // As `cargo pilot bench --baseline` decides: a bench the new results have no estimate for
+    // failed, which no verdict can hide. A baseline without one (a short run that found no
+    // steady state) cannot be compared with; its row says so, and the new run has not failed.
+    let failed = comparisons
+        .iter()
+        .any(|c| c.verdict == Verdict::Failed && c.new.is_none());
     Ok(crate::comparison_exit(failed, &comparisons))
 }

@@ -74,6 +74,27 @@ fn a_failed_bench_in_a_comparison_is_exit_1_and_said() {
         "{out}"
     );
     assert!(out.contains("**failed**"), "{out}");
+
+    // The same bench without an estimate in the baseline instead (a short baseline run that
+    // found no steady state): the row says so, but the new run did not fail, and the exit code
+    // is the new run's, as `cargo pilot bench --baseline` decides.
+    let mut unsettled = failed.clone();
+    unsettled["status"] = json!("no steady state");
+    write(&dir.join("base2/sort.json"), &unsettled);
+    write(&dir.join("base2/hash.json"), &result("hash", 50.0));
+    write(&dir.join("new2/sort.json"), &result("sort", 100.0));
+    write(&dir.join("new2/hash.json"), &result("hash", 50.0));
+    let (base, new) = (dir.join("base2"), dir.join("new2"));
+    let o = cargo_pilot(&[
+        "compare",
+        base.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "--format",
+        "md",
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("**failed**"), "{out}");
 }
 
 #[test]
