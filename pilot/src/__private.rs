@@ -10,4 +10,4 @@ pub use crate::entry::{
     arg_at, arg_name, args,
 };
 pub use crate::record::{Bencher, Recorder, clear_recorder, recorder};
-pub use crate::runner::main;
+pub use crate::runner::{driven, main};

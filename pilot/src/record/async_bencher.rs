@@ -149,4 +149,42 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
             });
         });
     }
+
+    /// Like [`Bencher::iter_batched_ref`]: inputs made by `setup` outside the timing and
+    /// passed by reference, 4096 a unit at most ([`BatchSize::SmallInput`]).
+    pub fn iter_batched_ref<I, O, F: Future<Output = O>>(
+        &mut self,
+        setup: impl FnMut() -> I,
+        routine: impl FnMut(&mut I) -> F,
+    ) {
+        self.iter_batched_ref_with(setup, routine, BatchSize::SmallInput);
+    }
+
+    /// Like [`Bencher::iter_batched_ref_with`]: `size` says how many inputs a unit holds; the
+    /// inputs and outputs are dropped after the unit's timing.
+    pub fn iter_batched_ref_with<I, O, F: Future<Output = O>>(
+        &mut self,
+        mut setup: impl FnMut() -> I,
+        mut routine: impl FnMut(&mut I) -> F,
+        size: BatchSize,
+    ) {
+        let AsyncBencher { bencher, executor } = self;
+        let mut inputs: Vec<I> = Vec::new();
+        let mut outputs: Vec<O> = Vec::new();
+        executor.block_on(async {
+            drive!(bencher, UnitLimit::batched(size), |iters| {
+                inputs.extend((0..iters).map(|_| setup()));
+                black_box(&mut inputs);
+                outputs.reserve(iters as usize);
+                let start = Instant::now();
+                for input in inputs.iter_mut() {
+                    outputs.push(black_box(routine(input).await));
+                }
+                let end = Instant::now();
+                outputs.clear();
+                inputs.clear();
+                elapsed_ns(start, end)
+            });
+        });
+    }
 }

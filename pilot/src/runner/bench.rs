@@ -11,7 +11,7 @@ use super::processes::measure_in_processes;
 use super::registry::Bench;
 use super::resume::RunLog;
 use super::speed::MachineSpeed;
-use super::workload::{SessionChecks, form, measure};
+use super::workload::{Closure, SessionChecks, form, measure};
 use super::{group, now, threads};
 use crate::cli::Args;
 use crate::fmt::{format_count, format_estimate, format_ns, format_throughput};
@@ -113,8 +113,10 @@ pub(crate) fn compare_with_baseline(
 }
 
 /// A benchmark run of this binary: where its results go, what it has measured so far.
-struct Run<'a> {
+pub(super) struct Run<'a> {
     args: &'a Args,
+    /// When the run started (RFC 3339).
+    started: String,
     root: PathBuf,
     target: String,
     clock: ClockInfo,
@@ -127,7 +129,8 @@ struct Run<'a> {
     rows: Vec<Row>,
     documents: Vec<ResultDoc>,
     confidence: f64,
-    failed: usize,
+    /// Benches that failed (or whose result could not be saved).
+    pub failed: usize,
     /// The checks of the run's set-up, written into every result.
     start_checks: Vec<CheckDoc>,
 }
@@ -139,79 +142,15 @@ pub(super) fn bench_mode(
     filtered_out: usize,
     debug_build: bool,
 ) -> ExitCode {
-    let root = store::target_dir();
-    let target = store::bench_target_name();
-    interrupt::install();
-    let base = match load_baseline(&root, args.baseline.as_deref(), &target) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let clock = measure_clock();
-    let started = now();
-    let mut machine = crate::probe::machine();
-    let (speed, speed_warnings) = MachineSpeed::start(&root, &machine, &started);
-    machine.speed = Some(speed.doc());
-    println!(
-        "\nrunning {} benches ({} filtered out); clock: {:.1} ns per read, resolution {} ns\n{}",
-        selected.len(),
-        filtered_out,
-        clock.overhead_ns,
-        clock.resolution_ns,
-        speed.describe(args.confidence.unwrap_or(0.95))
-    );
-    for w in speed_warnings {
-        println!("warning: {w}");
-    }
-    let setup = crate::checks::system::Setup {
-        debug_build,
+    let announce = Announce {
+        count: Some((selected.len(), filtered_out)),
         threads: selected.iter().map(|b| b.threads).max().unwrap_or(1),
-        others_busy: crate::checks::system::others_busy_cores(Duration::from_millis(50)),
-        read: &crate::probe::read,
+        debug_build,
     };
-    let start_checks = crate::checks::system::start_checks(&machine, &setup);
-    print!("{}", crate::checks::system::describe(&start_checks));
-    if !args.no_sampling && crate::checks::sampler::Sampler::start().is_none() {
-        println!(
-            "machine state: not sampled (this system has no /proc/stat to read); busy-machine, \
-             steal, throttling and saturated-device checks are off"
-        );
-    }
-    let log = match RunLog::start(args, &root, &target, &started) {
-        Ok(log) => log,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
+    let (mut run, base) = match Run::start(args, selected, announce) {
+        Ok(started) => started,
+        Err(code) => return code,
     };
-    let baseline_flag = args.baseline.is_some() || args.save_baseline.is_some();
-    let mut run = Run {
-        args,
-        clock,
-        machine,
-        speed,
-        log,
-        groups: group::Groups::new(args, selected),
-        processes: args.processes.unwrap_or(if baseline_flag {
-            crate::compare::BASELINE_PROCESSES
-        } else {
-            1
-        }),
-        rows: Vec::new(),
-        documents: Vec::new(),
-        confidence: 0.95,
-        failed: 0,
-        root,
-        target,
-        start_checks,
-    };
-    if let Some(name) = &args.save_baseline {
-        if !selected.is_empty() && store::baselines_dir(&run.root).join(name).is_dir() {
-            println!("baseline `{name}` exists: the results of these benches replace its own");
-        }
-    }
     // A bench on several threads leaves the process multi-threaded for good (glibc's allocator
     // then leaves its single-thread fast path, ~10 ns per allocation): registrations with
     // `threads` above 1 run last, their sweep kept together, so every single-threaded bench
@@ -219,22 +158,126 @@ pub(super) fn bench_mode(
     let mut order: Vec<&Bench> = selected.to_vec();
     order.sort_by_key(|b| b.def.options.threads.iter().any(|&n| n > 1));
     for b in order {
-        if run.bench(b).is_break() {
-            interrupt::report(&store::results_dir(&run.root).join(&run.target));
-            return ExitCode::from(interrupt::EXIT_INTERRUPTED);
+        if run.bench(b, None).is_break() {
+            return run.interrupted();
         }
         if run.failed > 0 && args.fail_fast {
             break;
         }
     }
-    run.finish(selected, base.as_deref(), started)
+    run.finish(selected, base.as_deref())
+}
+
+/// What the start of a run says of it and checks.
+pub(super) struct Announce {
+    /// The benches selected and filtered out, when known before the run (not for benches
+    /// announced as they run).
+    pub count: Option<(usize, usize)>,
+    /// The most threads a bench runs on.
+    pub threads: usize,
+    /// Whether the bench target was built without optimisations.
+    pub debug_build: bool,
+}
+
+impl<'a> Run<'a> {
+    /// Starts a run of `selected` (for benches announced as they run, of none yet): reads the
+    /// baseline asked for, measures the clock and the machine's speed, prints the run's
+    /// header and checks. An error has been printed when it returns the exit code.
+    pub(super) fn start(
+        args: &'a Args,
+        selected: &[&'a Bench],
+        announce: Announce,
+    ) -> Result<(Self, Option<Vec<store::SavedResult>>), ExitCode> {
+        let root = store::target_dir();
+        let target = store::bench_target_name();
+        interrupt::install();
+        let base = load_baseline(&root, args.baseline.as_deref(), &target).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        })?;
+        let clock = measure_clock();
+        let started = now();
+        let mut machine = crate::probe::machine();
+        let (speed, speed_warnings) = MachineSpeed::start(&root, &machine, &started);
+        machine.speed = Some(speed.doc());
+        let count = match announce.count {
+            Some((n, out)) => format!("{n} benches ({out} filtered out)"),
+            None => "benches as they are announced".to_string(),
+        };
+        println!(
+            "\nrunning {count}; clock: {:.1} ns per read, resolution {} ns\n{}",
+            clock.overhead_ns,
+            clock.resolution_ns,
+            speed.describe(args.confidence.unwrap_or(0.95))
+        );
+        for w in speed_warnings {
+            println!("warning: {w}");
+        }
+        let setup = crate::checks::system::Setup {
+            debug_build: announce.debug_build,
+            threads: announce.threads,
+            others_busy: crate::checks::system::others_busy_cores(Duration::from_millis(50)),
+            read: &crate::probe::read,
+        };
+        let start_checks = crate::checks::system::start_checks(&machine, &setup);
+        print!("{}", crate::checks::system::describe(&start_checks));
+        if !args.no_sampling && crate::checks::sampler::Sampler::start().is_none() {
+            println!(
+                "machine state: not sampled (this system has no /proc/stat to read); \
+                 busy-machine, steal, throttling and saturated-device checks are off"
+            );
+        }
+        let log = RunLog::start(args, &root, &target, &started).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        })?;
+        let baseline_flag = args.baseline.is_some() || args.save_baseline.is_some();
+        let run = Run {
+            args,
+            started,
+            clock,
+            machine,
+            speed,
+            log,
+            groups: group::Groups::new(args, selected),
+            processes: args.processes.unwrap_or(if baseline_flag {
+                crate::compare::BASELINE_PROCESSES
+            } else {
+                1
+            }),
+            rows: Vec::new(),
+            documents: Vec::new(),
+            confidence: 0.95,
+            failed: 0,
+            root,
+            target,
+            start_checks,
+        };
+        if let Some(name) = &args.save_baseline {
+            if announce.count.is_none_or(|(n, _)| n > 0)
+                && store::baselines_dir(&run.root).join(name).is_dir()
+            {
+                println!("baseline `{name}` exists: the results of these benches replace its own");
+            }
+        }
+        Ok((run, base))
+    }
+
+    /// Says where the interrupted run's results are; the exit code of an interrupted run.
+    pub(super) fn interrupted(&self) -> ExitCode {
+        interrupt::report(&store::results_dir(&self.root).join(&self.target));
+        ExitCode::from(interrupt::EXIT_INTERRUPTED)
+    }
 }
 
 impl Run<'_> {
     /// Measures bench `b` (or takes its result from the interrupted run being resumed), saves
     /// its result and shows it. Breaks when the run was interrupted: nothing of `b` is saved,
     /// and the run's progress says it is still to do.
-    fn bench(&mut self, b: &Bench) -> ControlFlow<()> {
+    ///
+    /// `closure` is the micro-form body of a bench announced at run time (it replaces the
+    /// registered function).
+    pub(super) fn bench(&mut self, b: &Bench, closure: Option<Closure<'_>>) -> ControlFlow<()> {
         let mut config = session_config(self.args, b.def);
         config.machine = self.speed.variation_for(&b.name);
         self.confidence = config.confidence;
@@ -257,6 +300,7 @@ impl Run<'_> {
         let (mut session, iters) = grouped.unwrap_or_else(|| match self.processes {
             1 => measure(
                 b,
+                closure,
                 &config,
                 self.clock,
                 SessionChecks::of(self.args, self.clock),
@@ -328,11 +372,10 @@ impl Run<'_> {
 
     /// The end of the run: the table, the comparison with the baseline, the run document, and
     /// the exit code.
-    fn finish(
+    pub(super) fn finish(
         mut self,
         selected: &[&Bench],
         base: Option<&[store::SavedResult]>,
-        started: String,
     ) -> ExitCode {
         self.log.finish();
         // Benches on several threads ran last: the table and the run document list every
@@ -368,7 +411,7 @@ impl Run<'_> {
             let run = RunDoc {
                 schema: RUN_SCHEMA.to_string(),
                 target: Some(self.target.clone()),
-                started: Some(started),
+                started: Some(self.started.clone()),
                 machine: Some(self.machine.clone()),
                 benches: Some(selected.iter().map(|b| b.name.clone()).collect()),
                 results: std::mem::take(&mut self.documents),

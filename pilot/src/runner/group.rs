@@ -104,6 +104,7 @@ impl<'b> Groups<'b> {
         if self.sequential {
             let (session, iters) = measure(
                 b,
+                None,
                 &session_config(args, b.def),
                 clock,
                 SessionChecks::of(args, clock),
@@ -135,10 +136,8 @@ impl<'b> Groups<'b> {
             .map(|b| BenchWorkload::new(b, target_unit_ns(clock)))
             .collect();
         // A member that cannot calibrate fails alone; the others are still compared.
-        let mut failed: Vec<Option<String>> = Vec::new();
-        for (w, b) in workloads.iter_mut().zip(members) {
-            failed.push(calibrate(w, b.def).err());
-        }
+        let failed: Vec<Option<String>> =
+            workloads.iter_mut().map(|w| calibrate(w).err()).collect();
         let mut progress = LiveProgress::start(&format!("group {group}"));
         let mut running: Vec<&mut dyn Workload> = Vec::new();
         let mut running_configs = Vec::new();

@@ -8,7 +8,7 @@ use super::config::session_config;
 use super::now;
 use super::registry::Bench;
 use super::workload::{
-    BenchWorkload, SessionChecks, calibrate, failed_session, form, target_unit_ns,
+    BenchWorkload, Closure, SessionChecks, calibrate, failed_session, form, target_unit_ns,
 };
 use crate::cli::Args;
 use crate::entry::BenchBody;
@@ -25,7 +25,17 @@ use crate::store::{self, result, typed};
 /// In a process started by `measure_in_processes`: run the one selected bench's session
 /// without output and write its result document to `--json`.
 pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
-    let (Some(b), Some(path)) = (selected.first(), &args.json) else {
+    let Some(b) = selected.first() else {
+        eprintln!("error: a pilot child process needs one bench (--exact NAME) and --json FILE");
+        return ExitCode::from(2);
+    };
+    child_session(args, b, None)
+}
+
+/// The child process's one session of `b` (whose micro-form body is `closure` when the bench
+/// was announced at run time), its document written to `--json`.
+pub(super) fn child_session(args: &Args, b: &Bench, closure: Option<Closure<'_>>) -> ExitCode {
+    let Some(path) = &args.json else {
         eprintln!("error: a pilot child process needs one bench (--exact NAME) and --json FILE");
         return ExitCode::from(2);
     };
@@ -33,8 +43,8 @@ pub(super) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
     let clock = measure_clock();
     let config = session_config(args, b.def);
     let started = now();
-    let mut workload = BenchWorkload::new(b, target_unit_ns(clock));
-    let session = match calibrate(&mut workload, b.def) {
+    let mut workload = BenchWorkload::new(b, target_unit_ns(clock)).with_closure(closure);
+    let session = match calibrate(&mut workload) {
         Err(msg) => failed_session(&msg),
         Ok(()) => workload.session(&config, SessionChecks::of(args, clock), &mut |_, _| {}),
     };

@@ -8,7 +8,7 @@ use super::registry::Bench;
 use super::threads;
 use crate::checks::overhead::{self, Pair};
 use crate::checks::sampler::Sampler;
-use crate::entry::{BenchBody, BenchDef};
+use crate::entry::BenchBody;
 use crate::record::{Bencher, BencherMode, ClockInfo, RealClock, Recorder, UnitShape};
 use crate::report::LiveProgress;
 use crate::session::{RoundData, SessionConfig, SessionResult, Status, Workload, run_session};
@@ -51,8 +51,11 @@ impl SessionChecks {
     }
 }
 
-pub(super) struct BenchWorkload {
+pub(super) struct BenchWorkload<'c> {
     body: BenchBody,
+    /// The micro form's body of a bench announced at run time (see [`super::driven`]), called
+    /// in place of `body`'s function.
+    closure: Option<Closure<'c>>,
     /// Index of the argument value (`args`).
     arg: usize,
     /// Threads running each round at once (`threads`).
@@ -96,7 +99,10 @@ impl OverheadProbe {
     }
 }
 
-impl Workload for BenchWorkload {
+/// A micro-form body that is a closure borrowed for one session, not a registered function.
+pub(crate) type Closure<'c> = &'c mut dyn FnMut(&mut Bencher);
+
+impl Workload for BenchWorkload<'_> {
     fn between_rounds(&mut self) {
         if let Some(s) = &mut self.sampler {
             s.tick();
@@ -133,7 +139,7 @@ impl Workload for BenchWorkload {
             BenchBody::Micro(f) => {
                 let iters = self.iters;
                 let mut b = Bencher::new(BencherMode::Measure { work, iters });
-                catch(|| f(arg, &mut b))?;
+                self.call_micro(f, &mut b)?;
                 if !b.was_called() {
                     return Err(NEVER_ITERATED.into());
                 }
@@ -147,11 +153,12 @@ impl Workload for BenchWorkload {
     }
 }
 
-impl BenchWorkload {
+impl<'c> BenchWorkload<'c> {
     /// The workload of bench `b`, its micro-form units at least `target_unit_ns` long.
     pub(super) fn new(b: &Bench, target_unit_ns: u64) -> Self {
         BenchWorkload {
             body: b.def.body,
+            closure: None,
             arg: b.arg,
             threads: b.threads,
             iters: 1,
@@ -166,6 +173,21 @@ impl BenchWorkload {
     /// Runs a session of this workload, sampling the machine's state between its rounds when
     /// `checks.sampling`, and measuring the full form's instrumentation overhead when
     /// `checks.overhead` (and judging both after).
+    /// The same workload with `closure` as its micro-form body.
+    pub(super) fn with_closure(mut self, closure: Option<Closure<'c>>) -> Self {
+        self.closure = closure;
+        self
+    }
+
+    /// Calls the micro form's body (`f`, or the closure that replaces it) with `b`.
+    fn call_micro(&mut self, f: fn(usize, &mut Bencher), b: &mut Bencher) -> Result<(), String> {
+        let arg = self.arg;
+        match &mut self.closure {
+            Some(closure) => catch(|| closure(b)),
+            None => catch(|| f(arg, b)),
+        }
+    }
+
     pub(super) fn session(
         &mut self,
         config: &SessionConfig,
@@ -324,16 +346,15 @@ pub(super) fn target_unit_ns(clock: ClockInfo) -> u64 {
 }
 
 /// Finds the micro form's iterations per unit; nothing to do for the other forms.
-pub(super) fn calibrate(workload: &mut BenchWorkload, def: &BenchDef) -> Result<(), String> {
+pub(super) fn calibrate(workload: &mut BenchWorkload) -> Result<(), String> {
     if let Some(msg) = &workload.broken {
         return Err(msg.clone());
     }
-    if let BenchBody::Micro(f) = def.body {
+    if let BenchBody::Micro(f) = workload.body {
         let mut bencher = Bencher::new(BencherMode::Calibrate {
             target_ns: workload.target_unit_ns,
         });
-        let arg = workload.arg;
-        catch(|| f(arg, &mut bencher))?;
+        workload.call_micro(f, &mut bencher)?;
         workload.iters = bencher
             .calibrated_iters()
             .ok_or_else(|| NEVER_ITERATED.to_string())?;
@@ -345,13 +366,14 @@ pub(super) fn calibrate(workload: &mut BenchWorkload, def: &BenchDef) -> Result<
 /// count.
 pub(super) fn measure(
     b: &Bench,
+    closure: Option<Closure<'_>>,
     config: &SessionConfig,
     clock: ClockInfo,
     checks: SessionChecks,
 ) -> (SessionResult, Option<u64>) {
     let mut progress = LiveProgress::start(&b.name);
-    let mut workload = BenchWorkload::new(b, target_unit_ns(clock));
-    if let Err(msg) = calibrate(&mut workload, b.def) {
+    let mut workload = BenchWorkload::new(b, target_unit_ns(clock)).with_closure(closure);
+    if let Err(msg) = calibrate(&mut workload) {
         progress.finish();
         return (failed_session(&msg), None);
     }

@@ -1,0 +1,354 @@
+//! criterion's groups and ids: `BenchmarkGroup`, `BenchmarkId`, `Throughput`, and the settings
+//! a group inherits from its `Criterion` and may override.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use pilot::__private::driven::{self, Announced};
+
+use crate::Bencher;
+use crate::criterion::Criterion;
+use crate::measurement::Measurement;
+use crate::plot::{PlotConfiguration, SamplingMode};
+
+/// The settings criterion's configuration methods set, checked as criterion checks them.
+#[derive(Debug, Clone)]
+pub(crate) struct Settings {
+    warm_up_time: Duration,
+    measurement_time: Duration,
+    confidence_level: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            warm_up_time: Duration::from_secs(3),
+            measurement_time: Duration::from_secs(5),
+            confidence_level: 0.95,
+        }
+    }
+}
+
+impl Settings {
+    pub(crate) fn sample_size(&mut self, n: usize) {
+        assert!(n >= 10, "Sample size must be at least 10.");
+    }
+
+    pub(crate) fn warm_up_time(&mut self, dur: Duration) {
+        assert!(
+            dur.as_nanos() > 0,
+            "Warm-up time must be greater than zero."
+        );
+        self.warm_up_time = dur;
+    }
+
+    pub(crate) fn measurement_time(&mut self, dur: Duration) {
+        assert!(
+            dur.as_nanos() > 0,
+            "Measurement time must be greater than zero."
+        );
+        self.measurement_time = dur;
+    }
+
+    pub(crate) fn nresamples(&mut self, n: usize) {
+        assert!(n > 0, "Number of resamples must be greater than zero.");
+    }
+
+    pub(crate) fn noise_threshold(&mut self, threshold: f64) {
+        assert!(threshold >= 0.0, "Noise threshold must be at least zero.");
+    }
+
+    pub(crate) fn confidence_level(&mut self, cl: f64) {
+        assert!(
+            cl > 0.0 && cl < 1.0,
+            "Confidence level must be between 0.0 and 1.0 (exclusive)."
+        );
+        self.confidence_level = cl;
+    }
+
+    pub(crate) fn significance_level(&mut self, sl: f64) {
+        assert!(
+            sl > 0.0 && sl < 1.0,
+            "Significance level must be between 0.0 and 1.0 (exclusive)."
+        );
+    }
+
+    /// The session's time cap: criterion's whole time for a bench, warm-up included (pilot's
+    /// warm-up is part of its session, cut off by change-point detection).
+    fn max_time(&self) -> Duration {
+        self.warm_up_time + self.measurement_time
+    }
+}
+
+/// What one iteration of a bench processes: its throughput is shown beside its time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Throughput {
+    /// Bits per iteration: shown in `bit/s` with decimal prefixes.
+    Bits(u64),
+    /// Bytes per iteration: shown in `B/s` with binary prefixes (`MiB/s`).
+    Bytes(u64),
+    /// Bytes per iteration, shown by criterion with decimal prefixes (`MB/s`); pilot shows
+    /// them as [`Bytes`](Throughput::Bytes), with binary prefixes.
+    BytesDecimal(u64),
+    /// Elements per iteration: shown in `elem/s`.
+    Elements(u64),
+    /// Elements and bytes per iteration: pilot shows the elements, which criterion calls the
+    /// primary throughput.
+    ElementsAndBytes {
+        /// Elements per iteration.
+        elements: u64,
+        /// Bytes per iteration.
+        bytes: u64,
+    },
+}
+
+impl Throughput {
+    /// The unit pilot counts and how many of it one iteration processes.
+    fn rate(&self) -> (&'static str, u64) {
+        match *self {
+            Throughput::Bits(n) => ("bit", n),
+            Throughput::Bytes(n) | Throughput::BytesDecimal(n) => ("B", n),
+            Throughput::Elements(n) | Throughput::ElementsAndBytes { elements: n, .. } => {
+                ("elem", n)
+            }
+        }
+    }
+}
+
+/// A bench's id within its group: a function name, a parameter, or both.
+#[derive(Clone, Debug, Eq, PartialEq, Hash)]
+pub struct BenchmarkId {
+    function_name: Option<String>,
+    parameter: Option<String>,
+}
+
+impl BenchmarkId {
+    /// The id `function_name/parameter`.
+    pub fn new<S: Into<String>, P: std::fmt::Display>(
+        function_name: S,
+        parameter: P,
+    ) -> BenchmarkId {
+        BenchmarkId {
+            function_name: Some(function_name.into()),
+            parameter: Some(parameter.to_string()),
+        }
+    }
+
+    /// The id `parameter`, for one function over several inputs.
+    pub fn from_parameter<P: std::fmt::Display>(parameter: P) -> BenchmarkId {
+        BenchmarkId {
+            function_name: None,
+            parameter: Some(parameter.to_string()),
+        }
+    }
+
+    pub(crate) fn no_function() -> BenchmarkId {
+        BenchmarkId {
+            function_name: None,
+            parameter: None,
+        }
+    }
+
+    pub(crate) fn no_function_with_input(parameter: Option<String>) -> BenchmarkId {
+        BenchmarkId {
+            function_name: None,
+            parameter,
+        }
+    }
+
+    pub(crate) fn into_parts(self) -> (Option<String>, Option<String>) {
+        (self.function_name, self.parameter)
+    }
+}
+
+mod private {
+    pub trait Sealed {}
+    impl Sealed for super::BenchmarkId {}
+    impl<S: Into<String>> Sealed for S {}
+}
+
+/// What a group's `bench_function` takes as an id: a [`BenchmarkId`] or a function name.
+pub trait IntoBenchmarkId: private::Sealed {
+    /// The id.
+    fn into_benchmark_id(self) -> BenchmarkId;
+}
+
+impl IntoBenchmarkId for BenchmarkId {
+    fn into_benchmark_id(self) -> BenchmarkId {
+        self
+    }
+}
+
+impl<S: Into<String>> IntoBenchmarkId for S {
+    /// A function name; panics when empty, as criterion does.
+    fn into_benchmark_id(self) -> BenchmarkId {
+        let function_name = self.into();
+        assert!(
+            !function_name.is_empty(),
+            "Function name must not be empty."
+        );
+        BenchmarkId {
+            function_name: Some(function_name),
+            parameter: None,
+        }
+    }
+}
+
+/// Every bench id this process has announced: an id seen before gets criterion's ` #2`,
+/// ` #3`… suffix, as criterion gives it.
+static TITLES: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+
+fn unique_title(title: String) -> String {
+    let mut guard = TITLES.lock().unwrap_or_else(|e| e.into_inner());
+    let titles = guard.get_or_insert_with(HashSet::new);
+    let mut unique = title.clone();
+    let mut counter = 2;
+    while titles.contains(&unique) {
+        unique = format!("{title} #{counter}");
+        counter += 1;
+    }
+    titles.insert(unique.clone());
+    unique
+}
+
+/// Benches under one name, with settings of their own: ids `group/function/parameter`.
+///
+/// A group's benches run one after another, as criterion runs them, each in its own adaptive
+/// session; they are not one of pilot's interleaved groups (see the crate's docs for moving a
+/// comparison to `#[pilot::bench(group = …)]`).
+pub struct BenchmarkGroup<'a, M: Measurement> {
+    criterion: &'a mut Criterion<M>,
+    name: String,
+    settings: Settings,
+    throughput: Option<Throughput>,
+    ids: Vec<String>,
+}
+
+impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
+    pub(crate) fn new(criterion: &'a mut Criterion<M>, name: String) -> Self {
+        let settings = criterion.settings.clone();
+        BenchmarkGroup {
+            criterion,
+            name,
+            settings,
+            throughput: None,
+            ids: Vec::new(),
+        }
+    }
+
+    /// Accepted, with no effect (see [`Criterion::sample_size`]).
+    pub fn sample_size(&mut self, n: usize) -> &mut Self {
+        self.settings.sample_size(n);
+        self
+    }
+
+    /// Part of this group's session time cap (see [`Criterion::warm_up_time`]).
+    pub fn warm_up_time(&mut self, dur: Duration) -> &mut Self {
+        self.settings.warm_up_time(dur);
+        self
+    }
+
+    /// Part of this group's session time cap (see [`Criterion::measurement_time`]).
+    pub fn measurement_time(&mut self, dur: Duration) -> &mut Self {
+        self.settings.measurement_time(dur);
+        self
+    }
+
+    /// Accepted, with no effect (see [`Criterion::nresamples`]).
+    pub fn nresamples(&mut self, n: usize) -> &mut Self {
+        self.settings.nresamples(n);
+        self
+    }
+
+    /// Accepted (see [`Criterion::noise_threshold`]).
+    pub fn noise_threshold(&mut self, threshold: f64) -> &mut Self {
+        self.settings.noise_threshold(threshold);
+        self
+    }
+
+    /// The confidence level of this group's intervals.
+    pub fn confidence_level(&mut self, cl: f64) -> &mut Self {
+        self.settings.confidence_level(cl);
+        self
+    }
+
+    /// Accepted (see [`Criterion::significance_level`]).
+    pub fn significance_level(&mut self, sl: f64) -> &mut Self {
+        self.settings.significance_level(sl);
+        self
+    }
+
+    /// Accepted, with no effect.
+    pub fn plot_config(&mut self, _new_config: PlotConfiguration) -> &mut Self {
+        self
+    }
+
+    /// What one iteration of the benches added after this call processes.
+    pub fn throughput(&mut self, throughput: Throughput) -> &mut Self {
+        self.throughput = Some(throughput);
+        self
+    }
+
+    /// Accepted, with no effect (see [`SamplingMode`]).
+    pub fn sampling_mode(&mut self, _new_mode: SamplingMode) -> &mut Self {
+        self
+    }
+
+    /// Bench `id` of this group.
+    pub fn bench_function<ID: IntoBenchmarkId, F>(&mut self, id: ID, mut f: F) -> &mut Self
+    where
+        F: FnMut(&mut Bencher<'_, M>),
+    {
+        self.run_bench(id.into_benchmark_id(), &(), |b, _| f(b));
+        self
+    }
+
+    /// Bench `id` of this group, with `input` (borrowed for the bench's whole session).
+    pub fn bench_with_input<ID: IntoBenchmarkId, F, I>(
+        &mut self,
+        id: ID,
+        input: &I,
+        f: F,
+    ) -> &mut Self
+    where
+        F: FnMut(&mut Bencher<'_, M>, &I),
+        I: ?Sized,
+    {
+        self.run_bench(id.into_benchmark_id(), input, f);
+        self
+    }
+
+    /// Ends the group. Nothing is left to do: each bench's result was saved as it finished.
+    pub fn finish(self) {}
+
+    fn run_bench<F, I>(&mut self, id: BenchmarkId, input: &I, mut f: F)
+    where
+        F: FnMut(&mut Bencher<'_, M>, &I),
+        I: ?Sized,
+    {
+        let mut title = self.name.clone();
+        for part in [&id.function_name, &id.parameter].into_iter().flatten() {
+            title.push('/');
+            title.push_str(part);
+        }
+        assert!(
+            !self.ids.contains(&title),
+            "Benchmark IDs must be unique within a group. Encountered duplicated benchmark ID {title}"
+        );
+        self.ids.push(title.clone());
+        let title = unique_title(title);
+        if !self.criterion.filter_matches(&title) {
+            return;
+        }
+        let announced = Announced {
+            name: &title,
+            max_time: Some(self.settings.max_time()),
+            confidence: Some(self.settings.confidence_level),
+            throughput: self.throughput.as_ref().map(Throughput::rate),
+        };
+        driven::bench(announced, &mut |b: &mut pilot::Bencher| {
+            f(&mut Bencher::new(b), input)
+        });
+    }
+}
