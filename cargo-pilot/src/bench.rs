@@ -232,8 +232,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let packages = cargo::pilot_packages(&metadata, &args.cargo)?;
     if packages.is_empty() {
         return Err(Failure::Error(anyhow::anyhow!(
-            "no bench target uses pilot in this workspace (a package needs `pilot` among its \
-             dependencies and a `[[bench]]` with `harness = false`)"
+            "no bench target uses pilot in this workspace (a package needs `pilot` or \
+             `pilot-criterion` among its dependencies and a `[[bench]]` with `harness = false`)"
         )));
     }
     let exes = cargo::build(&args.cargo, &packages)?;

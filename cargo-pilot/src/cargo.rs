@@ -40,7 +40,8 @@ impl Workspace {
 /// The cargo options that choose what to build, passed through to `cargo bench --no-run`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct CargoOptions {
-    /// Package to benchmark (repeatable); default: every workspace member that uses pilot
+    /// Package to benchmark (repeatable); default: every workspace member that uses pilot (or
+    /// pilot-criterion)
     #[arg(short = 'p', long = "package", value_name = "SPEC")]
     pub packages: Vec<String>,
     /// Bench target to run (repeatable); default: every bench target of the packages
@@ -137,7 +138,12 @@ pub fn pilot_packages(metadata: &Metadata, options: &CargoOptions) -> anyhow::Re
     Ok(members
         .iter()
         .filter(|m| options.packages.is_empty() || options.packages.contains(&m.name))
-        .filter(|m| m.name.as_str() == "pilot" || m.dependencies.iter().any(|d| d.name == "pilot"))
+        .filter(|m| {
+            m.name.as_str() == "pilot"
+                || m.dependencies
+                    .iter()
+                    .any(|d| d.name == "pilot" || d.name == "pilot-criterion")
+        })
         .filter(|m| m.targets.iter().any(|t| t.is_kind(TargetKind::Bench)))
         .map(|m| m.name.to_string())
         .collect())

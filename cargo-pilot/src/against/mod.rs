@@ -69,8 +69,8 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
     let packages = cargo::pilot_packages(&metadata, &args.cargo)?;
     if packages.is_empty() {
         return Err(Failure::Error(anyhow!(
-            "no bench target uses pilot in this workspace (a package needs `pilot` among its \
-             dependencies and a `[[bench]]` with `harness = false`)"
+            "no bench target uses pilot in this workspace (a package needs `pilot` or \
+             `pilot-criterion` among its dependencies and a `[[bench]]` with `harness = false`)"
         )));
     }
     // The base side: REV's checkout, its manifest at the place the working tree's is.

@@ -84,7 +84,7 @@ pub fn exit_status(code: ExitCode) -> i32 {
 
 /// Whether the command line selects bench `name` (its filters, `--exact`, `--skip`).
 pub fn selects(name: &str) -> bool {
-    start(!cfg!(debug_assertions));
+    start(cfg!(debug_assertions));
     let guard = lock();
     let state = guard.as_ref().expect("started");
     state.args.selects(name, false)
@@ -94,7 +94,7 @@ pub fn selects(name: &str) -> bool {
 /// round with a [`Bencher`] on which it calls one `iter` method. In list mode it is listed, in
 /// test mode run once; a bench the filters leave out is only counted.
 pub fn bench(bench: Announced<'_>, body: &mut dyn FnMut(&mut Bencher)) {
-    start(!cfg!(debug_assertions));
+    start(cfg!(debug_assertions));
     let mut guard = STATE.try_lock().unwrap_or_else(|_| {
         panic!(
             "bench `{}` was announced while another bench ran (from inside its closure): \
@@ -110,7 +110,7 @@ pub fn bench(bench: Announced<'_>, body: &mut dyn FnMut(&mut Bencher)) {
 /// mode, libtest's summary in test mode, the count in list mode. Returns the exit code (0 ok,
 /// 1 a bench failed, 3 a regression against the baseline).
 pub fn finish() -> ExitCode {
-    start(!cfg!(debug_assertions));
+    start(cfg!(debug_assertions));
     let state = lock().take().expect("started");
     state.finish()
 }

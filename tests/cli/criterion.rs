@@ -1,0 +1,180 @@
+//! End-to-end tests of pilot-criterion: the fixture's criterion bench file (`tests/fixture-bench/
+//! benches/crit.rs`, written against criterion's API) run by the bench binary itself and by
+//! `cargo pilot bench`, with baselines, a regression, a panicking bench, and libtest's protocol.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+mod common;
+
+fn manifest() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixture-bench/Cargo.toml")
+}
+
+/// Its own target directory: the other fixture tests may build theirs at the same time.
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-criterion")
+}
+
+/// `cargo pilot ARGS` on the fixture's criterion target, with the fixture's cost.
+fn pilot(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut cmd = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"));
+    cmd.args(args)
+        .args([
+            "--features",
+            "criterion",
+            "--bench",
+            "crit",
+            "--manifest-path",
+        ])
+        .arg(manifest())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CI", "1")
+        .envs(envs.iter().copied());
+    cmd.output().unwrap()
+}
+
+/// The bench executable cargo built for `crit` (after a `cargo pilot bench`).
+fn crit_exe() -> PathBuf {
+    let deps = target_dir().join("release/deps");
+    std::fs::read_dir(&deps)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("crit-") && p.extension().is_none()
+        })
+        .max_by_key(|p| std::fs::metadata(p).unwrap().modified().unwrap())
+        .expect("cargo pilot bench built the crit target")
+}
+
+fn run_exe(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(crit_exe());
+    cmd.args(args).current_dir(target_dir());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PILOT_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.envs(envs.iter().copied()).output().unwrap()
+}
+
+const QUICK: &[&str] = &["--max-time", "1", "--ci", "0.05", "--processes", "3"];
+
+fn read(path: PathBuf) -> Value {
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+// One function: each step starts from the baseline the one before saved.
+#[test]
+fn criterion_benches_run_under_pilot_with_baselines() {
+    let _ = std::fs::remove_dir_all(target_dir().join("pilot"));
+
+    // 1. `cargo pilot bench` finds the target through pilot-criterion and saves a baseline
+    //    under criterion's ids, with the group's throughput.
+    let mut args = vec!["bench", "--save-baseline", "crit"];
+    args.extend_from_slice(QUICK);
+    let o = pilot(&args, &[("PILOT_FIXTURE_COST", "1")]);
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("crit/mix/spin/2000"), "{out}");
+    assert!(out.contains("crit/may_panic"), "{out}");
+    let doc = read(target_dir().join("pilot/baselines/crit/crit/mix/spin/2000.json"));
+    assert_eq!(doc["schema"], "pilot.result/1");
+    assert_eq!(doc["name"], "mix/spin/2000");
+    assert_eq!(doc["form"], "micro");
+    assert!(doc["processes"]["count"].as_u64().unwrap() >= 3);
+    // `Throughput::Elements(2000)`: 2000 elements per iteration, from the time per iteration.
+    let (time, rate) = (&doc["pis"][0], &doc["pis"][1]);
+    assert_eq!(rate["name"], "throughput");
+    assert_eq!(rate["unit"], "elem/s");
+    let expected = 2000.0 / (time["mean"].as_f64().unwrap() * 1e-9);
+    assert!((rate["mean"].as_f64().unwrap() / expected - 1.0).abs() < 1e-9);
+    // Built by `cargo bench`'s profile: no debug-build warning.
+    let checks = doc["checks"].as_array().unwrap();
+    assert!(
+        checks.iter().all(|c| c["kind"] != "debug_build"),
+        "{checks:?}"
+    );
+
+    // 2. Four times the work: a regression against the baseline, exit code 3.
+    let mut args = vec!["bench", "--baseline", "crit"];
+    args.extend_from_slice(QUICK);
+    let o = pilot(&args, &[("PILOT_FIXTURE_COST", "4")]);
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(3), "{out}");
+    assert!(out.contains("regressed"), "{out}");
+
+    // 3. The binary itself, as `cargo bench` runs it: a criterion flag translated
+    //    (`--measurement-time`), one filtered out, results under target/pilot/results.
+    let o = run_exe(
+        &[
+            "--bench",
+            "--noplot",
+            "--measurement-time",
+            "0.5",
+            "--ci",
+            "0.05",
+            "spin",
+        ],
+        &[],
+    );
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("mix/spin/2000"), "{out}");
+    assert!(!out.contains("may_panic"), "filtered out: {out}");
+    let doc = read(target_dir().join("pilot/results/crit/mix/spin/2000.json"));
+    assert_eq!(doc["config"]["max_time"], 0.5);
+
+    // 4. A bench that panics fails alone: the other still runs, exit code 1.
+    let o = run_exe(
+        &["--bench", "--max-time", "0.3", "--ci", "0.05"],
+        &[("PILOT_FIXTURE_PANIC", "1")],
+    );
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("may_panic: FAILED: the fixture was asked to fail"),
+        "{out}"
+    );
+    assert!(out.contains("mix/spin/2000"), "{out}");
+}
+
+#[test]
+fn criterion_benches_speak_libtests_protocol() {
+    // Built by the other test or here.
+    let o = pilot(&["list"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+
+    let o = run_exe(&["--list"], &[]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        out, "mix/spin/2000: benchmark\nmay_panic: benchmark\n\n2 benchmarks\n",
+        "{out}"
+    );
+    let o = run_exe(
+        &["--list", "--format", "terse", "--exact", "may_panic"],
+        &[],
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "may_panic: benchmark\n");
+
+    // Test mode (`cargo test --benches`, nextest): one iteration each, libtest's lines.
+    let o = run_exe(&[], &[]);
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("test mix/spin/2000 ... ok"), "{out}");
+    assert!(out.contains("test result: ok. 2 passed; 0 failed"), "{out}");
+    let o = run_exe(&["--exact", "may_panic"], &[("PILOT_FIXTURE_PANIC", "1")]);
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("test may_panic ... FAILED"), "{out}");
+    assert!(out.contains("1 filtered out"), "{out}");
+
+    // criterion's `--load-baseline` has no meaning here: a usage error saying what to use.
+    let o = run_exe(&["--bench", "--load-baseline", "x"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(common::text(&o).contains("cargo pilot compare"));
+}

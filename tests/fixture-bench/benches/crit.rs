@@ -1,0 +1,41 @@
+//! The fixture's work written for criterion's API, run through pilot-criterion: `spin`'s mixing
+//! loop, its cost set by `PILOT_FIXTURE_COST` as in `cost.rs`, in a group with a throughput,
+//! and a bench that panics when `PILOT_FIXTURE_PANIC` is set.
+
+use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
+
+/// The cost factor `PILOT_FIXTURE_COST` (default 1).
+fn cost() -> f64 {
+    std::env::var("PILOT_FIXTURE_COST").map_or(1.0, |v| v.parse().unwrap())
+}
+
+/// `steps` rounds of xorshift-multiply mixing.
+fn mix(steps: u64) -> u64 {
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    for i in 0..steps {
+        x = (x ^ i).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x ^= x >> 31;
+    }
+    x
+}
+
+fn mixing(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mix");
+    for steps in [2_000u64] {
+        group.throughput(Throughput::Elements(steps));
+        group.bench_with_input(BenchmarkId::new("spin", steps), &steps, |b, &steps| {
+            let steps = (steps as f64 * cost()).round() as u64;
+            b.iter(|| mix(black_box(steps)))
+        });
+    }
+    group.finish();
+    c.bench_function("may_panic", |b| {
+        if std::env::var_os("PILOT_FIXTURE_PANIC").is_some() {
+            panic!("the fixture was asked to fail");
+        }
+        b.iter(|| mix(black_box(200)))
+    });
+}
+
+criterion_group!(benches, mixing);
+criterion_main!(benches);
