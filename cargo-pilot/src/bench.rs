@@ -59,6 +59,10 @@ pub struct BenchArgs {
     /// Stop at the first failed bench
     #[arg(long)]
     pub fail_fast: bool,
+    /// criterion benchmark groups (benches through pilot-criterion): run each group's members
+    /// interleaved, one process each in turn, and rank those on the same input
+    #[arg(long)]
+    pub compare_groups: bool,
     /// Do not sample the machine's state (CPU, steal, throttling, disks, network) between
     /// rounds
     #[arg(long)]
@@ -172,6 +176,9 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
     }
     if args.fail_fast {
         out.push("--fail-fast".into());
+    }
+    if args.compare_groups {
+        out.push("--compare-groups".into());
     }
     if args.no_sampling {
         out.push("--no-sampling".into());

@@ -100,6 +100,9 @@ pub(crate) struct Args {
     pub processes: Option<usize>,
     /// `--sequential`: measure a group's members one after another, not interleaved.
     pub sequential: bool,
+    /// `--compare-groups`: measure the members of each group announced at run time
+    /// (pilot-criterion's benchmark groups) interleaved by processes, and rank them.
+    pub compare_groups: bool,
     /// `--no-sampling`: do not sample the machine's state during sessions.
     pub no_sampling: bool,
     /// `--no-overhead-check`: do not measure the full form's instrumentation overhead.
@@ -157,6 +160,9 @@ Usage: BINARY [OPTIONS] [FILTER]...
   --processes N           least process executions per bench (default 1; 5 with a baseline
                           flag) [PILOT_PROCESSES]
   --sequential            measure a group's members one after another [PILOT_SEQUENTIAL]
+  --compare-groups        criterion benchmark groups (pilot-criterion): run each group's
+                          members interleaved, one process each in turn, and rank them
+                          [PILOT_COMPARE_GROUPS]
   --save-baseline NAME    save the results as baseline NAME [PILOT_SAVE_BASELINE]
   --baseline NAME         compare with baseline NAME; exit 3 on a regression [PILOT_BASELINE]
   --alpha P               significance level of a verdict (default 0.01) [PILOT_ALPHA]
@@ -260,6 +266,7 @@ impl Flags {
             "--resume" => out.resume = true,
             "--quick" => out.quick = true,
             "--sequential" => out.sequential = true,
+            "--compare-groups" => out.compare_groups = true,
             "--no-sampling" => out.no_sampling = true,
             "--no-overhead-check" => out.no_overhead_check = true,
             "--json" => out.json = Some(v("--json")?.1),
@@ -401,6 +408,7 @@ fn fill_from_env(out: &mut Args, env: &impl Fn(&str) -> Option<String>) -> Resul
     out.fail_fast |= switch(env, "PILOT_FAIL_FAST")?;
     out.resume |= switch(env, "PILOT_RESUME")?;
     out.sequential |= switch(env, "PILOT_SEQUENTIAL")?;
+    out.compare_groups |= switch(env, "PILOT_COMPARE_GROUPS")?;
     out.no_sampling |= switch(env, "PILOT_NO_SAMPLING")?;
     out.no_overhead_check |= switch(env, "PILOT_NO_OVERHEAD_CHECK")?;
     Ok(())

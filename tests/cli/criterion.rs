@@ -36,8 +36,26 @@ fn pilot(args: &[&str], envs: &[(&str, &str)]) -> Output {
     cmd.output().unwrap()
 }
 
-/// The bench executable cargo built for `crit` (after a `cargo pilot bench`).
+/// The bench executable cargo builds for `crit`, built now (once per test process).
 fn crit_exe() -> PathBuf {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    BUILT.call_once(|| {
+        let o = Command::new(env!("CARGO"))
+            .args([
+                "bench",
+                "--no-run",
+                "--features",
+                "criterion",
+                "--bench",
+                "crit",
+            ])
+            .arg("--manifest-path")
+            .arg(manifest())
+            .env("CARGO_TARGET_DIR", target_dir())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", common::text(&o));
+    });
     let deps = target_dir().join("release/deps");
     std::fs::read_dir(&deps)
         .unwrap()
@@ -47,7 +65,7 @@ fn crit_exe() -> PathBuf {
             name.starts_with("crit-") && p.extension().is_none()
         })
         .max_by_key(|p| std::fs::metadata(p).unwrap().modified().unwrap())
-        .expect("cargo pilot bench built the crit target")
+        .expect("cargo built the crit target")
 }
 
 fn run_exe(args: &[&str], envs: &[(&str, &str)]) -> Output {
@@ -125,7 +143,10 @@ fn criterion_benches_run_under_pilot_with_baselines() {
     let out = common::text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.contains("mix/spin/2000"), "{out}");
-    assert!(!out.contains("may_panic"), "filtered out: {out}");
+    assert!(
+        !out.contains("may_panic") && !out.contains("quarter"),
+        "filtered: {out}"
+    );
     let doc = read(target_dir().join("pilot/results/crit/mix/spin/2000.json"));
     assert_eq!(doc["config"]["max_time"], 0.5);
 
@@ -145,14 +166,15 @@ fn criterion_benches_run_under_pilot_with_baselines() {
 
 #[test]
 fn criterion_benches_speak_libtests_protocol() {
-    // Built by the other test or here.
     let o = pilot(&["list"], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    assert!(common::text(&o).contains("mix/quarter/2000"));
 
     let o = run_exe(&["--list"], &[]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
-        out, "mix/spin/2000: benchmark\nmay_panic: benchmark\n\n2 benchmarks\n",
+        out,
+        "mix/spin/2000: benchmark\nmix/quarter/2000: benchmark\nmay_panic: benchmark\n\n3 benchmarks\n",
         "{out}"
     );
     let o = run_exe(
@@ -166,15 +188,52 @@ fn criterion_benches_speak_libtests_protocol() {
     let out = common::text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.contains("test mix/spin/2000 ... ok"), "{out}");
-    assert!(out.contains("test result: ok. 2 passed; 0 failed"), "{out}");
+    assert!(out.contains("test result: ok. 3 passed; 0 failed"), "{out}");
     let o = run_exe(&["--exact", "may_panic"], &[("PILOT_FIXTURE_PANIC", "1")]);
     let out = common::text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("test may_panic ... FAILED"), "{out}");
-    assert!(out.contains("1 filtered out"), "{out}");
+    assert!(out.contains("2 filtered out"), "{out}");
 
     // criterion's `--load-baseline` has no meaning here: a usage error saying what to use.
     let o = run_exe(&["--bench", "--load-baseline", "x"], &[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(common::text(&o).contains("cargo pilot compare"));
+}
+
+#[test]
+fn compare_groups_ranks_a_criterion_groups_alternatives_interleaved() {
+    let o = pilot(
+        &[
+            "bench",
+            "--max-time",
+            "1",
+            "--ci",
+            "0.05",
+            "--compare-groups",
+            "mix/",
+        ],
+        &[],
+    );
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    // Ranked among the benches on the same input, fastest first, with a verdict.
+    let group = out
+        .split_once("group mix/2000 (")
+        .unwrap_or_else(|| panic!("no ranking of mix/2000: {out}"))
+        .1;
+    let quarter = group.find("mix/quarter/2000").expect("quarter ranked");
+    let spin = group.find("mix/spin/2000").expect("spin ranked");
+    assert!(quarter < spin, "a quarter of the work ranks first: {out}");
+    let spin_line = group
+        .lines()
+        .find(|l| l.contains("  mix/spin/2000"))
+        .unwrap();
+    assert!(spin_line.trim_end().ends_with("faster"), "{out}");
+    // Interleaved by processes: every member ran in several.
+    for name in ["mix/spin/2000", "mix/quarter/2000"] {
+        let file = format!("pilot/results/crit/{name}.json");
+        let doc = read(target_dir().join(file));
+        assert!(doc["processes"]["count"].as_u64().unwrap() >= 2, "{name}");
+    }
 }

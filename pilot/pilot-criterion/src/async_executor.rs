@@ -1,6 +1,6 @@
 //! The executors `Bencher::to_async` runs futures on: pilot's [`AsyncExecutor`], implemented for
 //! tokio's `Runtime` and `Handle` (and references to them) with the `async_tokio` feature, and
-//! [`FuturesExecutor`] with `async_futures`. smol's and async-std's executors are not offered:
+//! `FuturesExecutor` with `async_futures`. smol's and async-std's executors are not offered:
 //! their futures need their own reactors.
 
 pub use pilot::AsyncExecutor;

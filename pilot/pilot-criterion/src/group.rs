@@ -215,8 +215,10 @@ fn unique_title(title: String) -> String {
 /// Benches under one name, with settings of their own: ids `group/function/parameter`.
 ///
 /// A group's benches run one after another, as criterion runs them, each in its own adaptive
-/// session; they are not one of pilot's interleaved groups (see the crate's docs for moving a
-/// comparison to `#[pilot::bench(group = …)]`).
+/// session. With `--compare-groups` (`PILOT_COMPARE_GROUPS=1`), a group is one of pilot's
+/// compared groups instead: its members run interleaved, one process of each in turn, and the
+/// members with the same parameter (`BenchmarkId`'s) are ranked, each adjacent pair with a
+/// ratio, its interval and Welch's verdict over the processes' estimates.
 pub struct BenchmarkGroup<'a, M: Measurement> {
     criterion: &'a mut Criterion<M>,
     name: String,
@@ -228,6 +230,7 @@ pub struct BenchmarkGroup<'a, M: Measurement> {
 impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
     pub(crate) fn new(criterion: &'a mut Criterion<M>, name: String) -> Self {
         let settings = criterion.settings.clone();
+        driven::group_begin(&name);
         BenchmarkGroup {
             criterion,
             name,
@@ -319,7 +322,8 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
         self
     }
 
-    /// Ends the group. Nothing is left to do: each bench's result was saved as it finished.
+    /// Ends the group (dropping it does the same). With `--compare-groups`, its benches are
+    /// measured now, interleaved; otherwise each was measured as it was added.
     pub fn finish(self) {}
 
     fn run_bench<F, I>(&mut self, id: BenchmarkId, input: &I, mut f: F)
@@ -346,9 +350,16 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
             max_time: Some(self.settings.max_time()),
             confidence: Some(self.settings.confidence_level),
             throughput: self.throughput.as_ref().map(Throughput::rate),
+            parameter: id.parameter.as_deref(),
         };
         driven::bench(announced, &mut |b: &mut pilot::Bencher| {
             f(&mut Bencher::new(b), input)
         });
+    }
+}
+
+impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
+    fn drop(&mut self) {
+        driven::group_end();
     }
 }

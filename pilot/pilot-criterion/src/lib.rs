@@ -42,9 +42,15 @@
 //! Only wall time is measured ([`measurement::WallTime`]); custom measurements cannot be
 //! written against this crate. Configuration methods panic on values criterion panics on.
 //!
-//! A criterion group's benches run one after another, as criterion runs them. To compare
-//! alternatives interleaved, with a verdict on their order, move them to pilot's own API:
-//! `#[pilot::bench(group = "…")]` (see pilot's README, "Coming from criterion").
+//! A criterion group's benches run one after another, as criterion runs them. To compare a
+//! group's alternatives, run with `--compare-groups` (`cargo bench -- --compare-groups`, `cargo
+//! pilot bench --compare-groups`, or `PILOT_COMPARE_GROUPS=1`): each group's benches then run
+//! interleaved, one process of each in turn (at least 5 each), and those on the same input
+//! (`BenchmarkId`'s parameter) are ranked, each adjacent pair with a ratio, its interval and
+//! Welch's verdict over the processes' estimates. Interleaving within one process, round by
+//! round, needs pilot's own API: `#[pilot::bench(group = "…")]` (see pilot's README, "Coming
+//! from criterion"), as a criterion bench's closure lives only while its `bench_function`
+//! call runs.
 
 #![deny(missing_docs)]
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::config::session_config;
 use super::interrupt;
-use super::processes::measure_in_processes;
+use super::processes::{measure_in_processes, measure_interleaved};
 use super::registry::Bench;
 use super::resume::RunLog;
 use super::speed::MachineSpeed;
@@ -17,7 +17,7 @@ use crate::cli::Args;
 use crate::fmt::{format_count, format_estimate, format_ns, format_throughput};
 use crate::record::{ClockInfo, measure_clock};
 use crate::report::{Row, TimePer, render_table};
-use crate::session::{SessionResult, Status};
+use crate::session::{SessionConfig, SessionResult, Status};
 use crate::store::schema::{CheckDoc, CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::store::{self, result};
 
@@ -278,17 +278,8 @@ impl Run<'_> {
     /// `closure` is the micro-form body of a bench announced at run time (it replaces the
     /// registered function).
     pub(super) fn bench(&mut self, b: &Bench, closure: Option<Closure<'_>>) -> ControlFlow<()> {
-        let mut config = session_config(self.args, b.def);
-        config.machine = self.speed.variation_for(&b.name);
-        self.confidence = config.confidence;
-        if let Some(doc) = self.log.resumed(b, &self.root, &self.target, &config) {
-            println!(
-                "{}: finished by the interrupted run, not measured again",
-                b.name
-            );
-            self.rows.push(crate::report::row_of_document(&doc, false));
-            self.documents.push(doc);
-            self.log.done(&b.name);
+        let config = self.config(b);
+        if self.resumed(b, &config) {
             return ControlFlow::Continue(());
         }
         let started = now();
@@ -297,7 +288,7 @@ impl Run<'_> {
         // 15 runs against 10 of 15), in less time. `--processes N` asks for at least N processes.
         let grouped = self.groups.measure(self.args, b, self.clock);
         let alone = grouped.is_none();
-        let (mut session, iters) = grouped.unwrap_or_else(|| match self.processes {
+        let (session, iters) = grouped.unwrap_or_else(|| match self.processes {
             1 => measure(
                 b,
                 closure,
@@ -307,6 +298,97 @@ impl Run<'_> {
             ),
             n => measure_in_processes(b, &config, n),
         });
+        self.record(b, &config, (session, iters), alone, started)
+    }
+
+    /// Measures `members`, whose bodies live in their own process's run (announced at run
+    /// time), interleaved by processes; ranks the members of each group instance (their
+    /// [`Bench::group`]) that has two or more; saves and shows each as [`bench`](Self::bench)
+    /// does. Breaks when the run was interrupted.
+    pub(super) fn interleaved_group(&mut self, members: &[&Bench]) -> ControlFlow<()> {
+        let mut todo: Vec<(&Bench, SessionConfig)> = Vec::new();
+        for &b in members {
+            let config = self.config(b);
+            if !self.resumed(b, &config) {
+                todo.push((b, config));
+            }
+        }
+        if todo.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let started = now();
+        let processes = self
+            .args
+            .processes
+            .unwrap_or(crate::compare::BASELINE_PROCESSES);
+        let results = measure_interleaved(&todo, processes);
+        if !interrupt::requested() {
+            let mut instances: Vec<&str> = Vec::new();
+            for (b, _) in &todo {
+                if let Some(g) = b.group.as_deref().filter(|g| !instances.contains(g)) {
+                    instances.push(g);
+                }
+            }
+            for instance in instances {
+                let (benches, sessions): (Vec<&Bench>, Vec<SessionResult>) = todo
+                    .iter()
+                    .zip(&results)
+                    .filter(|((b, _), _)| b.group.as_deref() == Some(instance))
+                    .map(|((b, _), (s, _))| (*b, s.clone()))
+                    .unzip();
+                if benches.len() >= 2 {
+                    let cycles = sessions.iter().map(|s| s.process_means.len()).max();
+                    self.groups.rank_processes(
+                        self.args,
+                        instance,
+                        &benches,
+                        &sessions,
+                        cycles.unwrap_or(0),
+                    );
+                }
+            }
+        }
+        for ((b, config), result) in todo.iter().zip(results) {
+            self.record(b, config, result, false, started.clone())?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The session settings of bench `b`, the machine's run-to-run variation included.
+    pub(super) fn config(&mut self, b: &Bench) -> SessionConfig {
+        let mut config = session_config(self.args, b.def);
+        config.machine = self.speed.variation_for(&b.name);
+        self.confidence = config.confidence;
+        config
+    }
+
+    /// Whether the interrupted run being resumed finished bench `b`: its result is then taken
+    /// as it is.
+    pub(super) fn resumed(&mut self, b: &Bench, config: &SessionConfig) -> bool {
+        let Some(doc) = self.log.resumed(b, &self.root, &self.target, config) else {
+            return false;
+        };
+        println!(
+            "{}: finished by the interrupted run, not measured again",
+            b.name
+        );
+        self.rows.push(crate::report::row_of_document(&doc, false));
+        self.documents.push(doc);
+        self.log.done(&b.name);
+        true
+    }
+
+    /// Saves and shows bench `b`'s measured session (with the micro form's iterations per
+    /// unit), started at `started`; `alone` when no other bench ran interleaved with it. Breaks
+    /// when the run was interrupted: nothing of `b` is saved.
+    pub(super) fn record(
+        &mut self,
+        b: &Bench,
+        config: &SessionConfig,
+        (mut session, iters): (SessionResult, Option<u64>),
+        alone: bool,
+        started: String,
+    ) -> ControlFlow<()> {
         if session.status == Status::Interrupted || interrupt::requested() {
             return ControlFlow::Break(());
         }
@@ -328,7 +410,7 @@ impl Run<'_> {
             target: &self.target,
             form: form(&b.def.body),
             throughput: b.rate.as_ref(),
-            config: &config,
+            config,
             session: &session,
             iterations_per_unit: iters,
             clock: self.clock,
@@ -395,6 +477,10 @@ impl Run<'_> {
                 "results: {}",
                 store::results_dir(&self.root).join(&self.target).display()
             );
+        } else if !self.rows.is_empty() {
+            // `cargo pilot bench` prints one table across targets, but a group's ranking is
+            // this target's own: it is printed here, under the target's name.
+            print!("{}", self.groups.render());
         }
         if self.args.output_format == crate::cli::OutputFormat::Bencher {
             // After the table, so that the lines stand together for tools that read them.

@@ -33,6 +33,9 @@ pub struct Announced<'a> {
     pub confidence: Option<f64>,
     /// What one iteration processes: a unit (`B`, `elem`, `bit`) and how many of it.
     pub throughput: Option<(&'static str, u64)>,
+    /// The input the bench runs on, when its group varies one (`BenchmarkId`'s parameter):
+    /// under `--compare-groups`, a group's benches are ranked among those with the same.
+    pub parameter: Option<&'a str>,
 }
 
 /// The run of this process, made by the first announcement.
@@ -55,6 +58,8 @@ struct State {
     child: Option<ExitCode>,
     /// `--fail-fast` after a failure: later benches are not run.
     stopped: bool,
+    /// The group open under `--compare-groups`, and its members announced so far.
+    group: Option<(String, Vec<Bench>)>,
     debug_build: bool,
 }
 
@@ -104,6 +109,27 @@ pub fn bench(bench: Announced<'_>, body: &mut dyn FnMut(&mut Bencher)) {
     });
     let state = guard.as_mut().expect("started");
     state.bench(&bench, body);
+}
+
+/// Opens group `name`: with `--compare-groups` in benchmark mode, the benches announced until
+/// [`group_end`] are not measured as they come but together at its end, interleaved by
+/// processes (each process announces its bench again), and ranked as one of pilot's groups.
+/// Without the flag, or in another mode, a group changes nothing.
+pub fn group_begin(name: &str) {
+    start(cfg!(debug_assertions));
+    let mut guard = lock();
+    let state = guard.as_mut().expect("started");
+    state.flush_group();
+    if state.args.compare_groups && state.args.mode == Mode::Bench {
+        state.group = Some((name.to_string(), Vec::new()));
+    }
+}
+
+/// Closes the group [`group_begin`] opened: its benches are measured now.
+pub fn group_end() {
+    start(cfg!(debug_assertions));
+    let mut guard = lock();
+    guard.as_mut().expect("started").flush_group();
 }
 
 /// Ends the run: the table, the comparison with a baseline and the run document in benchmark
@@ -160,6 +186,7 @@ impl State {
             started: Instant::now(),
             child: None,
             stopped: false,
+            group: None,
             debug_build,
         }
     }
@@ -184,6 +211,16 @@ impl State {
             std::process::exit(2);
         }
         if self.stopped {
+            return;
+        }
+        if let Some((group, members)) = &mut self.group {
+            // Compared alternatives are the benches of a group on the same input.
+            let mut b = b;
+            b.group = Some(match announced.parameter {
+                Some(p) => format!("{group}/{p}"),
+                None => group.clone(),
+            });
+            members.push(b);
             return;
         }
         match self.args.mode {
@@ -228,8 +265,26 @@ impl State {
         }
     }
 
-    /// Benchmark mode: the bench's session, its result saved and shown.
-    fn measure(&mut self, b: &Bench, body: &mut dyn FnMut(&mut Bencher)) {
+    /// Measures the open group's members, if any: interleaved by processes, then ranked.
+    fn flush_group(&mut self) {
+        let Some((_, members)) = self.group.take() else {
+            return;
+        };
+        if members.is_empty() {
+            return;
+        }
+        let refs: Vec<&Bench> = members.iter().collect();
+        let run = self.run();
+        if run.interleaved_group(&refs).is_break() {
+            run.interrupted();
+            std::process::exit(i32::from(super::interrupt::EXIT_INTERRUPTED));
+        }
+        self.stopped = run.failed > 0 && self.args.fail_fast;
+        self.benches.extend(members);
+    }
+
+    /// Benchmark mode's run, started at its first bench.
+    fn run(&mut self) -> &mut Run<'static> {
         if self.run.is_none() {
             let announce = Announce {
                 count: None,
@@ -243,7 +298,12 @@ impl State {
                 Err(_) => std::process::exit(1),
             }
         }
-        let (run, _) = self.run.as_mut().expect("started");
+        &mut self.run.as_mut().expect("started").0
+    }
+
+    /// Benchmark mode: the bench's session, its result saved and shown.
+    fn measure(&mut self, b: &Bench, body: &mut dyn FnMut(&mut Bencher)) {
+        let run = self.run();
         if run.bench(b, Some(body)).is_break() {
             run.interrupted();
             std::process::exit(i32::from(super::interrupt::EXIT_INTERRUPTED));
@@ -251,7 +311,8 @@ impl State {
         self.stopped = run.failed > 0 && self.args.fail_fast;
     }
 
-    fn finish(self) -> ExitCode {
+    fn finish(mut self) -> ExitCode {
+        self.flush_group();
         let selected: Vec<&Bench> = self.benches.iter().collect();
         match self.args.mode {
             Mode::List | Mode::ListTerse => {

@@ -272,6 +272,47 @@ impl<'b> Groups<'b> {
         );
     }
 
+    /// Ranks group `group`'s `members`, measured interleaved by processes
+    /// ([`measure_interleaved`](super::processes::measure_interleaved)) into `sessions` over
+    /// `cycles` cycles: Welch's t over their process estimates decides each adjacent pair.
+    pub(super) fn rank_processes(
+        &mut self,
+        args: &Args,
+        group: &str,
+        members: &[&Bench],
+        sessions: &[SessionResult],
+        cycles: usize,
+    ) {
+        let base: Vec<SessionConfig> = members
+            .iter()
+            .map(|b| session_config(args, b.def))
+            .collect();
+        let mut config = group_config(&base);
+        config.wait_for_targets = args.ci.is_some();
+        let means: Vec<Vec<f64>> = sessions.iter().map(|s| s.process_means.clone()).collect();
+        let (ranking, pairs, settled) = rank_samples(sessions, &means, &config);
+        let estimates: Vec<Option<(f64, f64, f64)>> = sessions
+            .iter()
+            .map(|s| s.estimate.as_ref().map(|e| (e.mean, e.ci.low, e.ci.high)))
+            .collect();
+        let elapsed = sessions.iter().map(|s| s.elapsed).max().unwrap_or_default();
+        self.reports.push(
+            group_report(
+                group,
+                &names(members),
+                &ranking,
+                pairs,
+                &estimates,
+                config.confidence,
+                settled,
+                cycles,
+                elapsed,
+                None,
+            )
+            .of_members(members),
+        );
+    }
+
     /// The ranking table of every group measured, for the terminal.
     pub(super) fn render(&self) -> String {
         self.reports
@@ -306,6 +347,16 @@ pub(crate) fn rank_sessions(
                 .collect()
         })
         .collect();
+    rank_samples(sessions, &round_means, config)
+}
+
+/// Ranks sessions by the group's rule, each with its own independent samples of the mean
+/// (`samples[i]` for `sessions[i]`: its rounds' means, or its processes' estimates).
+fn rank_samples(
+    sessions: &[SessionResult],
+    round_means: &[Vec<f64>],
+    config: &GroupConfig,
+) -> (Vec<usize>, Vec<PairComparison>, bool) {
     let with: Vec<usize> = (0..sessions.len())
         .filter(|&i| sessions[i].estimate.is_some())
         .collect();

@@ -336,6 +336,110 @@ pub(super) fn measure_in_processes(
     processes_result(done, status, estimate, warnings, config, start.elapsed())
 }
 
+/// Measures `members` (with their session settings) interleaved by processes: each cycle runs
+/// one process of every member still measuring, each member first in turn, so
+/// that the machine's slow changes fall on all members alike. At least `processes` cycles run;
+/// a member stops once its interval over process estimates is as narrow as its target, and the
+/// whole stops at the sum of the members' time caps. Each process gets an equal share of its
+/// member's cap over `processes` processes, at least 0.3 s.
+///
+/// For benches whose bodies live only in their process's own run (announced at run time): the
+/// parent needs no closure, each child announces its bench again.
+pub(super) fn measure_interleaved(
+    members: &[(&Bench, SessionConfig)],
+    processes: usize,
+) -> Vec<(SessionResult, Option<u64>)> {
+    let progress = LiveProgress::start(&format!("{} benches interleaved", members.len()));
+    let start = Instant::now();
+    let cap: Duration = members.iter().map(|(_, c)| c.max_time).sum();
+    let processes = processes.max(2);
+    let child_target = |c: &SessionConfig| (c.target * (processes as f64).sqrt()).min(0.5);
+    let mut done: Vec<Vec<ProcessResult>> = vec![Vec::new(); members.len()];
+    let mut warnings: Vec<Vec<String>> = vec![Vec::new(); members.len()];
+    let mut status: Vec<Option<Status>> = vec![None; members.len()];
+    let mut estimates: Vec<Option<Estimate>> = vec![None; members.len()];
+    let mut cycle = 0usize;
+    while status.iter().any(Option::is_none) {
+        let mut order: Vec<usize> = (0..members.len())
+            .filter(|&i| status[i].is_none())
+            .collect();
+        // Each member goes first in turn.
+        let first = cycle % order.len().max(1);
+        order.rotate_left(first);
+        for i in order {
+            let (b, config) = &members[i];
+            let share = (config.max_time / processes as u32).max(Duration::from_millis(300));
+            match run_process(&b.name, share, config, child_target(config)) {
+                Ok(p) => {
+                    for w in p.warnings.iter().filter(|_| !p.unresolved) {
+                        if !warnings[i].contains(w) && !w.starts_with("time cap") {
+                            warnings[i].push(w.clone());
+                        }
+                    }
+                    done[i].push(p);
+                }
+                Err(_) if super::interrupt::requested() => {
+                    progress.finish();
+                    let mut interrupted = failed_session("interrupted");
+                    interrupted.status = Status::Interrupted;
+                    return vec![(interrupted, None); members.len()];
+                }
+                Err(msg) if msg.starts_with(NO_ESTIMATE) => {
+                    warnings[i].push(format!(
+                        "process {} of this bench: {msg}",
+                        done[i].len() + 1
+                    ));
+                    status[i] = Some(no_estimate_status(&msg));
+                }
+                Err(msg) => status[i] = Some(Status::Failed(msg)),
+            }
+            if status[i].is_some() || done[i].len() < 2 {
+                continue;
+            }
+            let per: Vec<ProcessEstimate> = done[i].iter().map(|p| p.estimate.clone()).collect();
+            let mut e = combine(&per, config);
+            if let Some(v) = config.machine {
+                e = e.with_machine(v);
+            }
+            if e.relative_half_width() <= config.target && done[i].len() >= processes {
+                status[i] = Some(Status::Converged);
+            }
+            estimates[i] = Some(e);
+        }
+        cycle += 1;
+        if start.elapsed() >= cap && cycle >= processes {
+            for (i, s) in status.iter_mut().enumerate() {
+                if s.is_none() {
+                    let met = estimates[i]
+                        .as_ref()
+                        .is_some_and(|e| e.relative_half_width() <= members[i].1.target);
+                    *s = Some(if met {
+                        Status::Converged
+                    } else {
+                        Status::TimeCap
+                    });
+                }
+            }
+        }
+    }
+    progress.finish();
+    let elapsed = start.elapsed();
+    members
+        .iter()
+        .enumerate()
+        .map(|(i, (_, config))| {
+            processes_result(
+                std::mem::take(&mut done[i]),
+                status[i].clone().expect("every member finished"),
+                estimates[i].take(),
+                std::mem::take(&mut warnings[i]),
+                config,
+                elapsed,
+            )
+        })
+        .collect()
+}
+
 /// The session result over the processes `done`, which ended with `status` and the combined
 /// `estimate`; with the micro form's iterations per unit of the last process.
 fn processes_result(

@@ -1,6 +1,6 @@
 //! The fixture's work written for criterion's API, run through pilot-criterion: `spin`'s mixing
-//! loop, its cost set by `PILOT_FIXTURE_COST` as in `cost.rs`, in a group with a throughput,
-//! and a bench that panics when `PILOT_FIXTURE_PANIC` is set.
+//! loop, its cost set by `PILOT_FIXTURE_COST` as in `cost.rs`, in a group with a throughput
+//! beside a quarter of its work, and a bench that panics when `PILOT_FIXTURE_PANIC` is set.
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
 
@@ -25,6 +25,11 @@ fn mixing(c: &mut Criterion) {
         group.throughput(Throughput::Elements(steps));
         group.bench_with_input(BenchmarkId::new("spin", steps), &steps, |b, &steps| {
             let steps = (steps as f64 * cost()).round() as u64;
+            b.iter(|| mix(black_box(steps)))
+        });
+        // A quarter of the work: the faster alternative when the group is compared.
+        group.bench_with_input(BenchmarkId::new("quarter", steps), &steps, |b, &steps| {
+            let steps = (steps as f64 * cost() / 4.0).round() as u64;
             b.iter(|| mix(black_box(steps)))
         });
     }
