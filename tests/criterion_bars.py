@@ -8,6 +8,8 @@
       path (features and the rest kept).
   criterion_bars.py run OUT FILTER NAME=VERSION=TARGET ...
       Lists, runs interleaved, reads both tools' estimates and prints the tables (see the .sh).
+  criterion_bars.py errors BUILD_JSON
+      Prints the compiler's errors of a failed `cargo bench --no-run --message-format=json`.
   criterion_bars.py selftest
       Checks the regex escaping, the criterion/pilot readers and the agreement rule on
       hand-made documents.
@@ -170,6 +172,15 @@ def executables(build_json):
     return exes
 
 
+def errors(build_json):
+    """The compiler's errors in `cargo --message-format=json` output, as it renders them."""
+    for line in Path(build_json).read_text().splitlines():
+        if line.startswith("{"):
+            m = json.loads(line)
+            if m.get("reason") == "compiler-message" and m["message"]["level"] == "error":
+                print(f"in {m['target']['name']}: {m['message']['rendered']}")
+
+
 def run_crate(out, name, version, target, keep, summary):
     dirs = {k: out / f"{name}-{k}" for k in ("criterion", "pilot")}
     raw = out / "raw" / name
@@ -325,6 +336,8 @@ if __name__ == "__main__":
         prepare(*sys.argv[2:6])
     elif cmd == "run" and len(sys.argv) >= 4:
         run(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif cmd == "errors" and len(sys.argv) == 3:
+        errors(sys.argv[2])
     elif cmd == "selftest":
         selftest()
     else:

@@ -74,7 +74,8 @@ for name in "${crates[@]}"; do
     if ! (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo bench --no-run --message-format=json \
           >"$dir.build.json" 2>"$dir.build.log"); then
       echo "$name ($kind) does not build; see $dir.build.log:" >&2
-      grep -E -A12 '^error' "$dir.build.log" | head -40 >&2
+      python3 "$here/criterion_bars.py" errors "$dir.build.json" >&2
+      grep -E '^error' "$dir.build.log" >&2
       exit 1
     fi
   done
