@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The bars of pilot-criterion (issue 16), outside CI: real crates' criterion benches, unchanged,
 # built and run under criterion itself and under pilot-criterion, interleaved, on this machine.
-# Needs the network (crates.io) the first time; about 40 minutes on 2 cores (criterion alone
+# Needs the network (crates.io) the first time; about 45 minutes on 2 cores (criterion alone
 # spends ~8 s per bench id, less where a bench sets shorter times). Do not run it beside another
 # benchmark. Usage: bash tests/criterion_bars.sh [CRATE ...] [-- FILTER]
 #   CRATE: base64, itertools, sharded-slab (default: all three)
