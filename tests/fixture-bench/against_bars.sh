@@ -25,8 +25,9 @@ cp_bin=$work/cargo-pilot
 rm -rf "$work" && mkdir -p "$repo/benches" "$out"
 cp "$root/target/release/cargo-pilot" "$cp_bin"
 cp "$here/Cargo.toml" "$here/Cargo.lock" "$repo/"
-cp "$here/benches/cost.rs" "$here/benches/checks.rs" "$repo/benches/"
-sed -i "s#path = \"../../pilot\"#path = \"$root/pilot\"#" "$repo/Cargo.toml"
+cp "$here/benches/cost.rs" "$here/benches/checks.rs" "$here/benches/crit.rs" "$repo/benches/"
+# pilot and pilot-criterion (../../pilot/pilot-criterion) both live under ../../pilot.
+sed -i "s#path = \"../../pilot#path = \"$root/pilot#" "$repo/Cargo.toml"
 printf 'target\n' >"$repo/.gitignore"
 cd "$repo"
 git init -q && git add -A && git -c user.name=bars -c user.email=bars@example.com commit -qm base

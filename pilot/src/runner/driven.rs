@@ -87,14 +87,6 @@ pub fn exit_status(code: ExitCode) -> i32 {
         .map_or(1, i32::from)
 }
 
-/// Whether the command line selects bench `name` (its filters, `--exact`, `--skip`).
-pub fn selects(name: &str) -> bool {
-    start(cfg!(debug_assertions));
-    let guard = lock();
-    let state = guard.as_ref().expect("started");
-    state.args.selects(name, false)
-}
-
 /// Runs the bench `bench` announces, whose body is `body`: a micro-form bench, called once per
 /// round with a [`Bencher`] on which it calls one `iter` method. In list mode it is listed, in
 /// test mode run once; a bench the filters leave out is only counted.

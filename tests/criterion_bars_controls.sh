@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Controls for the disagreements tests/criterion_bars.sh finds (issue 16), outside CI. Where
+# pilot-criterion and criterion disagree on the same unchanged bench, which is right? Two
+# families of ids disagree one-sidedly (pilot-criterion faster); each gets a reference that
+# neither harness produces:
+#
+# 1. base64's large inputs, e.g. decode_large_input/decode_slice/31457280. The bench function
+#    allocates its output buffer with `vec![0; size]` (zero pages the kernel maps on first
+#    touch) before `b.iter`. criterion runs this long bench with a few iterations per sample and
+#    calls the function anew for each sample, so every sample's first iteration pays the first
+#    touch of 30 MiB; pilot runs many units per call, and its interval is over all of them. The
+#    control is criterion on a copy whose buffer is touched before `b.iter` (one line added): if
+#    the first touch is the difference, criterion's figure falls to pilot-criterion's.
+# 2. itertools' zip loops, e.g. `zip default zip`. The control is the same loop, the same data,
+#    timed by a plain program with `Instant` over 200 000 iterations, five times: no harness.
+#
+# Needs tests/criterion_bars.sh run once (its copies of the crates under target/criterion-bars/).
+# Takes about 3 minutes. Prints each tool's figure and the control's.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bars=$root/target/criterion-bars
+work=$bars/controls
+mkdir -p "$work"
+exe() { ls "$1"/target/release/deps/"$2"-* | grep -v '\.d$' | head -1; }
+for d in base64-criterion base64-pilot itertools-criterion itertools-pilot; do
+  [ -d "$bars/$d/target/release" ] || { echo "run tests/criterion_bars.sh first ($d missing)"; exit 1; }
+done
+
+echo "== 1. base64 decode_large_input/decode_slice/31457280"
+id='decode_large_input/decode_slice/31457280'
+rm -rf "$work/base64-touched" && cp -r "$bars/base64-criterion" "$work/base64-touched"
+rm -rf "$work/base64-touched/target"
+python3 - "$work/base64-touched/benches/benchmarks.rs" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+old = """    let mut buf = vec![0; size];
+    b.iter(|| {
+        STANDARD.decode_slice(&encoded, &mut buf).unwrap();"""
+assert s.count(old) == 1, "the decode_slice bench is not as base64 0.22.1 has it"
+s = s.replace(old, """    let mut buf = vec![0; size];
+    buf.iter_mut().for_each(|x| *x = std::hint::black_box(1));
+    b.iter(|| {
+        STANDARD.decode_slice(&encoded, &mut buf).unwrap();""")
+open(p, "w").write(s)
+PY
+(cd "$work/base64-touched" && cargo bench -q --no-run --bench benchmarks 2>/dev/null)
+cd "$work"
+echo "criterion, unchanged:"
+"$(exe "$bars/base64-criterion" benchmarks)" --bench "^${id}\$" 2>&1 | grep 'time:'
+echo "criterion, buffer touched before b.iter:"
+"$(exe "$work/base64-touched" benchmarks)" --bench "^${id}\$" 2>&1 | grep 'time:'
+echo "pilot-criterion, unchanged:"
+"$(exe "$bars/base64-pilot" benchmarks)" --bench --exact "$id" --no-sampling 2>&1 | grep "^$id:"
+
+echo "== 2. itertools 'zip default zip'"
+mkdir -p "$work/zipref/src"
+cat > "$work/zipref/Cargo.toml" <<'TOML'
+[package]
+name = "zipref"
+version = "0.0.0"
+edition = "2021"
+[workspace]
+TOML
+cat > "$work/zipref/src/main.rs" <<'RS'
+//! itertools 0.14.0 bench1's `zip default zip` loop and data, timed without a harness.
+use std::hint::black_box;
+use std::time::Instant;
+
+#[inline(never)]
+fn per_iteration_ns(xs: &[i32], ys: &[i32], iters: u64) -> f64 {
+    let start = Instant::now();
+    for _ in 0..iters {
+        for (&x, &y) in xs.iter().zip(ys) {
+            black_box(x);
+            black_box(y);
+        }
+    }
+    start.elapsed().as_nanos() as f64 / iters as f64
+}
+
+fn main() {
+    let xs = black_box(vec![0; 1024]);
+    let ys = black_box(vec![0; 768]);
+    for _ in 0..5 {
+        println!("plain loop: {:.1} ns", per_iteration_ns(&xs, &ys, 200_000));
+    }
+}
+RS
+(cd "$work/zipref" && cargo build -q --release)
+echo "criterion, unchanged:"
+"$(exe "$bars/itertools-criterion" bench1)" --bench '^zip default zip$' 2>&1 | grep 'time:'
+echo "pilot-criterion, unchanged:"
+"$(exe "$bars/itertools-pilot" bench1)" --bench --exact 'zip default zip' --no-sampling 2>&1 \
+  | grep '^zip default zip:'
+"$work/zipref/target/release/zipref"
