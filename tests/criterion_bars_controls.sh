@@ -94,3 +94,31 @@ echo "pilot-criterion, unchanged:"
 "$(exe "$bars/itertools-pilot" bench1)" --bench --exact 'zip default zip' --no-sampling 2>&1 \
   | grep '^zip default zip:'
 "$work/zipref/target/release/zipref"
+
+echo "== 3. criterion against itself: base64's small-input ids, the same binary run twice, interleaved"
+# How often do two runs of criterion itself agree by the bars' rule (|a − b| ≤ the two
+# half-widths)? Each id runs twice in a row, in target dirs of their own, alternating which goes
+# first; criterion's estimates are read as the bars script reads them.
+python3 - "$root/tests" "$(exe "$bars/base64-criterion" benchmarks)" "$work/self" <<'PY'
+import subprocess, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import criterion_bars as cb
+exe, work = sys.argv[2], Path(sys.argv[3])
+subprocess.run(["rm", "-rf", str(work)], check=True)
+runs = {"a": work / "a", "b": work / "b"}
+for d in runs.values():
+    d.mkdir(parents=True)
+ids = [i for i in cb.listed(exe, work / "a", None) if "_small_input/" in i]
+for n, bid in enumerate(ids):
+    for k in (("a", "b") if n % 2 == 0 else ("b", "a")):
+        subprocess.run([exe, "--bench", f"^{cb.regex_escape(bid)}$"], cwd=runs[k],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+a = cb.criterion_estimates(runs["a"] / "target")
+b = cb.criterion_estimates(runs["b"] / "target")
+agree = sum(cb.agrees(a[i], b[i]) for i in ids)
+ratios = sorted(b[i][0] / a[i][0] for i in ids)
+print(f"criterion against itself: {agree} of {len(ids)} small-input ids agree "
+      f"({100 * agree / len(ids):.0f}%); second/first ratio min {ratios[0]:.3f}, "
+      f"median {ratios[len(ratios) // 2]:.3f}, max {ratios[-1]:.3f}")
+PY
