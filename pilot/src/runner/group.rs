@@ -248,27 +248,16 @@ impl<'b> Groups<'b> {
         let mut config = group_config(&base);
         config.wait_for_targets =
             args.ci.is_some() || members.iter().any(|b| b.def.options.ci.is_some());
-        let (ranking, pairs, settled) = rank_sessions(sessions, &config);
-        let estimates: Vec<Option<(f64, f64, f64)>> = sessions
-            .iter()
-            .map(|s| s.estimate.as_ref().map(|e| (e.mean, e.ci.low, e.ci.high)))
-            .collect();
+        let ranked = rank_sessions(sessions, &config);
         let elapsed = sessions.iter().map(|s| s.elapsed).sum();
-        let cycles = 0;
-        self.reports.push(
-            group_report(
-                group,
-                &names(members),
-                &ranking,
-                pairs,
-                &estimates,
-                config.confidence,
-                settled,
-                cycles,
-                elapsed,
-                None,
-            )
-            .of_members(members),
+        self.push_report(
+            group,
+            members,
+            sessions,
+            ranked,
+            config.confidence,
+            0,
+            elapsed,
         );
     }
 
@@ -290,12 +279,36 @@ impl<'b> Groups<'b> {
         let mut config = group_config(&base);
         config.wait_for_targets = args.ci.is_some();
         let means: Vec<Vec<f64>> = sessions.iter().map(|s| s.process_means.clone()).collect();
-        let (ranking, pairs, settled) = rank_samples(sessions, &means, &config);
+        let ranked = rank_samples(sessions, &means, &config);
+        let elapsed = sessions.iter().map(|s| s.elapsed).max().unwrap_or_default();
+        self.push_report(
+            group,
+            members,
+            sessions,
+            ranked,
+            config.confidence,
+            cycles,
+            elapsed,
+        );
+    }
+
+    /// Keeps the report of group `group`, whose `members` measured `sessions` (one after
+    /// another, or interleaved by processes over `cycles` cycles) and were `ranked`.
+    #[allow(clippy::too_many_arguments)]
+    fn push_report(
+        &mut self,
+        group: &str,
+        members: &[&Bench],
+        sessions: &[SessionResult],
+        (ranking, pairs, settled): (Vec<usize>, Vec<PairComparison>, bool),
+        confidence: f64,
+        cycles: usize,
+        elapsed: Duration,
+    ) {
         let estimates: Vec<Option<(f64, f64, f64)>> = sessions
             .iter()
             .map(|s| s.estimate.as_ref().map(|e| (e.mean, e.ci.low, e.ci.high)))
             .collect();
-        let elapsed = sessions.iter().map(|s| s.elapsed).max().unwrap_or_default();
         self.reports.push(
             group_report(
                 group,
@@ -303,7 +316,7 @@ impl<'b> Groups<'b> {
                 &ranking,
                 pairs,
                 &estimates,
-                config.confidence,
+                confidence,
                 settled,
                 cycles,
                 elapsed,
