@@ -1,6 +1,7 @@
 //! End-to-end tests of the accuracy checks: `cargo pilot bench` on the fixture's `checks`
 //! target (`tests/fixture-bench/benches/checks.rs`), whose benches leak, or do the same work
-//! without leaking, or get 20% slower over their session, or time one input a unit, and the same
+//! without leaking, or get 20% slower over their session, or leave a buffer's first touch to
+//! each round's first unit, or time one input a unit, and the same
 //! bench while this test keeps two cores busy. Each asserts what one run of a bench must show; the repeated bars are
 //! `tests/fixture-bench/checks_bars.sh`.
 
@@ -110,6 +111,23 @@ fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
     let c = check(&slow, "slowdown");
     let relative = c["relative"].as_f64().unwrap();
     assert!((0.1..0.3).contains(&relative), "{c:#}");
+
+    // Each round's first unit maps a 32 MiB buffer that the setup allocated: far slower than
+    // the rest, and named with its share of the mean. The leak-free bench's first units are not.
+    let (out, touch) = bench("first_touch", &["--max-time", "2"], &[]);
+    let c = check(&touch, "cold_start");
+    assert!(c["ratio"].as_f64().unwrap() > 1.5, "{c:#}");
+    assert!(c["effect_on_mean"].as_f64().unwrap() > 0.01, "{c:#}");
+    assert!(
+        text(&out).contains("first unit of a round took"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        !kinds(&no_leak).contains(&"cold_start".to_string()),
+        "{:#}",
+        no_leak["checks"]
+    );
 
     // One input a unit: each reading of about 50 ns of work carries two clock reads.
     let (_, one) = bench("per_iteration_50ns", &["--max-time", "1"], &[]);

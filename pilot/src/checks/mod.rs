@@ -34,6 +34,7 @@ pub(crate) enum Kind {
     Leak,
     MachineDrift,
     NoSteadyState,
+    ColdStart,
 }
 
 impl Kind {
@@ -57,6 +58,7 @@ impl Kind {
             Kind::Leak => "leak",
             Kind::MachineDrift => "machine_drift",
             Kind::NoSteadyState => "no_steady_state",
+            Kind::ColdStart => "cold_start",
         }
     }
 }

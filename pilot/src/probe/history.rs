@@ -9,6 +9,14 @@
 //! runs is the machine's run-to-run variation, which every interval of a later run includes
 //! ([`crate::session::MachineVariation`]). Until [`RUNS_NEEDED`] runs are known it is unknown,
 //! and the output says so.
+//!
+//! A machine's state lasts minutes: runs seconds apart (a script that runs each bench in a
+//! process of its own, `--exact` after `--exact`) see one state, and their probes agree far
+//! better than runs an hour apart do. Counted as independent, such a burst once taught pilot
+//! ±0.3% on a VM whose speed moves by 10% between phases, and flushed the older, wider history
+//! out of the file. So a run counts towards the variation only when it started at least
+//! [`SPACING_S`] after the last run that counted, and when the file is full the runs dropped
+//! first are those that did not count.
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +33,11 @@ pub(crate) const RUNS_USED: usize = 30;
 
 /// Runs kept in the file.
 const RUNS_KEPT: usize = 100;
+
+/// Least time between the starts of two runs that both count towards the variation, in
+/// seconds: the machine's state changes over minutes (this project's VM drifts by several
+/// percent between runs a minute apart), not between runs a second apart.
+pub(crate) const SPACING_S: u64 = 60;
 
 /// Where the history of the machine behind `target_dir` is kept.
 pub(crate) fn history_path(target_dir: &Path) -> PathBuf {
@@ -91,8 +104,15 @@ impl History {
             build: build.to_string(),
             benches: Default::default(),
         });
-        let excess = self.doc.runs.len().saturating_sub(RUNS_KEPT);
-        self.doc.runs.drain(..excess);
+        while self.doc.runs.len() > RUNS_KEPT {
+            // A run that did not count (seconds after the one that did) goes first; the run
+            // just recorded stays.
+            let counted = counted(&self.doc.runs);
+            let drop = (0..self.doc.runs.len() - 1)
+                .find(|i| !counted[*i])
+                .unwrap_or(0);
+            self.doc.runs.remove(drop);
+        }
         self.write()
     }
 
@@ -140,14 +160,38 @@ impl History {
             })
     }
 
-    /// The probe times of the recent runs, oldest first.
+    /// The probe times of the recent runs that count (each started at least [`SPACING_S`]
+    /// after the previous one that counts), oldest first.
     pub(crate) fn probes(&self) -> Vec<f64> {
         let runs = &self.doc.runs;
-        runs[runs.len().saturating_sub(RUNS_USED)..]
+        let probes: Vec<f64> = runs
             .iter()
-            .map(|r| r.probe_ns)
-            .collect()
+            .zip(counted(runs))
+            .filter(|(_, c)| *c)
+            .map(|(r, _)| r.probe_ns)
+            .collect();
+        probes[probes.len().saturating_sub(RUNS_USED)..].to_vec()
     }
+}
+
+/// Which of `runs` (oldest first) count towards the machine's variation: the first, and each
+/// that started at least [`SPACING_S`] after the last one counted. A run whose start time does
+/// not parse counts (as every run did before the spacing).
+fn counted(runs: &[ProbeRunDoc]) -> Vec<bool> {
+    let mut last: Option<std::time::SystemTime> = None;
+    runs.iter()
+        .map(|r| {
+            let Ok(at) = humantime::parse_rfc3339(&r.at) else {
+                return true;
+            };
+            let counts =
+                last.is_none_or(|l| at.duration_since(l).is_ok_and(|d| d.as_secs() >= SPACING_S));
+            if counts {
+                last = Some(at);
+            }
+            counts
+        })
+        .collect()
 }
 
 /// Whether every probe time is a positive finite number.
@@ -201,6 +245,67 @@ mod tests {
         assert!((v.sd - sd).abs() < 1e-15);
         assert!((v.sd - 0.0158).abs() < 1e-3, "{}", v.sd);
         assert_eq!(v.runs, 5);
+    }
+
+    /// A history with one run per `(seconds after 00:00:00, probe)`.
+    fn history_of(dir: &Path, runs: &[(u64, f64)]) -> History {
+        let (mut h, _) = History::load(history_path(dir), &machine("a"));
+        for &(at, probe) in runs {
+            let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_790_000_000 + at);
+            h.record(
+                &humantime::format_rfc3339_seconds(at).to_string(),
+                probe,
+                "b",
+            );
+        }
+        h
+    }
+
+    #[test]
+    fn a_burst_of_runs_seconds_apart_counts_once() {
+        let dir = tempfile::tempdir().unwrap();
+        // Five runs one second apart, then two a minute and more later: three count (at 0 s,
+        // at 64 s, and at 130 s, which is 66 s after the one before it that counted).
+        let h = history_of(
+            dir.path(),
+            &[
+                (0, 100.0),
+                (1, 101.0),
+                (2, 102.0),
+                (3, 103.0),
+                (4, 104.0),
+                (64, 110.0),
+                (130, 120.0),
+            ],
+        );
+        assert_eq!(h.probes(), vec![100.0, 110.0, 120.0]);
+        // Fewer than RUNS_NEEDED runs that count: the variation is not known yet, however many
+        // runs the burst held.
+        assert!(variation(&h.probes()).is_none());
+        let h = history_of(dir.path(), &[(200, 90.0), (300, 95.0)]);
+        assert_eq!(h.probes().len(), 5);
+        assert!(variation(&h.probes()).is_some());
+    }
+
+    #[test]
+    fn a_full_file_drops_the_runs_that_did_not_count_first() {
+        let dir = tempfile::tempdir().unwrap();
+        // RUNS_KEPT runs a minute apart, then a burst of 10 runs a second apart: the burst's
+        // later runs go, the minute-apart history stays.
+        let mut runs: Vec<(u64, f64)> = (0..RUNS_KEPT as u64).map(|i| (60 * i, 100.0)).collect();
+        let t = 60 * RUNS_KEPT as u64;
+        runs.extend((0..10).map(|i| (t + i, 50.0)));
+        let h = history_of(dir.path(), &runs);
+        assert_eq!(h.doc.runs.len(), RUNS_KEPT);
+        // An old run goes only when no other run is left to drop: as the burst's first run
+        // came (it counts) and as its second came (the newest run stays). The burst's second
+        // to ninth runs went after that; its first and its newest stay.
+        let old = h.doc.runs.iter().filter(|r| r.probe_ns == 100.0).count();
+        assert_eq!(old, RUNS_KEPT - 2);
+        let counted = counted(&h.doc.runs);
+        assert_eq!(counted.iter().filter(|c| !**c).count(), 1);
+        assert_eq!(h.doc.runs.last().unwrap().probe_ns, 50.0);
+        assert_eq!(h.probes().len(), RUNS_USED);
     }
 
     #[test]

@@ -50,8 +50,8 @@ impl MachineSpeed {
         match self.variation {
             Some(v) => format!(
                 "machine: run-to-run variation ±{:.2}% (sd {:.2}% over {} runs, speed probe); \
-                 every interval includes it (a bench's own spread over earlier runs of this \
-                 build, once known, replaces it); group rankings cancel it",
+                 every interval includes it, or a bench's own spread over earlier runs of this \
+                 build where that is wider; group rankings cancel it",
                 100.0 * v.relative_half_width(confidence),
                 100.0 * v.sd,
                 v.runs
@@ -65,14 +65,20 @@ impl MachineSpeed {
         }
     }
 
-    /// The run-to-run variation an interval of bench `name` includes: learnt from the bench's
-    /// own means in earlier runs of this build when there are enough (it then includes what
-    /// the probe cannot see: how much this bench moves with the machine, and what changes
-    /// between its processes), else the speed probe's.
+    /// The run-to-run variation an interval of bench `name` includes: the wider of the speed
+    /// probe's and the one learnt from the bench's own means in earlier runs of this build,
+    /// when there are enough. The bench's own includes what the probe cannot see: how much
+    /// this bench moves with the machine, and what changes between its processes (code and
+    /// heap layout moved a 20 ns bench by 36% between two processes a second apart on this
+    /// project's VM). The probe's includes what a burst of the bench's runs cannot see: the
+    /// machine's slower phases, over minutes to hours.
     pub(crate) fn variation_for(&self, name: &str) -> Option<MachineVariation> {
-        history::variation(&self.history.bench_means(name))
-            .map(|v| MachineVariation { own: true, ..v })
-            .or(self.variation)
+        let own = history::variation(&self.history.bench_means(name))
+            .map(|v| MachineVariation { own: true, ..v });
+        match (own, self.variation) {
+            (Some(o), Some(p)) if p.sd > o.sd => Some(p),
+            (o, p) => o.or(p),
+        }
     }
 
     /// Notes bench `name`'s mean for later runs of this build.

@@ -6,6 +6,7 @@
 //! [`Clock`](crate::record::Clock), so its decisions (round lengths, short rounds, stopping) are
 //! tested with scripted durations.
 
+mod coldstart;
 pub(crate) mod group;
 pub(crate) mod planner;
 pub(crate) mod processes;

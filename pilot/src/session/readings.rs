@@ -3,6 +3,7 @@
 //! between-round interval, the WPS fit).
 
 use super::Estimate;
+use super::coldstart::FirstUnits;
 use super::warmup::WarmUpEvidence;
 use super::{RoundRecord, SessionConfig};
 use crate::record::Clock;
@@ -45,6 +46,8 @@ pub(super) struct Readings<'a> {
     pub(super) outliers: OutlierCount,
     /// What the warm-up class is judged from.
     pub(super) warm_up: WarmUpEvidence,
+    /// The first unit of each round against the rest (the cold-start check).
+    pub(super) first_units: FirstUnits,
     /// The memory the bench held after each round (bytes; see
     /// [`Memory::held`](crate::checks::memory::Memory::held)), where it could be read.
     pub(super) memory: Vec<f64>,
@@ -79,6 +82,7 @@ impl<'a> Readings<'a> {
             checks: Vec::new(),
             outliers: OutlierCount::default(),
             warm_up: WarmUpEvidence::default(),
+            first_units: FirstUnits::default(),
             memory: Vec::new(),
             kept_bytes: 0,
         }
@@ -112,6 +116,8 @@ impl<'a> Readings<'a> {
                 let kept = &units[seg.start..seg.end];
                 self.outliers.add(&count_outliers(kept));
                 self.warm_up.add_round(units, Some((seg.start, seg.end)));
+                self.first_units
+                    .add_round(units, Some((seg.start, seg.end)));
                 self.stable_count += kept.len();
                 self.round_means
                     .push(kept.iter().sum::<f64>() / kept.len() as f64);

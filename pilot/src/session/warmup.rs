@@ -74,7 +74,7 @@ pub(crate) struct WarmUpEvidence {
 
 /// The median of an evenly strided sample of at most [`MAX_SAMPLE`] of `xs`; `None` when
 /// empty.
-fn median(xs: &[f64]) -> Option<f64> {
+pub(super) fn median(xs: &[f64]) -> Option<f64> {
     let step = xs.len().div_ceil(MAX_SAMPLE).max(1);
     let mut v: Vec<f64> = xs.iter().step_by(step).copied().collect();
     if v.is_empty() {

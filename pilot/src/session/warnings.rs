@@ -94,6 +94,9 @@ impl Readings<'_> {
         if let Some(c) = self.outliers_check() {
             self.add_check(c);
         }
+        if let Some(c) = self.first_units.check(self.config.target) {
+            self.add_check(c);
+        }
         if let Some(c) = crate::checks::memory::leak(&self.memory) {
             self.add_check(c);
         }

@@ -1,6 +1,7 @@
 //! Benches that the accuracy checks must catch (issue 13's bars, `checks_bars.sh`, and
 //! `tests/cli/checks.rs`): one that keeps 64 KiB more memory every round, the same work without
-//! the leak, one that gets 20% slower over its session, and a full-form unit of about 50 ns
+//! the leak, one that gets 20% slower over its session, one whose setup leaves a buffer's first
+//! touch to the first unit of each round, and a full-form unit of about 50 ns
 //! whose recording overhead pilot measures, beside the same work timed as whole rounds with
 //! and without two clock reads per unit (the independent measurement of that overhead), and the
 //! same work in the micro form one input a unit, whose readings carry the clock's cost.
@@ -62,6 +63,22 @@ fn slowdown(work: u64, rec: &mut Recorder) {
     for _ in 0..work {
         rec.unit(|| mix(black_box(steps)));
     }
+}
+
+/// A buffer allocated before timing (zero pages, mapped on first touch) and written whole 16
+/// times by every iteration (about 20 ms here): each round's first unit also pays for mapping
+/// its 32 MiB (about 17 ms), and a round of units this long runs about ten, too few for
+/// change-point detection to cut the first (base64's 30 MiB `decode_slice` bench, in small).
+/// The cold_start check must name it.
+#[pilot::bench]
+fn first_touch(b: &mut Bencher) {
+    let mut buf = vec![0u8; 32 << 20];
+    b.iter(|| {
+        for k in 0..16 {
+            buf.fill(black_box(k));
+        }
+        black_box(&buf);
+    });
 }
 
 /// Steps of `mix` in a unit of about 50 ns here.
