@@ -14,8 +14,18 @@
 # 2. itertools' zip loops, e.g. `zip default zip`. The control is the same loop, the same data,
 #    timed by a plain program with `Instant` over 200 000 iterations, five times: no harness.
 #
+# Then three checks of the harnesses themselves, on base64 0.22.1's ids:
+#
+# 3. criterion against itself: the same binary runs each small-input id twice, interleaved;
+#    how often do its two figures agree by the bars' rule?
+# 4. pilot-criterion against itself, the same way.
+# 5. The large-input ids under pilot-criterion, each read round by round: how much slower is a
+#    round's first unit than the rest (the setup's buffer mapped on first touch), how often did
+#    change-point detection cut it, did the cold_start check fire, and does the id agree with
+#    criterion's figure in target/criterion-bars/base64.tsv (the bars' last base64 run)?
+#
 # Needs tests/criterion_bars.sh run once (its copies of the crates under target/criterion-bars/).
-# Takes about 3 minutes. Prints each tool's figure and the control's.
+# Takes about 10 minutes. Prints each tool's figure and the control's.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bars=$root/target/criterion-bars
@@ -121,4 +131,75 @@ ratios = sorted(b[i][0] / a[i][0] for i in ids)
 print(f"criterion against itself: {agree} of {len(ids)} small-input ids agree "
       f"({100 * agree / len(ids):.0f}%); second/first ratio min {ratios[0]:.3f}, "
       f"median {ratios[len(ratios) // 2]:.3f}, max {ratios[-1]:.3f}")
+PY
+
+echo "== 4. pilot-criterion against itself: base64's small-input ids, the same binary run twice"
+# As section 3, with pilot-criterion's run documents (--json) in place of criterion's folders.
+# Both runs share the build's target/pilot (its machine history), as a user's reruns do.
+python3 - "$root/tests" "$(exe "$bars/base64-pilot" benchmarks)" "$bars/base64-pilot" "$work/pilot-self" <<'PY'
+import os, subprocess, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import criterion_bars as cb
+exe, crate, work = sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
+subprocess.run(["rm", "-rf", str(work)], check=True)
+work.mkdir(parents=True)
+env = dict(os.environ, CARGO_TARGET_DIR=str(crate / "target"))
+ids = [i for i in cb.listed(exe, crate, env) if "_small_input/" in i]
+est = {}
+for n, bid in enumerate(ids):
+    for k in ("a", "b"):
+        doc = work / f"{k}-{n}.json"
+        subprocess.run([exe, "--bench", "--exact", bid, "--json", str(doc)], cwd=crate, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        est[k, bid] = cb.pilot_estimate(doc, bid)
+agree = sum(cb.agrees(est["a", i], est["b", i]) for i in ids)
+ratios = sorted(est["b", i][0] / est["a", i][0] for i in ids)
+widths = sorted((e[2] - e[1]) / 2 / e[0] for e in est.values())
+print(f"pilot-criterion against itself: {agree} of {len(ids)} small-input ids agree "
+      f"({100 * agree / len(ids):.0f}%); second/first ratio min {ratios[0]:.3f}, "
+      f"median {ratios[len(ratios) // 2]:.3f}, max {ratios[-1]:.3f}; half-widths median "
+      f"±{100 * widths[len(widths) // 2]:.2f}%")
+PY
+
+echo "== 5. base64's large-input ids under pilot-criterion, round by round"
+python3 - "$root/tests" "$(exe "$bars/base64-pilot" benchmarks)" "$bars/base64-pilot" "$work/large" "$bars/base64.tsv" <<'PY'
+import csv, json, os, statistics, subprocess, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import criterion_bars as cb
+exe, crate, work, table = sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]), sys.argv[5]
+subprocess.run(["rm", "-rf", str(work)], check=True)
+work.mkdir(parents=True)
+env = dict(os.environ, CARGO_TARGET_DIR=str(crate / "target"))
+crit = {r["id"]: (float(r["criterion"]), float(r["c_low"]), float(r["c_high"]))
+        for r in csv.DictReader(open(table), delimiter="\t")}
+ids = [i for i in crit if "_large_input/" in i]
+cold = {True: [0, 0], False: [0, 0]}  # slow first unit? -> [ids, agreeing with criterion]
+for n, bid in enumerate(ids):
+    path = work / f"{n}.json"
+    subprocess.run([exe, "--bench", "--exact", bid, "--json", str(path)], cwd=crate, env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    p = cb.pilot_estimate(path, bid)
+    result = json.loads(path.read_text())["results"][0]
+    # The first unit against the median of the rest, in analysed rounds of 5 units or more (a
+    # round's readings are kept in bins: the first bin's max is at least its first unit).
+    firsts, cut, rounds = [], 0, 0
+    for r in result["rounds"]:
+        if not r["analysed"] or r["units"] < 5 or r["stable"] is None:
+            continue
+        rounds += 1
+        cut += r["stable"][0] >= 1
+        firsts.append(r["readings"]["max"][0] / statistics.median(r["readings"]["mean"][1:]))
+    first = statistics.median(firsts)
+    fired = any(c["kind"] == "cold_start" for c in result["checks"])
+    agree = cb.agrees(crit[bid], p)
+    slow = first > 1.5
+    cold[slow][0] += 1
+    cold[slow][1] += agree
+    print(f"{bid:58s} pilot/criterion {p[0] / crit[bid][0]:.3f} {'agree' if agree else 'NO   '} "
+          f"first unit {first:.2f}x the rest, cut in {cut}/{rounds} rounds, "
+          f"cold_start {'fired' if fired else 'no'}")
+for slow, (n, a) in cold.items():
+    print(f"{'a slow' if slow else 'no slow'} first unit (> 1.5x): {n} ids, {a} agree with criterion")
 PY
