@@ -25,17 +25,23 @@
 #    criterion's figure in target/criterion-bars/base64.tsv (the bars' last base64 run)?
 #
 # Needs tests/criterion_bars.sh run once (its copies of the crates under target/criterion-bars/).
-# Takes about 10 minutes. Prints each tool's figure and the control's.
+# Takes about 15 minutes. Prints each tool's figure and the control's.
+# Usage: bash tests/criterion_bars_controls.sh [SECTION ...]   (default: 1 2 3 4 5)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bars=$root/target/criterion-bars
 work=$bars/controls
 mkdir -p "$work"
-exe() { ls "$1"/target/release/deps/"$2"-* | grep -v '\.d$' | head -1; }
+# The newest build of bench target $2 in crate copy $1 (an older build's executable stays beside it).
+exe() { ls -t "$1"/target/release/deps/"$2"-* | grep -v '\.d$' | head -1; }
+# Sections to run: the arguments (e.g. `5`, or `4 5`), else all.
+sections=" ${*:-1 2 3 4 5} "
+want() { [[ $sections == *" $1 "* ]]; }
 for d in base64-criterion base64-pilot itertools-criterion itertools-pilot; do
   [ -d "$bars/$d/target/release" ] || { echo "run tests/criterion_bars.sh first ($d missing)"; exit 1; }
 done
 
+if want 1; then
 echo "== 1. base64 decode_large_input/decode_slice/31457280"
 id='decode_large_input/decode_slice/31457280'
 rm -rf "$work/base64-touched" && cp -r "$bars/base64-criterion" "$work/base64-touched"
@@ -63,6 +69,9 @@ echo "criterion, buffer touched before b.iter:"
 echo "pilot-criterion, unchanged:"
 "$(exe "$bars/base64-pilot" benchmarks)" --bench --exact "$id" --no-sampling 2>&1 | grep "^$id:"
 
+fi
+
+if want 2; then
 echo "== 2. itertools 'zip default zip'"
 mkdir -p "$work/zipref/src"
 cat > "$work/zipref/Cargo.toml" <<'TOML'
@@ -105,6 +114,9 @@ echo "pilot-criterion, unchanged:"
   | grep '^zip default zip:'
 "$work/zipref/target/release/zipref"
 
+fi
+
+if want 3; then
 echo "== 3. criterion against itself: base64's small-input ids, the same binary run twice, interleaved"
 # How often do two runs of criterion itself agree by the bars' rule (|a − b| ≤ the two
 # half-widths)? Each id runs twice in a row, in target dirs of their own, alternating which goes
@@ -133,6 +145,9 @@ print(f"criterion against itself: {agree} of {len(ids)} small-input ids agree "
       f"median {ratios[len(ratios) // 2]:.3f}, max {ratios[-1]:.3f}")
 PY
 
+fi
+
+if want 4; then
 echo "== 4. pilot-criterion against itself: base64's small-input ids, the same binary run twice"
 # As section 3, with pilot-criterion's run documents (--json) in place of criterion's folders.
 # Both runs share the build's target/pilot (its machine history), as a user's reruns do.
@@ -162,6 +177,9 @@ print(f"pilot-criterion against itself: {agree} of {len(ids)} small-input ids ag
       f"±{100 * widths[len(widths) // 2]:.2f}%")
 PY
 
+fi
+
+if want 5; then
 echo "== 5. base64's large-input ids under pilot-criterion, round by round"
 python3 - "$root/tests" "$(exe "$bars/base64-pilot" benchmarks)" "$bars/base64-pilot" "$work/large" "$bars/base64.tsv" <<'PY'
 import csv, json, os, statistics, subprocess, sys
@@ -203,3 +221,4 @@ for n, bid in enumerate(ids):
 for slow, (n, a) in cold.items():
     print(f"{'a slow' if slow else 'no slow'} first unit (> 1.5x): {n} ids, {a} agree with criterion")
 PY
+fi
