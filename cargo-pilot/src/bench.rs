@@ -7,6 +7,7 @@ use std::process::{Command, ExitCode};
 use anyhow::Context;
 use pilot::cargo_api::compare::CompareOptions;
 use pilot::cargo_api::settings::{BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise};
+use pilot::cargo_api::store::Existing;
 use pilot::cargo_api::store::schema::{GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
 use crate::cargo::{self, CargoOptions};
@@ -42,6 +43,10 @@ pub struct BenchArgs {
     /// Confidence level of the intervals (e.g. 0.95)
     #[arg(long, value_name = "X")]
     pub confidence: Option<Confidence>,
+    /// What the time estimates: `trimmed` (the code's cost, interrupted units left out; the
+    /// default) or `mean` (every unit)
+    #[arg(long, value_name = "trimmed|mean")]
+    pub estimator: Option<pilot::cargo_api::settings::Estimator>,
     /// Time cap per bench in seconds
     #[arg(long, value_name = "SECONDS")]
     pub max_time: Option<Cap>,
@@ -52,7 +57,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub quick: bool,
     /// The least process executions per bench; more run while the interval is too wide and
-    /// time remains (default 1; 5 when saving or comparing with a baseline; with --against, the
+    /// time remains (default 3 when the time cap is at least 1 s, else 1; 5 when saving or
+    /// comparing with a baseline; with --against, the
     /// least pairs of processes, default 6)
     #[arg(long, value_name = "N")]
     pub processes: Option<Count>,
@@ -155,6 +161,10 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
     );
     value("--ci", args.ci.map(|x| x.0.to_string()));
     value("--confidence", args.confidence.map(|x| x.0.to_string()));
+    value(
+        "--estimator",
+        args.estimator.map(|e| e.as_str().to_string()),
+    );
     value(
         "--max-time",
         args.max_time.map(|x| x.0.as_secs_f64().to_string()),
@@ -389,7 +399,7 @@ fn finish(
         } else {
             println!("saved as baseline `{name}`: {}", dir.display());
             if let Some(w) = pilot::cargo_api::report::weak_baseline(&got.documents, name) {
-                println!("warning: {w}");
+                println!("warning: {}", pilot::cargo_api::report::terminal(&w));
             }
         }
     }
@@ -441,7 +451,7 @@ fn finish(
         eprintln!("warning: failed to write `{}`: {e}", last.display());
     }
     if let Some(path) = &args.json {
-        pilot::cargo_api::store::write_atomic(path, &bytes)
+        pilot::cargo_api::store::write_output(path, &bytes, Existing::Replace)
             .with_context(|| format!("failed to write `{}`", path.display()))?;
     }
     Ok(if got.failed {

@@ -27,8 +27,15 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// The target directory these flags point at (see [`target_dir_only`]).
+    /// The target directory these flags point at (see [`target_dir_only`]); `CARGO_TARGET_DIR`
+    /// when set and no `--target-dir` is given, as cargo would choose, without asking cargo, so
+    /// that no Cargo.toml is needed to read the results there.
     pub fn target_dir(&self) -> anyhow::Result<PathBuf> {
+        if self.target_dir.is_none() {
+            if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
+                return Ok(PathBuf::from(dir));
+            }
+        }
         target_dir_only(&CargoOptions {
             manifest_path: self.manifest_path.clone(),
             target_dir: self.target_dir.clone(),
@@ -190,6 +197,8 @@ pub fn build(options: &CargoOptions, packages: &[String]) -> anyhow::Result<Vec<
         .stderr(Stdio::inherit())
         .spawn()
         .with_context(|| format!("failed to start `{}`", cargo().display()))?;
+    // Ctrl-C sent to this process alone (a CI runner cancelling the job) reaches cargo too.
+    let _watched = crate::interrupt::watch(&child);
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut exes = Vec::new();
     for message in Message::parse_stream(BufReader::new(stdout)) {
@@ -216,6 +225,7 @@ pub fn build(options: &CargoOptions, packages: &[String]) -> anyhow::Result<Vec<
         }
     }
     let status = child.wait().context("failed to wait for cargo")?;
+    crate::interrupt::note(&status);
     if !status.success() {
         bail!("building the bench targets failed (`cargo bench --no-run` exited with {status})");
     }

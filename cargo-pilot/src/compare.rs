@@ -85,7 +85,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
         return Err(Failure::Error(anyhow!("`{}` holds no results", args.base)));
     }
     for w in pilot::cargo_api::compare::machine_mismatch(&base, &new) {
-        eprintln!("warning: {w}");
+        eprintln!("warning: {}", pilot::cargo_api::report::terminal(&w));
     }
     // Two single results are compared with each other whatever their names.
     let comparisons = if base.len() == 1 && new.len() == 1 {

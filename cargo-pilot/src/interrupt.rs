@@ -32,10 +32,47 @@ pub fn install() {
 
 /// Waits for `child`, known to the handler meanwhile.
 pub fn wait(child: &mut Child) -> std::io::Result<ExitStatus> {
-    CHILD.store(child.id(), Ordering::SeqCst);
+    let _watched = watch(child);
     let status = child.wait();
-    CHILD.store(0, Ordering::SeqCst);
+    if let Ok(status) = &status {
+        note(status);
+    }
     status
+}
+
+/// Records an interrupt when a child's `status` says it was stopped by one: killed by SIGINT,
+/// SIGTERM or SIGHUP, or exited with 130 as pilot's bench binaries do. Ctrl-C at a terminal
+/// reaches the whole process group at once, and the handler records it on a thread of its
+/// own, so the child's end can be seen first: without this, a build stopped by Ctrl-C would
+/// read as a build that failed.
+pub fn note(status: &ExitStatus) {
+    #[cfg(unix)]
+    let signalled = {
+        use std::os::unix::process::ExitStatusExt;
+        // SIGHUP, SIGINT, SIGTERM.
+        matches!(status.signal(), Some(1 | 2 | 15))
+    };
+    #[cfg(not(unix))]
+    let signalled = false;
+    if signalled || status.code() == Some(i32::from(EXIT_INTERRUPTED)) {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+    }
+}
+
+/// While the guard lives, an interrupt is passed on to `child` (a process whose output is read
+/// before it is waited for, such as cargo's build).
+pub fn watch(child: &Child) -> Watched {
+    CHILD.store(child.id(), Ordering::SeqCst);
+    Watched(())
+}
+
+/// The running child known to the handler; dropping it forgets the child.
+pub struct Watched(());
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        CHILD.store(0, Ordering::SeqCst);
+    }
 }
 
 /// Whether Ctrl-C came.

@@ -81,7 +81,7 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
     );
     println!("\n{} benches", rows.len());
     for p in &problems {
-        eprintln!("warning: {p}");
+        eprintln!("warning: {}", pilot::cargo_api::report::terminal(p));
     }
     Ok(ExitCode::SUCCESS)
 }

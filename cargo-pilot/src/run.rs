@@ -30,7 +30,8 @@ pub struct RunArgs {
     /// The shell each COMMAND runs through; its start-up time is measured and subtracted
     #[arg(long, short = 'S', value_name = "SHELL", default_value = "sh")]
     pub shell: String,
-    /// Run each COMMAND directly, split into words as a shell would, without a shell
+    /// Run each COMMAND directly, split into words as a shell would, without a shell (a
+    /// parameter's value is then one word)
     #[arg(long, short = 'N')]
     pub no_shell: bool,
     /// Names of the commands, in order (else the command itself)
@@ -42,13 +43,14 @@ pub struct RunArgs {
     /// Confidence level of the intervals
     #[arg(long, value_name = "X", default_value = "0.95")]
     pub confidence: Confidence,
-    /// Time cap in seconds per command (for all of them together when interleaved)
+    /// Time cap in seconds per command (for all of them together when interleaved); a command
+    /// still running a tenth past it is killed, with what it started
     #[arg(long, value_name = "SECONDS", default_value = "10")]
     pub max_time: Cap,
     /// Least runs of each command before it may stop short of the cap
     #[arg(long, short = 'm', value_name = "N")]
     pub min_runs: Option<u64>,
-    /// Most runs of each command
+    /// Most runs of each command (interleaved or not), besides the checked and warm-up runs
     #[arg(long, short = 'M', value_name = "N")]
     pub max_runs: Option<u64>,
     /// Runs of each command discarded before its session (beyond one checked run)
@@ -205,20 +207,22 @@ fn fill(text: &str, combo: &[(String, String)]) -> String {
     })
 }
 
-/// What is started for `command`: the shell with `-c`, or the command's words.
-fn argv(args: &RunArgs, command: &str) -> anyhow::Result<Vec<String>> {
+/// What is started for `command` with the parameters `combo`: the shell with `-c` and the
+/// command filled in, or (`-N`) the command's words, each filled in after the split, so that a
+/// parameter's value is one argument whatever spaces or quotes it holds.
+fn argv(args: &RunArgs, command: &str, combo: &[(String, String)]) -> anyhow::Result<Vec<String>> {
     if args.no_shell {
         let words = shlex::split(command)
             .ok_or_else(|| anyhow!("cannot split `{command}` into words (an unclosed quote?)"))?;
         if words.is_empty() {
             bail!("an empty command");
         }
-        Ok(words)
+        Ok(words.iter().map(|w| fill(w, combo)).collect())
     } else {
         Ok(vec![
             args.shell.clone(),
             "-c".to_string(),
-            command.to_string(),
+            fill(command, combo),
         ])
     }
 }
@@ -254,7 +258,7 @@ fn programs(args: &RunArgs) -> anyhow::Result<Vec<Program>> {
             }
             out.push(Program {
                 name,
-                argv: argv(args, &text)?,
+                argv: argv(args, command, &combo)?,
                 command: text,
                 parameters: combo,
             });
@@ -345,7 +349,7 @@ fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
         (None, false, true) => readings_mode(args)?,
         (None, false, false) => Mode::Runs,
     };
-    let side = |c: &Option<String>| c.as_deref().map(|c| argv(args, c)).transpose();
+    let side = |c: &Option<String>| c.as_deref().map(|c| argv(args, c, &[])).transpose();
     let output = match args.output.as_str() {
         "null" => Output::Null,
         "pipe" => Output::Pipe,
@@ -458,6 +462,10 @@ mod tests {
     fn commands_split_into_words_without_a_shell() {
         let p = programs(&args(&["-N", "grep -c 'a b' \"x y\""])).unwrap();
         assert_eq!(p[0].argv, ["grep", "-c", "a b", "x y"]);
+        // A parameter's value is one word, its spaces and quotes kept.
+        let p = programs(&args(&["-N", "-L", "x", "b c,'d", "prog {x} --n={x}"])).unwrap();
+        assert_eq!(p[0].argv, ["prog", "b c", "--n=b c"]);
+        assert_eq!(p[1].argv, ["prog", "'d", "--n='d"]);
         assert!(programs(&args(&["-N", "echo 'open"])).is_err());
     }
 

@@ -160,6 +160,11 @@ fn options(attr: &BenchAttr, krate: &Path) -> TokenStream {
     let max_time = option(attr.max_time.map(Literal::f64_suffixed));
     let min_time = option(attr.min_time.map(Literal::f64_suffixed));
     let ignore = attr.ignore;
+    let estimator = option(
+        attr.estimator
+            .as_deref()
+            .map(|e| LitStr::new(e, Span::call_site())),
+    );
     let group = option(
         attr.group
             .as_deref()
@@ -192,6 +197,7 @@ fn options(attr: &BenchAttr, krate: &Path) -> TokenStream {
             max_time: #max_time,
             min_time: #min_time,
             ignore: #ignore,
+            estimator: #estimator,
             group: #group,
             threads: &[#(#threads),*],
             bottleneck: #bottleneck,

@@ -24,6 +24,7 @@ pub mod program {
 
 /// Tables, Markdown and documents of results and comparisons.
 pub mod report {
+    pub use crate::fmt::{csv_text, markdown_code, terminal};
     pub use crate::report::{
         bencher_lines, columns, comparison_doc, comparison_markdown, comparison_table,
         format_estimate, format_ns, results_markdown, results_table, weak_baseline,
@@ -34,15 +35,17 @@ pub mod report {
 pub mod store {
     pub use crate::store::schema;
     pub use crate::store::{
-        SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, baseline_path,
-        baselines_dir, bench_target_of, from_document, last_run_path, latest_path, read_dir,
-        read_documents_in, read_file, read_path, read_result, results_dir, write_atomic,
+        Existing, SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names,
+        baseline_path, baselines_dir, bench_target_of, check_folder_name, from_document,
+        last_run_path, latest_path, read_dir, read_documents_in, read_file, read_path, read_result,
+        results_dir, write_atomic, write_output,
     };
 }
 
 /// Settings as types, parsed and bounded as the bench binary parses them.
 pub mod settings {
     pub use crate::settings::{
-        BaselineName, Cap, Confidence, Count, Fraction, MAX_SECONDS, MinTime, Noise, Switch,
+        BaselineName, Cap, Confidence, Count, Estimator, Fraction, MAX_SECONDS, MinTime, Noise,
+        Switch,
     };
 }

@@ -77,6 +77,9 @@ pub(crate) struct Args {
     /// Target relative CI half-width.
     pub ci: Option<f64>,
     pub confidence: Option<f64>,
+    /// What the time PI estimates (`--estimator`); `None` takes the attribute's or the
+    /// trimmed mean.
+    pub estimator: Option<crate::settings::Estimator>,
     /// Time cap.
     pub max_time: Option<Duration>,
     pub min_time: Option<Duration>,
@@ -154,11 +157,13 @@ Usage: BINARY [OPTIONS] [FILTER]...
   --ignored               only the ignored benches; --include-ignored: those too
   --ci X                  target half-width relative to the mean, 0 < X < 1 [PILOT_CI]
   --confidence X          confidence level, 0 < X < 1 (default 0.95) [PILOT_CONFIDENCE]
+  --estimator trimmed|mean  what the time estimates: the code's cost, interrupted units left
+                          out (default), or the mean of every unit [PILOT_ESTIMATOR]
   --max-time SECONDS      time cap per bench (default 10) [PILOT_MAX_TIME]
   --min-time SECONDS      least time per bench (default 0) [PILOT_MIN_TIME]
   --quick                 ±5% and a 2 s cap, unless set otherwise [PILOT_QUICK]
-  --processes N           least process executions per bench (default 1; 5 with a baseline
-                          flag) [PILOT_PROCESSES]
+  --processes N           least process executions per bench (default 3 when the time cap
+                          is at least 1 s, else 1; 5 with a baseline flag) [PILOT_PROCESSES]
   --sequential            measure a group's members one after another [PILOT_SEQUENTIAL]
   --compare-groups        criterion benchmark groups (pilot-criterion): run each group's
                           members interleaved, one process each in turn, and rank them
@@ -274,6 +279,7 @@ impl Flags {
             "--confidence" => {
                 out.confidence = Some(typed::<Confidence>(v("--confidence")?)?.0);
             }
+            "--estimator" => out.estimator = Some(typed(v("--estimator")?)?),
             "--max-time" => out.max_time = Some(typed::<Cap>(v("--max-time")?)?.0),
             "--min-time" => out.min_time = Some(typed::<MinTime>(v("--min-time")?)?.0),
             "--processes" => out.processes = Some(typed::<Count>(v("--processes")?)?.0),
@@ -357,6 +363,9 @@ fn fill_from_env(out: &mut Args, env: &impl Fn(&str) -> Option<String>) -> Resul
             .map(typed::<Confidence>)
             .transpose()?
             .map(|x| x.0);
+    }
+    if out.estimator.is_none() {
+        out.estimator = get("PILOT_ESTIMATOR").map(typed).transpose()?;
     }
     if out.max_time.is_none() {
         out.max_time = get("PILOT_MAX_TIME")

@@ -118,6 +118,9 @@ pub struct Comparison {
     /// The pairs of processes the change came from, when the two sides were measured
     /// interleaved (`cargo pilot bench --against`); `None` for a comparison of saved results.
     pub pairs: Option<usize>,
+    /// Why the verdict is `undecided` though `method` gave an answer: too few pairs of
+    /// processes finished in the time given for the verdict to be taken (`--against`).
+    pub reason: Option<String>,
 }
 
 /// What comparing two estimates of one bench found.
@@ -426,6 +429,7 @@ pub fn compare_pair(
         verdict: Verdict::Failed,
         method: String::new(),
         pairs: None,
+        reason: None,
     };
     match (base, new) {
         (None, _) => {

@@ -35,6 +35,8 @@ pub struct BenchOptions {
     pub min_time: Option<f64>,
     /// Skipped unless `--ignored` or `--include-ignored`.
     pub ignore: bool,
+    /// What the time PI estimates: `"trimmed"` or `"mean"` (checked by the macro).
+    pub estimator: Option<&'static str>,
     /// The group whose members are compared with each other (`group = "…"`).
     pub group: Option<&'static str>,
     /// Thread counts to run the workload on at once (`threads = N` or `[…]`); empty means one.
@@ -86,6 +88,7 @@ impl BenchOptions {
         max_time: None,
         min_time: None,
         ignore: false,
+        estimator: None,
         group: None,
         threads: &[],
         bottleneck: None,

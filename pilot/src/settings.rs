@@ -44,6 +44,41 @@ pub struct Count(pub usize);
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct BaselineName(pub String);
 
+/// What a bench's `time` estimates (`--estimator`, `PILOT_ESTIMATOR`, the attribute's
+/// `estimator`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Estimator {
+    /// The code's cost per unit: the 20%-trimmed mean of subsession means, which leaves out
+    /// the units an interruption (a time slice given to another process, a page fault storm)
+    /// made many times slower. The default.
+    #[default]
+    Trimmed,
+    /// The mean of every stable unit reading, interruptions included: for workloads whose rare
+    /// slow units are their real cost (a collector's pause, an allocator's refill).
+    Mean,
+}
+
+impl Estimator {
+    /// The name used on the command line, in attributes and in result documents.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Estimator::Trimmed => "trimmed",
+            Estimator::Mean => "mean",
+        }
+    }
+}
+
+impl FromStr for Estimator {
+    type Err = String;
+    fn from_str(raw: &str) -> Result<Self, String> {
+        match raw.trim() {
+            "trimmed" => Ok(Estimator::Trimmed),
+            "mean" => Ok(Estimator::Mean),
+            _ => Err(format!("`{raw}` must be `trimmed` or `mean`")),
+        }
+    }
+}
+
 /// An on/off switch from the environment: `1`, `true`, `yes`, `on` or `0`, `false`, `no`,
 /// `off`, or empty (off).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -64,14 +64,58 @@ fn git(dir: &Path, args: &[&str]) {
 /// `cargo pilot bench --against ARGS` in `dir`, short sessions, no `PILOT_*` setting of the
 /// outer environment.
 fn against(dir: &Path, target: &Path, args: &[&str]) -> Output {
+    against_for(dir, target, args, &["--max-time", "1", "--ci", "0.05"])
+}
+
+/// `cargo pilot bench --against ARGS`, each bench capped by the settings `time`.
+fn against_for(dir: &Path, target: &Path, args: &[&str], time: &[&str]) -> Output {
+    against_command(dir, target, args, time).output().unwrap()
+}
+
+fn against_command(dir: &Path, target: &Path, args: &[&str], time: &[&str]) -> Command {
     let mut cmd = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"));
     cmd.args(["bench", "--against"])
         .args(args)
-        .args(["--max-time", "1", "--ci", "0.05", "--processes", "3"])
+        .args(time)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
         .env("CI", "1");
-    cmd.output().unwrap()
+    cmd
+}
+
+/// The fixture in a new git repository at `repo`, committed and tagged `base`.
+fn fixture_repo(repo: &Path) {
+    copy_fixture(repo);
+    git(repo, &["init", "--quiet"]);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "--quiet", "-m", "base"]);
+    git(repo, &["tag", "base"]);
+}
+
+/// `git ARGS` in `dir`: its standard output.
+fn git_out(dir: &Path, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "git {args:?}: {}", text(&o));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The least pairs the README promises before a verdict ("A verdict needs at least 6 pairs"),
+/// read from it, so that the README and the code cannot part.
+fn least_pairs() -> u64 {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    let (_, rest) = readme
+        .split_once("A verdict needs at least ")
+        .expect("README's `--against` section gives the least pairs");
+    let n = rest.split_whitespace().next().unwrap();
+    n.parse()
+        .unwrap_or_else(|_| panic!("not a number of pairs: `{n}`"))
 }
 
 /// The (name, verdict) rows of a `--format json` comparison.
@@ -85,8 +129,9 @@ fn verdicts(o: &Output) -> Vec<(String, String)> {
         .unwrap()
         .iter()
         .map(|b| {
-            if b["verdict"] != "new" && b["verdict"] != "missing" {
-                assert!(b["pairs"].as_u64().unwrap() >= 2, "{b}");
+            let decided = ["no change", "regressed", "improved"];
+            if decided.contains(&b["verdict"].as_str().unwrap()) {
+                assert!(b["pairs"].as_u64().unwrap() >= least_pairs(), "{b}");
             }
             (
                 b["name"].as_str().unwrap().to_string(),
@@ -135,11 +180,7 @@ fn two_builds_are_compared_interleaved_in_one_job() {
 
     // The repository: the fixture committed and tagged `base`.
     let repo = tmp().join("against-repo");
-    copy_fixture(&repo);
-    git(&repo, &["init", "--quiet"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "--quiet", "-m", "base"]);
-    git(&repo, &["tag", "base"]);
+    fixture_repo(&repo);
     let source = repo.join("benches/cost.rs");
 
     // 2. A revision the repository does not know: named, nothing built or written.
@@ -183,13 +224,64 @@ fn two_builds_are_compared_interleaved_in_one_job() {
         assert!(doc["processes"]["count"].as_u64().unwrap() >= 2, "{doc}");
     }
 
+    // 3b. Too little time for the least pairs: no verdict is taken from the few pairs there
+    //     are; each bench is `undecided` with the reason, and undecided is no error (exit 0).
+    //     A target too narrow to meet keeps each process to its whole 0.1 s, so a 0.5 s cap
+    //     (1 s for both builds) holds at most 4 pairs of them.
+    let o = against_for(
+        &repo,
+        &target,
+        &["base", "--format", "json", "--noise", "0.1"],
+        &["--max-time", "0.5", "--ci", "0.0001"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let least = least_pairs();
+    let needed = format!("at least {least} are needed: raise --max-time");
+    for (name, verdict) in verdicts(&o) {
+        assert_eq!(verdict, "undecided", "{name}: {}", text(&o));
+    }
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    for b in doc["benches"].as_array().unwrap() {
+        assert!(b["pairs"].as_u64().unwrap() < least, "{b}");
+        let reason = b["reason"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no reason: {b}"));
+        assert!(reason.ends_with(&needed), "{b}");
+    }
+    // 3c. Time for one pair at most (0.2 s a process pair, 0.4 s for both builds): the terminal
+    //     says why there is no verdict, and claims no save, as no bench has two processes.
+    let o = against_for(
+        &repo,
+        &target,
+        &["base"],
+        &["--max-time", "0.2", "--ci", "0.0001"],
+    );
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    for name in ["spin", "units"] {
+        let why = format!("`{name}` (cost) is undecided: ");
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&why))
+            .unwrap_or_else(|| panic!("no reason for `{name}`: {out}"));
+        assert!(line.ends_with(&needed), "{out}");
+    }
+    assert!(!out.contains("saved as baseline"), "{out}");
+    assert!(out.contains("nothing of the base `base`"), "{out}");
+
     // 4. Four times the work in the working tree: regressed, exit 3, as Markdown for a PR.
     edit(
         &source,
         "const SOURCE_COST: f64 = 1.0;",
         "const SOURCE_COST: f64 = 4.0;",
     );
-    let o = against(&repo, &target, &["base", "--format", "md"]);
+    // A verdict needs the least pairs: a cap with room for them on a loaded machine.
+    let o = against_for(
+        &repo,
+        &target,
+        &["base", "--format", "md"],
+        &["--max-time", "3", "--ci", "0.05"],
+    );
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
     let md = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -238,4 +330,154 @@ fn two_builds_are_compared_interleaved_in_one_job() {
         rows[1].contains("vs pick_quarter") && rows[1].ends_with("faster"),
         "{ranking}"
     );
+}
+
+/// `target/pilot/against/worktree`, or a folder above it, made a symbolic link to the user's
+/// repository, or a folder of the user's put there: refused, and nothing of the user's
+/// (uncommitted edits, untracked files, HEAD) touched. Refused before anything is built.
+#[cfg(unix)]
+#[test]
+fn the_base_checkout_never_resets_a_folder_pilot_did_not_make() {
+    let repo = tmp().join("against-link-repo");
+    let target = tmp().join("against-link-target");
+    let _ = std::fs::remove_dir_all(&target);
+    fixture_repo(&repo);
+    let source = repo.join("benches/cost.rs");
+    edit(
+        &source,
+        "/// `steps` rounds",
+        "/// `steps` (uncommitted) rounds",
+    );
+    let edited = std::fs::read_to_string(&source).unwrap();
+    std::fs::write(repo.join("notes.txt"), "untracked").unwrap();
+    let head = git_out(&repo, &["rev-parse", "HEAD"]);
+    let branch = git_out(&repo, &["symbolic-ref", "HEAD"]);
+    let pilot = target.join("pilot");
+    let worktree = pilot.join("against/worktree");
+    let own_folder = tmp().join("against-link-own");
+    let _ = std::fs::remove_dir_all(&own_folder);
+    std::fs::create_dir_all(own_folder.join("src")).unwrap();
+    std::fs::write(own_folder.join("src/keep.txt"), "mine").unwrap();
+    // (what is made a link, what the message names)
+    let cases: [(&Path, &Path, &str); 4] = [
+        (&worktree, &repo, "is a symbolic link"),
+        (&pilot.join("against"), &repo, "is a symbolic link"),
+        (&pilot, &repo, "is a symbolic link"),
+        // Not a link: the user's folder at that path itself.
+        (
+            &worktree,
+            &own_folder,
+            "is not the base checkout pilot made",
+        ),
+    ];
+    for (at, to, says) in cases {
+        let _ = std::fs::remove_dir_all(&target);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        if to == own_folder.as_path() {
+            copy_dir(to, at);
+        } else {
+            std::os::unix::fs::symlink(to, at).unwrap();
+        }
+        let o = against(&repo, &target, &["base"]);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{}: {out}", at.display());
+        assert!(out.contains(&format!("`{}` {says}", at.display())), "{out}");
+        assert!(!out.contains("== building"), "{out}");
+        assert_eq!(std::fs::read_to_string(&source).unwrap(), edited);
+        assert!(repo.join("notes.txt").is_file());
+        assert!(!repo.join("worktree").exists() && !repo.join("against").exists());
+        assert_eq!(git_out(&repo, &["rev-parse", "HEAD"]), head);
+        assert_eq!(git_out(&repo, &["symbolic-ref", "HEAD"]), branch);
+        if to == own_folder.as_path() {
+            assert_eq!(
+                std::fs::read_to_string(at.join("src/keep.txt")).unwrap(),
+                "mine"
+            );
+        }
+    }
+}
+
+/// A copy of the files of `from` at `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// Ctrl-C at a terminal (SIGINT to the whole process group), or SIGINT to cargo pilot alone
+/// (a CI runner cancelling the job; passed on to cargo), while the base builds: exit 130, said
+/// to be an interruption, not a base that does not build. The base builds from nothing in a
+/// target directory of its own, and is stopped at cargo's first `Compiling`.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_the_base_builds_is_an_interruption() {
+    let repo = tmp().join("against-sigint-repo");
+    fixture_repo(&repo);
+    for to_group in [true, false] {
+        let target = tmp().join(format!("against-sigint-target-{to_group}"));
+        let _ = std::fs::remove_dir_all(&target);
+        let (code, out, err) = interrupt_base_build(&repo, &target, to_group);
+        assert!(out.contains("== building the base"), "{out}");
+        assert!(!out.contains("== building the working tree"), "{out}");
+        assert_eq!(code, Some(130), "to the group: {to_group}; {out}");
+        assert!(
+            err.contains("interrupted while building the base `base`"),
+            "{out}"
+        );
+        assert!(!out.contains("does not build"), "{out}");
+    }
+}
+
+/// `--against base` in `repo`, sent SIGINT (to its process group, or to it alone) at cargo's
+/// first `Compiling`: its exit code, all it printed, and its standard error.
+#[cfg(unix)]
+fn interrupt_base_build(
+    repo: &Path,
+    target: &Path,
+    to_group: bool,
+) -> (Option<i32>, String, String) {
+    use std::io::BufRead;
+    use std::os::unix::process::CommandExt;
+
+    let mut cmd = against_command(repo, target, &["base"], &["--max-time", "1"]);
+    cmd.process_group(0)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut seen = Vec::new();
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let compiling = line.trim_start().starts_with("Compiling");
+        seen.push(line);
+        if compiling {
+            break;
+        }
+    }
+    // The child leads a process group of its own: `-ID` names that group.
+    let to = if to_group {
+        format!("-{}", child.id())
+    } else {
+        child.id().to_string()
+    };
+    let killed = Command::new("kill")
+        .args(["-INT", "--", &to])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    seen.extend(lines.map_while(Result::ok));
+    let o = child.wait_with_output().unwrap();
+    let err = seen.join("\n");
+    let out = format!(
+        "{}\n--- stderr ---\n{err}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    (o.status.code(), out, err)
 }

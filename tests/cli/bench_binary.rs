@@ -163,9 +163,22 @@ fn bench_mode_measures_in_several_processes_and_saves_results() {
 }
 
 #[test]
-fn single_process_sessions_of_every_form_by_default() {
+fn one_process_sessions_of_every_form_with_processes_1() {
+    // Several processes are the default from a 1 s cap; `--processes 1` keeps one, as
+    // test mode does.
     let dir = scratch("single");
-    let o = demo(&["--bench", "--max-time", "1", "--ci", "0.05"], &dir);
+    let o = demo(
+        &[
+            "--bench",
+            "--max-time",
+            "1",
+            "--ci",
+            "0.05",
+            "--processes",
+            "1",
+        ],
+        &dir,
+    );
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -930,4 +943,46 @@ fn throughput_in_bytes_survives_several_processes() {
         (b - 64.0e9 / t).abs() <= 1e-9 * b,
         "{b} B/s vs 64 B in {t} ns"
     );
+}
+
+/// `--json` to a symlink writes the file it points to and leaves the link; to `/dev/full` it is
+/// an error naming the device, which stays a device.
+#[cfg(target_os = "linux")]
+#[test]
+fn json_to_a_symlink_or_a_device_is_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("json-in-place");
+    let (real, link) = (dir.join("real.json"), dir.join("link.json"));
+    std::fs::write(&real, "an older document").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let bench = |json: &str| {
+        demo(
+            &[
+                "--bench",
+                "--max-time",
+                "0.3",
+                "--ci",
+                "0.2",
+                "--json",
+                json,
+                "--exact",
+                "add",
+            ],
+            &dir,
+        )
+    };
+    let o = bench(link.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    let run: Value = serde_json::from_slice(&std::fs::read(&real).unwrap()).unwrap();
+    assert_eq!(run["schema"], "pilot.run/1");
+    let o = bench("/dev/full");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error: failed to write `/dev/full`: No space left on device"),
+        "{err}"
+    );
+    let full = std::fs::symlink_metadata("/dev/full").unwrap();
+    assert!(full.file_type().is_char_device());
 }

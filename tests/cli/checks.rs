@@ -105,7 +105,9 @@ fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
 
     let (_, slow) = bench(
         "slowdown",
-        &["--min-time", "3", "--max-time", "3"],
+        // One process: the fixture slows down over its process's first 3 s, which several
+        // short processes would each see only the start of.
+        &["--min-time", "3", "--max-time", "3", "--processes", "1"],
         &[("PILOT_FIXTURE_SLOWDOWN_S", "3")],
     );
     let c = check(&slow, "slowdown");
@@ -114,7 +116,9 @@ fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
 
     // Each round's first unit maps a 32 MiB buffer that the setup allocated: far slower than
     // the rest, and named with its share of the mean. The leak-free bench's first units are not.
-    let (out, touch) = bench("first_touch", &["--max-time", "2"], &[]);
+    // One process, as for the slowdown: a cold start is judged from a process's own rounds
+    // (at least 3), which a 2 s cap shared by several processes leaves too few of.
+    let (out, touch) = bench("first_touch", &["--max-time", "2", "--processes", "1"], &[]);
     let c = check(&touch, "cold_start");
     assert!(c["ratio"].as_f64().unwrap() > 1.5, "{c:#}");
     assert!(c["effect_on_mean"].as_f64().unwrap() > 0.01, "{c:#}");

@@ -237,3 +237,44 @@ fn compare_groups_ranks_a_criterion_groups_alternatives_interleaved() {
         assert!(doc["processes"]["count"].as_u64().unwrap() >= 2, "{name}");
     }
 }
+
+/// The estimate of `may_panic` (200 mixing steps) from one run of the binary, with `envs`.
+fn may_panic_estimate(tag: &str, envs: &[(&str, &str)]) -> (f64, String) {
+    let json = target_dir().join(format!("twice-{tag}.json"));
+    let o = run_exe(
+        &[
+            "--bench",
+            "--max-time",
+            "0.5",
+            "--ci",
+            "0.05",
+            "--exact",
+            "may_panic",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+        envs,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    let doc = read(json);
+    let result = &doc["results"][0];
+    assert_eq!(result["name"], "may_panic");
+    let status = result["status"].as_str().unwrap().to_string();
+    (result["pis"][0]["mean"].as_f64().unwrap(), status)
+}
+
+// criterion keeps the last routine's time when a bench function calls `b.iter` twice; mixing
+// both routines' units made "no steady state" and a time between the two.
+#[test]
+fn a_second_iter_call_replaces_the_first() {
+    let (once, _) = may_panic_estimate("once", &[]);
+    let (twice, status) = may_panic_estimate("twice", &[("PILOT_FIXTURE_TWICE", "1")]);
+    assert_ne!(status, "no_steady_state");
+    // The first routine costs a hundred times the second: any of its units left in the
+    // estimate would move it far beyond this bound.
+    let ratio = twice / once;
+    assert!(
+        (0.5..2.0).contains(&ratio),
+        "twice {twice} ns, once {once} ns"
+    );
+}

@@ -3,6 +3,8 @@
 //! say how), and criterion 0.3.2's older `[iters, times]` form built from one of them.
 
 mod common;
+#[path = "import/refused.rs"]
+mod refused;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -305,3 +305,73 @@ fn a_million_readings_are_drawn_from_their_bins() {
     eprintln!("10⁶ readings: {} kB in {took:?}", html.len() / 1024);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn out_naming_a_file_is_a_usage_error_saying_it_is_not_a_folder() {
+    let dir = target("out-file");
+    fixture(&dir);
+    let page = dir.join("page.html");
+    std::fs::write(&page, "mine").unwrap();
+    let out = report(&dir, &["--out", page.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", common::text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("--out `{}` is not a folder", page.display())),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "mine");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `cargo pilot run` outside a cargo project keeps its results in `./pilot-results`; `report
+/// --results` (or `CARGO_TARGET_DIR`) reads them there, with no Cargo.toml anywhere above.
+#[test]
+fn results_of_cargo_pilot_run_are_reported_without_a_cargo_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    let pilot = |args: &[&str]| {
+        let mut cmd = common::cargo_pilot(EXE);
+        cmd.args(args)
+            .current_dir(dir.path())
+            .env_remove("CARGO_TARGET_DIR");
+        cmd
+    };
+    let o = pilot(&["run", "-N", "-n", "noop", "true", "--max-time", "0.3"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", common::text(&o));
+    let results = dir.path().join("pilot-results");
+    assert!(
+        results.join("pilot/results/run").is_dir(),
+        "{}",
+        common::text(&o)
+    );
+    let page = |o: &std::process::Output, index: &Path| {
+        assert!(o.status.success(), "{}", common::text(o));
+        let html = std::fs::read_to_string(index).unwrap();
+        assert!(html.contains("noop"), "{html}");
+    };
+    let o = pilot(&["report", "--results", "pilot-results"])
+        .output()
+        .unwrap();
+    page(&o, &results.join("pilot/report/index.html"));
+    // The `pilot/results` folder itself names the same results.
+    let o = pilot(&[
+        "report",
+        "--results",
+        "pilot-results/pilot/results",
+        "--out",
+        "a",
+    ])
+    .output()
+    .unwrap();
+    page(&o, &dir.path().join("a/index.html"));
+    let o = pilot(&["report", "--out", "b"])
+        .env("CARGO_TARGET_DIR", "pilot-results")
+        .output()
+        .unwrap();
+    page(&o, &dir.path().join("b/index.html"));
+    let o = pilot(&["report", "--results", "pilot-results", "--target-dir", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", common::text(&o));
+}

@@ -1,6 +1,6 @@
 //! pilot under hostile conditions, driving the real `cargo pilot`: corrupt, truncated, foreign
-//! and hand-edited result files, a failed bench in a comparison, and runs killed at random
-//! moments. What must hold: a clear error naming the file and the key, the documented exit
+//! and hand-edited result files, a failed bench in a comparison, runs killed at random
+//! moments, and outputs named as devices, FIFOs and symlinks. What must hold: a clear error naming the file and the key, the documented exit
 //! code, and no result file ever half-written or silently wrong. (The bench binary's own cases
 //! are in `bench_binary.rs`: Ctrl-C between rounds, a file in the way of a result, hostile
 //! names, bad flags.)
@@ -201,4 +201,328 @@ fn runs_killed_at_any_moment_leave_only_whole_files() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+/// Whether `path` is still a character device (`/dev/null`, `/dev/full`), not a regular file
+/// renamed over it.
+#[cfg(target_os = "linux")]
+fn is_char_device(path: &str) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+/// A FIFO at `path`, read to its end by a thread through a second name of it, so that a
+/// build that renamed a file over `path` leaves the reader waiting on the FIFO, which
+/// [`FifoReader::finish`] then ends.
+#[cfg(target_os = "linux")]
+struct FifoReader {
+    keep: PathBuf,
+    opened: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    reader: std::thread::JoinHandle<Vec<u8>>,
+}
+
+#[cfg(target_os = "linux")]
+impl FifoReader {
+    fn new(path: &Path) -> FifoReader {
+        assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+        let keep = path.with_extension("keep");
+        std::fs::hard_link(path, &keep).unwrap();
+        let opened = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (name, flag) = (keep.clone(), opened.clone());
+        let reader = std::thread::spawn(move || {
+            use std::io::Read;
+            let mut fifo = std::fs::File::open(&name).unwrap();
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            let mut bytes = Vec::new();
+            fifo.read_to_end(&mut bytes).unwrap();
+            bytes
+        });
+        FifoReader {
+            keep,
+            opened,
+            reader,
+        }
+    }
+
+    /// What was written to the FIFO, once the writer is gone; empty when nothing opened it.
+    fn finish(self) -> Vec<u8> {
+        if !self.opened.load(std::sync::atomic::Ordering::SeqCst) {
+            // The reader waits in its open: a writer that writes nothing lets it see the end.
+            drop(std::fs::OpenOptions::new().write(true).open(&self.keep));
+        }
+        self.reader.join().unwrap()
+    }
+}
+
+/// The JSON document that ends `out` (printed after the table, from a line `{`).
+fn json_at_end(out: &[u8]) -> Value {
+    let out = String::from_utf8_lossy(out);
+    let start = out
+        .find("\n{\n")
+        .unwrap_or_else(|| panic!("no JSON in {out}"));
+    serde_json::from_str(&out[start..]).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+/// `cargo pilot run`'s exports to `/dev/stdout`, `/dev/null`, a FIFO and a symlink: each is
+/// written in place, none is replaced by a regular file.
+#[cfg(target_os = "linux")]
+#[test]
+fn run_exports_to_devices_fifos_and_symlinks_are_written_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("table.md");
+    let reader = FifoReader::new(&fifo);
+    let (real, link) = (dir.path().join("real.json"), dir.path().join("link.json"));
+    std::fs::write(&real, "an older document").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let results = dir.path().join("results");
+    let o = cargo_pilot(&[
+        "run",
+        "-N",
+        "true",
+        "--max-time",
+        "0.3",
+        "--out",
+        results.to_str().unwrap(),
+        "--export-json",
+        "/dev/stdout",
+        "--export-csv",
+        "/dev/null",
+        "--export-markdown",
+        fifo.to_str().unwrap(),
+        "--json",
+        link.to_str().unwrap(),
+    ]);
+    let markdown = String::from_utf8(reader.finish()).unwrap();
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(is_char_device("/dev/null"), "{out}");
+    assert!(
+        std::fs::symlink_metadata("/dev/stdout")
+            .unwrap()
+            .is_symlink()
+    );
+    // hyperfine's JSON, printed after the table.
+    assert_eq!(json_at_end(&o.stdout)["results"][0]["command"], "true");
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "the FIFO was replaced: {kind:?}");
+    }
+    assert!(markdown.starts_with("| Command | Mean"), "{markdown:?}");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    let run: Value = serde_json::from_slice(&std::fs::read(&real).unwrap()).unwrap();
+    assert_eq!(run["schema"], "pilot.run/1");
+}
+
+/// A device that refuses the write (`/dev/full`) is an error naming it, exit 1, and stays a
+/// device.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_to_a_device_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let o = cargo_pilot(&[
+        "run",
+        "-N",
+        "true",
+        "--max-time",
+        "0.2",
+        "--out",
+        results.to_str().unwrap(),
+        "--export-markdown",
+        "/dev/full",
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("error: failed to write `/dev/full`: No space left on device"),
+        "{out}"
+    );
+    assert!(is_char_device("/dev/full"));
+}
+
+/// `cargo pilot export --out`: a device, `/dev/stdout` or a symlink only with `--force`, then
+/// written in place; a new file is readable as the umask allows, like any file the user makes.
+#[cfg(target_os = "linux")]
+#[test]
+fn export_out_writes_devices_and_symlinks_in_place_and_files_by_the_umask() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("results");
+    write(&source.join("t/sort.json"), &result("sort", 100.0));
+    let export = |out: &Path, force: bool| {
+        let mut args = vec![
+            "export",
+            "--format",
+            "bmf",
+            source.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if force {
+            args.push("--force");
+        }
+        cargo_pilot(&args)
+    };
+    let o = export(Path::new("/dev/null"), false);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("`/dev/null` exists: pass --force"),
+        "{}",
+        text(&o)
+    );
+    let o = export(Path::new("/dev/null"), true);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(is_char_device("/dev/null"));
+    let o = export(Path::new("/dev/stdout"), true);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let bmf: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(bmf["t/sort"]["latency"]["value"].is_number(), "{bmf}");
+    let o = export(Path::new("/dev/full"), true);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("failed to write `/dev/full`: No space left on device"),
+        "{}",
+        text(&o)
+    );
+    assert!(is_char_device("/dev/full"));
+
+    let (real, link) = (dir.path().join("real.json"), dir.path().join("link.json"));
+    std::fs::write(&real, "kept until --force").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    assert_eq!(export(&link, false).status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(&real).unwrap(),
+        "kept until --force"
+    );
+    let o = export(&link, true);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    let bmf: Value = serde_json::from_slice(&std::fs::read(&real).unwrap()).unwrap();
+    assert!(bmf["t/sort"].is_object(), "{bmf}");
+
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    // A file made here gets 0666 less this process's umask, which the command inherits.
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, "").unwrap();
+    let new = dir.path().join("new.json");
+    assert_eq!(export(&new, false).status.code(), Some(0));
+    assert_eq!(mode(&new), mode(&plain), "{:o}", mode(&new));
+}
+
+/// Names from an imported or hand-made file, each aimed at one format: CSV formulas, a line
+/// break that would end a Markdown row and add a heading, a backtick that would close the code
+/// span, a bar that would split the cell, and ANSI escapes for the terminal.
+const HOSTILE: [&str; 7] = [
+    "=cmd|' /C calc'!A0",
+    "@SUM(1+1)",
+    "+1+1",
+    "x\n## All benches passed",
+    "a`b",
+    "p|q",
+    "\u{1b}[31mred\u{1b}[0m\u{1b}[2J",
+];
+
+/// The body rows of the first Markdown table in `md`, each as its cells' text, read by
+/// pulldown-cmark (CommonMark with GitHub's tables): how a PR comment shows them.
+fn markdown_rows(md: &str) -> (Vec<Vec<String>>, Vec<String>) {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let (mut rows, mut headings) = (Vec::new(), Vec::new());
+    let (mut row, mut cell, mut in_body, mut heading): (Vec<String>, String, bool, Option<String>) =
+        (Vec::new(), String::new(), false, None);
+    for event in Parser::new_ext(md, Options::ENABLE_TABLES) {
+        match event {
+            Event::End(TagEnd::TableHead) => in_body = true,
+            Event::End(TagEnd::Table) => in_body = false,
+            Event::Start(Tag::TableCell) => cell.clear(),
+            Event::End(TagEnd::TableCell) if in_body => row.push(std::mem::take(&mut cell)),
+            Event::End(TagEnd::TableRow) if in_body => rows.push(std::mem::take(&mut row)),
+            Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
+            Event::End(TagEnd::Heading(_)) => headings.extend(heading.take()),
+            Event::Text(t) | Event::Code(t) => {
+                cell.push_str(&t);
+                if let Some(h) = heading.as_mut() {
+                    h.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    (rows, headings)
+}
+
+#[test]
+fn hostile_names_are_text_in_csv_markdown_and_the_terminal() {
+    let dir = scratch("names");
+    for (i, name) in HOSTILE.iter().enumerate() {
+        // No target, as an import of a loose file gives: the name starts the cell.
+        let mut doc = result(name, 100.0);
+        doc["target"] = json!("");
+        write(&dir.join(format!("base/n{i}.json")), &doc);
+        write(&dir.join(format!("new/n{i}.json")), &doc);
+    }
+    let (base, new) = (dir.join("base"), dir.join("new"));
+    let shown = |name: &str| name.replace('\n', "\\n").replace('\u{1b}', "\\u{1b}");
+
+    // CSV: read back by a CSV reader, every name is one cell, a formula's first character made
+    // text with a `'` (OWASP), and nothing else changed.
+    let o = cargo_pilot(&["export", "--format", "csv", base.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let mut r = csv::Reader::from_reader(&o.stdout[..]);
+    let names: Vec<String> = r.records().map(|r| r.unwrap()[0].to_string()).collect();
+    assert_eq!(names.len(), HOSTILE.len(), "{}", text(&o));
+    for name in HOSTILE {
+        let cell = if name.starts_with(['=', '+', '-', '@']) {
+            format!("'{name}")
+        } else {
+            name.to_string()
+        };
+        assert!(names.contains(&cell), "{cell:?} not in {names:?}");
+    }
+    assert!(
+        names
+            .iter()
+            .all(|n| !n.starts_with(['=', '+', '-', '@', '\t', '\r']))
+    );
+
+    // Markdown, the results table and a comparison: one row per bench whose first cell is the
+    // name as shown, no heading or row injected, no escape sequence.
+    let o = cargo_pilot(&["export", "--format", "md", base.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let compare = cargo_pilot(&[
+        "compare",
+        base.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "--format",
+        "md",
+    ]);
+    assert_eq!(compare.status.code(), Some(0), "{}", text(&compare));
+    for (md, columns) in [(&o.stdout, 12), (&compare.stdout, 6)] {
+        let md = String::from_utf8_lossy(md);
+        assert!(!md.contains('\u{1b}'), "{md}");
+        let (rows, headings) = markdown_rows(&md);
+        assert!(
+            headings.iter().all(|h| !h.contains("All benches passed")),
+            "{headings:?}\n{md}"
+        );
+        assert_eq!(rows.len(), HOSTILE.len(), "{md}");
+        let mut firsts: Vec<String> = rows.iter().map(|r| r[0].clone()).collect();
+        for r in &rows {
+            assert_eq!(r.len(), columns, "{r:?}\n{md}");
+        }
+        let mut expected: Vec<String> = HOSTILE.iter().map(|n| shown(n)).collect();
+        firsts.sort();
+        expected.sort();
+        assert_eq!(firsts, expected, "{md}");
+    }
+
+    // The terminal: the comparison's table shows the escapes as text and sends none.
+    let o = cargo_pilot(&["compare", base.to_str().unwrap(), new.to_str().unwrap()]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out}");
+    assert!(out.contains("\\u{1b}[31mred"), "{out}");
+    assert!(out.contains("x\\n## All benches passed"), "{out}");
+    let o = cargo_pilot(&["export", "--format", "bmf", base.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }

@@ -389,3 +389,236 @@ fn ctrl_c_stops_the_run_with_130_keeping_what_finished() {
         text(&out)
     );
 }
+
+/// An executable shell script `name` in `dir` with the body `body`.
+fn script(dir: &Path, name: &str, body: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// `cargo pilot run ARGS --out DIR` in a process group of its own, waited for with `wait4`:
+/// its output, how long it took and its own peak resident memory (bytes). One still running
+/// after `limit` is killed with its group (what it started too) and the test fails.
+#[cfg(unix)]
+fn pilot_run_bounded(
+    dir: &Path,
+    args: &[&str],
+    limit: std::time::Duration,
+) -> (Output, std::time::Duration, f64) {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let (out, err) = (dir.join("stdout.txt"), dir.join("stderr.txt"));
+    let start = std::time::Instant::now();
+    // Reaped with `wait4` below (std's `wait` would not give its resource use).
+    let pid = cargo_pilot()
+        .arg("run")
+        .args(args)
+        .arg("--out")
+        .arg(dir)
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .process_group(0)
+        .spawn()
+        .unwrap()
+        .id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: `pid` is our own child, reaped only here; the pointers are valid for writes.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break;
+        }
+        if start.elapsed() > limit {
+            // SAFETY: kill has no memory effects; `-pid` is the group the child leads.
+            unsafe { libc::kill(-pid, libc::SIGKILL) };
+            // SAFETY: as above.
+            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            panic!(
+                "`cargo pilot run {}` still ran after {limit:?}: killed\n{}",
+                args.join(" "),
+                std::fs::read_to_string(&out).unwrap()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let took = start.elapsed();
+    let output = Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: std::fs::read(&out).unwrap(),
+        stderr: std::fs::read(&err).unwrap(),
+    };
+    // Linux gives ru_maxrss in KiB, macOS in bytes.
+    let unit = if cfg!(target_os = "macos") {
+        1.0
+    } else {
+        1024.0
+    };
+    (output, took, usage.ru_maxrss as f64 * unit)
+}
+
+/// Whether process `pid` is gone (or a zombie nobody reaps, which holds nothing).
+fn gone(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |s| {
+        s.rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z'))
+    })
+}
+
+#[test]
+fn max_runs_in_a_group_bounds_each_programs_runs_and_keeps_their_time() {
+    let dir = tmp();
+    let log = dir.path().join("runs.log");
+    let prog = script(dir.path(), "log.sh", "echo \"$1\" >> \"$2\"");
+    let command = format!("{} {{x}} {}", prog.display(), log.display());
+    let json = dir.path().join("run.json");
+    let means = |extra: &[&str]| -> Vec<f64> {
+        let mut args = vec!["-N", "--max-time", "1", "-L", "x", "a,b", &command];
+        args.extend(extra);
+        args.extend(["--json", json.to_str().unwrap()]);
+        let out = pilot_run(dir.path(), &args);
+        assert!(out.status.success(), "{}", text(&out));
+        let doc = read(&json);
+        (0..2)
+            .map(|i| pi(&doc["results"][i], "time")["mean"].as_f64().unwrap())
+            .collect()
+    };
+    let free = means(&[]);
+    // Each session stops after its few runs: five of them, for the median of their means
+    // (a loaded machine delays a run by a scheduler tick now and then, in bursts).
+    let mut capped = [Vec::new(), Vec::new()];
+    for _ in 0..5 {
+        std::fs::remove_file(&log).unwrap();
+        for (all, mean) in capped.iter_mut().zip(means(&["-M", "10"])) {
+            all.push(mean);
+        }
+        // hyperfine's --max-runs: at most 10 measured runs of each, beside the checked run.
+        let runs = std::fs::read_to_string(&log).unwrap();
+        for x in ["a", "b"] {
+            let n = runs.lines().filter(|l| *l == x).count();
+            assert!((5..=11).contains(&n), "{n} runs of x={x} with -M 10");
+        }
+    }
+    // Their time is the program's, not only that of the runs a disturbance made longer than
+    // a round may be short (about 3 times the program's own).
+    for (all, f) in capped.iter_mut().zip(&free) {
+        all.sort_by(f64::total_cmp);
+        assert!(
+            all[2] / f < 2.0,
+            "-M 10 reports {all:?} ns, without -M {f} ns"
+        );
+    }
+}
+
+#[test]
+fn a_value_of_a_parameter_is_one_argument_without_a_shell() {
+    let dir = tmp();
+    let prog = script(
+        dir.path(),
+        "argc.sh",
+        "echo \"$# $1\" >> \"$(dirname \"$0\")/argc.log\"; [ $# -eq 1 ] || exit 9",
+    );
+    let command = format!("{} {{x}}", prog.display());
+    let out = pilot_run(dir.path(), &["-N", "-M", "3", "-L", "x", "b c,d", &command]);
+    assert!(out.status.success(), "{}", text(&out));
+    let log = std::fs::read_to_string(dir.path().join("argc.log")).unwrap();
+    assert!(log.lines().any(|l| l == "1 b c"), "{log}");
+    assert!(log.lines().all(|l| l == "1 b c" || l == "1 d"), "{log}");
+}
+
+#[cfg(unix)]
+#[test]
+fn output_through_a_pipe_is_read_and_discarded_in_little_memory() {
+    let dir = tmp();
+    let (out, _, peak) = pilot_run_bounded(
+        dir.path(),
+        &[
+            "-N",
+            "--output",
+            "pipe",
+            "-M",
+            "2",
+            "--max-time",
+            "2",
+            "head -c 200000000 /dev/zero",
+        ],
+        std::time::Duration::from_secs(60),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        peak < 64e6,
+        "cargo pilot peaked at {peak} bytes for 200 MB of output"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_command_that_never_exits_is_killed_at_the_time_cap() {
+    let dir = tmp();
+    let limit = std::time::Duration::from_secs(30);
+    // No run completes: an error naming the command, exit 1, at about the cap.
+    let (out, took, _) = pilot_run_bounded(dir.path(), &["--max-time", "0.5", "sleep 1000"], limit);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a run of `sleep 1000` was killed after") && err.contains("--max-time 0.5"),
+        "{err}"
+    );
+    assert!(took.as_secs_f64() < 10.0, "took {took:?}");
+    // A later run stalls, with a child of its own: both are killed, and the runs before it
+    // are the result, its status saying it was cut.
+    let pid = dir.path().join("pid");
+    let count = dir.path().join("count");
+    let prog = script(
+        dir.path(),
+        "stall.sh",
+        "n=$(cat \"$1\" 2>/dev/null || echo 0); n=$((n+1)); echo $n > \"$1\"\n\
+         [ $n -lt 15 ] && exit 0\n\
+         sleep 1000 & echo $! > \"$2\"; wait",
+    );
+    let command = format!("{} {} {}", prog.display(), count.display(), pid.display());
+    let json = dir.path().join("run.json");
+    let (out, took, _) = pilot_run_bounded(
+        dir.path(),
+        &[
+            "-N",
+            "--max-time",
+            "1",
+            &command,
+            "--json",
+            json.to_str().unwrap(),
+        ],
+        limit,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(took.as_secs_f64() < 15.0, "took {took:?}");
+    let r = &read(&json)["results"][0];
+    assert_eq!(r["status"], "time cap", "{r}");
+    let detail = r["status_detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("a run of `") && detail.contains("killed after"),
+        "{detail}"
+    );
+    assert!(pi(r, "time")["mean"].as_f64().unwrap() > 0.0);
+    assert!(text(&out).contains("the result is from the runs completed before"));
+    let grandchild = std::fs::read_to_string(&pid).unwrap();
+    assert!(
+        gone(grandchild.trim()),
+        "the stalled run's child {grandchild} still runs"
+    );
+    // A stalled --setup, --prepare or --cleanup is bounded likewise.
+    for (flag, code) in [("--setup", 1), ("--prepare", 1), ("--cleanup", 0)] {
+        let (out, took, _) = pilot_run_bounded(
+            dir.path(),
+            &["-N", "--max-time", "0.3", flag, "sleep 1000", "true"],
+            limit,
+        );
+        assert_eq!(out.status.code(), Some(code), "{flag}: {}", text(&out));
+        let what = format!("the {} command of `true` was killed after", &flag[2..]);
+        assert!(text(&out).contains(&what), "{flag}: {}", text(&out));
+        assert!(took.as_secs_f64() < 10.0, "{flag} took {took:?}");
+    }
+}

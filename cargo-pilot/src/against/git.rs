@@ -21,6 +21,7 @@ fn git(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
         .args(args)
         .output()
         .context("failed to start `git` (is it installed?)")?;
+    crate::interrupt::note(&out.status);
     if !out.status.success() {
         bail!(
             "`git {}` in `{}` failed: {}",
@@ -70,29 +71,19 @@ impl Repo {
     }
 
     /// A checkout of `commit` at `path` (a git worktree of this repository), made or reused.
-    /// A worktree left dirty by an interrupted run, or a folder there that is no worktree, is
-    /// repaired: whatever changed in it is discarded (it is pilot's own folder).
+    /// Every folder from `owned` (exclusive) down to `path` is pilot's: none may be a symbolic
+    /// link, and `path`, when it is there, must be the linked worktree pilot made; anything
+    /// else is refused before git runs, since this resets the checkout at `path` and removes
+    /// its untracked files. A worktree left dirty by an interrupted run is repaired: whatever
+    /// changed in it is discarded.
     ///
     /// # Errors
     ///
-    /// git fails to make or move the worktree.
-    pub fn checkout(&self, path: &Path, commit: &str) -> anyhow::Result<()> {
-        if self.is_worktree(path) {
-            git(path, &["reset", "--hard", "--quiet"])?;
-            git(path, &["clean", "-fd", "--quiet"])?;
-            git(
-                path,
-                &["checkout", "--quiet", "--detach", "--force", commit],
-            )?;
-        } else {
-            if path.exists() {
-                std::fs::remove_dir_all(path).with_context(|| {
-                    format!(
-                        "failed to remove `{}`, which is no worktree",
-                        path.display()
-                    )
-                })?;
-            }
+    /// A folder on the way is a link or `path` is not pilot's worktree (nothing is touched),
+    /// or git fails to make or move the worktree.
+    pub fn checkout(&self, owned: &Path, path: &Path, commit: &str) -> anyhow::Result<()> {
+        refuse_links(owned, path)?;
+        if is_empty_or_absent(path)? {
             // A worktree registered but deleted blocks a new one at the same path.
             git(&self.top, &["worktree", "prune"])?;
             let p = path.to_string_lossy();
@@ -101,6 +92,14 @@ impl Repo {
                 &[
                     "worktree", "add", "--quiet", "--force", "--detach", &p, commit,
                 ],
+            )?;
+        } else {
+            self.check_own_worktree(path)?;
+            git(path, &["reset", "--hard", "--quiet"])?;
+            git(path, &["clean", "-fd", "--quiet"])?;
+            git(
+                path,
+                &["checkout", "--quiet", "--detach", "--force", commit],
             )?;
         }
         if path.join(".gitmodules").exists() {
@@ -112,20 +111,88 @@ impl Repo {
         Ok(())
     }
 
-    /// Whether `path` is the top of a worktree of this repository.
-    fn is_worktree(&self, path: &Path) -> bool {
-        if !path.join(".git").exists() {
-            return false;
-        }
-        let top = git(path, &["rev-parse", "--show-toplevel"]).ok();
-        let common = |dir: &Path| {
-            git(dir, &["rev-parse", "--git-common-dir"])
-                .ok()
-                .map(|d| dir.join(d))
-                .and_then(|d| std::fs::canonicalize(d).ok())
+    /// Succeeds only when `path` is a linked worktree of this repository: `path/.git` a file
+    /// naming `<common git dir>/worktrees/<name>`, whose `gitdir` file names `path/.git` back,
+    /// and `path` not the main checkout. A user's own folder, their checkout, or another
+    /// repository's worktree fails with what it is and how to go on.
+    fn check_own_worktree(&self, path: &Path) -> anyhow::Result<()> {
+        let refuse = |why: &str| {
+            anyhow::anyhow!(
+                "`{}` is not the base checkout pilot made ({why}): pilot resets that folder to \
+                 the base revision and removes its untracked files, so it leaves it alone; \
+                 move it away or remove it, and pilot makes its checkout there anew",
+                path.display()
+            )
         };
-        top.and_then(|t| std::fs::canonicalize(t).ok()) == std::fs::canonicalize(path).ok()
-            && common(path).is_some()
-            && common(path) == common(&self.top)
+        let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+        let here = canonical(path).ok_or_else(|| refuse("it cannot be read"))?;
+        if here == self.top {
+            return Err(refuse("it is the repository's own checkout"));
+        }
+        let dot_git = path.join(".git");
+        let is_file = std::fs::symlink_metadata(&dot_git).is_ok_and(|m| m.file_type().is_file());
+        if !is_file {
+            return Err(refuse("its `.git` is not the file of a linked worktree"));
+        }
+        let admin = std::fs::read_to_string(&dot_git)
+            .ok()
+            .and_then(|t| {
+                t.trim()
+                    .strip_prefix("gitdir:")
+                    .map(|d| path.join(d.trim()))
+            })
+            .and_then(|d| canonical(&d))
+            .ok_or_else(|| refuse("its `.git` names no worktree of a repository"))?;
+        let common = git(&self.top, &["rev-parse", "--git-common-dir"])
+            .ok()
+            .and_then(|d| canonical(&self.top.join(d)))
+            .ok_or_else(|| refuse("the repository's git folder cannot be read"))?;
+        if admin.parent() != Some(common.join("worktrees").as_path()) {
+            return Err(refuse("it is no linked worktree of this repository"));
+        }
+        let back = std::fs::read_to_string(admin.join("gitdir"))
+            .ok()
+            .and_then(|t| canonical(Path::new(t.trim())));
+        if back != canonical(&dot_git) {
+            return Err(refuse(
+                "the repository registers that worktree at another folder",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Fails when a folder from below `owned` down to `path` is a symbolic link: pilot makes these
+/// folders itself, and a link there (to the repository, say) would send the reset elsewhere.
+fn refuse_links(owned: &Path, path: &Path) -> anyhow::Result<()> {
+    let below = path.strip_prefix(owned).unwrap_or(path);
+    let mut at = owned.to_path_buf();
+    for part in below.components() {
+        at.push(part);
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            bail!(
+                "`{}` is a symbolic link: pilot keeps the base's checkout at `{}` and resets \
+                 it, so every folder on that path must be pilot's own; remove the link (what it \
+                 points at is left as it is)",
+                at.display(),
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` is missing or an empty folder: a place a new worktree can go.
+fn is_empty_or_absent(path: &Path) -> anyhow::Result<bool> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(true),
+        Err(e) => {
+            Err(anyhow::Error::new(e).context(format!("failed to read `{}`", path.display())))
+        }
+        Ok(m) if m.is_dir() => Ok(std::fs::read_dir(path)
+            .with_context(|| format!("failed to read `{}`", path.display()))?
+            .next()
+            .is_none()),
+        Ok(_) => Ok(false),
     }
 }

@@ -10,13 +10,14 @@
 mod git;
 mod groups;
 mod pairs;
+mod report;
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow};
 use pilot::cargo_api::compare::{CompareOptions, Comparison, Verdict};
-use pilot::cargo_api::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot::cargo_api::store::schema::ResultDoc;
 
 use crate::Failure;
 use crate::bench::BenchArgs;
@@ -24,6 +25,7 @@ use crate::cargo::{self, BenchExe, CargoOptions};
 use crate::compare::Format;
 use crate::interrupt;
 use pairs::{Outcome, Plan};
+use report::Saved;
 
 /// The least pairs of processes per bench (`--processes N` asks for more): six log ratios
 /// give a t-test with five degrees of freedom, enough to call a clear change, and an even
@@ -55,17 +57,44 @@ impl Out {
     }
 }
 
+/// The two builds, ready to be measured.
+struct Builds {
+    /// The working tree's target directory: results and baselines go under it.
+    target_dir: std::path::PathBuf,
+    /// REV's commit, by its first 12 hex digits: the baseline's name.
+    short: String,
+    base_exes: Vec<BenchExe>,
+    head_exes: Vec<BenchExe>,
+}
+
 pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
-    let options = args.baselines.thresholds.options();
     let out = Out {
         format: args.format,
     };
+    // From here on Ctrl-C reaches git and cargo too (from the terminal, or passed on): a step
+    // it stops is reported as interrupted, not as the step's own failure.
+    interrupt::install();
+    let mut step = String::from("starting");
+    let builds = prepare(args, rev, &out, &mut step);
+    if interrupt::happened() {
+        eprintln!(
+            "cargo pilot: interrupted while {step}; nothing was measured or saved (the base's \
+             checkout and builds are kept for the next run)"
+        );
+        return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
+    }
+    compare_builds(args, rev, &builds?, &out)
+}
+
+/// Checks REV out and builds both sides; `step` says what it is doing, for an interrupt.
+fn prepare(args: &BenchArgs, rev: &str, out: &Out, step: &mut String) -> Result<Builds, Failure> {
+    *step = "reading the workspace".into();
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
     let root = metadata.workspace_root.clone().into_std_path_buf();
     let repo = git::Repo::find(&root)?;
     let commit = repo.resolve(rev)?;
-    let short = &commit[..12.min(commit.len())];
+    let short = commit[..12.min(commit.len())].to_string();
     let packages = cargo::pilot_packages(&metadata, &args.cargo)?;
     if packages.is_empty() {
         return Err(Failure::Error(anyhow!(
@@ -76,24 +105,80 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
     // The base side: REV's checkout, its manifest at the place the working tree's is.
     let against = target_dir.join("pilot").join("against");
     let worktree = against.join("worktree");
-    repo.checkout(&worktree, &commit)
+    // A Ctrl-C sent to this process alone stops it between steps (git is not told).
+    let go_on = || {
+        if interrupt::happened() {
+            Err(Failure::Error(anyhow!("interrupted")))
+        } else {
+            Ok(())
+        }
+    };
+    *step = format!("checking `{rev}` out");
+    repo.checkout(&target_dir, &worktree, &commit)
         .with_context(|| format!("failed to check `{rev}` out into `{}`", worktree.display()))?;
+    let base_options = base_options(
+        args,
+        (&repo.top, &root),
+        (&against, &target_dir),
+        &format!("`{rev}` ({short})"),
+    )?;
+    go_on()?;
+    out.say(&format!(
+        "\n== building the base: `{rev}` ({short}) in `{}`",
+        worktree.display()
+    ));
+    *step = format!("building the base `{rev}` ({short})");
+    let base_metadata = cargo::metadata(&base_options)
+        .with_context(|| format!("the base `{rev}` ({short}) has no readable workspace"))?;
+    let base_packages: Vec<String> = cargo::pilot_packages(&base_metadata, &base_options)?
+        .into_iter()
+        .filter(|p| packages.contains(p))
+        .collect();
+    let base_exes = if base_packages.is_empty() {
+        Vec::new()
+    } else {
+        cargo::build(&base_options, &base_packages)
+            .with_context(|| format!("the base `{rev}` ({short}) does not build"))?
+    };
+    go_on()?;
+    out.say("\n== building the working tree");
+    *step = "building the working tree".into();
+    let head_exes = cargo::build(&args.cargo, &packages)
+        .context("the working tree (the new side) does not build")?;
+    Ok(Builds {
+        target_dir,
+        short,
+        base_exes,
+        head_exes,
+    })
+}
+
+/// The cargo options of the base's build: the manifest at the place the working tree's is,
+/// inside REV's checkout under `against`, and a target directory of its own. `base` names REV
+/// for messages.
+fn base_options(
+    args: &BenchArgs,
+    (top, root): (&Path, &Path),
+    (against, target_dir): (&Path, &Path),
+    base: &str,
+) -> Result<CargoOptions, Failure> {
+    let worktree = against.join("worktree");
     let manifest = match &args.cargo.manifest_path {
         Some(path) => std::fs::canonicalize(path)
             .with_context(|| format!("failed to find `{}`", path.display()))?,
         None => root.join("Cargo.toml"),
     };
-    let relative = manifest.strip_prefix(&repo.top).map_err(|_| {
+    let relative = manifest.strip_prefix(top).map_err(|_| {
         anyhow!(
             "`{}` is outside the repository `{}`",
             manifest.display(),
-            repo.top.display()
+            top.display()
         )
     })?;
     let base_manifest = worktree.join(relative);
     if !base_manifest.is_file() {
         return Err(Failure::Error(anyhow!(
-            "`{rev}` ({short}) has no `{}`: the workspace did not exist there",
+            "{base} has no `{}`: the workspace did not exist there",
             relative.display()
         )));
     }
@@ -108,54 +193,46 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
             .ok()
             .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
     };
-    if same(&base_target, &target_dir) {
+    if same(&base_target, target_dir) {
         return Err(Failure::Usage(anyhow!(
             "--base-target-dir `{}` is the working tree's own target directory: the two builds \
              would overwrite each other's bench executables; give REV a directory of its own",
             base_target.display()
         )));
     }
-    let base_options = CargoOptions {
+    Ok(CargoOptions {
         manifest_path: Some(base_manifest),
         target_dir: Some(base_target),
         packages: Vec::new(),
         ..args.cargo.clone()
-    };
-    out.say(&format!(
-        "\n== building the base: `{rev}` ({short}) in `{}`",
-        worktree.display()
-    ));
-    let base_metadata = cargo::metadata(&base_options)
-        .with_context(|| format!("the base `{rev}` ({short}) has no readable workspace"))?;
-    let base_packages: Vec<String> = cargo::pilot_packages(&base_metadata, &base_options)?
-        .into_iter()
-        .filter(|p| packages.contains(p))
-        .collect();
-    let base_exes = if base_packages.is_empty() {
-        Vec::new()
-    } else {
-        cargo::build(&base_options, &base_packages)
-            .with_context(|| format!("the base `{rev}` ({short}) does not build"))?
-    };
-    out.say("\n== building the working tree");
-    let head_exes = cargo::build(&args.cargo, &packages)
-        .context("the working tree (the new side) does not build")?;
-    let benches = match_benches(args, &base_exes, &head_exes, &out)?;
-    interrupt::install();
+    })
+}
+
+/// Measures every bench of both builds in pairs, saves each side's results and reports.
+fn compare_builds(
+    args: &BenchArgs,
+    rev: &str,
+    builds: &Builds,
+    out: &Out,
+) -> Result<ExitCode, Failure> {
+    let options = args.baselines.thresholds.options();
+    let (target_dir, short) = (&builds.target_dir, builds.short.as_str());
+    let benches = match_benches(args, &builds.base_exes, &builds.head_exes, out)?;
     let plan = Plan::from_args(args);
     out.say(&format!(
         "\n== {} benches: {} in both builds, measured in pairs of processes (at least {}, \
-         up to {:.0} s a bench), {short} against the working tree",
+         up to {} s a bench), {short} against the working tree",
         benches.len(),
         benches
             .iter()
             .filter(|b| b.base.is_some() && b.head.is_some())
             .count(),
         plan.least,
-        plan.budget.as_secs_f64()
+        // Whole seconds, but a cap under a second is not shown as 0.
+        (plan.budget.as_secs_f64() * 10.0).round() / 10.0
     ));
     let machine = pilot::cargo_api::processes::machine();
-    if pilot::cargo_api::store::baselines_dir(&target_dir)
+    if pilot::cargo_api::store::baselines_dir(target_dir)
         .join(short)
         .is_dir()
     {
@@ -165,9 +242,10 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
     }
     let mut comparisons = Vec::new();
     let mut head_docs: Vec<ResultDoc> = Vec::new();
+    let mut saved = Saved::default();
     let mut failed = false;
     for b in &benches {
-        let outcome = pairs::measure(b, &plan, &out);
+        let outcome = pairs::measure(b, &plan, out);
         if interrupt::happened() {
             eprintln!(
                 "cargo pilot: interrupted while comparing `{}`; every bench compared before it \
@@ -180,11 +258,15 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
         failed |= done.comparison.verdict == Verdict::Failed;
         // Each bench's results are saved as it finishes: an interrupted run keeps them.
         if let Some(doc) = done.base {
-            failed |= !save_base(&doc, &target_dir, short);
+            let ok = save_base(&doc, target_dir, short);
+            failed |= !ok;
+            saved.base += usize::from(ok);
         }
         if let Some(doc) = done.head {
-            let path = pilot::cargo_api::store::latest_path(&target_dir, &b.target, &b.name);
-            failed |= !save(&doc, &path);
+            let path = pilot::cargo_api::store::latest_path(target_dir, &b.target, &b.name);
+            let ok = save(&doc, &path);
+            failed |= !ok;
+            saved.head += usize::from(ok);
             head_docs.push(doc);
         }
         comparisons.push(done.comparison);
@@ -192,16 +274,16 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
             break;
         }
     }
-    report(
+    report::report(
         args,
         &comparisons,
         &head_docs,
-        (&options, &target_dir),
-        rev,
-        short,
-        &out,
+        (&options, target_dir),
+        (rev, short),
+        (saved, &plan),
+        out,
     )?;
-    let ranked = groups::rankings(&head_exes, &head_docs, &options);
+    let ranked = groups::rankings(&builds.head_exes, &head_docs, &options);
     if !ranked.is_empty() {
         out.say(ranked.trim());
     }
@@ -312,6 +394,7 @@ fn finish_bench(
         verdict: Verdict::Failed,
         method: String::new(),
         pairs: None,
+        reason: None,
     };
     if let Some(failure) = &outcome.failure {
         c.method = failure.clone();
@@ -328,7 +411,9 @@ fn finish_bench(
             .zip(&outcome.head)
             .map(|(b, h)| (b.mean(), h.mean()))
             .collect();
-        match pilot::cargo_api::compare::compare_paired(&pairs, plan.confidence, options) {
+        let found = pilot::cargo_api::compare::compare_paired(&pairs, plan.confidence, options);
+        let too_few = pairs.len() < plan.least;
+        match found {
             Some(found) => {
                 c.change = Some(found.change);
                 c.change_ci = found.change_ci;
@@ -337,7 +422,17 @@ fn finish_bench(
                 c.method = found.method;
                 c.pairs = Some(pairs.len());
             }
-            None => c.method = "fewer than two pairs of processes finished".into(),
+            None if too_few => {
+                c.pairs = Some(pairs.len());
+                c.method = "paired: no interval from fewer than two pairs".into();
+            }
+            None => c.method = "the processes' means cannot be compared".into(),
+        }
+        // Too few pairs for the verdict the README promises: the interval reached is shown,
+        // the verdict is not taken from it.
+        if too_few {
+            c.verdict = Verdict::Undecided;
+            c.reason = Some(too_few_pairs(pairs.len(), plan.least));
         }
     }
     Finished {
@@ -345,6 +440,16 @@ fn finish_bench(
         head: head_doc,
         base: base_doc,
     }
+}
+
+/// Why a bench measured in fewer than `least` pairs has no verdict.
+fn too_few_pairs(pairs: usize, least: usize) -> String {
+    let only = match pairs {
+        0 => "no pair of processes finished".to_string(),
+        1 => "only 1 pair".to_string(),
+        n => format!("only {n} pairs"),
+    };
+    format!("{only} in the time given; at least {least} are needed: raise --max-time")
 }
 
 /// Writes `doc` to `path` (checked first, written atomically); false after an error, which is
@@ -375,60 +480,4 @@ fn save_base(doc: &ResultDoc, target_dir: &Path, name: &str) -> bool {
         doc,
         &pilot::cargo_api::store::baseline_path(target_dir, name, &doc.target, &doc.name),
     )
-}
-
-/// The results table, the comparison in the format asked for, and the run document.
-fn report(
-    args: &BenchArgs,
-    comparisons: &[Comparison],
-    head_docs: &[ResultDoc],
-    (options, target_dir): (&CompareOptions, &Path),
-    rev: &str,
-    short: &str,
-    out: &Out,
-) -> Result<(), Failure> {
-    out.say(&format!(
-        "\n{}",
-        pilot::cargo_api::report::results_table(head_docs)
-    ));
-    out.say(&format!(
-        "base `{rev}` ({short}) saved as baseline `{short}`; the working tree's results are \
-         the latest results"
-    ));
-    let report = pilot::cargo_api::report::comparison_doc(comparisons, options);
-    match args.format {
-        Format::Table => println!(
-            "\ncompared with `{rev}` ({short}), interleaved:\n{}",
-            pilot::cargo_api::report::comparison_table(comparisons, options)
-        ),
-        Format::Md => print!(
-            "{}",
-            pilot::cargo_api::report::comparison_markdown(comparisons, options)
-        ),
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&report).expect("JSON values serialise")
-        ),
-    }
-    let run = RunDoc {
-        schema: RUN_SCHEMA.to_string(),
-        target: None,
-        started: head_docs.first().map(|d| d.started.clone()),
-        machine: head_docs.first().and_then(|d| d.machine.clone()),
-        benches: Some(comparisons.iter().map(|c| c.name.clone()).collect()),
-        results: head_docs.to_vec(),
-        comparison: Some(report),
-        groups: None,
-    };
-    let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
-    // `cargo pilot report` draws the comparison from the last run's document.
-    let last = pilot::cargo_api::store::last_run_path(target_dir);
-    if let Err(e) = pilot::cargo_api::store::write_atomic(&last, &bytes) {
-        eprintln!("warning: failed to write `{}`: {e}", last.display());
-    }
-    if let Some(path) = &args.json {
-        pilot::cargo_api::store::write_atomic(path, &bytes)
-            .with_context(|| format!("failed to write `{}`", path.display()))?;
-    }
-    Ok(())
 }

@@ -60,7 +60,9 @@ impl Plan {
             .ci
             .map(|c| c.0)
             .unwrap_or(if args.quick { 0.05 } else { 0.01 });
-        let least = args.processes.map_or(LEAST_PAIRS, |n| n.0).max(2);
+        // `--processes N` asks for more pairs, never fewer: a verdict needs the least the README
+        // documents.
+        let least = args.processes.map_or(LEAST_PAIRS, |n| n.0).max(LEAST_PAIRS);
         Plan {
             least,
             budget: 2 * cap,

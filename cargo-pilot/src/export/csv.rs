@@ -14,6 +14,7 @@
 //! `1e9 / time`); they are empty where the result does not keep those samples (a readings-only
 //! fit, or more than 10 000). Numbers are written in full precision.
 
+use pilot::cargo_api::report::csv_text;
 use pilot::cargo_api::store::schema::{PiDoc, ResultDoc};
 use pilot::stats::Summary;
 
@@ -64,9 +65,9 @@ fn row(d: &ResultDoc, pi: &PiDoc, samples: Option<&[f64]>) -> Vec<String> {
         .map(|(low, high)| 100.0 * (high - low) / 2.0 / mean);
     let described = samples.and_then(|s| Summary::of(s).ok());
     vec![
-        super::bench_name(d),
-        pi.name.clone(),
-        pi.unit.clone(),
+        csv_text(&super::bench_name(d)).into_owned(),
+        csv_text(&pi.name).into_owned(),
+        csv_text(&pi.unit).into_owned(),
         pi.n.to_string(),
         mean.to_string(),
         num(described.map(|s| s.median)),
@@ -80,6 +81,6 @@ fn row(d: &ResultDoc, pi: &PiDoc, samples: Option<&[f64]>) -> Vec<String> {
             .as_ref()
             .map_or(String::new(), |s| s.count.to_string()),
         pi.ci.confidence.to_string(),
-        d.status.clone(),
+        csv_text(&d.status).into_owned(),
     ]
 }

@@ -10,11 +10,12 @@ mod bmf;
 mod csv;
 mod github;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow};
+use pilot::cargo_api::report::terminal;
+use pilot::cargo_api::store::Existing;
 use pilot::cargo_api::store::schema::{PiDoc, ResultDoc};
 
 use crate::Failure;
@@ -24,7 +25,8 @@ use crate::cargo;
 ///
 /// SOURCE is a baseline name (saved with `--save-baseline`), a result file (`pilot.result/1`,
 /// or a `pilot.run/1` document) or a folder of them; default: the latest results
-/// (`target/pilot/results`). Output goes to standard output, or atomically to `--out FILE`.
+/// (`target/pilot/results`). Output goes to standard output, or to `--out FILE` (a new or
+/// regular file atomically; a device, FIFO or symlink in place).
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
     /// Output format
@@ -33,7 +35,7 @@ pub struct ExportArgs {
     /// Baseline name, or a result file or folder [default: the latest results]
     #[arg(value_name = "SOURCE")]
     pub source: Option<String>,
-    /// Write to FILE (atomically) instead of standard output
+    /// Write to FILE instead of standard output
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Replace `--out FILE` if it exists (without it, an existing file is an error)
@@ -125,8 +127,8 @@ fn with_estimates<'a>(
     for d in &left_out {
         eprintln!(
             "warning: `{}` has no estimate (status `{}`): left out",
-            bench_name(d),
-            d.status
+            terminal(&bench_name(d)),
+            terminal(&d.status)
         );
     }
     if measured.is_empty() {
@@ -179,37 +181,32 @@ fn significant(x: f64, digits: i32) -> String {
     format!("{x:.decimals$}")
 }
 
-/// Writes `bytes` to `path` atomically (a complete temporary file beside it, renamed into
-/// place). Without `force` an existing file is refused, and the rename itself refuses to replace
-/// a file that appeared meanwhile; with it, the file is replaced whole.
+/// Writes `bytes` to `path` as [`write_output`] does: a new or regular file atomically, a
+/// device, FIFO or symlink in place. Without `force` anything already at `path` is refused, and
+/// the rename itself refuses a file that appeared meanwhile.
+///
+/// [`write_output`]: pilot::cargo_api::store::write_output
 fn write_out(path: &Path, bytes: &[u8], force: bool) -> Result<(), Failure> {
     let shown = path.display();
-    if force {
-        pilot::cargo_api::store::write_atomic(path, bytes)
-            .with_context(|| format!("failed to write `{shown}`"))?;
-        return Ok(());
+    let refused =
+        || anyhow!("`{shown}` exists: pass --force to replace it, or choose another --out");
+    // A dangling symlink exists too: writing would create the file it points to.
+    if !force && std::fs::symlink_metadata(path).is_ok() {
+        return Err(refused().into());
     }
-    if path.exists() {
-        return Err(anyhow!(
-            "`{shown}` exists: pass --force to replace it, or choose another --out"
-        )
-        .into());
-    }
-    let write = || -> std::io::Result<()> {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        std::fs::create_dir_all(dir)?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".pilot-export.")
-            .suffix(".tmp")
-            .tempfile_in(dir)?;
-        tmp.write_all(bytes)?;
-        tmp.as_file().sync_all()?;
-        tmp.persist_noclobber(path).map_err(|e| e.error)?;
-        Ok(())
+    let existing = if force {
+        Existing::Replace
+    } else {
+        Existing::Refuse
     };
-    write().with_context(|| format!("failed to write `{shown}`"))?;
+    let written = pilot::cargo_api::store::write_output(path, bytes, existing);
+    // The file appeared between the check above and the rename.
+    if written
+        .as_ref()
+        .is_err_and(|e| e.kind() == std::io::ErrorKind::AlreadyExists && !force)
+    {
+        return Err(refused().into());
+    }
+    written.with_context(|| format!("failed to write `{shown}`"))?;
     Ok(())
 }

@@ -13,7 +13,7 @@ use anyhow::{Context, anyhow, bail};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::Series;
+use super::{Series, check_time};
 
 /// Folder levels searched below the given folder: criterion nests `group/function/value`,
 /// each of whose parts may itself hold `/`.
@@ -124,7 +124,8 @@ struct SavedSample {
 }
 
 /// Reads and checks a `sample.json`: its form, equal lengths, at least two samples, positive
-/// iteration counts and times. Errors name the file.
+/// iteration counts, and times (each sample's and each iteration's) that a clock can have
+/// measured (see [`check_time`]). Errors name the file, the key and the value.
 pub fn read_sample(path: &Path) -> anyhow::Result<Sample> {
     let value = read_json(path)?;
     let sample = match value {
@@ -188,20 +189,17 @@ pub fn read_sample(path: &Path) -> anyhow::Result<Sample> {
                 path.display()
             );
         }
-        if !(t.is_finite() && t > 0.0) {
-            bail!(
-                "`{}`: `times[{i}]` is {t}, expected a positive number of nanoseconds",
-                path.display()
-            );
-        }
+        check_time(path, &format!("times[{i}]"), t, "ns")?;
+        check_time(path, &format!("times[{i}] / iters[{i}]"), t / n, "ns")?;
     }
     Ok(sample)
 }
 
-/// Reads a `benchmark.json`.
+/// Reads a `benchmark.json`. An id whose name is empty is refused: pilot names the bench by
+/// it.
 pub fn read_id(path: &Path) -> anyhow::Result<BenchmarkId> {
     let value = read_json(path)?;
-    serde_path_to_error::deserialize(value).map_err(|e| {
+    let id: BenchmarkId = serde_path_to_error::deserialize(value).map_err(|e| {
         anyhow!(
             "`{}`: not a criterion benchmark id (expected `group_id`, `function_id`, \
              `value_str`): `{}`: {}",
@@ -209,7 +207,19 @@ pub fn read_id(path: &Path) -> anyhow::Result<BenchmarkId> {
             e.path(),
             e.inner()
         )
-    })
+    })?;
+    let names = [
+        ("group_id", Some(&id.group_id)),
+        ("function_id", id.function_id.as_ref()),
+        ("full_id", id.full_id.as_ref()),
+    ];
+    if let Some((key, _)) = names.iter().find(|(_, v)| v.is_some_and(|v| v.is_empty())) {
+        bail!(
+            "`{}`: `{key}` is empty: pilot names the bench by criterion's id",
+            path.display()
+        );
+    }
+    Ok(id)
 }
 
 fn read_json(path: &Path) -> anyhow::Result<Value> {
@@ -235,7 +245,9 @@ fn run_folder(bench: &Path) -> Option<PathBuf> {
 /// Every benchmark's run folder under `dir`, sorted. A benchmark's folder may also hold
 /// others' (criterion nests `group/function/value`), so the search goes on below it, past its
 /// runs (`new`, `base`, `change`, criterion's named baselines, which hold the files
-/// themselves) and criterion's HTML `report`.
+/// themselves) and criterion's HTML `report`. Symbolic links to folders are not followed:
+/// criterion makes none, and a link to a folder above (`ln -s . x`) would make the walk
+/// endless, a few such links in each folder multiplying it at every level.
 fn run_folders(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     out.extend(run_folder(dir));
     if depth == 0 {
@@ -245,8 +257,10 @@ fn run_folders(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> anyhow::Resu
         std::fs::read_dir(dir).with_context(|| format!("failed to read `{}`", dir.display()))?;
     let mut subdirs: Vec<PathBuf> = entries
         .flatten()
+        // The entry's own type: a link is not a folder, wherever it points.
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.path())
-        .filter(|p| p.is_dir() && !holds_run(p))
+        .filter(|p| !holds_run(p))
         .filter(|p| {
             p.file_name().is_some_and(|n| {
                 !["new", "base", "change", "report"].contains(&&*n.to_string_lossy())

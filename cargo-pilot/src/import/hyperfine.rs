@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::{Context, anyhow, bail};
 use serde::Deserialize;
 
-use super::Series;
+use super::{Series, check_time};
 
 /// The bench target `cargo pilot run` keeps programs' results under.
 pub const TARGET: &str = pilot::cargo_api::program::TARGET;
@@ -76,15 +76,14 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Series>> {
                 times.len()
             );
         }
-        if let Some((j, t)) = times
-            .iter()
-            .enumerate()
-            .find(|(_, t)| !(t.is_finite() && **t > 0.0))
-        {
+        if r.command.is_empty() {
             bail!(
-                "`{}`: `results[{i}].times[{j}]` is {t}, expected a positive number of seconds",
+                "`{}`: `results[{i}].command` is empty: pilot names the bench by it",
                 path.display()
             );
+        }
+        for (j, &t) in times.iter().enumerate() {
+            check_time(path, &format!("results[{i}].times[{j}]"), t, "s")?;
         }
         out.push(Series {
             name: pilot_name(r),

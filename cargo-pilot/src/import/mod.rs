@@ -10,14 +10,18 @@
 //! and renamed into place, so bad input saves nothing and an existing baseline is replaced
 //! only with `--force`, whole.
 
+mod check;
 pub mod criterion;
 pub mod hyperfine;
+
+use check::check_time;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow, bail};
 use pilot::cargo_api::settings::{BaselineName, Confidence, Fraction};
+use pilot::cargo_api::store::check_folder_name;
 use pilot::cargo_api::store::schema::{
     CiDoc, ConfigDoc, PiDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, SubsessionDoc,
 };
@@ -51,7 +55,7 @@ struct CriterionArgs {
     dir: Option<PathBuf>,
     /// The pilot bench target the benches belong to now; without it they match a pilot bench
     /// of the same name in any target
-    #[arg(long = "bench", value_name = "TARGET")]
+    #[arg(long = "bench", value_name = "TARGET", value_parser = target_name)]
     bench_target: Option<String>,
     /// Name each bench by criterion's whole id, `group/function/value`, rather than as pilot
     /// names a group's member (`function/value`)
@@ -87,6 +91,13 @@ struct Common {
     target: Fraction,
     #[command(flatten)]
     workspace: cargo::Workspace,
+}
+
+/// `--bench TARGET`: a bench target's name, which becomes one folder of the baseline.
+fn target_name(raw: &str) -> Result<String, String> {
+    check_folder_name(raw)
+        .map(|()| raw.to_string())
+        .map_err(|e| format!("`{raw}` is not a bench target's name: {e}"))
 }
 
 /// One benchmark's readings, read from another harness's files.
@@ -182,6 +193,8 @@ pub fn document(s: &Series, a: &Analysis, config: &AnalysisConfig, source: &str)
         required_n: a.required_n,
         interval_from: Some("readings".to_string()),
         machine: None,
+        // Another harness's samples, analysed as pilot analyses data from anywhere: their mean.
+        estimator: Some("mean".to_string()),
     }];
     if let Some((per_unit, unit)) = s.throughput {
         let rate = |t: f64| (t > 0.0).then(|| per_unit * 1e9 / t);
@@ -306,10 +319,9 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode, Failure> {
     let docs = series
         .iter()
         .map(|s| {
-            Ok((
-                s,
-                document(s, &analyze_series(s, &config)?, &config, source),
-            ))
+            let doc = document(s, &analyze_series(s, &config)?, &config, source);
+            let text = checked_text(s, &doc)?;
+            Ok((s, doc, text))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let root = root(common)?;
@@ -317,7 +329,7 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode, Failure> {
     let dest = save(&root, name, &folder, &docs, common.force)?;
     let rows: Vec<Vec<String>> = docs
         .iter()
-        .map(|(s, d)| {
+        .map(|(s, d, _)| {
             let pi = &d.pis[0];
             let bound = |b: Option<f64>| b.unwrap_or(f64::NAN);
             vec![
@@ -347,6 +359,27 @@ fn root(common: &Common) -> anyhow::Result<PathBuf> {
     common.workspace.target_dir()
 }
 
+/// The JSON of `doc`, read back in memory as pilot reads a baseline's file: an error names the
+/// input file and the bench, not where the result would have gone.
+fn checked_text(s: &Series, doc: &ResultDoc) -> anyhow::Result<String> {
+    let text = serde_json::to_string_pretty(doc).expect("a result document serialises");
+    let invalid = |problem: String| {
+        anyhow!(
+            "`{}`: `{}` does not make a valid pilot result: {problem}",
+            s.source.display(),
+            s.origin
+        )
+    };
+    let back: ResultDoc =
+        serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&text))
+            .map_err(|e| invalid(format!("`{}`: {}", e.path(), e.inner())))?;
+    match pilot::cargo_api::store::from_document(&back, &s.source) {
+        Ok(_) => Ok(text),
+        Err(pilot::Error::InvalidResult { problem, .. }) => Err(invalid(problem)),
+        Err(e) => Err(invalid(e.to_string())),
+    }
+}
+
 /// Two benches that pilot would store in one file: an error naming both.
 fn check_unique(series: &[Series], source: &str) -> anyhow::Result<()> {
     let mut seen: std::collections::BTreeMap<(&str, &str), &Series> = Default::default();
@@ -370,19 +403,22 @@ fn check_unique(series: &[Series], source: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes the documents as baseline `name` under `root`, in `folder`: all into a hidden
-/// folder beside the baselines, each read back as pilot reads a baseline, then renamed into
-/// place (over an existing baseline only with `force`, which is moved aside first and removed
-/// last). On any error nothing under the baselines has changed. Returns the baseline's
-/// folder.
+/// Writes the documents (each with its checked JSON) as baseline `name` under `root`, in
+/// `folder`: all into a hidden folder beside the baselines, then renamed into place (over an
+/// existing baseline only with `force`, which is moved aside first and removed last). On any
+/// error nothing under the baselines has changed. Returns the baseline's folder.
 fn save(
     root: &Path,
     name: &str,
     folder: &str,
-    docs: &[(&Series, ResultDoc)],
+    docs: &[(&Series, ResultDoc, String)],
     force: bool,
 ) -> anyhow::Result<PathBuf> {
-    use pilot::cargo_api::store::{baseline_path, baselines_dir, read_file, write_atomic};
+    use pilot::cargo_api::store::{baseline_path, baselines_dir, write_atomic};
+    // Both become folders: a name that is not one folder of its own could lead outside.
+    for (what, value) in [("baseline", name), ("bench target", folder)] {
+        check_folder_name(value).map_err(|e| anyhow!("`{value}` is not a {what}'s name: {e}"))?;
+    }
     let dir = baselines_dir(root);
     let dest = dir.join(name);
     if dest.exists() && !force {
@@ -397,16 +433,20 @@ fn save(
         .prefix(&format!(".{name}.import."))
         .tempdir_in(&dir)
         .with_context(|| format!("failed to create a folder in `{}`", dir.display()))?;
-    for (_, doc) in docs {
-        let relative = baseline_path(root, name, folder, &doc.name)
+    for (s, doc, text) in docs {
+        let file = baseline_path(root, name, folder, &doc.name);
+        let relative = file
             .strip_prefix(&dest)
-            .expect("a baseline's file is inside its folder")
-            .to_path_buf();
-        let path = staging.path().join(relative);
-        let text = serde_json::to_string_pretty(doc).expect("a result document serialises");
-        write_atomic(&path, text.as_bytes())
-            .with_context(|| format!("failed to write `{}`", path.display()))?;
-        read_file(&path).map_err(|e| anyhow!("the imported result would not read back: {e}"))?;
+            .expect("checked names and encoded bench names stay inside the baseline's folder");
+        // Errors name where the file goes, not the hidden folder it is written in first.
+        write_atomic(&staging.path().join(relative), text.as_bytes()).with_context(|| {
+            format!(
+                "failed to write `{}` (`{}` of `{}`)",
+                file.display(),
+                s.origin,
+                s.source.display()
+            )
+        })?;
     }
     let staged = staging.keep();
     let aside = dest

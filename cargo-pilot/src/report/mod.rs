@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use anyhow::{Context, anyhow};
+use pilot::cargo_api::store::Existing;
 use pilot::cargo_api::store::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
 use crate::Failure;
@@ -22,9 +23,10 @@ use crate::cargo;
 
 /// Write an HTML page with plots of the latest results.
 ///
-/// Reads the results under `target/pilot/results` (benches and `cargo pilot run` programs),
-/// the groups' rankings and the comparison of the last `cargo pilot bench` (or of the run
-/// documents given with `--run`), and writes `target/pilot/report/index.html`: one file,
+/// Reads the results under `target/pilot/results` (benches and `cargo pilot run` programs; or
+/// under `--results DIR`, such as `cargo pilot run`'s `./pilot-results` outside a cargo
+/// project), the groups' rankings and the comparison of the last `cargo pilot bench` (or of the
+/// run documents given with `--run`), and writes `target/pilot/report/index.html`: one file,
 /// plots inline, nothing loaded from the network.
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
@@ -39,6 +41,11 @@ pub struct ReportArgs {
     /// Folder to write `index.html` into [default: `target/pilot/report`]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Folder holding the results to report, in place of the workspace's target directory: one
+    /// with `pilot/results` inside (`cargo pilot run`'s `./pilot-results`), or that
+    /// `pilot/results` folder itself; no Cargo.toml needed
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["manifest_path", "target_dir"])]
+    pub results: Option<PathBuf>,
     /// Open the page in the browser when it is written
     #[arg(long)]
     pub open: bool,
@@ -61,7 +68,16 @@ pub struct Inputs {
 }
 
 pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
-    let target_dir = args.workspace.target_dir()?;
+    if let Some(out) = args.out.as_ref().filter(|o| o.exists() && !o.is_dir()) {
+        return Err(Failure::Usage(anyhow!(
+            "--out `{}` is not a folder: the report is written into it as `index.html`",
+            out.display()
+        )));
+    }
+    let target_dir = match &args.results {
+        Some(dir) => results_root(dir),
+        None => args.workspace.target_dir()?,
+    };
     let inputs = gather(args, &target_dir)?;
     let html = page::render(&inputs).map_err(|e| anyhow!("failed to draw a plot: {e}"))?;
     let out = args
@@ -69,7 +85,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
         .clone()
         .unwrap_or_else(|| target_dir.join("pilot").join("report"));
     let index = out.join("index.html");
-    pilot::cargo_api::store::write_atomic(&index, html.as_bytes())
+    pilot::cargo_api::store::write_output(&index, html.as_bytes(), Existing::Replace)
         .with_context(|| format!("failed to write `{}`", index.display()))?;
     println!(
         "report: {} ({} benches, {} kB)",
@@ -81,6 +97,23 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
         open(&index);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The folder that stands for the target directory when `--results DIR` is given: DIR when it
+/// holds `pilot/results` (as `cargo pilot run --out DIR` leaves it), or the folder above
+/// `pilot/results` when DIR is that folder itself. Its `pilot/` also holds the last run's
+/// document and the baselines, and the page goes to its `pilot/report` by default.
+fn results_root(dir: &Path) -> PathBuf {
+    if !dir.join("pilot").join("results").is_dir() && dir.ends_with("pilot/results") {
+        if let Some(root) = dir.parent().and_then(Path::parent) {
+            return if root.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                root.to_path_buf()
+            };
+        }
+    }
+    dir.to_path_buf()
 }
 
 /// Reads the results, the run documents and the baseline. Any file that cannot be read is an

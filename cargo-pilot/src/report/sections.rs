@@ -293,6 +293,15 @@ pub fn bench(r: &ResultDoc, id: usize) -> Result<String, String> {
     } else {
         "time per unit"
     };
+    // The mean of every stable reading beside a trimmed `time`: what interruptions add.
+    let with_interruptions = r
+        .pis
+        .iter()
+        .find(|p| p.name == pilot::cargo_api::store::schema::MEAN_TIME_PI)
+        .and_then(|p| Some(format_estimate(p.mean?, p.ci.low?, p.ci.high?)))
+        .map_or(String::new(), |m| {
+            format!(" · mean with interruptions {}", escape(&m))
+        });
     let full = if r.target.is_empty() {
         r.name.clone()
     } else {
@@ -300,12 +309,13 @@ pub fn bench(r: &ResultDoc, id: usize) -> Result<String, String> {
     };
     let mut html = format!(
         "<article class=\"bench\" id=\"bench-{id}\"><h3>{}</h3>\n<p class=\"meta\"><b>{}</b> \
-         {} ({}% confidence) · status <b>{}</b> · {} rounds · {} readings, {} removed as \
+         {} ({}% confidence){} · status <b>{}</b> · {} rounds · {} readings, {} removed as \
          non-stable{}</p>\n<div class=\"row\">",
         escape(&full),
         escape(&estimate),
         per,
         time.map_or("-".into(), |t| format!("{:.0}", 100.0 * t.ci.confidence)),
+        with_interruptions,
         escape(&r.status),
         r.rounds.len(),
         r.readings,

@@ -104,6 +104,25 @@ const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        key: "estimator",
+        example: "estimator = \"mean\"",
+        apply: |attr, arg, example| {
+            let chosen = non_empty_string(arg, example)?;
+            if !["trimmed", "mean"].contains(&chosen.as_str()) {
+                return Err(syn::Error::new_spanned(
+                    value(arg, example)?,
+                    format!(
+                        "`estimator` says what the time estimates: `\"trimmed\"` (the code's \
+                         cost, the default) or `\"mean\"` (every unit, the interrupted ones \
+                         included), e.g. `{example}`"
+                    ),
+                ));
+            }
+            attr.estimator = Some(chosen);
+            Ok(())
+        },
+    },
+    OptionSpec {
         key: "ignore",
         example: "ignore",
         apply: |attr, arg, _| {

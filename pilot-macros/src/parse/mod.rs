@@ -48,6 +48,8 @@ pub(crate) struct BenchAttr {
     pub(crate) min_time: Option<f64>,
     /// `ignore`, `ignore = true` or `ignore = false`.
     pub(crate) ignore: bool,
+    /// `estimator = "trimmed"` or `"mean"`: what the time PI estimates.
+    pub(crate) estimator: Option<String>,
     /// `crate = path`: where the pilot crate is, for crates that re-export it.
     pub(crate) krate: Option<Path>,
     /// `group = "…"`: the group of alternatives this bench is compared with.

@@ -63,6 +63,22 @@ impl Kind {
     }
 }
 
+/// Whether a check of `kind` (its `kind` key) is a trend of the workload's own, judged from one
+/// process's rounds (a leak, a slowdown or speed-up, a cold start, outliers), rather than a
+/// state of the machine or the build: over several processes, the bench has it only when most
+/// of them found it.
+pub(crate) fn is_workload_trend(kind: &str) -> bool {
+    [
+        Kind::Leak,
+        Kind::Slowdown,
+        Kind::Speedup,
+        Kind::ColdStart,
+        Kind::Outliers,
+    ]
+    .iter()
+    .any(|k| k.as_str() == kind)
+}
+
 /// A check of `kind` with its `message` and `figures` (a JSON object; anything else adds no
 /// figure).
 pub(crate) fn check(kind: Kind, message: String, figures: serde_json::Value) -> CheckDoc {

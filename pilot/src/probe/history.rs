@@ -21,7 +21,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::session::MachineVariation;
+#[cfg(test)]
 use crate::stats::Summary;
+use crate::stats::summary::median;
 use crate::store::schema::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc};
 
 /// Runs of the probe needed before the machine's variation is stated.
@@ -202,9 +204,17 @@ fn valid(doc: &MachineHistoryDoc) -> bool {
         .all(|r| positive(r.probe_ns) && r.benches.values().all(|&m| positive(m)))
 }
 
-/// The run-to-run variation of a series of per-run times (the probe's, or one bench's): the
-/// sample standard deviation of their logarithms (for small spreads, the relative standard
-/// deviation), with the number of runs. `None` with fewer than [`RUNS_NEEDED`] runs.
+/// The run-to-run variation of a series of per-run times (the probe's, or one bench's): a
+/// robust standard deviation of their logarithms (for small spreads, the relative standard
+/// deviation), `1.4826 · MAD` (the median absolute deviation from the median, scaled to equal
+/// the standard deviation of normal data), with the number of runs. `None` with fewer than
+/// [`RUNS_NEEDED`] runs.
+///
+/// Why robust: the variation should describe the machine as it is, not its worst hour. The
+/// sample standard deviation of 30 runs of which 3 fell in a noisy hour (±15%) is about 5%
+/// for every later run until those 3 leave the window; the MAD's stays at the quiet runs'
+/// spread while fewer than half of the runs are noisy, and follows the machine when most are.
+/// Its lower efficiency is paid in degrees of freedom ([`MachineVariation::dof`]).
 ///
 /// Assumes the runs' machine states are independent draws of the same distribution (runs
 /// minutes apart on one machine); a probe's own noise is part of the spread, which makes the
@@ -214,9 +224,10 @@ pub(crate) fn variation(probes: &[f64]) -> Option<MachineVariation> {
         return None;
     }
     let logs: Vec<f64> = probes.iter().map(|p| p.ln()).collect();
-    let s = Summary::of(&logs).ok()?;
+    let centre = median(&logs);
+    let deviations: Vec<f64> = logs.iter().map(|l| (l - centre).abs()).collect();
     Some(MachineVariation {
-        sd: s.variance.sqrt(),
+        sd: 1.482_602_218_505_602 * median(&deviations),
         runs: probes.len(),
         own: false,
     })
@@ -235,16 +246,30 @@ mod tests {
     }
 
     #[test]
-    fn variation_is_the_spread_of_the_log_probe_times() {
+    fn variation_is_the_robust_spread_of_the_log_probe_times() {
         assert!(variation(&[1.0, 2.0, 3.0, 4.0]).is_none());
-        // ln of 100, 102, 98, 101, 99: sample sd by hand (numpy.std(np.log(x), ddof=1)).
+        // ln of 100, 102, 98, 101, 99: median ln 100; absolute deviations ln(1.02),
+        // ln(100/98), ln(1.01), ln(100/99), 0, whose median is ln(100/99) = 0.0100503…;
+        // times 1.4826 (scipy.stats.median_abs_deviation(scale="normal")).
         let v = variation(&[100.0, 102.0, 98.0, 101.0, 99.0]).unwrap();
-        let logs = [100f64, 102.0, 98.0, 101.0, 99.0].map(f64::ln);
-        let mean = logs.iter().sum::<f64>() / 5.0;
-        let sd = (logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / 4.0).sqrt();
-        assert!((v.sd - sd).abs() < 1e-15);
-        assert!((v.sd - 0.0158).abs() < 1e-3, "{}", v.sd);
+        let expected = 1.482_602_218_505_602 * (100f64 / 99.0).ln();
+        assert!((v.sd - expected).abs() < 1e-15, "{}", v.sd);
+        assert!((v.sd - 0.0149).abs() < 1e-4, "{}", v.sd);
         assert_eq!(v.runs, 5);
+    }
+
+    #[test]
+    fn a_noisy_hour_does_not_set_the_variation_for_every_later_run() {
+        // 27 quiet runs within ±1% and 3 runs of a noisy hour at +15%, -15%, +15%: the sample
+        // sd of the logs is about 5%; the robust one stays at the quiet runs' spread.
+        let mut probes: Vec<f64> = (0..27)
+            .map(|i| 100.0 * (1.0 + 0.01 * ((i % 5) as f64 - 2.0) / 2.0))
+            .collect();
+        probes.extend([115.0, 85.0, 115.0]);
+        let v = variation(&probes).unwrap();
+        assert!(v.sd < 0.012, "{}", v.sd);
+        let logs: Vec<f64> = probes.iter().map(|p| p.ln()).collect();
+        assert!(Summary::of(&logs).unwrap().std_dev > 0.04);
     }
 
     /// A history with one run per `(seconds after 00:00:00, probe)`.

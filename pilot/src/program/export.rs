@@ -78,9 +78,11 @@ pub(crate) fn hyperfine_json(measured: &[Measured]) -> Value {
     json!({ "results": measured.iter().map(json_result).collect::<Vec<_>>() })
 }
 
-/// Quotes a CSV field when it needs it.
+/// A text field of CSV: a formula's first character made text ([`crate::fmt::csv_text`]), and
+/// quoted when it needs it.
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+    let s = crate::fmt::csv_text(s);
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
@@ -158,8 +160,8 @@ pub(crate) fn hyperfine_markdown(measured: &[Measured], confidence: f64) -> Stri
             "-".to_string()
         };
         out.push_str(&format!(
-            "| `{}` | {:.3} | {:.3} … {:.3} | {:.3} | {:.3} | {relative} |\n",
-            m.program.command.replace('|', "\\|"),
+            "| {} | {:.3} | {:.3} … {:.3} | {:.3} | {:.3} | {relative} |\n",
+            crate::fmt::markdown_code(&m.program.command),
             f("mean"),
             f("ci_low"),
             f("ci_high"),

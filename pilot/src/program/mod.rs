@@ -12,14 +12,20 @@
 //! Set-up order for each program: `--setup` once, one checked run (a program that cannot start
 //! or fails stops everything before anything is measured; it also fills the caches), then
 //! `--warmup N` runs discarded; after every program's session, `--cleanup` once.
+//!
+//! `--max-time` bounds each of those commands too: one still running a tenth past it is
+//! killed with its process group (the tenth lets the run in progress at a session's cap end
+//! as usual). A session whose run is killed ends with the runs it completed, and says so.
 
 mod export;
 mod spawn;
+#[cfg(unix)]
+mod wait;
 mod workload;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use spawn::Output;
 pub use workload::Mode;
@@ -38,7 +44,7 @@ use crate::stats::analysis::{AnalysisConfig, analyze};
 use crate::store::schema::{CiDoc, MachineDoc, PiDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::store::{self, result};
 use spawn::Spawn;
-use workload::ProgramWorkload;
+use workload::{Killed, ProgramWorkload};
 
 /// The bench target name of programs' results: `<root>/pilot/results/run/<name>.json`.
 pub const TARGET: &str = "run";
@@ -159,13 +165,32 @@ fn spawn_of(plan: &Plan, argv: &[String], capture: bool) -> Spawn {
     }
 }
 
-/// A side command (`--setup`, `--cleanup`) run once; it must succeed.
+/// When a command started now, under the time cap `cap`, is killed: a tenth past the cap.
+fn deadline(cap: Duration) -> Instant {
+    Instant::now() + cap + cap / 10
+}
+
+/// What was killed at its deadline, and why, in words.
+fn killed_message(k: &Killed, cap: Duration) -> String {
+    format!(
+        "{} was killed after {}: still running a tenth past --max-time {} s",
+        k.what,
+        format_ns(k.ran.as_nanos() as f64),
+        cap.as_secs_f64()
+    )
+}
+
+/// A side command (`--setup`, `--cleanup`) run once; it must succeed within the time cap.
 fn run_side(plan: &Plan, argv: &[String], what: &str, name: &str) -> Result<(), String> {
     let mut r = spawn::Runner::new(spawn_of(plan, argv, false))?;
     let o = r
-        .run()
+        .run(Some(deadline(plan.max_time)))
         .map_err(|e| format!("the {what} command of `{name}`: {e}"))?;
-    if o.success() {
+    if o.killed {
+        let what = format!("the {what} command of `{name}`");
+        let ran = Duration::from_nanos(o.wall_ns as u64);
+        Err(killed_message(&Killed { what, ran }, plan.max_time))
+    } else if o.success() {
         Ok(())
     } else {
         Err(format!(
@@ -193,14 +218,24 @@ fn shell_time(plan: &Plan, shell: &str) -> Result<(f64, f64), String> {
         Mode::Runs,
         false,
     )?;
-    w.run_once(1)
+    let cap = Duration::from_secs(1);
+    w.deadline = Some(deadline(cap));
+    let checked = w
+        .run_once(1)
         .map_err(|e| format!("the shell `{shell}` cannot run: {e}"))?;
+    if checked.is_none() {
+        return Err(format!(
+            "the shell `{shell}` ran `{shell} -c ''` for over a second and was killed"
+        ));
+    }
     let config = SessionConfig {
         confidence: plan.confidence,
         target: 0.01,
-        max_time: Duration::from_secs(1),
+        max_time: cap,
+        estimator: crate::settings::Estimator::Mean,
         ..SessionConfig::default()
     };
+    w.deadline = Some(deadline(cap));
     let s = run_session(&mut w, &RealClock::start(), &config, &mut |_, _| {});
     match (&s.status, s.estimate) {
         (Status::Failed(msg), _) => Err(format!("the shell `{shell}` failed: {msg}")),
@@ -220,6 +255,10 @@ fn session_config(plan: &Plan, members: usize) -> SessionConfig {
         max_time: plan.max_time,
         min_units: plan.min_runs,
         max_units: plan.max_runs,
+        // A command's time is the mean of its runs, as hyperfine reports it: a run is
+        // milliseconds long, and what interrupts it is part of what a user of the command
+        // waits for.
+        estimator: crate::settings::Estimator::Mean,
         ..SessionConfig::default()
     };
     match plan.mode {
@@ -255,9 +294,14 @@ fn prepare_workloads(plan: &Plan, shell_ns: f64) -> Result<Vec<ProgramWorkload>,
         )?;
         w.shell_ns = shell_ns;
         let first_work = plan.work.map_or(1, |w| w.0);
-        let o = w
-            .run_once(first_work)
-            .map_err(|e| format!("{e}\nnothing was measured"))?;
+        // Each of these runs may take the time cap (and a tenth), no more.
+        let once = |w: &mut ProgramWorkload| -> Result<spawn::Outcome, String> {
+            w.deadline = Some(deadline(plan.max_time));
+            let o = w.run_once(first_work)?;
+            let killed = w.killed.take().map(|k| killed_message(&k, plan.max_time));
+            o.ok_or_else(|| killed.unwrap_or_default())
+        };
+        let o = once(&mut w).map_err(|e| format!("{e}\nnothing was measured"))?;
         if let Mode::Readings { column, unit_ns } = plan.mode {
             ProgramWorkload::parse_readings(&o.stdout, column, unit_ns).map_err(|e| {
                 format!(
@@ -268,7 +312,7 @@ fn prepare_workloads(plan: &Plan, shell_ns: f64) -> Result<Vec<ProgramWorkload>,
             })?;
         }
         for _ in 0..plan.warmup {
-            w.run_once(first_work)?;
+            once(&mut w)?;
         }
         out.push(w);
     }
@@ -293,7 +337,7 @@ fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
         speed.describe(plan.confidence)
     );
     for w in speed_warnings {
-        println!("warning: {w}");
+        println!("warning: {}", crate::fmt::terminal(&w));
     }
     // The shell's start-up is subtracted from every reading of every program alike: its
     // uncertainty (this run's interval, and how much it moves between runs) shifts them all,
@@ -355,6 +399,10 @@ fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
     if interleaved {
         let mut gc = group_config(&configs);
         gc.max_time = plan.max_time;
+        let end = deadline(plan.max_time);
+        for w in &mut workloads {
+            w.deadline = Some(end);
+        }
         let mut progress = LiveProgress::start("programs");
         let mut running: Vec<&mut dyn Workload> = workloads
             .iter_mut()
@@ -386,6 +434,7 @@ fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
     } else {
         for (w, config) in workloads.iter_mut().zip(&configs) {
             let mut progress = LiveProgress::start(&w.name);
+            w.deadline = Some(deadline(plan.max_time));
             let mut s = run_session(w, &RealClock::start(), config, &mut |e, _| {
                 progress.update(e.mean, e.relative_half_width(), config.target, None)
             });
@@ -428,6 +477,7 @@ fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
             continue;
         }
         widen_for_shell(&mut session, shell_hw);
+        note_killed(plan, w, &mut session);
         note_runs(plan, w, &mut session);
         let doc = document(
             plan, &program, &session, &config, w, clock, &machine, &started,
@@ -500,7 +550,7 @@ fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
         store::results_dir(&plan.root).join(TARGET).display()
     );
     if let Some(w) = speed.finish() {
-        println!("warning: {w}");
+        println!("warning: {}", crate::fmt::terminal(&w));
     }
     let comparison = base.map(|base| compare(plan, &base, &measured));
     let regressed = comparison.as_ref().is_some_and(|(_, r)| *r);
@@ -559,6 +609,21 @@ fn widened(
         low: mean - h,
         high: mean + h,
         ..*ci
+    }
+}
+
+/// A session whose command was killed at its deadline: failed when no run completed, else
+/// the result of the runs that did, with a warning.
+fn note_killed(plan: &Plan, w: &ProgramWorkload, s: &mut SessionResult) {
+    let Some(k) = &w.killed else { return };
+    let message = killed_message(k, plan.max_time);
+    if w.extras.is_empty() {
+        s.status = Status::Failed(format!("{message}; no run completed"));
+        s.estimate = None;
+    } else if !matches!(s.status, Status::Failed(_)) {
+        s.warnings.push(format!(
+            "{message}; the result is from the runs completed before"
+        ));
     }
 }
 
@@ -638,6 +703,10 @@ fn document(
         finished: crate::runner::now(),
     };
     let mut doc = result::document(&record);
+    if let (Some(k), None) = (&w.killed, &doc.status_detail) {
+        // The status (a time cap) says that the session was cut; this says by what.
+        doc.status_detail = Some(killed_message(k, plan.max_time));
+    }
     if s.estimate.is_some() {
         doc.pis.extend(startup_pi(plan, s));
         doc.pis.extend(extra_pis(plan, s, w));
@@ -666,6 +735,7 @@ fn startup_pi(plan: &Plan, s: &SessionResult) -> Option<PiDoc> {
         required_n: None,
         interval_from: Some("regression".to_string()),
         machine: None,
+        estimator: None,
     })
 }
 
@@ -730,6 +800,7 @@ fn extra_pis(plan: &Plan, s: &SessionResult, w: &ProgramWorkload) -> Vec<PiDoc> 
             required_n: None,
             interval_from: None,
             machine: None,
+            estimator: None,
         })
     })
     .collect()
@@ -778,9 +849,10 @@ fn extras_table(measured: &[Measured]) -> String {
     out
 }
 
-/// Writes `bytes` to `path` atomically; 1 when it failed (said on standard error), else 0.
+/// Writes `bytes` to the file the user named `path` (see [`store::write_output`]); 1 when it
+/// failed (said on standard error), else 0.
 pub(crate) fn write(path: &Path, bytes: &[u8]) -> usize {
-    match store::write_atomic(path, bytes) {
+    match store::write_output(path, bytes, store::Existing::Replace) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: failed to write `{}`: {e}", path.display());

@@ -13,12 +13,18 @@
 //! The child's standard error goes to a file pilot keeps (its last lines explain a failure),
 //! or to the terminal with `--show-output`; standard output goes where `--output` says, or is
 //! read whole when its numbers are the readings.
+//!
+//! Each program starts in a process group of its own, so that a run still going at its
+//! deadline is killed whole, with whatever it started (see [`super::wait`]).
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Instant;
+
+#[cfg(unix)]
+use super::wait;
 
 /// Where a program's standard output goes (hyperfine's `--output`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -68,6 +74,9 @@ pub(crate) struct Outcome {
     pub signal: Option<i32>,
     /// Standard output, when it was captured.
     pub stdout: Vec<u8>,
+    /// Whether it was still running at its deadline and was killed (with its process group);
+    /// `wall_ns` is then how long it had run.
+    pub killed: bool,
 }
 
 impl Outcome {
@@ -111,13 +120,43 @@ impl Runner {
         self.spawn.argv = argv;
     }
 
-    /// Runs the program once. `Err` when it cannot be started (no such program, no
+    /// Runs the program once; one still running at `deadline` is killed with its process
+    /// group ([`Outcome::killed`]). `Err` when it cannot be started (no such program, no
     /// permission, an input file that cannot be read), with what the system said.
-    pub(crate) fn run(&mut self) -> Result<Outcome, String> {
+    pub(crate) fn run(&mut self, deadline: Option<Instant>) -> Result<Outcome, String> {
+        let mut command = self.command()?;
+        let s = &self.spawn;
+        let program = &s.argv[0];
+        let start = Instant::now();
+        let child = command
+            .spawn()
+            .map_err(|e| format!("failed to start `{program}`: {e}"))?;
+        let mut captured = Vec::new();
+        let mut outcome = reap(child, start, s.capture.then_some(&mut captured), deadline)?;
+        // Read after the child is reaped, not before it starts: pilot's peak can grow meanwhile
+        // (another thread's allocations), up to the moment of `exec`, and the child inherits
+        // it. The peak never falls, so this bounds what the child can have inherited.
+        let floor = own_peak();
+        outcome.peak_floor = floor;
+        // At the floor (a page of slack): the child's own peak was lower, and is unknown.
+        if let (Some(peak), Some(floor)) = (outcome.peak_bytes, floor) {
+            if peak <= floor + 4096.0 {
+                outcome.peak_bytes = None;
+            }
+        }
+        outcome.stdout = captured;
+        Ok(outcome)
+    }
+
+    /// The command to start, its standard input, output and error set.
+    fn command(&mut self) -> Result<Command, String> {
         let s = &self.spawn;
         let (program, args) = s.argv.split_first().ok_or("an empty command")?;
         let mut command = Command::new(program);
         command.args(args);
+        // Its own group, killed whole at a deadline.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         command.stdin(match &s.input {
             Some(path) => Stdio::from(
                 File::open(path)
@@ -153,33 +192,7 @@ impl Runner {
                 command.stderr(Stdio::inherit());
             }
         }
-        let floor = own_peak();
-        let start = Instant::now();
-        let mut child = command
-            .spawn()
-            .map_err(|e| format!("failed to start `{program}`: {e}"))?;
-        let mut captured = Vec::new();
-        if let Some(mut out) = child.stdout.take() {
-            // Read to the end while the child runs (a full pipe would stop it), then reap it.
-            let read = out.read_to_end(&mut captured);
-            if let Err(e) = read {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("failed to read the output of `{program}`: {e}"));
-            }
-        }
-        let mut outcome = reap(child, start)?;
-        outcome.peak_floor = floor;
-        // At the floor (a page of slack): the child's own peak was lower, and is unknown.
-        if let (Some(peak), Some(floor)) = (outcome.peak_bytes, floor) {
-            if peak <= floor + 4096.0 {
-                outcome.peak_bytes = None;
-            }
-        }
-        if s.capture {
-            outcome.stdout = captured;
-        }
-        Ok(outcome)
+        Ok(command)
     }
 
     /// The last `lines` lines of the last run's standard error (empty when it was shown).
@@ -227,28 +240,23 @@ fn own_peak() -> Option<f64> {
     None
 }
 
-/// Waits for `child` with `wait4`, which returns the child's own resource use.
+/// Waits for `child` (reading its piped output into `keep`, or discarding it) until it ends
+/// or `deadline` passes, with `wait4`, which returns the child's own resource use.
 #[cfg(unix)]
-fn reap(child: std::process::Child, start: Instant) -> Result<Outcome, String> {
+fn reap(
+    mut child: std::process::Child,
+    start: Instant,
+    keep: Option<&mut Vec<u8>>,
+    deadline: Option<Instant>,
+) -> Result<Outcome, String> {
     let pid = child.id() as libc::pid_t;
-    let mut status: libc::c_int = 0;
-    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: `pid` is our own child, not yet reaped (std reaps only in `wait`, never
-        // called on it); `status` and `usage` are valid for writes.
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if r == pid {
-            break;
-        }
-        let err = std::io::Error::last_os_error();
-        if err.kind() != std::io::ErrorKind::Interrupted {
-            return Err(format!("failed to wait for process {pid}: {err}"));
-        }
-    }
-    let wall_ns = start.elapsed().as_nanos() as f64;
-    // `child` is dropped without `wait`: it is reaped already, and dropping never kills.
+    let waited = wait::wait(pid, child.stdout.take(), keep, deadline);
+    // `child` is dropped without `wait`: it is reaped already (or lost to an error), and
+    // dropping never kills.
     drop(child);
+    let ended = waited.inspect_err(|_| wait::kill_group(pid, libc::SIGKILL))?;
+    let wall_ns = ended.at.duration_since(start).as_nanos() as f64;
+    let status = ended.status;
     let tv = |t: libc::timeval| t.tv_sec as f64 * 1e9 + t.tv_usec as f64 * 1e3;
     let (code, signal) = if libc::WIFEXITED(status) {
         (Some(libc::WEXITSTATUS(status)), None)
@@ -259,19 +267,37 @@ fn reap(child: std::process::Child, start: Instant) -> Result<Outcome, String> {
     };
     Ok(Outcome {
         wall_ns,
-        user_ns: Some(tv(usage.ru_utime)),
-        sys_ns: Some(tv(usage.ru_stime)),
-        peak_bytes: Some(usage.ru_maxrss as f64 * PEAK_UNIT),
+        user_ns: Some(tv(ended.usage.ru_utime)),
+        sys_ns: Some(tv(ended.usage.ru_stime)),
+        peak_bytes: Some(ended.usage.ru_maxrss as f64 * PEAK_UNIT),
         peak_floor: None,
         code,
         signal,
         stdout: Vec::new(),
+        killed: ended.killed,
     })
 }
 
-/// Waits for `child`; without `wait4` there is no per-child resource use.
+/// Waits for `child`, reading its output through a fixed buffer; without `wait4` there is no
+/// per-child resource use, and no deadline.
 #[cfg(not(unix))]
-fn reap(mut child: std::process::Child, start: Instant) -> Result<Outcome, String> {
+fn reap(
+    mut child: std::process::Child,
+    start: Instant,
+    keep: Option<&mut Vec<u8>>,
+    _deadline: Option<Instant>,
+) -> Result<Outcome, String> {
+    if let Some(mut out) = child.stdout.take() {
+        let read = match keep {
+            Some(k) => out.read_to_end(k).map(|_| ()),
+            None => std::io::copy(&mut out, &mut std::io::sink()).map(|_| ()),
+        };
+        if let Err(e) = read {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("failed to read the program's output: {e}"));
+        }
+    }
     let status = child
         .wait()
         .map_err(|e| format!("failed to wait for the program: {e}"))?;
@@ -299,13 +325,13 @@ mod tests {
     #[test]
     fn exit_codes_signals_and_stderr_are_reported() {
         let mut r = Runner::new(sh("echo one >&2; echo two >&2; exit 3")).unwrap();
-        let o = r.run().unwrap();
+        let o = r.run(None).unwrap();
         assert_eq!(o.code, Some(3));
         assert!(!o.success());
         assert_eq!(o.ending(), "exit code 3");
         assert_eq!(r.stderr_tail(1), "two");
         assert_eq!(r.stderr_tail(5), "one\ntwo");
-        let o = Runner::new(sh("kill -9 $$")).unwrap().run().unwrap();
+        let o = Runner::new(sh("kill -9 $$")).unwrap().run(None).unwrap();
         assert_eq!(o.signal, Some(9));
         assert_eq!(o.ending(), "killed by signal 9");
         let e = Runner::new(Spawn {
@@ -313,9 +339,44 @@ mod tests {
             ..sh("")
         })
         .unwrap()
-        .run()
+        .run(None)
         .unwrap_err();
         assert!(e.contains("failed to start `/no/such/program`"), "{e}");
+    }
+
+    #[test]
+    fn a_run_past_its_deadline_is_killed_with_what_it_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid = dir.path().join("pid");
+        let script = format!("sleep 1000 & echo $! > {}; wait", pid.display());
+        let mut r = Runner::new(Spawn {
+            output: Output::Pipe,
+            ..sh(&script)
+        })
+        .unwrap();
+        let o = r
+            .run(Some(Instant::now() + std::time::Duration::from_millis(300)))
+            .unwrap();
+        assert!(o.killed && o.signal == Some(libc::SIGKILL), "{o:?}");
+        assert!((0.29e9..5e9).contains(&o.wall_ns), "{}", o.wall_ns);
+        // The shell's child went with it (a zombie no one reaps holds nothing).
+        let child = std::fs::read_to_string(&pid).unwrap();
+        let gone = || {
+            std::fs::read_to_string(format!("/proc/{}/stat", child.trim())).map_or(true, |s| {
+                s.rsplit_once(") ").is_some_and(|(_, r)| r.starts_with('Z'))
+            })
+        };
+        let start = Instant::now();
+        while !gone() && start.elapsed().as_secs() < 5 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(gone(), "process {child} still runs");
+        // One that ends before its deadline is not killed.
+        let o = Runner::new(sh("echo hi"))
+            .unwrap()
+            .run(Some(Instant::now() + std::time::Duration::from_secs(5)))
+            .unwrap();
+        assert!(!o.killed && o.success(), "{o:?}");
     }
 
     #[test]
@@ -329,7 +390,7 @@ mod tests {
             ..sh("cat; echo 6")
         })
         .unwrap();
-        let o = r.run().unwrap();
+        let o = r.run(None).unwrap();
         assert!(o.success());
         assert_eq!(String::from_utf8_lossy(&o.stdout), "4\n5\n6\n");
     }
@@ -337,18 +398,21 @@ mod tests {
     #[test]
     fn each_child_reports_its_own_peak_memory() {
         // A big child first, then a small one: the small one's peak is its own, not the
-        // high-water mark of all children (what RUSAGE_CHILDREN would give).
-        let big = Runner::new(sh(
-            "x=$(head -c 150000000 /dev/zero | tr '\\0' a); echo ${#x}",
-        ))
+        // high-water mark of all children (what RUSAGE_CHILDREN would give). The big one holds
+        // 150 MB more than this test process has ever held, whatever the tests beside it in
+        // this process allocated (it inherits that peak at `exec`).
+        let size = own_peak().unwrap() as u64 + 150_000_000;
+        let big = Runner::new(sh(&format!(
+            "x=$(head -c {size} /dev/zero | tr '\\0' a); echo ${{#x}}"
+        )))
         .unwrap()
-        .run()
+        .run(None)
         .unwrap();
-        let small = Runner::new(sh("true")).unwrap().run().unwrap();
+        let small = Runner::new(sh("true")).unwrap().run(None).unwrap();
         let b = big
             .peak_bytes
-            .expect("150 MB is above the test process's own peak");
-        assert!(b > 150e6, "big child's peak {b}");
+            .expect("the big child's peak is above the test process's own");
+        assert!(b > size as f64, "big child's peak {b}, its string {size}");
         // `true` stays below this test process's own size: its peak is unknown, not the big
         // one's, nor the floor passed off as its own.
         let floor = small.peak_floor.unwrap();

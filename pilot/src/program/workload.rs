@@ -8,6 +8,12 @@
 //!   prints.
 //!
 //! `--prepare` runs before each run and `--conclude` after it, outside the time measured.
+//!
+//! A run (or its prepare or conclude command) still going at the workload's deadline is
+//! killed; the round ends with the runs it completed, and the workload runs nothing more
+//! ([`Workload::out_of_time`]), so the session ends with what it has.
+
+use std::time::{Duration, Instant};
 
 use super::spawn::{Outcome, Runner, Spawn};
 use crate::session::{RoundData, Workload, stop};
@@ -68,6 +74,15 @@ impl Extras {
     }
 }
 
+/// A command killed at its deadline.
+#[derive(Debug, Clone)]
+pub(crate) struct Killed {
+    /// What it was: ``a run of `NAME` ``, ``the prepare command of `NAME` ``.
+    pub what: String,
+    /// How long it had run.
+    pub ran: Duration,
+}
+
 /// One program under measurement.
 pub(crate) struct ProgramWorkload {
     /// The program's name, for messages.
@@ -87,6 +102,12 @@ pub(crate) struct ProgramWorkload {
     pub failed_runs: u64,
     /// Runs whose wall time was below the shell's start-up time (their reading is 0).
     pub below_shell: u64,
+    /// When a run still going is killed; `None`: never.
+    pub deadline: Option<Instant>,
+    /// The command killed at the deadline, if one was.
+    pub killed: Option<Killed>,
+    /// Set once the deadline has passed: no run starts after it.
+    out_of_time: bool,
 }
 
 impl ProgramWorkload {
@@ -112,17 +133,31 @@ impl ProgramWorkload {
             extras: Vec::new(),
             failed_runs: 0,
             below_shell: 0,
+            deadline: None,
+            killed: None,
+            out_of_time: false,
         })
     }
 
-    /// Runs a `--prepare` or `--conclude` command; it must succeed.
-    fn side(runner: &mut Option<Runner>, what: &str, name: &str) -> Result<(), String> {
-        let Some(r) = runner else { return Ok(()) };
+    /// Runs a `--prepare` or `--conclude` command until `deadline`; it must succeed. What was
+    /// killed at the deadline, if it was.
+    fn side(
+        runner: &mut Option<Runner>,
+        what: &str,
+        name: &str,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Killed>, String> {
+        let Some(r) = runner else { return Ok(None) };
         let o = r
-            .run()
+            .run(deadline)
             .map_err(|e| format!("{what} command of `{name}`: {e}"))?;
-        if o.success() {
-            Ok(())
+        if o.killed {
+            Ok(Some(Killed {
+                what: format!("the {what} command of `{name}`"),
+                ran: Duration::from_nanos(o.wall_ns as u64),
+            }))
+        } else if o.success() {
+            Ok(None)
         } else {
             Err(format!(
                 "the {what} command of `{name}` failed with {}{}",
@@ -132,10 +167,22 @@ impl ProgramWorkload {
         }
     }
 
+    /// Notes `killed` and that the deadline has passed; no outcome.
+    fn cut(&mut self, killed: Killed) -> Option<Outcome> {
+        self.out_of_time = true;
+        self.killed = Some(killed);
+        None
+    }
+
     /// One run at `work` (in work mode), between its prepare and conclude commands: its
-    /// outcome, or why it failed (a run that exits non-zero fails unless failures are
-    /// ignored).
-    pub(crate) fn run_once(&mut self, work: u64) -> Result<Outcome, String> {
+    /// outcome, `None` when the deadline came first (nothing started after it, or a command
+    /// was killed at it: [`ProgramWorkload::killed`]), or why it failed (a run that exits
+    /// non-zero fails unless failures are ignored).
+    pub(crate) fn run_once(&mut self, work: u64) -> Result<Option<Outcome>, String> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.out_of_time = true;
+            return Ok(None);
+        }
         if self.mode == Mode::Work {
             let argv = self
                 .template
@@ -144,8 +191,16 @@ impl ProgramWorkload {
                 .collect();
             self.runner.set_argv(argv);
         }
-        Self::side(&mut self.prepare, "prepare", &self.name)?;
-        let o = self.runner.run()?;
+        if let Some(k) = Self::side(&mut self.prepare, "prepare", &self.name, self.deadline)? {
+            return Ok(self.cut(k));
+        }
+        let o = self.runner.run(self.deadline)?;
+        if o.killed {
+            return Ok(self.cut(Killed {
+                what: format!("a run of `{}`", self.name),
+                ran: Duration::from_nanos(o.wall_ns as u64),
+            }));
+        }
         if !o.success() {
             if stop::requested() {
                 return Err("interrupted".to_string());
@@ -160,8 +215,10 @@ impl ProgramWorkload {
             }
             self.failed_runs += 1;
         }
-        Self::side(&mut self.conclude, "conclude", &self.name)?;
-        Ok(o)
+        if let Some(k) = Self::side(&mut self.conclude, "conclude", &self.name, self.deadline)? {
+            return Ok(self.cut(k));
+        }
+        Ok(Some(o))
     }
 
     /// The unit readings a run printed (readings mode), in ns: each line's number, or CSV
@@ -221,6 +278,11 @@ fn tail(text: &str) -> String {
 impl Workload for ProgramWorkload {
     fn round(&mut self, work: u64) -> Result<RoundData, String> {
         let mut extras = Extras::default();
+        // A round the deadline cut before any run: no readings, and the session records none.
+        let nothing = RoundData::Units {
+            readings: Vec::new(),
+            iterations: 1,
+        };
         let data = match self.mode.clone() {
             Mode::Runs => {
                 let mut readings = Vec::with_capacity(work as usize);
@@ -228,7 +290,7 @@ impl Workload for ProgramWorkload {
                     if stop::requested() {
                         break;
                     }
-                    let o = self.run_once(1)?;
+                    let Some(o) = self.run_once(1)? else { break };
                     let net = o.wall_ns - self.shell_ns;
                     if net <= 0.0 {
                         self.below_shell += 1;
@@ -237,6 +299,9 @@ impl Workload for ProgramWorkload {
                     extras.push(&o, net.max(0.0));
                 }
                 if readings.is_empty() {
+                    if self.out_of_time {
+                        return Ok(nothing);
+                    }
                     return Err("interrupted".to_string());
                 }
                 RoundData::Units {
@@ -245,12 +310,16 @@ impl Workload for ProgramWorkload {
                 }
             }
             Mode::Work => {
-                let o = self.run_once(work)?;
+                let Some(o) = self.run_once(work)? else {
+                    return Ok(nothing);
+                };
                 extras.push(&o, o.wall_ns);
                 RoundData::Whole
             }
             Mode::Readings { column, unit_ns } => {
-                let o = self.run_once(1)?;
+                let Some(o) = self.run_once(1)? else {
+                    return Ok(nothing);
+                };
                 extras.push(&o, o.wall_ns);
                 RoundData::Units {
                     readings: Self::parse_readings(&o.stdout, column, unit_ns)?,
@@ -260,6 +329,10 @@ impl Workload for ProgramWorkload {
         };
         self.extras.push(extras);
         Ok(data)
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.out_of_time
     }
 }
 

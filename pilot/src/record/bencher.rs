@@ -30,7 +30,8 @@ pub(crate) enum BencherMode {
 /// ```
 ///
 /// Call one `iter` method once per call of the bench function; code before it is setup and is
-/// not timed. pilot groups iterations into work units long enough that reading the clock costs
+/// not timed. If a bench function calls more than one, the last call's units are the ones
+/// measured (as in criterion). pilot groups iterations into work units long enough that reading the clock costs
 /// under 0.5% of a unit, and reports time per iteration:
 ///
 /// - [`iter`](Bencher::iter): the routine alone, its result dropped inside the timing;
@@ -60,6 +61,12 @@ macro_rules! drive {
     ($bencher:expr, $limit:expr, |$iters:ident| $unit:expr) => {{
         let bencher: &mut $crate::record::Bencher = $bencher;
         let limit: $crate::record::batch::UnitLimit = $limit;
+        // A second `iter` call in one bench-function call replaces the first's readings, as
+        // criterion keeps only the last routine's time: two routines' units in one round are
+        // two workloads, not one with a warm-up.
+        if bencher.called {
+            bencher.readings.clear();
+        }
         bencher.called = true;
         bencher.limit = limit;
         match bencher.mode {

@@ -80,6 +80,7 @@ fn methods(comparisons: &[Comparison]) -> Vec<String> {
             continue;
         }
         let method = match (c.pairs, least, most) {
+            (Some(_), Some(1), Some(1)) => format!("{} (1 pair per bench)", c.method),
             (Some(_), Some(lo), Some(hi)) if lo == hi => {
                 format!("{} ({lo} pairs per bench)", c.method)
             }
@@ -154,8 +155,8 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
             _ => verdict,
         };
         out.push_str(&format!(
-            "| `{}` | {base} | {new} | {change} | {p} | {verdict} |\n",
-            name.replace('|', "\\|")
+            "| {} | {base} | {new} | {change} | {p} | {verdict} |\n",
+            crate::fmt::markdown_code(&name)
         ));
     }
     out.push_str(&format!("\n{}.\n", rule(comparisons, options)));
@@ -192,6 +193,7 @@ pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> C
             verdict: c.verdict.as_str().to_string(),
             method: c.method.clone(),
             pairs: c.pairs,
+            reason: c.reason.clone(),
         })
         .collect();
     CompareDoc {

@@ -108,10 +108,15 @@ pub fn weak_baseline(documents: &[ResultDoc], baseline: &str) -> Option<String> 
 /// unit one work unit holds: throughput × time per unit), as the bench binary's own table
 /// shows them.
 fn throughput_cell(d: &ResultDoc, mean_ns: f64) -> String {
-    let pi = d.pis.get(1).and_then(|t| {
-        let unit = t.unit.strip_suffix("/s").unwrap_or(&t.unit);
-        Some((unit, t.mean?))
-    });
+    let pi = d
+        .pis
+        .iter()
+        .skip(1)
+        .find(|t| t.name == "throughput")
+        .and_then(|t| {
+            let unit = t.unit.strip_suffix("/s").unwrap_or(&t.unit);
+            Some((unit, t.mean?))
+        });
     if let Some(th) = &d.threads {
         if let (Some(per_thread), Some(aggregate)) = (&th.per_thread, &th.aggregate) {
             let (unit, per_unit) = pi.map_or(("units", 1.0), |(u, t)| (u, t * mean_ns / 1e9));

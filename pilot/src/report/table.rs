@@ -133,10 +133,13 @@ pub(crate) fn render_table(rows: &[Row], confidence: f64) -> String {
 }
 
 /// The same table in Markdown, for a pull-request comment or a job summary: the header's
-/// columns, left-aligned where the terminal table's are, and `|` in a cell escaped.
+/// columns, left-aligned where the terminal table's are; the bench's name a code span nothing
+/// in it can close ([`crate::fmt::markdown_code`]), and `|` and control characters in the
+/// other cells escaped.
 pub(crate) fn render_markdown(rows: &[Row], confidence: f64) -> String {
+    let cell = |c: &String| crate::fmt::terminal(c).replace('|', "\\|");
     let line = |cells: &[String]| {
-        let cells: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
+        let cells: Vec<String> = cells.iter().map(cell).collect();
         format!("| {} |\n", cells.join(" | "))
     };
     let (header, cells, left) = layout(rows, confidence);
@@ -145,9 +148,10 @@ pub(crate) fn render_markdown(rows: &[Row], confidence: f64) -> String {
         .map(|i| if left.contains(&i) { ":--" } else { "--:" })
         .collect();
     out.push_str(&format!("|{}|\n", rule.join("|")));
-    for mut cells in cells {
-        cells[0] = format!("`{}`", cells[0]);
-        out.push_str(&line(&cells));
+    for cells in cells {
+        let name = crate::fmt::markdown_code(&cells[0]);
+        let rest: Vec<String> = cells[1..].iter().map(cell).collect();
+        out.push_str(&format!("| {name} | {} |\n", rest.join(" | ")));
     }
     out
 }

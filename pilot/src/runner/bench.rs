@@ -17,6 +17,7 @@ use crate::cli::Args;
 use crate::fmt::{format_count, format_estimate, format_ns, format_throughput};
 use crate::record::{ClockInfo, measure_clock};
 use crate::report::{Row, TimePer, render_table};
+use crate::session::processes::{AUTO_LEAST_CAP, AUTO_PROCESSES};
 use crate::session::{SessionConfig, SessionResult, Status};
 use crate::store::schema::{CheckDoc, CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::store::{self, result};
@@ -100,7 +101,7 @@ pub(crate) fn compare_with_baseline(
         .collect();
     let comparisons = crate::compare::against_baseline(base, &results, |r| ran(&r.name), options);
     for w in crate::compare::machine_mismatch(base, &results) {
-        println!("warning: {w}");
+        println!("warning: {}", crate::fmt::terminal(&w));
     }
     println!(
         "\ncompared with baseline `{baseline}`:\n{}",
@@ -125,7 +126,9 @@ pub(super) struct Run<'a> {
     log: RunLog,
     groups: group::Groups<'a>,
     /// Least process executions per bench (1: the bench's own process).
-    processes: usize,
+    /// Process executions asked for (`--processes`, or the baselines' default); `None` lets
+    /// each bench's time cap decide (see [`Run::bench`]).
+    processes: Option<usize>,
     rows: Vec<Row>,
     documents: Vec<ResultDoc>,
     confidence: f64,
@@ -211,7 +214,7 @@ impl<'a> Run<'a> {
             speed.describe(args.confidence.unwrap_or(0.95))
         );
         for w in speed_warnings {
-            println!("warning: {w}");
+            println!("warning: {}", crate::fmt::terminal(&w));
         }
         let setup = crate::checks::system::Setup {
             debug_build: announce.debug_build,
@@ -240,11 +243,9 @@ impl<'a> Run<'a> {
             speed,
             log,
             groups: group::Groups::new(args, selected),
-            processes: args.processes.unwrap_or(if baseline_flag {
-                crate::compare::BASELINE_PROCESSES
-            } else {
-                1
-            }),
+            processes: args
+                .processes
+                .or(baseline_flag.then_some(crate::compare::BASELINE_PROCESSES)),
             rows: Vec::new(),
             documents: Vec::new(),
             confidence: 0.95,
@@ -283,12 +284,21 @@ impl Run<'_> {
             return ControlFlow::Continue(());
         }
         let started = now();
-        // One in-process session by default: measured side by side on this project's shared
-        // machine, it covered run-to-run spread as well as several short processes did (13 of
-        // 15 runs against 10 of 15), in less time. `--processes N` asks for at least N processes.
+        // Processes are a level of variation by default (Kalibera & Jones): code layout moves a
+        // small bench between processes (36% for a 20 ns bench, a second apart, on this
+        // project's VM), which no interval from one process can see. So a bench whose cap can
+        // pay for them runs in at least three fresh processes, more as their spread asks;
+        // `--processes N` asks for at least N, `--processes 1` for this process alone.
         let grouped = self.groups.measure(self.args, b, self.clock);
         let alone = grouped.is_none();
-        let (session, iters) = grouped.unwrap_or_else(|| match self.processes {
+        let processes = self
+            .processes
+            .unwrap_or(if config.max_time >= AUTO_LEAST_CAP {
+                AUTO_PROCESSES
+            } else {
+                1
+            });
+        let (session, iters) = grouped.unwrap_or_else(|| match processes {
             1 => measure(
                 b,
                 closure,
@@ -466,7 +476,7 @@ impl Run<'_> {
         self.rows.sort_by_key(|r| position(&r.name));
         self.documents.sort_by_key(|d| position(&d.name));
         if let Some(w) = self.speed.finish() {
-            println!("warning: {w}");
+            println!("warning: {}", crate::fmt::terminal(&w));
         }
         // A run that measured nothing (every bench filtered out or ignored) has no table.
         if !self.args.no_table && !self.rows.is_empty() {
@@ -488,7 +498,7 @@ impl Run<'_> {
         }
         if let Some(name) = &self.args.save_baseline {
             if let Some(w) = crate::report::weak_baseline(&self.documents, name) {
-                println!("warning: {w}");
+                println!("warning: {}", crate::fmt::terminal(&w));
             }
         }
         let comparison = base.map(|base| self.compare(base, selected));
@@ -505,7 +515,7 @@ impl Run<'_> {
                 groups: Some(self.groups.docs()),
             };
             let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
-            if let Err(e) = store::write_atomic(Path::new(path), &bytes) {
+            if let Err(e) = store::write_output(Path::new(path), &bytes, store::Existing::Replace) {
                 eprintln!("error: failed to write `{path}`: {e}");
                 return ExitCode::FAILURE;
             }
@@ -540,6 +550,7 @@ impl Run<'_> {
 }
 
 pub(crate) fn print_outcome(name: &str, s: &SessionResult) {
+    let name = crate::fmt::terminal(name);
     match (&s.status, &s.estimate) {
         (Status::Failed(msg), _) => println!("{name}: FAILED: {msg}"),
         (status, Some(e)) => println!(
@@ -566,7 +577,7 @@ pub(crate) fn print_outcome(name: &str, s: &SessionResult) {
         );
     }
     for w in &s.warnings {
-        println!("  warning: {w}");
+        println!("  warning: {}", crate::fmt::terminal(w));
     }
 }
 

@@ -41,6 +41,13 @@ pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<Sessio
     };
     let mut c = SessionConfig {
         confidence: args.confidence.or(o.confidence).unwrap_or(0.95),
+        estimator: match (args.estimator, o.estimator) {
+            (Some(e), _) => e,
+            (None, Some(e)) => {
+                crate::settings::parse_as("`estimator` of the bench's attribute", e)?
+            }
+            (None, None) => crate::settings::Estimator::default(),
+        },
         target: args.ci.or(quick(0.05)).or(o.ci).unwrap_or(0.01),
         max_time,
         min_time,

@@ -216,7 +216,7 @@ impl State {
             return;
         }
         match self.args.mode {
-            Mode::List | Mode::ListTerse => println!("{name}: benchmark"),
+            Mode::List | Mode::ListTerse => println!("{}: benchmark", crate::fmt::terminal(name)),
             Mode::Test => self.test(&b, body),
             Mode::Child => {
                 if self.child.is_some() {
@@ -247,10 +247,10 @@ impl State {
         match outcome {
             Ok(()) => {
                 self.passed += 1;
-                println!("test {} ... ok", b.name);
+                println!("test {} ... ok", crate::fmt::terminal(&b.name));
             }
             Err(msg) => {
-                println!("test {} ... FAILED", b.name);
+                println!("test {} ... FAILED", crate::fmt::terminal(&b.name));
                 self.failures.push((b.name.clone(), msg));
                 self.stopped = self.args.fail_fast;
             }

@@ -114,7 +114,7 @@ pub fn main(debug_build: bool) -> ExitCode {
     match args.mode {
         Mode::List | Mode::ListTerse => {
             for b in &selected {
-                println!("{}: benchmark", b.name);
+                println!("{}: benchmark", crate::fmt::terminal(&b.name));
             }
             if args.mode == Mode::List {
                 println!("\n{} benchmarks", selected.len());

@@ -14,7 +14,9 @@ use crate::cli::Args;
 use crate::entry::BenchBody;
 use crate::record::{ClockInfo, measure_clock};
 use crate::report::LiveProgress;
-use crate::session::processes::{ProcessEstimate, combine, processes_needed};
+use crate::session::processes::{
+    ProcessCost, ProcessEstimate, alone, child_target, combine, dimensioned_share, processes_needed,
+};
 use crate::session::reach::{OutOfReach, judge, out_of_reach_warning};
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, WarmUpClass};
 use crate::stats::outliers::OutlierCount;
@@ -139,6 +141,25 @@ fn run_process(
     child_document(&text).and_then(|doc| process_result(&doc))
 }
 
+/// Adds the warnings of process `p` to a bench's `warnings`, once each: a check's message only
+/// when no `earlier` process made a check of its kind (the same check with other figures would
+/// repeat once per process), and no child's own time-cap note (the bench's cap is its parent's).
+fn merge_warnings(warnings: &mut Vec<String>, earlier: &[ProcessResult], p: &ProcessResult) {
+    if p.unresolved {
+        return;
+    }
+    for w in &p.warnings {
+        if warnings.contains(w) || w.starts_with("time cap") {
+            continue;
+        }
+        let kind = p.checks.iter().find(|c| &c.message == w).map(|c| &c.kind);
+        if kind.is_some_and(|k| earlier.iter().flat_map(|e| &e.checks).any(|c| &c.kind == k)) {
+            continue;
+        }
+        warnings.push(w.clone());
+    }
+}
+
 /// The start of the error of a child that ended without an estimate but did not fail (no steady
 /// state, below the clock's resolution, a cap too short): the bench's outcome, not a failure.
 const NO_ESTIMATE: &str = "the bench's process found no estimate";
@@ -181,6 +202,15 @@ fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
             subsession_size: pi.subsession_size.max(1),
             autocorrelation: pi.autocorrelation,
             rounds: doc.rounds.iter().filter(|r| r.analysed).count(),
+            estimator: match pi.estimator.as_deref() {
+                Some("trimmed") => crate::settings::Estimator::Trimmed,
+                _ => crate::settings::Estimator::Mean,
+            },
+            plain: doc
+                .pis
+                .iter()
+                .find(|p| p.name == crate::store::schema::MEAN_TIME_PI)
+                .and_then(|p| Some((p.mean?, (p.ci.high? - p.ci.low?) / 2.0))),
         })
     });
     let Some(estimate) = estimate.filter(|e| e.mean.is_finite() && e.half_width.is_finite()) else {
@@ -251,8 +281,11 @@ fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
 ///
 /// At least `processes` processes run; while the combined interval is wider than the target
 /// and the time cap allows, more are started, as many as the between-process variance says
-/// are needed (Pilot's required sample size, over process estimates). The time left is shared
-/// equally among the processes still wanted, at least 0.3 s each.
+/// are needed (Pilot's required sample size, over process estimates). Each process is given
+/// the measuring time Kalibera and Jones's dimensioning finds best once two processes show a
+/// between-process variance ([`dimensioned_share`]), else an equal share of the time left
+/// among the processes still wanted; at least 0.3 s each. When the cap allowed one process
+/// only, its own estimate is the bench's, with a warning.
 pub(super) fn measure_in_processes(
     b: &Bench,
     config: &SessionConfig,
@@ -260,24 +293,42 @@ pub(super) fn measure_in_processes(
 ) -> (SessionResult, Option<u64>) {
     let mut progress = LiveProgress::start(&b.name);
     let start = Instant::now();
-    // Each process's own interval may be √n wider: combined, they still meet the target.
-    let child_target = (config.target * (processes as f64).sqrt()).min(0.5);
+    let child_target = child_target(config.target, processes, config.confidence);
     let mut done: Vec<ProcessResult> = Vec::new();
+    let mut costs: Vec<ProcessCost> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
     let mut estimate = None;
     let mut wanted = processes;
     let status = loop {
-        // An equal share of the cap for every process still wanted (at least 0.3 s).
         let remaining = config.max_time.saturating_sub(start.elapsed());
         let left = wanted.saturating_sub(done.len()).max(1) as u32;
-        let cap = (remaining / left).max(Duration::from_millis(300));
+        let cap = match dimensioned_share(&costs, config.confidence, remaining) {
+            // The measuring time found best, plus what starting a process costs.
+            Some(share) => {
+                let overhead = costs
+                    .iter()
+                    .map(|c| c.wall.saturating_sub(c.measured))
+                    .sum::<Duration>()
+                    / costs.len() as u32;
+                (share + overhead).min(remaining.max(Duration::from_millis(300)))
+            }
+            None => (remaining / left).max(Duration::from_millis(300)),
+        };
+        let began = Instant::now();
         match run_process(&b.name, cap, config, child_target) {
             Ok(p) => {
-                for w in p.warnings.iter().filter(|_| !p.unresolved) {
-                    if !warnings.contains(w) && !w.starts_with("time cap") {
-                        warnings.push(w.clone());
-                    }
-                }
+                merge_warnings(&mut warnings, &done, &p);
+                costs.push(ProcessCost {
+                    mean: p.estimate.mean,
+                    half_width: p.estimate.half_width,
+                    wall: began.elapsed(),
+                    measured: p
+                        .rounds
+                        .iter()
+                        .filter(|r| r.analysed)
+                        .map(|r| r.duration)
+                        .sum(),
+                });
                 done.push(p);
             }
             Err(_) if super::interrupt::requested() => break Status::Interrupted,
@@ -333,6 +384,18 @@ pub(super) fn measure_in_processes(
         }
     };
     progress.finish();
+    if let ([only], None, Status::TimeCap | Status::Converged) = (&done[..], &estimate, &status) {
+        warnings.push(format!(
+            "the time cap ({:.1} s) allowed one process only: the interval cannot see how \
+             the bench varies from process to process; raise --max-time",
+            config.max_time.as_secs_f64()
+        ));
+        let e = alone(&only.estimate, config.confidence);
+        estimate = Some(match config.machine {
+            Some(v) => e.with_machine(v),
+            None => e,
+        });
+    }
     processes_result(done, status, estimate, warnings, config, start.elapsed())
 }
 
@@ -371,11 +434,7 @@ pub(super) fn measure_interleaved(
             let share = (config.max_time / processes as u32).max(Duration::from_millis(300));
             match run_process(&b.name, share, config, child_target(config)) {
                 Ok(p) => {
-                    for w in p.warnings.iter().filter(|_| !p.unresolved) {
-                        if !warnings[i].contains(w) && !w.starts_with("time cap") {
-                            warnings[i].push(w.clone());
-                        }
-                    }
+                    merge_warnings(&mut warnings[i], &done[i], &p);
                     done[i].push(p);
                 }
                 Err(_) if super::interrupt::requested() => {
@@ -478,18 +537,34 @@ fn processes_result(
         }
     }
     let iters = done.last().and_then(|p| p.iters);
-    // A check any process made is the bench's (the first of each kind, with its figures); the
-    // warm-up class is the one most processes had; outliers add up.
+    // A check any process made is the bench's (the first of each kind, with its figures),
+    // but a trend of the workload's own (a leak, a slowdown, a cold start, outliers) only when
+    // at least half the processes found it: each process judges it from its own few rounds
+    // at p < 0.001 or so, and a bench in ten processes would otherwise inherit any one's
+    // false alarm. The warm-up class is the one most processes had; outliers add up.
+    let judged: Vec<&ProcessResult> = done.iter().filter(|p| !p.unresolved).collect();
+    let found_by = |kind: &str| {
+        judged
+            .iter()
+            .filter(|p| p.checks.iter().any(|c| c.kind == kind))
+            .count()
+    };
     let mut checks: Vec<crate::store::schema::CheckDoc> = Vec::new();
-    for c in done
-        .iter()
-        .filter(|p| !p.unresolved)
-        .flat_map(|p| &p.checks)
-    {
-        if !checks.iter().any(|k| k.kind == c.kind) {
+    for c in judged.iter().flat_map(|p| &p.checks) {
+        let minority =
+            crate::checks::is_workload_trend(&c.kind) && 2 * found_by(&c.kind) < judged.len();
+        if !minority && !checks.iter().any(|k| k.kind == c.kind) {
             checks.push(c.clone());
         }
     }
+    // The warnings of the checks left out go too.
+    let dropped: Vec<String> = judged
+        .iter()
+        .flat_map(|p| &p.checks)
+        .filter(|c| !checks.iter().any(|k| k.kind == c.kind))
+        .map(|c| c.message.clone())
+        .collect();
+    warnings.retain(|w| !dropped.contains(w));
     let classes: Vec<WarmUpClass> = done.iter().filter_map(|p| p.warm_up).collect();
     let warm_up = classes
         .iter()
@@ -637,12 +712,10 @@ pub fn combine_children(
         Status::Settled
     };
     let mut warnings: Vec<String> = Vec::new();
-    for w in children.iter().flat_map(|c| &c.result.warnings) {
-        if !warnings.contains(w) && !w.starts_with("time cap") {
-            warnings.push(w.clone());
-        }
+    let done: Vec<ProcessResult> = children.iter().map(|c| c.result.clone()).collect();
+    for (i, p) in done.iter().enumerate() {
+        merge_warnings(&mut warnings, &done[..i], p);
     }
-    let done = children.iter().map(|c| c.result.clone()).collect();
     let (session, iters) = processes_result(done, status, Some(e), warnings, &config, elapsed);
     result::document(&result::BenchRecord {
         name,

@@ -279,17 +279,18 @@ fn a_result_document() {
     doc.rounds.truncate(3);
     insta::assert_json_snapshot!(doc);
 
-    // Its ±2.96% is within 3× its ±1% target: a sound baseline entry. Against a ±0.5% target
-    // it is not, and saving it says so, with the command that measures it again.
-    assert_eq!(crate::report::weak_baseline(&[doc.clone()], "main"), None);
-    doc.config.ci = 0.005;
-    let w = crate::report::weak_baseline(&[doc], "main").unwrap();
+    // Its ±4.36% (the machine's 1.25% at t(0.37 · 7 dof) = 3.49) is more than 3× its ±1%
+    // target: saving it says so, with the command that measures it again. Against a ±2%
+    // target it is a sound baseline entry.
+    let w = crate::report::weak_baseline(&[doc.clone()], "main").unwrap();
     assert!(w.contains("1 of 1 entries"), "{w}");
-    assert!(w.contains("parse/4096 ±3.0% for ±0.5%"), "{w}");
+    assert!(w.contains("parse/4096 ±4.4% for ±1.0%"), "{w}");
     assert!(
         w.contains("cargo bench -- --save-baseline main --exact parse/4096"),
         "{w}"
     );
+    doc.config.ci = 0.02;
+    assert_eq!(crate::report::weak_baseline(&[doc], "main"), None);
 }
 
 /// `cargo pilot bench`'s table, made from documents, shows a threaded bench's per-thread and

@@ -34,10 +34,10 @@ pub(super) fn test_mode(
         match &outcome {
             Ok(()) => {
                 passed += 1;
-                println!("test {} ... ok", b.name);
+                println!("test {} ... ok", crate::fmt::terminal(&b.name));
             }
             Err(msg) => {
-                println!("test {} ... FAILED", b.name);
+                println!("test {} ... FAILED", crate::fmt::terminal(&b.name));
                 failed.push((b.name.clone(), msg.clone()));
                 if args.fail_fast {
                     break;
@@ -46,7 +46,7 @@ pub(super) fn test_mode(
         }
     }
     for b in &shown_ignored {
-        println!("test {} ... ignored", b.name);
+        println!("test {} ... ignored", crate::fmt::terminal(&b.name));
     }
     if !failed.is_empty() {
         println!("\nfailures:");

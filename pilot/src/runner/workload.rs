@@ -38,6 +38,8 @@ pub(super) struct SessionChecks {
     pub overhead: bool,
     /// Cost of one clock read, ns.
     pub clock_ns: f64,
+    /// The clock's resolution, ns: the step of the readings the robust estimate must average.
+    pub resolution_ns: f64,
 }
 
 impl SessionChecks {
@@ -47,6 +49,7 @@ impl SessionChecks {
             sampling: !args.no_sampling,
             overhead: !args.no_overhead_check,
             clock_ns: clock.overhead_ns,
+            resolution_ns: clock.resolution_ns,
         }
     }
 }
@@ -202,6 +205,10 @@ impl<'c> BenchWorkload<'c> {
         let full = matches!(self.body, BenchBody::Full(_)) && self.threads == 1;
         self.overhead = (checks.overhead && full).then(|| OverheadProbe::new(checks.clock_ns));
         let offset = self.sampler.as_ref().map(|s| s.origin().elapsed());
+        let config = &SessionConfig {
+            resolution_ns: checks.resolution_ns,
+            ..config.clone()
+        };
         let mut session = run_session(self, &RealClock::start(), config, on_estimate);
         session.machine_state = Some(match (checks.sampling, self.sampler.take(), offset) {
             (false, ..) => "off",

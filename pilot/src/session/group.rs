@@ -326,6 +326,11 @@ pub(crate) fn run_group(
         if ended.iter().all(Option::is_some) {
             break false;
         }
+        if (0..n).all(|i| ended[i].is_some() || done(&states[i], &*workloads[i])) {
+            // Every member still ranked has run its most units or its time: the ranking is
+            // what they measured.
+            break false;
+        }
         let at_cap = elapsed >= config.max_time;
         if cycles >= next_look || at_cap {
             let (indices, members) = views(&states, &ended);
@@ -391,8 +396,14 @@ pub(crate) fn run_group(
     }
 }
 
+/// Whether a member runs no more rounds but stays ranked: it has run its most units
+/// (`--max-runs`), or its workload's time ran out.
+fn done(state: &Session<'_>, workload: &dyn Workload) -> bool {
+    state.at_most_units() || workload.out_of_time()
+}
+
 /// One cycle: a round of each member still running, in `order`. A member whose session fails,
-/// or whose units are below the clock's resolution, ends.
+/// or whose units are below the clock's resolution, ends; one that is [`done`] is skipped.
 fn run_cycle(
     order: &[usize],
     workloads: &mut [&mut dyn Workload],
@@ -401,7 +412,7 @@ fn run_cycle(
     clock: &dyn Clock,
 ) {
     for &i in order {
-        if ended[i].is_some() {
+        if ended[i].is_some() || done(&states[i], &*workloads[i]) {
             continue;
         }
         let work = states[i].next_work();
@@ -409,9 +420,12 @@ fn run_cycle(
         let data = workloads[i].round(work);
         let duration = clock.now().saturating_sub(before);
         workloads[i].between_rounds();
-        if let Some(status @ (Status::Failed(_) | Status::BelowResolution)) =
+        let status = if workloads[i].out_of_time() {
+            Some(states[i].record_last(data, duration, &mut |_, _| {}))
+        } else {
             states[i].record(data, duration, &mut |_, _| {})
-        {
+        };
+        if let Some(status @ (Status::Failed(_) | Status::BelowResolution)) = status {
             ended[i] = Some(status);
         }
     }

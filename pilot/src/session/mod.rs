@@ -52,6 +52,12 @@ pub(crate) trait Workload {
 
     /// Starts sampling the machine's state between rounds, where the workload can.
     fn start_sampling(&mut self) {}
+
+    /// Whether the workload's own time ran out in its last round (a program's run killed at
+    /// its deadline): that round's unit readings count, if it has any, and it runs no more.
+    fn out_of_time(&self) -> bool {
+        false
+    }
 }
 
 /// Settings of one session.
@@ -96,6 +102,13 @@ pub(crate) struct SessionConfig {
     /// Most units (rounds in readings-only mode): the session stops there as at its time cap.
     /// A program's `--max-runs`.
     pub max_units: Option<u64>,
+    /// What the time PI estimates: the trimmed mean (the code's cost) or the mean of every
+    /// reading (interruptions included).
+    pub estimator: crate::settings::Estimator,
+    /// The clock's resolution in nanoseconds (0 when unknown): unit readings come in steps of
+    /// it (divided by the iterations per unit in the micro form), and the robust estimate's
+    /// blocks must be long enough to average those steps away.
+    pub resolution_ns: f64,
 }
 
 impl Default for SessionConfig {
@@ -117,6 +130,8 @@ impl Default for SessionConfig {
             memory: None,
             min_units: 0,
             max_units: None,
+            estimator: crate::settings::Estimator::default(),
+            resolution_ns: 0.0,
         }
     }
 }
@@ -201,11 +216,30 @@ pub(crate) struct RoundRecord {
     pub machine: Option<crate::checks::sampler::Interval>,
 }
 
+/// The mean of every stable unit reading with its interval, kept beside a robust headline
+/// estimate: it includes the units that interruptions made slow.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct MeanPi {
+    /// Mean time per unit, in nanoseconds.
+    pub mean: f64,
+    /// Its interval (subsession analysis, between-round level, and the machine's level when
+    /// the headline has it).
+    pub ci: ConfidenceInterval,
+}
+
 /// The current estimate of the time PI.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Estimate {
-    /// Mean time per unit, in nanoseconds.
+    /// Time per unit, in nanoseconds: the trimmed mean of subsession means, or the mean where
+    /// the bench chose it (see [`Estimate::estimator`]), or the WPS slope.
     pub mean: f64,
+    /// What [`mean`](Self::mean) is.
+    pub estimator: crate::settings::Estimator,
+    /// The mean of every stable reading, when the headline is the trimmed mean.
+    pub plain: Option<MeanPi>,
+    /// The trimmed mean's figures over the subsession means, when the headline is one (for
+    /// Yuen's comparison of saved results).
+    pub trimmed: Option<crate::stats::Trimmed>,
     /// Its confidence interval.
     pub ci: ConfidenceInterval,
     /// Samples behind it: stable unit readings, or rounds in readings-only mode.
@@ -247,6 +281,9 @@ impl Estimate {
     pub(crate) fn from_wps(fit: WpsFit) -> Self {
         Estimate {
             mean: fit.fit.slope,
+            estimator: crate::settings::Estimator::Mean,
+            plain: None,
+            trimmed: None,
             ci: fit.slope_ci,
             n: fit.rounds_used,
             subsession_size: fit.subsession_size,
@@ -440,6 +477,9 @@ pub(crate) fn run_session(
         let data = workload.round(work);
         let duration = clock.now().saturating_sub(before);
         workload.between_rounds();
+        if workload.out_of_time() {
+            break state.record_last(data, duration, on_estimate);
+        }
         if let Some(status) = state.record(data, duration, on_estimate) {
             break status;
         }

@@ -23,10 +23,17 @@ pub(crate) struct MachineVariation {
 }
 
 impl MachineVariation {
+    /// Degrees of freedom of [`sd`](Self::sd): it is a robust scale (1.4826 MADs), which is
+    /// as informative as a standard deviation from 37% as many runs (the MAD's asymptotic
+    /// efficiency at normal data), so `0.37 · (runs − 1)`, at least 1.
+    pub(crate) fn dof(&self) -> f64 {
+        (0.37 * (self.runs.max(2) - 1) as f64).max(1.0)
+    }
+
     /// Half-width of the machine's part alone at `confidence`, relative to the mean: Student's
     /// t over the runs it was learnt from.
     pub(crate) fn relative_half_width(&self, confidence: f64) -> f64 {
-        t_critical(confidence, (self.runs.max(2) - 1) as f64) * self.sd
+        t_critical(confidence, self.dof()) * self.sd
     }
 }
 
@@ -59,30 +66,47 @@ impl Estimate {
     /// the distribution the probe's history describes, and that it moves the workload's time
     /// by as much, relatively, as the probe's. Time: O(1).
     pub(crate) fn with_machine(mut self, v: MachineVariation) -> Estimate {
-        let confidence = self.ci.confidence;
         let run_dof = self.dof.max(1.0);
-        let run_se = self.ci.half_width() / t_critical(confidence, run_dof);
-        let machine_se = v.sd * self.mean.abs();
-        let machine_dof = (v.runs.max(2) - 1) as f64;
-        let variance = run_se * run_se + machine_se * machine_se;
-        let denominator = run_se.powi(4) / run_dof + machine_se.powi(4) / machine_dof;
-        let dof = if denominator > 0.0 {
-            variance * variance / denominator
-        } else {
-            run_dof
-        };
-        let half = t_critical(confidence, dof) * variance.sqrt();
+        let run_ci = self.ci;
+        self.ci = widened(self.mean, self.ci, run_dof, v);
+        if let Some(p) = &mut self.plain {
+            p.ci = widened(p.mean, p.ci, run_dof, v);
+        }
+        let run_se = run_ci.half_width() / t_critical(run_ci.confidence, run_dof);
         self.machine = Some(MachinePart {
             variation: v,
-            run_ci: self.ci,
-            dominant: machine_se > run_se,
+            run_ci,
+            dominant: v.sd * self.mean.abs() > run_se,
         });
-        self.ci = ConfidenceInterval {
-            low: self.mean - half,
-            high: self.mean + half,
-            confidence,
-        };
         self
+    }
+}
+
+/// `ci` (of `center`, from `run_dof` degrees of freedom) with the machine's run-to-run
+/// variation `v` added: the two standard errors in quadrature, Welch–Satterthwaite's degrees
+/// of freedom for the sum.
+fn widened(
+    center: f64,
+    ci: ConfidenceInterval,
+    run_dof: f64,
+    v: MachineVariation,
+) -> ConfidenceInterval {
+    let confidence = ci.confidence;
+    let run_se = ci.half_width() / t_critical(confidence, run_dof);
+    let machine_se = v.sd * center.abs();
+    let machine_dof = v.dof();
+    let variance = run_se * run_se + machine_se * machine_se;
+    let denominator = run_se.powi(4) / run_dof + machine_se.powi(4) / machine_dof;
+    let dof = if denominator > 0.0 {
+        variance * variance / denominator
+    } else {
+        run_dof
+    };
+    let half = t_critical(confidence, dof) * variance.sqrt();
+    ConfidenceInterval {
+        low: center - half,
+        high: center + half,
+        confidence,
     }
 }
 

@@ -2,16 +2,18 @@
 //! compacted on long sessions, and the estimates made from them (subsession analysis, the
 //! between-round interval, the WPS fit).
 
-use super::Estimate;
 use super::coldstart::FirstUnits;
 use super::warmup::WarmUpEvidence;
+use super::{Estimate, MeanPi};
 use super::{RoundRecord, SessionConfig};
 use crate::record::Clock;
+use crate::settings::Estimator;
 use crate::stats::autocorr::{SubsessionAnalysis, subsession_analysis};
 use crate::stats::changepoint::find_stable_segment;
 use crate::stats::clusters::cluster_mean_variance;
 use crate::stats::outliers::{OutlierCount, count_outliers};
 use crate::stats::regression::wps;
+use crate::stats::robust::{DEFAULT_TRIM, Trimmed, robust_location};
 
 /// Stable readings kept before adjacent pairs are merged (see [`Readings::compact`]).
 pub(super) const MAX_KEPT: usize = 1 << 20;
@@ -30,8 +32,17 @@ pub(super) struct Readings<'a> {
     pub(super) stable_count: usize,
     /// Sum of the last round's unit readings, in nanoseconds (for the planner's time model).
     pub(super) last_units_ns: f64,
-    /// Mean of each analysed round's stable readings, in order.
+    /// Each analysed round's location, in order: the trimmed mean of its stable readings'
+    /// bin means with the trimmed-mean estimator (an interruption moves no round), their mean
+    /// with the mean estimator. The between-round level, group rankings and the warm-up class
+    /// are judged from these.
     pub(super) round_means: Vec<f64>,
+    /// Each analysed round's plain mean of its stable readings (the mean PI's between-round
+    /// level).
+    pub(super) round_plain_means: Vec<f64>,
+    /// The step of the last round's readings: the clock's resolution over the iterations per
+    /// unit.
+    pub(super) quantum: f64,
     /// Stable readings of each analysed round, in the order of `round_means`.
     pub(super) round_counts: Vec<usize>,
     /// (work, duration in ns) of analysed readings-only rounds.
@@ -72,6 +83,8 @@ impl<'a> Readings<'a> {
             stable_count: 0,
             last_units_ns: 0.0,
             round_means: Vec::new(),
+            round_plain_means: Vec::new(),
+            quantum: 0.0,
             round_counts: Vec::new(),
             whole: Vec::new(),
             removed: 0,
@@ -106,8 +119,10 @@ impl<'a> Readings<'a> {
         self.kept_bytes = now;
     }
 
-    /// Runs non-stable phase removal on one round's readings and keeps its stable phase.
-    pub(super) fn add_units(&mut self, units: &[f64]) -> Option<(usize, usize)> {
+    /// Runs non-stable phase removal on one round's readings (of `iterations` iterations a
+    /// unit) and keeps its stable phase.
+    pub(super) fn add_units(&mut self, units: &[f64], iterations: u64) -> Option<(usize, usize)> {
+        self.quantum = self.config.resolution_ns / iterations.max(1) as f64;
         self.readings += units.len();
         self.last_units_ns = units.iter().sum();
         self.zero_readings += units.iter().filter(|&&x| x == 0.0).count();
@@ -119,8 +134,12 @@ impl<'a> Readings<'a> {
                 self.first_units
                     .add_round(units, Some((seg.start, seg.end)));
                 self.stable_count += kept.len();
-                self.round_means
-                    .push(kept.iter().sum::<f64>() / kept.len() as f64);
+                let plain = kept.iter().sum::<f64>() / kept.len() as f64;
+                self.round_plain_means.push(plain);
+                self.round_means.push(match self.config.estimator {
+                    Estimator::Mean => plain,
+                    Estimator::Trimmed => round_location(kept).unwrap_or(plain),
+                });
                 self.round_counts.push(kept.len());
                 if self.premerged == 1 {
                     self.stable.extend_from_slice(kept);
@@ -164,75 +183,136 @@ impl<'a> Readings<'a> {
         self.premerged *= 2;
     }
 
+    /// The time PI from the stable readings so far: the trimmed mean of subsession means (or
+    /// the mean, where the bench chose it), with the between-round level; with the trimmed
+    /// mean, the plain mean beside it.
     pub(super) fn unit_estimate(&self) -> Option<Estimate> {
         if self.stable.len() < 2 {
             return None;
         }
+        let plain = self.mean_estimate()?;
+        if self.config.estimator == Estimator::Mean {
+            return Some(plain);
+        }
+        let cfg = self.config;
+        let quantum = self.quantum / self.premerged as f64;
+        let loc = robust_location(
+            &self.stable,
+            DEFAULT_TRIM,
+            cfg.confidence,
+            cfg.autocorrelation_limit,
+            cfg.min_subsessions,
+            quantum,
+        )
+        .ok()?;
+        let q = loc.subsession.size * self.premerged;
+        let required_n = loc
+            .required_count(cfg.target * loc.value.abs())
+            .map(|h| h * q);
+        let mut e = Estimate {
+            mean: loc.value,
+            estimator: Estimator::Trimmed,
+            plain: Some(MeanPi {
+                mean: plain.mean,
+                ci: plain.ci,
+            }),
+            trimmed: Some(loc.trimmed),
+            ci: loc.ci,
+            between_rounds: false,
+            rounds: self.round_means.len(),
+            n: self.stable_count,
+            subsession_size: q,
+            autocorrelation: loc.subsession.autocorrelation,
+            required_n,
+            variance_inflation: loc.subsession.variance_inflation(),
+            subsession_means: loc.subsession.means,
+            wps: None,
+            dof: loc.dof,
+            round_excess: 1.0,
+            machine: None,
+        };
+        self.between_rounds(&mut e, &self.round_means);
+        Some(e)
+    }
+
+    /// The mean of the stable readings: Pilot's subsession interval with the between-round
+    /// level.
+    fn mean_estimate(&self) -> Option<Estimate> {
         let cfg = self.config;
         let s: SubsessionAnalysis =
             subsession_analysis(&self.stable, cfg.autocorrelation_limit, cfg.min_subsessions)
                 .ok()?;
         let mean = s.mean();
-        let within = s.adjusted_mean_ci(cfg.confidence).ok()?;
         let q = s.size * self.premerged;
-        let mut required_n = s
-            .required_count(cfg.target * mean.abs(), cfg.confidence)
-            .map(|h| h * q);
-        // The readings of one round share the machine's state during that round: frequency,
-        // the load of neighbours, where memory landed. When that state drifts or switches
-        // between rounds (on shared machines it does, by tens of percent over seconds), the
-        // readings' interval cannot see it. The rounds' means can: the between-round interval
-        // is Student's t over the rounds (r − 1 degrees of freedom) with the cluster-robust
-        // variance of the mean (each round weighed by its readings, so a short early round
-        // counts as little as it should), and the wider of the two is reported.
-        let mut ci = within;
-        let mut between_rounds = false;
-        let mut dof = (s.means.len().max(2) - 1) as f64;
-        let mut round_excess = 1.0;
-        if self.round_means.len() >= 2 {
-            let (_, variance_of_mean) =
-                cluster_mean_variance(&self.round_means, &self.round_counts).ok()?;
-            let r = self.round_means.len() as f64;
-            let half = crate::stats::summary::t_critical(cfg.confidence, r - 1.0)
-                * variance_of_mean.sqrt();
-            if half > within.half_width() {
-                between_rounds = true;
-                dof = r - 1.0;
-                round_excess = half / within.half_width();
-                ci = crate::stats::ConfidenceInterval {
-                    low: mean - half,
-                    high: mean + half,
-                    confidence: cfg.confidence,
-                };
-                // Rounds, not readings, are then what the target needs more of: express the
-                // need in readings at the current readings per round (`r · Var(mean)` is the
-                // variance of one round of average length).
-                let per_round = self.stable_count as f64 / r;
-                required_n = crate::stats::samplesize::required_for_half_width(
-                    variance_of_mean * r,
-                    r - 1.0,
-                    cfg.target * mean.abs(),
-                    cfg.confidence,
-                )
-                .map(|rounds_needed| (rounds_needed as f64 * per_round).ceil() as usize);
-            }
-        }
-        Some(Estimate {
+        let mut e = Estimate {
             mean,
-            ci,
-            between_rounds,
-            rounds: self.round_means.len(),
+            estimator: Estimator::Mean,
+            plain: None,
+            trimmed: None,
+            ci: s.adjusted_mean_ci(cfg.confidence).ok()?,
+            between_rounds: false,
+            rounds: self.round_plain_means.len(),
             n: self.stable_count,
             subsession_size: q,
             autocorrelation: s.autocorrelation,
-            required_n,
+            required_n: s
+                .required_count(cfg.target * mean.abs(), cfg.confidence)
+                .map(|h| h * q),
             variance_inflation: s.variance_inflation(),
+            dof: (s.means.len().max(2) - 1) as f64,
             subsession_means: s.means,
             wps: None,
-            dof,
-            round_excess,
+            round_excess: 1.0,
             machine: None,
-        })
+        };
+        self.between_rounds(&mut e, &self.round_plain_means);
+        Some(e)
+    }
+
+    /// Widens `e` to the between-round level when that is wider.
+    ///
+    /// The readings of one round share the machine's state during that round: frequency, the
+    /// load of neighbours, where memory landed. When that state drifts or switches between
+    /// rounds (on shared machines it does, by tens of percent over seconds), the readings'
+    /// interval cannot see it. The rounds' locations (`rounds`, one per analysed round) can:
+    /// the between-round interval is Student's t over the rounds (r − 1 degrees of freedom)
+    /// with the cluster-robust variance of their mean (each round weighed by its readings, so
+    /// a short early round counts as little as it should), centred on the estimate, and the
+    /// wider of the two is reported. Time: O(rounds).
+    fn between_rounds(&self, e: &mut Estimate, rounds: &[f64]) {
+        let cfg = self.config;
+        if rounds.len() < 2 {
+            return;
+        }
+        let Ok((_, variance_of_mean)) = cluster_mean_variance(rounds, &self.round_counts) else {
+            return;
+        };
+        let r = rounds.len() as f64;
+        let half =
+            crate::stats::summary::t_critical(cfg.confidence, r - 1.0) * variance_of_mean.sqrt();
+        let within = e.ci.half_width();
+        if half <= within {
+            return;
+        }
+        e.between_rounds = true;
+        e.dof = r - 1.0;
+        e.round_excess = half / within;
+        e.ci = crate::stats::ConfidenceInterval {
+            low: e.mean - half,
+            high: e.mean + half,
+            confidence: cfg.confidence,
+        };
+        // Rounds, not readings, are then what the target needs more of: express the need in
+        // readings at the current readings per round (`r · Var(mean)` is the variance of one
+        // round of average length).
+        let per_round = self.stable_count as f64 / r;
+        e.required_n = crate::stats::samplesize::required_for_half_width(
+            variance_of_mean * r,
+            r - 1.0,
+            cfg.target * e.mean.abs(),
+            cfg.confidence,
+        )
+        .map(|rounds_needed| (rounds_needed as f64 * per_round).ceil() as usize);
     }
 
     pub(super) fn wps_estimate(&self) -> Option<Estimate> {
@@ -250,4 +330,12 @@ impl<'a> Readings<'a> {
         // The time PI is the slope: nanoseconds per work unit in the stable phase.
         Some(Estimate::from_wps(fit))
     }
+}
+
+/// A round's robust location: the trimmed mean of its stable readings' means in up to 64 bins
+/// (bins of consecutive readings, so that a clock's ticks average out within each); `None`
+/// for fewer than 2 readings. Time: O(n log n) over the bins.
+fn round_location(kept: &[f64]) -> Option<f64> {
+    let bins = crate::stats::ReadingBins::of(kept, super::ROUND_BINS)?;
+    Trimmed::of(&bins.mean, DEFAULT_TRIM).ok().map(|t| t.mean)
 }

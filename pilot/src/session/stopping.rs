@@ -73,6 +73,15 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Whether the session has run its most units (a program's `--max-runs`): a group runs it
+    /// no more.
+    pub(crate) fn at_most_units(&self) -> bool {
+        self.readings
+            .config
+            .max_units
+            .is_some_and(|most| self.units >= most)
+    }
+
     /// The current estimate of the time PI, if there is one yet.
     pub(crate) fn estimate(&self) -> Option<&Estimate> {
         self.estimate.as_ref()
@@ -126,7 +135,18 @@ impl<'a> Session<'a> {
         if duration < cfg.short_round && self.work >= high {
             self.short_rule = false;
         }
-        let short = self.short_rule && duration < cfg.short_round && self.work < high;
+        // A short round is set aside for a longer one only while the most units leave room
+        // for it: else its readings are all there will be, and setting short rounds aside
+        // would keep only the few that a disturbance made long (a biased estimate).
+        let next = if self.readings_only {
+            1
+        } else {
+            ran.saturating_mul(2)
+        };
+        let room = cfg
+            .max_units
+            .is_none_or(|most| self.units.saturating_add(next) <= most);
+        let short = self.short_rule && room && duration < cfg.short_round && self.work < high;
         let analysed = match self.keep_round(data, duration, short, elapsed) {
             Ok(analysed) => analysed,
             Err(failed) => return Some(failed),
@@ -155,6 +175,26 @@ impl<'a> Session<'a> {
             }
         }
         (elapsed >= cfg.max_time || at_most).then_some(Status::TimeCap)
+    }
+
+    /// Takes the last round of a workload whose time ran out ([`Workload::out_of_time`]):
+    /// its unit readings count if it has any, and the session ends, at its time cap unless
+    /// that round ends it otherwise.
+    ///
+    /// [`Workload::out_of_time`]: super::Workload::out_of_time
+    pub(crate) fn record_last(
+        &mut self,
+        data: Result<RoundData, String>,
+        duration: Duration,
+        on_estimate: OnEstimate<'_>,
+    ) -> Status {
+        match data {
+            Ok(RoundData::Units { readings, .. }) if readings.is_empty() => Status::TimeCap,
+            Ok(RoundData::Whole) => Status::TimeCap,
+            data => self
+                .record(data, duration, on_estimate)
+                .unwrap_or(Status::TimeCap),
+        }
     }
 
     /// Records the round and keeps its readings (its stable phase, or its whole-round reading)
@@ -201,7 +241,7 @@ impl<'a> Session<'a> {
                 if short {
                     self.readings.warm_up.add_round(&units, None);
                 } else {
-                    record.stable = self.readings.add_units(&units);
+                    record.stable = self.readings.add_units(&units, iterations);
                     self.readings.last_units_ns *= iterations.max(1) as f64;
                 }
             }

@@ -110,20 +110,29 @@ impl Readings<'_> {
 
     /// The outliers check: the stable readings beyond 3 standard deviations of their round's
     /// mean move the mean by more than 1% (or the target, if wider). Timing readings always
-    /// have a few (interrupts, preemption); this fires when they matter to the result. They
-    /// stay in the data either way.
+    /// have a few (interrupts, preemption); this fires when they matter to the mean. With the
+    /// trimmed-mean estimator they are left out of `time` and kept in the mean's PI.
     fn outliers_check(&self) -> Option<CheckDoc> {
         let o = self.outliers;
         let share = o.z as f64 / o.readings.max(1) as f64;
         let effect = o.effect_on_mean();
+        let whereabouts = match self.config.estimator {
+            crate::settings::Estimator::Trimmed => {
+                "the time (a trimmed mean) leaves the blocks that hold them out, \
+                 `time_with_interruptions` keeps them"
+            }
+            crate::settings::Estimator::Mean => {
+                "they are kept in the estimate (`estimator = mean`)"
+            }
+        };
         (o.readings >= 100 && effect.abs() > OUTLIER_EFFECT.max(self.config.target)).then(|| {
             check(
                 Kind::Outliers,
                 format!(
                     "{} of {} stable readings ({:.1}%) are outliers beyond 3 standard deviations \
-                     ({} by the median-and-MAD rule), and they move the mean by {:+.1}%; they \
-                     are kept in the estimate: interruptions by other work, or a workload with \
-                     more than one speed",
+                     ({} by the median-and-MAD rule), and they move the mean by {:+.1}%: \
+                     interruptions by other work, or a workload with more than one speed; \
+                     {whereabouts}",
                     o.z,
                     o.readings,
                     100.0 * share,

@@ -10,6 +10,9 @@
 //! - change points: E-Divisive with Medians ([`edm_multi`]) and the stable segment of a series of
 //!   unit readings ([`find_stable_segment`]).
 //! - regression: ordinary least squares ([`ols`]) and the work-per-second method ([`wps`]).
+//! - a robust location of readings with rare interruptions: the trimmed mean of subsession means
+//!   ([`robust_location`], [`robust_subsession_analysis`]), the Tukey–McLaughlin interval
+//!   ([`trimmed_mean_ci`]) and Yuen's test ([`yuen_test`]).
 //! - comparison: Welch's unequal-variance t-test ([`welch_test`]) and Fieller's interval of a
 //!   ratio of means ([`fieller_interval`]).
 //! - sample sizes: [`required_for_half_width`], [`required_to_resolve`].
@@ -30,6 +33,7 @@ pub(crate) mod clusters;
 pub(crate) mod outliers;
 pub(crate) mod ratio;
 pub(crate) mod regression;
+pub(crate) mod robust;
 pub(crate) mod samplesize;
 pub(crate) mod scale;
 pub(crate) mod summary;
@@ -47,6 +51,10 @@ pub use clusters::cluster_mean_variance;
 pub use outliers::{DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, mad_outliers, zscore_outliers};
 pub use ratio::fieller_interval;
 pub use regression::{LinearFit, SpeedInterval, WpsFit, ols, wps};
+pub use robust::{
+    DEFAULT_TRIM, RobustLocation, Trimmed, robust_location, robust_subsession_analysis,
+    trimmed_mean_ci, yuen_test,
+};
 pub use samplesize::{required_for_half_width, required_to_resolve};
 pub use scale::power_of_two_scale;
 pub use summary::{ConfidenceInterval, Moments, Summary, t_quantile};

@@ -24,6 +24,7 @@
 //! reader (or a concurrent run) sees the old result or the new one, never a mix, and a run
 //! interrupted midway leaves the previous result intact.
 
+mod output;
 mod read;
 pub(crate) mod result;
 pub mod schema;
@@ -31,6 +32,7 @@ pub mod schema;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub use output::{Existing, write_output};
 pub(crate) use read::typed;
 pub use read::{
     SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, from_document, read_dir,
@@ -167,6 +169,46 @@ pub(crate) fn check_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Resul
     Ok(())
 }
 
+/// Checks that `name`, a bench target or a baseline given on a command line or read from a
+/// file, is one folder name of its own under the store's folders, so that joining it can never
+/// reach outside them: exactly one normal path component (no separator, not `.`, `..` or
+/// empty, no root or drive), no NUL byte, not hidden (readers skip names starting with `.`,
+/// as pilot's temporary files are), and short enough for a file name. Bench names need no
+/// such check: they are percent-encoded (see the module docs). The error says what is wrong,
+/// without the name: the caller names the flag or the file it came from. Time: O(name
+/// length).
+pub fn check_folder_name(name: &str) -> Result<(), String> {
+    use std::path::Component;
+    if name.is_empty() {
+        return Err("it is empty".to_string());
+    }
+    if name.contains('\0') {
+        return Err("it holds a NUL byte".to_string());
+    }
+    if name.chars().any(std::path::is_separator) {
+        return Err("it holds a path separator: it must be one folder name".to_string());
+    }
+    if name.starts_with('.') {
+        return Err(
+            "it starts with `.`: `.` and `..` are not folders of their own, and pilot skips \
+             hidden files"
+                .to_string(),
+        );
+    }
+    if name.len() > MAX_PART {
+        return Err(format!(
+            "it is {} bytes long; a folder name may have at most {MAX_PART}",
+            name.len()
+        ));
+    }
+    let mut parts = Path::new(name).components();
+    match (parts.next(), parts.next()) {
+        (Some(Component::Normal(part)), None) if part == name => Ok(()),
+        // A Windows drive (`C:`) or other prefix.
+        _ => Err("it is not a plain folder name".to_string()),
+    }
+}
+
 /// Where the latest result of `bench` in bench target `target` goes, under cargo's target
 /// directory `root`.
 pub fn latest_path(root: &Path, target: &str, bench: &str) -> PathBuf {
@@ -197,9 +239,19 @@ pub fn baseline_path(root: &Path, name: &str, target: &str, bench: &str) -> Path
 }
 
 /// Writes `contents` to `path` atomically: a temporary file beside it, synced, then renamed.
-/// Creates missing directories. On error nothing at `path` has changed.
+/// Creates missing directories. On error nothing at `path` has changed. For pilot's own files;
+/// a file the user names goes through [`write_output`], which keeps a device or a symlink there.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    replace_whole(path, contents, false)
+}
+
+/// [`write_atomic`]'s steps; with `noclobber` the rename refuses a file that appeared at `path`
+/// (`AlreadyExists`), so no file is ever replaced.
+fn replace_whole(path: &Path, contents: &[u8], noclobber: bool) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
     std::fs::create_dir_all(dir)?;
     let name = path
         .file_name()
@@ -219,7 +271,11 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(contents)?;
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    if noclobber {
+        tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    } else {
+        tmp.persist(path).map_err(|e| e.error)?;
+    }
     // The rename itself reaches the disk with the folder's entry.
     #[cfg(unix)]
     if let Ok(d) = std::fs::File::open(dir) {
@@ -301,6 +357,53 @@ mod tests {
                 proptest::prop_assert_ne!(&pa, &pb);
             }
             proptest::prop_assert!(pa == pb || !pb.starts_with(&pa), "{:?} {:?}", pa, pb);
+        }
+    }
+
+    #[test]
+    fn folder_names_are_one_component() {
+        for good in ["sorting", "my-io", "v1.2", "run", "a b", "é"] {
+            assert_eq!(check_folder_name(good), Ok(()), "{good}");
+        }
+        let long = "x".repeat(MAX_PART + 1);
+        for bad in [
+            "", ".", "..", "../x", "../../x", "/abs", "a/b", "a/", ".hidden", "a\0b", &long,
+        ] {
+            assert!(check_folder_name(bad).is_err(), "{bad:?}");
+        }
+        #[cfg(windows)]
+        for bad in ["C:", "a\\b", "\\\\server\\x"] {
+            assert!(check_folder_name(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// An accepted name is exactly one normal component, free of separators and NUL, and
+        /// joined to a folder it stays inside it: its parent is that folder. Strings drawn
+        /// from path-like characters reach the edge cases (`.`, `..`, `a/..`, NUL) often;
+        /// arbitrary strings cover the rest.
+        #[test]
+        fn accepted_folder_names_stay_inside_the_folder(
+            name in proptest::prop_oneof![
+                "[./\\\\a:\\x00C]{0,6}",
+                proptest::prelude::any::<String>(),
+            ]
+        ) {
+            use std::path::Component;
+            if check_folder_name(&name).is_ok() {
+                let parts: Vec<Component> = Path::new(&name).components().collect();
+                proptest::prop_assert_eq!(
+                    &parts[..],
+                    &[Component::Normal(std::ffi::OsStr::new(&name))][..]
+                );
+                proptest::prop_assert!(!name.is_empty() && name != "." && name != "..");
+                proptest::prop_assert!(!name.contains('/') && !name.contains('\0'));
+                let folder = Path::new("/store/baselines");
+                let joined = folder.join(&name);
+                proptest::prop_assert!(joined.starts_with(folder));
+                proptest::prop_assert_eq!(joined.parent(), Some(folder));
+                proptest::prop_assert_eq!(joined.file_name(), Some(std::ffi::OsStr::new(&name)));
+            }
         }
     }
 

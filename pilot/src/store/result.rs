@@ -28,13 +28,14 @@
 //! bumps the schema's version.
 
 use super::schema::{
-    CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS, MachineDoc, MachinePartDoc, OutliersDoc,
-    OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, RoundMachineDoc,
-    SubsessionDoc,
+    CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS, MEAN_TIME_PI, MachineDoc, MachinePartDoc,
+    OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc,
+    RoundMachineDoc, SubsessionDoc,
 };
 use crate::checks::figure;
 use crate::record::ClockInfo;
 use crate::session::{Estimate, SessionConfig, SessionResult, Status};
+use crate::settings::Estimator;
 use crate::stats::Summary;
 
 /// Most subsession samples stored in a result document.
@@ -142,6 +143,7 @@ pub(crate) fn time_pi(e: &Estimate, interval_from: &str, run_interval_from: &str
             runs: m.variation.runs,
             learnt_from: if m.variation.own { "bench" } else { "probe" }.to_string(),
         }),
+        estimator: e.wps.is_none().then(|| e.estimator.as_str().to_string()),
         ..pi(
             e,
             "time",
@@ -168,13 +170,32 @@ fn pi(e: &Estimate, name: &str, unit: String, (mean, low, high): Bounds) -> PiDo
         required_n: e.required_n,
         interval_from: None,
         machine: None,
+        estimator: None,
+    }
+}
+
+/// The PI of the plain mean beside a trimmed `time` ([`MEAN_TIME_PI`]).
+fn mean_time_pi(e: &Estimate, p: &crate::session::MeanPi) -> PiDoc {
+    PiDoc {
+        estimator: Some(Estimator::Mean.as_str().to_string()),
+        ..pi(
+            e,
+            MEAN_TIME_PI,
+            "ns".into(),
+            (Some(p.mean), Some(p.ci.low), Some(p.ci.high)),
+        )
     }
 }
 
 type Bounds = (Option<f64>, Option<f64>, Option<f64>);
 
-/// The statistics of the estimate's independent samples that a later comparison needs.
-fn subsession(e: &Estimate) -> Option<SubsessionDoc> {
+/// The statistics of the estimate's independent samples that a later comparison needs;
+/// `blocks` when the samples are subsession means (not process estimates).
+///
+/// For a trimmed mean of subsession means, `count`, `mean` and `variance` are Yuen's: the
+/// samples kept after trimming, the trimmed mean, and the variance whose `1/count` is the
+/// trimmed mean's squared standard error, so that Welch's test on them is Yuen's test.
+fn subsession(e: &Estimate, blocks: bool) -> Option<SubsessionDoc> {
     if let Some(wps) = &e.wps {
         // A regression's independent samples are its fitted points (rounds merged by
         // subsession analysis); the variance is stated so that `variance / count` is the
@@ -186,6 +207,17 @@ fn subsession(e: &Estimate) -> Option<SubsessionDoc> {
             variance: wps.fit.slope_se * wps.fit.slope_se * points as f64,
             variance_inflation: 1.0,
             means: None,
+        });
+    }
+    if let (true, Some(t)) = (blocks, &e.trimmed) {
+        let m = t.yuen_moments();
+        let n = e.subsession_means.len();
+        return Some(SubsessionDoc {
+            count: m.n,
+            mean: m.mean,
+            variance: m.variance,
+            variance_inflation: e.variance_inflation,
+            means: (n <= MAX_STORED_MEANS).then(|| e.subsession_means.clone()),
         });
     }
     let sum = Summary::of(&e.subsession_means).ok()?;
@@ -220,7 +252,10 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
             let bounds = rate.bounds(e.mean, e.ci.low, e.ci.high);
             pis.push(pi(e, "throughput", rate.pi_unit(), bounds));
         }
-        samples = subsession(e);
+        if let Some(p) = &e.plain {
+            pis.push(mean_time_pi(e, p));
+        }
+        samples = subsession(e, s.process_means.is_empty());
         let unit_ns = e.mean * r.iterations_per_unit.unwrap_or(1) as f64;
         if unit_ns > 0.0 {
             share = Some(2.0 * r.clock.overhead_ns / unit_ns);

@@ -49,7 +49,8 @@ pub struct ResultDoc {
     pub form: String,
     /// How the session ended: one of [`STATUSES`].
     pub status: String,
-    /// Why the bench failed, when it did.
+    /// Why the bench failed, when it did; for a program (`cargo pilot run`) whose session was
+    /// cut at its time cap, the command that was killed.
     #[serde(default)]
     pub status_detail: Option<String>,
     /// The performance indices: `time` first, `throughput` when the bench names a unit.
@@ -195,7 +196,16 @@ pub struct PiDoc {
     /// the interval of this run alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<MachinePartDoc>,
+    /// For `time`: what `mean` is, `trimmed` (the 20%-trimmed mean of subsession means: the
+    /// code's cost, interruptions left out) or `mean` (every stable reading). Absent in
+    /// documents written before pilot had the choice, whose `time` is the mean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimator: Option<String>,
 }
+
+/// The name of the PI that keeps the plain mean of every stable reading beside a trimmed
+/// `time`: it includes the units that interruptions made slow.
+pub const MEAN_TIME_PI: &str = "time_with_interruptions";
 
 /// The machine's run-to-run variation as a part of an interval.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -616,6 +626,10 @@ pub struct CompareBenchDoc {
     /// The pairs of processes behind a paired comparison; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs: Option<usize>,
+    /// Why a paired comparison is `undecided` before its test was allowed a verdict (too few
+    /// pairs in the time given); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// `cargo pilot bench`'s progress across bench targets (`pilot.cargo-progress/1`).

@@ -1,6 +1,7 @@
 //! The fixture's work written for criterion's API, run through pilot-criterion: `spin`'s mixing
 //! loop, its cost set by `PILOT_FIXTURE_COST` as in `cost.rs`, in a group with a throughput
-//! beside a quarter of its work, and a bench that panics when `PILOT_FIXTURE_PANIC` is set.
+//! beside a quarter of its work, and a bench that panics when `PILOT_FIXTURE_PANIC` is set (and
+//! that calls `b.iter` twice when `PILOT_FIXTURE_TWICE` is).
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
 
@@ -37,6 +38,11 @@ fn mixing(c: &mut Criterion) {
     c.bench_function("may_panic", |b| {
         if std::env::var_os("PILOT_FIXTURE_PANIC").is_some() {
             panic!("the fixture was asked to fail");
+        }
+        if std::env::var_os("PILOT_FIXTURE_TWICE").is_some() {
+            // A first routine of a hundred times the work, which criterion's last-call rule
+            // leaves unmeasured.
+            b.iter(|| mix(black_box(20_000)));
         }
         b.iter(|| mix(black_box(200)))
     });

@@ -1,5 +1,6 @@
-//! What the reference tests share: the fixture written by `tests/fixtures/gen_stats.py`, the
-//! tolerances, and the collector of mismatches. Each test file uses part of it.
+//! What the reference tests share: the fixture written by `tests/fixtures/gen_stats.py` (and a
+//! loader for the others), the tolerances, and the collector of mismatches. Each test file uses
+//! part of it.
 #![allow(dead_code)]
 
 use std::fmt::Display;
@@ -13,12 +14,15 @@ pub(crate) const MOMENT: f64 = 1e-9;
 /// Relative tolerance for values computed from t quantiles.
 pub(crate) const QUANTILE: f64 = 1e-6;
 
-pub(crate) static FIXTURE: LazyLock<Value> = LazyLock::new(|| {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/stats_reference.json");
+pub(crate) static FIXTURE: LazyLock<Value> = LazyLock::new(|| load("stats_reference.json"));
+
+/// The fixture `tests/fixtures/<file>`, parsed.
+pub(crate) fn load(file: &str) -> Value {
+    let path = format!("{}/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
     let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("failed to read {path}: {e}"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("failed to read {path}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("failed to parse {path}: {e}"))
-});
+}
 
 pub(crate) fn cases(section: &str) -> &'static [Value] {
     FIXTURE[section]

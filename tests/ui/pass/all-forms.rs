@@ -14,6 +14,7 @@ use pilot::{Bencher, Recorder};
     confidence = 0.99,
     max_time = 2.5,
     min_time = 1,
+    estimator = "mean",
     ignore,
 )]
 pub fn full(work: u64, rec: &mut Recorder) {
@@ -34,7 +35,7 @@ fn micro(b: &mut Bencher) -> () {
 }
 
 /// Readings-only form as a `const fn`; `min_time = 0` is the least allowed.
-#[pilot::bench(min_time = 0, ignore = true)]
+#[pilot::bench(min_time = 0, ignore = true, estimator = "trimmed")]
 const fn readings_only(_work: u64) {}
 
 /// A raw identifier: the bench is named `match`.
@@ -92,7 +93,7 @@ fn main() {
     let full = def("full_all_options");
     assert!(matches!(full.body, BenchBody::Full(_)));
     assert!(full.file.ends_with("all-forms.rs"), "{}", full.file);
-    assert_eq!(full.line, 19, "the line of the `fn`");
+    assert_eq!(full.line, 20, "the line of the `fn`");
     let options = full.options;
     assert_eq!(options.unit, Some("MiB"));
     assert_eq!(options.work, Some((1, 4096)));
@@ -101,6 +102,7 @@ fn main() {
     assert_eq!(options.max_time, Some(2.5));
     assert_eq!(options.min_time, Some(1.0));
     assert!(options.ignore);
+    assert_eq!(options.estimator, Some("mean"));
 
     let qualified = def("full_qualified");
     assert!(matches!(qualified.body, BenchBody::Full(_)));

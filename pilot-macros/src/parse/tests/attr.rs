@@ -80,8 +80,8 @@ fn unknown_option_lists_the_valid_ones() {
     assert_eq!(
         attr_error(quote!(foo = 1)),
         "unknown `#[pilot::bench]` option `foo`; expected one of `name`, `unit`, `throughput`, \
-         `work`, `ci`, `confidence`, `max_time`, `min_time`, `ignore`, `group`, `bottleneck`, `args`, \
-         `threads`, `crate`"
+         `work`, `ci`, `confidence`, `max_time`, `min_time`, `estimator`, `ignore`, `group`, `bottleneck`, \
+         `args`, `threads`, `crate`"
     );
 }
 

@@ -18,6 +18,8 @@ struct Member {
     rng: ChaCha8Rng,
     base: f64,
     slow: f64,
+    /// Units run so far.
+    units: u64,
 }
 
 impl Member {
@@ -27,6 +29,7 @@ impl Member {
             rng: ChaCha8Rng::seed_from_u64(seed),
             base,
             slow: 1.2,
+            units: 0,
         }
     }
 }
@@ -46,6 +49,7 @@ impl Workload for Member {
             })
             .collect();
         let total: f64 = units.iter().sum();
+        self.units += work;
         self.clock
             .advance(Duration::from_micros(20) + Duration::from_nanos(total as u64));
         Ok(RoundData::Units {
@@ -95,6 +99,49 @@ fn clearly_different_members_are_ranked_and_settled_quickly() {
     // The ranking was settled at a look no later than the end.
     let settled_at = r.ranking_settled.expect("settled");
     assert!(settled_at <= r.elapsed, "{settled_at:?} {:?}", r.elapsed);
+}
+
+#[test]
+fn members_stop_at_their_most_units_and_keep_their_time() {
+    // Units of 0.7 and 1.4 ms, shorter than a short round, at most 10 of each: each member
+    // runs 10 units and no more, and its estimate is their time (not that of the few units a
+    // disturbance made long enough to count, were short rounds set aside).
+    let clock = ScriptedClock::default();
+    let bases = [700_000.0, 1_400_000.0];
+    let mut members: Vec<Member> = bases
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| Member::new(&clock, b, 3 + i as u64))
+        .collect();
+    let cap = Duration::from_secs(2);
+    let member = SessionConfig {
+        max_units: Some(10),
+        ..member_config(cap)
+    };
+    let config = GroupConfig {
+        max_time: cap,
+        ..GroupConfig::default()
+    };
+    let mut workloads: Vec<&mut dyn Workload> =
+        members.iter_mut().map(|m| m as &mut dyn Workload).collect();
+    let r = run_group(
+        &mut workloads,
+        &[member.clone(), member],
+        &clock,
+        &config,
+        &mut |_, _, _| {},
+    );
+    assert_eq!(
+        members.iter().map(|m| m.units).collect::<Vec<_>>(),
+        [10, 10]
+    );
+    for (m, base) in r.members.iter().zip(bases) {
+        let e = m.estimate.as_ref().expect("an estimate of the 10 units");
+        assert!((e.mean / base - 1.0).abs() < 0.05, "{} for {base}", e.mean);
+        assert_eq!(m.status, Status::TimeCap);
+    }
+    assert_eq!(r.ranking, vec![0, 1]);
+    assert!(r.elapsed < Duration::from_millis(100), "{:?}", r.elapsed);
 }
 
 /// A group whose members cannot reach a ±0.001% target.
@@ -233,6 +280,9 @@ fn the_order_changes_from_cycle_to_cycle() {
 
 fn estimate(mean: f64, half: f64, rounds: usize) -> Estimate {
     Estimate {
+        estimator: crate::settings::Estimator::Mean,
+        plain: None,
+        trimmed: None,
         mean,
         ci: ConfidenceInterval {
             low: mean - half,

@@ -5,6 +5,9 @@ use super::*;
 
 fn estimate(mean: f64, half: f64, dof: f64, between_rounds: bool) -> Estimate {
     Estimate {
+        estimator: crate::settings::Estimator::Mean,
+        plain: None,
+        trimmed: None,
         mean,
         ci: ConfidenceInterval {
             low: mean - half,
@@ -28,10 +31,10 @@ fn estimate(mean: f64, half: f64, dof: f64, between_rounds: bool) -> Estimate {
 
 #[test]
 fn the_machine_variance_adds_by_welch_satterthwaite() {
-    // Run: 100 ± 1 over 9 degrees of freedom, so se = 1 / t(0.975, 9). Machine: sd 2% over 5
-    // runs, se 2 with 4 degrees of freedom. scipy: t9 = 2.262157162798205,
-    // ν = (se² + 4)² / (se⁴/9 + 16/4) = 4.395710824654395,
-    // t.ppf(0.975, ν) · √(se² + 4) = 5.49058944545211.
+    // Run: 100 ± 1 over 9 degrees of freedom, so se = 1 / t(0.975, 9). Machine: a robust sd
+    // of 2% over 5 runs, se 2 with 0.37 · 4 = 1.48 degrees of freedom. scipy:
+    // ν = (se² + 4)² / (se⁴/9 + 16/1.48) = 1.6274994491969046,
+    // t.ppf(0.975, ν) · √(se² + 4) = 11.058477452322366.
     let v = MachineVariation {
         sd: 0.02,
         runs: 5,
@@ -39,7 +42,7 @@ fn the_machine_variance_adds_by_welch_satterthwaite() {
     };
     let e = estimate(100.0, 1.0, 9.0, false).with_machine(v);
     assert!(
-        (e.ci.half_width() - 5.49058944545211).abs() < 1e-9,
+        (e.ci.half_width() - 11.058477452322366).abs() < 1e-9,
         "{:?}",
         e.ci
     );
@@ -48,8 +51,8 @@ fn the_machine_variance_adds_by_welch_satterthwaite() {
     assert_eq!(m.run_ci.half_width(), 1.0);
     assert!(m.dominant);
     assert!((e.run_relative_half_width() - 0.01).abs() < 1e-15);
-    // scipy: t.ppf(0.975, 4) · 0.02.
-    assert!((v.relative_half_width(0.95) - 0.05552890210395587).abs() < 1e-12);
+    // scipy: t.ppf(0.975, 1.48) · 0.02.
+    assert!((v.relative_half_width(0.95) - 0.1226372590772685).abs() < 1e-12);
 }
 
 #[test]
@@ -73,11 +76,11 @@ fn more_time_is_worth_it_only_while_the_target_is_within_reach() {
         judge(&e, 0.01, s(1), (s(9), s(10))).unwrap().blocker,
         Blocker::Rounds
     );
-    // A machine part of ±5.55% (sd 2% over 5 runs): the run's own part needs to reach only
-    // half of it; at ±2% it has.
+    // A machine part of ±5.5% (a robust sd of 2% over 12 runs, 4.07 degrees of freedom):
+    // the run's own part needs to reach only half of it; at ±2% it has.
     let v = MachineVariation {
         sd: 0.02,
-        runs: 5,
+        runs: 12,
         own: false,
     };
     let e = estimate(100.0, 2.0, 30.0, false).with_machine(v);

@@ -129,9 +129,11 @@ fn a_target_far_out_of_reach_stops_the_session_early() {
 #[test]
 fn a_session_still_converging_runs_to_the_time_cap() {
     // Needs a little more than its cap for the target: within reach, so it runs on to the cap.
+    // (The mean's interval: the target is set just beyond the cap for its width.)
     let clock = ScriptedClock::default();
     let mut w = Scripted::new(&clock, |_, rng| 5_000.0 * (1.0 + 0.5 * noise(rng)).abs());
     let config = SessionConfig {
+        estimator: crate::settings::Estimator::Mean,
         target: 0.000_5,
         ..SessionConfig::default()
     };
@@ -303,7 +305,7 @@ fn long_sessions_of_tiny_units_keep_memory_bounded() {
         let RoundData::Units { readings: u, .. } = w.round(MAX_KEPT as u64).unwrap() else {
             unreachable!()
         };
-        session.add_units(&u);
+        session.add_units(&u, 1);
         assert!(session.stable.len() <= MAX_KEPT);
     }
     // By hand: 1M kept; 2M -> 1M pairs (×2); +0.5M = 1.5M -> 0.75M (×4); +0.25M = 1M;
@@ -491,6 +493,82 @@ fn least_and_most_units_bound_the_session() {
     let r = run(&mut w, &clock, &config);
     assert!(w.works.iter().sum::<u64>() >= 2 * alone);
     assert_eq!(r.status, Status::Converged);
+}
+
+#[test]
+fn most_units_shorter_than_a_short_round_are_measured_not_set_aside() {
+    // Units of 0.7 ms, at most 5: a short round is set aside only while a longer one still
+    // fits, so 4 of the 5 are the estimate (and no more run).
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, rng| 700_000.0 + 7000.0 * noise(rng));
+    let config = SessionConfig {
+        max_units: Some(5),
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert_eq!(w.works, [1, 2, 2]);
+    assert_eq!(r.status, Status::TimeCap);
+    let e = r.estimate.expect("an estimate of the last 4 units");
+    assert!((e.mean / 700_000.0 - 1.0).abs() < 0.02, "{}", e.mean);
+}
+
+/// [`Scripted`] whose time runs out in round `last`, after `kept` of its units.
+struct OutOfTime<W> {
+    inner: W,
+    rounds: usize,
+    last: usize,
+    kept: usize,
+}
+
+impl<W: Workload> Workload for OutOfTime<W> {
+    fn round(&mut self, work: u64) -> Result<RoundData, String> {
+        self.rounds += 1;
+        let data = self.inner.round(work)?;
+        match data {
+            RoundData::Units {
+                mut readings,
+                iterations,
+            } if self.rounds == self.last => {
+                readings.truncate(self.kept);
+                Ok(RoundData::Units {
+                    readings,
+                    iterations,
+                })
+            }
+            data => Ok(data),
+        }
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.rounds >= self.last
+    }
+}
+
+#[test]
+fn a_workload_out_of_time_ends_the_session_with_what_it_completed() {
+    for kept in [3, 0] {
+        let clock = ScriptedClock::default();
+        let mut w = OutOfTime {
+            inner: Scripted::new(&clock, |_, rng| 1000.0 + 20.0 * noise(rng)),
+            rounds: 0,
+            last: 20,
+            kept,
+        };
+        // Nothing else stops it.
+        let config = SessionConfig {
+            min_units: u64::MAX,
+            ..SessionConfig::default()
+        };
+        let r = run(&mut w, &clock, &config);
+        assert_eq!(w.rounds, 20);
+        assert_eq!(r.status, Status::TimeCap, "{:?}", r.warnings);
+        assert!(r.estimate.is_some());
+        // A round cut with units counts them; one cut before any is not recorded.
+        match kept {
+            0 => assert_eq!(r.rounds.len(), 19),
+            _ => assert_eq!(r.rounds.last().unwrap().units, kept),
+        }
+    }
 }
 
 #[test]

@@ -11,6 +11,9 @@ use crate::store::result::{BenchRecord, document};
 
 fn estimate() -> Estimate {
     Estimate {
+        estimator: crate::settings::Estimator::Mean,
+        plain: None,
+        trimmed: None,
         mean: 100.0,
         ci: ConfidenceInterval {
             low: 99.0,
@@ -163,6 +166,7 @@ fn every_other_document_reads_back_unchanged() {
             verdict: "missing".into(),
             method: "in the baseline, not in the new results".into(),
             pairs: Some(7),
+            reason: Some("only 7 pairs in the time given".into()),
         }],
     };
     assert_eq!(round_trip(&compare), compare);

@@ -1,5 +1,10 @@
-//! Numbers as people read them: durations, rates, counts, estimates, and columns of them. A
+//! Numbers as people read them: durations, rates, counts, estimates, and columns of them; and
+//! names as each format must hold them ([`terminal`], [`markdown_code`], [`csv_text`]). A
 //! leaf module: every layer that prints uses it, and it uses nothing of pilot's.
+
+mod escape;
+
+pub use escape::{csv_text, markdown_code, terminal};
 
 /// A mean time per unit with its interval's half-width relative to it: `84.90 µs ± 0.97%`.
 pub fn format_estimate(mean_ns: f64, low_ns: f64, high_ns: f64) -> String {
@@ -14,6 +19,12 @@ pub fn format_estimate(mean_ns: f64, low_ns: f64, high_ns: f64) -> String {
 /// cell: the columns in `left` read left to right (names, verdicts), the others are
 /// right-aligned (numbers). Trailing spaces are trimmed; `indent` starts every line.
 pub fn columns(header: &[String], rows: &[Vec<String>], left: &[usize], indent: &str) -> String {
+    // Cells hold names from outside pilot: shown, never obeyed by the terminal.
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| terminal(c).into_owned()).collect())
+        .collect();
+    let rows = rows.as_slice();
     let width = |i: usize| {
         rows.iter()
             .chain([&header.to_vec()])
