@@ -57,8 +57,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub quick: bool,
     /// The least process executions per bench; more run while the interval is too wide and
-    /// time remains (default 3 when the time cap is at least 1 s, else 1; 5 when saving or
-    /// comparing with a baseline; with --against, the
+    /// time remains (default 8 when the time cap is at least 2 s, 3 from 1 s, else 1; 8 when
+    /// saving or comparing with a baseline; with --against, the
     /// least pairs of processes, default 6)
     #[arg(long, value_name = "N")]
     pub processes: Option<Count>,

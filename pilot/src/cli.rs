@@ -162,8 +162,9 @@ Usage: BINARY [OPTIONS] [FILTER]...
   --max-time SECONDS      time cap per bench (default 10) [PILOT_MAX_TIME]
   --min-time SECONDS      least time per bench (default 0) [PILOT_MIN_TIME]
   --quick                 ±5% and a 2 s cap, unless set otherwise [PILOT_QUICK]
-  --processes N           least process executions per bench (default 3 when the time cap
-                          is at least 1 s, else 1; 5 with a baseline flag) [PILOT_PROCESSES]
+  --processes N           least process executions per bench (default 8 when the time cap
+                          is at least 2 s, 3 from 1 s, else 1; 8 with a baseline flag)
+                          [PILOT_PROCESSES]
   --sequential            measure a group's members one after another [PILOT_SEQUENTIAL]
   --compare-groups        criterion benchmark groups (pilot-criterion): run each group's
                           members interleaved, one process each in turn, and rank them

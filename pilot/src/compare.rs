@@ -31,9 +31,11 @@ use crate::stats::summary::t_critical;
 use crate::store::{SavedEstimate, SavedResult};
 
 /// Process executions per bench when a run saves or compares with a baseline and
-/// `--processes` is not given: a comparison must see the run-to-run variation that one process
-/// cannot (see the module docs).
-pub const BASELINE_PROCESSES: usize = 5;
+/// `--processes` is not given, whatever the cap: a comparison must see the run-to-run
+/// variation that one process cannot (see the module docs), and eight let the processes of a
+/// minority layout be left out of each side (the default count of a bench capped at 2 s or
+/// more).
+pub const BASELINE_PROCESSES: usize = 8;
 
 /// The thresholds of a comparison.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -265,11 +267,16 @@ fn verdict_of(
 /// Compares two builds measured in interleaved pairs of processes (`cargo pilot bench
 /// --against`): `pairs[i]` is (base, new) of pair i, each one process's mean time per unit.
 ///
-/// The change comes from the per-pair log ratios `dᵢ = ln(newᵢ / baseᵢ)`: their mean `d̄`,
-/// with Student's t over the pairs (n − 1 degrees of freedom), gives the relative change
-/// `exp(d̄) − 1` (the ratio of the sides' geometric means), its interval `exp(d̄ ± t·s/√n) − 1`
-/// and the two-sided p of the paired t-test of `d̄ = 0`. The verdict follows the rule of
-/// [`compare_estimates`].
+/// The change comes from the per-pair log ratios `dᵢ = ln(newᵢ / baseᵢ)`: their 20%-trimmed
+/// mean `d̃` with Yuen's standard error `se` (Student's t with `h − 1` degrees of freedom, `h`
+/// the pairs left after trimming; with fewer than 5 pairs nothing is trimmed and this is the
+/// paired t-test) gives the relative change `exp(d̃) − 1`, its interval `exp(d̃ ± t·se) − 1`
+/// and the two-sided p of `d̃ = 0` (the one-sample trimmed-mean test, Tukey–McLaughlin with
+/// Yuen's standard error). The verdict follows the rule of [`compare_estimates`].
+///
+/// Why trimmed: a process that runs its whole life far slower (a bad layout, a neighbour's
+/// burst) makes one pair's ratio far out on either side, and a mean over pairs follows it;
+/// either side can be the slow one, so trimming both ends alike is unbiased.
 ///
 /// Why pairs: the two processes of a pair run back to back, so the machine's state of that
 /// moment (its clock speed, the other load on it) is in both and cancels in their ratio; what
@@ -278,7 +285,8 @@ fn verdict_of(
 /// normal; the caller alternates which side runs first (ABBA), so an effect of position
 /// cancels over the pairs too. Logs make a slowdown and the inverse speed-up the same size.
 ///
-/// `None` with fewer than two pairs or a mean that is not positive and finite. Time: O(n).
+/// `None` with fewer than two pairs or a mean that is not positive and finite. Time:
+/// O(n log n).
 pub fn compare_paired(
     pairs: &[(f64, f64)],
     confidence: f64,
@@ -289,26 +297,26 @@ pub fn compare_paired(
         return None;
     }
     let logs: Vec<f64> = pairs.iter().map(|&(b, n)| (n / b).ln()).collect();
-    let s = Summary::of(&logs).ok()?;
-    let dof = (s.n - 1) as f64;
-    let se = s.std_error();
+    let loc = crate::stats::trimmed_location(&logs, crate::stats::DEFAULT_TRIM, confidence).ok()?;
+    let (d, dof) = (loc.value, loc.dof);
+    let se = loc.trimmed.yuen_std_error();
     let p = if se > 0.0 {
-        2.0 * student_t_sf((s.mean / se).abs(), dof)
-    } else if s.mean == 0.0 {
+        2.0 * student_t_sf((d / se).abs(), dof)
+    } else if d == 0.0 {
         1.0
     } else {
         0.0
     };
     let t = t_critical(confidence, dof);
-    let change = s.mean.exp() - 1.0;
-    let change_ci = Some(((s.mean - t * se).exp() - 1.0, (s.mean + t * se).exp() - 1.0));
+    let change = d.exp() - 1.0;
+    let change_ci = Some(((d - t * se).exp() - 1.0, (d + t * se).exp() - 1.0));
     Some(Change {
         change,
         change_ci,
         p: p.min(1.0),
         verdict: verdict_of(change, change_ci, p, options),
-        method: "paired: pairs of processes of the two builds, run alternately (ABBA); \
-                 Student's t over the pairs' log ratios"
+        method: "paired: pairs of processes of the two builds, run alternately (ABBA); the \
+                 20%-trimmed mean of the pairs' log ratios with Yuen's standard error"
             .to_string(),
     })
 }

@@ -3,7 +3,7 @@
 # bars), side by side with the saved-baseline method on the same two builds. Not run by CI: it
 # takes about 20 minutes and wants a machine doing nothing else.
 #
-#   bash tests/fixture-bench/against_bars.sh [RUNS]
+#   [CASES="unchanged slower-3"] [LOADED=1] bash tests/fixture-bench/against_bars.sh [RUNS]
 #
 # The fixture is copied into a git repository of its own (under target/against-bars) whose
 # commit `base` has SOURCE_COST 1.0. For each case the working tree is edited (a comment; or
@@ -61,22 +61,35 @@ case_() { # NAME COST
   "$cp_bin" pilot bench --against base spin --exact --processes 40 --max-time 60 \
     --noise 0.00001 --format json >"$out/$name-truth.json" 2>/dev/null
 }
-case_ unchanged 1.0
-case_ slower-10 1.1
-case_ slower-3 1.03
-case_ slower-1.5 1.015
+# CASES="unchanged slower-3" runs those cases only; LOADED=1 keeps one busy loop running for
+# the whole measurement (the loaded phase).
+cases=${CASES:-unchanged slower-10 slower-3 slower-1.5}
+busy=""
+if [ "${LOADED:-0}" = 1 ]; then
+  sh -c 'while :; do :; done' & busy=$!
+  trap 'kill "$busy" 2>/dev/null' EXIT
+fi
+for c in $cases; do
+  case $c in
+    unchanged) case_ unchanged 1.0 ;;
+    slower-10) case_ slower-10 1.1 ;;
+    slower-3) case_ slower-3 1.03 ;;
+    slower-1.5) case_ slower-1.5 1.015 ;;
+  esac
+done
+[ -n "$busy" ] && kill "$busy" 2>/dev/null
 git checkout -q -- benches/cost.rs
 
-python3 - "$out" "$runs" <<'PY'
+python3 - "$out" "$runs" "$cases" <<'PY'
 import json, statistics as st, sys
-out, runs = sys.argv[1], int(sys.argv[2])
+out, runs, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
 times = {}
 for line in open(f"{out}/times.txt"):
     name, i, a, b = line.split()
     times[(name, int(i))] = (float(a), float(b))
 def mmm(xs):
     return f"{min(xs):.1f}/{st.median(xs):.1f}/{max(xs):.1f}"
-for name in ["unchanged", "slower-10", "slower-3", "slower-1.5"]:
+for name in cases:
     truth = json.load(open(f"{out}/{name}-truth.json"))["benches"][0]["change"]
     a, b, a_in, b_in, pairs = {}, {}, 0, 0, []
     for i in range(1, runs + 1):

@@ -3,7 +3,7 @@
 # the fixture bench `spin` whose cost is set by PILOT_FIXTURE_COST. Not run by CI: it takes
 # about ten minutes and wants a machine doing nothing else.
 #
-#   bash tests/fixture-bench/false_alarms.sh [PAIRS] [EXTRA BENCH FLAGS...]
+#   [SCENARIOS="aa ab10"] [LOADED=1] bash tests/fixture-bench/false_alarms.sh [PAIRS] [FLAGS...]
 #
 # For each scenario, PAIRS (default 20) pairs of fresh runs: the first run of a pair is saved as
 # a baseline, the second (with the scenario's cost) is compared with it, exactly as
@@ -55,9 +55,21 @@ print("        method:", c["method"])
 PY
 }
 
-scenario aa 1.0 0.0 "$@"
-scenario ab10 1.10 0.10 "$@"
-scenario ab3 1.03 0.03 "$@"
+# SCENARIOS="aa ab10" runs those only; LOADED=1 keeps one busy loop running for the whole
+# measurement (the loaded phase).
+busy=""
+if [ "${LOADED:-0}" = 1 ]; then
+  sh -c 'while :; do :; done' & busy=$!
+  trap 'kill "$busy" 2>/dev/null; rm -rf "$out"' EXIT
+fi
+for s in ${SCENARIOS:-aa ab10 ab3}; do
+  case $s in
+    aa) scenario aa 1.0 0.0 "$@" ;;
+    ab10) scenario ab10 1.10 0.10 "$@" ;;
+    ab3) scenario ab3 1.03 0.03 "$@" ;;
+  esac
+done
+[ -n "$busy" ] && kill "$busy" 2>/dev/null
 rm -rf "$CARGO_TARGET_DIR/pilot/baselines"/fa-*
 
 if [ "${CRITERION:-0}" = 1 ]; then

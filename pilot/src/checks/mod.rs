@@ -35,6 +35,7 @@ pub(crate) enum Kind {
     MachineDrift,
     NoSteadyState,
     ColdStart,
+    ProcessModes,
 }
 
 impl Kind {
@@ -59,6 +60,7 @@ impl Kind {
             Kind::MachineDrift => "machine_drift",
             Kind::NoSteadyState => "no_steady_state",
             Kind::ColdStart => "cold_start",
+            Kind::ProcessModes => "process_modes",
         }
     }
 }
@@ -90,6 +92,68 @@ pub(crate) fn check(kind: Kind, message: String, figures: serde_json::Value) -> 
             _ => serde_json::Map::new(),
         },
     }
+}
+
+/// The process-modes check: some of the process estimates `means` lay far from the rest and
+/// were left out of the estimate (all but `kept`; see [`crate::stats::independent_location`]);
+/// `None` when none were. The message gives how many ran slower and faster, by how much (the
+/// least and the most, against the `estimate`), and what it means: a minority mode of the
+/// bench, through where its process's memory landed or the machine, not its typical cost.
+pub(crate) fn process_modes(means: &[f64], kept: &[f64], estimate: f64) -> Option<CheckDoc> {
+    if estimate.is_nan() || estimate <= 0.0 {
+        return None;
+    }
+    let out: Vec<f64> = means
+        .iter()
+        .map(|m| m / estimate - 1.0)
+        .zip(means)
+        .filter(|(_, m)| !kept.contains(m))
+        .map(|(r, _)| r)
+        .collect();
+    if out.is_empty() {
+        return None;
+    }
+    let range = |xs: &[f64]| -> Option<String> {
+        let least = xs
+            .iter()
+            .copied()
+            .map(f64::abs)
+            .fold(f64::INFINITY, f64::min);
+        let most = xs.iter().copied().map(f64::abs).fold(0.0, f64::max);
+        (!xs.is_empty()).then(|| {
+            if (most - least).abs() < 0.005 {
+                format!("{:.0}%", 100.0 * most)
+            } else {
+                format!("{:.0}% to {:.0}%", 100.0 * least, 100.0 * most)
+            }
+        })
+    };
+    let slower: Vec<f64> = out.iter().copied().filter(|r| *r > 0.0).collect();
+    let faster: Vec<f64> = out.iter().copied().filter(|r| *r < 0.0).collect();
+    let how = [
+        range(&slower).map(|r| format!("{} ran {r} slower", slower.len())),
+        range(&faster).map(|r| format!("{} ran {r} faster", faster.len())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" and ");
+    Some(check(
+        Kind::ProcessModes,
+        format!(
+            "of {} processes, {how} for their whole life and are left out of the estimate, \
+             which is the typical process's: where a process's stack, heap and code land \
+             differs from start to start (alignment), and a neighbour busy for a whole process \
+             slows it; the processes' estimates in the result keep them",
+            means.len()
+        ),
+        serde_json::json!({
+            "processes": means.len(),
+            "slower": slower.len(),
+            "faster": faster.len(),
+            "most": figure(out.iter().copied().map(f64::abs).fold(0.0, f64::max)),
+        }),
+    ))
 }
 
 /// Share of a timed unit above which the clock's cost is a check.
@@ -166,5 +230,26 @@ mod tests {
         assert_eq!(back, c);
         assert_eq!(figure(0.012345678), 0.01235);
         assert_eq!(figure(123456.0), 123500.0);
+    }
+
+    #[test]
+    fn processes_left_out_are_named_with_their_side_and_size() {
+        // Eight processes of a 12 ns bench: two at 21 and 21.6 (75% and 80% slower), one at
+        // 11 (8.3% faster), left out; the estimate 12.
+        let means = [12.0, 21.0, 12.1, 11.0, 11.9, 21.6, 12.0, 12.05];
+        let kept = [12.0, 12.1, 11.9, 12.0, 12.05];
+        let c = process_modes(&means, &kept, 12.0).unwrap();
+        assert_eq!(c.kind, "process_modes");
+        assert!(
+            c.message
+                .starts_with("of 8 processes, 2 ran 75% to 80% slower and 1 ran 8% faster"),
+            "{}",
+            c.message
+        );
+        assert_eq!(c.figures["slower"], 2);
+        assert_eq!(c.figures["faster"], 1);
+        assert_eq!(c.figures["most"], 0.8);
+        assert!(process_modes(&kept, &kept, 12.0).is_none());
+        assert!(process_modes(&means, &kept, f64::NAN).is_none());
     }
 }

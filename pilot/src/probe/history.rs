@@ -204,17 +204,16 @@ fn valid(doc: &MachineHistoryDoc) -> bool {
         .all(|r| positive(r.probe_ns) && r.benches.values().all(|&m| positive(m)))
 }
 
-/// The run-to-run variation of a series of per-run times (the probe's, or one bench's): a
-/// robust standard deviation of their logarithms (for small spreads, the relative standard
-/// deviation), `1.4826 · MAD` (the median absolute deviation from the median, scaled to equal
-/// the standard deviation of normal data), with the number of runs. `None` with fewer than
-/// [`RUNS_NEEDED`] runs.
+/// The run-to-run variation of the speed probe's per-run times: a robust standard deviation of
+/// their logarithms (for small spreads, the relative standard deviation), `1.4826 · MAD` (the
+/// median absolute deviation from the median, scaled to equal the standard deviation of
+/// normal data), with the number of runs. `None` with fewer than [`RUNS_NEEDED`] runs.
 ///
 /// Why robust: the variation should describe the machine as it is, not its worst hour. The
 /// sample standard deviation of 30 runs of which 3 fell in a noisy hour (±15%) is about 5%
 /// for every later run until those 3 leave the window; the MAD's stays at the quiet runs'
 /// spread while fewer than half of the runs are noisy, and follows the machine when most are.
-/// Its lower efficiency is paid in degrees of freedom ([`MachineVariation::dof`]).
+/// Its lower efficiency is paid in degrees of freedom ([`MachineVariation::robust`]).
 ///
 /// Assumes the runs' machine states are independent draws of the same distribution (runs
 /// minutes apart on one machine); a probe's own noise is part of the spread, which makes the
@@ -226,10 +225,68 @@ pub(crate) fn variation(probes: &[f64]) -> Option<MachineVariation> {
     let logs: Vec<f64> = probes.iter().map(|p| p.ln()).collect();
     let centre = median(&logs);
     let deviations: Vec<f64> = logs.iter().map(|l| (l - centre).abs()).collect();
+    Some(MachineVariation::robust(
+        1.482_602_218_505_602 * median(&deviations),
+        probes.len(),
+        false,
+    ))
+}
+
+/// Earlier runs of a bench's build needed before its own run-to-run variation is stated.
+pub(crate) const BENCH_RUNS_NEEDED: usize = 3;
+
+/// The age, in runs, at which an earlier run of a bench weighs half as much as the last one in
+/// its run-to-run variation: the machine as it is now, not its worst hour.
+const HALF_LIFE_RUNS: f64 = 5.0;
+
+/// The run-to-run variation of one bench's estimates in earlier runs of its build (oldest
+/// first): the spread a fresh run's estimate has around the bench's level, which an interval
+/// that must hold on the next run needs.
+///
+/// With `yᵢ` the logarithms of the runs' estimates and weights `wᵢ = 2^(−ageᵢ/5)` (the last run
+/// 1, one 5 runs older ½): the weighted standard deviation `√(Σwᵢ(yᵢ − ȳ)² / (Σwᵢ − Σwᵢ²/Σwᵢ))`
+/// (unbiased for reliability weights), with `n_eff − 1` degrees of freedom (Kish's effective
+/// count `n_eff = (Σwᵢ)²/Σwᵢ²`; 3 runs give 2.0, 10 give 8.8, 30 give 13). Runs whose estimate
+/// lies more than 5 robust standard deviations from the others' median are left out while they
+/// are fewer than half of the runs (a noisy hour's, as [`crate::stats::independent_location`]
+/// leaves out a far-out process). `None` with fewer than [`BENCH_RUNS_NEEDED`] runs.
+///
+/// Each earlier run's estimate held its run's own noise besides the machine's drift, so this
+/// spread is the whole of a run's uncertainty, not a part to add to it: an interval takes the
+/// larger of it and the run's own ([`crate::session::Estimate::with_machine`]). Subtracting
+/// the runs' own noise to add it back would need a variance component from three to ten runs,
+/// and it came out 0 often enough to leave 7 of 20 intervals short of the next runs' median
+/// (the loaded phase of issue 27's bars). Why weighted: a history that includes a noisy hour
+/// should describe the machine as it is now; ten quiet runs later, a noisy run weighs an
+/// eighth of the last. Time: O(runs log runs).
+pub(crate) fn bench_variation(means: &[f64]) -> Option<MachineVariation> {
+    use crate::stats::robust::{PROCESS_FAR_SHARE, Sides, far_out};
+    if means.len() < BENCH_RUNS_NEEDED {
+        return None;
+    }
+    let logs: Vec<f64> = means.iter().map(|m| m.ln()).collect();
+    let kept = far_out(&logs, Sides::Both, 0.0).without(PROCESS_FAR_SHARE);
+    let n = means.len();
+    // (weight, log) of the runs kept; the last run has age 0.
+    let used: Vec<(f64, f64)> = logs
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| kept.contains(l))
+        .map(|(i, l)| (0.5f64.powf((n - 1 - i) as f64 / HALF_LIFE_RUNS), *l))
+        .collect();
+    let sw: f64 = used.iter().map(|(w, _)| w).sum();
+    let sw2: f64 = used.iter().map(|(w, _)| w * w).sum();
+    let mean = used.iter().map(|(w, l)| w * l).sum::<f64>() / sw;
+    let spread = used
+        .iter()
+        .map(|(w, l)| w * (l - mean).powi(2))
+        .sum::<f64>()
+        / (sw - sw2 / sw);
     Some(MachineVariation {
-        sd: 1.482_602_218_505_602 * median(&deviations),
-        runs: probes.len(),
-        own: false,
+        sd: spread.sqrt(),
+        runs: used.len(),
+        own: true,
+        dof: (sw * sw / sw2 - 1.0).max(1.0),
     })
 }
 
@@ -270,6 +327,52 @@ mod tests {
         assert!(v.sd < 0.012, "{}", v.sd);
         let logs: Vec<f64> = probes.iter().map(|p| p.ln()).collect();
         assert!(Summary::of(&logs).unwrap().std_dev > 0.04);
+    }
+
+    #[test]
+    fn a_benchs_variation_is_the_weighted_spread_of_its_runs() {
+        assert!(bench_variation(&[100.0, 101.0]).is_none());
+        // ln 100, ln 102, ln 98, ln 101 with weights 2^(-3/5), 2^(-2/5), 2^(-1/5), 1: the
+        // weighted variance with reliability weights, by hand (numpy.cov(y, aweights=w)).
+        let runs = [100.0, 102.0, 98.0, 101.0];
+        let w: Vec<f64> = (0..4).map(|i| 0.5f64.powf((3 - i) as f64 / 5.0)).collect();
+        let y: Vec<f64> = runs.iter().map(|m: &f64| m.ln()).collect();
+        let (sw, sw2) = (w.iter().sum::<f64>(), w.iter().map(|w| w * w).sum::<f64>());
+        let mean = w.iter().zip(&y).map(|(w, y)| w * y).sum::<f64>() / sw;
+        let var = w
+            .iter()
+            .zip(&y)
+            .map(|(w, y)| w * (y - mean).powi(2))
+            .sum::<f64>()
+            / (sw - sw2 / sw);
+        let v = bench_variation(&runs).unwrap();
+        assert!((v.sd - var.sqrt()).abs() < 1e-15, "{}", v.sd);
+        assert_eq!((v.runs, v.own), (4, true));
+        assert!((v.dof - (sw * sw / sw2 - 1.0)).abs() < 1e-12, "{}", v.dof);
+        // Equal weights would give the sample variance: the weights matter.
+        let s = Summary::of(&y).unwrap();
+        assert!((var - s.variance).abs() > 1e-7);
+        // One run of a noisy hour in six, 40% slower: left out.
+        let mut noisy = runs.to_vec();
+        noisy.extend([100.2, 140.0]);
+        let v = bench_variation(&noisy).unwrap();
+        assert_eq!(v.runs, 5);
+        assert!(v.sd < 0.02, "{}", v.sd);
+    }
+
+    #[test]
+    fn a_noisy_hour_fades_from_a_benchs_variation() {
+        // Four runs of a noisy hour (±10%), then quiet runs within ±0.3%: ten quiet runs
+        // later the noisy ones weigh an eighth of the last, and the variation is near the
+        // quiet runs' own.
+        let mut runs = vec![110.0, 90.0, 108.0, 93.0];
+        let early = bench_variation(&runs).unwrap().sd;
+        assert!(early > 0.05, "{early}");
+        for i in 0..15 {
+            runs.push(100.0 + 0.3 * ((i % 3) as f64 - 1.0));
+        }
+        let later = bench_variation(&runs).unwrap().sd;
+        assert!(later < early / 2.0, "{later} against {early}");
     }
 
     /// A history with one run per `(seconds after 00:00:00, probe)`.

@@ -17,7 +17,7 @@ use crate::cli::Args;
 use crate::fmt::{format_count, format_estimate, format_ns, format_throughput};
 use crate::record::{ClockInfo, measure_clock};
 use crate::report::{Row, TimePer, render_table};
-use crate::session::processes::{AUTO_LEAST_CAP, AUTO_PROCESSES};
+use crate::session::processes::auto_processes;
 use crate::session::{SessionConfig, SessionResult, Status};
 use crate::store::schema::{CheckDoc, CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::store::{self, result};
@@ -287,17 +287,14 @@ impl Run<'_> {
         // Processes are a level of variation by default (Kalibera & Jones): code layout moves a
         // small bench between processes (36% for a 20 ns bench, a second apart, on this
         // project's VM), which no interval from one process can see. So a bench whose cap can
-        // pay for them runs in at least three fresh processes, more as their spread asks;
-        // `--processes N` asks for at least N, `--processes 1` for this process alone.
+        // pay for them runs in at least eight fresh processes (three for a cap under 2 s), more
+        // as their spread asks; `--processes N` asks for at least N, `--processes 1` for this
+        // process alone.
         let grouped = self.groups.measure(self.args, b, self.clock);
         let alone = grouped.is_none();
         let processes = self
             .processes
-            .unwrap_or(if config.max_time >= AUTO_LEAST_CAP {
-                AUTO_PROCESSES
-            } else {
-                1
-            });
+            .unwrap_or_else(|| auto_processes(config.max_time));
         let (session, iters) = grouped.unwrap_or_else(|| match processes {
             1 => measure(
                 b,

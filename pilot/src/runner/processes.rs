@@ -15,14 +15,15 @@ use crate::entry::BenchBody;
 use crate::record::{ClockInfo, measure_clock};
 use crate::report::LiveProgress;
 use crate::session::processes::{
-    ProcessCost, ProcessEstimate, alone, child_target, combine, dimensioned_share, processes_needed,
+    LEAST_SHARE, ProcessCost, ProcessEstimate, alone, child_target, combine, dimensioned_share,
+    first_share, modes_undecided, processes_needed, typical_processes,
 };
-use crate::session::reach::{OutOfReach, judge, out_of_reach_warning};
+use crate::session::reach::{judge_processes, out_of_reach_warning};
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, WarmUpClass};
 use crate::stats::outliers::OutlierCount;
 use crate::store::result::Rate;
 use crate::store::schema::{MachineDoc, ResultDoc};
-use crate::store::{self, result, typed};
+use crate::store::{result, typed};
 
 /// In a process started by `measure_in_processes`: run the one selected bench's session
 /// without output and write its result document to `--json`.
@@ -75,7 +76,10 @@ pub(super) fn child_session(args: &Args, b: &Bench, closure: Option<Closure<'_>>
         doc.pis = vec![result::time_pi(e, "regression", "regression")];
     }
     let bytes = serde_json::to_vec(&doc).expect("documents serialise");
-    match store::write_atomic(std::path::Path::new(path), &bytes) {
+    // A scratch file in the parent's temporary folder, read once as this process ends: not
+    // synced to disk (a sync sets the kernel writing back while the next process starts, which
+    // its first round saw as other processes' load).
+    match std::fs::write(path, &bytes) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: failed to write `{path}`: {e}");
@@ -303,6 +307,11 @@ pub(super) fn measure_in_processes(
         let remaining = config.max_time.saturating_sub(start.elapsed());
         let left = wanted.saturating_sub(done.len()).max(1) as u32;
         let cap = match dimensioned_share(&costs, config.confidence, remaining) {
+            // The first processes: a short share each, so that their spread, not their
+            // length, decides what comes next.
+            _ if done.len() < processes => {
+                first_share(config.max_time, processes).min(remaining.max(LEAST_SHARE))
+            }
             // The measuring time found best, plus what starting a process costs.
             Some(share) => {
                 let overhead = costs
@@ -310,9 +319,9 @@ pub(super) fn measure_in_processes(
                     .map(|c| c.wall.saturating_sub(c.measured))
                     .sum::<Duration>()
                     / costs.len() as u32;
-                (share + overhead).min(remaining.max(Duration::from_millis(300)))
+                (share + overhead).min(remaining.max(LEAST_SHARE))
             }
-            None => (remaining / left).max(Duration::from_millis(300)),
+            None => (remaining / left).max(LEAST_SHARE),
         };
         let began = Instant::now();
         match run_process(&b.name, cap, config, child_target) {
@@ -346,12 +355,17 @@ pub(super) fn measure_in_processes(
             }
             progress.update(e.mean, e.relative_half_width(), config.target, None);
             let met = e.relative_half_width() <= config.target && done.len() >= processes;
-            // The machine's variation alone as wide as the target: once the processes' own
-            // part is small against it, more processes cannot help.
-            let cap = (config.max_time, config.max_time);
-            if !met && done.len() >= processes {
-                if let Some(found @ OutOfReach { needed: None, .. }) =
-                    judge(&e, config.target, start.elapsed(), cap)
+            // The machine's variation alone as wide as the target (once the processes' own
+            // part is small against it), or more processes than the cap leaves time for:
+            // more processes cannot buy the target. Processes in modes with no majority are
+            // given up to twice the least count first: a few more can settle which mode is
+            // the typical one.
+            let undecided = modes_undecided(&estimates, config) && done.len() < 2 * processes;
+            if !met && done.len() >= processes && !undecided {
+                let per_process = start.elapsed() / done.len() as u32;
+                let remaining = config.max_time.saturating_sub(start.elapsed());
+                if let Some(found) =
+                    judge_processes(&e, config.target, done.len(), per_process, remaining)
                 {
                     warnings.push(out_of_reach_warning(
                         &e,
@@ -364,8 +378,7 @@ pub(super) fn measure_in_processes(
                 }
             }
             // Not narrow enough yet: at least one more process, more if the spread says so.
-            let means: Vec<f64> = estimates.iter().map(|p| p.mean).collect();
-            let needed = processes_needed(&means, config).unwrap_or(0);
+            let needed = processes_needed(&estimates, config).unwrap_or(0);
             wanted = wanted.max(needed).max(done.len() + 1);
             estimate = Some(e);
             if met && start.elapsed() >= config.min_time {
@@ -431,7 +444,7 @@ pub(super) fn measure_interleaved(
         order.rotate_left(first);
         for i in order {
             let (b, config) = &members[i];
-            let share = (config.max_time / processes as u32).max(Duration::from_millis(300));
+            let share = (config.max_time / processes as u32).max(LEAST_SHARE);
             match run_process(&b.name, share, config, child_target(config)) {
                 Ok(p) => {
                     merge_warnings(&mut warnings[i], &done[i], &p);
@@ -565,6 +578,16 @@ fn processes_result(
         .map(|c| c.message.clone())
         .collect();
     warnings.retain(|w| !dropped.contains(w));
+    // Processes left out of the typical process's estimate are named, never hidden.
+    let means: Vec<f64> = done.iter().map(|p| p.estimate.mean).collect();
+    if let (Some(e), 2..) = (&estimate, means.len()) {
+        let estimates: Vec<ProcessEstimate> = done.iter().map(|p| p.estimate.clone()).collect();
+        let kept = typical_processes(&estimates, config);
+        if let Some(c) = crate::checks::process_modes(&means, &kept, e.mean) {
+            warnings.push(c.message.clone());
+            checks.push(c);
+        }
+    }
     let classes: Vec<WarmUpClass> = done.iter().filter_map(|p| p.warm_up).collect();
     let warm_up = classes
         .iter()
@@ -577,7 +600,7 @@ fn processes_result(
     let session = SessionResult {
         status,
         estimate,
-        process_means: done.iter().map(|p| p.estimate.mean).collect(),
+        process_means: means,
         rounds: done.iter().flat_map(|p| p.rounds.iter().cloned()).collect(),
         removed: done.iter().map(|p| p.removed).sum(),
         readings: done.iter().map(|p| p.readings).sum(),

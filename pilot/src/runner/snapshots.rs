@@ -230,11 +230,7 @@ fn comparison_with_a_baseline() {
 #[test]
 fn a_result_document() {
     let c = SessionConfig {
-        machine: Some(crate::session::MachineVariation {
-            sd: 0.0125,
-            runs: 8,
-            own: false,
-        }),
+        machine: Some(crate::session::MachineVariation::robust(0.0125, 8, false)),
         ..config()
     };
     let session = session(15, 2_000.0, 40.0, &c);

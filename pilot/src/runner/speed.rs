@@ -65,23 +65,23 @@ impl MachineSpeed {
         }
     }
 
-    /// The run-to-run variation an interval of bench `name` includes: the wider of the speed
-    /// probe's and the one learnt from the bench's own means in earlier runs of this build,
-    /// when there are enough. The bench's own includes what the probe cannot see: how much
-    /// this bench moves with the machine, and what changes between its processes (code and
-    /// heap layout moved a 20 ns bench by 36% between two processes a second apart on this
-    /// project's VM). The probe's includes what a burst of the bench's runs cannot see: the
-    /// machine's slower phases, over minutes to hours.
+    /// The run-to-run variation an interval of bench `name` includes: the wider (at 95%) of
+    /// the speed probe's and the bench's own drift over earlier runs of this build
+    /// ([`history::bench_variation`]), when there are enough of either. The bench's own
+    /// includes what the probe cannot see: how much this bench moves with the machine. The
+    /// probe's includes what a burst of the bench's runs cannot see: the machine's slower
+    /// phases, over minutes to hours (its runs count only a minute apart).
     pub(crate) fn variation_for(&self, name: &str) -> Option<MachineVariation> {
-        let own = history::variation(&self.history.bench_means(name))
-            .map(|v| MachineVariation { own: true, ..v });
+        let own = history::bench_variation(&self.history.bench_means(name));
         match (own, self.variation) {
-            (Some(o), Some(p)) if p.sd > o.sd => Some(p),
+            (Some(o), Some(p)) if p.relative_half_width(0.95) > o.relative_half_width(0.95) => {
+                Some(p)
+            }
             (o, p) => o.or(p),
         }
     }
 
-    /// Notes bench `name`'s mean for later runs of this build.
+    /// Notes bench `name`'s estimate for later runs of this build.
     pub(crate) fn add_bench(&mut self, name: &str, mean_ns: f64) {
         self.history.add_bench(name, mean_ns);
     }

@@ -63,8 +63,10 @@ pub(super) struct BenchWorkload<'c> {
     arg: usize,
     /// Threads running each round at once (`threads`).
     threads: usize,
-    /// Iterations per unit in the micro form.
+    /// Iterations per unit in the micro form (of the next round).
     pub(super) iters: u64,
+    /// Iterations per unit of the last micro-form round.
+    last_iters: u64,
     /// Least unit duration in the micro form, so the clock's cost stays under 0.5% of a unit.
     target_unit_ns: u64,
     /// Why the bench cannot run ([`Bench::broken`]): every round fails with it.
@@ -117,6 +119,10 @@ impl Workload for BenchWorkload<'_> {
         self.sampler = Sampler::start();
     }
 
+    fn unit_growth(&self) -> f64 {
+        self.iters as f64 / self.last_iters.max(1) as f64
+    }
+
     fn round(&mut self, work: u64) -> Result<RoundData, String> {
         if let Some(msg) = &self.broken {
             return Err(msg.clone());
@@ -165,6 +171,7 @@ impl<'c> BenchWorkload<'c> {
             arg: b.arg,
             threads: b.threads,
             iters: 1,
+            last_iters: 1,
             target_unit_ns,
             broken: b.broken.clone(),
             sampler: None,
@@ -309,6 +316,7 @@ impl<'c> BenchWorkload<'c> {
     /// the count for the next round.
     fn micro_round(&mut self, units: Vec<u64>, shape: UnitShape) -> RoundData {
         self.iters = shape.iters;
+        self.last_iters = shape.iters;
         let readings = units
             .iter()
             .map(|&ns| ns as f64 / shape.iters as f64)

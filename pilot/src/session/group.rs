@@ -420,6 +420,7 @@ fn run_cycle(
         let data = workloads[i].round(work);
         let duration = clock.now().saturating_sub(before);
         workloads[i].between_rounds();
+        states[i].set_unit_growth(workloads[i].unit_growth());
         let status = if workloads[i].out_of_time() {
             Some(states[i].record_last(data, duration, &mut |_, _| {}))
         } else {

@@ -58,6 +58,14 @@ pub(crate) trait Workload {
     fn out_of_time(&self) -> bool {
         false
     }
+
+    /// How many times longer the next round's units will be than the last round's: the micro
+    /// form raises its iterations per unit when a warm-up ends and its units become too short
+    /// to time (1 otherwise). The planner sizes the next round with it; without it, a round
+    /// planned from short units ran 18 times its planned length.
+    fn unit_growth(&self) -> f64 {
+        1.0
+    }
 }
 
 /// Settings of one session.
@@ -477,6 +485,7 @@ pub(crate) fn run_session(
         let data = workload.round(work);
         let duration = clock.now().saturating_sub(before);
         workload.between_rounds();
+        state.set_unit_growth(workload.unit_growth());
         if workload.out_of_time() {
             break state.record_last(data, duration, on_estimate);
         }

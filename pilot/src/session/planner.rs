@@ -77,7 +77,7 @@ impl Readings<'_> {
             (0.0, total / work_f)
         } else {
             let units = (self.last_units_ns * 1e-9).min(total);
-            (total - units, units / work_f)
+            (total - units, units / work_f * self.unit_growth)
         };
         let per_unit = Duration::from_secs_f64(per_unit_s.max(1e-12));
         let high = if readings_only {

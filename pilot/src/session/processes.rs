@@ -4,20 +4,54 @@
 //! processes, so the processes' estimates are the samples of the level above them.
 
 use super::{Estimate, MeanPi, SessionConfig};
+use crate::stats::robust::{DEFAULT_TRIM, PROCESS_FAR_SHARE, Sides, far_out, independent_location};
 use crate::stats::summary::t_critical;
-use crate::stats::{ConfidenceInterval, Summary, samplesize};
+use crate::stats::{ConfidenceInterval, Summary};
 
-/// Processes a bench runs in by default (no `--processes`), at least: the fewest whose
-/// estimates give the between-process level two degrees of freedom.
-pub(crate) const AUTO_PROCESSES: usize = 3;
+/// Processes a bench runs in by default (no `--processes`), at least, when its time cap is at
+/// least [`AUTO_MANY_CAP`]: eight, so that the processes whose layout made them slower (or
+/// faster) than the rest can be told from the typical ones and left out while they are fewer
+/// than half (see [`crate::stats::independent_location`]); on this project's VM one process
+/// in three or four of a stack-bound bench ran 75% slower, and of eight processes the slow
+/// ones are half or more about one time in seven. A process costs about 15 ms to start and
+/// reach its first round here, so eight short ones cost little more than one long one.
+pub(crate) const AUTO_PROCESSES: usize = 8;
+
+/// The least time cap at which a bench runs in [`AUTO_PROCESSES`] processes by default (eight
+/// of [`LEAST_SHARE`] each, with room for the parent's own work).
+pub(crate) const AUTO_MANY_CAP: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Processes a bench whose cap is below [`AUTO_MANY_CAP`] but at least [`AUTO_LEAST_CAP`] runs
+/// in: the fewest whose estimates give the between-process level two degrees of freedom.
+pub(crate) const AUTO_FEW_PROCESSES: usize = 3;
 
 /// The least time cap at which a bench runs in several processes by default: a child's
 /// session needs about 0.3 s to learn its work amount and reach a first estimate, so a
 /// shorter cap cannot pay for three (Kalibera & Jones: a process costs its start and warm-up).
 pub(crate) const AUTO_LEAST_CAP: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// The least measuring time a process is given.
-const LEAST_SHARE: std::time::Duration = std::time::Duration::from_millis(300);
+/// The processes a bench with time cap `cap` runs in by default. Time: O(1).
+pub(crate) fn auto_processes(cap: std::time::Duration) -> usize {
+    if cap >= AUTO_MANY_CAP {
+        AUTO_PROCESSES
+    } else if cap >= AUTO_LEAST_CAP {
+        AUTO_FEW_PROCESSES
+    } else {
+        1
+    }
+}
+
+/// The measuring time each of the first `planned` processes of a bench capped at `cap` is
+/// given: a fifth of the cap shared among them, at least [`LEAST_SHARE`]. The rest of the cap
+/// is for the processes their spread asks for (each sized by [`dimensioned_share`]). A process
+/// stops sooner when its own interval is as narrow as [`child_target`] asks. Time: O(1).
+pub(crate) fn first_share(cap: std::time::Duration, planned: usize) -> std::time::Duration {
+    (cap / (5 * planned.max(1)) as u32).max(LEAST_SHARE)
+}
+
+/// The least measuring time a process is given: enough for a session to learn its work amount
+/// and run ten rounds.
+pub(crate) const LEAST_SHARE: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The half-width each of `planned` processes should reach so that their combination can meet
 /// `target` when they agree: Student's t over `P` estimates with `P − 1` degrees of freedom is
@@ -109,43 +143,135 @@ pub(crate) struct ProcessEstimate {
     pub plain: Option<(f64, f64)>,
 }
 
-/// How many process estimates the target half-width needs, judged from the spread of `means`
-/// so far: Pilot's required sample size (eq. 3) with the processes as samples. `None` with
-/// fewer than two means or a zero mean.
+/// How many process estimates the target half-width needs, judged from the spread of the
+/// processes `done` so far: the interval of their combination ([`combine`]) narrows as
+/// `1/√P`, so `P` processes whose half-width is `hw` need `P · (hw / target)²`. `None` with
+/// fewer than two processes or a zero location.
 ///
-/// Time: O(P).
-pub(crate) fn processes_needed(means: &[f64], config: &SessionConfig) -> Option<usize> {
-    let s = Summary::of(means).ok()?;
-    samplesize::required_for_half_width(
-        s.variance,
-        s.n as f64 - 1.0,
-        config.target * s.mean.abs(),
-        config.confidence,
-    )
+/// Time: O(P log P).
+pub(crate) fn processes_needed(done: &[ProcessEstimate], config: &SessionConfig) -> Option<usize> {
+    let (location, half, _) = between_processes(done, config)?;
+    let target = config.target * location.abs();
+    if target.is_nan() || target <= 0.0 {
+        return None;
+    }
+    let needed = (done.len() as f64 * (half / target).powi(2)).ceil();
+    (needed.is_finite() && needed < 1e9).then_some((needed as usize).max(2))
 }
 
-/// The estimate over process executions: the mean of their estimates, with the wider of
-/// Student's t over those estimates (P − 1 degrees of freedom) and their own intervals combined
-/// (`sqrt(Σ hw²) / P`, the half-width of a mean of independent estimates). Assumes the
-/// processes are independent draws of the same bench.
+/// How far above the others a process's estimate must lie before it can be a minority mode
+/// rather than noise: twice the processes' typical own half-width (about four of its standard
+/// errors), besides the 5 robust standard deviations of their spread. Time: O(P log P).
+fn far_floor(done: &[ProcessEstimate]) -> f64 {
+    let mut halves: Vec<f64> = done.iter().map(|d| d.half_width).collect();
+    halves.sort_by(f64::total_cmp);
+    2.0 * halves.get(halves.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// The estimates of the processes `done` that the typical process's estimate stands on: all
+/// but the far-out ones ([`independent_location`]) with the trimmed-mean estimator, all with
+/// the mean estimator. Time: O(P log P).
+pub(crate) fn typical_processes(done: &[ProcessEstimate], config: &SessionConfig) -> Vec<f64> {
+    let means: Vec<f64> = done.iter().map(|p| p.mean).collect();
+    match config.estimator {
+        crate::settings::Estimator::Trimmed => {
+            far_out(&means, Sides::Both, far_floor(done)).without(PROCESS_FAR_SHARE)
+        }
+        crate::settings::Estimator::Mean => means,
+    }
+}
+
+/// Whether the processes `done` show modes with no majority: with the trimmed-mean estimator,
+/// processes lie far from the median, and they are half or more, so none is left out and the
+/// interval spans the modes. More processes can then find the typical one (the modes' shares
+/// settle), which the narrowing of the interval as `1/√P` does not foresee. Time: O(P log P).
+pub(crate) fn modes_undecided(done: &[ProcessEstimate], config: &SessionConfig) -> bool {
+    if config.estimator != crate::settings::Estimator::Trimmed || done.len() < 2 {
+        return false;
+    }
+    let means: Vec<f64> = done.iter().map(|p| p.mean).collect();
+    let far = far_out(&means, Sides::Both, far_floor(done)).count();
+    far > 0 && far as f64 >= PROCESS_FAR_SHARE * means.len() as f64
+}
+
+/// The location of the estimates of the processes `done`, the half-width of its interval over
+/// them and that interval's degrees of freedom: with the trimmed-mean estimator, the robust
+/// location of independent values ([`independent_location`]: a process that ran its whole life
+/// far slower, through a bad layout or a neighbour's burst, is left out while such processes
+/// are fewer than half, and the rest's 20%-trimmed mean is taken); with the mean estimator,
+/// their mean with Student's t (a slow process is then part of the cost, as a slow unit is).
+/// Time: O(P log P).
+fn between_processes(done: &[ProcessEstimate], config: &SessionConfig) -> Option<(f64, f64, f64)> {
+    let means: Vec<f64> = done.iter().map(|p| p.mean).collect();
+    match config.estimator {
+        crate::settings::Estimator::Trimmed => {
+            let loc =
+                independent_location(&means, far_floor(done), DEFAULT_TRIM, config.confidence)
+                    .ok()?;
+            Some((loc.value, loc.ci.half_width(), loc.dof))
+        }
+        crate::settings::Estimator::Mean => {
+            let s = Summary::of(&means).ok()?;
+            let dof = s.n as f64 - 1.0;
+            Some((
+                s.mean,
+                t_critical(config.confidence, dof) * s.std_error(),
+                dof,
+            ))
+        }
+    }
+}
+
+/// The estimate over process executions: the typical process's estimate (see
+/// [`between_processes`]: the 20%-trimmed mean of the processes' estimates, far-out ones left
+/// out, or their mean with the mean estimator), with the wider of the interval over those
+/// estimates and the kept processes' own intervals combined (`sqrt(Σ hw²) / P`, the
+/// half-width of a mean of independent estimates). Assumes the processes are independent
+/// draws of the same bench.
 ///
 /// # Panics
 ///
 /// With fewer than two processes or a non-finite estimate: the caller combines at least two.
 ///
-/// Time: O(P).
+/// Time: O(P log P).
 pub(crate) fn combine(done: &[ProcessEstimate], config: &SessionConfig) -> Estimate {
     let means: Vec<f64> = done.iter().map(|p| p.mean).collect();
-    let halves: Vec<f64> = done.iter().map(|p| p.half_width).collect();
-    let (s, ci, between, within) = combined(&means, &halves, config.confidence);
-    let p = s.n as f64;
+    let (location, between, dof) =
+        between_processes(done, config).expect("at least two finite process estimates");
+    let p = done.len() as f64;
+    // The own intervals of the processes the location stands on: a far-out process's (it
+    // is left out) does not widen it, nor does an own interval far wider than the others'
+    // (a process whose few rounds caught a warm-up or a neighbour, while its estimate agrees
+    // with the rest: one such interval of ±500% made a bench's ±190%).
+    let kept = typical_processes(done, config);
+    let own: Vec<f64> = done
+        .iter()
+        .filter(|d| kept.contains(&d.mean))
+        .map(|d| d.half_width)
+        .collect();
+    let typical = {
+        let mut sorted = own.clone();
+        sorted.sort_by(f64::total_cmp);
+        sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+    };
+    // Far out: beyond 5 robust standard deviations of the own half-widths and beyond three
+    // times the typical one, for fewer than half of them.
+    let own = far_out(&own, Sides::Above, 2.0 * typical).without(PROCESS_FAR_SHARE);
+    let within = own.iter().map(|h| h * h).sum::<f64>().sqrt() / own.len().max(1) as f64;
+    let half = between.max(within);
+    let ci = ConfidenceInterval {
+        low: location - half,
+        high: location + half,
+        confidence: config.confidence,
+    };
     let per_process: f64 = done.iter().map(|d| d.n as f64).sum::<f64>() / p;
-    let required_n = processes_needed(&means, config)
+    let required_n = processes_needed(done, config)
         .map(|processes| (processes as f64 * per_process).ceil() as usize);
     // The typical process's subsession size (the median), not the most correlated one's.
     let mut q: Vec<usize> = done.iter().map(|d| d.subsession_size).collect();
     q.sort_unstable();
-    // The plain means beside trimmed ones, combined alike, when every process has one.
+    // The plain means beside trimmed ones, combined as a mean (they are the PI that keeps
+    // every slow unit, so every slow process too), when every process has one.
     let plain: Option<Vec<(f64, f64)>> = done.iter().map(|d| d.plain).collect();
     let plain = plain.map(|pairs| {
         let (m, h): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
@@ -153,7 +279,7 @@ pub(crate) fn combine(done: &[ProcessEstimate], config: &SessionConfig) -> Estim
         MeanPi { mean: s.mean, ci }
     });
     Estimate {
-        mean: s.mean,
+        mean: location,
         estimator: done[0].estimator,
         plain,
         trimmed: None,
@@ -169,7 +295,7 @@ pub(crate) fn combine(done: &[ProcessEstimate], config: &SessionConfig) -> Estim
         rounds: done.iter().map(|d| d.rounds).sum(),
         // The processes' own intervals decide only when the processes agree: their samples
         // are many, and Student's t over them is about the normal quantile.
-        dof: if between > within { p - 1.0 } else { 1e6 },
+        dof: if between > within { dof } else { 1e6 },
         round_excess: (between / within).max(1.0),
         machine: None,
     }
@@ -273,6 +399,46 @@ mod tests {
     }
 
     #[test]
+    fn a_process_that_ran_far_slower_decides_nothing() {
+        // Six processes of a 12 ns bench, one of which ran its whole life 74% slower (a bad
+        // layout): the estimate and interval are those of the five others
+        // (independent_location, checked by hand in stats::robust), not Student's t over all
+        // six, which would be ±28%.
+        let done: Vec<ProcessEstimate> = [11.95, 11.93, 20.8, 11.97, 11.92, 11.99]
+            .iter()
+            .map(|&m| process(m, 0.01, 1000, 1))
+            .collect();
+        let e = combine(&done, &SessionConfig::default());
+        assert!((e.mean - 11.95).abs() < 1e-12, "{}", e.mean);
+        let half = 4.302652729911275 * (4.0 * 4e-4 / 6.0_f64).sqrt();
+        assert!((e.ci.half_width() - half).abs() < 1e-9, "{:?}", e.ci);
+        // With the mean estimator a slow process is part of the cost, as a slow unit is.
+        let config = SessionConfig {
+            estimator: crate::settings::Estimator::Mean,
+            ..SessionConfig::default()
+        };
+        let e = combine(&done, &config);
+        assert!((e.mean - 80.56 / 6.0).abs() < 1e-9, "{}", e.mean);
+        assert!(e.relative_half_width() > 0.25);
+    }
+
+    #[test]
+    fn one_wild_own_interval_does_not_decide() {
+        // Eight processes that agree within ±0.4%, one of which caught a warm-up in its few
+        // rounds: its own interval is ±500. Combined with the rest's it would make the
+        // interval √(500² + 7·0.5²)/8 ≈ ±62; left out of the own intervals, the interval is
+        // the wider of Student's t over the processes and √(7·0.5²)/7.
+        let means = [100.0, 100.2, 99.8, 100.4, 99.6, 100.1, 99.9, 100.0];
+        let done: Vec<ProcessEstimate> = means
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| process(m, if i == 3 { 500.0 } else { 0.5 }, 1000, 1))
+            .collect();
+        let e = combine(&done, &SessionConfig::default());
+        assert!(e.ci.half_width() < 1.0, "{:?}", e.ci);
+    }
+
+    #[test]
     fn own_intervals_decide_when_processes_agree() {
         // Means 10, 10: no spread, so the processes' own half-widths 3 and 4 combine to
         // √(9 + 16) / 2 = 2.5.
@@ -325,7 +491,11 @@ mod tests {
         };
         // Means 80, 120, 100: variance 400, t(0.975, 2)² = 18.512820514212944, target ±1 ns:
         // ⌈400 · 18.5128…⌉ = 7406 processes.
-        assert_eq!(processes_needed(&[80.0, 120.0, 100.0], &config), Some(7406));
-        assert_eq!(processes_needed(&[1.0], &config), None);
+        let done: Vec<ProcessEstimate> = [80.0, 120.0, 100.0]
+            .iter()
+            .map(|&m| process(m, 0.5, 100, 1))
+            .collect();
+        assert_eq!(processes_needed(&done, &config), Some(7406));
+        assert_eq!(processes_needed(&done[..1], &config), None);
     }
 }

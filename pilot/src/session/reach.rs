@@ -9,25 +9,56 @@ use crate::stats::ConfidenceInterval;
 use crate::stats::summary::t_critical;
 
 /// The machine's run-to-run variation, learnt from the speed probe of earlier runs
-/// ([`crate::probe`]): a variance component of every interval of a run that is not cancelled
-/// by interleaving.
+/// ([`crate::probe`]) or from the bench's own estimates in earlier runs of its build: a part of
+/// every interval of a run that is not cancelled by interleaving.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct MachineVariation {
-    /// Standard deviation of the machine's speed from run to run, relative.
+    /// Standard deviation from run to run, relative: of the probe's time (the machine's speed
+    /// alone, added to a run's own uncertainty), or of the bench's own estimates (which already
+    /// hold each run's own uncertainty, so the larger of the two is taken, not their sum).
     pub sd: f64,
     /// Runs it was learnt from.
     pub runs: usize,
-    /// Whether it was learnt from the bench's own means in earlier runs of the same build
+    /// Whether it was learnt from the bench's own estimates in earlier runs of the same build
     /// (else from the speed probe).
     pub own: bool,
+    /// Degrees of freedom of [`sd`](Self::sd).
+    pub dof: f64,
 }
 
 impl MachineVariation {
-    /// Degrees of freedom of [`sd`](Self::sd): it is a robust scale (1.4826 MADs), which is
-    /// as informative as a standard deviation from 37% as many runs (the MAD's asymptotic
-    /// efficiency at normal data), so `0.37 · (runs − 1)`, at least 1.
+    /// A variation learnt as a robust scale (1.4826 MADs) over `runs` runs, which is as
+    /// informative as a standard deviation from 37% as many runs (the MAD's asymptotic
+    /// efficiency at normal data): `0.37 · (runs − 1)` degrees of freedom, at least 1.
+    pub(crate) fn robust(sd: f64, runs: usize, own: bool) -> Self {
+        MachineVariation {
+            sd,
+            runs,
+            own,
+            dof: (0.37 * (runs.max(2) - 1) as f64).max(1.0),
+        }
+    }
+
+    /// Degrees of freedom of [`sd`](Self::sd).
     pub(crate) fn dof(&self) -> f64 {
-        (0.37 * (self.runs.max(2) - 1) as f64).max(1.0)
+        self.dof
+    }
+
+    /// What the run's own relative half-width must reach for the whole interval to meet
+    /// `target`: with a probe's variation (added in quadrature) `√(target² − m²)`, with the
+    /// bench's own (the larger taken) `target`, where `m` is this variation's part alone; and
+    /// at least `m / 2`, where more samples stop paying (the whole is then within 12% of the
+    /// machine's part). Time: O(1).
+    pub(crate) fn run_goal(&self, target: f64, confidence: f64) -> f64 {
+        let m = self.relative_half_width(confidence);
+        let goal = if m >= target {
+            0.0
+        } else if self.own {
+            target
+        } else {
+            (target * target - m * m).sqrt()
+        };
+        goal.max(m / 2.0)
     }
 
     /// Half-width of the machine's part alone at `confidence`, relative to the mean: Student's
@@ -57,14 +88,15 @@ impl Estimate {
         }
     }
 
-    /// The estimate with the machine's run-to-run variation `v` added to its interval: the
-    /// variances of this run's mean and of the machine's state add, the degrees of freedom
-    /// come from the Welch–Satterthwaite formula over the two parts, and the half-width is
-    /// Student's t at those degrees of freedom times the combined standard error.
+    /// The estimate with the machine's run-to-run variation `v` in its interval. A probe's
+    /// variation is the machine's speed alone: its variance and the run's own add, with
+    /// Welch–Satterthwaite's degrees of freedom over the two parts. A bench's own variation is
+    /// the spread of its earlier runs' estimates, each of which held its run's own noise: the
+    /// larger of it and this run's own standard error is taken, with its degrees of freedom.
     ///
     /// Assumes the run's machine state is one draw, independent of the run's own noise, from
-    /// the distribution the probe's history describes, and that it moves the workload's time
-    /// by as much, relatively, as the probe's. Time: O(1).
+    /// the distribution the history describes, and (for the probe) that it moves the
+    /// workload's time by as much, relatively, as the probe's. Time: O(1).
     pub(crate) fn with_machine(mut self, v: MachineVariation) -> Estimate {
         let run_dof = self.dof.max(1.0);
         let run_ci = self.ci;
@@ -82,9 +114,8 @@ impl Estimate {
     }
 }
 
-/// `ci` (of `center`, from `run_dof` degrees of freedom) with the machine's run-to-run
-/// variation `v` added: the two standard errors in quadrature, Welch–Satterthwaite's degrees
-/// of freedom for the sum.
+/// `ci` (of `center`, from `run_dof` degrees of freedom) with the run-to-run variation `v` in
+/// it (see [`Estimate::with_machine`]).
 fn widened(
     center: f64,
     ci: ConfidenceInterval,
@@ -95,14 +126,23 @@ fn widened(
     let run_se = ci.half_width() / t_critical(confidence, run_dof);
     let machine_se = v.sd * center.abs();
     let machine_dof = v.dof();
-    let variance = run_se * run_se + machine_se * machine_se;
-    let denominator = run_se.powi(4) / run_dof + machine_se.powi(4) / machine_dof;
-    let dof = if denominator > 0.0 {
-        variance * variance / denominator
+    let (se, dof) = if v.own {
+        if machine_se > run_se {
+            (machine_se, machine_dof)
+        } else {
+            (run_se, run_dof)
+        }
     } else {
-        run_dof
+        let variance = run_se * run_se + machine_se * machine_se;
+        let denominator = run_se.powi(4) / run_dof + machine_se.powi(4) / machine_dof;
+        let dof = if denominator > 0.0 {
+            variance * variance / denominator
+        } else {
+            run_dof
+        };
+        (variance.sqrt(), dof)
     };
-    let half = t_critical(confidence, dof) * variance.sqrt();
+    let half = t_critical(confidence, dof) * se;
     ConfidenceInterval {
         low: center - half,
         high: center + half,
@@ -119,6 +159,47 @@ pub(crate) enum Blocker {
     Rounds,
     /// The machine's run-to-run variation alone is about as wide as the target, or wider.
     Machine,
+    /// The processes' estimates vary too much for the processes the cap leaves time for.
+    Processes,
+}
+
+/// Whether more processes can buy `target` for the estimate `e` over `done` processes, which
+/// took `per_process` each on average, with `remaining` of the cap left: the interval over
+/// processes narrows as `1/√P`, so it needs `done · ((run / goal)² − 1)` more, where `goal` is
+/// what the run's part must reach beside the machine's (see [`judge`]). Out of reach when
+/// those would take longer than the cap leaves, or when the machine's part alone is too wide
+/// (then `needed` is `None`). Time: O(1).
+pub(crate) fn judge_processes(
+    e: &Estimate,
+    target: f64,
+    done: usize,
+    per_process: Duration,
+    remaining: Duration,
+) -> Option<OutOfReach> {
+    let (machine, goal) = e.machine.as_ref().map_or((0.0, target), |m| {
+        let c = e.ci.confidence;
+        (
+            m.variation.relative_half_width(c),
+            m.variation.run_goal(target, c),
+        )
+    });
+    let run = e.run_relative_half_width();
+    if run <= goal {
+        return (e.relative_half_width() > target).then_some(OutOfReach {
+            blocker: Blocker::Machine,
+            needed: None,
+        });
+    }
+    let more = done as f64 * ((run / goal).powi(2) - 1.0);
+    let needed = per_process.as_secs_f64() * more;
+    (needed > remaining.as_secs_f64()).then(|| OutOfReach {
+        blocker: if machine >= 0.9 * target {
+            Blocker::Machine
+        } else {
+            Blocker::Processes
+        },
+        needed: (machine < target).then(|| Duration::from_secs_f64(needed)),
+    })
 }
 
 /// How much wider than the readings' own the rounds' interval must be before the rounds are
@@ -144,10 +225,11 @@ pub(crate) fn judged_after(max_time: Duration) -> Duration {
 /// samples an interval needs that is still wider than its target. `analysed` is the time its
 /// samples took, `remaining` what the cap leaves.
 ///
-/// Rule: the run's own part must shrink to `max(√(target² − m²), m/2)`, where `m` is the
-/// machine's part alone: the first makes the whole interval meet the target, the second (once
-/// the machine's part is about as wide as the target or wider) is where more samples stop
-/// paying (the whole interval is within 12% of the machine's part). The run's half-width falls
+/// Rule: the run's own part must shrink to the goal of [`MachineVariation::run_goal`]
+/// (`max(√(target² − m²), m/2)` for the probe's variation, where `m` is the machine's part
+/// alone): the first makes the whole interval meet the target, the second (once the machine's
+/// part is about as wide as the target or wider) is where more samples stop paying (the whole
+/// interval is within 12% of the machine's part). The run's half-width falls
 /// as `1/√time`, so it needs `analysed · ((run / goal)² − 1)` more. Out of reach when that is
 /// more than the cap leaves plus two whole caps, or the run is at the goal and the target is
 /// still missed. The margin is wide because early intervals are pessimistic (Student's t over
@@ -159,18 +241,14 @@ pub(crate) fn judge(
     analysed: Duration,
     (remaining, cap): (Duration, Duration),
 ) -> Option<OutOfReach> {
-    let machine = e
-        .machine
-        .as_ref()
-        .map_or(0.0, |m| m.variation.relative_half_width(e.ci.confidence));
+    let (machine, goal) = e.machine.as_ref().map_or((0.0, target), |m| {
+        let c = e.ci.confidence;
+        (
+            m.variation.relative_half_width(c),
+            m.variation.run_goal(target, c),
+        )
+    });
     let run = e.run_relative_half_width();
-    let goal = if machine < target {
-        (target * target - machine * machine)
-            .sqrt()
-            .max(machine / 2.0)
-    } else {
-        machine / 2.0
-    };
     let machine_bound = machine >= 0.9 * target;
     if run <= goal {
         // The whole interval still misses the target: only the machine's part can be why.
@@ -215,6 +293,12 @@ pub(crate) fn out_of_reach_warning(
                             vary more than the readings within a round); raise --max-time, \
                             compare alternatives in a group (interleaving cancels the \
                             machine's state), or use a quieter machine"
+            .to_string(),
+        Blocker::Processes => "the estimates of the bench's processes differ by more than \
+                               the target (where each process's stack, heap and code land, or \
+                               the machine's state while it ran); raise --max-time, or compare \
+                               alternatives in a group (interleaving cancels the machine's \
+                               state)"
             .to_string(),
         Blocker::Machine => {
             let m = e.machine.as_ref().expect("a machine part");

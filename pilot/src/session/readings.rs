@@ -32,6 +32,9 @@ pub(super) struct Readings<'a> {
     pub(super) stable_count: usize,
     /// Sum of the last round's unit readings, in nanoseconds (for the planner's time model).
     pub(super) last_units_ns: f64,
+    /// How many times longer the next round's units will be than the last round's (the micro
+    /// form raised its iterations per unit), for the planner's time model.
+    pub(super) unit_growth: f64,
     /// Each analysed round's location, in order: the trimmed mean of its stable readings'
     /// bin means with the trimmed-mean estimator (an interruption moves no round), their mean
     /// with the mean estimator. The between-round level, group rankings and the warm-up class
@@ -62,6 +65,9 @@ pub(super) struct Readings<'a> {
     /// The memory the bench held after each round (bytes; see
     /// [`Memory::held`](crate::checks::memory::Memory::held)), where it could be read.
     pub(super) memory: Vec<f64>,
+    /// Leading analysed rounds left out as a warm-up that outlasted them (see
+    /// [`Readings::cut_warm_up_rounds`]).
+    pub(super) warm_up_rounds: usize,
     /// Bytes of `stable` reported to the leak check as pilot's own.
     kept_bytes: i64,
 }
@@ -82,6 +88,7 @@ impl<'a> Readings<'a> {
             premerged: 1,
             stable_count: 0,
             last_units_ns: 0.0,
+            unit_growth: 1.0,
             round_means: Vec::new(),
             round_plain_means: Vec::new(),
             quantum: 0.0,
@@ -97,6 +104,7 @@ impl<'a> Readings<'a> {
             warm_up: WarmUpEvidence::default(),
             first_units: FirstUnits::default(),
             memory: Vec::new(),
+            warm_up_rounds: 0,
             kept_bytes: 0,
         }
     }
@@ -153,6 +161,7 @@ impl<'a> Readings<'a> {
                     );
                 }
                 self.removed += units.len() - kept.len();
+                self.cut_warm_up_rounds();
                 self.compact();
                 Some((seg.start, seg.end))
             }
@@ -163,6 +172,46 @@ impl<'a> Readings<'a> {
                 self.removed += units.len();
                 None
             }
+        }
+    }
+
+    /// Leaves out leading rounds that were a warm-up longer than a round. Change-point
+    /// detection finds a warm-up within a round; one that lasts several rounds (a workload that
+    /// fills a cache or a table over its first tens of milliseconds, while the first rounds are
+    /// short) leaves whole rounds at a slower level, each stable in itself, and the between-round
+    /// interval would then span both levels. The first analysed round is cut while at least two
+    /// rounds follow it and its location is more than 10% (Barrett et al.'s least tolerance, as
+    /// the warm-up class uses) and more than 5 robust standard deviations (1.4826 MADs) above
+    /// the (lower) median of the later half of the rounds; then the next, and so on. Its readings count
+    /// as removed, like any non-stable phase. Only before the readings are compacted (the first
+    /// 2^20 stable readings), where a warm-up is. Time: O(rounds) per round.
+    fn cut_warm_up_rounds(&mut self) {
+        // The lower median: of two later rounds, one may still be in the warm-up's tail.
+        let lower_median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[(v.len() - 1) / 2]
+        };
+        while self.premerged == 1 && self.round_means.len() >= 3 {
+            let r = self.round_means.len();
+            let mut later = self.round_means[r / 2..].to_vec();
+            let settled = lower_median(&mut later);
+            for x in later.iter_mut() {
+                *x = (*x - settled).abs();
+            }
+            let spread = 1.482_602_218_505_602 * lower_median(&mut later);
+            let first = self.round_means[0];
+            let slower = first > settled * (1.0 + super::warmup::MIN_TOLERANCE)
+                && first - settled > 5.0 * spread;
+            if !slower {
+                return;
+            }
+            let n = self.round_counts.remove(0);
+            self.round_means.remove(0);
+            self.round_plain_means.remove(0);
+            self.stable.drain(..n);
+            self.stable_count -= n;
+            self.removed += n;
+            self.warm_up_rounds += 1;
         }
     }
 

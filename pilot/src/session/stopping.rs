@@ -109,6 +109,16 @@ impl<'a> Session<'a> {
         self.readings_only
     }
 
+    /// Tells the planner that the next round's units will last `growth` times the last
+    /// round's (see [`Workload::unit_growth`](super::Workload::unit_growth)).
+    pub(crate) fn set_unit_growth(&mut self, growth: f64) {
+        self.readings.unit_growth = if growth.is_finite() && growth > 0.0 {
+            growth
+        } else {
+            1.0
+        };
+    }
+
     /// Takes the outcome of one round of [`Session::next_work`] units, which took
     /// `duration`, and plans the next one. Returns the status when the session should stop:
     /// `Converged` or `TimeCap` (after which the round-by-round caller may still go on), or a

@@ -19,7 +19,7 @@ const MAX_SAMPLE: usize = 1024;
 /// Least readings before the steady state for it to count.
 const MIN_EARLY: usize = 3;
 /// Least tolerance between levels: two levels closer than 10% are equivalent.
-const MIN_TOLERANCE: f64 = 0.10;
+pub(super) const MIN_TOLERANCE: f64 = 0.10;
 
 /// The classes, as written in result documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -167,6 +167,10 @@ impl Readings<'_> {
             });
         }
         let steady = *status != Status::NoSteadyState;
+        if steady && self.warm_up_rounds > 0 {
+            // Whole rounds were slower before the session settled (and were cut).
+            return Some(WarmUpClass::WarmUp);
+        }
         Some(
             self.warm_up
                 .classify(&self.round_means, steady, drift.map(|d| d.relative)),

@@ -52,8 +52,8 @@ pub use outliers::{DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, mad_outliers, zsc
 pub use ratio::fieller_interval;
 pub use regression::{LinearFit, SpeedInterval, WpsFit, ols, wps};
 pub use robust::{
-    DEFAULT_TRIM, RobustLocation, Trimmed, robust_location, robust_subsession_analysis,
-    trimmed_mean_ci, yuen_test,
+    DEFAULT_TRIM, IndependentLocation, RobustLocation, Trimmed, independent_location,
+    robust_location, robust_subsession_analysis, trimmed_location, trimmed_mean_ci, yuen_test,
 };
 pub use samplesize::{required_for_half_width, required_to_resolve};
 pub use scale::power_of_two_scale;
