@@ -19,15 +19,25 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$here/../../target/fixture-bench}
 cargo bench -q --manifest-path "$here/Cargo.toml" --bench cost --no-run 2>/dev/null
 bin=$(ls -t "$CARGO_TARGET_DIR"/release/deps/cost-* | grep -E '/cost-[0-9a-f]{16}$' | head -1)
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+trap_files=()
+trap 'rm -rf "$out" "${trap_files[@]}"' EXIT
 
 scenario() { # NAME COST TRUE_CHANGE
-  local name=$1 cost=$2 truth=$3
+  local name=$1 cost=$2 truth=$3 newbin=$bin
+  # Changed code is a different build, with a history of its own: the second run of a pair runs
+  # a copy of the executable under another cargo hash (same target name, so the baseline is
+  # found), as a rebuild would, so runs at the old cost never enter the new build's history.
+  if [ "$cost" != 1.0 ]; then
+    newbin="$(dirname "$bin")/cost-$(printf '%016x' "$(cksum <<<"$name" | cut -d' ' -f1)")"
+    cp "$bin" "$newbin"
+    trap_files+=("$newbin")
+  fi
+  shift 3
   for i in $(seq 1 "$pairs"); do
     PILOT_FIXTURE_COST=1.0 "$bin" --bench spin --exact --save-baseline "fa-$name-$i" "$@" \
       --json "$out/$name-$i-base.json" >/dev/null 2>&1
     set +e
-    PILOT_FIXTURE_COST=$cost "$bin" --bench spin --exact --baseline "fa-$name-$i" "$@" \
+    PILOT_FIXTURE_COST=$cost "$newbin" --bench spin --exact --baseline "fa-$name-$i" "$@" \
       --json "$out/$name-$i-new.json" >/dev/null 2>&1
     echo $? >"$out/$name-$i.rc"
     set -e
@@ -60,7 +70,7 @@ PY
 busy=""
 if [ "${LOADED:-0}" = 1 ]; then
   sh -c 'while :; do :; done' & busy=$!
-  trap 'kill "$busy" 2>/dev/null; rm -rf "$out"' EXIT
+  trap 'kill "$busy" 2>/dev/null; rm -rf "$out" "${trap_files[@]}"' EXIT
 fi
 for s in ${SCENARIOS:-aa ab10 ab3}; do
   case $s in
