@@ -33,12 +33,14 @@ pub mod report {
 
 /// Results on disk.
 pub mod store {
-    pub use crate::store::schema;
+    /// The documents on disk.
+    pub mod schema {
+        pub use crate::schema::*;
+    }
     pub use crate::store::{
-        Existing, SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names,
-        baseline_path, baselines_dir, bench_target_of, check_folder_name, from_document,
-        last_run_path, latest_path, read_dir, read_documents_in, read_file, read_path, read_result,
-        results_dir, write_atomic, write_output,
+        SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, baseline_path,
+        baselines_dir, bench_target_of, check_folder_name, from_document, last_run_path,
+        latest_path, read_dir, read_documents_in, read_file, read_path, read_result, results_dir,
     };
 }
 

@@ -573,7 +573,7 @@ mod tests {
     fn sides_from_other_machines_or_compilers_are_named() {
         let on = |cpu: &str, rustc: &str| {
             let mut r = saved("a", None);
-            r.machine = Some(crate::store::schema::MachineDoc {
+            r.machine = Some(crate::schema::MachineDoc {
                 cpu: Some(cpu.into()),
                 cores: Some(2),
                 rustc: Some(rustc.into()),

@@ -5,11 +5,10 @@ use std::marker::PhantomData;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::Bencher;
-use crate::group::{BenchmarkGroup, BenchmarkId, Settings};
 use crate::measurement::{Measurement, WallTime};
 use crate::plot::PlottingBackend;
 use crate::profiler::Profiler;
+use crate::settings::Settings;
 
 /// The benchmark manager criterion's bench functions receive (`fn f(c: &mut Criterion)`).
 ///
@@ -176,42 +175,6 @@ impl<M: Measurement> Criterion<M> {
         if code != std::process::ExitCode::SUCCESS {
             std::process::exit(pilot::__private::driven::exit_status(code));
         }
-    }
-
-    /// A group of benches: their ids are `group_name/function/parameter`. Panics on an
-    /// empty name, as criterion does.
-    pub fn benchmark_group<S: Into<String>>(&mut self, group_name: S) -> BenchmarkGroup<'_, M> {
-        let name = group_name.into();
-        assert!(!name.is_empty(), "Group name must not be empty.");
-        BenchmarkGroup::new(self, name)
-    }
-
-    /// Bench `id`: its id is `id`.
-    pub fn bench_function<F>(&mut self, id: &str, f: F) -> &mut Criterion<M>
-    where
-        F: FnMut(&mut Bencher<'_, M>),
-    {
-        self.benchmark_group(id)
-            .bench_function(BenchmarkId::no_function(), f);
-        self
-    }
-
-    /// Bench `id` with `input`: its id is `function/parameter`. Panics for an id made by
-    /// [`BenchmarkId::from_parameter`], as criterion does.
-    pub fn bench_with_input<F, I>(&mut self, id: BenchmarkId, input: &I, f: F) -> &mut Criterion<M>
-    where
-        F: FnMut(&mut Bencher<'_, M>, &I),
-        I: ?Sized,
-    {
-        let (function, parameter) = id.into_parts();
-        let group = function
-            .expect("Cannot use BenchmarkId::from_parameter with Criterion::bench_with_input");
-        self.benchmark_group(group).bench_with_input(
-            BenchmarkId::no_function_with_input(parameter),
-            input,
-            f,
-        );
-        self
     }
 
     /// Whether `with_filter`'s filter lets bench `id` run.

@@ -1,5 +1,5 @@
-//! criterion's groups and ids: `BenchmarkGroup`, `BenchmarkId`, `Throughput`, and the settings
-//! a group inherits from its `Criterion` and may override.
+//! criterion's groups and ids: `BenchmarkGroup` and `BenchmarkId`, and the methods of
+//! `Criterion` that make groups (a bench of its own is a group of one).
 
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -11,110 +11,8 @@ use crate::Bencher;
 use crate::criterion::Criterion;
 use crate::measurement::Measurement;
 use crate::plot::{PlotConfiguration, SamplingMode};
-
-/// The settings criterion's configuration methods set, checked as criterion checks them.
-#[derive(Debug, Clone)]
-pub(crate) struct Settings {
-    warm_up_time: Duration,
-    measurement_time: Duration,
-    confidence_level: f64,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            warm_up_time: Duration::from_secs(3),
-            measurement_time: Duration::from_secs(5),
-            confidence_level: 0.95,
-        }
-    }
-}
-
-impl Settings {
-    pub(crate) fn sample_size(&mut self, n: usize) {
-        assert!(n >= 10, "Sample size must be at least 10.");
-    }
-
-    pub(crate) fn warm_up_time(&mut self, dur: Duration) {
-        assert!(
-            dur.as_nanos() > 0,
-            "Warm-up time must be greater than zero."
-        );
-        self.warm_up_time = dur;
-    }
-
-    pub(crate) fn measurement_time(&mut self, dur: Duration) {
-        assert!(
-            dur.as_nanos() > 0,
-            "Measurement time must be greater than zero."
-        );
-        self.measurement_time = dur;
-    }
-
-    pub(crate) fn nresamples(&mut self, n: usize) {
-        assert!(n > 0, "Number of resamples must be greater than zero.");
-    }
-
-    pub(crate) fn noise_threshold(&mut self, threshold: f64) {
-        assert!(threshold >= 0.0, "Noise threshold must be at least zero.");
-    }
-
-    pub(crate) fn confidence_level(&mut self, cl: f64) {
-        assert!(
-            cl > 0.0 && cl < 1.0,
-            "Confidence level must be between 0.0 and 1.0 (exclusive)."
-        );
-        self.confidence_level = cl;
-    }
-
-    pub(crate) fn significance_level(&mut self, sl: f64) {
-        assert!(
-            sl > 0.0 && sl < 1.0,
-            "Significance level must be between 0.0 and 1.0 (exclusive)."
-        );
-    }
-
-    /// The session's time cap: criterion's whole time for a bench, warm-up included (pilot's
-    /// warm-up is part of its session, cut off by change-point detection).
-    fn max_time(&self) -> Duration {
-        self.warm_up_time + self.measurement_time
-    }
-}
-
-/// What one iteration of a bench processes: its throughput is shown beside its time.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Throughput {
-    /// Bits per iteration: shown in `bit/s` with decimal prefixes.
-    Bits(u64),
-    /// Bytes per iteration: shown in `B/s` with binary prefixes (`MiB/s`).
-    Bytes(u64),
-    /// Bytes per iteration, shown by criterion with decimal prefixes (`MB/s`); pilot shows
-    /// them as [`Bytes`](Throughput::Bytes), with binary prefixes.
-    BytesDecimal(u64),
-    /// Elements per iteration: shown in `elem/s`.
-    Elements(u64),
-    /// Elements and bytes per iteration: pilot shows the elements, which criterion calls the
-    /// primary throughput.
-    ElementsAndBytes {
-        /// Elements per iteration.
-        elements: u64,
-        /// Bytes per iteration.
-        bytes: u64,
-    },
-}
-
-impl Throughput {
-    /// The unit pilot counts and how many of it one iteration processes.
-    fn rate(&self) -> (&'static str, u64) {
-        match *self {
-            Throughput::Bits(n) => ("bit", n),
-            Throughput::Bytes(n) | Throughput::BytesDecimal(n) => ("B", n),
-            Throughput::Elements(n) | Throughput::ElementsAndBytes { elements: n, .. } => {
-                ("elem", n)
-            }
-        }
-    }
-}
+use crate::settings::Settings;
+use crate::throughput::Throughput;
 
 /// A bench's id within its group: a function name, a parameter, or both.
 #[derive(Clone, Debug, Eq, PartialEq, Hash)]
@@ -348,7 +246,7 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
         let announced = Announced {
             name: &title,
             max_time: Some(self.settings.max_time()),
-            confidence: Some(self.settings.confidence_level),
+            confidence: Some(self.settings.confidence()),
             throughput: self.throughput.as_ref().map(Throughput::rate),
             parameter: id.parameter.as_deref(),
         };
@@ -361,5 +259,44 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
 impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
     fn drop(&mut self) {
         driven::group_end();
+    }
+}
+
+/// The benches of a [`Criterion`]: each is a group, or a group of one.
+impl<M: Measurement> Criterion<M> {
+    /// A group of benches: their ids are `group_name/function/parameter`. Panics on an
+    /// empty name, as criterion does.
+    pub fn benchmark_group<S: Into<String>>(&mut self, group_name: S) -> BenchmarkGroup<'_, M> {
+        let name = group_name.into();
+        assert!(!name.is_empty(), "Group name must not be empty.");
+        BenchmarkGroup::new(self, name)
+    }
+
+    /// Bench `id`: its id is `id`.
+    pub fn bench_function<F>(&mut self, id: &str, f: F) -> &mut Criterion<M>
+    where
+        F: FnMut(&mut Bencher<'_, M>),
+    {
+        self.benchmark_group(id)
+            .bench_function(BenchmarkId::no_function(), f);
+        self
+    }
+
+    /// Bench `id` with `input`: its id is `function/parameter`. Panics for an id made by
+    /// [`BenchmarkId::from_parameter`], as criterion does.
+    pub fn bench_with_input<F, I>(&mut self, id: BenchmarkId, input: &I, f: F) -> &mut Criterion<M>
+    where
+        F: FnMut(&mut Bencher<'_, M>, &I),
+        I: ?Sized,
+    {
+        let (function, parameter) = id.into_parts();
+        let group = function
+            .expect("Cannot use BenchmarkId::from_parameter with Criterion::bench_with_input");
+        self.benchmark_group(group).bench_with_input(
+            BenchmarkId::no_function_with_input(parameter),
+            input,
+            f,
+        );
+        self
     }
 }

@@ -62,12 +62,15 @@ mod group;
 pub mod measurement;
 mod plot;
 pub mod profiler;
+mod settings;
+mod throughput;
 
 pub use bencher::{AsyncBencher, Bencher};
 pub use criterion::Criterion;
-pub use group::{BenchmarkGroup, BenchmarkId, IntoBenchmarkId, Throughput};
+pub use group::{BenchmarkGroup, BenchmarkId, IntoBenchmarkId};
 pub use pilot::BatchSize;
 pub use plot::{AxisScale, PlotConfiguration, PlottingBackend, SamplingMode};
+pub use throughput::Throughput;
 
 /// An identity function the optimiser cannot see through: [`std::hint::black_box`].
 #[inline]

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::Throughput;
+use crate::throughput::Throughput;
 
 /// Scales and formats a measurement's values for people to read; criterion's trait, with its
 /// methods. pilot's own reports format the results, so nothing in a run calls it; it is here

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::{Kind, check, figure};
-use crate::store::schema::CheckDoc;
+use crate::schema::CheckDoc;
 
 /// Bytes pilot itself keeps allocated for the sessions under way (their stable readings),
 /// which the leak check must not blame on the bench. Sessions add what they grow by and take

@@ -12,7 +12,7 @@ pub(crate) mod overhead;
 pub(crate) mod sampler;
 pub(crate) mod system;
 
-use crate::store::schema::CheckDoc;
+use crate::schema::CheckDoc;
 
 /// The kinds of check, as named in result documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,15 +160,14 @@ pub(crate) fn process_modes(means: &[f64], kept: &[f64], estimate: f64) -> Optio
 const CLOCK_SHARE: f64 = 0.01;
 
 /// The clock overhead check: two clock reads (one per unit boundary) cost more than 1% of a
-/// timed unit (`iters` iterations of the estimate's time per iteration in the micro form,
-/// whose units are sized to keep it under 0.5%).
+/// timed unit (`iters` iterations of the estimated time per iteration, `estimate_ns`, in the
+/// micro form, whose units are sized to keep it under 0.5%).
 pub(crate) fn clock_overhead(
-    session: &crate::session::SessionResult,
+    estimate_ns: Option<f64>,
     clock: crate::record::ClockInfo,
     iters: Option<u64>,
 ) -> Option<CheckDoc> {
-    let e = session.estimate.as_ref()?;
-    let unit_ns = e.mean * iters.unwrap_or(1) as f64;
+    let unit_ns = estimate_ns? * iters.unwrap_or(1) as f64;
     let share = 2.0 * clock.overhead_ns / unit_ns;
     // A micro-form unit this short holds few iterations because its batch size says so.
     let advice = match iters {

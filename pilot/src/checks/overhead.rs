@@ -12,8 +12,8 @@
 //! sixth more time per session; `--no-overhead-check` skips it.
 
 use super::{Kind, check, figure};
+use crate::schema::CheckDoc;
 use crate::stats::summary::Summary;
-use crate::store::schema::CheckDoc;
 
 /// Rounds between pairs.
 pub(crate) const EVERY: usize = 3;

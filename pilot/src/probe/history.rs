@@ -7,7 +7,7 @@
 //! sees the first levels; the last only shows across runs. Each bench run times the probe
 //! ([`super::speed`]) as it starts and records it; the spread of those times over the recent
 //! runs is the machine's run-to-run variation, which every interval of a later run includes
-//! ([`crate::session::MachineVariation`]). Until [`RUNS_NEEDED`] runs are known it is unknown,
+//! ([`crate::probe::MachineVariation`]). Until [`RUNS_NEEDED`] runs are known it is unknown,
 //! and the output says so.
 //!
 //! A machine's state lasts minutes: runs seconds apart (a script that runs each bench in a
@@ -20,11 +20,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::session::MachineVariation;
+use crate::probe::MachineVariation;
+use crate::schema::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc};
 #[cfg(test)]
 use crate::stats::Summary;
 use crate::stats::summary::median;
-use crate::store::schema::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc};
 
 /// Runs of the probe needed before the machine's variation is stated.
 pub(crate) const RUNS_NEEDED: usize = 5;
@@ -152,7 +152,7 @@ impl History {
 
     fn write(&self) -> Option<String> {
         let bytes = serde_json::to_vec_pretty(&self.doc).expect("documents serialise");
-        crate::store::write_atomic(&self.path, &bytes)
+        crate::files::write_atomic(&self.path, &bytes)
             .err()
             .map(|e| {
                 format!(

@@ -1,10 +1,13 @@
 //! What pilot knows about the machine a result was measured on (DESIGN §5): enough to tell
 //! later whether two results are comparable.
 
-use crate::store::schema::MachineDoc;
+use crate::schema::MachineDoc;
 
 pub(crate) mod history;
 pub(crate) mod speed;
+mod variation;
+
+pub(crate) use variation::MachineVariation;
 
 /// The machine record of a result: CPU, cores, memory, frequency governor, OS and kernel,
 /// the compiler, pilot's version, the git commit of the working directory and whether the tree

@@ -38,10 +38,10 @@ use crate::runner::{
     MEMBER_MAX_ROUND, group_config, group_doc, group_report, rank_sessions, render_report,
 };
 use crate::runner::{compare_with_baseline, load_baseline, save_result};
+use crate::schema::{CiDoc, MachineDoc, PiDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::session::group::run_group;
 use crate::session::{SessionConfig, SessionResult, Status, Workload, run_session, stop};
 use crate::stats::analysis::{AnalysisConfig, analyze};
-use crate::store::schema::{CiDoc, MachineDoc, PiDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::store::{self, result};
 use spawn::Spawn;
 use workload::{Killed, ProgramWorkload};
@@ -849,10 +849,10 @@ fn extras_table(measured: &[Measured]) -> String {
     out
 }
 
-/// Writes `bytes` to the file the user named `path` (see [`store::write_output`]); 1 when it
+/// Writes `bytes` to the file the user named `path` (see [`crate::files::write_output`]); 1 when it
 /// failed (said on standard error), else 0.
 pub(crate) fn write(path: &Path, bytes: &[u8]) -> usize {
-    match store::write_output(path, bytes, store::Existing::Replace) {
+    match crate::files::write_output(path, bytes, crate::files::Existing::Replace) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: failed to write `{}`: {e}", path.display());
@@ -866,7 +866,7 @@ fn compare(
     plan: &Plan,
     base: &[store::SavedResult],
     measured: &[Measured],
-) -> (crate::store::schema::CompareDoc, bool) {
+) -> (crate::schema::CompareDoc, bool) {
     let docs: Vec<ResultDoc> = measured.iter().map(|m| m.doc.clone()).collect();
     let options = crate::compare::CompareOptions {
         alpha: plan.alpha,

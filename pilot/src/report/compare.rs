@@ -3,7 +3,7 @@
 
 use crate::compare::{CompareOptions, Comparison, Verdict};
 use crate::fmt::format_estimate;
-use crate::store::schema::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, RangeDoc};
+use crate::schema::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, RangeDoc};
 
 fn percent(x: f64) -> String {
     format!("{:+.2}%", 100.0 * x)

@@ -7,7 +7,7 @@ mod live;
 mod table;
 
 use crate::fmt::{format_count, format_throughput, thousands};
-use crate::store::schema::ResultDoc;
+use crate::schema::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate, format_ns};
 pub use compare::{comparison_doc, comparison_markdown, comparison_table};

@@ -17,9 +17,9 @@ use crate::cli::Args;
 use crate::fmt::{format_count, format_estimate, format_ns, format_throughput};
 use crate::record::{ClockInfo, measure_clock};
 use crate::report::{Row, TimePer, render_table};
+use crate::schema::{CheckDoc, CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::session::processes::auto_processes;
 use crate::session::{SessionConfig, SessionResult, Status};
-use crate::store::schema::{CheckDoc, CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::store::{self, result};
 
 /// The exit code for a regression found against a baseline.
@@ -70,7 +70,7 @@ pub(crate) fn save_result(
     }
     let mut failed = 0;
     for path in paths {
-        if let Err(e) = store::write_atomic(&path, &bytes) {
+        if let Err(e) = crate::files::write_atomic(&path, &bytes) {
             eprintln!(
                 "error: failed to write the result of `{name}` to `{}`: {e}",
                 path.display()
@@ -408,7 +408,11 @@ impl Run<'_> {
                 self.speed.add_bench(&b.name, e.mean);
             }
         }
-        if let Some(c) = crate::checks::clock_overhead(&session, self.clock, iters) {
+        if let Some(c) = crate::checks::clock_overhead(
+            session.estimate.as_ref().map(|e| e.mean),
+            self.clock,
+            iters,
+        ) {
             session.warnings.push(c.message.clone());
             session.checks.push(c);
         }
@@ -512,7 +516,9 @@ impl Run<'_> {
                 groups: Some(self.groups.docs()),
             };
             let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
-            if let Err(e) = store::write_output(Path::new(path), &bytes, store::Existing::Replace) {
+            if let Err(e) =
+                crate::files::write_output(Path::new(path), &bytes, crate::files::Existing::Replace)
+            {
                 eprintln!("error: failed to write `{path}`: {e}");
                 return ExitCode::FAILURE;
             }

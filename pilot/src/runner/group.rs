@@ -24,11 +24,11 @@ use crate::cli::Args;
 use crate::fmt::format_estimate;
 use crate::record::{ClockInfo, RealClock};
 use crate::report::{GroupRow, LiveProgress, TimePer, render_group};
+use crate::schema::{GroupDoc, MemberDoc, PairDoc, RangeDoc};
 use crate::session::group::{
-    GroupConfig, MemberView, PairComparison, PairVerdict, rank, run_group,
+    GroupConfig, GroupResult, MemberView, PairComparison, PairVerdict, rank, run_group,
 };
 use crate::session::{SessionConfig, SessionResult, Workload};
-use crate::store::schema::{GroupDoc, MemberDoc, PairDoc, RangeDoc};
 
 /// Longest round of a group member: short rounds make many cycles, so the members' rounds
 /// alternate faster than the machine's state changes.
@@ -157,7 +157,7 @@ impl<'b> Groups<'b> {
         }
         let origin = std::time::Instant::now();
         let real = RealClock::start();
-        let result = run_group(
+        let mut result = run_group(
             &mut running,
             &running_configs,
             &real,
@@ -171,7 +171,7 @@ impl<'b> Groups<'b> {
         );
         progress.finish();
         let mut sessions: Vec<Option<SessionResult>> = vec![None; members.len()];
-        for (k, mut session) in result.members.into_iter().enumerate() {
+        for (k, mut session) in std::mem::take(&mut result.members).into_iter().enumerate() {
             session.machine_state = Some(match workloads[index[k]].sampler.take() {
                 _ if args.no_sampling => "off",
                 Some(sampler) => {
@@ -194,6 +194,19 @@ impl<'b> Groups<'b> {
                 .then_some(workloads[i].iters);
             self.measured.insert(b.name.clone(), (session, iters));
         }
+        self.keep_report(group, members, &result, &index, config.confidence);
+    }
+
+    /// Keeps the report of group `group` from its `result`, whose members are numbered among
+    /// those that ran (`index[k]` is the group's number of the `k`-th).
+    fn keep_report(
+        &mut self,
+        group: &str,
+        members: &[&Bench],
+        result: &GroupResult,
+        index: &[usize],
+        confidence: f64,
+    ) {
         // Members that ran are numbered among themselves in the result; back to the group's.
         let map = |k: usize| index[k];
         let ranking: Vec<usize> = result.ranking.iter().map(|&k| map(k)).collect();
@@ -223,7 +236,7 @@ impl<'b> Groups<'b> {
                 &ranking,
                 pairs,
                 &estimates,
-                config.confidence,
+                confidence,
                 result.settled,
                 result.cycles,
                 result.elapsed,

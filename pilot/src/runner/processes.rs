@@ -14,6 +14,7 @@ use crate::cli::Args;
 use crate::entry::BenchBody;
 use crate::record::{ClockInfo, measure_clock};
 use crate::report::LiveProgress;
+use crate::schema::{MachineDoc, ResultDoc};
 use crate::session::processes::{
     LEAST_SHARE, ProcessCost, ProcessEstimate, alone, child_target, combine, dimensioned_share,
     first_share, modes_undecided, processes_needed, typical_processes,
@@ -22,7 +23,6 @@ use crate::session::reach::{judge_processes, out_of_reach_warning};
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, WarmUpClass};
 use crate::stats::outliers::OutlierCount;
 use crate::store::result::Rate;
-use crate::store::schema::{MachineDoc, ResultDoc};
 use crate::store::{result, typed};
 
 /// In a process started by `measure_in_processes`: run the one selected bench's session
@@ -96,7 +96,7 @@ struct ProcessResult {
     removed: usize,
     readings: usize,
     warnings: Vec<String>,
-    checks: Vec<crate::store::schema::CheckDoc>,
+    checks: Vec<crate::schema::CheckDoc>,
     machine_state: Option<&'static str>,
     warm_up: Option<WarmUpClass>,
     outliers: Option<OutlierCount>,
@@ -213,7 +213,7 @@ fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
             plain: doc
                 .pis
                 .iter()
-                .find(|p| p.name == crate::store::schema::MEAN_TIME_PI)
+                .find(|p| p.name == crate::schema::MEAN_TIME_PI)
                 .and_then(|p| Some((p.mean?, (p.ci.high? - p.ci.low?) / 2.0))),
         })
     });
@@ -305,39 +305,12 @@ pub(super) fn measure_in_processes(
     let mut wanted = processes;
     let status = loop {
         let remaining = config.max_time.saturating_sub(start.elapsed());
-        let left = wanted.saturating_sub(done.len()).max(1) as u32;
-        let cap = match dimensioned_share(&costs, config.confidence, remaining) {
-            // The first processes: a short share each, so that their spread, not their
-            // length, decides what comes next.
-            _ if done.len() < processes => {
-                first_share(config.max_time, processes).min(remaining.max(LEAST_SHARE))
-            }
-            // The measuring time found best, plus what starting a process costs.
-            Some(share) => {
-                let overhead = costs
-                    .iter()
-                    .map(|c| c.wall.saturating_sub(c.measured))
-                    .sum::<Duration>()
-                    / costs.len() as u32;
-                (share + overhead).min(remaining.max(LEAST_SHARE))
-            }
-            None => (remaining / left).max(LEAST_SHARE),
-        };
+        let cap = process_cap(&costs, (done.len(), processes, wanted), config, remaining);
         let began = Instant::now();
         match run_process(&b.name, cap, config, child_target) {
             Ok(p) => {
                 merge_warnings(&mut warnings, &done, &p);
-                costs.push(ProcessCost {
-                    mean: p.estimate.mean,
-                    half_width: p.estimate.half_width,
-                    wall: began.elapsed(),
-                    measured: p
-                        .rounds
-                        .iter()
-                        .filter(|r| r.analysed)
-                        .map(|r| r.duration)
-                        .sum(),
-                });
+                costs.push(cost_of(&p, began.elapsed()));
                 done.push(p);
             }
             Err(_) if super::interrupt::requested() => break Status::Interrupted,
@@ -410,6 +383,47 @@ pub(super) fn measure_in_processes(
         });
     }
     processes_result(done, status, estimate, warnings, config, start.elapsed())
+}
+
+/// What process `p`, which took `wall` from its start to its report, cost and found.
+fn cost_of(p: &ProcessResult, wall: Duration) -> ProcessCost {
+    ProcessCost {
+        mean: p.estimate.mean,
+        half_width: p.estimate.half_width,
+        wall,
+        measured: p
+            .rounds
+            .iter()
+            .filter(|r| r.analysed)
+            .map(|r| r.duration)
+            .sum(),
+    }
+}
+
+/// The time cap of the next process, `remaining` being left of the bench's cap, with `done`
+/// processes run of `least` at least and `wanted` wanted so far. The first processes get a
+/// short share each, so that their spread, not their length, decides what comes next; then the
+/// measuring time Kalibera and Jones's dimensioning finds best plus what starting a process
+/// costs; else an equal share of the time left. At least [`LEAST_SHARE`].
+fn process_cap(
+    costs: &[ProcessCost],
+    (done, least, wanted): (usize, usize, usize),
+    config: &SessionConfig,
+    remaining: Duration,
+) -> Duration {
+    let left = wanted.saturating_sub(done).max(1) as u32;
+    match dimensioned_share(costs, config.confidence, remaining) {
+        _ if done < least => first_share(config.max_time, least).min(remaining.max(LEAST_SHARE)),
+        Some(share) => {
+            let overhead = costs
+                .iter()
+                .map(|c| c.wall.saturating_sub(c.measured))
+                .sum::<Duration>()
+                / costs.len() as u32;
+            (share + overhead).min(remaining.max(LEAST_SHARE))
+        }
+        None => (remaining / left).max(LEAST_SHARE),
+    }
 }
 
 /// Measures `members` (with their session settings) interleaved by processes: each cycle runs
@@ -550,34 +564,7 @@ fn processes_result(
         }
     }
     let iters = done.last().and_then(|p| p.iters);
-    // A check any process made is the bench's (the first of each kind, with its figures),
-    // but a trend of the workload's own (a leak, a slowdown, a cold start, outliers) only when
-    // at least half the processes found it: each process judges it from its own few rounds
-    // at p < 0.001 or so, and a bench in ten processes would otherwise inherit any one's
-    // false alarm. The warm-up class is the one most processes had; outliers add up.
-    let judged: Vec<&ProcessResult> = done.iter().filter(|p| !p.unresolved).collect();
-    let found_by = |kind: &str| {
-        judged
-            .iter()
-            .filter(|p| p.checks.iter().any(|c| c.kind == kind))
-            .count()
-    };
-    let mut checks: Vec<crate::store::schema::CheckDoc> = Vec::new();
-    for c in judged.iter().flat_map(|p| &p.checks) {
-        let minority =
-            crate::checks::is_workload_trend(&c.kind) && 2 * found_by(&c.kind) < judged.len();
-        if !minority && !checks.iter().any(|k| k.kind == c.kind) {
-            checks.push(c.clone());
-        }
-    }
-    // The warnings of the checks left out go too.
-    let dropped: Vec<String> = judged
-        .iter()
-        .flat_map(|p| &p.checks)
-        .filter(|c| !checks.iter().any(|k| k.kind == c.kind))
-        .map(|c| c.message.clone())
-        .collect();
-    warnings.retain(|w| !dropped.contains(w));
+    let mut checks = bench_checks(&done, &mut warnings);
     // Processes left out of the typical process's estimate are named, never hidden.
     let means: Vec<f64> = done.iter().map(|p| p.estimate.mean).collect();
     if let (Some(e), 2..) = (&estimate, means.len()) {
@@ -617,6 +604,42 @@ fn processes_result(
         warm_up_start: None,
     };
     (session, iters)
+}
+
+/// The checks of a bench measured in the processes `done`, with the warnings of the checks
+/// left out removed from `warnings`. A check any process made is the bench's (the first of
+/// each kind, with its figures), but a trend of the workload's own (a leak, a slowdown, a cold
+/// start, outliers) only when at least half the processes found it: each process judges it
+/// from its own few rounds at p < 0.001 or so, and a bench in ten processes would otherwise
+/// inherit any one's false alarm. Processes whose fit was unresolved are not counted.
+fn bench_checks(
+    done: &[ProcessResult],
+    warnings: &mut Vec<String>,
+) -> Vec<crate::schema::CheckDoc> {
+    let judged: Vec<&ProcessResult> = done.iter().filter(|p| !p.unresolved).collect();
+    let found_by = |kind: &str| {
+        judged
+            .iter()
+            .filter(|p| p.checks.iter().any(|c| c.kind == kind))
+            .count()
+    };
+    let mut checks: Vec<crate::schema::CheckDoc> = Vec::new();
+    for c in judged.iter().flat_map(|p| &p.checks) {
+        let minority =
+            crate::checks::is_workload_trend(&c.kind) && 2 * found_by(&c.kind) < judged.len();
+        if !minority && !checks.iter().any(|k| k.kind == c.kind) {
+            checks.push(c.clone());
+        }
+    }
+    // The warnings of the checks left out go too.
+    let dropped: Vec<String> = judged
+        .iter()
+        .flat_map(|p| &p.checks)
+        .filter(|c| !checks.iter().any(|k| k.kind == c.kind))
+        .map(|c| c.message.clone())
+        .collect();
+    warnings.retain(|w| !dropped.contains(w));
+    checks
 }
 
 /// One process execution's report, read from the result document a bench binary writes in

@@ -2,8 +2,8 @@
 
 use super::registry::Bench;
 use crate::cli::Args;
+use crate::schema::{PROGRESS_SCHEMA, ProgressDoc, ResultDoc};
 use crate::session::SessionConfig;
-use crate::store::schema::{PROGRESS_SCHEMA, ProgressDoc, ResultDoc};
 use crate::store::{self, typed};
 
 /// The progress of a benchmark run on disk, and with `--resume`, what an interrupted earlier
@@ -112,7 +112,7 @@ impl RunLog {
             done,
         };
         let bytes = serde_json::to_vec_pretty(&doc).expect("documents serialise");
-        if let Err(e) = store::write_atomic(&self.path, &bytes) {
+        if let Err(e) = crate::files::write_atomic(&self.path, &bytes) {
             eprintln!("warning: failed to write `{}`: {e}", self.path.display());
         }
     }

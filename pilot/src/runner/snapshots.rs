@@ -16,10 +16,10 @@ use crate::compare::{CompareOptions, compare};
 use crate::record::{ClockInfo, ScriptedClock};
 use crate::report::TimePer::{Iteration, Unit};
 use crate::report::{comparison_markdown, comparison_table, render_table};
+use crate::schema::MachineDoc;
 use crate::session::group::{GroupConfig, run_group};
 use crate::session::{RoundData, SessionConfig, SessionResult, Workload, run_session};
 use crate::store::result::Rate;
-use crate::store::schema::MachineDoc;
 use crate::store::{self, SavedResult, result};
 
 /// Unit readings of `mean ± spread` ns (normal, seeded), each round costing its readings plus
@@ -230,7 +230,7 @@ fn comparison_with_a_baseline() {
 #[test]
 fn a_result_document() {
     let c = SessionConfig {
-        machine: Some(crate::session::MachineVariation::robust(0.0125, 8, false)),
+        machine: Some(crate::probe::MachineVariation::robust(0.0125, 8, false)),
         ..config()
     };
     let session = session(15, 2_000.0, 40.0, &c);
@@ -257,7 +257,7 @@ fn a_result_document() {
             git_commit: None,
             rustc: Some("rustc 1.91.0 (f8297e351 2025-10-28)".into()),
             memory_bytes: Some(8 << 30),
-            speed: Some(crate::store::schema::SpeedDoc {
+            speed: Some(crate::schema::SpeedDoc {
                 probe_ns: 1_200_000.0,
                 run_to_run: Some(0.0125),
                 runs: 8,
@@ -315,12 +315,12 @@ fn a_threaded_documents_row_shows_both_throughputs_in_its_unit() {
         started: "2026-11-23T10:00:00Z".into(),
         finished: "2026-11-23T10:00:02Z".into(),
     });
-    let rate = |mean: f64| crate::store::schema::RateDoc {
+    let rate = |mean: f64| crate::schema::RateDoc {
         mean,
         low: mean,
         high: Some(mean),
     };
-    doc.threads = Some(crate::store::schema::ThreadsDoc {
+    doc.threads = Some(crate::schema::ThreadsDoc {
         count: 2,
         per_thread: Some(rate(1e6)),
         aggregate: Some(rate(2e6)),

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
+use crate::probe::MachineVariation;
 use crate::probe::history::{self, History, RUNS_NEEDED};
 use crate::probe::speed::probe_ns;
-use crate::session::MachineVariation;
-use crate::store::schema::{MachineDoc, SpeedDoc};
+use crate::schema::{MachineDoc, SpeedDoc};
 
 /// Kernel runs of the probe as a run starts and ends (about 15 ms each).
 const RUN_PROBE: usize = 15;

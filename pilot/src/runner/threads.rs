@@ -16,9 +16,9 @@ use crate::entry::BenchBody;
 use crate::fmt::format_throughput;
 use crate::record::{Bencher, BencherMode, Recorder, UnitShape};
 use crate::report::Row;
+use crate::schema::{RateDoc, ThreadsDoc};
 use crate::session::SessionResult;
 use crate::store::result;
-use crate::store::schema::{RateDoc, ThreadsDoc};
 
 /// The unit readings of one round on `threads` threads, pooled in thread order, in ns per
 /// unit (per timed unit of `iters` iterations in the micro form, or of the fewer its batch size

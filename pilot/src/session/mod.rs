@@ -21,11 +21,12 @@ mod warnings;
 
 use std::time::Duration;
 
+use crate::probe::MachineVariation;
 use crate::record::Clock;
 use crate::stats::ConfidenceInterval;
 use crate::stats::changepoint::ChangepointConfig;
 use crate::stats::regression::WpsFit;
-pub(crate) use reach::{MachinePart, MachineVariation};
+pub(crate) use reach::MachinePart;
 pub(crate) use stopping::Session;
 pub(crate) use warmup::WarmUpClass;
 pub(crate) use warnings::{Drift, drift_check, unresolved_warning};
@@ -340,7 +341,7 @@ pub(crate) struct SessionResult {
     /// A trend across the rounds, when there was one (its warning is among `warnings`).
     pub drift: Option<Drift>,
     /// The accuracy checks that fired (their messages are among `warnings`).
-    pub checks: Vec<crate::store::schema::CheckDoc>,
+    pub checks: Vec<crate::schema::CheckDoc>,
     /// How the readings behaved over the session; `None` without readings to judge.
     pub warm_up: Option<WarmUpClass>,
     /// Outliers counted among the stable readings (unit-reading mode).
@@ -376,8 +377,18 @@ impl SessionResult {
         offset: Duration,
         bottleneck: Option<&str>,
     ) {
-        let checks =
-            crate::checks::sampler::judge(intervals, devices, &mut self.rounds, offset, bottleneck);
+        let windows: Vec<(Duration, Duration)> = (self.rounds.iter())
+            .map(|r| {
+                let end = offset + r.end;
+                (end.saturating_sub(r.duration), end)
+            })
+            .collect();
+        let (states, checks) =
+            crate::checks::sampler::judge(intervals, devices, &windows, bottleneck);
+        for (r, state) in self.rounds.iter_mut().zip(states) {
+            r.machine = state.machine;
+            r.marks.extend(state.marks);
+        }
         for c in checks {
             self.warnings.push(c.message.clone());
             self.checks.push(c);

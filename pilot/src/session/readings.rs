@@ -55,7 +55,7 @@ pub(super) struct Readings<'a> {
     pub(super) unstable_rounds: usize,
     pub(super) zero_readings: usize,
     pub(super) warnings: Vec<String>,
-    pub(super) checks: Vec<crate::store::schema::CheckDoc>,
+    pub(super) checks: Vec<crate::schema::CheckDoc>,
     /// Outliers among the stable readings, counted round by round.
     pub(super) outliers: OutlierCount,
     /// What the warm-up class is judged from.

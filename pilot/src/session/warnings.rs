@@ -5,7 +5,7 @@ use super::readings::Readings;
 use super::warmup::WarmUpClass;
 use super::{Estimate, Status};
 use crate::checks::{Kind, check, figure};
-use crate::store::schema::CheckDoc;
+use crate::schema::CheckDoc;
 
 /// How much the outliers may move the mean before the outliers check fires.
 const OUTLIER_EFFECT: f64 = 0.01;

@@ -97,24 +97,7 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
     let raw_autocorrelation = lag1_autocorrelation(xs)?;
     let mut warnings = Vec::new();
 
-    let stable = match &config.changepoints {
-        Some(cp) => find_stable_segment(xs, cp)?,
-        None => StableSegment {
-            start: 0,
-            end: xs.len(),
-            changepoints: Vec::new(),
-            dominant: true,
-        },
-    };
-    if !stable.dominant {
-        warnings.push(format!(
-            "no steady state: the longest stable segment ({}..{}) holds only {} of {} values",
-            stable.start,
-            stable.end,
-            stable.end - stable.start,
-            xs.len()
-        ));
-    }
+    let stable = stable_segment(xs, config, &mut warnings)?;
     let segment = &xs[stable.start..stable.end];
     let stable_summary = Summary::of(segment)?;
     // From here on the stable segment is worked on divided by its power-of-two scale, and the
@@ -163,27 +146,7 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
             outliers[0] + stable.start
         ));
     }
-    // Drift is judged on the subsession samples, which are (nearly) independent.
-    if subsession.count() >= 10 {
-        let t = trend(&subsession.means, config.confidence)?;
-        // NaN (a zero mean) compares false: no relative drift to speak of.
-        if t.p < 0.01 && t.relative_drift.abs() > config.target_relative_half_width {
-            let percent = 100.0 * t.relative_drift;
-            warnings.push(if percent.is_finite() {
-                format!(
-                    "values drift across the stable segment: {percent:+.1}% from first to last \
-                     (p = {:.2e})",
-                    t.p
-                )
-            } else {
-                format!(
-                    "values drift across the stable segment by far more than their mean, which is \
-                     close to 0 (p = {:.2e})",
-                    t.p
-                )
-            });
-        }
-    }
+    warnings.extend(drift_warning(&subsession, config)?);
     subsession.means = subsession.means.iter().map(|m| ldexp(*m, e)).collect();
     Ok(Analysis {
         raw,
@@ -197,6 +160,64 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
         required_n,
         warnings,
     })
+}
+
+/// The stable segment of `xs` by change-point detection (all of `xs` without it), with a
+/// warning when it is not the dominant part. Time: that of [`find_stable_segment`].
+fn stable_segment(
+    xs: &[f64],
+    config: &AnalysisConfig,
+    warnings: &mut Vec<String>,
+) -> Result<StableSegment> {
+    let stable = match &config.changepoints {
+        Some(cp) => find_stable_segment(xs, cp)?,
+        None => StableSegment {
+            start: 0,
+            end: xs.len(),
+            changepoints: Vec::new(),
+            dominant: true,
+        },
+    };
+    if !stable.dominant {
+        warnings.push(format!(
+            "no steady state: the longest stable segment ({}..{}) holds only {} of {} values",
+            stable.start,
+            stable.end,
+            stable.end - stable.start,
+            xs.len()
+        ));
+    }
+    Ok(stable)
+}
+
+/// A warning when the subsession means (nearly independent, at least 10 of them) drift by
+/// more than the target half-width at p < 0.01. Time: O(subsessions).
+fn drift_warning(
+    subsession: &SubsessionAnalysis,
+    config: &AnalysisConfig,
+) -> Result<Option<String>> {
+    if subsession.count() < 10 {
+        return Ok(None);
+    }
+    let t = trend(&subsession.means, config.confidence)?;
+    // NaN (a zero mean) compares false: no relative drift to speak of.
+    if !(t.p < 0.01 && t.relative_drift.abs() > config.target_relative_half_width) {
+        return Ok(None);
+    }
+    let percent = 100.0 * t.relative_drift;
+    Ok(Some(if percent.is_finite() {
+        format!(
+            "values drift across the stable segment: {percent:+.1}% from first to last \
+             (p = {:.2e})",
+            t.p
+        )
+    } else {
+        format!(
+            "values drift across the stable segment by far more than their mean, which is \
+             close to 0 (p = {:.2e})",
+            t.p
+        )
+    }))
 }
 
 /// Subsession samples needed for a half-width of `target_relative_half_width · |mean|`, from

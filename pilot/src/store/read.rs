@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::schema::{RESULT_SCHEMA, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::error::{Error, Result};
+use crate::schema::{RESULT_SCHEMA, RUN_SCHEMA, ResultDoc, RunDoc};
 use crate::stats::summary::t_critical;
 
 /// One bench's saved result (a `pilot.result/1` document), as comparisons and listings use it.
@@ -33,7 +33,7 @@ pub struct SavedResult {
     /// Warnings the session raised.
     pub warnings: Vec<String>,
     /// The machine it was measured on, when the document says.
-    pub machine: Option<crate::store::schema::MachineDoc>,
+    pub machine: Option<crate::schema::MachineDoc>,
 }
 
 /// The time per unit of a saved result, with what a comparison needs to weigh it.
@@ -205,7 +205,7 @@ fn result_doc(doc: Value) -> std::result::Result<ResultDoc, String> {
     let schema = doc.get("schema").and_then(Value::as_str).ok_or(
         "no `schema` key: not a pilot result document (expected `pilot.result/1`)".to_string(),
     )?;
-    super::schema::check_schema(schema, RESULT_SCHEMA)?;
+    crate::schema::check_schema(schema, RESULT_SCHEMA)?;
     typed(doc)
 }
 

@@ -27,14 +27,14 @@
 //! so that `variance / count` is the slope's squared standard error. A change to these keys
 //! bumps the schema's version.
 
-use super::schema::{
+use crate::checks::figure;
+use crate::record::ClockInfo;
+use crate::schema::{
     CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS, MEAN_TIME_PI, MachineDoc, MachinePartDoc,
     OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc,
     RoundMachineDoc, SubsessionDoc,
 };
-use crate::checks::figure;
-use crate::record::ClockInfo;
-use crate::session::{Estimate, SessionConfig, SessionResult, Status};
+use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status};
 use crate::settings::Estimator;
 use crate::stats::Summary;
 
@@ -243,60 +243,7 @@ pub(crate) fn config_doc(config: &SessionConfig) -> ConfigDoc {
 /// The `pilot.result/1` document.
 pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
     let s = r.session;
-    let mut pis = Vec::new();
-    let mut share = None;
-    let mut samples = None;
-    if let Some(e) = &s.estimate {
-        pis.push(time_pi(e, interval_from(e, s), run_interval_from(e, s)));
-        if let Some(rate) = r.throughput {
-            let bounds = rate.bounds(e.mean, e.ci.low, e.ci.high);
-            pis.push(pi(e, "throughput", rate.pi_unit(), bounds));
-        }
-        if let Some(p) = &e.plain {
-            pis.push(mean_time_pi(e, p));
-        }
-        samples = subsession(e, s.process_means.is_empty());
-        let unit_ns = e.mean * r.iterations_per_unit.unwrap_or(1) as f64;
-        if unit_ns > 0.0 {
-            share = Some(2.0 * r.clock.overhead_ns / unit_ns);
-        }
-    }
-    // Bins of every round within the document's budget: each round's merged alike.
-    let bins: usize = s
-        .rounds
-        .iter()
-        .filter_map(|r| r.bins.as_ref())
-        .map(|b| b.mean.len())
-        .sum();
-    let merge = bins.div_ceil(MAX_READING_BINS).max(1);
-    let rounds = s
-        .rounds
-        .iter()
-        .map(|round| RoundDoc {
-            readings: round.bins.as_ref().map(|b| {
-                if merge > 1 {
-                    b.merged(merge)
-                } else {
-                    b.clone()
-                }
-            }),
-            work: round.work,
-            duration_ns: round.duration.as_nanos() as u64,
-            units: round.units,
-            stable: round.stable.map(|(a, b)| [a, b]),
-            analysed: round.analysed,
-            rss_bytes: round.rss_bytes,
-            marks: round.marks.iter().map(|m| m.to_string()).collect(),
-            machine: round.machine.as_ref().map(|m| RoundMachineDoc {
-                others_cores: figure(m.others_cores),
-                own_cores: figure(m.own_cores),
-                steal: figure(m.steal),
-                iowait: figure(m.iowait),
-                throttled: figure(m.throttled),
-                cpu_pressure: m.cpu_pressure.map(figure),
-            }),
-        })
-        .collect();
+    let (pis, samples, share) = estimate_parts(r);
     ResultDoc {
         schema: RESULT_SCHEMA.to_string(),
         name: r.name.to_string(),
@@ -310,7 +257,7 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
         pis,
         subsession: samples,
         config: config_doc(r.config),
-        rounds,
+        rounds: round_docs(&s.rounds),
         processes: ProcessesDoc {
             count: s.process_means.len().max(1),
             means: s.process_means.clone(),
@@ -337,21 +284,85 @@ pub(crate) fn document(r: &BenchRecord<'_>) -> ResultDoc {
             readings: o.readings,
             effect_on_mean: crate::checks::figure(o.effect_on_mean()),
         }),
-        overhead: s.overhead.map(|o| OverheadDoc {
-            per_unit_ns: o.per_unit_ns,
-            ci: CiDoc {
-                low: Some(o.low),
-                high: Some(o.high),
-                confidence: o.confidence,
-            },
-            share_of_unit: s
-                .estimate
-                .as_ref()
-                .filter(|e| e.mean > 0.0)
-                .map(|e| o.per_unit_ns / e.mean),
-            pairs: o.pairs,
-        }),
+        overhead: s.overhead.map(|o| overhead_doc(&o, s.estimate.as_ref())),
         machine_state: s.machine_state.map(str::to_string),
+    }
+}
+
+/// What a result document says of the estimate: its PIs (time, throughput, the mean beside a
+/// robust headline), the independent samples for later comparisons, and the share of a unit
+/// that the clock's two reads take. Empty without an estimate.
+fn estimate_parts(r: &BenchRecord<'_>) -> (Vec<PiDoc>, Option<SubsessionDoc>, Option<f64>) {
+    let s = r.session;
+    let Some(e) = &s.estimate else {
+        return (Vec::new(), None, None);
+    };
+    let mut pis = vec![time_pi(e, interval_from(e, s), run_interval_from(e, s))];
+    if let Some(rate) = r.throughput {
+        let bounds = rate.bounds(e.mean, e.ci.low, e.ci.high);
+        pis.push(pi(e, "throughput", rate.pi_unit(), bounds));
+    }
+    if let Some(p) = &e.plain {
+        pis.push(mean_time_pi(e, p));
+    }
+    let samples = subsession(e, s.process_means.is_empty());
+    let unit_ns = e.mean * r.iterations_per_unit.unwrap_or(1) as f64;
+    let share = (unit_ns > 0.0).then(|| 2.0 * r.clock.overhead_ns / unit_ns);
+    (pis, samples, share)
+}
+
+/// The rounds as a result document holds them: every round's reading bins merged alike, so
+/// that all of them fit the document's budget of [`MAX_READING_BINS`].
+fn round_docs(rounds: &[RoundRecord]) -> Vec<RoundDoc> {
+    let bins: usize = rounds
+        .iter()
+        .filter_map(|r| r.bins.as_ref())
+        .map(|b| b.mean.len())
+        .sum();
+    let merge = bins.div_ceil(MAX_READING_BINS).max(1);
+    rounds
+        .iter()
+        .map(|round| RoundDoc {
+            readings: round.bins.as_ref().map(|b| {
+                if merge > 1 {
+                    b.merged(merge)
+                } else {
+                    b.clone()
+                }
+            }),
+            work: round.work,
+            duration_ns: round.duration.as_nanos() as u64,
+            units: round.units,
+            stable: round.stable.map(|(a, b)| [a, b]),
+            analysed: round.analysed,
+            rss_bytes: round.rss_bytes,
+            marks: round.marks.iter().map(|m| m.to_string()).collect(),
+            machine: round.machine.as_ref().map(|m| RoundMachineDoc {
+                others_cores: figure(m.others_cores),
+                own_cores: figure(m.own_cores),
+                steal: figure(m.steal),
+                iowait: figure(m.iowait),
+                throttled: figure(m.throttled),
+                cpu_pressure: m.cpu_pressure.map(figure),
+            }),
+        })
+        .collect()
+}
+
+/// The instrumentation overhead as a result document states it, with its share of the
+/// estimated unit.
+fn overhead_doc(o: &crate::checks::overhead::Overhead, estimate: Option<&Estimate>) -> OverheadDoc {
+    OverheadDoc {
+        per_unit_ns: o.per_unit_ns,
+        ci: CiDoc {
+            low: Some(o.low),
+            high: Some(o.high),
+            confidence: o.confidence,
+        },
+        share_of_unit: estimate
+            .filter(|e| e.mean > 0.0)
+            .map(|e| o.per_unit_ns / e.mean),
+        pairs: o.pairs,
     }
 }
 

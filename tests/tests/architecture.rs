@@ -1,0 +1,376 @@
+//! The layers of `ARCHITECTURE.md`, checked against the code: every module of a crate the page
+//! lists sits in one layer, imports only modules of its own layer or below, and no imports go
+//! round in a cycle.
+//!
+//! An import is a path `crate::<module>…` in a `use` item, a type or an expression of a
+//! non-test item of a file under the crate's `src/` (doc comments, `#[cfg(test)]` items and
+//! `tests` folders are not code the crate ships). The module is the path's first part under
+//! `src/`: `pilot/src/session/readings.rs` belongs to `session`. A name the crate root
+//! re-exports (`crate::Bencher`, from `pub use record::Bencher`) counts as an import of the
+//! module it comes from.
+//!
+//! `PILOT_ARCHITECTURE_ROOT=<checkout> cargo test -p pilot-tests --test architecture --
+//! --nocapture` counts the edges, upward edges and cycles of another checkout against this
+//! page's layers (how the counts before a move are taken).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use syn::visit::Visit;
+
+/// One crate's layers, from `ARCHITECTURE.md`: its `src` folder and each module's layer.
+struct Layers {
+    crate_name: String,
+    src: PathBuf,
+    layer_of: BTreeMap<String, usize>,
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// The crates and layers of `ARCHITECTURE.md`: a `## <crate> (`<path>`)` heading, then table
+/// rows `| <layer number> | `a`, `b` | … |`.
+fn layers(page: &str, root: &Path) -> Vec<Layers> {
+    let mut out: Vec<Layers> = Vec::new();
+    for line in page.lines() {
+        if let Some(head) = line.strip_prefix("## ") {
+            let Some((name, rest)) = head.split_once(" (`") else {
+                continue;
+            };
+            let path = rest.trim_end_matches(")").trim_end_matches('`');
+            out.push(Layers {
+                crate_name: name.trim().to_string(),
+                src: root.join(path),
+                layer_of: BTreeMap::new(),
+            });
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (Some(current), true) = (out.last_mut(), cells.len() > 3) else {
+            continue;
+        };
+        let Ok(layer) = cells[1].parse::<usize>() else {
+            continue;
+        };
+        for module in cells[2].split(',') {
+            let module = module.trim().trim_matches('`');
+            let old = current.layer_of.insert(module.to_string(), layer);
+            assert!(
+                old.is_none(),
+                "`{module}` is in two layers of ARCHITECTURE.md"
+            );
+        }
+    }
+    out
+}
+
+/// The module a file under `src` belongs to (`None` for the crate root).
+fn module_of(src: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let first = rel
+        .components()
+        .next()?
+        .as_os_str()
+        .to_string_lossy()
+        .into_owned();
+    let name = first.trim_end_matches(".rs").to_string();
+    (name != "lib" && name != "main").then_some(name)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if name != "tests" {
+                rust_files(&path, out);
+            }
+        } else if name.ends_with(".rs") && name != "tests.rs" {
+            out.push(path);
+        }
+    }
+}
+
+/// The first part of every `crate::…` path in the code it visits, test items left out.
+#[derive(Default)]
+struct CratePaths {
+    firsts: BTreeSet<String>,
+}
+
+fn is_test(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg")
+            && a.parse_args::<syn::Meta>()
+                .is_ok_and(|m| m.path().is_ident("test"))
+    })
+}
+
+impl<'ast> Visit<'ast> for CratePaths {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let attrs = match item {
+            syn::Item::Mod(m) => &m.attrs,
+            syn::Item::Fn(f) => &f.attrs,
+            syn::Item::Impl(i) => &i.attrs,
+            syn::Item::Use(u) => &u.attrs,
+            syn::Item::Struct(s) => &s.attrs,
+            syn::Item::Enum(e) => &e.attrs,
+            syn::Item::Const(c) => &c.attrs,
+            syn::Item::Static(s) => &s.attrs,
+            _ => &Vec::new(),
+        };
+        if !is_test(attrs) {
+            syn::visit::visit_item(self, item);
+        }
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let mut segments = path.segments.iter();
+        if let (Some(first), Some(second)) = (segments.next(), segments.next())
+            && first.ident == "crate"
+        {
+            self.firsts.insert(second.ident.to_string());
+        }
+        syn::visit::visit_path(self, path);
+    }
+
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        if let syn::UseTree::Path(p) = &u.tree
+            && p.ident == "crate"
+        {
+            firsts_of(&p.tree, &mut self.firsts);
+        }
+    }
+}
+
+/// The first names under `crate::` in a use tree (`crate::{a::X, b}` gives `a` and `b`).
+fn firsts_of(tree: &syn::UseTree, out: &mut BTreeSet<String>) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            out.insert(p.ident.to_string());
+        }
+        syn::UseTree::Name(n) => {
+            out.insert(n.ident.to_string());
+        }
+        syn::UseTree::Rename(r) => {
+            out.insert(r.ident.to_string());
+        }
+        syn::UseTree::Group(g) => g.items.iter().for_each(|t| firsts_of(t, out)),
+        syn::UseTree::Glob(_) => {}
+    }
+}
+
+/// The names the crate root re-exports from its modules, each with its module
+/// (`pub use record::{Bencher, BatchSize}` gives `Bencher` and `BatchSize` in `record`).
+fn reexports(src: &Path, modules: &BTreeSet<String>) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for root in ["lib.rs", "main.rs"] {
+        let Ok(text) = std::fs::read_to_string(src.join(root)) else {
+            continue;
+        };
+        for item in syn::parse_file(&text).unwrap().items {
+            if let syn::Item::Use(u) = item
+                && let syn::UseTree::Path(p) = &u.tree
+                && modules.contains(&p.ident.to_string())
+            {
+                let mut names = BTreeSet::new();
+                leaves_of(&p.tree, &mut names);
+                for name in names {
+                    out.insert(name, p.ident.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The names a use tree brings in (`a::{B, c::D as E}` gives `B` and `E`).
+fn leaves_of(tree: &syn::UseTree, out: &mut BTreeSet<String>) {
+    match tree {
+        syn::UseTree::Path(p) => leaves_of(&p.tree, out),
+        syn::UseTree::Name(n) => {
+            out.insert(n.ident.to_string());
+        }
+        syn::UseTree::Rename(r) => {
+            out.insert(r.rename.to_string());
+        }
+        syn::UseTree::Group(g) => g.items.iter().for_each(|t| leaves_of(t, out)),
+        syn::UseTree::Glob(_) => {}
+    }
+}
+
+/// Each module's imports of other modules of the crate.
+fn edges(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let modules: BTreeSet<String> = files.iter().filter_map(|f| module_of(src, f)).collect();
+    let reexported = reexports(src, &modules);
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let Some(from) = module_of(src, file) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(file).unwrap();
+        let ast = syn::parse_file(&text)
+            .unwrap_or_else(|e| panic!("cannot parse {}: {e}", file.display()));
+        let mut paths = CratePaths::default();
+        paths.visit_file(&ast);
+        let entry = out.entry(from.clone()).or_default();
+        for first in paths.firsts {
+            let to = match reexported.get(&first) {
+                Some(module) => module.clone(),
+                None => first,
+            };
+            if to != from && modules.contains(&to) {
+                entry.insert(to);
+            }
+        }
+    }
+    out
+}
+
+/// The strongly connected components of more than one module (Tarjan's algorithm).
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct Tarjan<'g> {
+        graph: &'g BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        out: Vec<Vec<String>>,
+    }
+    impl<'g> Tarjan<'g> {
+        fn visit(&mut self, v: &'g str) {
+            let i = self.index.len();
+            self.index.insert(v, i);
+            self.low.insert(v, i);
+            self.stack.push(v);
+            for w in self.graph.get(v).into_iter().flatten() {
+                if !self.index.contains_key(w.as_str()) {
+                    self.visit(w);
+                    let lw = self.low[w.as_str()];
+                    let lv = self.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(lw);
+                } else if self.stack.contains(&w.as_str()) {
+                    let iw = self.index[w.as_str()];
+                    let lv = self.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(iw);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    component.push(w.to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    component.sort();
+                    self.out.push(component);
+                }
+            }
+        }
+    }
+    let mut t = Tarjan {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !t.index.contains_key(v.as_str()) {
+            t.visit(v);
+        }
+    }
+    t.out
+}
+
+#[test]
+fn imports_point_down_the_layers_and_never_round() {
+    let root = std::env::var_os("PILOT_ARCHITECTURE_ROOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(workspace);
+    let page = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    let crates = layers(&page, &root);
+    assert!(crates.len() >= 2, "ARCHITECTURE.md lists no crates' layers");
+    let mut faults = Vec::new();
+    for c in &crates {
+        let graph = edges(&c.src);
+        let mut upward = Vec::new();
+        for (from, tos) in &graph {
+            let Some(&lf) = c.layer_of.get(from) else {
+                faults.push(format!("{}: module `{from}` is in no layer", c.crate_name));
+                continue;
+            };
+            for to in tos {
+                match c.layer_of.get(to) {
+                    Some(&lt) if lt > lf => upward.push(format!("{from} ({lf}) -> {to} ({lt})")),
+                    _ => {}
+                }
+            }
+        }
+        let found = cycles(&graph);
+        println!(
+            "{}: {} modules, {} edges, {} upward, {} cycles {found:?}",
+            c.crate_name,
+            graph.len(),
+            graph.values().map(BTreeSet::len).sum::<usize>(),
+            upward.len(),
+            found.len()
+        );
+        faults.extend(
+            upward
+                .iter()
+                .map(|u| format!("{}: upward edge {u}", c.crate_name)),
+        );
+        faults.extend(found.iter().map(|f| {
+            format!(
+                "{}: modules import each other in a cycle: {f:?}",
+                c.crate_name
+            )
+        }));
+        for module in c.layer_of.keys() {
+            if !graph.contains_key(module) && !c.src.join(format!("{module}.rs")).exists() {
+                faults.push(format!(
+                    "{}: ARCHITECTURE.md lists `{module}`, which is no module",
+                    c.crate_name
+                ));
+            }
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+#[test]
+fn a_cycle_and_an_upward_edge_are_found() {
+    let g: BTreeMap<String, BTreeSet<String>> = [
+        ("a", vec!["b"]),
+        ("b", vec!["c"]),
+        ("c", vec!["a"]),
+        ("d", vec!["a"]),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.into(), v.into_iter().map(String::from).collect()))
+    .collect();
+    assert_eq!(cycles(&g), vec![vec!["a", "b", "c"]]);
+    let page = "## x (`x/src`)\n| layer | modules | holds |\n|---|---|---|\n| 0 | `a`, `b` | … |\n| 1 | `c` | … |\n";
+    let l = layers(page, Path::new("/r"));
+    assert_eq!(l[0].layer_of["b"], 0);
+    assert_eq!(l[0].layer_of["c"], 1);
+    assert_eq!(l[0].src, Path::new("/r/x/src"));
+    let mut paths = CratePaths::default();
+    paths.visit_file(
+        &syn::parse_file(
+            "use crate::{a::X, b};\nfn f() { crate::c::g(); }\n#[cfg(test)]\nmod tests { use crate::d; }\n/// [`crate::e`]\nfn h() {}",
+        )
+        .unwrap(),
+    );
+    assert_eq!(
+        paths.firsts.into_iter().collect::<Vec<_>>(),
+        ["a", "b", "c"]
+    );
+}
