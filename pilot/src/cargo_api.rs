@@ -33,6 +33,7 @@ pub mod report {
 
 /// Results on disk.
 pub mod store {
+    pub use crate::files::{Existing, write_atomic, write_output};
     /// The documents on disk.
     pub mod schema {
         pub use crate::schema::*;
