@@ -13,8 +13,9 @@ use anyhow::{anyhow, bail};
 use pilot::cargo_api::program::{Mode, Output, Plan, Program, run as run_plan};
 use pilot::cargo_api::settings::{Cap, Confidence, Fraction};
 
-use crate::Failure;
-use crate::bench::Baselines;
+use crate::args::{Baselines, CargoOptions};
+use crate::cargo;
+use crate::exit::Failure;
 
 /// Benchmark command-line programs: each COMMAND runs until its interval is as narrow as
 /// asked, the first slower runs cut off by change-point detection; several COMMANDs run
@@ -371,7 +372,7 @@ fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
     }
     let root = match &args.out {
         Some(dir) => dir.clone(),
-        None => crate::cargo::target_dir_only(&crate::cargo::CargoOptions::default())
+        None => cargo::target_dir_only(&CargoOptions::default())
             .unwrap_or_else(|_| PathBuf::from("pilot-results")),
     };
     Ok(Plan {

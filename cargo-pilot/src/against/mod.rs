@@ -19,10 +19,9 @@ use anyhow::{Context, anyhow};
 use pilot::cargo_api::compare::{CompareOptions, Comparison, Verdict};
 use pilot::cargo_api::store::schema::ResultDoc;
 
-use crate::Failure;
-use crate::bench::BenchArgs;
-use crate::cargo::{self, BenchExe, CargoOptions};
-use crate::compare::Format;
+use crate::args::{BenchArgs, CargoOptions, Format};
+use crate::cargo::{self, BenchExe};
+use crate::exit::{self, Failure, comparison_exit};
 use crate::interrupt;
 use pairs::{Outcome, Plan};
 use report::Saved;
@@ -67,6 +66,7 @@ struct Builds {
     head_exes: Vec<BenchExe>,
 }
 
+/// Runs `cargo pilot bench --against REV`: both builds, then the benches in pairs.
 pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
     let out = Out {
         format: args.format,
@@ -81,7 +81,7 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
             "cargo pilot: interrupted while {step}; nothing was measured or saved (the base's \
              checkout and builds are kept for the next run)"
         );
-        return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
+        return Ok(ExitCode::from(exit::INTERRUPTED));
     }
     compare_builds(args, rev, &builds?, &out)
 }
@@ -252,7 +252,7 @@ fn compare_builds(
                  is saved (latest results, and baseline `{short}` for the base)",
                 b.name
             );
-            return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
+            return Ok(ExitCode::from(exit::INTERRUPTED));
         }
         let done = finish_bench(b, outcome, &options, &plan, &machine, short);
         failed |= done.comparison.verdict == Verdict::Failed;
@@ -287,7 +287,7 @@ fn compare_builds(
     if !ranked.is_empty() {
         out.say(ranked.trim());
     }
-    Ok(crate::comparison_exit(failed, &comparisons))
+    Ok(comparison_exit(failed, &comparisons))
 }
 
 /// The benches selected in each build, matched by target and name, sorted.

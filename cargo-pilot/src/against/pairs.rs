@@ -9,7 +9,7 @@ use pilot::cargo_api::compare::{CompareOptions, Verdict, compare_paired};
 use pilot::cargo_api::processes::{ChildReport, now};
 
 use super::{Bench, LEAST_PAIRS, Out};
-use crate::bench::BenchArgs;
+use crate::args::BenchArgs;
 use crate::cargo::BenchExe;
 use crate::interrupt;
 

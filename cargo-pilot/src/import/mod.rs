@@ -29,8 +29,8 @@ use pilot::stats::{Analysis, AnalysisConfig, Summary, analyze};
 
 use pilot::cargo_api::report::{columns, format_estimate};
 
-use crate::Failure;
-use crate::cargo;
+use crate::args::Workspace;
+use crate::exit::Failure;
 
 /// Import another harness's saved results as a pilot baseline.
 #[derive(clap::Args, Debug)]
@@ -90,7 +90,7 @@ struct Common {
     #[arg(long = "ci", default_value = "0.01", value_name = "REL")]
     target: Fraction,
     #[command(flatten)]
-    workspace: cargo::Workspace,
+    workspace: Workspace,
 }
 
 /// `--bench TARGET`: a bench target's name, which becomes one folder of the baseline.
