@@ -8,7 +8,7 @@ use pilot::cargo_api::compare::{CompareOptions, Comparison, Verdict};
 use pilot::cargo_api::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
 
 use super::Out;
-use super::pairs::Plan;
+use super::plan::Plan;
 use crate::args::{BenchArgs, Format};
 use crate::exit::Failure;
 
