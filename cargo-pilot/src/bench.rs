@@ -5,13 +5,14 @@ use std::path::Path;
 use std::process::{Command, ExitCode};
 
 use anyhow::Context;
-use pilot::cargo_api::compare::CompareOptions;
-use pilot::cargo_api::store::Existing;
-use pilot::cargo_api::store::schema::{GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot::cargo_api::compare::{CompareOptions, Comparison};
+use pilot::cargo_api::settings::BaselineName;
+use pilot::cargo_api::store::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot::cargo_api::store::{Existing, SavedResult};
 
 use crate::args::BenchArgs;
 use crate::cargo;
-use crate::exit::{self, Failure};
+use crate::exit::{self, Failure, comparison_exit};
 use crate::interrupt;
 use crate::resume::{FinishedTarget, RunLog};
 
@@ -116,14 +117,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
     // A missing or corrupt baseline stops the run before anything is built.
     let base = match &args.baselines.baseline {
-        Some(name) => {
-            let dir = pilot::cargo_api::store::baseline(
-                &pilot::cargo_api::store::baselines_dir(&target_dir),
-                name,
-            )
-            .map_err(anyhow::Error::from)?;
-            Some(pilot::cargo_api::store::read_dir(&dir).map_err(anyhow::Error::from)?)
-        }
+        Some(name) => Some(read_baseline(&target_dir, name)?),
         None => None,
     };
     let packages = cargo::pilot_packages(&metadata, &args.cargo)?;
@@ -181,6 +175,15 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     }
     log.finish();
     finish(args, &target_dir, got, base, &options)
+}
+
+/// The results saved as baseline `name`.
+fn read_baseline(target_dir: &Path, name: &str) -> anyhow::Result<Vec<SavedResult>> {
+    let dir = pilot::cargo_api::store::baseline(
+        &pilot::cargo_api::store::baselines_dir(target_dir),
+        name,
+    )?;
+    Ok(pilot::cargo_api::store::read_dir(&dir)?)
 }
 
 /// Runs one bench binary in benchmark mode, its whole run reported to `json`.
@@ -256,7 +259,7 @@ fn finish(
     args: &BenchArgs,
     target_dir: &Path,
     got: Gathered,
-    base: Option<Vec<pilot::cargo_api::store::SavedResult>>,
+    base: Option<Vec<SavedResult>>,
     options: &CompareOptions,
 ) -> Result<ExitCode, Failure> {
     println!(
@@ -268,51 +271,78 @@ fn finish(
         pilot::cargo_api::store::results_dir(target_dir).display()
     );
     if let Some(name) = &args.baselines.save_baseline {
-        let dir = pilot::cargo_api::store::baselines_dir(target_dir).join(name);
-        if got.failed {
-            // Each bench's result was saved as it finished, or not: never claim the whole.
-            eprintln!(
-                "baseline `{name}` is incomplete: a bench failed or its result could not be \
-                 written ({})",
-                dir.display()
-            );
-        } else {
-            println!("saved as baseline `{name}`: {}", dir.display());
-            if let Some(w) = pilot::cargo_api::report::weak_baseline(&got.documents, name) {
-                println!("warning: {}", pilot::cargo_api::report::terminal(&w));
-            }
+        say_saved_baseline(name, target_dir, &got);
+    }
+    let comparisons = match &base {
+        Some(base) => compare_with_baseline(args, target_dir, &got, base, options),
+        None => Vec::new(),
+    };
+    let comparison = base
+        .is_some()
+        .then(|| pilot::cargo_api::report::comparison_doc(&comparisons, options));
+    let failed = got.failed;
+    write_run(args, target_dir, got, comparison)?;
+    Ok(comparison_exit(failed, &comparisons))
+}
+
+/// Says whether the run's results make baseline `name` whole, or only in part.
+fn say_saved_baseline(name: &BaselineName, target_dir: &Path, got: &Gathered) {
+    let dir = pilot::cargo_api::store::baselines_dir(target_dir).join(name);
+    if got.failed {
+        // Each bench's result was saved as it finished, or not: never claim the whole.
+        eprintln!(
+            "baseline `{name}` is incomplete: a bench failed or its result could not be \
+             written ({})",
+            dir.display()
+        );
+    } else {
+        println!("saved as baseline `{name}`: {}", dir.display());
+        if let Some(w) = pilot::cargo_api::report::weak_baseline(&got.documents, name) {
+            println!("warning: {}", pilot::cargo_api::report::terminal(&w));
         }
     }
-    let mut regressed = false;
-    let mut comparison = None;
-    if let Some(base) = base {
-        let new: Vec<pilot::cargo_api::store::SavedResult> = got
-            .documents
-            .iter()
-            .filter_map(|d| {
-                let path = pilot::cargo_api::store::latest_path(target_dir, &d.target, &d.name);
-                pilot::cargo_api::store::from_document(d, &path).ok()
-            })
-            .collect();
-        // Only benches this run selected count as missing, as the binaries chose them
-        // (filters, `--skip`, ignored benches).
-        let comparisons = pilot::cargo_api::compare::against_baseline(
-            &base,
-            &new,
-            |r| got.selected.contains(&(r.target.clone(), r.name.clone())),
-            options,
-        );
-        regressed = pilot::cargo_api::compare::any_regressed(&comparisons);
-        println!(
-            "\ncompared with baseline `{}`:\n{}",
-            args.baselines.baseline.as_deref().unwrap_or(""),
-            pilot::cargo_api::report::comparison_table(&comparisons, options)
-        );
-        comparison = Some(pilot::cargo_api::report::comparison_doc(
-            &comparisons,
-            options,
-        ));
-    }
+}
+
+/// Compares the run's results with the baseline `base` and prints the table.
+fn compare_with_baseline(
+    args: &BenchArgs,
+    target_dir: &Path,
+    got: &Gathered,
+    base: &[SavedResult],
+    options: &CompareOptions,
+) -> Vec<Comparison> {
+    let new: Vec<SavedResult> = got
+        .documents
+        .iter()
+        .filter_map(|d| {
+            let path = pilot::cargo_api::store::latest_path(target_dir, &d.target, &d.name);
+            pilot::cargo_api::store::from_document(d, &path).ok()
+        })
+        .collect();
+    // Only benches this run selected count as missing, as the binaries chose them
+    // (filters, `--skip`, ignored benches).
+    let comparisons = pilot::cargo_api::compare::against_baseline(
+        base,
+        &new,
+        |r| got.selected.contains(&(r.target.clone(), r.name.clone())),
+        options,
+    );
+    println!(
+        "\ncompared with baseline `{}`:\n{}",
+        args.baselines.baseline.as_deref().unwrap_or(""),
+        pilot::cargo_api::report::comparison_table(&comparisons, options)
+    );
+    comparisons
+}
+
+/// Writes the run document: always as the last run (`cargo pilot report` reads the groups and
+/// the comparison from it), and to `--json FILE` when asked.
+fn write_run(
+    args: &BenchArgs,
+    target_dir: &Path,
+    got: Gathered,
+    comparison: Option<CompareDoc>,
+) -> Result<(), Failure> {
     let run = RunDoc {
         schema: RUN_SCHEMA.to_string(),
         target: None,
@@ -334,11 +364,5 @@ fn finish(
         pilot::cargo_api::store::write_output(path, &bytes, Existing::Replace)
             .with_context(|| format!("failed to write `{}`", path.display()))?;
     }
-    Ok(if got.failed {
-        ExitCode::from(exit::ERROR)
-    } else if regressed {
-        ExitCode::from(exit::REGRESSION)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(())
 }
