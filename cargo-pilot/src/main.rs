@@ -6,7 +6,7 @@
 //! Exit codes: 0 success, 1 an error in the data or the run (or a failed bench), 2 a usage
 //! error, 3 a regression found against a baseline, 130 interrupted by Ctrl-C.
 //!
-//! The modules form layers, each naming only modules below it:
+//! The modules form layers, each naming only modules below it (checked by the `layers` test):
 //! `args` and `exit` (leaves: shared arguments, how a command ends); `interrupt`; `cargo`;
 //! the commands `compare`, `export`, `import`, `list`, `report`, `run` and the run log
 //! `resume`; `analyze` and `against`; `bench`. This file only wires the commands.
@@ -21,6 +21,8 @@ mod exit;
 mod export;
 mod import;
 mod interrupt;
+#[cfg(test)]
+mod layers;
 mod list;
 mod report;
 mod resume;
