@@ -6,7 +6,8 @@ use plotters::prelude::*;
 use pilot::cargo_api::report::format_ns;
 
 use super::{
-    BLUE, FONT, GREEN_, GREY, PlotResult, RED_, SIZE, bounds, draw, draw_line, rect, svg_sized,
+    BLUE, FONT, GREEN_, GREY, PlotResult, RED_, SIZE, bounds, chart, draw, draw_line, rect,
+    svg_sized,
 };
 
 /// A group's members, fastest first from the top: each mean with its interval as a bar.
@@ -19,20 +20,8 @@ pub fn ranking(members: &[(String, f64, f64, f64)]) -> PlotResult {
     let (_, x_hi) = bounds(&xs);
     let n = members.len();
     svg_sized((SIZE.0, 70 + 34 * n as u32), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(200)
-            .build_cartesian_2d(0.0..x_hi, -0.5..n as f64 - 0.5)
-            .map_err(|e| e.to_string())?;
-        let label = |v: &f64| {
-            let i = v.round();
-            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
-                members[n - 1 - i as usize].0.clone()
-            } else {
-                String::new()
-            }
-        };
+        let mut chart = chart(root, 200, 0.0..x_hi, -0.5..n as f64 - 0.5)?;
+        let label = |v: &f64| row_label(*v, n, |i| members[i].0.clone());
         chart
             .configure_mesh()
             .disable_y_mesh()
@@ -77,20 +66,8 @@ pub fn changes(rows: &[ChangeView], noise: f64) -> PlotResult {
     let (x_lo, x_hi) = bounds(&xs);
     let n = rows.len();
     svg_sized((SIZE.0, 70 + 30 * n as u32), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(220)
-            .build_cartesian_2d(x_lo..x_hi, -0.5..n as f64 - 0.5)
-            .map_err(|e| e.to_string())?;
-        let label = |v: &f64| {
-            let i = v.round();
-            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
-                rows[n - 1 - i as usize].0.clone()
-            } else {
-                String::new()
-            }
-        };
+        let mut chart = chart(root, 220, x_lo..x_hi, -0.5..n as f64 - 0.5)?;
+        let label = |v: &f64| row_label(*v, n, |i| rows[i].0.clone());
         chart
             .configure_mesh()
             .disable_y_mesh()
@@ -145,4 +122,15 @@ pub fn changes(rows: &[ChangeView], noise: f64) -> PlotResult {
             .map_err(|e| e.to_string())?;
         Ok(())
     })
+}
+
+/// The y axis's label at `v` of a plot of `n` rows, the first at the top: the name of row `i`
+/// (`name(i)`) at its whole number, nothing between.
+fn row_label(v: f64, n: usize, name: impl Fn(usize) -> String) -> String {
+    let i = v.round();
+    if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+        name(n - 1 - i as usize)
+    } else {
+        String::new()
+    }
 }

@@ -7,6 +7,8 @@ mod bars;
 mod session;
 mod sweep;
 
+use std::ops::Range;
+
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -50,6 +52,22 @@ fn bounds(ys: &[f64]) -> (f64, f64) {
         .max(hi.abs().max(lo.abs()) * 0.02)
         .max(1e-9);
     (lo - pad, hi + pad)
+}
+
+/// A chart of two linear axes over `x` and `y` on `root`, with `y_labels` pixels for the y
+/// axis's labels.
+fn chart<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    y_labels: u32,
+    x: Range<f64>,
+    y: Range<f64>,
+) -> Result<Chart<'a, 'b>, String> {
+    ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(y_labels)
+        .build_cartesian_2d(x, y)
+        .map_err(|e| e.to_string())
 }
 
 type Chart<'a, 'b> = ChartContext<

@@ -6,8 +6,8 @@ use plotters::prelude::*;
 use pilot::cargo_api::report::format_ns;
 
 use super::{
-    BLUE, Chart, FONT, GREY, MAX_BOUNDARIES, ORANGE, PlotResult, RED_, bounds, draw, draw_line,
-    legend_patch, percentile, rect, svg,
+    BLUE, Chart, FONT, GREY, MAX_BOUNDARIES, ORANGE, PlotResult, RED_, bounds, chart, draw,
+    draw_line, legend_patch, percentile, rect, svg,
 };
 
 /// One round of a session as the readings plot draws it.
@@ -39,12 +39,7 @@ pub fn session(
     let total: usize = rounds.iter().map(|r| r.units).sum::<usize>().max(1);
     let (y, clipped) = y_range(rounds, mean);
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(80)
-            .build_cartesian_2d(0f64..total as f64, y.0..y.1)
-            .map_err(|e| e.to_string())?;
+        let mut chart = chart(root, 80, 0f64..total as f64, y.0..y.1)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -268,12 +263,7 @@ pub fn rounds(points: &[(f64, bool)], mean: Option<(f64, f64, f64)>, y_label: &s
     }
     let (lo, hi) = bounds(&ys);
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(80)
-            .build_cartesian_2d(-0.5..n - 0.5, lo..hi)
-            .map_err(|e| e.to_string())?;
+        let mut chart = chart(root, 80, -0.5..n - 0.5, lo..hi)?;
         chart
             .configure_mesh()
             .x_desc("round")
@@ -311,12 +301,7 @@ pub fn fit(points: &[(f64, f64, bool)], alpha: f64, slope: f64) -> PlotResult {
     let (y_lo, y_hi) = bounds(&ys);
     let y_lo = y_lo.min(0.0);
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(80)
-            .build_cartesian_2d(0.0..x_hi, y_lo..y_hi)
-            .map_err(|e| e.to_string())?;
+        let mut chart = chart(root, 80, 0.0..x_hi, y_lo..y_hi)?;
         chart
             .configure_mesh()
             .x_desc("work amount w")
