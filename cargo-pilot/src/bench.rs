@@ -1,140 +1,20 @@
 //! `cargo pilot bench`: build every pilot bench target of the workspace, run each, print one
 //! summary across them, and compare with a baseline when asked.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitCode};
 
 use anyhow::Context;
-use pilot::cargo_api::compare::CompareOptions;
-use pilot::cargo_api::settings::{BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise};
-use pilot::cargo_api::store::Existing;
-use pilot::cargo_api::store::schema::{GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot::cargo_api::compare::{CompareOptions, Comparison};
+use pilot::cargo_api::settings::BaselineName;
+use pilot::cargo_api::store::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot::cargo_api::store::{Existing, SavedResult};
 
-use crate::cargo::{self, CargoOptions};
-use crate::compare::Format;
+use crate::args::BenchArgs;
+use crate::cargo;
+use crate::exit::{self, Failure, comparison_exit};
 use crate::interrupt;
 use crate::resume::{FinishedTarget, RunLog};
-use crate::{EXIT_ERROR, EXIT_REGRESSION, Failure};
-
-/// Run the pilot benches of a workspace.
-///
-/// Finds bench targets that use pilot through `cargo metadata`, builds them with `cargo bench
-/// --no-run`, runs each in benchmark mode and prints one table across all of them. Exit codes:
-/// 0 ok, 1 a bench failed or an error, 2 usage, 3 a regression against `--baseline`, 130
-/// interrupted (`--resume` continues).
-#[derive(clap::Args, Debug)]
-pub struct BenchArgs {
-    #[command(flatten)]
-    pub cargo: CargoOptions,
-    /// Run benches whose names contain one of these (exactly equal with --exact)
-    #[arg(value_name = "FILTER")]
-    pub filters: Vec<String>,
-    /// Match FILTER exactly
-    #[arg(long)]
-    pub exact: bool,
-    /// Skip benches whose names contain this (repeatable)
-    #[arg(long, value_name = "FILTER")]
-    pub skip: Vec<String>,
-    #[command(flatten)]
-    pub baselines: Baselines,
-    /// Target relative CI half-width (e.g. 0.01 for ±1%)
-    #[arg(long, value_name = "X")]
-    pub ci: Option<Fraction>,
-    /// Confidence level of the intervals (e.g. 0.95)
-    #[arg(long, value_name = "X")]
-    pub confidence: Option<Confidence>,
-    /// What the time estimates: `trimmed` (the code's cost, interrupted units left out; the
-    /// default) or `mean` (every unit)
-    #[arg(long, value_name = "trimmed|mean")]
-    pub estimator: Option<pilot::cargo_api::settings::Estimator>,
-    /// Time cap per bench in seconds
-    #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<Cap>,
-    /// Least time per bench in seconds
-    #[arg(long, value_name = "SECONDS")]
-    pub min_time: Option<MinTime>,
-    /// ±5% and a 2 s cap per bench
-    #[arg(long)]
-    pub quick: bool,
-    /// The least process executions per bench; more run while the interval is too wide and
-    /// time remains (default 8 when the time cap is at least 2 s, 3 from 1 s, else 1; 8 when
-    /// saving or comparing with a baseline; with --against, the
-    /// least pairs of processes, default 6)
-    #[arg(long, value_name = "N")]
-    pub processes: Option<Count>,
-    /// Stop at the first failed bench
-    #[arg(long)]
-    pub fail_fast: bool,
-    /// criterion benchmark groups (benches through pilot-criterion): run each group's members
-    /// interleaved, one process each in turn, and rank those on the same input
-    #[arg(long)]
-    pub compare_groups: bool,
-    /// Do not sample the machine's state (CPU, steal, throttling, disks, network) between
-    /// rounds
-    #[arg(long)]
-    pub no_sampling: bool,
-    /// Do not measure what recording each unit costs (full form)
-    #[arg(long)]
-    pub no_overhead_check: bool,
-    /// Continue an interrupted `cargo pilot bench`: targets it finished are reported from
-    /// their saved results, the one it was running measures only the benches it had not
-    /// finished, and the rest run
-    #[arg(long)]
-    pub resume: bool,
-    /// Write every result (and the comparison) to FILE as a `pilot.run/1` document
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Compare with git revision REV (branch, tag, commit, `origin/main`, `HEAD~1`) in this
-    /// job: REV is built in a worktree under `target/pilot/against/`, and its benches run
-    /// alternately with the working tree's, in pairs of processes, until each change is
-    /// settled; exit 3 on a regression
-    #[arg(long, value_name = "REV", conflicts_with_all = ["baseline", "resume", "save_baseline"])]
-    pub against: Option<String>,
-    /// With --against: where REV is built [default: `target/pilot/against/target`], e.g. a
-    /// folder your CI caches; never the working tree's own target directory
-    #[arg(long, value_name = "DIR", requires = "against")]
-    pub base_target_dir: Option<PathBuf>,
-    /// With --against: how the comparison is printed (progress goes to standard error for
-    /// `md` and `json`, so standard output can go straight into a file or a PR comment)
-    #[arg(long, value_enum, default_value_t = Format::Table, requires = "against")]
-    pub format: Format,
-}
-
-/// Saving results as a baseline and comparing them with one: `cargo pilot bench` and
-/// `cargo pilot run` take the same flags.
-#[derive(clap::Args, Debug)]
-pub struct Baselines {
-    /// Save the results as baseline NAME
-    #[arg(long, value_name = "NAME")]
-    pub save_baseline: Option<BaselineName>,
-    /// Compare the results with baseline NAME; exit 3 on a regression
-    #[arg(long, value_name = "NAME")]
-    pub baseline: Option<BaselineName>,
-    #[command(flatten)]
-    pub thresholds: Thresholds,
-}
-
-/// The thresholds of a baseline comparison.
-#[derive(clap::Args, Debug, Clone, Copy)]
-pub struct Thresholds {
-    /// Significance level: a change needs p below it
-    #[arg(long, value_name = "P", default_value = "0.01")]
-    pub alpha: Fraction,
-    /// Noise threshold: a change needs to be larger than this (0.01 is 1%)
-    #[arg(long, value_name = "X", default_value = "0.01")]
-    pub noise: Noise,
-}
-
-impl Thresholds {
-    /// The comparison options.
-    pub fn options(&self) -> CompareOptions {
-        CompareOptions {
-            alpha: self.alpha.0,
-            noise: self.noise.0,
-            confidence: None,
-        }
-    }
-}
 
 /// The flags passed on to every bench binary (`--resume` only to the target an interrupted
 /// run was measuring).
@@ -226,6 +106,7 @@ struct Gathered {
     failed: bool,
 }
 
+/// Runs `cargo pilot bench`; with `--against`, the `against` module runs it.
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let options = args.baselines.thresholds.options();
     check(args)?;
@@ -236,14 +117,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
     // A missing or corrupt baseline stops the run before anything is built.
     let base = match &args.baselines.baseline {
-        Some(name) => {
-            let dir = pilot::cargo_api::store::baseline(
-                &pilot::cargo_api::store::baselines_dir(&target_dir),
-                name,
-            )
-            .map_err(anyhow::Error::from)?;
-            Some(pilot::cargo_api::store::read_dir(&dir).map_err(anyhow::Error::from)?)
-        }
+        Some(name) => Some(read_baseline(&target_dir, name)?),
         None => None,
     };
     let packages = cargo::pilot_packages(&metadata, &args.cargo)?;
@@ -292,7 +166,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
                  saved: `cargo pilot bench --resume` with the same arguments measures the rest",
                 exe.target
             );
-            return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
+            return Ok(ExitCode::from(exit::INTERRUPTED));
         }
         gather(exe, &json, status, &mut got, &mut log);
         if got.failed && args.fail_fast {
@@ -301,6 +175,15 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     }
     log.finish();
     finish(args, &target_dir, got, base, &options)
+}
+
+/// The results saved as baseline `name`.
+fn read_baseline(target_dir: &Path, name: &str) -> anyhow::Result<Vec<SavedResult>> {
+    let dir = pilot::cargo_api::store::baseline(
+        &pilot::cargo_api::store::baselines_dir(target_dir),
+        name,
+    )?;
+    Ok(pilot::cargo_api::store::read_dir(&dir)?)
 }
 
 /// Runs one bench binary in benchmark mode, its whole run reported to `json`.
@@ -376,7 +259,7 @@ fn finish(
     args: &BenchArgs,
     target_dir: &Path,
     got: Gathered,
-    base: Option<Vec<pilot::cargo_api::store::SavedResult>>,
+    base: Option<Vec<SavedResult>>,
     options: &CompareOptions,
 ) -> Result<ExitCode, Failure> {
     println!(
@@ -388,51 +271,78 @@ fn finish(
         pilot::cargo_api::store::results_dir(target_dir).display()
     );
     if let Some(name) = &args.baselines.save_baseline {
-        let dir = pilot::cargo_api::store::baselines_dir(target_dir).join(name);
-        if got.failed {
-            // Each bench's result was saved as it finished, or not: never claim the whole.
-            eprintln!(
-                "baseline `{name}` is incomplete: a bench failed or its result could not be \
-                 written ({})",
-                dir.display()
-            );
-        } else {
-            println!("saved as baseline `{name}`: {}", dir.display());
-            if let Some(w) = pilot::cargo_api::report::weak_baseline(&got.documents, name) {
-                println!("warning: {}", pilot::cargo_api::report::terminal(&w));
-            }
+        say_saved_baseline(name, target_dir, &got);
+    }
+    let comparisons = match &base {
+        Some(base) => compare_with_baseline(args, target_dir, &got, base, options),
+        None => Vec::new(),
+    };
+    let comparison = base
+        .is_some()
+        .then(|| pilot::cargo_api::report::comparison_doc(&comparisons, options));
+    let failed = got.failed;
+    write_run(args, target_dir, got, comparison)?;
+    Ok(comparison_exit(failed, &comparisons))
+}
+
+/// Says whether the run's results make baseline `name` whole, or only in part.
+fn say_saved_baseline(name: &BaselineName, target_dir: &Path, got: &Gathered) {
+    let dir = pilot::cargo_api::store::baselines_dir(target_dir).join(name);
+    if got.failed {
+        // Each bench's result was saved as it finished, or not: never claim the whole.
+        eprintln!(
+            "baseline `{name}` is incomplete: a bench failed or its result could not be \
+             written ({})",
+            dir.display()
+        );
+    } else {
+        println!("saved as baseline `{name}`: {}", dir.display());
+        if let Some(w) = pilot::cargo_api::report::weak_baseline(&got.documents, name) {
+            println!("warning: {}", pilot::cargo_api::report::terminal(&w));
         }
     }
-    let mut regressed = false;
-    let mut comparison = None;
-    if let Some(base) = base {
-        let new: Vec<pilot::cargo_api::store::SavedResult> = got
-            .documents
-            .iter()
-            .filter_map(|d| {
-                let path = pilot::cargo_api::store::latest_path(target_dir, &d.target, &d.name);
-                pilot::cargo_api::store::from_document(d, &path).ok()
-            })
-            .collect();
-        // Only benches this run selected count as missing, as the binaries chose them
-        // (filters, `--skip`, ignored benches).
-        let comparisons = pilot::cargo_api::compare::against_baseline(
-            &base,
-            &new,
-            |r| got.selected.contains(&(r.target.clone(), r.name.clone())),
-            options,
-        );
-        regressed = pilot::cargo_api::compare::any_regressed(&comparisons);
-        println!(
-            "\ncompared with baseline `{}`:\n{}",
-            args.baselines.baseline.as_deref().unwrap_or(""),
-            pilot::cargo_api::report::comparison_table(&comparisons, options)
-        );
-        comparison = Some(pilot::cargo_api::report::comparison_doc(
-            &comparisons,
-            options,
-        ));
-    }
+}
+
+/// Compares the run's results with the baseline `base` and prints the table.
+fn compare_with_baseline(
+    args: &BenchArgs,
+    target_dir: &Path,
+    got: &Gathered,
+    base: &[SavedResult],
+    options: &CompareOptions,
+) -> Vec<Comparison> {
+    let new: Vec<SavedResult> = got
+        .documents
+        .iter()
+        .filter_map(|d| {
+            let path = pilot::cargo_api::store::latest_path(target_dir, &d.target, &d.name);
+            pilot::cargo_api::store::from_document(d, &path).ok()
+        })
+        .collect();
+    // Only benches this run selected count as missing, as the binaries chose them
+    // (filters, `--skip`, ignored benches).
+    let comparisons = pilot::cargo_api::compare::against_baseline(
+        base,
+        &new,
+        |r| got.selected.contains(&(r.target.clone(), r.name.clone())),
+        options,
+    );
+    println!(
+        "\ncompared with baseline `{}`:\n{}",
+        args.baselines.baseline.as_deref().unwrap_or(""),
+        pilot::cargo_api::report::comparison_table(&comparisons, options)
+    );
+    comparisons
+}
+
+/// Writes the run document: always as the last run (`cargo pilot report` reads the groups and
+/// the comparison from it), and to `--json FILE` when asked.
+fn write_run(
+    args: &BenchArgs,
+    target_dir: &Path,
+    got: Gathered,
+    comparison: Option<CompareDoc>,
+) -> Result<(), Failure> {
     let run = RunDoc {
         schema: RUN_SCHEMA.to_string(),
         target: None,
@@ -454,11 +364,5 @@ fn finish(
         pilot::cargo_api::store::write_output(path, &bytes, Existing::Replace)
             .with_context(|| format!("failed to write `{}`", path.display()))?;
     }
-    Ok(if got.failed {
-        ExitCode::from(EXIT_ERROR)
-    } else if regressed {
-        ExitCode::from(EXIT_REGRESSION)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(())
 }

@@ -11,21 +11,14 @@ use std::process::{Command, Stdio};
 use anyhow::{Context, bail};
 use cargo_metadata::{Message, Metadata, MetadataCommand, TargetKind};
 
+use crate::args::{CargoOptions, Workspace};
+use crate::interrupt;
+
 /// Environment variable that makes a pilot bench binary identify itself (see [`is_pilot`]).
 const PROBE_ENV: &str = "PILOT_PROBE";
 
-/// Where the commands that only read and write pilot's files (`compare`, `export`, `report`,
-/// `import`) find `pilot/`: the workspace's target directory, as cargo would choose it.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct Workspace {
-    /// Path to the workspace's Cargo.toml (to find its target directory)
-    #[arg(long, value_name = "PATH")]
-    pub manifest_path: Option<PathBuf>,
-    /// The target directory holding `pilot/` (default: the workspace's)
-    #[arg(long, value_name = "DIR")]
-    pub target_dir: Option<PathBuf>,
-}
-
+// The flags are plain clap types of the `args` leaf; finding the folder they point at is cargo's
+// work, so it lives here.
 impl Workspace {
     /// The target directory these flags point at (see [`target_dir_only`]); `CARGO_TARGET_DIR`
     /// when set and no `--target-dir` is given, as cargo would choose, without asking cargo, so
@@ -44,36 +37,6 @@ impl Workspace {
     }
 }
 
-/// The cargo options that choose what to build, passed through to `cargo bench --no-run`.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct CargoOptions {
-    /// Package to benchmark (repeatable); default: every workspace member that uses pilot (or
-    /// pilot-criterion)
-    #[arg(short = 'p', long = "package", value_name = "SPEC")]
-    pub packages: Vec<String>,
-    /// Bench target to run (repeatable); default: every bench target of the packages
-    #[arg(long = "bench", value_name = "NAME")]
-    pub benches: Vec<String>,
-    /// Features to activate (comma or space separated, repeatable)
-    #[arg(short = 'F', long = "features", value_name = "FEATURES")]
-    pub features: Vec<String>,
-    /// Activate all available features
-    #[arg(long)]
-    pub all_features: bool,
-    /// Do not activate the `default` feature
-    #[arg(long)]
-    pub no_default_features: bool,
-    /// Build with the given profile (cargo's default for benches: `bench`)
-    #[arg(long, value_name = "NAME")]
-    pub profile: Option<String>,
-    /// Path to the workspace's or package's Cargo.toml
-    #[arg(long, value_name = "PATH")]
-    pub manifest_path: Option<PathBuf>,
-    /// Directory for all generated artifacts (default: cargo's, `CARGO_TARGET_DIR` respected)
-    #[arg(long, value_name = "DIR")]
-    pub target_dir: Option<PathBuf>,
-}
-
 /// A bench executable built by cargo.
 #[derive(Debug, Clone)]
 pub struct BenchExe {
@@ -85,13 +48,6 @@ pub struct BenchExe {
     pub path: PathBuf,
     /// The package's folder: cargo runs benches from there, and so do we.
     pub package_dir: PathBuf,
-}
-
-impl CargoOptions {
-    /// Whether every bench target of the workspace is selected (no `-p`, no `--bench`).
-    pub fn is_whole_workspace(&self) -> bool {
-        self.packages.is_empty() && self.benches.is_empty()
-    }
 }
 
 /// The path of cargo itself: `$CARGO`, else `cargo` on the `PATH`.
@@ -198,7 +154,7 @@ pub fn build(options: &CargoOptions, packages: &[String]) -> anyhow::Result<Vec<
         .spawn()
         .with_context(|| format!("failed to start `{}`", cargo().display()))?;
     // Ctrl-C sent to this process alone (a CI runner cancelling the job) reaches cargo too.
-    let _watched = crate::interrupt::watch(&child);
+    let _watched = interrupt::watch(&child);
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut exes = Vec::new();
     for message in Message::parse_stream(BufReader::new(stdout)) {
@@ -225,7 +181,7 @@ pub fn build(options: &CargoOptions, packages: &[String]) -> anyhow::Result<Vec<
         }
     }
     let status = child.wait().context("failed to wait for cargo")?;
-    crate::interrupt::note(&status);
+    interrupt::note(&status);
     if !status.success() {
         bail!("building the bench targets failed (`cargo bench --no-run` exited with {status})");
     }

@@ -7,9 +7,8 @@ use anyhow::anyhow;
 use pilot::cargo_api::compare::Verdict;
 use pilot::cargo_api::store::SavedResult;
 
-use crate::Failure;
-use crate::bench::Thresholds;
-use crate::cargo;
+use crate::args::{Format, Thresholds, Workspace};
+use crate::exit::{Failure, comparison_exit};
 
 /// Compare saved results with a baseline.
 ///
@@ -31,18 +30,7 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub thresholds: Thresholds,
     #[command(flatten)]
-    pub workspace: cargo::Workspace,
-}
-
-/// How `compare` prints.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Aligned columns for a terminal
-    Table,
-    /// A Markdown table, for a pull-request comment
-    Md,
-    /// A `pilot.compare/1` document
-    Json,
+    pub workspace: Workspace,
 }
 
 /// Reads a side of the comparison: a path that exists, else a baseline name.
@@ -63,6 +51,7 @@ fn side(
     }
 }
 
+/// Runs `cargo pilot compare`.
 pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let options = args.thresholds.options();
     // Asked of cargo only when a baseline name or the latest results need it.
@@ -121,5 +110,5 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let failed = comparisons
         .iter()
         .any(|c| c.verdict == Verdict::Failed && c.new.is_none());
-    Ok(crate::comparison_exit(failed, &comparisons))
+    Ok(comparison_exit(failed, &comparisons))
 }

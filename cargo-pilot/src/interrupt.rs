@@ -6,9 +6,7 @@
 use std::process::{Child, ExitStatus};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-/// The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report
-/// Ctrl-C).
-pub const EXIT_INTERRUPTED: u8 = 130;
+use crate::exit;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// The running bench binary's process id (0: none).
@@ -54,7 +52,7 @@ pub fn note(status: &ExitStatus) {
     };
     #[cfg(not(unix))]
     let signalled = false;
-    if signalled || status.code() == Some(i32::from(EXIT_INTERRUPTED)) {
+    if signalled || status.code() == Some(i32::from(exit::INTERRUPTED)) {
         INTERRUPTED.store(true, Ordering::SeqCst);
     }
 }

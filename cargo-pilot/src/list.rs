@@ -2,8 +2,9 @@
 
 use std::process::ExitCode;
 
-use crate::Failure;
-use crate::cargo::{self, CargoOptions};
+use crate::args::CargoOptions;
+use crate::cargo;
+use crate::exit::Failure;
 
 /// List the pilot benches of the workspace with their latest results.
 ///
@@ -16,6 +17,7 @@ pub struct ListArgs {
     pub cargo: CargoOptions,
 }
 
+/// Runs `cargo pilot list`.
 pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);

@@ -5,15 +5,24 @@
 //!
 //! Exit codes: 0 success, 1 an error in the data or the run (or a failed bench), 2 a usage
 //! error, 3 a regression found against a baseline, 130 interrupted by Ctrl-C.
+//!
+//! The modules form layers, each naming only modules below it (checked by the `layers` test):
+//! `args` and `exit` (leaves: shared arguments, how a command ends); `interrupt`; `cargo`;
+//! the commands `compare`, `export`, `import`, `list`, `report`, `run` and the run log
+//! `resume`; `analyze` and `against`; `bench`. This file only wires the commands.
 
 mod against;
 mod analyze;
+mod args;
 mod bench;
 mod cargo;
 mod compare;
+mod exit;
 mod export;
 mod import;
 mod interrupt;
+#[cfg(test)]
+mod layers;
 mod list;
 mod report;
 mod resume;
@@ -23,12 +32,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Exit code for errors in the data or the run.
-const EXIT_ERROR: u8 = 1;
-/// Exit code for usage errors (bad flags, missing arguments).
-const EXIT_USAGE: u8 = 2;
-/// Exit code for a regression found against a baseline.
-const EXIT_REGRESSION: u8 = 3;
+use exit::Failure;
 
 #[derive(Parser)]
 #[command(name = "cargo", bin_name = "cargo")]
@@ -46,7 +50,7 @@ struct PilotCli {
 
 #[derive(Subcommand)]
 enum Command {
-    Bench(Box<bench::BenchArgs>),
+    Bench(Box<args::BenchArgs>),
     Compare(compare::CompareArgs),
     List(list::ListArgs),
     Analyze(analyze::AnalyzeArgs),
@@ -54,37 +58,6 @@ enum Command {
     Export(export::ExportArgs),
     Report(Box<report::ReportArgs>),
     Import(import::ImportArgs),
-}
-
-/// The exit code of a command that compared: 1 when a bench failed (no verdict can hide
-/// that), 3 when one regressed, else 0.
-pub fn comparison_exit(
-    failed: bool,
-    comparisons: &[pilot::cargo_api::compare::Comparison],
-) -> ExitCode {
-    if failed {
-        ExitCode::from(EXIT_ERROR)
-    } else if pilot::cargo_api::compare::any_regressed(comparisons) {
-        ExitCode::from(EXIT_REGRESSION)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// A failed command: either the user asked for something malformed (exit 2) or the data or the
-/// run went wrong (exit 1).
-#[derive(Debug)]
-pub enum Failure {
-    /// Bad flags or arguments; the message names the flag.
-    Usage(anyhow::Error),
-    /// Bad data or a failed step.
-    Error(anyhow::Error),
-}
-
-impl From<anyhow::Error> for Failure {
-    fn from(e: anyhow::Error) -> Self {
-        Failure::Error(e)
-    }
 }
 
 fn main() -> ExitCode {
@@ -96,7 +69,7 @@ fn main() -> ExitCode {
     let Cargo::Pilot(cli) = match Cargo::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let code = if e.use_stderr() { exit::USAGE } else { 0 };
             let _ = e.print();
             return ExitCode::from(code);
         }
@@ -111,15 +84,10 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(&args),
         Command::Import(args) => import::run(&args),
     };
-    match result {
-        Ok(code) => code,
-        Err(Failure::Usage(e)) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(EXIT_USAGE)
-        }
-        Err(Failure::Error(e)) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(EXIT_ERROR)
-        }
-    }
+    result.unwrap_or_else(|failure| {
+        let code = failure.code();
+        let (Failure::Usage(e) | Failure::Error(e)) = failure;
+        eprintln!("error: {e:#}");
+        ExitCode::from(code)
+    })
 }

@@ -6,6 +6,8 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
+use crate::interrupt;
+
 /// A git repository, found from a folder inside it.
 pub struct Repo {
     /// Its top-level folder (canonical).
@@ -21,7 +23,7 @@ fn git(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
         .args(args)
         .output()
         .context("failed to start `git` (is it installed?)")?;
-    crate::interrupt::note(&out.status);
+    interrupt::note(&out.status);
     if !out.status.success() {
         bail!(
             "`git {}` in `{}` failed: {}",

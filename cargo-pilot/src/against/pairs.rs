@@ -1,82 +1,15 @@
 //! The pairs of processes of one bench: base and working tree started alternately, each a
 //! short session of its own (the bench binary's child mode), until the change is settled.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pilot::cargo_api::compare::{CompareOptions, Verdict, compare_paired};
+use pilot::cargo_api::compare::{Verdict, compare_paired};
 use pilot::cargo_api::processes::{ChildReport, now};
 
-use super::{Bench, LEAST_PAIRS, Out};
-use crate::bench::BenchArgs;
-use crate::cargo::BenchExe;
+use super::plan::Plan;
+use super::process::{NoReport, run_child};
+use super::{Bench, Out};
 use crate::interrupt;
-
-/// How long one process's session may run: a hundredth of the bench's cap (0.1 s by default),
-/// within these bounds. Short processes make many pairs in the cap (more degrees of freedom),
-/// and leave less of the machine's drift inside a pair: measured on the fixture bench in a
-/// noisy phase of this project's VM (four runs each), processes of 0.1 s settled an unchanged
-/// bench in 1.6–3.0 s (7–13 pairs), processes of 0.2 s in 2.6–8.5 s (6–20 pairs) and of 0.5 s
-/// in 4.8–26 s (6–33 pairs). A bench too slow for the cap (a process ends without an estimate)
-/// gets processes twice as long, as often as needed.
-const PROCESS_CAP: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(1));
-
-/// The default time cap of one bench (one build), as in `cargo pilot bench`.
-const DEFAULT_CAP: Duration = Duration::from_secs(10);
-
-/// How the benches are paired.
-pub struct Plan {
-    /// The least pairs (or, for a bench only in the working tree, processes).
-    pub least: usize,
-    /// The time one bench's pairs may take: the cap of a bench in each build.
-    pub budget: Duration,
-    /// The time cap of one process's session.
-    pub process_cap: Duration,
-    /// The target half-width of one process's session: the combined result's target widened
-    /// by √(least pairs), since the mean over that many processes narrows it by as much.
-    pub process_ci: f64,
-    /// The target half-width a combined result is judged against.
-    pub target_ci: f64,
-    /// `--confidence`, passed on to the processes.
-    pub confidence_flag: Option<f64>,
-    /// `--no-sampling` and `--no-overhead-check`, passed on to the processes.
-    pub no_sampling: bool,
-    pub no_overhead_check: bool,
-    /// Confidence level of the change's interval.
-    pub confidence: f64,
-    /// The verdict's thresholds, for the stop rule.
-    pub options: CompareOptions,
-}
-
-impl Plan {
-    pub fn from_args(args: &BenchArgs) -> Plan {
-        let cap = args.max_time.map(|c| c.0).unwrap_or(if args.quick {
-            Duration::from_secs(2)
-        } else {
-            DEFAULT_CAP
-        });
-        let target_ci = args
-            .ci
-            .map(|c| c.0)
-            .unwrap_or(if args.quick { 0.05 } else { 0.01 });
-        // `--processes N` asks for more pairs, never fewer: a verdict needs the least the README
-        // documents.
-        let least = args.processes.map_or(LEAST_PAIRS, |n| n.0).max(LEAST_PAIRS);
-        Plan {
-            least,
-            budget: 2 * cap,
-            process_cap: (cap / 100).clamp(PROCESS_CAP.0, PROCESS_CAP.1),
-            process_ci: (target_ci * (least as f64).sqrt()).min(0.5),
-            target_ci,
-            confidence_flag: args.confidence.map(|c| c.0),
-            no_sampling: args.no_sampling,
-            no_overhead_check: args.no_overhead_check,
-            confidence: args.confidence.map_or(0.95, |c| c.0),
-            options: args.baselines.thresholds.options(),
-        }
-    }
-}
 
 /// What the processes of one bench gave.
 pub struct Outcome {
@@ -264,87 +197,11 @@ pub fn measure(b: &Bench, plan: &Plan, out: &Out) -> Outcome {
     o
 }
 
-/// Why a process gave no report.
-struct NoReport {
-    message: String,
-    /// The session ran out of time before it had an estimate: a longer process may have one.
-    too_short: bool,
-}
-
-impl From<String> for NoReport {
-    fn from(message: String) -> Self {
-        NoReport {
-            message,
-            too_short: false,
-        }
-    }
-}
-
-/// One process of `exe` measuring bench `name` alone (the binary's child mode) for at most
-/// `cap`: its report, or what went wrong.
-fn run_child(
-    exe: &BenchExe,
-    name: &str,
-    cap: Duration,
-    plan: &Plan,
-) -> Result<ChildReport, NoReport> {
-    // The child's result goes in a folder of its own, removed however this function returns.
-    let scratch = tempfile::Builder::new()
-        .prefix("cargo-pilot-pair-")
-        .tempdir()
-        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
-    let path = scratch.path().join("result.json");
-    let mut cmd = Command::new(&exe.path);
-    cmd.args(["--bench", "--exact", name, "--json"])
-        .arg(&path)
-        .current_dir(&exe.package_dir)
-        .env("PILOT_CHILD", "1")
-        .env("PILOT_MAX_TIME", format!("{}", cap.as_secs_f64()))
-        .env("PILOT_MIN_TIME", "0")
-        .env("PILOT_CI", format!("{}", plan.process_ci))
-        .env_remove("PILOT_JSON")
-        .env_remove("PILOT_SAVE_BASELINE")
-        .env_remove("PILOT_BASELINE")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null());
-
-    if let Some(c) = plan.confidence_flag {
-        cmd.env("PILOT_CONFIDENCE", format!("{c}"));
-    }
-    if plan.no_sampling {
-        cmd.env("PILOT_NO_SAMPLING", "1");
-    }
-    if plan.no_overhead_check {
-        cmd.env("PILOT_NO_OVERHEAD_CHECK", "1");
-    }
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("cannot start `{}`: {e}", exe.path.display()))?;
-    let status = interrupt::wait(&mut child)
-        .map_err(|e| format!("failed to wait for `{}`: {e}", exe.path.display()))?;
-    let text = std::fs::read_to_string(&path).map_err(|_| {
-        format!(
-            "`{}` exited with {status} without a result",
-            short_path(&exe.path)
-        )
-    })?;
-    ChildReport::parse(&text).map_err(|f| NoReport {
-        too_short: f.status == "time cap",
-        message: format!("{} ({})", f.message, f.status),
-    })
-}
-
-/// The executable's file name, for messages.
-fn short_path(path: &Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use std::cell::{Cell, RefCell};
+
+    use pilot::cargo_api::compare::CompareOptions;
 
     use super::*;
 

@@ -8,10 +8,9 @@ use pilot::cargo_api::compare::{CompareOptions, Comparison, Verdict};
 use pilot::cargo_api::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
 
 use super::Out;
-use super::pairs::Plan;
-use crate::Failure;
-use crate::bench::BenchArgs;
-use crate::compare::Format;
+use super::plan::Plan;
+use crate::args::{BenchArgs, Format};
+use crate::exit::Failure;
 
 /// How many results of each side were saved: the closing line claims only those.
 #[derive(Debug, Default, Clone, Copy)]

@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader, Read};
 
 use anyhow::{Context, anyhow};
 
-use crate::Failure;
+use crate::exit::Failure;
 
 /// How much `analyze` reads, so that `/dev/zero` or a stray binary file is an error rather than
 /// a read without end.

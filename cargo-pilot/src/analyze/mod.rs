@@ -19,7 +19,7 @@ use pilot::stats::{ConfidenceInterval, Moments, Summary, power_of_two_scale};
 use pilot::stats::{WelchTest, welch_test};
 use pilot::stats::{WpsFit, wps};
 
-use crate::Failure;
+use crate::exit::Failure;
 use input::{Domain, Layout};
 
 /// Analyze measurements: mean, confidence interval, stable segment, subsession analysis.

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use pilot::stats::Analysis;
 use pilot::stats::ConfidenceInterval;
 use pilot::stats::WpsFit;
 use serde_json::{Value, json};
@@ -137,8 +138,36 @@ fn verdict_sentence(c: &Comparison) -> String {
     }
 }
 
+/// A file's statistics as `cargo pilot analyze` prints them: the raw and stable columns, then
+/// the stable segment, the adjustment, the result and the required N.
 fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
     let a = &r.analysis;
+    summary_table(out, a);
+    segment_line(out, a);
+    if args.independent {
+        let _ = writeln!(
+            out,
+            "  independent      no change points, no subsession merging, no variance inflation \
+             (lag-1 autocorrelation {:.3}): the textbook interval",
+            a.raw_autocorrelation
+        );
+    } else {
+        subsession_lines(out, a, args);
+    }
+    let _ = writeln!(
+        out,
+        "  result           {} ± {} ({}%) at {} confidence",
+        num(a.mean),
+        num(a.ci.half_width()),
+        rel(a.ci.half_width(), a.mean),
+        confidence_label(a.ci.confidence)
+    );
+    required_n_line(out, a, args);
+}
+
+/// The columns of the raw readings and of the stable ones: N, mean, median, interval, extremes,
+/// spread and half-width.
+fn summary_table(out: &mut String, a: &Analysis) {
     let header = [
         "", "N", "MEAN", "MEDIAN", "CI LOW", "CI HIGH", "MIN", "MAX", "SDEV%", "HW%",
     ];
@@ -154,8 +183,6 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
         rel(a.raw.std_dev, a.raw.mean),
         rel(a.raw_ci.half_width(), a.raw.mean),
     ];
-    let stable = &a.subsession;
-    let seg = &a.stable;
     let st = &a.stable_summary;
     let result = [
         "stable".to_string(),
@@ -180,6 +207,11 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
         }
         out.push('\n');
     }
+}
+
+/// Where the stable segment is and the change points that bound it.
+fn segment_line(out: &mut String, a: &Analysis) {
+    let seg = &a.stable;
     let n = a.raw.n;
     let cps = if seg.changepoints.is_empty() {
         "no change points".to_string()
@@ -196,54 +228,49 @@ fn table_block(out: &mut String, r: &FileReport, args: &AnalyzeArgs) {
         seg.start,
         n - seg.end
     );
-    if args.independent {
-        let _ = writeln!(
-            out,
-            "  independent      no change points, no subsession merging, no variance inflation \
-             (lag-1 autocorrelation {:.3}): the textbook interval",
-            a.raw_autocorrelation
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "  subsession size  {} ({} subsession samples, lag-1 autocorrelation {:.3}; raw {:.3}){}",
-            stable.size,
-            stable.count(),
-            stable.autocorrelation,
-            a.raw_autocorrelation,
-            if stable.converged {
-                ""
-            } else {
-                " not within the limit"
-            }
-        );
-        let adjusted =
-            stable.size > 1 || stable.variance_inflation() > 1.0 || seg.start > 0 || seg.end < n;
-        if let Some(widened) = super::widening(a, args.confidence).filter(|_| adjusted) {
-            let _ = writeln!(
-                out,
-                "  adjustment       {} readings cut, subsession size {}, variance inflation \
-                 {:.3}: the interval is {:.2}× the textbook one over the readings kept, and \
-                 comparisons use the same (--independent gives the textbook statistics for \
-                 independent data)",
-                n - (seg.end - seg.start),
-                stable.size,
-                stable.variance_inflation(),
-                widened
-            );
-        }
-    }
+}
+
+/// The subsession size and, when the interval was adjusted, how much wider it is than the
+/// textbook one.
+fn subsession_lines(out: &mut String, a: &Analysis, args: &AnalyzeArgs) {
+    let stable = &a.subsession;
+    let seg = &a.stable;
+    let n = a.raw.n;
     let _ = writeln!(
         out,
-        "  result           {} ± {} ({}%) at {} confidence",
-        num(a.mean),
-        num(a.ci.half_width()),
-        rel(a.ci.half_width(), a.mean),
-        confidence_label(a.ci.confidence)
+        "  subsession size  {} ({} subsession samples, lag-1 autocorrelation {:.3}; raw {:.3}){}",
+        stable.size,
+        stable.count(),
+        stable.autocorrelation,
+        a.raw_autocorrelation,
+        if stable.converged {
+            ""
+        } else {
+            " not within the limit"
+        }
     );
+    let adjusted =
+        stable.size > 1 || stable.variance_inflation() > 1.0 || seg.start > 0 || seg.end < n;
+    if let Some(widened) = super::widening(a, args.confidence).filter(|_| adjusted) {
+        let _ = writeln!(
+            out,
+            "  adjustment       {} readings cut, subsession size {}, variance inflation \
+             {:.3}: the interval is {:.2}× the textbook one over the readings kept, and \
+             comparisons use the same (--independent gives the textbook statistics for \
+             independent data)",
+            n - (seg.end - seg.start),
+            stable.size,
+            stable.variance_inflation(),
+            widened
+        );
+    }
+}
+
+/// How many stable values the target half-width needs, against how many there are.
+fn required_n_line(out: &mut String, a: &Analysis, args: &AnalyzeArgs) {
     match a.required_n {
         Some(req) => {
-            let have = seg.end - seg.start;
+            let have = a.stable.end - a.stable.start;
             let verdict = if req <= have {
                 "reached"
             } else {

@@ -18,8 +18,8 @@ use pilot::cargo_api::report::terminal;
 use pilot::cargo_api::store::Existing;
 use pilot::cargo_api::store::schema::{PiDoc, ResultDoc};
 
-use crate::Failure;
-use crate::cargo;
+use crate::args::Workspace;
+use crate::exit::Failure;
 
 /// Export saved results for dashboards and CI bots.
 ///
@@ -42,7 +42,7 @@ pub struct ExportArgs {
     #[arg(long, requires = "out")]
     pub force: bool,
     #[command(flatten)]
-    pub workspace: cargo::Workspace,
+    pub workspace: Workspace,
 }
 
 /// What `export` writes.
@@ -58,6 +58,7 @@ pub enum Format {
     Md,
 }
 
+/// Runs `cargo pilot export`.
 pub fn run(args: &ExportArgs) -> Result<ExitCode, Failure> {
     let (documents, source) = load(args)?;
     let text = match args.format {

@@ -17,9 +17,8 @@ use anyhow::{Context, anyhow};
 use pilot::cargo_api::store::Existing;
 use pilot::cargo_api::store::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
-use crate::Failure;
-use crate::bench::Thresholds;
-use crate::cargo;
+use crate::args::{Thresholds, Workspace};
+use crate::exit::Failure;
 
 /// Write an HTML page with plots of the latest results.
 ///
@@ -52,7 +51,7 @@ pub struct ReportArgs {
     #[command(flatten)]
     pub thresholds: Thresholds,
     #[command(flatten)]
-    pub workspace: cargo::Workspace,
+    pub workspace: Workspace,
 }
 
 /// Everything the page shows, read and checked before anything is written.
@@ -67,6 +66,7 @@ pub struct Inputs {
     pub comparison: Option<(CompareDoc, String)>,
 }
 
+/// Runs `cargo pilot report`.
 pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     if let Some(out) = args.out.as_ref().filter(|o| o.exists() && !o.is_dir()) {
         return Err(Failure::Usage(anyhow!(

@@ -1,0 +1,79 @@
+//! How the benches of `--against` are paired: the least pairs, each bench's time budget, and
+//! what each process is asked for, from `cargo pilot bench`'s flags.
+
+use std::time::Duration;
+
+use pilot::cargo_api::compare::CompareOptions;
+
+use crate::args::BenchArgs;
+
+/// The least pairs of processes per bench (`--processes N` asks for more): six log ratios
+/// give a t-test with five degrees of freedom, enough to call a clear change, and an even
+/// count balances the ABBA order.
+const LEAST_PAIRS: usize = 6;
+
+/// How long one process's session may run: a hundredth of the bench's cap (0.1 s by default),
+/// within these bounds. Short processes make many pairs in the cap (more degrees of freedom),
+/// and leave less of the machine's drift inside a pair: measured on the fixture bench in a
+/// noisy phase of this project's VM (four runs each), processes of 0.1 s settled an unchanged
+/// bench in 1.6–3.0 s (7–13 pairs), processes of 0.2 s in 2.6–8.5 s (6–20 pairs) and of 0.5 s
+/// in 4.8–26 s (6–33 pairs). A bench too slow for the cap (a process ends without an estimate)
+/// gets processes twice as long, as often as needed.
+const PROCESS_CAP: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(1));
+
+/// The default time cap of one bench (one build), as in `cargo pilot bench`.
+const DEFAULT_CAP: Duration = Duration::from_secs(10);
+
+/// How the benches are paired.
+pub struct Plan {
+    /// The least pairs (or, for a bench only in the working tree, processes).
+    pub least: usize,
+    /// The time one bench's pairs may take: the cap of a bench in each build.
+    pub budget: Duration,
+    /// The time cap of one process's session.
+    pub process_cap: Duration,
+    /// The target half-width of one process's session: the combined result's target widened
+    /// by √(least pairs), since the mean over that many processes narrows it by as much.
+    pub process_ci: f64,
+    /// The target half-width a combined result is judged against.
+    pub target_ci: f64,
+    /// `--confidence`, passed on to the processes.
+    pub confidence_flag: Option<f64>,
+    /// `--no-sampling` and `--no-overhead-check`, passed on to the processes.
+    pub no_sampling: bool,
+    pub no_overhead_check: bool,
+    /// Confidence level of the change's interval.
+    pub confidence: f64,
+    /// The verdict's thresholds, for the stop rule.
+    pub options: CompareOptions,
+}
+
+impl Plan {
+    /// The plan `cargo pilot bench --against` flags ask for.
+    pub fn from_args(args: &BenchArgs) -> Plan {
+        let cap = args.max_time.map(|c| c.0).unwrap_or(if args.quick {
+            Duration::from_secs(2)
+        } else {
+            DEFAULT_CAP
+        });
+        let target_ci = args
+            .ci
+            .map(|c| c.0)
+            .unwrap_or(if args.quick { 0.05 } else { 0.01 });
+        // `--processes N` asks for more pairs, never fewer: a verdict needs the least the README
+        // documents.
+        let least = args.processes.map_or(LEAST_PAIRS, |n| n.0).max(LEAST_PAIRS);
+        Plan {
+            least,
+            budget: 2 * cap,
+            process_cap: (cap / 100).clamp(PROCESS_CAP.0, PROCESS_CAP.1),
+            process_ci: (target_ci * (least as f64).sqrt()).min(0.5),
+            target_ci,
+            confidence_flag: args.confidence.map(|c| c.0),
+            no_sampling: args.no_sampling,
+            no_overhead_check: args.no_overhead_check,
+            confidence: args.confidence.map_or(0.95, |c| c.0),
+            options: args.baselines.thresholds.options(),
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! How a command ends: the exit codes `cargo pilot` documents, the failure a command returns,
+//! and the code of a comparison's outcome.
+//!
+//! A leaf: every command returns these, and `main` turns them into the process's exit code.
+
+use std::process::ExitCode;
+
+use pilot::cargo_api::compare::{Comparison, any_regressed};
+
+/// Exit code for errors in the data or the run.
+pub const ERROR: u8 = 1;
+/// Exit code for usage errors (bad flags, missing arguments).
+pub const USAGE: u8 = 2;
+/// Exit code for a regression found against a baseline.
+pub const REGRESSION: u8 = 3;
+/// The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report
+/// Ctrl-C).
+pub const INTERRUPTED: u8 = 130;
+
+/// The exit code of a command that compared: 1 when a bench failed (no verdict can hide
+/// that), 3 when one regressed, else 0.
+pub fn comparison_exit(failed: bool, comparisons: &[Comparison]) -> ExitCode {
+    if failed {
+        ExitCode::from(ERROR)
+    } else if any_regressed(comparisons) {
+        ExitCode::from(REGRESSION)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// A failed command: either the user asked for something malformed (exit 2) or the data or the
+/// run went wrong (exit 1).
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad flags or arguments; the message names the flag.
+    Usage(anyhow::Error),
+    /// Bad data or a failed step.
+    Error(anyhow::Error),
+}
+
+impl Failure {
+    /// The exit code this failure ends the process with.
+    pub fn code(&self) -> u8 {
+        match self {
+            Failure::Usage(_) => USAGE,
+            Failure::Error(_) => ERROR,
+        }
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure::Error(e)
+    }
+}
