@@ -6,10 +6,9 @@
 //! Exit codes: 0 success, 1 an error in the data or the run (or a failed bench), 2 a usage
 //! error, 3 a regression found against a baseline, 130 interrupted by Ctrl-C.
 //!
-//! The modules form layers, each naming only modules below it (checked by the `layers` test):
-//! `args` and `exit` (leaves: shared arguments, how a command ends); `interrupt`; `cargo`;
-//! the commands `compare`, `export`, `import`, `list`, `report`, `run` and the run log
-//! `resume`; `analyze` and `against`; `bench`. This file only wires the commands.
+//! The modules form layers, each importing only modules below it: the table is in the
+//! workspace's `ARCHITECTURE.md`, checked by `tests/tests/architecture.rs`. This file only wires
+//! the commands.
 
 mod against;
 mod analyze;
@@ -21,8 +20,6 @@ mod exit;
 mod export;
 mod import;
 mod interrupt;
-#[cfg(test)]
-mod layers;
 mod list;
 mod report;
 mod resume;

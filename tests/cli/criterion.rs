@@ -128,6 +128,9 @@ fn criterion_benches_run_under_pilot_with_baselines() {
 
     // 3. The binary itself, as `cargo bench` runs it: a criterion flag translated
     //    (`--measurement-time`), one filtered out, results under target/pilot/results.
+    //    The settings are read from this run's own document: the group test beside this one
+    //    writes the same results file at the same time.
+    let json = target_dir().join("measurement-time.json");
     let o = run_exe(
         &[
             "--bench",
@@ -136,6 +139,8 @@ fn criterion_benches_run_under_pilot_with_baselines() {
             "0.5",
             "--ci",
             "0.05",
+            "--json",
+            json.to_str().unwrap(),
             "spin",
         ],
         &[],
@@ -147,8 +152,19 @@ fn criterion_benches_run_under_pilot_with_baselines() {
         !out.contains("may_panic") && !out.contains("quarter"),
         "filtered: {out}"
     );
-    let doc = read(target_dir().join("pilot/results/crit/mix/spin/2000.json"));
-    assert_eq!(doc["config"]["max_time"], 0.5);
+    assert!(
+        target_dir()
+            .join("pilot/results/crit/mix/spin/2000.json")
+            .exists()
+    );
+    let doc = read(json);
+    let spin = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "mix/spin/2000")
+        .unwrap_or_else(|| panic!("no mix/spin/2000 in {doc}"));
+    assert_eq!(spin["config"]["max_time"], 0.5);
 
     // 4. A bench that panics fails alone: the other still runs, exit code 1.
     let o = run_exe(

@@ -23,7 +23,12 @@ struct Layers {
     crate_name: String,
     src: PathBuf,
     layer_of: BTreeMap<String, usize>,
+    /// Its section says [`STRICT`]: an import within a layer is a fault too.
+    strict: bool,
 }
+
+/// The sentence that makes a crate's layers strict.
+const STRICT: &str = "Modules of one layer do not import each other.";
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -46,8 +51,14 @@ fn layers(page: &str, root: &Path) -> Vec<Layers> {
                 crate_name: name.trim().to_string(),
                 src: root.join(path),
                 layer_of: BTreeMap::new(),
+                strict: false,
             });
             continue;
+        }
+        if line.contains(STRICT)
+            && let Some(current) = out.last_mut()
+        {
+            current.strict = true;
         }
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         let (Some(current), true) = (out.last_mut(), cells.len() > 3) else {
@@ -308,7 +319,9 @@ fn imports_point_down_the_layers_and_never_round() {
             };
             for to in tos {
                 match c.layer_of.get(to) {
-                    Some(&lt) if lt > lf => upward.push(format!("{from} ({lf}) -> {to} ({lt})")),
+                    Some(&lt) if lt > lf || (c.strict && lt == lf) => {
+                        upward.push(format!("{from} ({lf}) -> {to} ({lt})"))
+                    }
                     _ => {}
                 }
             }
@@ -357,8 +370,9 @@ fn a_cycle_and_an_upward_edge_are_found() {
     .map(|(k, v)| (k.into(), v.into_iter().map(String::from).collect()))
     .collect();
     assert_eq!(cycles(&g), vec![vec!["a", "b", "c"]]);
-    let page = "## x (`x/src`)\n| layer | modules | holds |\n|---|---|---|\n| 0 | `a`, `b` | … |\n| 1 | `c` | … |\n";
+    let page = "## x (`x/src`)\n| layer | modules | holds |\n|---|---|---|\n| 0 | `a`, `b` | … |\n| 1 | `c` | … |\n## y (`y/src`)\nModules of one layer do not import each other.\n";
     let l = layers(page, Path::new("/r"));
+    assert!(!l[0].strict && l[1].strict);
     assert_eq!(l[0].layer_of["b"], 0);
     assert_eq!(l[0].layer_of["c"], 1);
     assert_eq!(l[0].src, Path::new("/r/x/src"));
