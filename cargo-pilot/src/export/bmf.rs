@@ -1,6 +1,6 @@
 //! Bencher Metric Format (BMF): `{bench: {measure: {"value", "lower_value", "upper_value"}}}`,
 //! for `bencher run --adapter json`. Schema: <https://bencher.dev/bmf.json> (Bencher's
-//! reference, "Bencher Metric Format"), checked in as `tests/fixtures/export/bmf.schema.json`.
+//! reference, "Bencher Metric Format"), checked in as `cargo-pilot/tests/fixtures/export/bmf.schema.json`.
 //!
 //! Each bench has `latency` (Bencher's built-in measure, in nanoseconds): pilot's time per
 //! unit and its interval; and `throughput` (units per second) when the bench names a `unit`,

@@ -1,5 +1,5 @@
 //! Benches that the accuracy checks must catch (issue 13's bars, `checks_bars.sh`, and
-//! `tests/cli/checks.rs`): one that keeps 64 KiB more memory every round, the same work without
+//! `cargo-pilot/tests/checks.rs`): one that keeps 64 KiB more memory every round, the same work without
 //! the leak, one that gets 20% slower over its session, one whose setup leaves a buffer's first
 //! touch to the first unit of each round, and a full-form unit of about 50 ns
 //! whose recording overhead pilot measures, beside the same work timed as whole rounds with

@@ -606,8 +606,10 @@ fn wps_refuses_durations_and_work_amounts_that_are_not_positive() {
 /// with a warm-up says what it adjusted, and its interval is wider.
 #[test]
 fn independent_statistics_equal_scipys_and_the_default_states_its_adjustment() {
-    let fixture: Value =
-        serde_json::from_str(include_str!("../fixtures/independent_reference.json")).unwrap();
+    let fixture: Value = serde_json::from_str(include_str!(
+        "../../tests/fixtures/independent_reference.json"
+    ))
+    .unwrap();
     let values = |name: &str| -> Vec<f64> {
         fixture["files"][name]["values"]
             .as_array()

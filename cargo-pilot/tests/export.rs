@@ -11,7 +11,7 @@ use serde_json::Value;
 mod common;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/export")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export")
 }
 
 fn results() -> PathBuf {

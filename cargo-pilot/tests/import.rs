@@ -12,7 +12,7 @@ use std::process::Output;
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/import")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import")
 }
 
 /// A fresh target directory of this test's own.
