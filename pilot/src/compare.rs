@@ -162,6 +162,43 @@ pub fn compare_estimates(
     options: &CompareOptions,
 ) -> Change {
     let confidence = options.confidence.unwrap_or(new.confidence);
+    let (cb, cn, method) = components(base, new);
+    let se2 = |c: &Components| c.iter().map(|(v, _)| v).sum::<f64>();
+    let (se2_base, se2_new) = (se2(&cb), se2(&cn));
+    let total = se2_base + se2_new;
+    let dof = {
+        let denom: f64 = cb.iter().chain(&cn).map(|(v, d)| v * v / d).sum();
+        if denom > 0.0 {
+            total * total / denom
+        } else {
+            1.0
+        }
+    };
+    let difference = new.mean - base.mean;
+    let p = if total > 0.0 {
+        2.0 * student_t_sf((difference / total.sqrt()).abs(), dof)
+    } else if difference == 0.0 {
+        1.0
+    } else {
+        0.0
+    };
+    let change = new.mean / base.mean - 1.0;
+    let t = t_critical(confidence, dof);
+    let change_ci = fieller_interval(new.mean, se2_new, base.mean, se2_base, t)
+        .map(|(lo, hi)| (lo - 1.0, hi - 1.0));
+    Change {
+        change,
+        change_ci,
+        p: p.min(1.0),
+        verdict: verdict_of(change, change_ci, p, options),
+        method,
+    }
+}
+
+/// Each side's variance components, and the method that names them: each side's own standard
+/// error; the spread of one side's process estimates added to the other's when only one side
+/// ran several processes; and the machine's run-to-run variation on each side, when known.
+fn components(base: &SavedEstimate, new: &SavedEstimate) -> (Components, Components, String) {
     let own =
         |e: &SavedEstimate| -> Components { vec![(e.standard_error_squared(), e.dof.max(1.0))] };
     let (mut cb, mut cn) = (own(base), own(new));
@@ -207,36 +244,7 @@ pub fn compare_estimates(
     } else if base.is_multi_process() || new.is_multi_process() {
         method.push_str("; the machine's run-to-run variation not known yet");
     }
-    let se2 = |c: &Components| c.iter().map(|(v, _)| v).sum::<f64>();
-    let (se2_base, se2_new) = (se2(&cb), se2(&cn));
-    let total = se2_base + se2_new;
-    let dof = {
-        let denom: f64 = cb.iter().chain(&cn).map(|(v, d)| v * v / d).sum();
-        if denom > 0.0 {
-            total * total / denom
-        } else {
-            1.0
-        }
-    };
-    let difference = new.mean - base.mean;
-    let p = if total > 0.0 {
-        2.0 * student_t_sf((difference / total.sqrt()).abs(), dof)
-    } else if difference == 0.0 {
-        1.0
-    } else {
-        0.0
-    };
-    let change = new.mean / base.mean - 1.0;
-    let t = t_critical(confidence, dof);
-    let change_ci = fieller_interval(new.mean, se2_new, base.mean, se2_base, t)
-        .map(|(lo, hi)| (lo - 1.0, hi - 1.0));
-    Change {
-        change,
-        change_ci,
-        p: p.min(1.0),
-        verdict: verdict_of(change, change_ci, p, options),
-        method,
-    }
+    (cb, cn, method)
 }
 
 /// The verdict on a relative `change` with interval `change_ci` and p-value `p`: regressed or
