@@ -1,4 +1,4 @@
-//! Alternatives compared in one run (Pilot paper §III-F, DESIGN §6): the members of a group run
+//! Alternatives compared in one run (Pilot paper §III-F): the members of a group run
 //! interleaved, one round each per cycle, each with its own session statistics, until every
 //! adjacent pair of the ranking is settled and every member has the least samples an interval
 //! needs, or the group's time cap. A group answers "which is faster?": its members' intervals
