@@ -1,5 +1,5 @@
-//! The bench binary's command line, compatible with how `cargo bench`, `cargo test --benches`
-//! and cargo-nextest call a test harness (DESIGN §3).
+//! The bench binary's command line: libtest's, as `cargo bench`, `cargo test --benches` and
+//! cargo-nextest call a test harness, with pilot's own flags beside it.
 //!
 //! `cargo bench -- ARGS` passes `ARGS --bench`: benchmark mode. Without `--bench`, or with
 //! `--test`, the binary is in test mode: every bench runs one tiny round to show it works.

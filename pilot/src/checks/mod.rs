@@ -1,5 +1,6 @@
-//! Accuracy checks (DESIGN §5): what can make a result wrong, each a named [`Kind`] with its
-//! figures in the result's `checks` array and a plain-language warning with its remedy.
+//! Accuracy checks (the README's "Accuracy checks" lists them): what can make a result wrong,
+//! each a named [`Kind`] with its figures in the result's `checks` array and a plain-language
+//! warning with its remedy.
 //!
 //! Some are found at start, once per run ([`system`]: frequency scaling, turbo, a debug build,
 //! few cores, a virtual machine or CI runner); some by the session from its own readings

@@ -23,18 +23,37 @@ pub(crate) struct Setup<'a> {
 /// The checks of a run's set-up: frequency scaling, turbo, a debug build, fewer free cores than
 /// a bench's threads, a virtual machine, container or CI runner. Reads two sysfs files.
 pub(crate) fn start_checks(machine: &MachineDoc, setup: &Setup<'_>) -> Vec<CheckDoc> {
-    let mut checks = Vec::new();
-    if let Some(g) = machine.governor.as_deref().filter(|g| *g != "performance") {
-        checks.push(check(
-            Kind::FrequencyScaling,
-            format!(
-                "the CPU frequency governor is `{g}`: the clock speed follows the load, so speed \
-                 changes within and between runs; for steadier numbers set it to `performance` \
-                 (`sudo cpupower frequency-set --governor performance`)"
-            ),
-            serde_json::json!({ "governor": g }),
-        ));
-    }
+    [
+        frequency_scaling(machine),
+        turbo(setup),
+        debug_build(setup),
+        few_cores(machine, setup),
+        virtual_machine(machine),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// A frequency governor other than `performance`.
+fn frequency_scaling(machine: &MachineDoc) -> Option<CheckDoc> {
+    let g = machine
+        .governor
+        .as_deref()
+        .filter(|g| *g != "performance")?;
+    Some(check(
+        Kind::FrequencyScaling,
+        format!(
+            "the CPU frequency governor is `{g}`: the clock speed follows the load, so speed \
+             changes within and between runs; for steadier numbers set it to `performance` \
+             (`sudo cpupower frequency-set --governor performance`)"
+        ),
+        serde_json::json!({ "governor": g }),
+    ))
+}
+
+/// Turbo boost on, by Intel's `no_turbo` or cpufreq's `boost`.
+fn turbo(setup: &Setup<'_>) -> Option<CheckDoc> {
     let intel = (setup.read)("/sys/devices/system/cpu/intel_pstate/no_turbo");
     let boost = (setup.read)("/sys/devices/system/cpu/cpufreq/boost");
     let (turbo_on, remedy) = match (intel.as_deref(), boost.as_deref()) {
@@ -48,67 +67,75 @@ pub(crate) fn start_checks(machine: &MachineDoc, setup: &Setup<'_>) -> Vec<Check
         ),
         _ => (false, ""),
     };
-    if turbo_on {
-        checks.push(check(
+    turbo_on.then(|| {
+        check(
             Kind::Turbo,
             format!(
                 "turbo boost is on: the clock speed depends on temperature and on how many cores \
                  are busy, so it drifts during a run; for steadier numbers turn it off (`{remedy}`)"
             ),
             serde_json::json!({ "turbo": true }),
-        ));
-    }
-    if setup.debug_build {
-        checks.push(check(
+        )
+    })
+}
+
+/// A bench target built without optimisations.
+fn debug_build(setup: &Setup<'_>) -> Option<CheckDoc> {
+    setup.debug_build.then(|| {
+        check(
             Kind::DebugBuild,
             "the bench was built without optimisations (debug assertions are on): its times say \
              little about the optimised code; run it with `cargo bench` or `cargo pilot bench`, \
              which build the `bench` profile"
                 .into(),
             serde_json::json!({ "debug_assertions": true }),
-        ));
-    }
-    if let (Some(cores), Some(busy)) = (machine.cores, setup.others_busy) {
-        let free = (cores as f64 - busy).max(0.0);
-        if setup.threads as f64 > free + 0.25 {
-            checks.push(check(
-                Kind::FewCores,
-                format!(
-                    "a bench uses {} thread(s) but only {free:.1} of {cores} cores were free when \
-                     the run started (other processes kept {busy:.1} busy): its threads wait for \
-                     each other's cores; stop the other work, or give the bench fewer threads",
-                    setup.threads
-                ),
-                serde_json::json!({
-                    "threads": setup.threads,
-                    "cores": cores,
-                    "free_cores": figure(free),
-                }),
-            ));
-        }
-    }
+        )
+    })
+}
+
+/// Fewer cores free when the run started than a bench has threads.
+fn few_cores(machine: &MachineDoc, setup: &Setup<'_>) -> Option<CheckDoc> {
+    let (cores, busy) = (machine.cores?, setup.others_busy?);
+    let free = (cores as f64 - busy).max(0.0);
+    (setup.threads as f64 > free + 0.25).then(|| {
+        check(
+            Kind::FewCores,
+            format!(
+                "a bench uses {} thread(s) but only {free:.1} of {cores} cores were free when \
+                 the run started (other processes kept {busy:.1} busy): its threads wait for \
+                 each other's cores; stop the other work, or give the bench fewer threads",
+                setup.threads
+            ),
+            serde_json::json!({
+                "threads": setup.threads,
+                "cores": cores,
+                "free_cores": figure(free),
+            }),
+        )
+    })
+}
+
+/// A virtual machine, container or CI runner.
+fn virtual_machine(machine: &MachineDoc) -> Option<CheckDoc> {
     let place = match (&machine.virtualization, &machine.ci) {
         (Some(v), Some(ci)) => Some(format!("{v} on {ci}")),
         (Some(v), None) => Some(v.clone()),
         (None, Some(ci)) => Some(format!("a {ci} runner")),
         (None, None) => None,
-    };
-    if let Some(place) = place {
-        checks.push(check(
-            Kind::VirtualMachine,
-            format!(
-                "running in {place}: neighbours share the host's cores and caches, so the \
-                 speed changes between runs by more than one run's interval shows; compare two \
-                 builds in one job (`cargo pilot bench --against REV`), not with results from \
-                 another day"
-            ),
-            serde_json::json!({
-                "virtualization": machine.virtualization,
-                "ci": machine.ci,
-            }),
-        ));
-    }
-    checks
+    }?;
+    Some(check(
+        Kind::VirtualMachine,
+        format!(
+            "running in {place}: neighbours share the host's cores and caches, so the \
+             speed changes between runs by more than one run's interval shows; compare two \
+             builds in one job (`cargo pilot bench --against REV`), not with results from \
+             another day"
+        ),
+        serde_json::json!({
+            "virtualization": machine.virtualization,
+            "ci": machine.ci,
+        }),
+    ))
 }
 
 /// The cores other processes keep busy, from /proc/stat's counters read `wait` apart while this

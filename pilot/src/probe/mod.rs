@@ -1,5 +1,5 @@
-//! What pilot knows about the machine a result was measured on (DESIGN §5): enough to tell
-//! later whether two results are comparable.
+//! What pilot knows about the machine a result was measured on (a result's `machine`): enough
+//! to tell later whether two results are comparable.
 
 use crate::schema::MachineDoc;
 

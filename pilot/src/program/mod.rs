@@ -20,6 +20,7 @@
 mod document;
 mod export;
 mod measure;
+mod shell;
 mod spawn;
 #[cfg(unix)]
 mod wait;

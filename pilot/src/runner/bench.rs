@@ -1,7 +1,10 @@
 //! Benchmark mode: an adaptive session per bench, results saved, a table at the end.
+//!
+//! [`results`] reads the baseline and saves each result, [`outcome`] shows each bench's, and
+//! [`finish`] ends the run.
 
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -14,104 +17,19 @@ use super::speed::MachineSpeed;
 use super::workload::{Closure, SessionChecks, form, measure};
 use super::{group, now, threads};
 use crate::cli::Args;
-use crate::fmt::{format_count, format_estimate, format_ns, format_throughput};
 use crate::record::{ClockInfo, measure_clock};
-use crate::report::{Row, TimePer, render_table};
-use crate::schema::{CheckDoc, CompareDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+use crate::report::{Row, TimePer};
+use crate::schema::{CheckDoc, MachineDoc, ResultDoc};
 use crate::session::processes::auto_processes;
 use crate::session::{SessionConfig, SessionResult, Status};
 use crate::store::{self, result};
 
-/// The exit code for a regression found against a baseline.
-const EXIT_REGRESSION: u8 = 3;
+mod finish;
+mod outcome;
+mod results;
 
-/// The results of baseline `name` (when one is asked for) for bench target `target`, read
-/// before anything runs so that a missing or corrupt baseline stops the run at once. A
-/// baseline without the target has no results for it.
-pub(crate) fn load_baseline(
-    root: &Path,
-    name: Option<&str>,
-    target: &str,
-) -> Result<Option<Vec<store::SavedResult>>, String> {
-    let Some(name) = name else {
-        return Ok(None);
-    };
-    let dir = store::baseline(&store::baselines_dir(root), name).map_err(|e| e.to_string())?;
-    let dir = dir.join(target);
-    if !dir.is_dir() {
-        return Ok(Some(Vec::new()));
-    }
-    store::read_dir(&dir).map(Some).map_err(|e| e.to_string())
-}
-
-/// Writes `doc` as the latest result of bench `name` of `target`, and into `baseline` when
-/// one is being saved. A document that would not pass the reader's checks is refused (it
-/// would break every later comparison), and a write that fails is an error: either way it is
-/// said on standard error, counted in the number returned, and the file on disk stays as it
-/// was.
-pub(crate) fn save_result(
-    root: &Path,
-    target: &str,
-    name: &str,
-    doc: &ResultDoc,
-    baseline: Option<&str>,
-) -> usize {
-    if let Err(e) = doc.validate() {
-        eprintln!(
-            "error: `{name}` produced a result pilot cannot read back, so it was not saved (a \
-             bug in pilot): {e}"
-        );
-        return 1;
-    }
-    let bytes = serde_json::to_vec_pretty(doc).expect("documents serialise");
-    let mut paths = vec![store::latest_path(root, target, name)];
-    if let Some(baseline) = baseline {
-        paths.push(store::baseline_path(root, baseline, target, name));
-    }
-    let mut failed = 0;
-    for path in paths {
-        if let Err(e) = crate::files::write_atomic(&path, &bytes) {
-            eprintln!(
-                "error: failed to write the result of `{name}` to `{}`: {e}",
-                path.display()
-            );
-            failed += 1;
-        }
-    }
-    failed
-}
-
-/// Compares the results `docs` of `target` (saved as latest under `root`) with the
-/// baseline's and prints the table; `ran` says which baseline entries this run covered (the
-/// others are not "missing"). Returns the comparison document and whether anything regressed.
-pub(crate) fn compare_with_baseline(
-    (root, target): (&Path, &str),
-    docs: &[ResultDoc],
-    base: &[store::SavedResult],
-    ran: &dyn Fn(&str) -> bool,
-    options: &crate::compare::CompareOptions,
-    baseline: &str,
-) -> (CompareDoc, bool) {
-    let results: Vec<store::SavedResult> = docs
-        .iter()
-        .filter_map(|d| {
-            let path = store::latest_path(root, target, &d.name);
-            store::from_document(d, &path).ok()
-        })
-        .collect();
-    let comparisons = crate::compare::against_baseline(base, &results, |r| ran(&r.name), options);
-    for w in crate::compare::machine_mismatch(base, &results) {
-        println!("warning: {}", crate::fmt::terminal(&w));
-    }
-    println!(
-        "\ncompared with baseline `{baseline}`:\n{}",
-        crate::report::comparison_table(&comparisons, options)
-    );
-    (
-        crate::report::comparison_doc(&comparisons, options),
-        crate::compare::any_regressed(&comparisons),
-    )
-}
+pub(crate) use outcome::{print_outcome, row};
+pub(crate) use results::{compare_with_baseline, load_baseline, save_result};
 
 /// A benchmark run of this binary: where its results go, what it has measured so far.
 pub(super) struct Run<'a> {
@@ -461,167 +379,5 @@ impl Run<'_> {
             doc,
             self.args.save_baseline.as_deref(),
         );
-    }
-
-    /// The end of the run: the table, the comparison with the baseline, the run document, and
-    /// the exit code.
-    pub(super) fn finish(
-        mut self,
-        selected: &[&Bench],
-        base: Option<&[store::SavedResult]>,
-    ) -> ExitCode {
-        self.log.finish();
-        // Benches on several threads ran last: the table and the run document list every
-        // bench in source order, as `selected` is.
-        let position = |name: &str| selected.iter().position(|b| b.name == name);
-        self.rows.sort_by_key(|r| position(&r.name));
-        self.documents.sort_by_key(|d| position(&d.name));
-        if let Some(w) = self.speed.finish() {
-            println!("warning: {}", crate::fmt::terminal(&w));
-        }
-        // A run that measured nothing (every bench filtered out or ignored) has no table.
-        if !self.args.no_table && !self.rows.is_empty() {
-            // The machine's line was printed as the run started: not again here.
-            println!("\n{}", render_table(&self.rows, self.confidence));
-            print!("{}", self.groups.render());
-            println!(
-                "results: {}",
-                store::results_dir(&self.root).join(&self.target).display()
-            );
-        } else if !self.rows.is_empty() {
-            // `cargo pilot bench` prints one table across targets, but a group's ranking is
-            // this target's own: it is printed here, under the target's name.
-            print!("{}", self.groups.render());
-        }
-        if self.args.output_format == crate::cli::OutputFormat::Bencher {
-            // After the table, so that the lines stand together for tools that read them.
-            print!("\n{}", crate::report::bencher_lines(&self.documents));
-        }
-        if let Some(name) = &self.args.save_baseline {
-            if let Some(w) = crate::report::weak_baseline(&self.documents, name) {
-                println!("warning: {}", crate::fmt::terminal(&w));
-            }
-        }
-        let comparison = base.map(|base| self.compare(base, selected));
-        let regressed = comparison.as_ref().is_some_and(|(_, r)| *r);
-        if let Some(path) = &self.args.json {
-            let run = RunDoc {
-                schema: RUN_SCHEMA.to_string(),
-                target: Some(self.target.clone()),
-                started: Some(self.started.clone()),
-                machine: Some(self.machine.clone()),
-                benches: Some(selected.iter().map(|b| b.name.clone()).collect()),
-                results: std::mem::take(&mut self.documents),
-                comparison: comparison.map(|(doc, _)| doc),
-                groups: Some(self.groups.docs()),
-            };
-            let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
-            if let Err(e) =
-                crate::files::write_output(Path::new(path), &bytes, crate::files::Existing::Replace)
-            {
-                eprintln!("error: failed to write `{path}`: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-        if self.failed > 0 {
-            ExitCode::FAILURE
-        } else if regressed {
-            ExitCode::from(EXIT_REGRESSION)
-        } else {
-            ExitCode::SUCCESS
-        }
-    }
-
-    /// Compares this run's results with the baseline's and prints the table; returns the
-    /// comparison document and whether anything regressed.
-    fn compare(&self, base: &[store::SavedResult], selected: &[&Bench]) -> (CompareDoc, bool) {
-        let options = crate::compare::CompareOptions {
-            alpha: self.args.alpha.unwrap_or(0.01),
-            noise: self.args.noise.unwrap_or(0.01),
-            confidence: None,
-        };
-        // Benches left out by the filters are not "missing".
-        compare_with_baseline(
-            (&self.root, &self.target),
-            &self.documents,
-            base,
-            &|name| selected.iter().any(|b| b.name == name),
-            &options,
-            self.args.baseline.as_deref().unwrap_or(""),
-        )
-    }
-}
-
-pub(crate) fn print_outcome(name: &str, s: &SessionResult) {
-    let name = crate::fmt::terminal(name);
-    match (&s.status, &s.estimate) {
-        (Status::Failed(msg), _) => println!("{name}: FAILED: {msg}"),
-        (status, Some(e)) => println!(
-            "{name}: {} ± {:.2}% [{}]",
-            format_ns(e.mean),
-            100.0 * e.relative_half_width(),
-            status.as_str()
-        ),
-        (status, None) => println!("{name}: no estimate [{}]", status.as_str()),
-    }
-    if let Some(o) = &s.overhead {
-        let share = s
-            .estimate
-            .as_ref()
-            .filter(|e| e.mean > 0.0)
-            .map(|e| format!(", {:.2}% of a unit", 100.0 * o.per_unit_ns / e.mean))
-            .unwrap_or_default();
-        println!(
-            "  recording overhead: {} per unit ({} to {}, {} pairs of rounds on/off){share}",
-            format_ns(o.per_unit_ns),
-            format_ns(o.low),
-            format_ns(o.high),
-            o.pairs
-        );
-    }
-    for w in &s.warnings {
-        println!("  warning: {}", crate::fmt::terminal(w));
-    }
-}
-
-/// The table row of a session: bench `name`, its time `per` unit or iteration, its throughput
-/// in what `rate` counts.
-pub(crate) fn row(name: &str, per: TimePer, rate: Option<&result::Rate>, s: &SessionResult) -> Row {
-    let (time, throughput, samples, q) = match &s.estimate {
-        Some(e) => {
-            let time = format_estimate(e.mean, e.ci.low, e.ci.high);
-            let throughput = match rate.map(|r| (r, r.bounds(e.mean, e.ci.low, e.ci.high).0)) {
-                Some((r, Some(t))) => format_throughput(t, &r.unit),
-                _ => String::new(),
-            };
-            (
-                time,
-                throughput,
-                format_count(e.n),
-                e.subsession_size.to_string(),
-            )
-        }
-        None => ("-".into(), String::new(), "-".into(), "-".into()),
-    };
-    let status = match &s.status {
-        Status::Failed(_) => "FAILED".to_string(),
-        other => other.as_str().to_string(),
-    };
-    Row {
-        name: name.to_string(),
-        time,
-        per,
-        throughput,
-        samples,
-        subsession: q,
-        warm_up: s.warm_up.map_or("-", |w| w.as_str()).to_string(),
-        cut: format_count(s.removed),
-        outliers: s.outliers.map_or("-".into(), |o| {
-            format!("{}/{}", format_count(o.z), format_count(o.mad))
-        }),
-        rounds: s.rounds.len().to_string(),
-        processes: s.process_means.len().max(1).to_string(),
-        wall: format!("{:.1} s", s.elapsed.as_secs_f64()),
-        status,
     }
 }

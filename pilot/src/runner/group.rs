@@ -11,6 +11,8 @@
 //! `--sequential` measures the members one after another instead, each to its own target, and
 //! compares them afterwards by the same rule (with each round's mean over all its readings):
 //! the baseline against which interleaving is judged.
+//!
+//! [`ranking`] ranks members measured apart, [`report`] shows a finished group.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -18,17 +20,22 @@ use std::time::Duration;
 use super::config::session_config;
 use super::registry::Bench;
 use super::workload::{
-    BenchWorkload, SessionChecks, calibrate, failed_session, form, measure, target_unit_ns,
+    BenchWorkload, SessionChecks, calibrate, failed_session, measure, target_unit_ns,
 };
 use crate::cli::Args;
-use crate::fmt::format_estimate;
 use crate::record::{ClockInfo, RealClock};
-use crate::report::{GroupRow, LiveProgress, TimePer, render_group};
-use crate::schema::{GroupDoc, MemberDoc, PairDoc, RangeDoc};
-use crate::session::group::{
-    GroupConfig, GroupResult, MemberView, PairComparison, PairVerdict, rank, run_group,
-};
+use crate::report::LiveProgress;
+use crate::schema::GroupDoc;
+use crate::session::group::{GroupConfig, GroupResult, PairComparison, run_group};
 use crate::session::{SessionConfig, SessionResult, Workload};
+
+mod ranking;
+mod report;
+
+use ranking::rank_samples;
+pub(crate) use ranking::rank_sessions;
+use report::GroupReport;
+pub(crate) use report::{group_doc, group_report, render_report};
 
 /// Longest round of a group member: short rounds make many cycles, so the members' rounds
 /// alternate faster than the machine's state changes.
@@ -44,32 +51,6 @@ pub(super) struct Groups<'b> {
     /// Sessions of `--sequential` members, kept to compare once all are done.
     sequential_sessions: BTreeMap<String, Vec<Option<SessionResult>>>,
     reports: Vec<GroupReport>,
-}
-
-/// A finished group, for the table and the run document.
-pub(crate) struct GroupReport {
-    name: String,
-    /// Member names and estimates, in ranking order.
-    ranked: Vec<(String, f64, f64, f64)>,
-    pairs: Vec<(String, String, PairComparison)>,
-    settled: bool,
-    cycles: usize,
-    elapsed: Duration,
-    /// When the ranking was settled, in an interleaved run.
-    ranking_settled: Option<Duration>,
-    confidence: f64,
-    /// What the members' times are per (the title of the time column).
-    per: String,
-}
-
-impl GroupReport {
-    /// The report of a group whose `members` are these benches: their times are per iteration
-    /// when all are micro-form, per unit when none is.
-    fn of_members(mut self, members: &[&Bench]) -> Self {
-        let per = members.iter().map(|b| TimePer::of_form(form(&b.def.body)));
-        self.per = TimePer::title(per).unwrap_or_else(|| "time".to_string());
-        self
-    }
 }
 
 impl<'b> Groups<'b> {
@@ -354,209 +335,6 @@ impl<'b> Groups<'b> {
             .map(|g| group_doc(g, !self.sequential))
             .collect()
     }
-}
-
-/// Ranks sessions measured one after another by the group's rule (with each round's mean over
-/// its stable readings): the ranking, its adjacent pairs, and whether every pair was settled.
-/// Sessions without an estimate are left out of the ranking.
-pub(crate) fn rank_sessions(
-    sessions: &[SessionResult],
-    config: &GroupConfig,
-) -> (Vec<usize>, Vec<PairComparison>, bool) {
-    let round_means: Vec<Vec<f64>> = sessions
-        .iter()
-        .map(|s| {
-            s.rounds
-                .iter()
-                .filter(|r| r.analysed && r.stable.is_some())
-                .filter_map(|r| r.mean_ns)
-                .collect()
-        })
-        .collect();
-    rank_samples(sessions, &round_means, config)
-}
-
-/// Ranks sessions by the group's rule, each with its own independent samples of the mean
-/// (`samples[i]` for `sessions[i]`: its rounds' means, or its processes' estimates).
-fn rank_samples(
-    sessions: &[SessionResult],
-    round_means: &[Vec<f64>],
-    config: &GroupConfig,
-) -> (Vec<usize>, Vec<PairComparison>, bool) {
-    let with: Vec<usize> = (0..sessions.len())
-        .filter(|&i| sessions[i].estimate.is_some())
-        .collect();
-    let views: Vec<MemberView<'_>> = with
-        .iter()
-        .map(|&i| MemberView {
-            estimate: sessions[i].estimate.as_ref().expect("filtered"),
-            round_means: &round_means[i],
-        })
-        .collect();
-    let (ranking, pairs) = rank(&views, config);
-    let ranking: Vec<usize> = ranking.into_iter().map(|k| with[k]).collect();
-    let pairs: Vec<PairComparison> = pairs
-        .into_iter()
-        .map(|p| PairComparison {
-            a: with[p.a],
-            b: with[p.b],
-            ..p
-        })
-        .collect();
-    let settled = pairs.iter().all(|p| p.verdict != PairVerdict::Undecided);
-    (ranking, pairs, settled)
-}
-
-/// A group's entry in the run document's `groups`.
-pub(crate) fn group_doc(g: &GroupReport, interleaved: bool) -> GroupDoc {
-    GroupDoc {
-        name: g.name.clone(),
-        ranking: g.ranked.iter().map(|r| r.0.clone()).collect(),
-        pairs: g
-            .pairs
-            .iter()
-            .map(|(a, b, p)| PairDoc {
-                a: a.clone(),
-                b: b.clone(),
-                ratio: p.ratio,
-                ratio_ci: RangeDoc {
-                    low: p.ratio_ci.low,
-                    high: p.ratio_ci.high,
-                },
-                p: p.p,
-                verdict: p.verdict.as_str().to_string(),
-            })
-            .collect(),
-        members: g
-            .ranked
-            .iter()
-            .map(|(name, mean, low, high)| MemberDoc {
-                name: name.clone(),
-                mean: *mean,
-                ci: RangeDoc {
-                    low: *low,
-                    high: *high,
-                },
-            })
-            .collect(),
-        status: if g.settled { "settled" } else { "time cap" }.to_string(),
-        interleaved,
-        cycles: g.cycles,
-        elapsed_s: g.elapsed.as_secs_f64(),
-        ranking_settled_s: g.ranking_settled.map(|t| t.as_secs_f64()),
-    }
-}
-
-/// A finished group's report: its members' `names` in the order of `estimates`, and what the
-/// interleaved (or sequential) comparison found.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn group_report(
-    group: &str,
-    names: &[String],
-    ranking: &[usize],
-    pairs: Vec<PairComparison>,
-    estimates: &[Option<(f64, f64, f64)>],
-    confidence: f64,
-    settled: bool,
-    cycles: usize,
-    elapsed: Duration,
-    ranking_settled: Option<Duration>,
-) -> GroupReport {
-    let ranked = ranking
-        .iter()
-        .filter_map(|&i| {
-            let (mean, low, high) = estimates[i]?;
-            Some((names[i].clone(), mean, low, high))
-        })
-        .collect();
-    let pairs = pairs
-        .into_iter()
-        .map(|p| (names[p.a].clone(), names[p.b].clone(), p))
-        .collect();
-    GroupReport {
-        name: group.to_string(),
-        ranked,
-        pairs,
-        settled,
-        cycles,
-        elapsed,
-        ranking_settled,
-        confidence,
-        per: "time per unit".to_string(),
-    }
-}
-
-/// One group's ranking table, with a line saying how it was measured.
-pub(crate) fn render_report(g: &GroupReport, sequential: bool) -> String {
-    let mut out = String::new();
-    let how = match (sequential, g.settled) {
-        (true, true) => "one after another, settled".to_string(),
-        (true, false) => "one after another, not settled".to_string(),
-        (false, true) => format!("settled after {} cycles", g.cycles),
-        (false, false) => format!("time cap after {} cycles", g.cycles),
-    };
-    // A ranking settled long before the end: the rest went to the members' targets.
-    let how = match g.ranking_settled {
-        Some(t) if !sequential && g.elapsed.as_secs_f64() > 1.5 * t.as_secs_f64() => {
-            format!("{how}; the ranking was settled at {:.1} s", t.as_secs_f64())
-        }
-        _ => how,
-    };
-    out.push_str(&format!(
-        "group {} ({how}, {:.1} s; {:.0}% CI)\n",
-        g.name,
-        g.elapsed.as_secs_f64(),
-        100.0 * g.confidence
-    ));
-    let Some(&(_, fastest, f_low, f_high)) = g.ranked.first() else {
-        out.push_str("  no member has an estimate\n\n");
-        return out;
-    };
-    let f_rel = (f_high - f_low) / 2.0 / fastest;
-    let rows: Vec<GroupRow> = g
-        .ranked
-        .iter()
-        .enumerate()
-        .map(|(k, (name, mean, low, high))| {
-            let rel = (high - low) / 2.0 / mean;
-            let ratio = mean / fastest;
-            let ratio_hw = ratio * (rel * rel + f_rel * f_rel).sqrt();
-            let vs_fastest = if k == 0 {
-                "1.00×".to_string()
-            } else {
-                format!("{ratio:.2}× ± {ratio_hw:.2}×")
-            };
-            let (vs_next, p, verdict) = match k.checked_sub(1).map(|j| &g.pairs[j]) {
-                Some((a, _, pair)) => (
-                    format!(
-                        "{:.3}× [{:.3}, {:.3}] vs {a}",
-                        pair.ratio, pair.ratio_ci.low, pair.ratio_ci.high
-                    ),
-                    pair.p.map_or("-".to_string(), |p| format!("{p:.1e}")),
-                    pair.verdict.as_str().to_string(),
-                ),
-                None => (String::new(), String::new(), String::new()),
-            };
-            GroupRow {
-                rank: (k + 1).to_string(),
-                name: name.clone(),
-                time: format_estimate(*mean, *low, *high),
-                vs_fastest,
-                vs_next,
-                p,
-                verdict,
-            }
-        })
-        .collect();
-    out.push_str(&render_group(&rows, &g.per));
-    if g.pairs.iter().any(|(_, _, p)| p.few_rounds) {
-        out.push_str(
-            "  undecided: a member had too few analysed rounds for a verdict, whatever p says; \
-             give the group more time (--max-time)\n",
-        );
-    }
-    out.push('\n');
-    out
 }
 
 /// The members' names, in member order.

@@ -51,15 +51,7 @@ pub fn main(debug_build: bool) -> ExitCode {
     // `PILOT_PROBE=groups` also lists the group members, one `group\tINSTANCE\tBENCH` line
     // each (`cargo pilot bench --against` ranks a group's members from their own processes).
     if let Some(probe) = std::env::var_os("PILOT_PROBE") {
-        println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
-        if probe == "groups" {
-            for b in registered() {
-                if let Some(group) = &b.group {
-                    println!("group\t{group}\t{}", b.name);
-                }
-            }
-        }
-        return ExitCode::SUCCESS;
+        return answer_probe(&probe);
     }
     let args = match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
         Ok(a) => a,
@@ -73,20 +65,8 @@ pub fn main(debug_build: bool) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let benches = registered();
-    let mut by_name: std::collections::HashMap<&str, &Bench> = std::collections::HashMap::new();
-    for b in &benches {
-        if let Some(first) = by_name.insert(&b.name, b) {
-            eprintln!(
-                "error: two benches are named `{}` ({}:{} and {}:{}); rename one with \
-                 #[pilot::bench(name = \"...\")]",
-                b.name, first.def.file, first.def.line, b.def.file, b.def.line
-            );
-            return ExitCode::from(2);
-        }
-    }
-    if let Err(e) = crate::store::check_names(benches.iter().map(|b| b.name.as_str())) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
+    if let Err(code) = check_names(&benches) {
+        return code;
     }
     let total = benches.len();
     let selected: Vec<&Bench> = benches
@@ -112,17 +92,55 @@ pub fn main(debug_build: bool) -> ExitCode {
     }
     let filtered_out = total - selected.len();
     match args.mode {
-        Mode::List | Mode::ListTerse => {
-            for b in &selected {
-                println!("{}: benchmark", crate::fmt::terminal(&b.name));
-            }
-            if args.mode == Mode::List {
-                println!("\n{} benchmarks", selected.len());
-            }
-            ExitCode::SUCCESS
-        }
+        Mode::List | Mode::ListTerse => list(&args, &selected),
         Mode::Bench => bench::bench_mode(&args, &selected, filtered_out, debug_build),
         Mode::Child => processes::child_mode(&args, &selected),
         Mode::Test | Mode::Help => test_mode::test_mode(&args, &benches, &selected, filtered_out),
     }
+}
+
+/// Answers `cargo pilot`'s question whether this is a pilot binary (`PILOT_PROBE` set): its
+/// version, and with `PILOT_PROBE=groups` the group members too.
+fn answer_probe(probe: &std::ffi::OsStr) -> ExitCode {
+    println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+    if probe == "groups" {
+        for b in registered() {
+            if let Some(group) = &b.group {
+                println!("group\t{group}\t{}", b.name);
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Checks that no two of `benches` share a name and that every name can be stored;
+/// the exit code of a usage error, said on standard error, when not.
+fn check_names(benches: &[Bench]) -> Result<(), ExitCode> {
+    let mut by_name: std::collections::HashMap<&str, &Bench> = std::collections::HashMap::new();
+    for b in benches {
+        if let Some(first) = by_name.insert(&b.name, b) {
+            eprintln!(
+                "error: two benches are named `{}` ({}:{} and {}:{}); rename one with \
+                 #[pilot::bench(name = \"...\")]",
+                b.name, first.def.file, first.def.line, b.def.file, b.def.line
+            );
+            return Err(ExitCode::from(2));
+        }
+    }
+    if let Err(e) = crate::store::check_names(benches.iter().map(|b| b.name.as_str())) {
+        eprintln!("error: {e}");
+        return Err(ExitCode::from(2));
+    }
+    Ok(())
+}
+
+/// `--list`: the selected benches, one line each, with their count unless `--format terse`.
+fn list(args: &cli::Args, selected: &[&Bench]) -> ExitCode {
+    for b in selected {
+        println!("{}: benchmark", crate::fmt::terminal(&b.name));
+    }
+    if args.mode == Mode::List {
+        println!("\n{} benchmarks", selected.len());
+    }
+    ExitCode::SUCCESS
 }

@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use serde::Serialize;
+
 use super::*;
 use crate::record::ClockInfo;
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status};

@@ -1,4 +1,4 @@
-//! Alternatives compared in one run (Pilot paper §III-F, DESIGN §6): the members of a group run
+//! Alternatives compared in one run (Pilot paper §III-F): the members of a group run
 //! interleaved, one round each per cycle, each with its own session statistics, until every
 //! adjacent pair of the ranking is settled and every member has the least samples an interval
 //! needs, or the group's time cap. A group answers "which is faster?": its members' intervals
@@ -11,14 +11,18 @@
 //! cycle is shuffled each cycle (a seeded SplitMix64 Fisher–Yates shuffle, deterministic for a
 //! given group size), so no member always follows the same one (caches, frequency boosts and
 //! allocator state left by the previous member are spread over all of them).
+//!
+//! [`ranking`] ranks the members and decides each adjacent pair.
 
 use std::time::Duration;
 
-use super::{Estimate, Session, SessionConfig, SessionResult, Status, Workload};
+use super::{Session, SessionConfig, SessionResult, Status, Workload};
 use crate::record::Clock;
-use crate::stats::summary::Moments;
-use crate::stats::welch::welch_test;
-use crate::stats::{ConfidenceInterval, Summary};
+
+mod ranking;
+
+use ranking::cycles_until_next_look;
+pub(crate) use ranking::{MemberView, PairComparison, PairVerdict, rank};
 
 /// How a group decides.
 #[derive(Debug, Clone)]
@@ -52,198 +56,6 @@ impl Default for GroupConfig {
             wait_for_targets: false,
         }
     }
-}
-
-/// The outcome of comparing two adjacent members of the ranking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PairVerdict {
-    /// The first (`a`) is faster than the second (`b`).
-    Faster,
-    /// Their difference lies inside the noise threshold.
-    Equivalent,
-    /// Not settled yet (or at the cap: never settled).
-    Undecided,
-}
-
-impl PairVerdict {
-    /// The name used in output and in the run document.
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            PairVerdict::Faster => "faster",
-            PairVerdict::Equivalent => "equivalent",
-            PairVerdict::Undecided => "undecided",
-        }
-    }
-}
-
-/// The comparison of an adjacent pair: `a` ranks before (is not slower than) `b`.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct PairComparison {
-    /// Index of the member ranked first.
-    pub a: usize,
-    /// Index of the member ranked next.
-    pub b: usize,
-    /// Time of `b` over time of `a`.
-    pub ratio: f64,
-    /// Confidence interval of the ratio.
-    pub ratio_ci: ConfidenceInterval,
-    /// Welch's two-sided p-value; `None` when a member has no round means (readings-only).
-    pub p: Option<f64>,
-    pub verdict: PairVerdict,
-    /// Undecided only because a member had fewer analysed rounds than a verdict needs
-    /// (`min_rounds`), whatever p says.
-    pub few_rounds: bool,
-}
-
-/// What a member brings to a pair comparison.
-pub(crate) struct MemberView<'a> {
-    pub estimate: &'a Estimate,
-    /// Mean of each analysed round's stable unit readings.
-    pub round_means: &'a [f64],
-}
-
-/// Settles one adjacent pair, `a` ranked before `b`.
-///
-/// Method: Welch's t-test on the logarithms of the members' round means. A round mean is the
-/// mean of one round's stable unit readings; rounds of the two members alternate in time, so
-/// both sets sample the same machine states, and the round means carry the variation between
-/// rounds that an interval over single readings misses (the same reason a session's own
-/// interval takes the wider of the readings' and the rounds' intervals). Logarithms turn the
-/// ratio of times into a difference: the ratio is `exp(d)` and its interval `exp` of the
-/// difference's Welch interval. Assumes the round means of each member are independent (rounds
-/// are long against the readings' correlation, and the pairing of rounds by cycle is not
-/// used, which makes the test conservative when machine states change slowly) and their
-/// logarithms roughly normal. Readings-only members have no round means: their pair uses the
-/// members' intervals only (ratio interval by the delta method, no p).
-///
-/// Verdicts, in order: `faster` when the members' intervals do not overlap or p < `alpha` (and
-/// the difference points the way of the ranking); `equivalent` when the ratio's interval lies
-/// inside `1 ± noise`; otherwise `undecided`. Before each member has `min_rounds` analysed
-/// rounds, a pair is `undecided`, which keeps early noise from settling it. Time: O(n) in the
-/// round means.
-pub(crate) fn compare_pair(
-    a: &MemberView<'_>,
-    b: &MemberView<'_>,
-    (ia, ib): (usize, usize),
-    config: &GroupConfig,
-) -> PairComparison {
-    let (ea, eb) = (a.estimate, b.estimate);
-    let enough = ea.rounds >= config.min_rounds && eb.rounds >= config.min_rounds;
-    let disjoint = !ea.ci.overlaps(&eb.ci) && eb.mean > ea.mean;
-    let welch = match (log_moments(a.round_means), log_moments(b.round_means)) {
-        (Some(x), Some(y)) => welch_test(&x, &y, config.confidence).ok(),
-        _ => None,
-    };
-    let (ratio, ratio_ci, p, significant) = match welch {
-        Some(w) => (
-            w.difference.exp(),
-            ConfidenceInterval {
-                low: w.difference_ci.low.exp(),
-                high: w.difference_ci.high.exp(),
-                confidence: config.confidence,
-            },
-            Some(w.p),
-            w.p < config.alpha && w.difference > 0.0,
-        ),
-        None => {
-            // Delta method on the members' own intervals.
-            let ratio = eb.mean / ea.mean;
-            let rel = (ea.relative_half_width().powi(2) + eb.relative_half_width().powi(2)).sqrt();
-            (
-                ratio,
-                ConfidenceInterval {
-                    low: ratio * (1.0 - rel),
-                    high: ratio * (1.0 + rel),
-                    confidence: config.confidence,
-                },
-                None,
-                false,
-            )
-        }
-    };
-    let verdict = if !enough {
-        PairVerdict::Undecided
-    } else if disjoint || significant {
-        PairVerdict::Faster
-    } else if ratio_ci.low >= 1.0 - config.noise && ratio_ci.high <= 1.0 + config.noise {
-        PairVerdict::Equivalent
-    } else {
-        PairVerdict::Undecided
-    };
-    PairComparison {
-        a: ia,
-        b: ib,
-        ratio,
-        ratio_ci,
-        p,
-        verdict,
-        few_rounds: !enough,
-    }
-}
-
-/// Mean and variance of the logarithms of the positive values; `None` with fewer than 2.
-fn log_moments(xs: &[f64]) -> Option<Moments> {
-    let logs: Vec<f64> = xs.iter().filter(|x| **x > 0.0).map(|x| x.ln()).collect();
-    if logs.len() < 2 {
-        return None;
-    }
-    Summary::of(&logs).ok().map(|s| s.moments())
-}
-
-/// The ranking (member indices, fastest first, by mean time per unit; members without an
-/// estimate left out) and the comparison of each adjacent pair.
-pub(crate) fn rank(
-    members: &[MemberView<'_>],
-    config: &GroupConfig,
-) -> (Vec<usize>, Vec<PairComparison>) {
-    let mut ranking: Vec<usize> = (0..members.len()).collect();
-    ranking.sort_by(|&i, &j| {
-        members[i]
-            .estimate
-            .mean
-            .total_cmp(&members[j].estimate.mean)
-    });
-    let pairs = ranking
-        .windows(2)
-        .map(|w| compare_pair(&members[w[0]], &members[w[1]], (w[0], w[1]), config))
-        .collect();
-    (ranking, pairs)
-}
-
-/// Cycles to run before the next look at the pairs: from the round means each undecided pair
-/// still needs (for `faster`: Welch's required sample size at power 0.8,
-/// [`required_to_resolve`](crate::stats::samplesize::required_to_resolve); for `equivalent`:
-/// the size at which the ratio's interval fits inside the noise band), the smaller of the two,
-/// minus what the members have; at least 1, at most as many as have run (so one poor early
-/// estimate cannot spend the cap). Fewer looks also mean fewer chances for noise to pass a
-/// test by luck.
-fn cycles_until_next_look(
-    pairs: &[PairComparison],
-    members: &[MemberView<'_>],
-    config: &GroupConfig,
-) -> usize {
-    let mut need = 1usize;
-    for pair in pairs.iter().filter(|p| p.verdict == PairVerdict::Undecided) {
-        let (a, b) = (&members[pair.a], &members[pair.b]);
-        let have = a.round_means.len().min(b.round_means.len());
-        let var = |xs: &[f64]| log_moments(xs).map_or(0.0, |m| m.variance);
-        let (va, vb) = (var(a.round_means), var(b.round_means));
-        let d = pair.ratio.ln();
-        let faster = crate::stats::samplesize::required_to_resolve(va, vb, d, config.alpha, 0.8);
-        let band = config.noise - d.abs();
-        let equivalent = (band > 0.0).then(|| {
-            let t = crate::stats::summary::t_critical(config.confidence, (have.max(2) - 1) as f64);
-            ((va + vb) * (t / band).powi(2)).ceil() as usize
-        });
-        let needed = match (faster, equivalent) {
-            (Some(f), Some(e)) => f.min(e),
-            (Some(n), None) | (None, Some(n)) => n,
-            (None, None) => have + 1,
-        };
-        let missing = needed.saturating_sub(have).clamp(1, have.max(1));
-        need = need.max(missing);
-    }
-    need
 }
 
 /// The result of a group.
@@ -310,9 +122,11 @@ pub(crate) fn run_group(
     let mut rng = SplitMix64(0x005E_ED0F_9A0C_u64 ^ n as u64);
     let mut order: Vec<usize> = (0..n).collect();
     let mut cycles = 0;
-    let mut next_look = 1;
-    let mut undecided = n.saturating_sub(1);
-    let mut ranking_settled = None;
+    let mut looks = Looks {
+        next: 1,
+        undecided: n.saturating_sub(1),
+        ranking_settled: None,
+    };
     let mut interrupted = false;
     let settled = loop {
         if super::stop::requested() {
@@ -332,44 +146,92 @@ pub(crate) fn run_group(
             break false;
         }
         let at_cap = elapsed >= config.max_time;
-        if cycles >= next_look || at_cap {
-            let (indices, members) = views(&states, &ended);
-            let (_, pairs) = rank(&members, config);
-            undecided = pairs
-                .iter()
-                .filter(|p| p.verdict == PairVerdict::Undecided)
-                .count();
-            if undecided > 0 {
-                ranking_settled = None;
-            } else if ranking_settled.is_none() {
-                ranking_settled = Some(elapsed);
-            }
-            let targets = indices.iter().all(|&i| {
-                if config.wait_for_targets {
-                    states[i].met_target()
-                } else {
-                    states[i].has_least_samples()
-                }
-            });
-            let complete = indices.len() + ended.iter().filter(|e| e.is_some()).count() == n;
-            if undecided == 0 && targets && complete && elapsed >= config.min_time {
-                break true;
-            }
-            next_look = cycles + cycles_until_next_look(&pairs, &members, config);
-            if !targets || !complete {
-                // A member still short of its target or without an estimate: look again after
-                // the next cycle, its own planner sizes its rounds.
-                next_look = next_look.min(cycles + 1);
-            }
+        if (cycles >= looks.next || at_cap) && looks.look(&states, &ended, config, cycles, elapsed)
+        {
+            break true;
         }
-        progress(cycles, elapsed, undecided);
+        progress(cycles, elapsed, looks.undecided);
         if at_cap {
             break false;
         }
     };
     let (ranking, pairs) = final_ranking(&states, &ended, config);
     let elapsed = clock.now().saturating_sub(start);
-    let members = states
+    GroupResult {
+        members: finish_members(states, ended, interrupted, settled),
+        ranking,
+        pairs,
+        settled,
+        cycles,
+        elapsed,
+        ranking_settled: looks.ranking_settled,
+    }
+}
+
+/// What the looks at the ranking keep from one to the next.
+struct Looks {
+    /// The cycle after which to look again.
+    next: usize,
+    /// Undecided pairs at the last look.
+    undecided: usize,
+    /// When every pair had been settled (and stayed so at every later look), if ever.
+    ranking_settled: Option<Duration>,
+}
+
+impl Looks {
+    /// Looks at the ranking of the members' `states` (those `ended` left out) after `cycles`
+    /// cycles, `elapsed` into the group: whether the group is settled (every pair decided,
+    /// every member ranked and at its target or its least samples, the least time over).
+    /// When not, sets the cycle of the next look.
+    fn look(
+        &mut self,
+        states: &[Session<'_>],
+        ended: &[Option<Status>],
+        config: &GroupConfig,
+        cycles: usize,
+        elapsed: Duration,
+    ) -> bool {
+        let (indices, members) = views(states, ended);
+        let (_, pairs) = rank(&members, config);
+        self.undecided = pairs
+            .iter()
+            .filter(|p| p.verdict == PairVerdict::Undecided)
+            .count();
+        if self.undecided > 0 {
+            self.ranking_settled = None;
+        } else if self.ranking_settled.is_none() {
+            self.ranking_settled = Some(elapsed);
+        }
+        let targets = indices.iter().all(|&i| {
+            if config.wait_for_targets {
+                states[i].met_target()
+            } else {
+                states[i].has_least_samples()
+            }
+        });
+        let complete = indices.len() + ended.iter().filter(|e| e.is_some()).count() == ended.len();
+        if self.undecided == 0 && targets && complete && elapsed >= config.min_time {
+            return true;
+        }
+        self.next = cycles + cycles_until_next_look(&pairs, &members, config);
+        if !targets || !complete {
+            // A member still short of its target or without an estimate: look again after
+            // the next cycle, its own planner sizes its rounds.
+            self.next = self.next.min(cycles + 1);
+        }
+        false
+    }
+}
+
+/// Each member's session result from its `state`: the status it `ended` with, else
+/// interrupted, converged (its target met), settled (the group was) or at the time cap.
+fn finish_members(
+    states: Vec<Session<'_>>,
+    ended: Vec<Option<Status>>,
+    interrupted: bool,
+    settled: bool,
+) -> Vec<SessionResult> {
+    states
         .into_iter()
         .zip(ended)
         .map(|(state, ended)| {
@@ -384,16 +246,7 @@ pub(crate) fn run_group(
             });
             state.finish(status)
         })
-        .collect();
-    GroupResult {
-        members,
-        ranking,
-        pairs,
-        settled,
-        cycles,
-        elapsed,
-        ranking_settled,
-    }
+        .collect()
 }
 
 /// Whether a member runs no more rounds but stays ranked: it has run its most units

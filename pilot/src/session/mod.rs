@@ -1,4 +1,4 @@
-//! The adaptive session (Pilot paper §III-E, DESIGN §4): run rounds until every performance
+//! The adaptive session (Pilot paper §III-E): run rounds until every performance
 //! index's confidence interval is as narrow as asked, then stop; or stop at the time cap and say
 //! how far the interval got.
 //!

@@ -28,6 +28,47 @@ impl Readings<'_> {
                 self.zero_readings, self.readings
             ));
         }
+        self.short_rounds_warning(estimate);
+        if *status == Status::NoSteadyState {
+            let analysed = self.rounds.iter().filter(|r| r.analysed).count();
+            let message = format!(
+                "{} of {} analysed rounds had no dominant stable phase: the workload never \
+                 settled into a steady state",
+                self.unstable_rounds, analysed
+            );
+            self.add_check(check(
+                Kind::NoSteadyState,
+                message,
+                serde_json::json!({ "unstable_rounds": self.unstable_rounds, "rounds": analysed }),
+            ));
+        }
+        self.time_cap_warnings(status, estimate);
+        if let Some(e) = estimate {
+            if e.wps.as_ref().is_some_and(|w| w.v_ci.high.is_none()) {
+                self.warnings.push(
+                    "the duration barely depends on the work amount: the speed has no upper \
+                     bound; widen the work range"
+                        .into(),
+                );
+            }
+        }
+        if let Some(d) = self.drift() {
+            self.add_check(drift_check(d, None));
+        }
+        if let Some(c) = self.outliers_check() {
+            self.add_check(c);
+        }
+        if let Some(c) = self.first_units.check(self.config.target) {
+            self.add_check(c);
+        }
+        if let Some(c) = crate::checks::memory::leak(&self.memory) {
+            self.add_check(c);
+        }
+    }
+
+    /// The warning of readings-only rounds too short to outlast interruptions, at the top of
+    /// the work range.
+    fn short_rounds_warning(&mut self, estimate: Option<&Estimate>) {
         // Readings-only rounds are timed whole: one preemption or interrupt lands entirely in
         // one round's duration, and only rounds much longer than such blips average them out.
         if let Some(fit) = estimate.and_then(|e| e.wps.as_ref()) {
@@ -42,19 +83,11 @@ impl Readings<'_> {
                 ));
             }
         }
-        if *status == Status::NoSteadyState {
-            let analysed = self.rounds.iter().filter(|r| r.analysed).count();
-            let message = format!(
-                "{} of {} analysed rounds had no dominant stable phase: the workload never \
-                 settled into a steady state",
-                self.unstable_rounds, analysed
-            );
-            self.add_check(check(
-                Kind::NoSteadyState,
-                message,
-                serde_json::json!({ "unstable_rounds": self.unstable_rounds, "rounds": analysed }),
-            ));
-        }
+    }
+
+    /// The warning of a session that reached its time cap: with an estimate, how far its
+    /// interval was from the target; without one, what the rounds took.
+    fn time_cap_warnings(&mut self, status: &Status, estimate: Option<&Estimate>) {
         match (status, estimate) {
             (Status::TimeCap, Some(e)) => {
                 let warning = self.time_cap_warning(e);
@@ -78,27 +111,6 @@ impl Readings<'_> {
                 ));
             }
             _ => {}
-        }
-        if let Some(e) = estimate {
-            if e.wps.as_ref().is_some_and(|w| w.v_ci.high.is_none()) {
-                self.warnings.push(
-                    "the duration barely depends on the work amount: the speed has no upper \
-                     bound; widen the work range"
-                        .into(),
-                );
-            }
-        }
-        if let Some(d) = self.drift() {
-            self.add_check(drift_check(d, None));
-        }
-        if let Some(c) = self.outliers_check() {
-            self.add_check(c);
-        }
-        if let Some(c) = self.first_units.check(self.config.target) {
-            self.add_check(c);
-        }
-        if let Some(c) = crate::checks::memory::leak(&self.memory) {
-            self.add_check(c);
         }
     }
 

@@ -1,0 +1,239 @@
+//! The kernel's cumulative counters the sampler reads: /proc/stat, this process's CPU time,
+//! its cgroup's throttling, CPU pressure, and each block device and network link, read into
+//! buffers kept from the start.
+
+use std::time::Duration;
+
+/// The kernel's cumulative counters at one moment. Device counters are in the order of the
+/// sampler's [`Devices`], so a sample is read into the same buffers every time: the sampler
+/// allocates nothing after its start (the leak check weighs the heap).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Sample {
+    pub at: Duration,
+    /// /proc/stat's aggregate jiffies: total, idle + iowait, iowait, steal.
+    pub total: u64,
+    pub idle: u64,
+    pub iowait: u64,
+    pub steal: u64,
+    /// This process's user + system time, jiffies.
+    pub own: u64,
+    /// cgroup CPU throttling so far, microseconds.
+    pub throttled_us: Option<u64>,
+    /// Pressure stall: some task waiting for a CPU, microseconds so far.
+    pub cpu_pressure_us: Option<u64>,
+    /// Milliseconds each block device has been busy (`io_ticks`).
+    pub disks: Vec<u64>,
+    /// Bytes received + sent by each network interface.
+    pub nets: Vec<u64>,
+}
+
+/// The block devices and network links a sampler watches, found at its start.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Devices {
+    pub disks: Vec<String>,
+    /// Interface names and link speeds in Mb/s where sysfs has them.
+    pub nets: Vec<(String, Option<u64>)>,
+    /// This process's cgroup's cpu.stat.
+    pub cgroup_cpu_stat: Option<String>,
+}
+
+/// Reads a small file into `buf` (cleared first), without allocating once `buf` is large
+/// enough.
+fn read_into(path: &str, buf: &mut String) -> Option<()> {
+    use std::io::Read;
+    buf.clear();
+    std::fs::File::open(path).ok()?.read_to_string(buf).ok()?;
+    Some(())
+}
+
+/// Reads one sample into `out` (`buf` is scratch), `None` where /proc/stat cannot be read.
+pub(crate) fn read_sample(
+    at: Duration,
+    devices: &Devices,
+    buf: &mut String,
+    out: &mut Sample,
+) -> Option<()> {
+    read_into("/proc/stat", buf)?;
+    let v = cpu_counters(buf)?;
+    out.at = at;
+    out.total = v.iter().sum();
+    out.idle = v[3] + v[4];
+    out.iowait = v[4];
+    out.steal = v[7];
+    out.own = read_into("/proc/self/stat", buf)
+        .and_then(|_| own_jiffies(buf))
+        .unwrap_or(0);
+    out.throttled_us = devices
+        .cgroup_cpu_stat
+        .as_deref()
+        .and_then(|p| read_into(p, buf))
+        .and_then(|_| throttled_us(buf));
+    out.cpu_pressure_us = read_into("/proc/pressure/cpu", buf).and_then(|_| pressure_total(buf));
+    out.disks.resize(devices.disks.len(), 0);
+    if read_into("/proc/diskstats", buf).is_some() {
+        for (name, ticks) in disk_ticks(buf) {
+            if let Some(i) = devices.disks.iter().position(|d| d == name) {
+                out.disks[i] = ticks;
+            }
+        }
+    }
+    out.nets.resize(devices.nets.len(), 0);
+    if read_into("/proc/net/dev", buf).is_some() {
+        for (name, bytes) in net_bytes(buf) {
+            if let Some(i) = devices.nets.iter().position(|(n, _)| n == name) {
+                out.nets[i] = bytes;
+            }
+        }
+    }
+    Some(())
+}
+
+/// The first eight counters of /proc/stat's aggregate `cpu` line: user nice system idle iowait
+/// irq softirq steal (guest time is inside user).
+pub(crate) fn cpu_counters(stat: &str) -> Option<[u64; 8]> {
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    let mut v = [0u64; 8];
+    for (slot, x) in v.iter_mut().zip(line.split_whitespace().skip(1)) {
+        *slot = x.parse().unwrap_or(0);
+    }
+    Some(v)
+}
+
+/// utime + stime of a /proc/PID/stat line (fields 14 and 15, after the parenthesised name).
+fn own_jiffies(stat: &str) -> Option<u64> {
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    // `rest` starts at field 3 (state): utime is field 14, stime 15.
+    let mut f = rest.split_whitespace().skip(11);
+    Some(f.next()?.parse::<u64>().ok()? + f.next()?.parse::<u64>().ok()?)
+}
+
+/// Throttled time of a cgroup's cpu.stat, in µs (v2's `throttled_usec`, v1's `throttled_time`
+/// in ns).
+fn throttled_us(stat: &str) -> Option<u64> {
+    for line in stat.lines() {
+        let mut f = line.split_whitespace();
+        match (f.next(), f.next().and_then(|v| v.parse::<u64>().ok())) {
+            (Some("throttled_usec"), Some(v)) => return Some(v),
+            (Some("throttled_time"), Some(v)) => return Some(v / 1000),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `total` of the `some` line of a pressure file, µs.
+fn pressure_total(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("some"))?;
+    line.split_whitespace()
+        .find_map(|f| f.strip_prefix("total="))?
+        .parse()
+        .ok()
+}
+
+/// `io_ticks` (ms busy, field 13) of each whole block device (partitions, loop, ram and
+/// device-mapper devices left out).
+fn disk_ticks(text: &str) -> impl Iterator<Item = (&str, u64)> {
+    text.lines().filter_map(|l| {
+        let mut f = l.split_whitespace();
+        let name = f.nth(2)?;
+        let ticks: u64 = f.nth(9)?.parse().ok()?;
+        let numbered = name.ends_with(|c: char| c.is_ascii_digit());
+        let partition =
+            (name.starts_with("sd") || name.starts_with("vd") || name.starts_with("xvd"))
+                && numbered
+                || name.starts_with("nvme") && name.contains('p')
+                || name.starts_with("mmcblk") && name.contains('p');
+        let virtual_device = ["loop", "ram", "zram", "dm-", "md", "sr"]
+            .iter()
+            .any(|p| name.starts_with(p));
+        (!partition && !virtual_device).then_some((name, ticks))
+    })
+}
+
+/// Bytes received + sent by each interface but loopback.
+fn net_bytes(text: &str) -> impl Iterator<Item = (&str, u64)> {
+    text.lines().skip(2).filter_map(|l| {
+        let (name, rest) = l.split_once(':')?;
+        let mut f = rest.split_whitespace();
+        let rx: u64 = f.next()?.parse().ok()?;
+        let tx: u64 = f.nth(7)?.parse().ok()?;
+        let name = name.trim();
+        (name != "lo").then_some((name, rx + tx))
+    })
+}
+
+/// The devices to watch: the block devices and network interfaces the kernel lists now, and
+/// this process's cgroup's cpu.stat.
+pub(super) fn devices() -> Devices {
+    let mut buf = String::new();
+    let disks = read_into("/proc/diskstats", &mut buf)
+        .map(|_| disk_ticks(&buf).map(|(n, _)| n.to_string()).collect())
+        .unwrap_or_default();
+    let nets = read_into("/proc/net/dev", &mut buf)
+        .map(|_| {
+            net_bytes(&buf)
+                .map(|(n, _)| {
+                    let speed = crate::probe::read(&format!("/sys/class/net/{n}/speed"))
+                        .and_then(|s| s.parse::<i64>().ok())
+                        .filter(|s| *s > 0)
+                        .map(|s| s as u64);
+                    (n.to_string(), speed)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Devices {
+        disks,
+        nets,
+        cgroup_cpu_stat: cgroup_cpu_stat(),
+    }
+}
+
+/// The path of this process's cgroup's cpu.stat (v2, else v1's cpu controller).
+fn cgroup_cpu_stat() -> Option<String> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    for line in groups.lines() {
+        let mut f = line.splitn(3, ':');
+        let (_, controllers, path) = (f.next()?, f.next()?, f.next()?);
+        let candidate = if controllers.is_empty() {
+            format!("/sys/fs/cgroup{path}/cpu.stat")
+        } else if controllers.split(',').any(|c| c == "cpu") {
+            format!("/sys/fs/cgroup/{controllers}{path}/cpu.stat")
+        } else {
+            continue;
+        };
+        for p in [candidate, "/sys/fs/cgroup/cpu/cpu.stat".to_string()] {
+            if std::path::Path::new(&p).exists() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_lines_are_parsed() {
+        let stat = "1234 (my (odd) name) R 1 2 3 4 5 6 7 8 9 10 150 25 0 0 20 0 3";
+        assert_eq!(own_jiffies(stat), Some(175));
+        assert_eq!(
+            throttled_us("nr_periods 5\nnr_throttled 2\nthrottled_usec 1500\n"),
+            Some(1500)
+        );
+        assert_eq!(
+            throttled_us("nr_throttled 2\nthrottled_time 7000000\n"),
+            Some(7000)
+        );
+        let psi = "some avg10=0.08 avg60=0.08 avg300=1.92 total=608865857\nfull total=0\n";
+        assert_eq!(pressure_total(psi), Some(608_865_857));
+        let disks = "   7       0 loop0 5 0 0 0 0 0 0 0 0 9 0 0 0\n 253       0 vda 100 0 0 0 0 0 0 0 0 4000 0\n 253       1 vda1 90 0 0 0 0 0 0 0 0 3900 0\n";
+        assert_eq!(disk_ticks(disks).collect::<Vec<_>>(), [("vda", 4000)]);
+        let net = "Inter-|\n face |\n    lo: 10 1 0 0 0 0 0 0 10 1 0 0 0 0 0 0\n  eth0: 1000 3 0 0 0 0 0 0 200 2 0 0 0 0 0 0\n";
+        assert_eq!(net_bytes(net).collect::<Vec<_>>(), [("eth0", 1200)]);
+        let cpu = "cpu  100 5 30 800 20 1 2 3 0 0\ncpu0 50 0 15 400 10 0 1 1 0 0\n";
+        assert_eq!(cpu_counters(cpu), Some([100, 5, 30, 800, 20, 1, 2, 3]));
+    }
+}

@@ -1,0 +1,150 @@
+//! Two estimates of one bench compared: each side's variance components, Welch's t over them
+//! with Welch–Satterthwaite's degrees of freedom, Fieller's interval of the relative change,
+//! and the verdict.
+
+use super::{Change, CompareOptions, Verdict};
+use crate::stats::Summary;
+use crate::stats::ratio::fieller_interval;
+use crate::stats::summary::t_critical;
+use crate::store::SavedEstimate;
+
+/// Variance components of one side's mean: `(variance of the mean, degrees of freedom)`.
+type Components = Vec<(f64, f64)>;
+
+/// The variance between a result's process estimates, with its degrees of freedom.
+fn between_processes(e: &SavedEstimate) -> Option<(f64, f64)> {
+    if e.process_means.len() < 2 {
+        return None;
+    }
+    let s = Summary::of(&e.process_means).ok()?;
+    Some((s.variance, (s.n - 1) as f64))
+}
+
+/// Compares two estimates of the same bench. See the module docs for the method.
+///
+/// Assumes each side's mean is roughly normal with the variance its result stands for, and
+/// that the two sides are independent. Time: O(number of process estimates).
+pub fn compare_estimates(
+    base: &SavedEstimate,
+    new: &SavedEstimate,
+    options: &CompareOptions,
+) -> Change {
+    let confidence = options.confidence.unwrap_or(new.confidence);
+    let (cb, cn, method) = components(base, new);
+    let se2 = |c: &Components| c.iter().map(|(v, _)| v).sum::<f64>();
+    let (se2_base, se2_new) = (se2(&cb), se2(&cn));
+    let total = se2_base + se2_new;
+    let dof = {
+        let denom: f64 = cb.iter().chain(&cn).map(|(v, d)| v * v / d).sum();
+        if denom > 0.0 {
+            total * total / denom
+        } else {
+            1.0
+        }
+    };
+    let difference = new.mean - base.mean;
+    let p = if total > 0.0 {
+        2.0 * student_t_sf((difference / total.sqrt()).abs(), dof)
+    } else if difference == 0.0 {
+        1.0
+    } else {
+        0.0
+    };
+    let change = new.mean / base.mean - 1.0;
+    let t = t_critical(confidence, dof);
+    let change_ci = fieller_interval(new.mean, se2_new, base.mean, se2_base, t)
+        .map(|(lo, hi)| (lo - 1.0, hi - 1.0));
+    Change {
+        change,
+        change_ci,
+        p: p.min(1.0),
+        verdict: verdict_of(change, change_ci, p, options),
+        method,
+    }
+}
+
+/// Each side's variance components, and the method that names them: each side's own standard
+/// error; the spread of one side's process estimates added to the other's when only one side
+/// ran several processes; and the machine's run-to-run variation on each side, when known.
+fn components(base: &SavedEstimate, new: &SavedEstimate) -> (Components, Components, String) {
+    let own =
+        |e: &SavedEstimate| -> Components { vec![(e.standard_error_squared(), e.dof.max(1.0))] };
+    let (mut cb, mut cn) = (own(base), own(new));
+    let method = match (between_processes(base), between_processes(new)) {
+        (Some(_), Some(_)) => format!(
+            "Welch's t over {} vs {} process estimates",
+            base.process_means.len(),
+            new.process_means.len()
+        ),
+        (Some(extra), None) => {
+            cn.push(extra);
+            format!(
+                "1 process vs the baseline's {} process estimates (their spread added to the new run's)",
+                base.process_means.len()
+            )
+        }
+        (None, Some(extra)) => {
+            cb.push(extra);
+            format!(
+                "the baseline's 1 process vs {} process estimates (their spread added to the baseline's)",
+                new.process_means.len()
+            )
+        }
+        (None, None) => format!(
+            "Welch's t within one process each ({} vs {} subsession samples): run-to-run \
+             variation unseen, use --processes N (group members always run in one process)",
+            base.samples.count, new.samples.count
+        ),
+    };
+    // Each side's machine state was one draw of the machine's run-to-run variation: added to
+    // each side that learnt it, with the other side's when only one did (the same machine).
+    let machine = base.run_to_run.or(new.run_to_run);
+    let mut method = method;
+    if let Some((sd, runs)) = machine {
+        for (components, e) in [(&mut cb, base), (&mut cn, new)] {
+            let (sd, runs) = e.run_to_run.unwrap_or((sd, runs));
+            components.push(((sd * e.mean).powi(2), (runs.max(2) - 1) as f64));
+        }
+        method.push_str(&format!(
+            "; with the machine's run-to-run variation on each side (sd {:.2}%, {runs} runs)",
+            100.0 * sd
+        ));
+    } else if base.is_multi_process() || new.is_multi_process() {
+        method.push_str("; the machine's run-to-run variation not known yet");
+    }
+    (cb, cn, method)
+}
+
+/// The verdict on a relative `change` with interval `change_ci` and p-value `p`: regressed or
+/// improved when significant and beyond the noise threshold; no change when its interval lies
+/// inside ± noise, or when it is significant but smaller than the threshold; else undecided.
+pub(super) fn verdict_of(
+    change: f64,
+    change_ci: Option<(f64, f64)>,
+    p: f64,
+    options: &CompareOptions,
+) -> Verdict {
+    let inside_noise =
+        change_ci.is_some_and(|(lo, hi)| lo >= -options.noise && hi <= options.noise);
+    let significant = p < options.alpha;
+    if significant && change.abs() > options.noise {
+        if change > 0.0 {
+            Verdict::Regressed
+        } else {
+            Verdict::Improved
+        }
+    } else if inside_noise || significant {
+        Verdict::NoChange
+    } else {
+        Verdict::Undecided
+    }
+}
+
+/// `P(T_ν > t)` for Student's t with `dof` degrees of freedom.
+pub(super) fn student_t_sf(t: f64, dof: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    match StudentsT::new(0.0, 1.0, dof) {
+        Ok(d) => d.sf(t),
+        Err(_) => f64::NAN,
+    }
+}

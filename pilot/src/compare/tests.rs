@@ -1,0 +1,151 @@
+//! Two estimates compared against values worked out by hand and with scipy, and whole runs
+//! compared: renamed, removed and failed benches, sides from other machines.
+
+use super::*;
+use crate::stats::summary::t_critical;
+use crate::store::SampleMoments;
+
+/// A one-process estimate of `mean` with standard error `se` from 100 subsession samples.
+fn est(mean: f64, se: f64) -> SavedEstimate {
+    let half = t_critical(0.95, 99.0) * se;
+    SavedEstimate {
+        mean,
+        low: mean - half,
+        high: mean + half,
+        confidence: 0.95,
+        interval_from: "readings".into(),
+        dof: 99.0,
+        samples: SampleMoments {
+            count: 100,
+            mean,
+            variance: se * se * 100.0,
+            variance_inflation: 1.0,
+        },
+        process_means: Vec::new(),
+        run_to_run: None,
+        run_low: mean - half,
+        run_high: mean + half,
+    }
+}
+
+fn verdict(base: SavedEstimate, new: SavedEstimate) -> Verdict {
+    compare_estimates(&base, &new, &CompareOptions::default()).verdict
+}
+
+#[test]
+fn the_machines_run_to_run_variation_is_a_component_of_each_side() {
+    // 100 vs 104, each with se 1 over 99 degrees of freedom: alone, p ≈ 0.005, regressed.
+    assert_eq!(
+        verdict(est(100.0, 1.0), est(104.0, 1.0)),
+        Verdict::Regressed
+    );
+    // With the machine's sd of 2% over 10 runs on each side, the variances are 1, 1,
+    // 2² and 2.08², the degrees of freedom 99, 99, 9, 9; scipy:
+    // 2 · t.sf(4 / √10.3264, 27.499228249188544) = 0.22372432453315155.
+    let base = SavedEstimate {
+        run_to_run: Some((0.02, 10)),
+        ..est(100.0, 1.0)
+    };
+    let found = compare_estimates(&base, &est(104.0, 1.0), &CompareOptions::default());
+    assert!((found.p - 0.22372432453315155).abs() < 1e-9, "{}", found.p);
+    assert_eq!(found.verdict, Verdict::Undecided);
+    assert!(
+        found.method.contains("run-to-run variation on each side"),
+        "{}",
+        found.method
+    );
+}
+
+#[test]
+fn verdicts_need_significance_and_a_change_beyond_the_noise() {
+    // 5% slower, se 0.1%: p tiny, change > 1%.
+    assert_eq!(
+        verdict(est(100.0, 0.1), est(105.0, 0.1)),
+        Verdict::Regressed
+    );
+    assert_eq!(verdict(est(100.0, 0.1), est(95.0, 0.1)), Verdict::Improved);
+    // 0.5% slower with se 0.05%: significant, but within the 1% threshold.
+    assert_eq!(
+        verdict(est(100.0, 0.05), est(100.5, 0.05)),
+        Verdict::NoChange
+    );
+    // 0.2% with se 0.1%: not significant, interval inside ±1%.
+    assert_eq!(verdict(est(100.0, 0.1), est(100.2, 0.1)), Verdict::NoChange);
+    // 3% with se 2%: not significant, interval reaches past 1%.
+    assert_eq!(
+        verdict(est(100.0, 2.0), est(103.0, 2.0)),
+        Verdict::Undecided
+    );
+}
+
+fn saved(name: &str, time: Option<SavedEstimate>) -> SavedResult {
+    SavedResult {
+        path: format!("{name}.json").into(),
+        name: name.into(),
+        target: "t".into(),
+        status: if time.is_some() { "ok" } else { "failed" }.into(),
+        status_detail: None,
+        time,
+        finished: None,
+        warnings: Vec::new(),
+        machine: None,
+    }
+}
+
+#[test]
+fn sides_from_other_machines_or_compilers_are_named() {
+    let on = |cpu: &str, rustc: &str| {
+        let mut r = saved("a", None);
+        r.machine = Some(crate::schema::MachineDoc {
+            cpu: Some(cpu.into()),
+            cores: Some(2),
+            rustc: Some(rustc.into()),
+            ..Default::default()
+        });
+        r
+    };
+    let base = [on("EPYC 7B13", "rustc 1.90.0")];
+    assert!(machine_mismatch(&base, &[on("EPYC 7B13", "rustc 1.90.0")]).is_empty());
+    let w = machine_mismatch(&base, &[on("Xeon E5", "rustc 1.91.0")]);
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w[0].contains("`EPYC 7B13` and `Xeon E5`"), "{w:?}");
+    assert!(w[1].contains("compilers"), "{w:?}");
+    // A document without a machine record is not compared.
+    assert!(machine_mismatch(&base, &[saved("a", None)]).is_empty());
+}
+
+#[test]
+fn renamed_removed_and_failed_benches_are_rows_not_errors() {
+    let base = vec![
+        saved("kept", Some(est(100.0, 0.1))),
+        saved("old_name", Some(est(50.0, 0.1))),
+        saved("broke", Some(est(10.0, 0.1))),
+    ];
+    let new = vec![
+        saved("kept", Some(est(100.1, 0.1))),
+        saved("new_name", Some(est(50.0, 0.1))),
+        saved("broke", None),
+    ];
+    let cs = compare(&base, &new, &CompareOptions::default());
+    let got: Vec<(&str, Verdict)> = cs.iter().map(|c| (c.name.as_str(), c.verdict)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("broke", Verdict::Failed),
+            ("kept", Verdict::NoChange),
+            ("new_name", Verdict::New),
+            ("old_name", Verdict::Missing),
+        ]
+    );
+    assert!(cs[0].method.contains("broke.json"), "{}", cs[0].method);
+}
+
+#[test]
+fn p_is_symmetric_and_the_change_ci_holds_the_change() {
+    let (a, b) = (est(100.0, 0.7), est(102.0, 0.4));
+    let ab = compare_estimates(&a, &b, &CompareOptions::default());
+    let ba = compare_estimates(&b, &a, &CompareOptions::default());
+    assert!((ab.p - ba.p).abs() < 1e-12);
+    let (lo, hi) = ab.change_ci.unwrap();
+    assert!(lo < ab.change && ab.change < hi);
+}

@@ -1,0 +1,190 @@
+//! The processes of one bench: as many fresh processes as its interval needs and its time cap
+//! allows, each given its share of the time.
+
+use std::time::{Duration, Instant};
+
+use super::child::run_process;
+use super::combination::{merge_warnings, processes_result};
+use super::report::{NO_ESTIMATE, ProcessResult, no_estimate_status};
+use crate::report::LiveProgress;
+use crate::runner::registry::Bench;
+use crate::session::processes::{
+    LEAST_SHARE, ProcessCost, ProcessEstimate, alone, child_target, combine, dimensioned_share,
+    first_share, modes_undecided, processes_needed,
+};
+use crate::session::reach::{judge_processes, out_of_reach_warning};
+use crate::session::{Estimate, SessionConfig, SessionResult, Status};
+
+/// Measures a bench in several process executions (Kalibera & Jones, "Rigorous benchmarking in
+/// reasonable time"): what a process starts with (memory layout, where its pages land, the
+/// machine's state at that moment) stays fixed within it and changes between processes, so no
+/// interval from one process can see that variation, and repeated runs disagree by more than
+/// their intervals say. Each process runs a short adaptive session; the result is the mean of
+/// the processes' estimates, and its interval the wider of Student's t over those estimates and
+/// the processes' own intervals combined.
+///
+/// At least `processes` processes run; while the combined interval is wider than the target
+/// and the time cap allows, more are started, as many as the between-process variance says
+/// are needed (Pilot's required sample size, over process estimates). Each process is given
+/// the measuring time Kalibera and Jones's dimensioning finds best once two processes show a
+/// between-process variance ([`dimensioned_share`]), else an equal share of the time left
+/// among the processes still wanted; at least 0.3 s each. When the cap allowed one process
+/// only, its own estimate is the bench's, with a warning.
+pub(in crate::runner) fn measure_in_processes(
+    b: &Bench,
+    config: &SessionConfig,
+    processes: usize,
+) -> (SessionResult, Option<u64>) {
+    let mut progress = LiveProgress::start(&b.name);
+    let start = Instant::now();
+    let child_target = child_target(config.target, processes, config.confidence);
+    let mut done: Vec<ProcessResult> = Vec::new();
+    let mut costs: Vec<ProcessCost> = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
+    let mut estimate = None;
+    let mut wanted = processes;
+    let status = loop {
+        let remaining = config.max_time.saturating_sub(start.elapsed());
+        let cap = process_cap(&costs, (done.len(), processes, wanted), config, remaining);
+        let began = Instant::now();
+        match run_process(&b.name, cap, config, child_target) {
+            Ok(p) => {
+                merge_warnings(&mut warnings, &done, &p);
+                costs.push(cost_of(&p, began.elapsed()));
+                done.push(p);
+            }
+            Err(_) if crate::runner::interrupt::requested() => break Status::Interrupted,
+            Err(msg) if msg.starts_with(NO_ESTIMATE) => {
+                warnings.push(format!("process {} of this bench: {msg}", done.len() + 1));
+                break no_estimate_status(&msg);
+            }
+            Err(msg) => break Status::Failed(msg),
+        }
+        if done.len() >= 2 {
+            let (e, stop) = judge_combined(
+                &done,
+                config,
+                processes,
+                start,
+                &mut progress,
+                &mut warnings,
+                &mut wanted,
+            );
+            estimate = Some(e);
+            if let Some(status) = stop {
+                break status;
+            }
+        }
+        if start.elapsed() >= config.max_time {
+            break if estimate
+                .as_ref()
+                .is_some_and(|e| e.relative_half_width() <= config.target)
+            {
+                Status::Converged
+            } else {
+                Status::TimeCap
+            };
+        }
+    };
+    progress.finish();
+    if let ([only], None, Status::TimeCap | Status::Converged) = (&done[..], &estimate, &status) {
+        warnings.push(format!(
+            "the time cap ({:.1} s) allowed one process only: the interval cannot see how \
+             the bench varies from process to process; raise --max-time",
+            config.max_time.as_secs_f64()
+        ));
+        let e = alone(&only.estimate, config.confidence);
+        estimate = Some(match config.machine {
+            Some(v) => e.with_machine(v),
+            None => e,
+        });
+    }
+    processes_result(done, status, estimate, warnings, config, start.elapsed())
+}
+
+/// After a process, with at least two `done`: their combined estimate (shown in `progress`),
+/// and the status when the bench stops here, converged or out of reach (with its warning).
+/// While it goes on, `wanted` grows to the processes the spread says are needed.
+fn judge_combined(
+    done: &[ProcessResult],
+    config: &SessionConfig,
+    processes: usize,
+    start: Instant,
+    progress: &mut LiveProgress,
+    warnings: &mut Vec<String>,
+    wanted: &mut usize,
+) -> (Estimate, Option<Status>) {
+    let estimates: Vec<ProcessEstimate> = done.iter().map(|p| p.estimate.clone()).collect();
+    let mut e = combine(&estimates, config);
+    if let Some(v) = config.machine {
+        e = e.with_machine(v);
+    }
+    progress.update(e.mean, e.relative_half_width(), config.target, None);
+    let met = e.relative_half_width() <= config.target && done.len() >= processes;
+    // The machine's variation alone as wide as the target (once the processes' own
+    // part is small against it), or more processes than the cap leaves time for:
+    // more processes cannot buy the target. Processes in modes with no majority are
+    // given up to twice the least count first: a few more can settle which mode is
+    // the typical one.
+    let undecided = modes_undecided(&estimates, config) && done.len() < 2 * processes;
+    if !met && done.len() >= processes && !undecided {
+        let per_process = start.elapsed() / done.len() as u32;
+        let remaining = config.max_time.saturating_sub(start.elapsed());
+        if let Some(found) = judge_processes(&e, config.target, done.len(), per_process, remaining)
+        {
+            warnings.push(out_of_reach_warning(
+                &e,
+                &found,
+                config.target,
+                start.elapsed(),
+            ));
+            return (e, Some(Status::OutOfReach));
+        }
+    }
+    // Not narrow enough yet: at least one more process, more if the spread says so.
+    let needed = processes_needed(&estimates, config).unwrap_or(0);
+    *wanted = (*wanted).max(needed).max(done.len() + 1);
+    let stop = (met && start.elapsed() >= config.min_time).then_some(Status::Converged);
+    (e, stop)
+}
+
+/// What process `p`, which took `wall` from its start to its report, cost and found.
+fn cost_of(p: &ProcessResult, wall: Duration) -> ProcessCost {
+    ProcessCost {
+        mean: p.estimate.mean,
+        half_width: p.estimate.half_width,
+        wall,
+        measured: p
+            .rounds
+            .iter()
+            .filter(|r| r.analysed)
+            .map(|r| r.duration)
+            .sum(),
+    }
+}
+
+/// The time cap of the next process, `remaining` being left of the bench's cap, with `done`
+/// processes run of `least` at least and `wanted` wanted so far. The first processes get a
+/// short share each, so that their spread, not their length, decides what comes next; then the
+/// measuring time Kalibera and Jones's dimensioning finds best plus what starting a process
+/// costs; else an equal share of the time left. At least [`LEAST_SHARE`].
+fn process_cap(
+    costs: &[ProcessCost],
+    (done, least, wanted): (usize, usize, usize),
+    config: &SessionConfig,
+    remaining: Duration,
+) -> Duration {
+    let left = wanted.saturating_sub(done).max(1) as u32;
+    match dimensioned_share(costs, config.confidence, remaining) {
+        _ if done < least => first_share(config.max_time, least).min(remaining.max(LEAST_SHARE)),
+        Some(share) => {
+            let overhead = costs
+                .iter()
+                .map(|c| c.wall.saturating_sub(c.measured))
+                .sum::<Duration>()
+                / costs.len() as u32;
+            (share + overhead).min(remaining.max(LEAST_SHARE))
+        }
+        None => (remaining / left).max(LEAST_SHARE),
+    }
+}

@@ -1,0 +1,209 @@
+//! The combination of a bench's processes into one session result and one result document:
+//! the warnings once each, the checks most processes agree on, the typical process's estimate.
+
+use std::time::Duration;
+
+use super::report::{ChildReport, ProcessResult};
+use crate::schema::{MachineDoc, ResultDoc};
+use crate::session::processes::{ProcessEstimate, combine, typical_processes};
+use crate::session::{Estimate, SessionConfig, SessionResult, Status, WarmUpClass};
+use crate::store::result;
+
+/// Adds the warnings of process `p` to a bench's `warnings`, once each: a check's message only
+/// when no `earlier` process made a check of its kind (the same check with other figures would
+/// repeat once per process), and no child's own time-cap note (the bench's cap is its parent's).
+pub(super) fn merge_warnings(
+    warnings: &mut Vec<String>,
+    earlier: &[ProcessResult],
+    p: &ProcessResult,
+) {
+    if p.unresolved {
+        return;
+    }
+    for w in &p.warnings {
+        if warnings.contains(w) || w.starts_with("time cap") {
+            continue;
+        }
+        let kind = p.checks.iter().find(|c| &c.message == w).map(|c| &c.kind);
+        if kind.is_some_and(|k| earlier.iter().flat_map(|e| &e.checks).any(|c| &c.kind == k)) {
+            continue;
+        }
+        warnings.push(w.clone());
+    }
+}
+
+/// The session result over the processes `done`, which ended with `status` and the combined
+/// `estimate`; with the micro form's iterations per unit of the last process.
+pub(super) fn processes_result(
+    done: Vec<ProcessResult>,
+    status: Status,
+    estimate: Option<Estimate>,
+    mut warnings: Vec<String>,
+    config: &SessionConfig,
+    elapsed: Duration,
+) -> (SessionResult, Option<u64>) {
+    let unresolved = done.iter().filter(|p| p.unresolved).count();
+    if unresolved > 0 {
+        warnings.push(format!(
+            "{unresolved} of {} processes fitted a non-positive time per unit: their rounds' \
+             durations did not grow with the work amount; raise the top of the work range",
+            done.len()
+        ));
+    }
+    // Readings-only slopes are averaged whatever their sign (dropping the negative ones would
+    // bias the mean up); a mean that is not positive is no estimate.
+    let (status, estimate, unresolved_fit) = match estimate {
+        Some(e) if e.mean <= 0.0 && !matches!(status, Status::Failed(_)) => {
+            warnings.push(crate::session::unresolved_warning(e.mean, e.rounds));
+            (Status::Unresolved, None, Some(e))
+        }
+        e => (status, e, None),
+    };
+    if status == Status::TimeCap {
+        if let Some(e) = &estimate {
+            warnings.push(format!(
+                "time cap reached with ±{:.2}% of the mean (target ±{:.2}%) over {} processes",
+                100.0 * e.relative_half_width(),
+                100.0 * config.target,
+                done.len()
+            ));
+        }
+    }
+    let iters = done.last().and_then(|p| p.iters);
+    let mut checks = bench_checks(&done, &mut warnings);
+    // Processes left out of the typical process's estimate are named, never hidden.
+    let means: Vec<f64> = done.iter().map(|p| p.estimate.mean).collect();
+    if let (Some(e), 2..) = (&estimate, means.len()) {
+        let estimates: Vec<ProcessEstimate> = done.iter().map(|p| p.estimate.clone()).collect();
+        let kept = typical_processes(&estimates, config);
+        if let Some(c) = crate::checks::process_modes(&means, &kept, e.mean) {
+            warnings.push(c.message.clone());
+            checks.push(c);
+        }
+    }
+    let classes: Vec<WarmUpClass> = done.iter().filter_map(|p| p.warm_up).collect();
+    let warm_up = classes
+        .iter()
+        .copied()
+        .max_by_key(|c| classes.iter().filter(|k| *k == c).count());
+    let outliers = done.iter().filter_map(|p| p.outliers).reduce(|mut a, b| {
+        a.add(&b);
+        a
+    });
+    let session = SessionResult {
+        status,
+        estimate,
+        process_means: means,
+        rounds: done.iter().flat_map(|p| p.rounds.iter().cloned()).collect(),
+        removed: done.iter().map(|p| p.removed).sum(),
+        readings: done.iter().map(|p| p.readings).sum(),
+        elapsed,
+        warnings,
+        unresolved_fit,
+        drift: None,
+        checks,
+        warm_up,
+        outliers,
+        // Each process's pairs stay in its own document; their checks are carried above.
+        overhead: None,
+        machine_state: done.iter().find_map(|p| p.machine_state),
+        warm_up_start: None,
+    };
+    (session, iters)
+}
+
+/// The checks of a bench measured in the processes `done`, with the warnings of the checks
+/// left out removed from `warnings`. A check any process made is the bench's (the first of
+/// each kind, with its figures), but a trend of the workload's own (a leak, a slowdown, a cold
+/// start, outliers) only when at least half the processes found it: each process judges it
+/// from its own few rounds at p < 0.001 or so, and a bench in ten processes would otherwise
+/// inherit any one's false alarm. Processes whose fit was unresolved are not counted.
+fn bench_checks(
+    done: &[ProcessResult],
+    warnings: &mut Vec<String>,
+) -> Vec<crate::schema::CheckDoc> {
+    let judged: Vec<&ProcessResult> = done.iter().filter(|p| !p.unresolved).collect();
+    let found_by = |kind: &str| {
+        judged
+            .iter()
+            .filter(|p| p.checks.iter().any(|c| c.kind == kind))
+            .count()
+    };
+    let mut checks: Vec<crate::schema::CheckDoc> = Vec::new();
+    for c in judged.iter().flat_map(|p| &p.checks) {
+        let minority =
+            crate::checks::is_workload_trend(&c.kind) && 2 * found_by(&c.kind) < judged.len();
+        if !minority && !checks.iter().any(|k| k.kind == c.kind) {
+            checks.push(c.clone());
+        }
+    }
+    // The warnings of the checks left out go too.
+    let dropped: Vec<String> = judged
+        .iter()
+        .flat_map(|p| &p.checks)
+        .filter(|c| !checks.iter().any(|k| k.kind == c.kind))
+        .map(|c| c.message.clone())
+        .collect();
+    warnings.retain(|w| !dropped.contains(w));
+    checks
+}
+
+/// The result document of bench `name` of bench target `target` over the process executions
+/// `children` (at least two), as `measure_in_processes` would have written it: the mean of
+/// the processes' estimates, its interval from Student's t over them (or their own intervals
+/// combined, when wider), every round, the warnings once each. Its status is `converged` when
+/// the interval meets `target_ci`, else `settled` (the processes stopped for a reason of the
+/// caller's, such as a settled comparison).
+///
+/// # Panics
+///
+/// With fewer than two children.
+pub fn combine_children(
+    name: &str,
+    target: &str,
+    children: &[ChildReport],
+    target_ci: f64,
+    machine: Option<&MachineDoc>,
+    elapsed: Duration,
+    (started, finished): (String, String),
+) -> ResultDoc {
+    assert!(children.len() >= 2, "combine_children needs two processes");
+    let first = &children[0];
+    let config = SessionConfig {
+        confidence: first.confidence,
+        target: target_ci,
+        max_time: elapsed,
+        ..SessionConfig::default()
+    };
+    let estimates: Vec<ProcessEstimate> =
+        children.iter().map(|c| c.result.estimate.clone()).collect();
+    let e = combine(&estimates, &config);
+    let status = if e.relative_half_width() <= target_ci {
+        Status::Converged
+    } else {
+        Status::Settled
+    };
+    let mut warnings: Vec<String> = Vec::new();
+    let done: Vec<ProcessResult> = children.iter().map(|c| c.result.clone()).collect();
+    for (i, p) in done.iter().enumerate() {
+        merge_warnings(&mut warnings, &done[..i], p);
+    }
+    let (session, iters) = processes_result(done, status, Some(e), warnings, &config, elapsed);
+    result::document(&result::BenchRecord {
+        name,
+        target,
+        form: match first.form.as_str() {
+            "micro" => "micro",
+            "readings-only" => "readings-only",
+            _ => "full",
+        },
+        throughput: first.rate.as_ref(),
+        config: &config,
+        session: &session,
+        iterations_per_unit: iters,
+        clock: first.clock,
+        machine,
+        started,
+        finished,
+    })
+}

@@ -1,0 +1,140 @@
+//! The interleaved processes of a group: one process of each member per cycle, so that the
+//! machine's slow changes fall on all members alike.
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use super::child::run_process;
+use super::combination::{merge_warnings, processes_result};
+use super::report::{NO_ESTIMATE, ProcessResult, no_estimate_status};
+use crate::report::LiveProgress;
+use crate::runner::registry::Bench;
+use crate::runner::workload::failed_session;
+use crate::session::processes::{LEAST_SHARE, ProcessEstimate, combine};
+use crate::session::{Estimate, SessionConfig, SessionResult, Status};
+
+/// Measures `members` (with their session settings) interleaved by processes: each cycle runs
+/// one process of every member still measuring, each member first in turn, so
+/// that the machine's slow changes fall on all members alike. At least `processes` cycles run;
+/// a member stops once its interval over process estimates is as narrow as its target, and the
+/// whole stops at the sum of the members' time caps. Each process gets an equal share of its
+/// member's cap over `processes` processes, at least 0.3 s.
+///
+/// For benches whose bodies live only in their process's own run (announced at run time): the
+/// parent needs no closure, each child announces its bench again.
+pub(in crate::runner) fn measure_interleaved(
+    members: &[(&Bench, SessionConfig)],
+    processes: usize,
+) -> Vec<(SessionResult, Option<u64>)> {
+    let progress = LiveProgress::start(&format!("{} benches interleaved", members.len()));
+    let start = Instant::now();
+    let cap: Duration = members.iter().map(|(_, c)| c.max_time).sum();
+    let processes = processes.max(2);
+    let mut state: Vec<MemberProcesses> =
+        members.iter().map(|_| MemberProcesses::default()).collect();
+    let mut cycle = 0usize;
+    while state.iter().any(|m| m.status.is_none()) {
+        let mut order: Vec<usize> = (0..members.len())
+            .filter(|&i| state[i].status.is_none())
+            .collect();
+        // Each member goes first in turn.
+        let first = cycle % order.len().max(1);
+        order.rotate_left(first);
+        for i in order {
+            let (b, config) = &members[i];
+            if state[i].run_one(b, config, processes).is_break() {
+                progress.finish();
+                let mut interrupted = failed_session("interrupted");
+                interrupted.status = Status::Interrupted;
+                return vec![(interrupted, None); members.len()];
+            }
+        }
+        cycle += 1;
+        if start.elapsed() >= cap && cycle >= processes {
+            for (m, (_, config)) in state.iter_mut().zip(members) {
+                m.end_at_cap(config.target);
+            }
+        }
+    }
+    progress.finish();
+    let elapsed = start.elapsed();
+    state
+        .into_iter()
+        .zip(members)
+        .map(|(m, (_, config))| {
+            processes_result(
+                m.done,
+                m.status.expect("every member finished"),
+                m.estimate,
+                m.warnings,
+                config,
+                elapsed,
+            )
+        })
+        .collect()
+}
+
+/// One member's processes so far, and how they ended.
+#[derive(Default)]
+struct MemberProcesses {
+    done: Vec<ProcessResult>,
+    warnings: Vec<String>,
+    /// `None` while the member is still measuring.
+    status: Option<Status>,
+    /// The combined estimate over `done`, once two processes reported.
+    estimate: Option<Estimate>,
+}
+
+impl MemberProcesses {
+    /// Runs one more process of member `b` (with its `config`), given an equal share of its
+    /// cap over `processes` processes; the member converges once its interval over process
+    /// estimates is as narrow as its target. Breaks when the run was interrupted.
+    fn run_one(&mut self, b: &Bench, config: &SessionConfig, processes: usize) -> ControlFlow<()> {
+        let share = (config.max_time / processes as u32).max(LEAST_SHARE);
+        let child_target = (config.target * (processes as f64).sqrt()).min(0.5);
+        match run_process(&b.name, share, config, child_target) {
+            Ok(p) => {
+                merge_warnings(&mut self.warnings, &self.done, &p);
+                self.done.push(p);
+            }
+            Err(_) if crate::runner::interrupt::requested() => return ControlFlow::Break(()),
+            Err(msg) if msg.starts_with(NO_ESTIMATE) => {
+                self.warnings.push(format!(
+                    "process {} of this bench: {msg}",
+                    self.done.len() + 1
+                ));
+                self.status = Some(no_estimate_status(&msg));
+            }
+            Err(msg) => self.status = Some(Status::Failed(msg)),
+        }
+        if self.status.is_some() || self.done.len() < 2 {
+            return ControlFlow::Continue(());
+        }
+        let per: Vec<ProcessEstimate> = self.done.iter().map(|p| p.estimate.clone()).collect();
+        let mut e = combine(&per, config);
+        if let Some(v) = config.machine {
+            e = e.with_machine(v);
+        }
+        if e.relative_half_width() <= config.target && self.done.len() >= processes {
+            self.status = Some(Status::Converged);
+        }
+        self.estimate = Some(e);
+        ControlFlow::Continue(())
+    }
+
+    /// At the whole's cap: a member still measuring converged when its estimate meets its
+    /// `target`, else ended at the time cap.
+    fn end_at_cap(&mut self, target: f64) {
+        if self.status.is_none() {
+            let met = self
+                .estimate
+                .as_ref()
+                .is_some_and(|e| e.relative_half_width() <= target);
+            self.status = Some(if met {
+                Status::Converged
+            } else {
+                Status::TimeCap
+            });
+        }
+    }
+}

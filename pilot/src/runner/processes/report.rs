@@ -1,0 +1,247 @@
+//! What a child process reported: its result document read into a [`ProcessResult`] for the
+//! parent, and as a [`ChildReport`] for `cargo pilot bench --against`, which starts the
+//! processes itself.
+
+use std::time::Duration;
+
+use crate::record::ClockInfo;
+use crate::schema::ResultDoc;
+use crate::session::processes::ProcessEstimate;
+use crate::session::{RoundRecord, Status, WarmUpClass};
+use crate::stats::outliers::OutlierCount;
+use crate::store::result::Rate;
+use crate::store::typed;
+
+/// What one process execution reported.
+#[derive(Clone)]
+pub(super) struct ProcessResult {
+    pub(super) estimate: ProcessEstimate,
+    pub(super) rounds: Vec<crate::session::RoundRecord>,
+    pub(super) removed: usize,
+    pub(super) readings: usize,
+    pub(super) warnings: Vec<String>,
+    pub(super) checks: Vec<crate::schema::CheckDoc>,
+    pub(super) machine_state: Option<&'static str>,
+    pub(super) warm_up: Option<WarmUpClass>,
+    pub(super) outliers: Option<OutlierCount>,
+    pub(super) iters: Option<u64>,
+    /// The process's readings-only fit had a non-positive slope ([`Status::Unresolved`]):
+    /// its mean is that slope, a draw the combination keeps.
+    pub(super) unresolved: bool,
+}
+
+/// The start of the error of a child that ended without an estimate but did not fail (no steady
+/// state, below the clock's resolution, a cap too short): the bench's outcome, not a failure.
+pub(super) const NO_ESTIMATE: &str = "the bench's process found no estimate";
+
+/// The status of a bench one of whose processes ended without an estimate, from the child's
+/// status in `message`: the same status, never a failure.
+pub(super) fn no_estimate_status(message: &str) -> Status {
+    if message.ends_with("(no steady state)") {
+        Status::NoSteadyState
+    } else if message.ends_with("(below clock resolution)") {
+        Status::BelowResolution
+    } else {
+        Status::TimeCap
+    }
+}
+
+/// A child's result document. It is read without [`ResultDoc::validate`]: an unresolved
+/// readings-only fit reports its non-positive slope, which the combination keeps.
+pub(super) fn child_document(text: &str) -> Result<ResultDoc, String> {
+    serde_json::from_str::<serde_json::Value>(text)
+        .map_err(|e| e.to_string())
+        .and_then(typed)
+        .map_err(|e| format!("unreadable child result: {e}"))
+}
+
+/// What a child's result document `doc` says of its process.
+pub(super) fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
+    if doc.status == "failed" {
+        return Err(doc
+            .status_detail
+            .clone()
+            .unwrap_or_else(|| "the bench failed".to_string()));
+    }
+    let Some(estimate) =
+        estimate_of(doc).filter(|e| e.mean.is_finite() && e.half_width.is_finite())
+    else {
+        return Err(format!("{NO_ESTIMATE} ({})", doc.status));
+    };
+    let rounds = rounds_of(doc);
+    Ok(ProcessResult {
+        estimate,
+        rounds,
+        removed: doc.removed_readings as usize,
+        readings: doc.readings as usize,
+        iters: doc.iterations_per_unit,
+        unresolved: doc.status == Status::Unresolved.as_str(),
+        warnings: doc.warnings.clone(),
+        checks: doc.checks.clone(),
+        machine_state: match doc.machine_state.as_deref() {
+            Some("sampled") => Some("sampled"),
+            Some("off") => Some("off"),
+            Some(_) => Some("not sampled"),
+            None => None,
+        },
+        warm_up: doc.warm_up.as_deref().and_then(WarmUpClass::parse),
+        // The document keeps the counts, not the sums: a combined count moves no mean.
+        outliers: doc.outliers.map(|o| OutlierCount {
+            z: o.z,
+            mad: o.mad,
+            readings: o.readings,
+            ..OutlierCount::default()
+        }),
+    })
+}
+
+/// The estimate of a child's document `doc`: its time PI with the figures the combination
+/// over processes needs; `None` without one.
+fn estimate_of(doc: &ResultDoc) -> Option<ProcessEstimate> {
+    doc.pis.first().and_then(|pi| {
+        let (mean, low, high) = (pi.mean?, pi.ci.low?, pi.ci.high?);
+        Some(ProcessEstimate {
+            mean,
+            half_width: (high - low) / 2.0,
+            n: pi.n,
+            subsession_size: pi.subsession_size.max(1),
+            autocorrelation: pi.autocorrelation,
+            rounds: doc.rounds.iter().filter(|r| r.analysed).count(),
+            estimator: match pi.estimator.as_deref() {
+                Some("trimmed") => crate::settings::Estimator::Trimmed,
+                _ => crate::settings::Estimator::Mean,
+            },
+            plain: doc
+                .pis
+                .iter()
+                .find(|p| p.name == crate::schema::MEAN_TIME_PI)
+                .and_then(|p| Some((p.mean?, (p.ci.high? - p.ci.low?) / 2.0))),
+        })
+    })
+}
+
+/// The rounds of a child's document `doc`, as the parent's session records them.
+fn rounds_of(doc: &ResultDoc) -> Vec<RoundRecord> {
+    doc.rounds
+        .iter()
+        .map(|r| RoundRecord {
+            work: r.work,
+            duration: Duration::from_nanos(r.duration_ns),
+            units: r.units,
+            stable: r.stable.map(|[a, b]| (a, b)),
+            analysed: r.analysed,
+            mean_ns: None,
+            bins: r.readings.clone(),
+            rss_bytes: r.rss_bytes,
+            end: Duration::ZERO,
+            machine: r.machine.map(|m| crate::checks::sampler::Interval {
+                others_cores: m.others_cores,
+                own_cores: m.own_cores,
+                steal: m.steal,
+                iowait: m.iowait,
+                throttled: m.throttled,
+                cpu_pressure: m.cpu_pressure,
+                ..Default::default()
+            }),
+            marks: r
+                .marks
+                .iter()
+                .filter_map(|m| crate::checks::sampler::mark(m))
+                .collect(),
+        })
+        .collect()
+}
+
+/// One process execution's report, read from the result document a bench binary writes in
+/// child mode (`PILOT_CHILD=1 BINARY --bench --exact NAME --json FILE`). `cargo pilot bench
+/// --against` starts the processes of two builds itself and combines each side's reports
+/// with [`combine_children`](super::combine_children), as `measure_in_processes` does for one
+/// build.
+#[derive(Clone)]
+pub struct ChildReport {
+    pub(super) result: ProcessResult,
+    pub(super) form: String,
+    /// What the bench's throughput counts, when it says.
+    pub(super) rate: Option<Rate>,
+    pub(super) clock: ClockInfo,
+    pub(super) confidence: f64,
+}
+
+/// A process execution that ended without an estimate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChildFailure {
+    /// The bench's status: `failed`, or the status of a session that found no estimate (`no
+    /// steady state`, `below clock resolution`, `time cap`).
+    pub status: String,
+    /// What happened, in words.
+    pub message: String,
+}
+
+impl ChildReport {
+    /// Reads a child's result document.
+    ///
+    /// # Errors
+    ///
+    /// The bench failed (a panic), the session ended without an estimate, or the text is not a
+    /// result document.
+    pub fn parse(text: &str) -> Result<ChildReport, ChildFailure> {
+        let failed = Status::Failed(String::new()).as_str().to_string();
+        let doc = child_document(text).map_err(|message| ChildFailure {
+            status: failed.clone(),
+            message,
+        })?;
+        let result = process_result(&doc).map_err(|message| ChildFailure {
+            status: if message.starts_with(NO_ESTIMATE) {
+                no_estimate_status(&message).as_str().to_string()
+            } else {
+                failed
+            },
+            message,
+        })?;
+        let rate = rate_of(&doc);
+        Ok(ChildReport {
+            result,
+            form: doc.form,
+            rate,
+            clock: ClockInfo {
+                overhead_ns: doc.clock.overhead_ns,
+                resolution_ns: doc.clock.resolution_ns,
+            },
+            confidence: doc.config.confidence,
+        })
+    }
+
+    /// The process's mean time per unit (ns).
+    pub fn mean(&self) -> f64 {
+        self.result.estimate.mean
+    }
+}
+
+/// What a result document's throughput PI counts: its unit, and the amount per work unit, which
+/// is the throughput times the time per unit (`B/s × ns / 1e9`). Amounts of bytes and elements
+/// are whole numbers (`throughput = bytes(…)` takes a `u64`), so the product is rounded; a
+/// bench's own `unit` is one per work unit.
+fn rate_of(doc: &ResultDoc) -> Option<Rate> {
+    let pi = doc.pis.iter().find(|pi| pi.name == "throughput")?;
+    let unit = pi.unit.strip_suffix("/s")?.to_string();
+    let per_unit = if unit == crate::fmt::BYTES || unit == crate::fmt::ELEMENTS {
+        let time = doc.pis.first()?.mean?;
+        (pi.mean? * time / 1e9).round()
+    } else {
+        1.0
+    };
+    Some(Rate { unit, per_unit })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_process_without_an_estimate_is_the_benchs_status_not_a_failure() {
+        let at = |status: &str| no_estimate_status(&format!("{NO_ESTIMATE} ({status})"));
+        assert_eq!(at("no steady state"), Status::NoSteadyState);
+        assert_eq!(at("below clock resolution"), Status::BelowResolution);
+        assert_eq!(at("time cap"), Status::TimeCap);
+    }
+}

@@ -1,0 +1,65 @@
+//! The comparison document (`pilot.compare/1`): each bench's change against a baseline, with
+//! its interval and verdict.
+
+use serde::{Deserialize, Serialize};
+
+/// Schema name of a comparison document (`--format json`).
+pub const COMPARE_SCHEMA: &str = "pilot.compare/1";
+
+/// An interval without a stated confidence.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RangeDoc {
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+}
+
+/// A comparison with a baseline (`pilot.compare/1`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareDoc {
+    /// Always [`COMPARE_SCHEMA`].
+    pub schema: String,
+    /// Significance level of a verdict.
+    pub alpha: f64,
+    /// Noise threshold of a verdict (relative).
+    pub noise: f64,
+    /// Confidence level of the changes' intervals.
+    pub confidence: f64,
+    /// `paired` when the two sides were measured in interleaved pairs of processes (`cargo
+    /// pilot bench --against`); absent for a comparison of saved results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// One entry per bench.
+    pub benches: Vec<CompareBenchDoc>,
+}
+
+/// One bench's comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareBenchDoc {
+    /// Bench name.
+    pub name: String,
+    /// Bench target.
+    pub target: String,
+    /// The baseline's mean time per unit, ns; `null` when absent.
+    pub base: Option<f64>,
+    /// The new mean time per unit, ns; `null` when absent.
+    pub new: Option<f64>,
+    /// `new / base − 1`: +0.05 is 5% slower.
+    pub change: Option<f64>,
+    /// The change's interval; `null` when unbounded.
+    pub change_ci: Option<RangeDoc>,
+    /// Two-sided p of "equal means".
+    pub p: Option<f64>,
+    /// `improved`, `regressed`, `no change`, `undecided`, `new`, `missing` or `failed`.
+    pub verdict: String,
+    /// How the verdict was reached.
+    pub method: String,
+    /// The pairs of processes behind a paired comparison; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<usize>,
+    /// Why a paired comparison is `undecided` before its test was allowed a verdict (too few
+    /// pairs in the time given); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
