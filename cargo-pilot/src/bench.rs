@@ -166,7 +166,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
                  saved: `cargo pilot bench --resume` with the same arguments measures the rest",
                 exe.target
             );
-            return Ok(ExitCode::from(exit::INTERRUPTED));
+            return Ok(ExitCode::from(exit::Exit::Interrupted));
         }
         gather(exe, &json, status, &mut got, &mut log);
         if got.failed && args.fail_fast {

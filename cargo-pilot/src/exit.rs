@@ -7,23 +7,15 @@ use std::process::ExitCode;
 
 use pilot::cargo_api::compare::{Comparison, any_regressed};
 
-/// Exit code for errors in the data or the run.
-pub const ERROR: u8 = 1;
-/// Exit code for usage errors (bad flags, missing arguments).
-pub const USAGE: u8 = 2;
-/// Exit code for a regression found against a baseline.
-pub const REGRESSION: u8 = 3;
-/// The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report
-/// Ctrl-C).
-pub const INTERRUPTED: u8 = 130;
+pub use pilot::Exit;
 
 /// The exit code of a command that compared: 1 when a bench failed (no verdict can hide
 /// that), 3 when one regressed, else 0.
 pub fn comparison_exit(failed: bool, comparisons: &[Comparison]) -> ExitCode {
     if failed {
-        ExitCode::from(ERROR)
+        ExitCode::from(Exit::Error)
     } else if any_regressed(comparisons) {
-        ExitCode::from(REGRESSION)
+        ExitCode::from(Exit::Regression)
     } else {
         ExitCode::SUCCESS
     }
@@ -43,8 +35,8 @@ impl Failure {
     /// The exit code this failure ends the process with.
     pub fn code(&self) -> u8 {
         match self {
-            Failure::Usage(_) => USAGE,
-            Failure::Error(_) => ERROR,
+            Failure::Usage(_) => Exit::Usage.code(),
+            Failure::Error(_) => Exit::Error.code(),
         }
     }
 }

@@ -52,7 +52,7 @@ pub fn note(status: &ExitStatus) {
     };
     #[cfg(not(unix))]
     let signalled = false;
-    if signalled || status.code() == Some(i32::from(exit::INTERRUPTED)) {
+    if signalled || status.code() == Some(i32::from(exit::Exit::Interrupted.code())) {
         INTERRUPTED.store(true, Ordering::SeqCst);
     }
 }

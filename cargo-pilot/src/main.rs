@@ -66,7 +66,11 @@ fn main() -> ExitCode {
     let Cargo::Pilot(cli) = match Cargo::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { exit::USAGE } else { 0 };
+            let code = if e.use_stderr() {
+                exit::Exit::Usage.code()
+            } else {
+                0
+            };
             let _ = e.print();
             return ExitCode::from(code);
         }

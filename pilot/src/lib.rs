@@ -10,6 +10,7 @@ mod cli;
 mod compare;
 mod entry;
 mod error;
+mod exit;
 mod files;
 mod fmt;
 mod probe;
@@ -25,6 +26,7 @@ mod store;
 mod sweep;
 
 pub use error::{Error, Result};
+pub use exit::Exit;
 pub use record::{AsyncBencher, AsyncExecutor, BatchSize, Bencher, BlockingExecutor, Recorder};
 pub use std::hint::black_box;
 pub use sweep::{MAX_SWEEP, Sweep, range};

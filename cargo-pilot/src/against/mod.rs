@@ -72,7 +72,7 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
             "cargo pilot: interrupted while {step}; nothing was measured or saved (the base's \
              checkout and builds are kept for the next run)"
         );
-        return Ok(ExitCode::from(exit::INTERRUPTED));
+        return Ok(ExitCode::from(exit::Exit::Interrupted));
     }
     compare_builds(args, rev, &builds?, &out)
 }
@@ -102,7 +102,7 @@ fn compare_builds(
                  is saved (latest results, and baseline `{short}` for the base)",
                 b.name
             );
-            return Ok(ExitCode::from(exit::INTERRUPTED));
+            return Ok(ExitCode::from(exit::Exit::Interrupted));
         }
         let done = finish_bench(b, outcome, &options, &plan, &machine, short);
         failed |= done.comparison.verdict == Verdict::Failed;

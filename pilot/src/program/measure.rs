@@ -12,12 +12,13 @@ use super::shell::shell_start_up;
 use super::spawn;
 use super::workload::{Mode, ProgramWorkload};
 use super::{
-    EXIT_REGRESSION, Measured, Plan, TARGET, deadline, export, killed_message, run_side,
-    session_config, spawn_of, write,
+    Measured, Plan, TARGET, deadline, export, killed_message, run_side, session_config, spawn_of,
+    write,
 };
+use crate::Exit;
 use crate::record::{ClockInfo, RealClock, measure_clock};
 use crate::report::{LiveProgress, TimePer, render_table};
-use crate::runner::{EXIT_INTERRUPTED, MachineSpeed, print_outcome, row};
+use crate::runner::{MachineSpeed, print_outcome, row};
 use crate::runner::{group_config, group_doc, group_report, rank_sessions, render_report};
 use crate::runner::{load_baseline, save_result};
 use crate::schema::{GroupDoc, MachineDoc, RUN_SCHEMA, RunDoc};
@@ -112,11 +113,11 @@ pub(super) fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
             "\ninterrupted: the programs finished before it are saved in `{}`",
             store::results_dir(&plan.root).join(TARGET).display()
         );
-        ExitCode::from(EXIT_INTERRUPTED)
+        ExitCode::from(Exit::Interrupted)
     } else if failed > 0 {
         ExitCode::FAILURE
     } else if regressed {
-        ExitCode::from(EXIT_REGRESSION)
+        ExitCode::from(Exit::Regression)
     } else {
         ExitCode::SUCCESS
     })

@@ -34,7 +34,7 @@ pub use spawn::Output;
 pub use workload::Mode;
 
 use crate::fmt::format_ns;
-use crate::runner::{EXIT_INTERRUPTED, MEMBER_MAX_ROUND, interrupt_install};
+use crate::runner::{MEMBER_MAX_ROUND, interrupt_install};
 use crate::schema::ResultDoc;
 use crate::session::{SessionConfig, SessionResult, stop};
 use spawn::Spawn;
@@ -42,9 +42,6 @@ use workload::Killed;
 
 /// The bench target name of programs' results: `<root>/pilot/results/run/<name>.json`.
 pub const TARGET: &str = "run";
-
-/// The exit code of a regression found against a baseline.
-const EXIT_REGRESSION: u8 = 3;
 
 /// One program to measure.
 #[derive(Debug, Clone)]
@@ -141,7 +138,7 @@ pub fn run(plan: &Plan) -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             if stop::requested() {
-                ExitCode::from(EXIT_INTERRUPTED)
+                ExitCode::from(crate::Exit::Interrupted)
             } else {
                 ExitCode::FAILURE
             }

@@ -185,7 +185,7 @@ impl<'a> Run<'a> {
     /// Says where the interrupted run's results are; the exit code of an interrupted run.
     pub(super) fn interrupted(&self) -> ExitCode {
         interrupt::report(&store::results_dir(&self.root).join(&self.target));
-        ExitCode::from(interrupt::EXIT_INTERRUPTED)
+        ExitCode::from(crate::Exit::Interrupted)
     }
 }
 

@@ -81,7 +81,7 @@ pub fn start_with(debug_build: bool, args: impl FnOnce() -> Result<Vec<OsString>
 
 /// The process exit status of `code`, one of the runner's: 0, 1, 2, 3 or 130.
 pub fn exit_status(code: ExitCode) -> i32 {
-    [0u8, 1, 2, 3, super::interrupt::EXIT_INTERRUPTED]
+    [0u8, 1, 2, 3, crate::Exit::Interrupted.code()]
         .into_iter()
         .find(|&n| ExitCode::from(n) == code)
         .map_or(1, i32::from)
@@ -269,7 +269,7 @@ impl State {
         let run = self.run();
         if run.interleaved_group(&refs).is_break() {
             run.interrupted();
-            std::process::exit(i32::from(super::interrupt::EXIT_INTERRUPTED));
+            std::process::exit(i32::from(crate::Exit::Interrupted.code()));
         }
         self.stopped = run.failed > 0 && self.args.fail_fast;
         self.benches.extend(members);
@@ -298,7 +298,7 @@ impl State {
         let run = self.run();
         if run.bench(b, Some(body)).is_break() {
             run.interrupted();
-            std::process::exit(i32::from(super::interrupt::EXIT_INTERRUPTED));
+            std::process::exit(i32::from(crate::Exit::Interrupted.code()));
         }
         self.stopped = run.failed > 0 && self.args.fail_fast;
     }

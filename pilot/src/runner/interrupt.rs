@@ -3,14 +3,11 @@
 //! The handler only sets [`stop::REQUESTED`](crate::session::stop::REQUESTED): sessions check
 //! it between rounds, so the round in progress ends normally, the workload's own cleanup runs,
 //! and the runner saves nothing of the interrupted bench, says how to resume, and exits with
-//! [`EXIT_INTERRUPTED`]. No thread waits for the signal, so a single-threaded bench runs in a
+//! [`Exit::Interrupted`](crate::Exit::Interrupted). No thread waits for the signal, so a single-threaded bench runs in a
 //! single-threaded process (a second thread alone makes glibc's allocator slower). A second
 //! signal exits at once, for a round that never ends.
 
 use crate::session::stop;
-
-/// The exit code of a run stopped by a signal (128 + SIGINT, as shells report Ctrl-C).
-pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 
 /// Installs the handlers. If they cannot be installed, signals keep their default action
 /// (the process ends at once), which loses nothing already saved.
@@ -24,7 +21,7 @@ pub(crate) fn install() {
         // signal.
         let _ = signal_hook::flag::register_conditional_shutdown(
             signal,
-            i32::from(EXIT_INTERRUPTED),
+            i32::from(crate::Exit::Interrupted.code()),
             &stop::REQUESTED,
         );
         let _ = signal_hook::flag::register(signal, &stop::REQUESTED);

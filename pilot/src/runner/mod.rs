@@ -34,7 +34,7 @@ pub(crate) use bench::{compare_with_baseline, load_baseline, print_outcome, row,
 pub(crate) use group::{
     MEMBER_MAX_ROUND, group_config, group_doc, group_report, rank_sessions, render_report,
 };
-pub(crate) use interrupt::{EXIT_INTERRUPTED, install as interrupt_install};
+pub(crate) use interrupt::install as interrupt_install;
 pub use processes::{ChildFailure, ChildReport, combine_children};
 pub(crate) use speed::MachineSpeed;
 

@@ -11,9 +11,6 @@ use crate::runner::registry::Bench;
 use crate::schema::{CompareDoc, RUN_SCHEMA, RunDoc};
 use crate::store;
 
-/// The exit code for a regression found against a baseline.
-const EXIT_REGRESSION: u8 = 3;
-
 impl Run<'_> {
     /// The end of the run: the table, the comparison with the baseline, the run document, and
     /// the exit code.
@@ -78,7 +75,7 @@ impl Run<'_> {
         if self.failed > 0 {
             ExitCode::FAILURE
         } else if regressed {
-            ExitCode::from(EXIT_REGRESSION)
+            ExitCode::from(crate::Exit::Regression)
         } else {
             ExitCode::SUCCESS
         }
