@@ -108,6 +108,20 @@ pub(crate) fn check_len(xs: &[f64], needed: usize) -> Result<()> {
     }
 }
 
+/// Checks that an autocorrelation limit (subsession analysis's target for the lag-1
+/// autocorrelation of subsession means) lies strictly between 0 and 1.
+pub(crate) fn check_autocorrelation_limit(limit: f64) -> Result<()> {
+    if limit > 0.0 && limit < 1.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            name: "autocorrelation limit",
+            value: limit,
+            expected: "must be strictly between 0 and 1",
+        })
+    }
+}
+
 /// Checks that a confidence level lies strictly between 0 and 1.
 pub(crate) fn check_confidence(confidence: f64) -> Result<()> {
     if confidence > 0.0 && confidence < 1.0 {

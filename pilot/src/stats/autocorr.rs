@@ -6,7 +6,7 @@
 //! *Computer Systems Performance Evaluation*) merges each `q` consecutive samples into their mean
 //! and raises `q` until the merged samples are nearly uncorrelated.
 
-use crate::error::{Error, Result, check_finite, check_len};
+use crate::error::{Result, check_autocorrelation_limit, check_finite, check_len};
 use crate::stats::samplesize::required_for_half_width;
 use crate::stats::scale::{ldexp, scale_exponent, scaled};
 use crate::stats::summary::{ConfidenceInterval, Summary, interval, mean};
@@ -103,13 +103,7 @@ pub fn subsession_analysis(
 ) -> Result<SubsessionAnalysis> {
     check_len(xs, 2)?;
     check_finite(xs)?;
-    if !(limit > 0.0 && limit < 1.0) {
-        return Err(Error::InvalidParameter {
-            name: "autocorrelation limit",
-            value: limit,
-            expected: "must be strictly between 0 and 1",
-        });
-    }
+    check_autocorrelation_limit(limit)?;
     let n = xs.len();
     let min_h = min_subsessions.max(2);
     let (xs, e) = scaled(xs);

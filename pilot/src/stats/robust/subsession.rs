@@ -3,7 +3,7 @@
 //! average the clock's ticks away.
 
 use super::select_median;
-use crate::error::{Error, Result, check_finite, check_len};
+use crate::error::{Result, check_autocorrelation_limit, check_finite, check_len};
 use crate::stats::autocorr::SubsessionAnalysis;
 use crate::stats::scale::{ldexp, scale_exponent};
 
@@ -99,13 +99,7 @@ pub fn robust_subsession_analysis(
 ) -> Result<SubsessionAnalysis> {
     check_len(xs, 2)?;
     check_finite(xs)?;
-    if !(limit > 0.0 && limit < 1.0) {
-        return Err(Error::InvalidParameter {
-            name: "autocorrelation limit",
-            value: limit,
-            expected: "must be strictly between 0 and 1",
-        });
-    }
+    check_autocorrelation_limit(limit)?;
     let n = xs.len();
     let min_h = min_subsessions.max(2);
     let e = scale_exponent(xs);
