@@ -232,7 +232,7 @@ impl SubsessionAnalysis {
     ///
     /// Measured coverage at 95% (seeded Monte Carlo, `tests/tests/validity.rs`): about 96% on
     /// AR(1) φ = 0.7, n = 1000, where [`mean_ci`](Self::mean_ci) reaches about 91%; on
-    /// independent data the factor stays near 1. Needs h ≥ 2; [`Error::OutOfRange`] when a bound
+    /// independent data the factor stays near 1. Needs h ≥ 2; [`Error::OutOfRange`](crate::Error::OutOfRange) when a bound
     /// passes `f64::MAX`. Time: O(h).
     pub fn adjusted_mean_ci(&self, confidence: f64) -> Result<ConfidenceInterval> {
         let s = Summary::of(&self.means)?;
