@@ -7,8 +7,8 @@
 
 use std::path::PathBuf;
 
-use pilot::cargo_api::compare::CompareOptions;
-use pilot::cargo_api::settings::{BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise};
+use pilot_engine::compare::CompareOptions;
+use pilot_engine::settings::{BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise};
 
 /// Where the commands that only read and write pilot's files (`compare`, `export`, `report`,
 /// `import`) find `pilot/`: the workspace's target directory, as cargo would choose it.
@@ -89,7 +89,7 @@ pub struct BenchArgs {
     /// What the time estimates: `trimmed` (the code's cost, interrupted units left out; the
     /// default) or `mean` (every unit)
     #[arg(long, value_name = "trimmed|mean")]
-    pub estimator: Option<pilot::cargo_api::settings::Estimator>,
+    pub estimator: Option<pilot_engine::settings::Estimator>,
     /// Time cap per bench in seconds
     #[arg(long, value_name = "SECONDS")]
     pub max_time: Option<Cap>,

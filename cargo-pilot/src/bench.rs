@@ -5,10 +5,11 @@ use std::path::Path;
 use std::process::{Command, ExitCode};
 
 use anyhow::Context;
-use pilot::cargo_api::compare::{CompareOptions, Comparison};
-use pilot::cargo_api::settings::BaselineName;
-use pilot::cargo_api::store::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
-use pilot::cargo_api::store::{Existing, SavedResult};
+use pilot_engine::compare::{CompareOptions, Comparison};
+use pilot_engine::files::Existing;
+use pilot_engine::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot_engine::settings::BaselineName;
+use pilot_engine::store::SavedResult;
 
 use crate::args::BenchArgs;
 use crate::cargo;
@@ -59,7 +60,7 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
         .baselines
         .baseline
         .as_ref()
-        .map(|_| pilot::cargo_api::compare::BASELINE_PROCESSES));
+        .map(|_| pilot_engine::compare::BASELINE_PROCESSES));
     value("--processes", processes.map(|x| x.to_string()));
     if args.quick {
         out.push("--quick".into());
@@ -157,10 +158,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             .join(format!("{}-{}.json", exe.package, exe.target));
         let status = run_target(args, exe, &json, &target_dir, &mut log)?;
         if interrupt::happened() {
-            println!(
-                "\n{}",
-                pilot::cargo_api::report::results_table(&got.documents)
-            );
+            println!("\n{}", pilot_engine::report::results_table(&got.documents));
             eprintln!(
                 "cargo pilot: interrupted while running `{}`; every bench finished so far is \
                  saved: `cargo pilot bench --resume` with the same arguments measures the rest",
@@ -179,11 +177,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
 
 /// The results saved as baseline `name`.
 fn read_baseline(target_dir: &Path, name: &str) -> anyhow::Result<Vec<SavedResult>> {
-    let dir = pilot::cargo_api::store::baseline(
-        &pilot::cargo_api::store::baselines_dir(target_dir),
-        name,
-    )?;
-    Ok(pilot::cargo_api::store::read_dir(&dir)?)
+    let dir = pilot_engine::store::baseline(&pilot_engine::store::baselines_dir(target_dir), name)?;
+    Ok(pilot_engine::store::read_dir(&dir)?)
 }
 
 /// Runs one bench binary in benchmark mode, its whole run reported to `json`.
@@ -262,13 +257,10 @@ fn finish(
     base: Option<Vec<SavedResult>>,
     options: &CompareOptions,
 ) -> Result<ExitCode, Failure> {
-    println!(
-        "\n{}",
-        pilot::cargo_api::report::results_table(&got.documents)
-    );
+    println!("\n{}", pilot_engine::report::results_table(&got.documents));
     println!(
         "results: {}",
-        pilot::cargo_api::store::results_dir(target_dir).display()
+        pilot_engine::store::results_dir(target_dir).display()
     );
     if let Some(name) = &args.baselines.save_baseline {
         say_saved_baseline(name, target_dir, &got);
@@ -279,7 +271,7 @@ fn finish(
     };
     let comparison = base
         .is_some()
-        .then(|| pilot::cargo_api::report::comparison_doc(&comparisons, options));
+        .then(|| pilot_engine::report::comparison_doc(&comparisons, options));
     let failed = got.failed;
     write_run(args, target_dir, got, comparison)?;
     Ok(comparison_exit(failed, &comparisons))
@@ -287,7 +279,7 @@ fn finish(
 
 /// Says whether the run's results make baseline `name` whole, or only in part.
 fn say_saved_baseline(name: &BaselineName, target_dir: &Path, got: &Gathered) {
-    let dir = pilot::cargo_api::store::baselines_dir(target_dir).join(name);
+    let dir = pilot_engine::store::baselines_dir(target_dir).join(name);
     if got.failed {
         // Each bench's result was saved as it finished, or not: never claim the whole.
         eprintln!(
@@ -297,8 +289,8 @@ fn say_saved_baseline(name: &BaselineName, target_dir: &Path, got: &Gathered) {
         );
     } else {
         println!("saved as baseline `{name}`: {}", dir.display());
-        if let Some(w) = pilot::cargo_api::report::weak_baseline(&got.documents, name) {
-            println!("warning: {}", pilot::cargo_api::report::terminal(&w));
+        if let Some(w) = pilot_engine::report::weak_baseline(&got.documents, name) {
+            println!("warning: {}", pilot_engine::fmt::terminal(&w));
         }
     }
 }
@@ -315,13 +307,13 @@ fn compare_with_baseline(
         .documents
         .iter()
         .filter_map(|d| {
-            let path = pilot::cargo_api::store::latest_path(target_dir, &d.target, &d.name);
-            pilot::cargo_api::store::from_document(d, &path).ok()
+            let path = pilot_engine::store::latest_path(target_dir, &d.target, &d.name);
+            pilot_engine::store::from_document(d, &path).ok()
         })
         .collect();
     // Only benches this run selected count as missing, as the binaries chose them
     // (filters, `--skip`, ignored benches).
-    let comparisons = pilot::cargo_api::compare::against_baseline(
+    let comparisons = pilot_engine::compare::against_baseline(
         base,
         &new,
         |r| got.selected.contains(&(r.target.clone(), r.name.clone())),
@@ -330,7 +322,7 @@ fn compare_with_baseline(
     println!(
         "\ncompared with baseline `{}`:\n{}",
         args.baselines.baseline.as_deref().unwrap_or(""),
-        pilot::cargo_api::report::comparison_table(&comparisons, options)
+        pilot_engine::report::comparison_table(&comparisons, options)
     );
     comparisons
 }
@@ -356,12 +348,12 @@ fn write_run(
     let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
     // The groups and the comparison live only in this document: `cargo pilot report` reads
     // the last one.
-    let last = pilot::cargo_api::store::last_run_path(target_dir);
-    if let Err(e) = pilot::cargo_api::store::write_atomic(&last, &bytes) {
+    let last = pilot_engine::store::last_run_path(target_dir);
+    if let Err(e) = pilot_engine::files::write_atomic(&last, &bytes) {
         eprintln!("warning: failed to write `{}`: {e}", last.display());
     }
     if let Some(path) = &args.json {
-        pilot::cargo_api::store::write_output(path, &bytes, Existing::Replace)
+        pilot_engine::files::write_output(path, &bytes, Existing::Replace)
             .with_context(|| format!("failed to write `{}`", path.display()))?;
     }
     Ok(())

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::anyhow;
-use pilot::cargo_api::compare::Verdict;
-use pilot::cargo_api::store::SavedResult;
+use pilot_engine::compare::Verdict;
+use pilot_engine::store::SavedResult;
 
 use crate::args::{Format, Thresholds, Workspace};
 use crate::exit::{Failure, comparison_exit};
@@ -40,12 +40,12 @@ fn side(
 ) -> Result<Vec<SavedResult>, Failure> {
     let path = Path::new(arg);
     if path.exists() {
-        return Ok(pilot::cargo_api::store::read_path(path).map_err(anyhow::Error::from)?);
+        return Ok(pilot_engine::store::read_path(path).map_err(anyhow::Error::from)?);
     }
     let looks_like_path = arg.contains('/') || arg.ends_with(".json");
-    let baselines = pilot::cargo_api::store::baselines_dir(&target_dir()?);
-    match pilot::cargo_api::store::baseline(&baselines, arg) {
-        Ok(dir) => Ok(pilot::cargo_api::store::read_dir(&dir).map_err(anyhow::Error::from)?),
+    let baselines = pilot_engine::store::baselines_dir(&target_dir()?);
+    match pilot_engine::store::baseline(&baselines, arg) {
+        Ok(dir) => Ok(pilot_engine::store::read_dir(&dir).map_err(anyhow::Error::from)?),
         Err(_) if looks_like_path => Err(Failure::Error(anyhow!("`{arg}` does not exist"))),
         Err(e) => Err(Failure::Error(e.into())),
     }
@@ -60,44 +60,44 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let new = match &args.new {
         Some(arg) => side(arg, &target_dir)?,
         None => {
-            let dir = pilot::cargo_api::store::results_dir(&target_dir()?);
+            let dir = pilot_engine::store::results_dir(&target_dir()?);
             if !dir.is_dir() {
                 return Err(Failure::Error(anyhow!(
                     "no results in `{}`: run the benches first (`cargo pilot bench`)",
                     dir.display()
                 )));
             }
-            pilot::cargo_api::store::read_dir(&dir).map_err(anyhow::Error::from)?
+            pilot_engine::store::read_dir(&dir).map_err(anyhow::Error::from)?
         }
     };
     if base.is_empty() {
         return Err(Failure::Error(anyhow!("`{}` holds no results", args.base)));
     }
-    for w in pilot::cargo_api::compare::machine_mismatch(&base, &new) {
-        eprintln!("warning: {}", pilot::cargo_api::report::terminal(&w));
+    for w in pilot_engine::compare::machine_mismatch(&base, &new) {
+        eprintln!("warning: {}", pilot_engine::fmt::terminal(&w));
     }
     // Two single results are compared with each other whatever their names.
     let comparisons = if base.len() == 1 && new.len() == 1 {
-        vec![pilot::cargo_api::compare::compare_pair(
+        vec![pilot_engine::compare::compare_pair(
             Some(&base[0]),
             Some(&new[0]),
             &options,
         )]
     } else {
-        pilot::cargo_api::compare::compare(&base, &new, &options)
+        pilot_engine::compare::compare(&base, &new, &options)
     };
     match args.format {
         Format::Table => print!(
             "{}",
-            pilot::cargo_api::report::comparison_table(&comparisons, &options)
+            pilot_engine::report::comparison_table(&comparisons, &options)
         ),
         Format::Md => print!(
             "{}",
-            pilot::cargo_api::report::comparison_markdown(&comparisons, &options)
+            pilot_engine::report::comparison_markdown(&comparisons, &options)
         ),
         Format::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&pilot::cargo_api::report::comparison_doc(
+            serde_json::to_string_pretty(&pilot_engine::report::comparison_doc(
                 &comparisons,
                 &options
             ))

@@ -5,9 +5,9 @@
 
 use std::process::ExitCode;
 
-use pilot::cargo_api::compare::{Comparison, any_regressed};
+use pilot_engine::compare::{Comparison, any_regressed};
 
-pub use pilot::Exit;
+pub use pilot_engine::Exit;
 
 /// The exit code of a command that compared: 1 when a bench failed (no verdict can hide
 /// that), 3 when one regressed, else 0.

@@ -29,9 +29,9 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
     let mut listed = Vec::new();
     let mut listed_names = Vec::new();
     for exe in exes.iter().filter(|e| cargo::is_pilot(&e.path)) {
-        let results_target = pilot::cargo_api::store::bench_target_of(&exe.path);
+        let results_target = pilot_engine::store::bench_target_of(&exe.path);
         for name in cargo::list_benches(&exe.path)? {
-            let path = pilot::cargo_api::store::latest_path(&target_dir, &results_target, &name);
+            let path = pilot_engine::store::latest_path(&target_dir, &results_target, &name);
             let (latest, when) = if !path.exists() {
                 ("not run yet".to_string(), String::new())
             } else {
@@ -48,10 +48,10 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
         }
     }
     let mut gone = Vec::new();
-    for path in result_files(&pilot::cargo_api::store::results_dir(&target_dir)) {
+    for path in result_files(&pilot_engine::store::results_dir(&target_dir)) {
         if !listed.contains(&path) {
             let (latest, when) = latest(&path, &mut problems);
-            let name = match pilot::cargo_api::store::read_file(&path) {
+            let name = match pilot_engine::store::read_file(&path) {
                 // A file an older pilot named differently, of a bench listed above: stale.
                 Ok(rs)
                     if rs
@@ -79,11 +79,11 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
     let lines: Vec<Vec<String>> = rows.iter().map(|r| r.to_vec()).collect();
     print!(
         "{}",
-        pilot::cargo_api::report::columns(&header, &lines, &[0, 1, 2, 3], "")
+        pilot_engine::report::columns(&header, &lines, &[0, 1, 2, 3], "")
     );
     println!("\n{} benches", rows.len());
     for p in &problems {
-        eprintln!("warning: {}", pilot::cargo_api::report::terminal(p));
+        eprintln!("warning: {}", pilot_engine::fmt::terminal(p));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -91,7 +91,7 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
 /// The description and finishing time of the result file at `path`; a problem reading it is
 /// added to `problems`.
 fn latest(path: &std::path::Path, problems: &mut Vec<String>) -> (String, String) {
-    match pilot::cargo_api::store::read_file(path) {
+    match pilot_engine::store::read_file(path) {
         Ok(rs) => match rs.first() {
             Some(r) => (describe(r), r.finished.clone().unwrap_or_default()),
             None => ("-".into(), String::new()),
@@ -128,11 +128,11 @@ fn result_files(results: &std::path::Path) -> Vec<std::path::PathBuf> {
 }
 
 /// `84.90 µs ± 0.97% (ok)`.
-fn describe(r: &pilot::cargo_api::store::SavedResult) -> String {
+fn describe(r: &pilot_engine::store::SavedResult) -> String {
     match &r.time {
         Some(t) => format!(
             "{} ({})",
-            pilot::cargo_api::report::format_estimate(t.mean, t.low, t.high),
+            pilot_engine::report::format_estimate(t.mean, t.low, t.high),
             r.status
         ),
         None => r.status.clone(),

@@ -21,6 +21,7 @@ mod export;
 mod import;
 mod interrupt;
 mod list;
+mod program;
 mod report;
 mod resume;
 mod run;

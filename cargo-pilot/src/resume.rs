@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use pilot::cargo_api::store::schema::{
+use pilot_engine::schema::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FinishedTargetDoc, ResultDoc, RunningDoc,
 };
 
@@ -46,9 +46,8 @@ impl FinishedTarget {
         self.benches
             .iter()
             .filter_map(|b| {
-                let path =
-                    pilot::cargo_api::store::latest_path(target_dir, &self.results_target, b);
-                pilot::cargo_api::store::read_result(&path).ok()
+                let path = pilot_engine::store::latest_path(target_dir, &self.results_target, b);
+                pilot_engine::store::read_result(&path).ok()
             })
             .collect()
     }
@@ -161,7 +160,7 @@ impl RunLog {
             done: done.iter().map(|d| d.to_doc()).collect(),
         };
         let bytes = serde_json::to_vec_pretty(&doc).expect("documents serialise");
-        if let Err(e) = pilot::cargo_api::store::write_atomic(&self.path, &bytes) {
+        if let Err(e) = pilot_engine::files::write_atomic(&self.path, &bytes) {
             eprintln!("warning: failed to write `{}`: {e}", self.path.display());
         }
     }

@@ -266,9 +266,8 @@ fn a_team_keeps_baselines_and_catches_regressions() {
     };
     let (mut a, mut b) = (spawn(), spawn());
     assert!(a.wait().unwrap().success() && b.wait().unwrap().success());
-    let read = |dir: &str| {
-        pilot::cargo_api::store::read_dir(&target_dir().join("pilot").join(dir)).unwrap()
-    };
+    let read =
+        |dir: &str| pilot_engine::store::read_dir(&target_dir().join("pilot").join(dir)).unwrap();
     assert_eq!(read("baselines/twice/cost").len(), 2);
     // spin and units, and extra from step 4.
     assert_eq!(read("results/cost").len(), 3);

@@ -185,7 +185,7 @@ fn runs_killed_at_any_moment_leave_only_whole_files() {
         // Its bench binary may outlive it by a round; let it finish or die.
         std::thread::sleep(std::time::Duration::from_millis(300));
         for dir in ["pilot/results", "pilot/baselines/k"] {
-            let read = pilot::cargo_api::store::read_dir(&target.join(dir));
+            let read = pilot_engine::store::read_dir(&target.join(dir));
             assert!(
                 read.is_ok(),
                 "after a kill at {delay_ms} ms: {:?}",

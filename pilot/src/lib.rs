@@ -3,33 +3,14 @@
 
 #[doc(hidden)]
 pub mod __private;
-#[doc(hidden)]
-pub mod cargo_api;
-mod checks;
-mod cli;
-mod compare;
-mod entry;
-mod error;
-mod exit;
-mod files;
-mod fmt;
-mod probe;
-mod program;
-mod record;
-mod report;
-mod runner;
-mod schema;
-mod session;
-mod settings;
-pub mod stats;
-mod store;
-mod sweep;
 
-pub use error::{Error, Result};
-pub use exit::Exit;
-pub use record::{AsyncBencher, AsyncExecutor, BatchSize, Bencher, BlockingExecutor, Recorder};
+pub use pilot_engine::record::{
+    AsyncBencher, AsyncExecutor, BatchSize, Bencher, BlockingExecutor, Recorder,
+};
+pub use pilot_engine::stats;
+pub use pilot_engine::sweep::{MAX_SWEEP, Sweep, range};
+pub use pilot_engine::{Error, Exit, Result};
 pub use std::hint::black_box;
-pub use sweep::{MAX_SWEEP, Sweep, range};
 
 pub use pilot_macros::bench;
 

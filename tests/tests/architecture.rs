@@ -358,6 +358,87 @@ fn imports_point_down_the_layers_and_never_round() {
     assert!(faults.is_empty(), "{}", faults.join("\n"));
 }
 
+/// The workspace's own crates that a crate's manifest lists under `[dependencies]` (dev- and
+/// build-dependencies are not what it ships).
+fn own_dependencies(manifest: &str, own: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut in_deps = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+            continue;
+        }
+        let key = line.split(['=', '.', ' ']).next().unwrap_or("");
+        if in_deps && own.contains(key) {
+            out.insert(key.to_string());
+        }
+    }
+    out
+}
+
+/// ARCHITECTURE.md's table of crates (`| `crate` | `dep`, `dep` |`, or "none of ours").
+fn crate_table(page: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out = BTreeMap::new();
+    for line in page.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() != 4 || !cells[1].starts_with('`') || cells[2].contains("holds") {
+            continue;
+        }
+        if line.starts_with("## ") {
+            break;
+        }
+        let deps = cells[2]
+            .split(',')
+            .map(|d| d.trim().trim_matches('`').to_string())
+            .filter(|d| d != "none of ours")
+            .collect();
+        out.insert(cells[1].trim_matches('`').to_string(), deps);
+    }
+    out
+}
+
+#[test]
+fn crates_depend_as_the_page_says() {
+    let page = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    let head = &page[..page.find("\n## ").unwrap_or(page.len())];
+    let table = crate_table(head);
+    let dirs = [
+        ("pilot-engine", "pilot-engine"),
+        ("pilot-macros", "pilot-macros"),
+        ("pilot", "pilot"),
+        ("pilot-criterion", "pilot/pilot-criterion"),
+        ("cargo-pilot", "cargo-pilot"),
+    ];
+    let own: BTreeSet<String> = dirs.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(
+        table.keys().cloned().collect::<BTreeSet<_>>(),
+        own,
+        "ARCHITECTURE.md's table of crates"
+    );
+    for (name, dir) in dirs {
+        let manifest = std::fs::read_to_string(workspace().join(dir).join("Cargo.toml")).unwrap();
+        assert_eq!(
+            own_dependencies(&manifest, &own),
+            table[name],
+            "{name}'s [dependencies] against ARCHITECTURE.md"
+        );
+    }
+}
+
+#[test]
+fn a_manifest_dependency_on_a_crate_of_ours_is_found() {
+    let own: BTreeSet<String> = ["pilot", "pilot-engine"].map(String::from).into();
+    let manifest = "[package]\nname = \"x\"\n[dependencies]\npilot-engine.workspace = true\nserde = \"1\"\n[dev-dependencies]\npilot = { path = \"../pilot\" }\n";
+    assert_eq!(
+        own_dependencies(manifest, &own),
+        ["pilot-engine".to_string()].into()
+    );
+    let page = "| crate | depends on |\n|---|---|\n| `a` | none of ours |\n| `b` | `a`, `c` |\n";
+    let t = crate_table(page);
+    assert!(t["a"].is_empty());
+    assert_eq!(t["b"], ["a".to_string(), "c".to_string()].into());
+}
+
 #[test]
 fn a_cycle_and_an_upward_edge_are_found() {
     let g: BTreeMap<String, BTreeSet<String>> = [

@@ -2,9 +2,9 @@
 //! definitions: `tests/fixtures/compare_reference.json`, written by
 //! `tests/fixtures/gen_compare.py` (run `bash tests/fixtures/generate.sh`), never by pilot.
 
-use pilot::cargo_api::compare::{CompareOptions, Verdict, compare_estimates, compare_paired};
-use pilot::cargo_api::store::{SampleMoments, SavedEstimate};
 use pilot::stats::t_quantile;
+use pilot_engine::compare::{CompareOptions, Verdict, compare_estimates, compare_paired};
+use pilot_engine::store::{SampleMoments, SavedEstimate};
 use serde_json::Value;
 
 fn fixture() -> Value {

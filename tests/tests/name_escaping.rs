@@ -4,7 +4,7 @@
 //! paths: `store::tests::names_map_to_paths_one_to_one` and
 //! `accepted_folder_names_stay_inside_the_folder`.)
 
-use pilot::cargo_api::report::{csv_text, markdown_code, terminal};
+use pilot_engine::fmt::{csv_text, markdown_code, terminal};
 use proptest::prelude::*;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 

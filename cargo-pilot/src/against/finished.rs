@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use pilot::cargo_api::compare::{CompareOptions, Comparison, Verdict};
-use pilot::cargo_api::processes::ChildReport;
-use pilot::cargo_api::store::schema::{MachineDoc, ResultDoc};
+use pilot_engine::compare::{CompareOptions, Comparison, Verdict};
+use pilot_engine::runner::ChildReport;
+use pilot_engine::schema::{MachineDoc, ResultDoc};
 
 use super::Bench;
 use super::pairs::Outcome;
@@ -35,7 +35,7 @@ pub fn finish_bench(
     let base_doc = combine_side(b, &outcome, &outcome.base, plan, machine);
     let estimate = |doc: &Option<ResultDoc>, at: &Path| {
         doc.as_ref()
-            .and_then(|d| pilot::cargo_api::store::from_document(d, at).ok())
+            .and_then(|d| pilot_engine::store::from_document(d, at).ok())
             .and_then(|r| r.time)
     };
     let mut c = Comparison {
@@ -80,7 +80,7 @@ fn combine_side(
     machine: &MachineDoc,
 ) -> Option<ResultDoc> {
     (side.len() >= 2).then(|| {
-        pilot::cargo_api::processes::combine_children(
+        pilot_engine::runner::combine_children(
             &b.name,
             &b.target,
             side,
@@ -101,7 +101,7 @@ fn judge_pairs(c: &mut Comparison, outcome: &Outcome, options: &CompareOptions, 
         .zip(&outcome.head)
         .map(|(b, h)| (b.mean(), h.mean()))
         .collect();
-    let found = pilot::cargo_api::compare::compare_paired(&pairs, plan.confidence, options);
+    let found = pilot_engine::compare::compare_paired(&pairs, plan.confidence, options);
     let too_few = pairs.len() < plan.least;
     match found {
         Some(found) => {
@@ -148,7 +148,7 @@ fn save(doc: &ResultDoc, path: &Path) -> bool {
         return false;
     }
     let bytes = serde_json::to_vec_pretty(doc).expect("documents serialise");
-    match pilot::cargo_api::store::write_atomic(path, &bytes) {
+    match pilot_engine::files::write_atomic(path, &bytes) {
         Ok(()) => true,
         Err(e) => {
             eprintln!("error: failed to write `{}`: {e}", path.display());
@@ -173,7 +173,7 @@ pub fn save_sides(
         saved.base += usize::from(written);
     }
     if let Some(doc) = &done.head {
-        let path = pilot::cargo_api::store::latest_path(target_dir, &b.target, &b.name);
+        let path = pilot_engine::store::latest_path(target_dir, &b.target, &b.name);
         let written = save(doc, &path);
         ok &= written;
         saved.head += usize::from(written);
@@ -186,6 +186,6 @@ pub fn save_sides(
 fn save_base(doc: &ResultDoc, target_dir: &Path, name: &str) -> bool {
     save(
         doc,
-        &pilot::cargo_api::store::baseline_path(target_dir, name, &doc.target, &doc.name),
+        &pilot_engine::store::baseline_path(target_dir, name, &doc.target, &doc.name),
     )
 }

@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use pilot::cargo_api::compare::{CompareOptions, Verdict, compare_estimates};
-use pilot::cargo_api::report::{columns, format_estimate};
-use pilot::cargo_api::store::SavedEstimate;
-use pilot::cargo_api::store::schema::ResultDoc;
+use pilot_engine::compare::{CompareOptions, Verdict, compare_estimates};
+use pilot_engine::report::{columns, format_estimate};
+use pilot_engine::schema::ResultDoc;
+use pilot_engine::store::SavedEstimate;
 
 use crate::cargo::{self, BenchExe};
 
@@ -17,12 +17,12 @@ use crate::cargo::{self, BenchExe};
 pub fn rankings(exes: &[BenchExe], docs: &[ResultDoc], options: &CompareOptions) -> String {
     let mut groups: BTreeMap<(String, String), Vec<(String, SavedEstimate)>> = BTreeMap::new();
     for exe in exes {
-        let target = pilot::cargo_api::store::bench_target_of(&exe.path);
+        let target = pilot_engine::store::bench_target_of(&exe.path);
         for (group, name) in cargo::groups(&exe.path) {
             let time = docs
                 .iter()
                 .find(|d| d.target == target && d.name == name)
-                .and_then(|d| pilot::cargo_api::store::from_document(d, Path::new(&name)).ok())
+                .and_then(|d| pilot_engine::store::from_document(d, Path::new(&name)).ok())
                 .and_then(|r| r.time);
             if let Some(time) = time {
                 groups

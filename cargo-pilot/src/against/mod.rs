@@ -5,7 +5,7 @@
 //! pairs of processes, one of each build back to back, first one side then the other (ABBA),
 //! until the change's verdict is settled or the time cap comes: the machine's state at each
 //! moment is in both processes of a pair, and cancels in their ratio
-//! ([`pilot::cargo_api::compare::compare_paired`]).
+//! ([`pilot_engine::compare::compare_paired`]).
 
 mod builds;
 mod finished;
@@ -20,8 +20,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow};
-use pilot::cargo_api::compare::Verdict;
-use pilot::cargo_api::store::schema::ResultDoc;
+use pilot_engine::compare::Verdict;
+use pilot_engine::schema::ResultDoc;
 
 use crate::args::{BenchArgs, Format};
 use crate::cargo::{self, BenchExe};
@@ -89,7 +89,7 @@ fn compare_builds(
     let benches = match_benches(args, &builds.base_exes, &builds.head_exes, out)?;
     let plan = Plan::from_args(args);
     announce(&benches, &plan, target_dir, short, out);
-    let machine = pilot::cargo_api::processes::machine();
+    let machine = pilot_engine::probe::machine();
     let mut comparisons = Vec::new();
     let mut head_docs: Vec<ResultDoc> = Vec::new();
     let mut saved = Saved::default();
@@ -144,7 +144,7 @@ fn announce(benches: &[Bench], plan: &Plan, target_dir: &Path, short: &str, out:
         // Whole seconds, but a cap under a second is not shown as 0.
         (plan.budget.as_secs_f64() * 10.0).round() / 10.0
     ));
-    if pilot::cargo_api::store::baselines_dir(target_dir)
+    if pilot_engine::store::baselines_dir(target_dir)
         .join(short)
         .is_dir()
     {
@@ -172,7 +172,7 @@ fn match_benches<'a>(
                 ));
                 continue;
             }
-            let target = pilot::cargo_api::store::bench_target_of(&exe.path);
+            let target = pilot_engine::store::bench_target_of(&exe.path);
             let names = cargo::list_selected(exe, &args.filters, args.exact, &args.skip)
                 .with_context(|| format!("failed to list the benches of the {side}"))?;
             for name in names {

@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use pilot::cargo_api::compare::{Verdict, compare_paired};
-use pilot::cargo_api::processes::{ChildReport, now};
+use pilot_engine::compare::{Verdict, compare_paired};
+use pilot_engine::runner::{ChildReport, now};
 
 use super::plan::Plan;
 use super::process::{NoReport, run_child};
@@ -201,7 +201,7 @@ pub fn measure(b: &Bench, plan: &Plan, out: &Out) -> Outcome {
 mod tests {
     use std::cell::{Cell, RefCell};
 
-    use pilot::cargo_api::compare::CompareOptions;
+    use pilot_engine::compare::CompareOptions;
 
     use super::*;
 

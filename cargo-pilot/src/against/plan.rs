@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use pilot::cargo_api::compare::CompareOptions;
+use pilot_engine::compare::CompareOptions;
 
 use crate::args::BenchArgs;
 

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use pilot::cargo_api::processes::ChildReport;
+use pilot_engine::runner::ChildReport;
 
 use super::plan::Plan;
 use crate::cargo::BenchExe;

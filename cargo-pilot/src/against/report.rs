@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use anyhow::Context;
-use pilot::cargo_api::compare::{CompareOptions, Comparison, Verdict};
-use pilot::cargo_api::store::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot_engine::compare::{CompareOptions, Comparison, Verdict};
+use pilot_engine::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
 
 use super::Out;
 use super::plan::Plan;
@@ -49,8 +49,8 @@ fn reasons(comparisons: &[Comparison], options: &CompareOptions, plan: &Plan) ->
         .filter_map(|c| {
             let name = format!(
                 "{} ({})",
-                pilot::cargo_api::report::markdown_code(&c.name),
-                pilot::cargo_api::report::terminal(&c.target)
+                pilot_engine::fmt::markdown_code(&c.name),
+                pilot_engine::fmt::terminal(&c.target)
             );
             match (c.verdict, &c.reason, c.pairs) {
                 (Verdict::Failed, _, _) => Some(format!("{name} failed: {}", c.method)),
@@ -81,18 +81,18 @@ pub fn report(
 ) -> Result<(), Failure> {
     out.say(&format!(
         "\n{}",
-        pilot::cargo_api::report::results_table(head_docs)
+        pilot_engine::report::results_table(head_docs)
     ));
     out.say(&saved.say(rev, short));
-    let report = pilot::cargo_api::report::comparison_doc(comparisons, options);
+    let report = pilot_engine::report::comparison_doc(comparisons, options);
     match args.format {
         Format::Table => println!(
             "\ncompared with `{rev}` ({short}), interleaved:\n{}",
-            pilot::cargo_api::report::comparison_table(comparisons, options)
+            pilot_engine::report::comparison_table(comparisons, options)
         ),
         Format::Md => print!(
             "{}",
-            pilot::cargo_api::report::comparison_markdown(comparisons, options)
+            pilot_engine::report::comparison_markdown(comparisons, options)
         ),
         Format::Json => println!(
             "{}",
@@ -114,18 +114,14 @@ pub fn report(
     };
     let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
     // `cargo pilot report` draws the comparison from the last run's document.
-    let last = pilot::cargo_api::store::last_run_path(target_dir);
-    if let Err(e) = pilot::cargo_api::store::write_atomic(&last, &bytes) {
+    let last = pilot_engine::store::last_run_path(target_dir);
+    if let Err(e) = pilot_engine::files::write_atomic(&last, &bytes) {
         eprintln!("warning: failed to write `{}`: {e}", last.display());
     }
     if let Some(path) = &args.json {
         // A user's output: a device, FIFO or symlink is written in place.
-        pilot::cargo_api::store::write_output(
-            path,
-            &bytes,
-            pilot::cargo_api::store::Existing::Replace,
-        )
-        .with_context(|| format!("failed to write `{}`", path.display()))?;
+        pilot_engine::files::write_output(path, &bytes, pilot_engine::files::Existing::Replace)
+            .with_context(|| format!("failed to write `{}`", path.display()))?;
     }
     Ok(())
 }

@@ -11,13 +11,13 @@ mod render;
 use std::process::ExitCode;
 
 use anyhow::anyhow;
-use pilot::cargo_api::settings::{Confidence, Fraction, Noise};
-use pilot::stats::ChangepointConfig;
-use pilot::stats::required_for_half_width;
-use pilot::stats::{Analysis, AnalysisConfig, SubsessionAnalysis, analyze};
-use pilot::stats::{ConfidenceInterval, Moments, Summary, power_of_two_scale};
-use pilot::stats::{WelchTest, welch_test};
-use pilot::stats::{WpsFit, wps};
+use pilot_engine::settings::{Confidence, Fraction, Noise};
+use pilot_engine::stats::ChangepointConfig;
+use pilot_engine::stats::required_for_half_width;
+use pilot_engine::stats::{Analysis, AnalysisConfig, SubsessionAnalysis, analyze};
+use pilot_engine::stats::{ConfidenceInterval, Moments, Summary, power_of_two_scale};
+use pilot_engine::stats::{WelchTest, welch_test};
+use pilot_engine::stats::{WpsFit, wps};
 
 use crate::exit::Failure;
 use input::{Domain, Layout};
@@ -282,7 +282,7 @@ fn welch(
     other: &Analysis,
     confidence: f64,
     independent: bool,
-) -> pilot::Result<(WelchTest, Option<Relative>)> {
+) -> pilot_engine::Result<(WelchTest, Option<Relative>)> {
     let scale = power_of_two_scale(&[
         power_of_two_scale(&base.subsession.means),
         power_of_two_scale(&other.subsession.means),
@@ -312,7 +312,7 @@ fn welch(
     };
     let d = &unscaled.difference_ci;
     if !(unscaled.difference.is_finite() && d.low.is_finite() && d.high.is_finite()) {
-        return Err(pilot::Error::OutOfRange {
+        return Err(pilot_engine::Error::OutOfRange {
             quantity: "confidence interval of the difference of the means",
         });
     }

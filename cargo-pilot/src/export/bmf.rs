@@ -7,7 +7,7 @@
 //! from its throughput performance index. A bound that does not exist (a throughput whose
 //! time interval reaches 0) is left out, as the schema allows.
 
-use pilot::cargo_api::store::schema::{CiDoc, ResultDoc};
+use pilot_engine::schema::{CiDoc, ResultDoc};
 use serde_json::{Map, Value, json};
 
 /// The documents (each with an estimate) as one BMF document, benches in the given order.

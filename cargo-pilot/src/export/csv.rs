@@ -14,9 +14,9 @@
 //! `1e9 / time`); they are empty where the result does not keep those samples (a readings-only
 //! fit, or more than 10 000). Numbers are written in full precision.
 
-use pilot::cargo_api::report::csv_text;
-use pilot::cargo_api::store::schema::{PiDoc, ResultDoc};
-use pilot::stats::Summary;
+use pilot_engine::fmt::csv_text;
+use pilot_engine::schema::{PiDoc, ResultDoc};
+use pilot_engine::stats::Summary;
 
 const HEADER: [&str; 15] = [
     "bench",

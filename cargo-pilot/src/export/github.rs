@@ -7,7 +7,7 @@
 //! `± half-width` of the interval, and `extra` states the interval, its confidence, the
 //! samples behind it and the session's status.
 
-use pilot::cargo_api::store::schema::ResultDoc;
+use pilot_engine::schema::ResultDoc;
 use serde_json::{Value, json};
 
 use super::significant;

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow};
-use pilot::cargo_api::report::terminal;
-use pilot::cargo_api::store::Existing;
-use pilot::cargo_api::store::schema::{PiDoc, ResultDoc};
+use pilot_engine::files::Existing;
+use pilot_engine::fmt::terminal;
+use pilot_engine::schema::{PiDoc, ResultDoc};
 
 use crate::args::Workspace;
 use crate::exit::Failure;
@@ -62,7 +62,7 @@ pub enum Format {
 pub fn run(args: &ExportArgs) -> Result<ExitCode, Failure> {
     let (documents, source) = load(args)?;
     let text = match args.format {
-        Format::Md => pilot::cargo_api::report::results_markdown(&documents),
+        Format::Md => pilot_engine::report::results_markdown(&documents),
         format => {
             let measured = with_estimates(&documents, &source)?;
             match format {
@@ -88,16 +88,16 @@ fn load(args: &ExportArgs) -> Result<(Vec<ResultDoc>, String), Failure> {
             if arg.contains('/') || arg.ends_with(".json") {
                 return Err(anyhow!("`{arg}` does not exist").into());
             }
-            let baselines = pilot::cargo_api::store::baselines_dir(&target_dir()?);
+            let baselines = pilot_engine::store::baselines_dir(&target_dir()?);
             let dir =
-                pilot::cargo_api::store::baseline(&baselines, arg).map_err(anyhow::Error::from)?;
+                pilot_engine::store::baseline(&baselines, arg).map_err(anyhow::Error::from)?;
             (
                 dir.clone(),
                 format!("baseline `{arg}` (`{}`)", dir.display()),
             )
         }
         None => {
-            let dir = pilot::cargo_api::store::results_dir(&target_dir()?);
+            let dir = pilot_engine::store::results_dir(&target_dir()?);
             if !dir.is_dir() {
                 return Err(anyhow!(
                     "no results in `{}`: run the benches first (`cargo pilot bench`)",
@@ -109,8 +109,7 @@ fn load(args: &ExportArgs) -> Result<(Vec<ResultDoc>, String), Failure> {
             (dir, source)
         }
     };
-    let documents =
-        pilot::cargo_api::store::read_documents_in(&dir).map_err(anyhow::Error::from)?;
+    let documents = pilot_engine::store::read_documents_in(&dir).map_err(anyhow::Error::from)?;
     if documents.is_empty() {
         return Err(anyhow!("{source} holds no results").into());
     }
@@ -186,7 +185,7 @@ fn significant(x: f64, digits: i32) -> String {
 /// device, FIFO or symlink in place. Without `force` anything already at `path` is refused, and
 /// the rename itself refuses a file that appeared meanwhile.
 ///
-/// [`write_output`]: pilot::cargo_api::store::write_output
+/// [`write_output`]: pilot_engine::files::write_output
 fn write_out(path: &Path, bytes: &[u8], force: bool) -> Result<(), Failure> {
     let shown = path.display();
     let refused =
@@ -200,7 +199,7 @@ fn write_out(path: &Path, bytes: &[u8], force: bool) -> Result<(), Failure> {
     } else {
         Existing::Refuse
     };
-    let written = pilot::cargo_api::store::write_output(path, bytes, existing);
+    let written = pilot_engine::files::write_output(path, bytes, existing);
     // The file appeared between the check above and the rename.
     if written
         .as_ref()

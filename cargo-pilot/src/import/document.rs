@@ -2,10 +2,10 @@
 //! figures and warnings a result holds, and the document checked as pilot reads it back.
 
 use anyhow::anyhow;
-use pilot::cargo_api::store::schema::{
+use pilot_engine::schema::{
     CiDoc, ConfigDoc, PiDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, SubsessionDoc,
 };
-use pilot::stats::{Analysis, AnalysisConfig, Summary, analyze};
+use pilot_engine::stats::{Analysis, AnalysisConfig, Summary, analyze};
 
 use super::Series;
 
@@ -167,9 +167,9 @@ fn round(s: &Series, a: &Analysis) -> RoundDoc {
         analysed: true,
         // The imported readings in the bins a session's round keeps, so that `cargo pilot
         // report` draws them like pilot's own.
-        readings: pilot::stats::ReadingBins::of(
+        readings: pilot_engine::stats::ReadingBins::of(
             &s.readings,
-            pilot::cargo_api::store::schema::MAX_READING_BINS,
+            pilot_engine::schema::MAX_READING_BINS,
         ),
         rss_bytes: None,
         marks: Vec::new(),
@@ -191,9 +191,9 @@ pub fn checked_text(s: &Series, doc: &ResultDoc) -> anyhow::Result<String> {
     let back: ResultDoc =
         serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&text))
             .map_err(|e| invalid(format!("`{}`: {}", e.path(), e.inner())))?;
-    match pilot::cargo_api::store::from_document(&back, &s.source) {
+    match pilot_engine::store::from_document(&back, &s.source) {
         Ok(_) => Ok(text),
-        Err(pilot::Error::InvalidResult { problem, .. }) => Err(invalid(problem)),
+        Err(pilot_engine::Error::InvalidResult { problem, .. }) => Err(invalid(problem)),
         Err(e) => Err(invalid(e.to_string())),
     }
 }

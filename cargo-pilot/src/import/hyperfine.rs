@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::{Series, check_time};
 
 /// The bench target `cargo pilot run` keeps programs' results under.
-pub const TARGET: &str = pilot::cargo_api::program::TARGET;
+pub const TARGET: &str = crate::program::TARGET;
 
 #[derive(Deserialize)]
 struct Export {

@@ -22,10 +22,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow, bail};
-use pilot::cargo_api::report::{columns, format_estimate};
-use pilot::cargo_api::settings::{BaselineName, Confidence, Fraction};
-use pilot::cargo_api::store::check_folder_name;
-use pilot::cargo_api::store::schema::ResultDoc;
+use pilot_engine::report::{columns, format_estimate};
+use pilot_engine::schema::ResultDoc;
+use pilot_engine::settings::{BaselineName, Confidence, Fraction};
+use pilot_engine::store::check_folder_name;
 
 use crate::args::Workspace;
 use crate::exit::Failure;
@@ -246,7 +246,8 @@ fn save(
     docs: &[(&Series, ResultDoc, String)],
     force: bool,
 ) -> anyhow::Result<PathBuf> {
-    use pilot::cargo_api::store::{baseline_path, baselines_dir, write_atomic};
+    use pilot_engine::files::write_atomic;
+    use pilot_engine::store::{baseline_path, baselines_dir};
     // Both become folders: a name that is not one folder of its own could lead outside.
     for (what, value) in [("baseline", name), ("bench target", folder)] {
         check_folder_name(value).map_err(|e| anyhow!("`{value}` is not a {what}'s name: {e}"))?;

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use anyhow::{Context, anyhow};
-use pilot::cargo_api::store::Existing;
-use pilot::cargo_api::store::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot_engine::files::Existing;
+use pilot_engine::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
 use crate::args::{Thresholds, Workspace};
 use crate::exit::Failure;
@@ -85,7 +85,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
         .clone()
         .unwrap_or_else(|| target_dir.join("pilot").join("report"));
     let index = out.join("index.html");
-    pilot::cargo_api::store::write_output(&index, html.as_bytes(), Existing::Replace)
+    pilot_engine::files::write_output(&index, html.as_bytes(), Existing::Replace)
         .with_context(|| format!("failed to write `{}`", index.display()))?;
     println!(
         "report: {} ({} benches, {} kB)",
@@ -119,7 +119,7 @@ fn results_root(dir: &Path) -> PathBuf {
 /// Reads the results, the run documents and the baseline. Any file that cannot be read is an
 /// error naming it; nothing is written then.
 fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
-    let results_dir = pilot::cargo_api::store::results_dir(target_dir);
+    let results_dir = pilot_engine::store::results_dir(target_dir);
     let none = || {
         Failure::Error(anyhow!(
             "no results under `{}`: run `cargo pilot bench` first",
@@ -129,16 +129,16 @@ fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
     if !results_dir.is_dir() {
         return Err(none());
     }
-    let saved = pilot::cargo_api::store::read_dir(&results_dir).map_err(anyhow::Error::from)?;
+    let saved = pilot_engine::store::read_dir(&results_dir).map_err(anyhow::Error::from)?;
     if saved.is_empty() {
         return Err(none());
     }
     let results = saved
         .iter()
-        .map(|r| pilot::cargo_api::store::read_result(&r.path))
+        .map(|r| pilot_engine::store::read_result(&r.path))
         .collect::<Result<Vec<_>, _>>()
         .map_err(anyhow::Error::from)?;
-    let last = pilot::cargo_api::store::last_run_path(target_dir);
+    let last = pilot_engine::store::last_run_path(target_dir);
     let run_files: Vec<PathBuf> = if args.runs.is_empty() {
         [last].into_iter().filter(|p| p.is_file()).collect()
     } else {
@@ -155,15 +155,13 @@ fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
     }
     if let Some(name) = &args.baseline {
         let options = args.thresholds.options();
-        let dir = pilot::cargo_api::store::baseline(
-            &pilot::cargo_api::store::baselines_dir(target_dir),
-            name,
-        )
-        .map_err(anyhow::Error::from)?;
-        let base = pilot::cargo_api::store::read_dir(&dir).map_err(anyhow::Error::from)?;
-        let comparisons = pilot::cargo_api::compare::compare(&base, &saved, &options);
+        let dir =
+            pilot_engine::store::baseline(&pilot_engine::store::baselines_dir(target_dir), name)
+                .map_err(anyhow::Error::from)?;
+        let base = pilot_engine::store::read_dir(&dir).map_err(anyhow::Error::from)?;
+        let comparisons = pilot_engine::compare::compare(&base, &saved, &options);
         comparison = Some((
-            pilot::cargo_api::report::comparison_doc(&comparisons, &options),
+            pilot_engine::report::comparison_doc(&comparisons, &options),
             format!("baseline `{name}`"),
         ));
     }

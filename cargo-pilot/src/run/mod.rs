@@ -3,7 +3,7 @@
 //!
 //! This module turns the flags into a [`Plan`]: commands split or wrapped in the shell,
 //! parameter scans expanded (cartesian when repeated), names given, the work range and the
-//! readings' column parsed; the measuring is the library's ([`pilot::cargo_api::program`]).
+//! readings' column parsed; the measuring is [`program`](crate::program)'s.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,9 +11,9 @@ use std::time::Duration;
 
 mod programs;
 
+use crate::program::{Mode, Output, Plan, run as run_plan};
 use anyhow::{anyhow, bail};
-use pilot::cargo_api::program::{Mode, Output, Plan, run as run_plan};
-use pilot::cargo_api::settings::{Cap, Confidence, Fraction};
+use pilot_engine::settings::{Cap, Confidence, Fraction};
 
 use crate::args::{Baselines, CargoOptions};
 use crate::cargo;

@@ -1,8 +1,8 @@
 //! The programs of a `cargo pilot run`: each COMMAND for each combination of the parameters'
 //! values (`-P`, `-L`), named, and split into what is started (through the shell or not).
 
+use crate::program::Program;
 use anyhow::{anyhow, bail};
-use pilot::cargo_api::program::Program;
 
 use super::RunArgs;
 

@@ -30,7 +30,7 @@ const RENAMED: &[(&str, &str)] = &[
 /// Starts pilot's runner with this process's arguments, translated (once; later calls do
 /// nothing).
 pub(crate) fn start() {
-    pilot::__private::driven::start_with(cfg!(debug_assertions), || {
+    pilot_engine::runner::driven::start_with(cfg!(debug_assertions), || {
         translate(std::env::args_os().skip(1))
     });
 }

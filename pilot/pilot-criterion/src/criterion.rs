@@ -171,9 +171,9 @@ impl<M: Measurement> Criterion<M> {
     /// Ends the run: pilot's table, the baseline comparison, and the exit code (the process
     /// exits with it when it is not 0: 1 a bench failed, 3 a regression).
     pub fn final_summary(&self) {
-        let code = pilot::__private::driven::finish();
+        let code = pilot_engine::runner::driven::finish();
         if code != std::process::ExitCode::SUCCESS {
-            std::process::exit(pilot::__private::driven::exit_status(code));
+            std::process::exit(pilot_engine::runner::driven::exit_status(code));
         }
     }
 

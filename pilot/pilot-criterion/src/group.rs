@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use pilot::__private::driven::{self, Announced};
+use pilot_engine::runner::driven::{self, Announced};
 
 use crate::Bencher;
 use crate::criterion::Criterion;

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use pilot::cargo_api::report::format_ns;
+use pilot_engine::report::format_ns;
 
 use super::{
     BLUE, FONT, GREEN_, GREY, PlotResult, RED_, SIZE, bounds, chart, draw, draw_line, rect,

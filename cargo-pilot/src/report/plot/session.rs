@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use pilot::cargo_api::report::format_ns;
+use pilot_engine::report::format_ns;
 
 use super::{
     BLUE, Chart, FONT, GREY, MAX_BOUNDARIES, ORANGE, PlotResult, RED_, bounds, chart, draw,

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
-use pilot::cargo_api::report::format_ns;
+use pilot_engine::report::format_ns;
 
 use super::{BLUE, FONT, PlotResult, bounds, svg};
 

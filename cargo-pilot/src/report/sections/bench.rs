@@ -1,8 +1,8 @@
 //! One bench's section: its figures, the plot of its session (or of its rounds), a
 //! readings-only bench's WPS fit, and its checks and warnings.
 
-use pilot::cargo_api::report::{format_estimate, format_ns};
-use pilot::cargo_api::store::schema::ResultDoc;
+use pilot_engine::report::{format_estimate, format_ns};
+use pilot_engine::schema::ResultDoc;
 
 use super::{escape, figure};
 use crate::report::plot::{self, RoundView};
@@ -56,7 +56,7 @@ fn bench_heading(
     let with_interruptions = r
         .pis
         .iter()
-        .find(|p| p.name == pilot::cargo_api::store::schema::MEAN_TIME_PI)
+        .find(|p| p.name == pilot_engine::schema::MEAN_TIME_PI)
         .and_then(|p| Some(format_estimate(p.mean?, p.ci.low?, p.ci.high?)))
         .map_or(String::new(), |m| {
             format!(" · mean with interruptions {}", escape(&m))
@@ -156,12 +156,12 @@ fn rounds_figure(
 /// The WPS fit of a readings-only bench: its rounds refitted with pilot's own `wps` (the
 /// session's fit is not stored with its intercept), with α and v and their intervals.
 fn fit(r: &ResultDoc, full: &str) -> Result<String, String> {
-    let used: Vec<&pilot::cargo_api::store::schema::RoundDoc> =
+    let used: Vec<&pilot_engine::schema::RoundDoc> =
         r.rounds.iter().filter(|x| x.analysed).collect();
     let w: Vec<f64> = used.iter().map(|x| x.work as f64).collect();
     let t: Vec<f64> = used.iter().map(|x| x.duration_ns as f64).collect();
     let confidence = r.pis.first().map_or(0.95, |p| p.ci.confidence);
-    let Ok(f) = pilot::stats::wps(&w, &t, confidence, 0.1) else {
+    let Ok(f) = pilot_engine::stats::wps(&w, &t, confidence, 0.1) else {
         return Ok(String::new());
     };
     let points: Vec<(f64, f64, bool)> = r
@@ -171,7 +171,7 @@ fn fit(r: &ResultDoc, full: &str) -> Result<String, String> {
         .collect();
     let svg = plot::fit(&points, f.fit.intercept, f.fit.slope)?;
     let dof = (f.fit.n.max(3) - 2) as f64;
-    let tq = pilot::stats::t_quantile(1.0 - (1.0 - confidence) / 2.0, dof);
+    let tq = pilot_engine::stats::t_quantile(1.0 - (1.0 - confidence) / 2.0, dof);
     let (alpha_lo, alpha_hi) = (
         f.fit.intercept - tq * f.fit.intercept_se,
         f.fit.intercept + tq * f.fit.intercept_se,

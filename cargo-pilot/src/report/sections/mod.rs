@@ -3,8 +3,8 @@
 
 mod bench;
 
-use pilot::cargo_api::report::format_ns;
-use pilot::cargo_api::store::schema::{CompareDoc, GroupDoc, ResultDoc};
+use pilot_engine::report::format_ns;
+use pilot_engine::schema::{CompareDoc, GroupDoc, ResultDoc};
 
 use super::plot::{self, ChangeView};
 
@@ -68,7 +68,7 @@ fn pct(x: f64) -> String {
 
 /// The comparison with a baseline: the changes' plot and their table.
 pub fn comparison(doc: &CompareDoc, against: &str) -> Result<String, String> {
-    let name = |b: &pilot::cargo_api::store::schema::CompareBenchDoc| {
+    let name = |b: &pilot_engine::schema::CompareBenchDoc| {
         if b.target.is_empty() {
             b.name.clone()
         } else {

@@ -1,0 +1,192 @@
+//! `cargo pilot run`'s exports in hyperfine's shapes, so that tools reading hyperfine's files
+//! read pilot's: `--export-json` (`{"results": [{"command", "mean", "stddev", "median",
+//! "user", "system", "min", "max", "times", "exit_codes", "parameters"}]}`, seconds),
+//! `--export-csv` (`command,mean,stddev,median,user,system,min,max`, then one column per
+//! parameter) and `--export-markdown` (hyperfine's table, with pilot's interval).
+//!
+//! Where the shapes differ in meaning: `mean` is pilot's estimate (the stable runs' mean after
+//! the warm-up was cut, or the fitted time per unit of work in work mode), and `times`,
+//! `stddev`, `median`, `min`, `max` describe the runs it came from (the stable runs; in work
+//! mode, whole runs of different work amounts). pilot adds `ci_low`, `ci_high` and
+//! `confidence` to each JSON result.
+
+use serde_json::{Value, json};
+
+use super::{Measured, Plan, write};
+
+/// The mean, stddev, median, min and max of `xs` in seconds (ns in); zeros when empty.
+fn stats_s(xs: &[f64]) -> (f64, f64, f64, f64) {
+    if xs.is_empty() {
+        return (0.0, 0.0, 0.0, 0.0);
+    }
+    let s = pilot_engine::stats::summary::Summary::of(xs).map_or(0.0, |s| s.std_dev);
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let median = pilot_engine::stats::summary::median(&v);
+    (s / 1e9, median / 1e9, v[0] / 1e9, v[v.len() - 1] / 1e9)
+}
+
+fn mean_s(xs: &[f64]) -> f64 {
+    if xs.is_empty() {
+        0.0
+    } else {
+        pilot_engine::stats::summary::mean(xs) / 1e9
+    }
+}
+
+/// One program's entry of the hyperfine JSON.
+fn json_result(m: &Measured) -> Value {
+    let (stddev, median, min, max) = stats_s(&m.runs.wall_ns);
+    let (mean, low, high, confidence) = match &m.session.estimate {
+        Some(e) => (
+            e.mean / 1e9,
+            e.ci.low / 1e9,
+            e.ci.high / 1e9,
+            e.ci.confidence,
+        ),
+        None => (0.0, 0.0, 0.0, 0.0),
+    };
+    let parameters: serde_json::Map<String, Value> = m
+        .program
+        .parameters
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    let mut r = json!({
+        "command": m.program.command,
+        "mean": mean,
+        "stddev": stddev,
+        "median": median,
+        "user": mean_s(&m.runs.user_ns),
+        "system": mean_s(&m.runs.sys_ns),
+        "min": min,
+        "max": max,
+        "times": m.runs.wall_ns.iter().map(|t| t / 1e9).collect::<Vec<f64>>(),
+        "exit_codes": m.runs.codes,
+        "ci_low": low,
+        "ci_high": high,
+        "confidence": confidence,
+    });
+    if !parameters.is_empty() {
+        r["parameters"] = Value::Object(parameters);
+    }
+    r
+}
+
+/// The hyperfine-shaped JSON document.
+pub(crate) fn hyperfine_json(measured: &[Measured]) -> Value {
+    json!({ "results": measured.iter().map(json_result).collect::<Vec<_>>() })
+}
+
+/// A text field of CSV: a formula's first character made text ([`pilot_engine::fmt::csv_text`]), and
+/// quoted when it needs it.
+fn csv_field(s: &str) -> String {
+    let s = pilot_engine::fmt::csv_text(s);
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// hyperfine's CSV: a row per program, parameters as extra columns.
+pub(crate) fn hyperfine_csv(measured: &[Measured]) -> String {
+    let mut params: Vec<String> = Vec::new();
+    for m in measured {
+        for (k, _) in &m.program.parameters {
+            if !params.contains(k) {
+                params.push(k.clone());
+            }
+        }
+    }
+    let mut out = String::from("command,mean,stddev,median,user,system,min,max");
+    for p in &params {
+        out.push_str(&format!(",parameter_{}", csv_field(p)));
+    }
+    out.push('\n');
+    for m in measured {
+        let r = json_result(m);
+        let num = |k: &str| r[k].as_f64().unwrap_or(0.0).to_string();
+        out.push_str(&csv_field(&m.program.command));
+        for k in ["mean", "stddev", "median", "user", "system", "min", "max"] {
+            out.push(',');
+            out.push_str(&num(k));
+        }
+        for p in &params {
+            out.push(',');
+            let v = m.program.parameters.iter().find(|(k, _)| k == p);
+            out.push_str(&v.map_or(String::new(), |(_, v)| csv_field(v)));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A time unit that keeps the means readable: its name and its seconds.
+fn unit_for(seconds: f64) -> (&'static str, f64) {
+    if seconds >= 1.0 {
+        ("s", 1.0)
+    } else if seconds >= 1e-3 {
+        ("ms", 1e-3)
+    } else {
+        ("µs", 1e-6)
+    }
+}
+
+/// hyperfine's Markdown table, with pilot's interval beside the mean and the ratio to the
+/// fastest.
+pub(crate) fn hyperfine_markdown(measured: &[Measured], confidence: f64) -> String {
+    let rows: Vec<Value> = measured.iter().map(json_result).collect();
+    let means: Vec<f64> = rows
+        .iter()
+        .map(|r| r["mean"].as_f64().unwrap_or(0.0))
+        .collect();
+    let fastest = means
+        .iter()
+        .copied()
+        .filter(|m| *m > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let (unit, scale) = unit_for(if fastest.is_finite() { fastest } else { 1.0 });
+    let mut out = format!(
+        "| Command | Mean [{unit}] | {:.0}% CI [{unit}] | Min [{unit}] | Max [{unit}] | Relative |\n\
+         |:---|---:|---:|---:|---:|---:|\n",
+        100.0 * confidence
+    );
+    for (m, r) in measured.iter().zip(&rows) {
+        let f = |k: &str| r[k].as_f64().unwrap_or(0.0) / scale;
+        let relative = if fastest.is_finite() && f("mean") > 0.0 {
+            format!("{:.2}", r["mean"].as_f64().unwrap_or(0.0) / fastest)
+        } else {
+            "-".to_string()
+        };
+        out.push_str(&format!(
+            "| {} | {:.3} | {:.3} … {:.3} | {:.3} | {:.3} | {relative} |\n",
+            pilot_engine::fmt::markdown_code(&m.program.command),
+            f("mean"),
+            f("ci_low"),
+            f("ci_high"),
+            f("min"),
+            f("max"),
+        ));
+    }
+    out
+}
+
+/// Writes the exports the plan asks for; the number of failed writes.
+pub(super) fn write_all(plan: &Plan, measured: &[Measured]) -> usize {
+    let mut failed = 0;
+    if let Some(path) = &plan.export_json {
+        let bytes = serde_json::to_vec_pretty(&hyperfine_json(measured)).expect("serialises");
+        failed += write(path, &bytes);
+    }
+    if let Some(path) = &plan.export_csv {
+        failed += write(path, hyperfine_csv(measured).as_bytes());
+    }
+    if let Some(path) = &plan.export_markdown {
+        failed += write(
+            path,
+            hyperfine_markdown(measured, plan.confidence).as_bytes(),
+        );
+    }
+    failed
+}

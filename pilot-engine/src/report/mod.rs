@@ -1,0 +1,202 @@
+//! What the user sees: a live line per bench while it runs (`LiveProgress`), a table at the
+//! end, and comparisons with a baseline (terminal, Markdown and JSON).
+
+mod compare;
+mod group;
+mod live;
+mod table;
+
+use crate::fmt::{format_count, format_throughput, thousands};
+use crate::schema::ResultDoc;
+
+pub use crate::fmt::{columns, format_estimate, format_ns};
+pub use compare::{comparison_doc, comparison_markdown, comparison_table};
+pub(crate) use group::{GroupRow, render_group};
+pub use live::LiveProgress;
+pub use table::{Row, TimePer, render_table};
+
+use table::render_markdown;
+
+/// The end-of-run table for result documents, as `cargo pilot bench` prints one table across
+/// bench targets.
+pub fn results_table(documents: &[ResultDoc]) -> String {
+    let rows: Vec<Row> = documents.iter().map(|d| row_of_document(d, true)).collect();
+    render_table(&rows, confidence_of(documents))
+}
+
+/// The end-of-run table for result documents in Markdown (`cargo pilot export --format md`):
+/// the columns of [`results_table`], one row per bench.
+pub fn results_markdown(documents: &[ResultDoc]) -> String {
+    let rows: Vec<Row> = documents.iter().map(|d| row_of_document(d, true)).collect();
+    render_markdown(&rows, confidence_of(documents))
+}
+
+/// The libtest lines of `--output-format bencher`, one per bench with an estimate, as
+/// criterion prints them: `test NAME ... bench: {:>11} ns/iter (+/- D)`, the time per unit (per
+/// iteration in the micro form) rounded to whole nanoseconds, D the interval's half-width
+/// rounded, both with `,` between thousands. Tools that parse that line (github-action-benchmark's
+/// `tool: cargo`, Bencher's `rust_bench` adapter) read pilot's estimate and interval from it.
+pub fn bencher_lines(documents: &[ResultDoc]) -> String {
+    let mut out = String::new();
+    for d in documents {
+        let Some((mean, low, high)) = d
+            .pis
+            .first()
+            .and_then(|pi| Some((pi.mean?, pi.ci.low?, pi.ci.high?)))
+        else {
+            continue;
+        };
+        out.push_str(&format!(
+            "test {} ... bench: {:>11} ns/iter (+/- {})\n",
+            d.name,
+            thousands(mean.round() as u64),
+            thousands(((high - low) / 2.0).round() as u64)
+        ));
+    }
+    out
+}
+
+/// The confidence level the documents' intervals share (the first one's), 95% without any.
+fn confidence_of(documents: &[ResultDoc]) -> f64 {
+    documents
+        .iter()
+        .find_map(|d| d.pis.first().map(|pi| pi.ci.confidence))
+        .unwrap_or(0.95)
+}
+
+/// How much wider than its target a baseline entry's interval may be before saving it says so.
+const WEAK_FACTOR: f64 = 3.0;
+
+/// The entries of a baseline being saved whose interval is far wider than their target (more
+/// than 3×), and how to measure them again; `None` when there are none. A comparison against
+/// such an entry can find little: saving it silently would hide that.
+pub fn weak_baseline(documents: &[ResultDoc], baseline: &str) -> Option<String> {
+    let weak: Vec<(String, f64, f64)> = documents
+        .iter()
+        .filter_map(|d| {
+            let pi = d.pis.first()?;
+            let (mean, low, high) = (pi.mean?, pi.ci.low?, pi.ci.high?);
+            let half = (high - low) / 2.0 / mean.abs();
+            (half > WEAK_FACTOR * d.config.ci).then(|| (d.name.clone(), half, d.config.ci))
+        })
+        .collect();
+    if weak.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = weak
+        .iter()
+        .map(|(name, half, target)| {
+            format!("{name} ±{:.1}% for ±{:.1}%", 100.0 * half, 100.0 * target)
+        })
+        .collect();
+    let names: Vec<&str> = weak.iter().map(|(name, ..)| name.as_str()).collect();
+    Some(format!(
+        "baseline `{baseline}`: {} of {} entries are far wider than their target ({}); a \
+         comparison against them can find only large changes. Measure them again with \
+         `cargo bench -- --save-baseline {baseline} --exact {}` (with a longer --max-time, or on a \
+         quieter machine)",
+        weak.len(),
+        documents.len(),
+        list.join(", "),
+        names.join(" ")
+    ))
+}
+
+/// The throughput cell of result document `d` whose time per unit is `mean_ns`: its throughput
+/// PI, or for a bench on several threads the per-thread and aggregate throughput (the
+/// document's `threads` section counts work units per second; the PI says how many of its
+/// unit one work unit holds: throughput × time per unit), as the bench binary's own table
+/// shows them.
+fn throughput_cell(d: &ResultDoc, mean_ns: f64) -> String {
+    let pi = d
+        .pis
+        .iter()
+        .skip(1)
+        .find(|t| t.name == "throughput")
+        .and_then(|t| {
+            let unit = t.unit.strip_suffix("/s").unwrap_or(&t.unit);
+            Some((unit, t.mean?))
+        });
+    if let Some(th) = &d.threads {
+        if let (Some(per_thread), Some(aggregate)) = (&th.per_thread, &th.aggregate) {
+            let (unit, per_unit) = pi.map_or(("units", 1.0), |(u, t)| (u, t * mean_ns / 1e9));
+            return format!(
+                "{} per thread, {} on {}",
+                format_throughput(per_unit * per_thread.mean, unit),
+                format_throughput(per_unit * aggregate.mean, unit),
+                th.count
+            );
+        }
+    }
+    pi.map(|(unit, t)| format_throughput(t, unit))
+        .unwrap_or_default()
+}
+
+/// A table row from a result document; `with_target` prefixes the bench target.
+pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
+    let pi = d.pis.first();
+    let (time, throughput) = match pi.map(|pi| (pi.mean, pi.ci.low, pi.ci.high)) {
+        Some((Some(mean), Some(low), Some(high))) => {
+            (format_estimate(mean, low, high), throughput_cell(d, mean))
+        }
+        _ => ("-".to_string(), String::new()),
+    };
+    let status = match d.status.as_str() {
+        "failed" => "FAILED".to_string(),
+        s => s.to_string(),
+    };
+    Row {
+        name: if d.target.is_empty() || !with_target {
+            d.name.clone()
+        } else {
+            format!("{}/{}", d.target, d.name)
+        },
+        time,
+        per: TimePer::of_form(&d.form),
+        throughput,
+        samples: pi.map_or("-".into(), |pi| format_count(pi.n)),
+        subsession: pi.map_or("-".into(), |pi| pi.subsession_size.to_string()),
+        warm_up: d.warm_up.clone().unwrap_or_else(|| "-".into()),
+        cut: format_count(d.removed_readings as usize),
+        outliers: d.outliers.map_or("-".into(), |o| {
+            format!("{}/{}", format_count(o.z), format_count(o.mad))
+        }),
+        rounds: d.rounds.len().to_string(),
+        processes: d.processes.count.to_string(),
+        wall: format!("{:.1} s", d.elapsed_s),
+        status,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str, mean: f64, low: f64, high: f64) -> ResultDoc {
+        serde_json::from_value(serde_json::json!({
+            "schema": "pilot.result/1", "name": name, "target": "t", "status": "ok",
+            "pis": [{"name": "time", "unit": "ns", "mean": mean,
+                     "ci": {"low": low, "high": high, "confidence": 0.95}}],
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn bencher_lines_are_libtests_with_thousands_and_rounding() {
+        let mut failed = doc("failed", 1.0, 1.0, 1.0);
+        failed.pis.clear();
+        let docs = [
+            doc("sort_10k", 84_903.6, 84_080.0, 85_727.2),
+            doc("add", 0.4, 0.3, 0.5),
+            failed,
+            doc("parse::json/4096", 1_234_567.5, 1_000_000.0, 1_469_135.0),
+        ];
+        // Half-widths: 823.6 → 824; 0.1 → 0; 234,567.5 → 234,568 (ties away from zero).
+        assert_eq!(
+            bencher_lines(&docs),
+            "test sort_10k ... bench:      84,904 ns/iter (+/- 824)\n\
+             test add ... bench:           0 ns/iter (+/- 0)\n\
+             test parse::json/4096 ... bench:   1,234,568 ns/iter (+/- 234,568)\n"
+        );
+    }
+}

@@ -1,0 +1,383 @@
+//! Benchmark mode: an adaptive session per bench, results saved, a table at the end.
+//!
+//! [`results`] reads the baseline and saves each result, [`outcome`] shows each bench's, and
+//! [`finish`] ends the run.
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::config::session_config;
+use super::interrupt;
+use super::processes::{measure_in_processes, measure_interleaved};
+use super::registry::Bench;
+use super::resume::RunLog;
+use super::speed::MachineSpeed;
+use super::workload::{Closure, SessionChecks, form, measure};
+use super::{group, now, threads};
+use crate::cli::Args;
+use crate::record::{ClockInfo, measure_clock};
+use crate::report::{Row, TimePer};
+use crate::schema::{CheckDoc, MachineDoc, ResultDoc};
+use crate::session::processes::auto_processes;
+use crate::session::{SessionConfig, SessionResult, Status};
+use crate::store::{self, result};
+
+mod finish;
+mod outcome;
+mod results;
+
+pub use outcome::{print_outcome, row};
+pub use results::{compare_with_baseline, load_baseline, save_result};
+
+/// A benchmark run of this binary: where its results go, what it has measured so far.
+pub(super) struct Run<'a> {
+    args: &'a Args,
+    /// When the run started (RFC 3339).
+    started: String,
+    root: PathBuf,
+    target: String,
+    clock: ClockInfo,
+    machine: MachineDoc,
+    speed: MachineSpeed,
+    log: RunLog,
+    groups: group::Groups<'a>,
+    /// Least process executions per bench (1: the bench's own process).
+    /// Process executions asked for (`--processes`, or the baselines' default); `None` lets
+    /// each bench's time cap decide (see [`Run::bench`]).
+    processes: Option<usize>,
+    rows: Vec<Row>,
+    documents: Vec<ResultDoc>,
+    confidence: f64,
+    /// Benches that failed (or whose result could not be saved).
+    pub failed: usize,
+    /// The checks of the run's set-up, written into every result.
+    start_checks: Vec<CheckDoc>,
+}
+
+/// Benchmark mode: an adaptive session per bench, results saved, a table at the end.
+pub(super) fn bench_mode(
+    args: &Args,
+    selected: &[&Bench],
+    filtered_out: usize,
+    debug_build: bool,
+) -> ExitCode {
+    let announce = Announce {
+        count: Some((selected.len(), filtered_out)),
+        threads: selected.iter().map(|b| b.threads).max().unwrap_or(1),
+        debug_build,
+    };
+    let (mut run, base) = match Run::start(args, selected, announce) {
+        Ok(started) => started,
+        Err(code) => return code,
+    };
+    // A bench on several threads leaves the process multi-threaded for good (glibc's allocator
+    // then leaves its single-thread fast path, ~10 ns per allocation): registrations with
+    // `threads` above 1 run last, their sweep kept together, so every single-threaded bench
+    // runs in a single-threaded process. The table still lists benches in source order.
+    let mut order: Vec<&Bench> = selected.to_vec();
+    order.sort_by_key(|b| b.def.options.threads.iter().any(|&n| n > 1));
+    for b in order {
+        if run.bench(b, None).is_break() {
+            return run.interrupted();
+        }
+        if run.failed > 0 && args.fail_fast {
+            break;
+        }
+    }
+    run.finish(selected, base.as_deref())
+}
+
+/// What the start of a run says of it and checks.
+pub(super) struct Announce {
+    /// The benches selected and filtered out, when known before the run (not for benches
+    /// announced as they run).
+    pub count: Option<(usize, usize)>,
+    /// The most threads a bench runs on.
+    pub threads: usize,
+    /// Whether the bench target was built without optimisations.
+    pub debug_build: bool,
+}
+
+impl<'a> Run<'a> {
+    /// Starts a run of `selected` (for benches announced as they run, of none yet): reads the
+    /// baseline asked for, measures the clock and the machine's speed, prints the run's
+    /// header and checks. An error has been printed when it returns the exit code.
+    pub(super) fn start(
+        args: &'a Args,
+        selected: &[&'a Bench],
+        announce: Announce,
+    ) -> Result<(Self, Option<Vec<store::SavedResult>>), ExitCode> {
+        let root = store::target_dir();
+        let target = store::bench_target_name();
+        interrupt::install();
+        let base = load_baseline(&root, args.baseline.as_deref(), &target).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        })?;
+        let clock = measure_clock();
+        let started = now();
+        let mut machine = crate::probe::machine();
+        let (speed, speed_warnings) = MachineSpeed::start(&root, &machine, &started);
+        machine.speed = Some(speed.doc());
+        let count = match announce.count {
+            Some((n, out)) => format!("{n} benches ({out} filtered out)"),
+            None => "benches as they are announced".to_string(),
+        };
+        println!(
+            "\nrunning {count}; clock: {:.1} ns per read, resolution {} ns\n{}",
+            clock.overhead_ns,
+            clock.resolution_ns,
+            speed.describe(args.confidence.unwrap_or(0.95))
+        );
+        for w in speed_warnings {
+            println!("warning: {}", crate::fmt::terminal(&w));
+        }
+        let setup = crate::checks::system::Setup {
+            debug_build: announce.debug_build,
+            threads: announce.threads,
+            others_busy: crate::checks::system::others_busy_cores(Duration::from_millis(50)),
+            read: &crate::probe::read,
+        };
+        let start_checks = crate::checks::system::start_checks(&machine, &setup);
+        print!("{}", crate::checks::system::describe(&start_checks));
+        if !args.no_sampling && crate::checks::sampler::Sampler::start().is_none() {
+            println!(
+                "machine state: not sampled (this system has no /proc/stat to read); \
+                 busy-machine, steal, throttling and saturated-device checks are off"
+            );
+        }
+        let log = RunLog::start(args, &root, &target, &started).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        })?;
+        let baseline_flag = args.baseline.is_some() || args.save_baseline.is_some();
+        let run = Run {
+            args,
+            started,
+            clock,
+            machine,
+            speed,
+            log,
+            groups: group::Groups::new(args, selected),
+            processes: args
+                .processes
+                .or(baseline_flag.then_some(crate::compare::BASELINE_PROCESSES)),
+            rows: Vec::new(),
+            documents: Vec::new(),
+            confidence: 0.95,
+            failed: 0,
+            root,
+            target,
+            start_checks,
+        };
+        if let Some(name) = &args.save_baseline {
+            if announce.count.is_none_or(|(n, _)| n > 0)
+                && store::baselines_dir(&run.root).join(name).is_dir()
+            {
+                println!("baseline `{name}` exists: the results of these benches replace its own");
+            }
+        }
+        Ok((run, base))
+    }
+
+    /// Says where the interrupted run's results are; the exit code of an interrupted run.
+    pub(super) fn interrupted(&self) -> ExitCode {
+        interrupt::report(&store::results_dir(&self.root).join(&self.target));
+        ExitCode::from(crate::Exit::Interrupted)
+    }
+}
+
+impl Run<'_> {
+    /// Measures bench `b` (or takes its result from the interrupted run being resumed), saves
+    /// its result and shows it. Breaks when the run was interrupted: nothing of `b` is saved,
+    /// and the run's progress says it is still to do.
+    ///
+    /// `closure` is the micro-form body of a bench announced at run time (it replaces the
+    /// registered function).
+    pub(super) fn bench(&mut self, b: &Bench, closure: Option<Closure<'_>>) -> ControlFlow<()> {
+        let config = self.config(b);
+        if self.resumed(b, &config) {
+            return ControlFlow::Continue(());
+        }
+        let started = now();
+        // Processes are a level of variation by default (Kalibera & Jones): code layout moves a
+        // small bench between processes (36% for a 20 ns bench, a second apart, on this
+        // project's VM), which no interval from one process can see. So a bench whose cap can
+        // pay for them runs in at least eight fresh processes (three for a cap under 2 s), more
+        // as their spread asks; `--processes N` asks for at least N, `--processes 1` for this
+        // process alone.
+        let grouped = self.groups.measure(self.args, b, self.clock);
+        let alone = grouped.is_none();
+        let processes = self
+            .processes
+            .unwrap_or_else(|| auto_processes(config.max_time));
+        let (session, iters) = grouped.unwrap_or_else(|| match processes {
+            1 => measure(
+                b,
+                closure,
+                &config,
+                self.clock,
+                SessionChecks::of(self.args, self.clock),
+            ),
+            n => measure_in_processes(b, &config, n),
+        });
+        self.record(b, &config, (session, iters), alone, started)
+    }
+
+    /// Measures `members`, whose bodies live in their own process's run (announced at run
+    /// time), interleaved by processes; ranks the members of each group instance (their
+    /// [`Bench::group`]) that has two or more; saves and shows each as [`bench`](Self::bench)
+    /// does. Breaks when the run was interrupted.
+    pub(super) fn interleaved_group(&mut self, members: &[&Bench]) -> ControlFlow<()> {
+        let mut todo: Vec<(&Bench, SessionConfig)> = Vec::new();
+        for &b in members {
+            let config = self.config(b);
+            if !self.resumed(b, &config) {
+                todo.push((b, config));
+            }
+        }
+        if todo.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let started = now();
+        let processes = self
+            .args
+            .processes
+            .unwrap_or(crate::compare::BASELINE_PROCESSES);
+        let results = measure_interleaved(&todo, processes);
+        if !interrupt::requested() {
+            let mut instances: Vec<&str> = Vec::new();
+            for (b, _) in &todo {
+                if let Some(g) = b.group.as_deref().filter(|g| !instances.contains(g)) {
+                    instances.push(g);
+                }
+            }
+            for instance in instances {
+                let (benches, sessions): (Vec<&Bench>, Vec<SessionResult>) = todo
+                    .iter()
+                    .zip(&results)
+                    .filter(|((b, _), _)| b.group.as_deref() == Some(instance))
+                    .map(|((b, _), (s, _))| (*b, s.clone()))
+                    .unzip();
+                if benches.len() >= 2 {
+                    let cycles = sessions.iter().map(|s| s.process_means.len()).max();
+                    self.groups.rank_processes(
+                        self.args,
+                        instance,
+                        &benches,
+                        &sessions,
+                        cycles.unwrap_or(0),
+                    );
+                }
+            }
+        }
+        for ((b, config), result) in todo.iter().zip(results) {
+            self.record(b, config, result, false, started.clone())?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The session settings of bench `b`, the machine's run-to-run variation included.
+    pub(super) fn config(&mut self, b: &Bench) -> SessionConfig {
+        let mut config = session_config(self.args, b.def);
+        config.machine = self.speed.variation_for(&b.name);
+        self.confidence = config.confidence;
+        config
+    }
+
+    /// Whether the interrupted run being resumed finished bench `b`: its result is then taken
+    /// as it is.
+    pub(super) fn resumed(&mut self, b: &Bench, config: &SessionConfig) -> bool {
+        let Some(doc) = self.log.resumed(b, &self.root, &self.target, config) else {
+            return false;
+        };
+        println!(
+            "{}: finished by the interrupted run, not measured again",
+            b.name
+        );
+        self.rows.push(crate::report::row_of_document(&doc, false));
+        self.documents.push(doc);
+        self.log.done(&b.name);
+        true
+    }
+
+    /// Saves and shows bench `b`'s measured session (with the micro form's iterations per
+    /// unit), started at `started`; `alone` when no other bench ran interleaved with it. Breaks
+    /// when the run was interrupted: nothing of `b` is saved.
+    pub(super) fn record(
+        &mut self,
+        b: &Bench,
+        config: &SessionConfig,
+        (mut session, iters): (SessionResult, Option<u64>),
+        alone: bool,
+        started: String,
+    ) -> ControlFlow<()> {
+        if session.status == Status::Interrupted || interrupt::requested() {
+            return ControlFlow::Break(());
+        }
+        // The probe before this bench was the last one taken; this one is after it. A group's
+        // members ran interleaved, so the machine's drift is in all of them alike.
+        let machine_change = self.speed.after_bench();
+        if alone {
+            session.blame_drift(machine_change);
+            if let Some(e) = &session.estimate {
+                self.speed.add_bench(&b.name, e.mean);
+            }
+        }
+        if let Some(c) = crate::checks::clock_overhead(
+            session.estimate.as_ref().map(|e| e.mean),
+            self.clock,
+            iters,
+        ) {
+            session.warnings.push(c.message.clone());
+            session.checks.push(c);
+        }
+        let record = result::BenchRecord {
+            name: &b.name,
+            target: &self.target,
+            form: form(&b.def.body),
+            throughput: b.rate.as_ref(),
+            config,
+            session: &session,
+            iterations_per_unit: iters,
+            clock: self.clock,
+            machine: Some(&self.machine),
+            started,
+            finished: now(),
+        };
+        let mut doc = result::document(&record);
+        doc.checks.splice(0..0, self.start_checks.iter().cloned());
+        doc.threads = threads::section(b.threads, &session);
+        self.save(&b.name, &doc);
+        print_outcome(&b.name, &session);
+        if matches!(session.status, Status::Failed(_)) {
+            self.failed += 1;
+        }
+        self.rows.push(threads::row(
+            row(
+                &b.name,
+                TimePer::of_form(form(&b.def.body)),
+                b.rate.as_ref(),
+                &session,
+            ),
+            b,
+            &session,
+        ));
+        self.documents.push(doc);
+        self.log.done(&b.name);
+        ControlFlow::Continue(())
+    }
+
+    /// Saves `doc` as bench `name`'s result (see [`save_result`]); a failure fails the bench.
+    fn save(&mut self, name: &str, doc: &ResultDoc) {
+        self.failed += save_result(
+            &self.root,
+            &self.target,
+            name,
+            doc,
+            self.args.save_baseline.as_deref(),
+        );
+    }
+}

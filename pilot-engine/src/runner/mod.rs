@@ -1,0 +1,146 @@
+//! The bench binary's `main`: which benches to run, in which mode, and what to do with their
+//! results.
+
+//!
+//! One file per concern: [`registry`] (the registered benches, expanded per argument and thread
+//! count), [`config`] (settings merged), [`workload`] (a bench as the session sees it),
+//! [`test_mode`], [`bench`] (the benchmark loop), [`group`] (interleaved groups), [`threads`],
+//! [`driven`] (benches announced at run time, for pilot-criterion), [`processes`] (several process executions), [`resume`] (the run's progress on disk) and
+//! [`interrupt`] (Ctrl-C).
+
+use std::process::ExitCode;
+
+use crate::cli::{self, Mode};
+
+mod bench;
+mod config;
+pub mod driven;
+mod group;
+mod interrupt;
+pub(crate) mod processes;
+mod registry;
+mod resume;
+mod speed;
+mod test_mode;
+mod threads;
+mod workload;
+
+#[cfg(test)]
+mod snapshots;
+
+use registry::{Bench, registered};
+
+pub use bench::{compare_with_baseline, load_baseline, print_outcome, row, save_result};
+pub use group::{
+    MEMBER_MAX_ROUND, group_config, group_doc, group_report, rank_sessions, render_report,
+};
+pub use interrupt::install as interrupt_install;
+pub use processes::{ChildFailure, ChildReport, combine_children};
+pub use speed::MachineSpeed;
+
+/// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
+pub fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+/// The body of the `main` that `pilot::main!()` generates; `debug_build` is
+/// `cfg!(debug_assertions)` in the bench target's crate.
+pub fn main(debug_build: bool) -> ExitCode {
+    // `cargo pilot` asks each bench executable whether it is a pilot binary (criterion's and
+    // libtest's are not): say so, run nothing.
+    // `PILOT_PROBE=groups` also lists the group members, one `group\tINSTANCE\tBENCH` line
+    // each (`cargo pilot bench --against` ranks a group's members from their own processes).
+    if let Some(probe) = std::env::var_os("PILOT_PROBE") {
+        return answer_probe(&probe);
+    }
+    let args = match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.mode == Mode::Help {
+        print!("{}", cli::HELP);
+        return ExitCode::SUCCESS;
+    }
+    let benches = registered();
+    if let Err(code) = check_names(&benches) {
+        return code;
+    }
+    let total = benches.len();
+    let selected: Vec<&Bench> = benches
+        .iter()
+        .filter(|b| args.selects(&b.name, b.def.options.ignore))
+        .collect();
+    if selected.is_empty() && !args.filters.is_empty() {
+        eprintln!(
+            "pilot: no bench matches {}{}",
+            args.filters
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if args.exact { " exactly" } else { "" }
+        );
+    }
+    for b in &selected {
+        if let Err(e) = config::check_session_config(&args, b.def) {
+            eprintln!("error: bench `{}`: {e}", b.name);
+            return ExitCode::from(2);
+        }
+    }
+    let filtered_out = total - selected.len();
+    match args.mode {
+        Mode::List | Mode::ListTerse => list(&args, &selected),
+        Mode::Bench => bench::bench_mode(&args, &selected, filtered_out, debug_build),
+        Mode::Child => processes::child_mode(&args, &selected),
+        Mode::Test | Mode::Help => test_mode::test_mode(&args, &benches, &selected, filtered_out),
+    }
+}
+
+/// Answers `cargo pilot`'s question whether this is a pilot binary (`PILOT_PROBE` set): its
+/// version, and with `PILOT_PROBE=groups` the group members too.
+fn answer_probe(probe: &std::ffi::OsStr) -> ExitCode {
+    println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+    if probe == "groups" {
+        for b in registered() {
+            if let Some(group) = &b.group {
+                println!("group\t{group}\t{}", b.name);
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Checks that no two of `benches` share a name and that every name can be stored;
+/// the exit code of a usage error, said on standard error, when not.
+fn check_names(benches: &[Bench]) -> Result<(), ExitCode> {
+    let mut by_name: std::collections::HashMap<&str, &Bench> = std::collections::HashMap::new();
+    for b in benches {
+        if let Some(first) = by_name.insert(&b.name, b) {
+            eprintln!(
+                "error: two benches are named `{}` ({}:{} and {}:{}); rename one with \
+                 #[pilot::bench(name = \"...\")]",
+                b.name, first.def.file, first.def.line, b.def.file, b.def.line
+            );
+            return Err(ExitCode::from(2));
+        }
+    }
+    if let Err(e) = crate::store::check_names(benches.iter().map(|b| b.name.as_str())) {
+        eprintln!("error: {e}");
+        return Err(ExitCode::from(2));
+    }
+    Ok(())
+}
+
+/// `--list`: the selected benches, one line each, with their count unless `--format terse`.
+fn list(args: &cli::Args, selected: &[&Bench]) -> ExitCode {
+    for b in selected {
+        println!("{}: benchmark", crate::fmt::terminal(&b.name));
+    }
+    if args.mode == Mode::List {
+        println!("\n{} benchmarks", selected.len());
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,201 @@
+//! The ranking of a group's members and the rule that decides each adjacent pair of it, with
+//! how many cycles to run before the next look.
+
+use super::GroupConfig;
+use crate::session::Estimate;
+use crate::stats::summary::Moments;
+use crate::stats::welch::welch_test;
+use crate::stats::{ConfidenceInterval, Summary};
+
+/// The outcome of comparing two adjacent members of the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairVerdict {
+    /// The first (`a`) is faster than the second (`b`).
+    Faster,
+    /// Their difference lies inside the noise threshold.
+    Equivalent,
+    /// Not settled yet (or at the cap: never settled).
+    Undecided,
+}
+
+impl PairVerdict {
+    /// The name used in output and in the run document.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            PairVerdict::Faster => "faster",
+            PairVerdict::Equivalent => "equivalent",
+            PairVerdict::Undecided => "undecided",
+        }
+    }
+}
+
+/// The comparison of an adjacent pair: `a` ranks before (is not slower than) `b`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairComparison {
+    /// Index of the member ranked first.
+    pub a: usize,
+    /// Index of the member ranked next.
+    pub b: usize,
+    /// Time of `b` over time of `a`.
+    pub ratio: f64,
+    /// Confidence interval of the ratio.
+    pub ratio_ci: ConfidenceInterval,
+    /// Welch's two-sided p-value; `None` when a member has no round means (readings-only).
+    pub p: Option<f64>,
+    /// Whether the order of the pair is settled.
+    pub verdict: PairVerdict,
+    /// Undecided only because a member had fewer analysed rounds than a verdict needs
+    /// (`min_rounds`), whatever p says.
+    pub few_rounds: bool,
+}
+
+/// What a member brings to a pair comparison.
+pub(crate) struct MemberView<'a> {
+    pub estimate: &'a Estimate,
+    /// Mean of each analysed round's stable unit readings.
+    pub round_means: &'a [f64],
+}
+
+/// Settles one adjacent pair, `a` ranked before `b`.
+///
+/// Method: Welch's t-test on the logarithms of the members' round means. A round mean is the
+/// mean of one round's stable unit readings; rounds of the two members alternate in time, so
+/// both sets sample the same machine states, and the round means carry the variation between
+/// rounds that an interval over single readings misses (the same reason a session's own
+/// interval takes the wider of the readings' and the rounds' intervals). Logarithms turn the
+/// ratio of times into a difference: the ratio is `exp(d)` and its interval `exp` of the
+/// difference's Welch interval. Assumes the round means of each member are independent (rounds
+/// are long against the readings' correlation, and the pairing of rounds by cycle is not
+/// used, which makes the test conservative when machine states change slowly) and their
+/// logarithms roughly normal. Readings-only members have no round means: their pair uses the
+/// members' intervals only (ratio interval by the delta method, no p).
+///
+/// Verdicts, in order: `faster` when the members' intervals do not overlap or p < `alpha` (and
+/// the difference points the way of the ranking); `equivalent` when the ratio's interval lies
+/// inside `1 ± noise`; otherwise `undecided`. Before each member has `min_rounds` analysed
+/// rounds, a pair is `undecided`, which keeps early noise from settling it. Time: O(n) in the
+/// round means.
+pub(crate) fn compare_pair(
+    a: &MemberView<'_>,
+    b: &MemberView<'_>,
+    (ia, ib): (usize, usize),
+    config: &GroupConfig,
+) -> PairComparison {
+    let (ea, eb) = (a.estimate, b.estimate);
+    let enough = ea.rounds >= config.min_rounds && eb.rounds >= config.min_rounds;
+    let disjoint = !ea.ci.overlaps(&eb.ci) && eb.mean > ea.mean;
+    let welch = match (log_moments(a.round_means), log_moments(b.round_means)) {
+        (Some(x), Some(y)) => welch_test(&x, &y, config.confidence).ok(),
+        _ => None,
+    };
+    let (ratio, ratio_ci, p, significant) = match welch {
+        Some(w) => (
+            w.difference.exp(),
+            ConfidenceInterval {
+                low: w.difference_ci.low.exp(),
+                high: w.difference_ci.high.exp(),
+                confidence: config.confidence,
+            },
+            Some(w.p),
+            w.p < config.alpha && w.difference > 0.0,
+        ),
+        None => {
+            // Delta method on the members' own intervals.
+            let ratio = eb.mean / ea.mean;
+            let rel = (ea.relative_half_width().powi(2) + eb.relative_half_width().powi(2)).sqrt();
+            (
+                ratio,
+                ConfidenceInterval {
+                    low: ratio * (1.0 - rel),
+                    high: ratio * (1.0 + rel),
+                    confidence: config.confidence,
+                },
+                None,
+                false,
+            )
+        }
+    };
+    let verdict = if !enough {
+        PairVerdict::Undecided
+    } else if disjoint || significant {
+        PairVerdict::Faster
+    } else if ratio_ci.low >= 1.0 - config.noise && ratio_ci.high <= 1.0 + config.noise {
+        PairVerdict::Equivalent
+    } else {
+        PairVerdict::Undecided
+    };
+    PairComparison {
+        a: ia,
+        b: ib,
+        ratio,
+        ratio_ci,
+        p,
+        verdict,
+        few_rounds: !enough,
+    }
+}
+
+/// Mean and variance of the logarithms of the positive values; `None` with fewer than 2.
+fn log_moments(xs: &[f64]) -> Option<Moments> {
+    let logs: Vec<f64> = xs.iter().filter(|x| **x > 0.0).map(|x| x.ln()).collect();
+    if logs.len() < 2 {
+        return None;
+    }
+    Summary::of(&logs).ok().map(|s| s.moments())
+}
+
+/// The ranking (member indices, fastest first, by mean time per unit; members without an
+/// estimate left out) and the comparison of each adjacent pair.
+pub(crate) fn rank(
+    members: &[MemberView<'_>],
+    config: &GroupConfig,
+) -> (Vec<usize>, Vec<PairComparison>) {
+    let mut ranking: Vec<usize> = (0..members.len()).collect();
+    ranking.sort_by(|&i, &j| {
+        members[i]
+            .estimate
+            .mean
+            .total_cmp(&members[j].estimate.mean)
+    });
+    let pairs = ranking
+        .windows(2)
+        .map(|w| compare_pair(&members[w[0]], &members[w[1]], (w[0], w[1]), config))
+        .collect();
+    (ranking, pairs)
+}
+
+/// Cycles to run before the next look at the pairs: from the round means each undecided pair
+/// still needs (for `faster`: Welch's required sample size at power 0.8,
+/// [`required_to_resolve`](crate::stats::samplesize::required_to_resolve); for `equivalent`:
+/// the size at which the ratio's interval fits inside the noise band), the smaller of the two,
+/// minus what the members have; at least 1, at most as many as have run (so one poor early
+/// estimate cannot spend the cap). Fewer looks also mean fewer chances for noise to pass a
+/// test by luck.
+pub(super) fn cycles_until_next_look(
+    pairs: &[PairComparison],
+    members: &[MemberView<'_>],
+    config: &GroupConfig,
+) -> usize {
+    let mut need = 1usize;
+    for pair in pairs.iter().filter(|p| p.verdict == PairVerdict::Undecided) {
+        let (a, b) = (&members[pair.a], &members[pair.b]);
+        let have = a.round_means.len().min(b.round_means.len());
+        let var = |xs: &[f64]| log_moments(xs).map_or(0.0, |m| m.variance);
+        let (va, vb) = (var(a.round_means), var(b.round_means));
+        let d = pair.ratio.ln();
+        let faster = crate::stats::samplesize::required_to_resolve(va, vb, d, config.alpha, 0.8);
+        let band = config.noise - d.abs();
+        let equivalent = (band > 0.0).then(|| {
+            let t = crate::stats::summary::t_critical(config.confidence, (have.max(2) - 1) as f64);
+            ((va + vb) * (t / band).powi(2)).ceil() as usize
+        });
+        let needed = match (faster, equivalent) {
+            (Some(f), Some(e)) => f.min(e),
+            (Some(n), None) | (None, Some(n)) => n,
+            (None, None) => have + 1,
+        };
+        let missing = needed.saturating_sub(have).clamp(1, have.max(1));
+        need = need.max(missing);
+    }
+    need
+}

@@ -1,0 +1,517 @@
+//! The adaptive session (Pilot paper §III-E): run rounds until every performance
+//! index's confidence interval is as narrow as asked, then stop; or stop at the time cap and say
+//! how far the interval got.
+//!
+//! The session sees the workload through [`Workload`] and time through
+//! [`Clock`](crate::record::Clock), so its decisions (round lengths, short rounds, stopping) are
+//! tested with scripted durations.
+
+mod coldstart;
+pub mod group;
+pub(crate) mod planner;
+pub(crate) mod processes;
+pub(crate) mod reach;
+mod readings;
+pub mod stop;
+mod stopping;
+#[cfg(test)]
+mod tests;
+pub(crate) mod warmup;
+mod warnings;
+
+use std::time::Duration;
+
+use crate::probe::MachineVariation;
+use crate::record::Clock;
+use crate::stats::ConfidenceInterval;
+use crate::stats::changepoint::ChangepointConfig;
+use crate::stats::regression::WpsFit;
+pub(crate) use reach::MachinePart;
+pub(crate) use stopping::Session;
+pub(crate) use warmup::WarmUpClass;
+pub(crate) use warnings::{Drift, drift_check, unresolved_warning};
+
+/// What one round of the workload produced.
+pub enum RoundData {
+    /// Unit readings in nanoseconds. In the micro form each reading is per iteration, and a
+    /// timed unit ran `iterations` of them (1 otherwise): the round took about
+    /// `iterations × Σ readings` of unit time.
+    Units {
+        /// The round's unit readings, in nanoseconds.
+        readings: Vec<f64>,
+        /// Iterations per timed unit (1 outside the micro form).
+        iterations: u64,
+    },
+    /// Readings-only: the workload could not time its units; the session times the round.
+    Whole,
+}
+
+/// The code under measurement, one round at a time.
+pub trait Workload {
+    /// Runs one round of `work` work units. An `Err` is a failure of the workload (a panic),
+    /// with its message.
+    fn round(&mut self, work: u64) -> Result<RoundData, String>;
+
+    /// Called after each round has been timed, before the next: room for what must not happen
+    /// inside a round (sampling the machine's state).
+    fn between_rounds(&mut self) {}
+
+    /// Starts sampling the machine's state between rounds, where the workload can.
+    fn start_sampling(&mut self) {}
+
+    /// Whether the workload's own time ran out in its last round (a program's run killed at
+    /// its deadline): that round's unit readings count, if it has any, and it runs no more.
+    fn out_of_time(&self) -> bool {
+        false
+    }
+
+    /// How many times longer the next round's units will be than the last round's: the micro
+    /// form raises its iterations per unit when a warm-up ends and its units become too short
+    /// to time (1 otherwise). The planner sizes the next round with it; without it, a round
+    /// planned from short units ran 18 times its planned length.
+    fn unit_growth(&self) -> f64 {
+        1.0
+    }
+}
+
+/// Settings of one session.
+#[derive(Debug, Clone)]
+pub struct SessionConfig {
+    /// Confidence level of every interval.
+    pub confidence: f64,
+    /// Target half-width of the time PI's interval, relative to its mean.
+    pub target: f64,
+    /// Time cap: the session stops here whatever its interval.
+    pub max_time: Duration,
+    /// The session runs at least this long even when the target is met earlier.
+    pub min_time: Duration,
+    /// |lag-1 autocorrelation| bound of subsession analysis.
+    pub autocorrelation_limit: f64,
+    /// Least number of subsession samples before the session may stop.
+    pub min_subsessions: usize,
+    /// Least number of analysed rounds with a stable phase before the session may stop: the
+    /// round-level interval needs them (see [`Estimate::between_rounds`]).
+    pub min_rounds: usize,
+    /// A round shorter than this is kept in the record but not analysed, and the next one
+    /// doubles its work amount.
+    pub short_round: Duration,
+    /// When the first rough estimate should be ready.
+    pub first_result: Duration,
+    /// Longest round the planner asks for (so progress shows and the cap is kept).
+    pub max_round: Duration,
+    /// Valid work amounts, inclusive.
+    pub work_range: (u64, u64),
+    /// Change-point detection settings for each round's unit readings.
+    pub changepoints: ChangepointConfig,
+    /// The machine's run-to-run variation, added to every interval; `None` when unknown, or
+    /// when interleaving cancels it (group members) or another level adds it (a child
+    /// process of several).
+    pub machine: Option<MachineVariation>,
+    /// Reads the process's memory after each round (for the leak check); `None` reads nothing
+    /// (tests with scripted workloads).
+    pub memory: Option<fn() -> crate::checks::memory::Memory>,
+    /// Least units (rounds in readings-only mode) before the session may stop short of its
+    /// time cap: a program's `--min-runs`.
+    pub min_units: u64,
+    /// Most units (rounds in readings-only mode): the session stops there as at its time cap.
+    /// A program's `--max-runs`.
+    pub max_units: Option<u64>,
+    /// What the time PI estimates: the trimmed mean (the code's cost) or the mean of every
+    /// reading (interruptions included).
+    pub estimator: crate::settings::Estimator,
+    /// The clock's resolution in nanoseconds (0 when unknown): unit readings come in steps of
+    /// it (divided by the iterations per unit in the micro form), and the robust estimate's
+    /// blocks must be long enough to average those steps away.
+    pub resolution_ns: f64,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            confidence: 0.95,
+            target: 0.01,
+            max_time: Duration::from_secs(10),
+            min_time: Duration::ZERO,
+            autocorrelation_limit: 0.1,
+            min_subsessions: 30,
+            min_rounds: 10,
+            short_round: Duration::from_millis(2),
+            first_result: Duration::from_secs(1),
+            max_round: Duration::from_millis(250),
+            work_range: (1, u64::MAX / 2),
+            changepoints: ChangepointConfig::default(),
+            machine: None,
+            memory: None,
+            min_units: 0,
+            max_units: None,
+            estimator: crate::settings::Estimator::default(),
+            resolution_ns: 0.0,
+        }
+    }
+}
+
+/// How a session ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// Every PI met its target.
+    Converged,
+    /// The time cap came first while the interval was still converging; the interval reached
+    /// is reported.
+    TimeCap,
+    /// More time could not buy the target: at the variation seen (readings, rounds, or the
+    /// machine's run-to-run variation), the target needs far more time than the cap leaves, or
+    /// the machine's variation alone is wider than the target. The interval reached is
+    /// reported, and a warning names what stands in the way.
+    OutOfReach,
+    /// A group member whose group stopped once its ranking was settled: the interval is the one
+    /// reached by then, which may be wider than the target (only an explicit `ci` makes a group
+    /// wait for its members' targets).
+    Settled,
+    /// Most rounds had no dominant stable phase: the workload never settled.
+    NoSteadyState,
+    /// Most unit readings were 0 ns: the units are shorter than the clock resolves, and no
+    /// amount of rounds makes the estimate meaningful.
+    BelowResolution,
+    /// A readings-only fit found no positive time per unit: the rounds' durations did not
+    /// grow with their work amounts (noise swamped the work, or the range is too narrow).
+    /// There is no estimate to report; it is not a failure of the workload.
+    Unresolved,
+    /// The workload failed (panicked), with the message.
+    Failed(String),
+    /// A stop was requested (Ctrl-C) and the session ended after its current round; its
+    /// result is incomplete and is not saved.
+    Interrupted,
+}
+
+impl Status {
+    /// The name used in output and in result documents.
+    pub(crate) fn as_str(&self) -> &'static str {
+        match self {
+            Status::Converged => "ok",
+            Status::TimeCap => "time cap",
+            Status::OutOfReach => "out of reach",
+            Status::Settled => "settled",
+            Status::NoSteadyState => "no steady state",
+            Status::BelowResolution => "below clock resolution",
+            Status::Unresolved => "unresolved",
+            Status::Failed(_) => "failed",
+            Status::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// Most bins a round's unit readings are summarised in ([`RoundRecord::bins`]).
+pub(crate) const ROUND_BINS: usize = 64;
+
+/// The record of one round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundRecord {
+    /// Work amount.
+    pub work: u64,
+    /// Wall time of the round, setup included.
+    pub duration: Duration,
+    /// Number of unit readings (0 in readings-only mode).
+    pub units: usize,
+    /// The stable phase of the round's unit readings, when it was analysed and had one.
+    pub stable: Option<(usize, usize)>,
+    /// Whether the round went into the analysis (short rounds do not).
+    pub analysed: bool,
+    /// Mean of the round's unit readings in nanoseconds (unit-reading mode).
+    pub mean_ns: Option<f64>,
+    /// The round's unit readings in at most [`ROUND_BINS`] bins, for plots (unit-reading mode).
+    pub bins: Option<crate::stats::ReadingBins>,
+    /// The process's resident memory after the round, in bytes, when it was read.
+    pub rss_bytes: Option<u64>,
+    /// When the round ended, from the start of the session.
+    pub end: Duration,
+    /// The states of the machine that touched the round (`busy_machine`, …).
+    pub marks: Vec<&'static str>,
+    /// The machine's state during the round, when it was sampled.
+    pub machine: Option<crate::checks::sampler::Interval>,
+}
+
+/// The mean of every stable unit reading with its interval, kept beside a robust headline
+/// estimate: it includes the units that interruptions made slow.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeanPi {
+    /// Mean time per unit, in nanoseconds.
+    pub mean: f64,
+    /// Its interval (subsession analysis, between-round level, and the machine's level when
+    /// the headline has it).
+    pub ci: ConfidenceInterval,
+}
+
+/// The current estimate of the time PI.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    /// Time per unit, in nanoseconds: the trimmed mean of subsession means, or the mean where
+    /// the bench chose it (see [`Estimate::estimator`]), or the WPS slope.
+    pub mean: f64,
+    /// What [`mean`](Self::mean) is.
+    pub estimator: crate::settings::Estimator,
+    /// The mean of every stable reading, when the headline is the trimmed mean.
+    pub plain: Option<MeanPi>,
+    /// The trimmed mean's figures over the subsession means, when the headline is one (for
+    /// Yuen's comparison of saved results).
+    pub trimmed: Option<crate::stats::Trimmed>,
+    /// Its confidence interval.
+    pub ci: ConfidenceInterval,
+    /// Samples behind it: stable unit readings, or rounds in readings-only mode.
+    pub n: usize,
+    /// Subsession size.
+    pub subsession_size: usize,
+    /// Lag-1 autocorrelation of the subsession samples (of the residuals in WPS mode).
+    pub autocorrelation: f64,
+    /// Samples needed for the target; `None` when unknown.
+    pub required_n: Option<usize>,
+    /// Subsession samples (unit-reading mode), kept for comparisons.
+    pub subsession_means: Vec<f64>,
+    /// The WPS fit, in readings-only mode.
+    pub wps: Option<WpsFit>,
+    /// Factor by which the subsession samples' variance was inflated for the correlation left
+    /// between them (1 in readings-only mode).
+    pub variance_inflation: f64,
+    /// Whether the interval comes from the variation between rounds rather than between
+    /// readings: the machine's speed changed from round to round by more than the readings
+    /// within a round vary.
+    pub between_rounds: bool,
+    /// Analysed rounds with a stable phase behind the estimate.
+    pub rounds: usize,
+    /// The between-round (or between-process) half-width over the readings' own, when the
+    /// former decided the interval (1 otherwise): how much more the machine's speed varied
+    /// from round to round than the readings alone would show.
+    pub round_excess: f64,
+    /// Degrees of freedom of this run's own interval: the independent samples of the
+    /// variation that decided it (subsession samples, rounds, processes) less one, or the
+    /// fitted points less two.
+    pub dof: f64,
+    /// The machine's run-to-run variation in the interval, when it was added.
+    pub machine: Option<MachinePart>,
+}
+
+impl Estimate {
+    /// The time PI of a readings-only session: the WPS fit's slope, nanoseconds per work unit
+    /// in the stable phase, with the slope's interval.
+    pub(crate) fn from_wps(fit: WpsFit) -> Self {
+        Estimate {
+            mean: fit.fit.slope,
+            estimator: crate::settings::Estimator::Mean,
+            plain: None,
+            trimmed: None,
+            ci: fit.slope_ci,
+            n: fit.rounds_used,
+            subsession_size: fit.subsession_size,
+            autocorrelation: fit.residual_autocorrelation,
+            required_n: None,
+            subsession_means: Vec::new(),
+            variance_inflation: 1.0,
+            between_rounds: false,
+            rounds: fit.rounds_used,
+            round_excess: 1.0,
+            dof: (fit.fit.n.max(3) - 2) as f64,
+            machine: None,
+            wps: Some(fit),
+        }
+    }
+
+    /// Half-width relative to the mean.
+    pub fn relative_half_width(&self) -> f64 {
+        if self.mean == 0.0 {
+            f64::INFINITY
+        } else {
+            self.ci.half_width() / self.mean.abs()
+        }
+    }
+}
+
+/// What a session found.
+#[derive(Debug, Clone)]
+pub struct SessionResult {
+    /// How the session ended.
+    pub status: Status,
+    /// The final estimate of the time PI; `None` when the session failed before one existed.
+    pub estimate: Option<Estimate>,
+    /// Every round the session ran, in order.
+    pub rounds: Vec<RoundRecord>,
+    /// Unit readings removed as warm-up or cool-down, over all analysed rounds.
+    pub removed: usize,
+    /// Unit readings seen in analysed rounds.
+    pub readings: usize,
+    /// The session's wall time.
+    pub elapsed: Duration,
+    /// Plain-language warnings of the checks that fired.
+    pub warnings: Vec<String>,
+    /// The estimate of each process execution, when the bench ran in several (see
+    /// `runner::measure_in_processes`); empty for a session in one process.
+    pub process_means: Vec<f64>,
+    /// With [`Status::Unresolved`]: the readings-only fit whose slope was not positive. It is
+    /// no result, but a process's draw that the combination over processes must not drop.
+    pub unresolved_fit: Option<Estimate>,
+    /// A trend across the rounds, when there was one (its warning is among `warnings`).
+    pub drift: Option<Drift>,
+    /// The accuracy checks that fired (their messages are among `warnings`).
+    pub checks: Vec<crate::schema::CheckDoc>,
+    /// How the readings behaved over the session; `None` without readings to judge.
+    pub warm_up: Option<WarmUpClass>,
+    /// Outliers counted among the stable readings (unit-reading mode).
+    pub outliers: Option<crate::stats::outliers::OutlierCount>,
+    /// What recording each unit cost, when it was measured (full form).
+    pub overhead: Option<crate::checks::overhead::Overhead>,
+    /// Whether the machine's state was sampled: `sampled`, `not sampled` (no /proc), `off`
+    /// (`--no-sampling`); `None` where the question does not arise (scripted sessions).
+    pub machine_state: Option<&'static str>,
+    /// How far the readings' start lay outside the stable rounds' range (see
+    /// [`warmup::WarmUpEvidence::start_change`]), when it did.
+    pub warm_up_start: Option<f64>,
+}
+
+/// The largest slow start (relative to the slowest stable round) that other processes are
+/// allowed to explain (see [`SessionResult::blame_warm_up`]): half again as slow.
+const MACHINE_EXPLAINS_START: f64 = 0.5;
+/// The least excess of other processes' cores during the start over the stable rounds that
+/// explains a slow start: a tenth of a core. On this project's 2-vCPU VM others at 0.23 cores
+/// during the first 20 ms (0.03 later) came with a start 15% slower than every stable round.
+const MACHINE_START_CORES: f64 = 0.1;
+
+impl SessionResult {
+    /// Marks the rounds with the machine's states sampled during the session (`intervals`,
+    /// timed from the sampler's start, which came `offset` before the session's) and adds the
+    /// checks they make; `bottleneck` is the device the bench declares it saturates.
+    pub(crate) fn judge_machine(
+        &mut self,
+        (intervals, devices): &(
+            Vec<crate::checks::sampler::Interval>,
+            crate::checks::sampler::Devices,
+        ),
+        offset: Duration,
+        bottleneck: Option<&str>,
+    ) {
+        let windows: Vec<(Duration, Duration)> = (self.rounds.iter())
+            .map(|r| {
+                let end = offset + r.end;
+                (end.saturating_sub(r.duration), end)
+            })
+            .collect();
+        let (states, checks) =
+            crate::checks::sampler::judge(intervals, devices, &windows, bottleneck);
+        for (r, state) in self.rounds.iter_mut().zip(states) {
+            r.machine = state.machine;
+            r.marks.extend(state.marks);
+        }
+        for c in checks {
+            self.warnings.push(c.message.clone());
+            self.checks.push(c);
+        }
+        self.blame_warm_up();
+    }
+
+    /// Takes the instrumentation overhead's pairs of rounds (see
+    /// [`crate::checks::overhead`]): the overhead per unit, and its check when it is more than
+    /// 1% of a unit.
+    pub(crate) fn judge_overhead(
+        &mut self,
+        pairs: &[crate::checks::overhead::Pair],
+        confidence: f64,
+    ) {
+        self.overhead = crate::checks::overhead::estimate(pairs, confidence);
+        let (Some(o), Some(e)) = (&self.overhead, &self.estimate) else {
+            return;
+        };
+        if let Some(c) = crate::checks::overhead::overhead_check(o, e.mean) {
+            self.warnings.push(c.message.clone());
+            self.checks.push(c);
+        }
+    }
+
+    /// A slow start that other processes explain is no warm-up of the workload's. The class
+    /// `warm-up` from a start slower than every stable round by at most
+    /// [`MACHINE_EXPLAINS_START`] becomes `flat`, with a warning that says why, when the rounds
+    /// up to the first stable one ran while other processes kept at least
+    /// [`MACHINE_START_CORES`] more cores busy than in the median later stable round. Other
+    /// processes slow a thread that shares a core, or a cache, with them; they cannot make it
+    /// many times slower, so a larger warm-up stays the workload's. Needs the rounds' sampled
+    /// machine state (see [`Self::judge_machine`]); O(rounds).
+    fn blame_warm_up(&mut self) {
+        let (Some(start), Some(WarmUpClass::WarmUp)) = (self.warm_up_start, self.warm_up) else {
+            return;
+        };
+        let Some(first) = self.rounds.iter().position(|r| r.stable.is_some()) else {
+            return;
+        };
+        if !(0.0..=MACHINE_EXPLAINS_START).contains(&start) {
+            return;
+        }
+        let others = |r: &RoundRecord| r.machine.as_ref().map(|m| m.others_cores);
+        let Some(early) = self.rounds[..=first]
+            .iter()
+            .filter_map(others)
+            .reduce(f64::max)
+        else {
+            return;
+        };
+        let mut later: Vec<f64> = self.rounds[first + 1..]
+            .iter()
+            .filter(|r| r.stable.is_some())
+            .filter_map(others)
+            .collect();
+        if later.is_empty() {
+            return;
+        }
+        later.sort_by(f64::total_cmp);
+        let usual = later[later.len() / 2];
+        if early - usual >= MACHINE_START_CORES {
+            self.warm_up = Some(WarmUpClass::Flat);
+            self.warnings.push(format!(
+                "the first readings were {:.0}% slower than every stable round, while other \
+                 processes kept {early:.2} cores busy (against {usual:.2} in the usual stable \
+                 round): the machine's start, not a warm-up of the workload's; classed flat",
+                100.0 * start,
+            ));
+        }
+    }
+
+    /// Rewrites the drift's warning with what the speed probe saw of the machine during the
+    /// session: `machine` is the relative change of the probe's time from before to after.
+    pub fn blame_drift(&mut self, machine: f64) {
+        let Some(d) = self.drift else { return };
+        let neutral = drift_check(d, None);
+        let blamed = drift_check(d, Some(machine));
+        if let Some(w) = self.warnings.iter_mut().find(|w| **w == neutral.message) {
+            *w = blamed.message.clone();
+        }
+        if let Some(c) = self.checks.iter_mut().find(|c| **c == neutral) {
+            *c = blamed;
+        }
+    }
+}
+
+/// Called after each round with the current estimate, the time used and the config.
+pub(crate) type OnEstimate<'a> = &'a mut dyn FnMut(&Estimate, Duration);
+
+/// Runs a session of `workload` with `config`, reading time from `clock`.
+pub fn run_session(
+    workload: &mut dyn Workload,
+    clock: &dyn Clock,
+    config: &SessionConfig,
+    on_estimate: OnEstimate<'_>,
+) -> SessionResult {
+    let mut state = Session::new(config, clock);
+    let status = loop {
+        if stop::requested() {
+            break Status::Interrupted;
+        }
+        let work = state.next_work();
+        let before = clock.now();
+        let data = workload.round(work);
+        let duration = clock.now().saturating_sub(before);
+        workload.between_rounds();
+        state.set_unit_growth(workload.unit_growth());
+        if workload.out_of_time() {
+            break state.record_last(data, duration, on_estimate);
+        }
+        if let Some(status) = state.record(data, duration, on_estimate) {
+            break status;
+        }
+    };
+    state.finish(status)
+}

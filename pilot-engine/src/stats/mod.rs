@@ -1,0 +1,62 @@
+//! The statistics engine: every number pilot reports is computed here, and each function is
+//! public (one path each, `pilot::stats::NAME`) for data from anywhere, as
+//! `cargo pilot analyze` uses it. Each states its method, assumptions and cost:
+//!
+//! - summary: [`Summary`] (n, mean, median, extremes, standard deviation), [`Moments`], Student-t
+//!   [`ConfidenceInterval`]s and [`t_quantile`]; the variance of a mean of clustered readings
+//!   ([`cluster_mean_variance`]).
+//! - autocorrelation and subsession analysis (merging correlated samples):
+//!   [`lag1_autocorrelation`], [`block_means`], [`subsession_analysis`].
+//! - change points: E-Divisive with Medians ([`edm_multi`]) and the stable segment of a series of
+//!   unit readings ([`find_stable_segment`]).
+//! - regression: ordinary least squares ([`ols`]) and the work-per-second method ([`wps`]).
+//! - a robust location of readings with rare interruptions: the trimmed mean of subsession means
+//!   ([`robust_location`], [`robust_subsession_analysis`]), the Tukey–McLaughlin interval
+//!   ([`trimmed_mean_ci`]) and Yuen's test ([`yuen_test`]).
+//! - comparison: Welch's unequal-variance t-test ([`welch_test`]) and Fieller's interval of a
+//!   ratio of means ([`fieller_interval`]).
+//! - sample sizes: [`required_for_half_width`], [`required_to_resolve`].
+//! - [`zscore_outliers`] and [`mad_outliers`], and the slope of a series with its interval ([`trend`]).
+//! - a bounded summary of a long series for plots: [`ReadingBins`] (least, mean, greatest per bin).
+//! - the whole pipeline for one series, stable segment to interval: [`analyze`].
+//!
+//! Every function accepts any finite `f64`: each divides its input by the power of two at or
+//! below its largest magnitude ([`power_of_two_scale`]), computes, and multiplies the results
+//! back, which is exact. So squares of values near 1e200 do not overflow, squares of values near
+//! 1e-200 do not underflow, and a result is an error only when it is itself beyond `f64::MAX`.
+
+pub mod analysis;
+pub(crate) mod autocorr;
+pub(crate) mod bins;
+pub(crate) mod changepoint;
+pub(crate) mod clusters;
+pub(crate) mod outliers;
+pub(crate) mod ratio;
+pub(crate) mod regression;
+pub(crate) mod robust;
+pub(crate) mod samplesize;
+pub(crate) mod scale;
+pub mod summary;
+pub(crate) mod trend;
+pub(crate) mod welch;
+
+pub use analysis::{Analysis, AnalysisConfig, analyze};
+pub use autocorr::{
+    DEFAULT_AUTOCORRELATION_LIMIT, DEFAULT_MIN_SUBSESSIONS, SubsessionAnalysis, block_means,
+    lag1_autocorrelation, subsession_analysis,
+};
+pub use bins::ReadingBins;
+pub use changepoint::{ChangepointConfig, StableSegment, edm_multi, find_stable_segment};
+pub use clusters::cluster_mean_variance;
+pub use outliers::{DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, mad_outliers, zscore_outliers};
+pub use ratio::fieller_interval;
+pub use regression::{LinearFit, SpeedInterval, WpsFit, ols, wps};
+pub use robust::{
+    DEFAULT_TRIM, IndependentLocation, RobustLocation, Trimmed, independent_location,
+    robust_location, robust_subsession_analysis, trimmed_location, trimmed_mean_ci, yuen_test,
+};
+pub use samplesize::{required_for_half_width, required_to_resolve};
+pub use scale::power_of_two_scale;
+pub use summary::{ConfidenceInterval, Moments, Summary, t_quantile};
+pub use trend::{Trend, trend};
+pub use welch::{WelchTest, welch_test};
