@@ -8,7 +8,13 @@
 use std::path::PathBuf;
 
 use pilot_engine::compare::CompareOptions;
-use pilot_engine::settings::{BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise};
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::str::FromStr;
+
+use clap::{Arg, ArgAction, ArgMatches};
+use pilot_engine::settings::{BaselineName, Fraction, Noise};
+use pilot_settings::{Kind, SETTINGS, Scope, Setting};
 
 /// Where the commands that only read and write pilot's files (`compare`, `export`, `report`,
 /// `import`) find `pilot/`: the workspace's target directory, as cargo would choose it.
@@ -80,45 +86,10 @@ pub struct BenchArgs {
     pub skip: Vec<String>,
     #[command(flatten)]
     pub baselines: Baselines,
-    /// Target relative CI half-width (e.g. 0.01 for ±1%)
-    #[arg(long, value_name = "X")]
-    pub ci: Option<Fraction>,
-    /// Confidence level of the intervals (e.g. 0.95)
-    #[arg(long, value_name = "X")]
-    pub confidence: Option<Confidence>,
-    /// What the time estimates: `trimmed` (the code's cost, interrupted units left out; the
-    /// default) or `mean` (every unit)
-    #[arg(long, value_name = "trimmed|mean")]
-    pub estimator: Option<pilot_engine::settings::Estimator>,
-    /// Time cap per bench in seconds
-    #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<Cap>,
-    /// Least time per bench in seconds
-    #[arg(long, value_name = "SECONDS")]
-    pub min_time: Option<MinTime>,
-    /// ±5% and a 2 s cap per bench
-    #[arg(long)]
-    pub quick: bool,
-    /// The least process executions per bench; more run while the interval is too wide and
-    /// time remains (default 8 when the time cap is at least 2 s, 3 from 1 s, else 1; 8 when
-    /// saving or comparing with a baseline; with --against, the
-    /// least pairs of processes, default 6)
-    #[arg(long, value_name = "N")]
-    pub processes: Option<Count>,
-    /// Stop at the first failed bench
-    #[arg(long)]
-    pub fail_fast: bool,
-    /// criterion benchmark groups (benches through pilot-criterion): run each group's members
-    /// interleaved, one process each in turn, and rank those on the same input
-    #[arg(long)]
-    pub compare_groups: bool,
-    /// Do not sample the machine's state (CPU, steal, throttling, disks, network) between
-    /// rounds
-    #[arg(long)]
-    pub no_sampling: bool,
-    /// Do not measure what recording each unit costs (full form)
-    #[arg(long)]
-    pub no_overhead_check: bool,
+    /// The settings passed on to every bench binary (`--ci`, `--max-time`, …), from the
+    /// table of settings.
+    #[command(flatten)]
+    pub settings: Settings,
     /// Continue an interrupted `cargo pilot bench`: targets it finished are reported from
     /// their saved results, the one it was running measures only the benches it had not
     /// finished, and the rest run
@@ -188,4 +159,243 @@ pub enum Format {
     Md,
     /// A `pilot.compare/1` document
     Json,
+}
+
+/// The settings `cargo pilot bench` takes and passes on to every bench binary: each row of the
+/// table of settings (`pilot_settings::SETTINGS`) whose scope is [`Scope::Forwarded`] is a flag
+/// here, with the row's value name, help and bounds. A row added to the table is a flag of
+/// `cargo pilot bench`, forwarded, with no edit here.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// The settings given, by name: the raw value as checked (`1` for a switch that is on).
+    given: BTreeMap<&'static str, String>,
+    /// Their flags, in the table's order.
+    flags: Vec<(&'static Setting, String)>,
+}
+
+impl Settings {
+    /// The rows of `table` that `cargo pilot bench` forwards, as clap arguments.
+    pub fn args_for(table: &'static [Setting]) -> Vec<Arg> {
+        forwarded(table).map(arg).collect()
+    }
+
+    /// The settings of `table` given in `matches`.
+    pub fn from_matches_with(table: &'static [Setting], matches: &ArgMatches) -> Settings {
+        let mut out = Settings::default();
+        for s in forwarded(table) {
+            let raw = if s.kind.takes_value() {
+                matches.get_one::<String>(s.name).cloned()
+            } else {
+                matches.get_flag(s.name).then(|| "1".to_string())
+            };
+            if let Some(raw) = raw {
+                out.given.insert(s.name, raw.clone());
+                out.flags.push((s, raw));
+            }
+        }
+        out
+    }
+
+    /// The setting called `name` as a `T`, when it was given.
+    ///
+    /// Panics when the table has no forwarded setting called `name`: that is a typo in
+    /// cargo-pilot, not the user's input (which clap checked against the row's bounds).
+    pub fn get<T: FromStr<Err = String>>(&self, name: &str) -> Option<T> {
+        assert!(
+            forwarded(SETTINGS).any(|s| s.name == name),
+            "no forwarded setting `{name}`"
+        );
+        self.given
+            .get(name)
+            .map(|raw| raw.parse().unwrap_or_else(|e| panic!("{name}: {e}")))
+    }
+
+    /// Whether the switch called `name` is on.
+    pub fn on(&self, name: &str) -> bool {
+        assert!(
+            forwarded(SETTINGS).any(|s| s.name == name),
+            "no forwarded setting `{name}`"
+        );
+        self.given.contains_key(name)
+    }
+
+    /// The flags that pass the given settings on to a bench binary, as given, except those in
+    /// `except` (the caller passes its own value for them).
+    pub fn forward(&self, except: &[&str]) -> Vec<OsString> {
+        let mut out = Vec::new();
+        for (s, raw) in &self.flags {
+            if except.contains(&s.name) {
+                continue;
+            }
+            out.push(s.flag.into());
+            if s.kind.takes_value() {
+                out.push(raw.into());
+            }
+        }
+        out
+    }
+}
+
+fn forwarded(table: &'static [Setting]) -> impl Iterator<Item = &'static Setting> {
+    table.iter().filter(|s| s.scope == Scope::Forwarded)
+}
+
+/// One setting as a clap argument: its long flag, value name, help (with the default and the
+/// variable the bench binaries read, since they inherit cargo pilot's environment) and bounds,
+/// checked as the bench binary checks them.
+fn arg(s: &'static Setting) -> Arg {
+    let mut chars = s.help.chars();
+    let mut help: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
+    help.push_str(chars.as_str());
+    if !s.default.is_empty() {
+        help.push_str(&format!(" (default {})", s.default));
+    }
+    help.push_str(&format!(" [{}]", s.env));
+    let arg = Arg::new(s.name)
+        .long(s.flag.trim_start_matches("--"))
+        .help(help);
+    if s.kind.takes_value() {
+        let kind: Kind = s.kind;
+        arg.value_name(s.value_name)
+            .action(ArgAction::Set)
+            .value_parser(move |raw: &str| {
+                pilot_engine::settings::check(kind, raw).map(|()| raw.to_string())
+            })
+    } else {
+        arg.action(ArgAction::SetTrue)
+    }
+}
+
+impl clap::FromArgMatches for Settings {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        Ok(Settings::from_matches_with(SETTINGS, matches))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Settings::from_matches_with(SETTINGS, matches);
+        Ok(())
+    }
+}
+
+impl clap::Args for Settings {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.args(Settings::args_for(SETTINGS))
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Settings::augment_args(cmd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(subcommand)]
+        command: Sub,
+    }
+
+    #[derive(clap::Subcommand)]
+    enum Sub {
+        Bench(BenchArgs),
+    }
+
+    fn bench(args: &[&str]) -> Result<BenchArgs, clap::Error> {
+        let argv = ["cargo-pilot", "bench"].iter().chain(args);
+        Cli::try_parse_from(argv).map(|c| match c.command {
+            Sub::Bench(b) => b,
+        })
+    }
+
+    #[test]
+    fn forwarded_settings_pass_on_as_given_in_the_tables_order() {
+        let b = bench(&[
+            "--max-time",
+            "2",
+            "--quick",
+            "--ci=0.02",
+            "--estimator",
+            "mean",
+        ])
+        .unwrap();
+        let flags: Vec<String> = b
+            .settings
+            .forward(&[])
+            .into_iter()
+            .map(|f| f.into_string().unwrap())
+            .collect();
+        assert_eq!(
+            flags,
+            [
+                "--ci",
+                "0.02",
+                "--estimator",
+                "mean",
+                "--max-time",
+                "2",
+                "--quick"
+            ]
+        );
+        assert!(b.settings.on("quick"));
+        assert!(!b.settings.on("no_sampling"));
+        assert_eq!(b.settings.get::<Fraction>("ci"), Some(Fraction(0.02)));
+        assert!(b.settings.forward(&["ci", "max_time"]).len() == 3);
+    }
+
+    #[test]
+    fn forwarded_settings_are_bounded_as_the_bench_binary_bounds_them() {
+        let e = bench(&["--ci", "1.5"]).unwrap_err().to_string();
+        assert!(e.contains("`1.5` must be strictly between 0 and 1"), "{e}");
+        let e = bench(&["--confidence", "0.9999999999999999"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("too close to 1"), "{e}");
+        // A setting only the bench binary takes is not a flag of `cargo pilot bench`.
+        assert!(bench(&["--output-format", "bencher"]).is_err());
+    }
+
+    #[test]
+    fn a_setting_added_to_the_table_is_a_flag_of_cargo_pilot_bench_and_forwarded() {
+        let mut table = SETTINGS.to_vec();
+        table.push(Setting {
+            name: "example_knob",
+            flag: "--example-knob",
+            env: "PILOT_EXAMPLE_KNOB",
+            kind: Kind::Count,
+            value_name: "N",
+            default: "2",
+            help: "a knob added to the table",
+            attribute: None,
+            scope: Scope::Forwarded,
+        });
+        let table: &'static [Setting] = Box::leak(table.into_boxed_slice());
+        let cmd = clap::Command::new("bench").args(Settings::args_for(table));
+        let help = cmd.clone().render_long_help().to_string();
+        assert!(
+            help.contains("--example-knob <N>")
+                && help.contains("A knob added to the table (default 2) [PILOT_EXAMPLE_KNOB]"),
+            "{help}"
+        );
+        let m = cmd
+            .clone()
+            .try_get_matches_from(["bench", "--example-knob", "3", "--quick"])
+            .unwrap();
+        let s = Settings::from_matches_with(table, &m);
+        let flags: Vec<OsString> = s.forward(&[]);
+        assert_eq!(
+            flags,
+            ["--quick", "--example-knob", "3"].map(OsString::from)
+        );
+        let e = cmd
+            .try_get_matches_from(["bench", "--example-knob", "0"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`0` must be a whole number, 1 or more"), "{e}");
+    }
 }

@@ -8,7 +8,7 @@ use anyhow::Context;
 use pilot_engine::compare::{CompareOptions, Comparison};
 use pilot_engine::files::Existing;
 use pilot_engine::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
-use pilot_engine::settings::BaselineName;
+use pilot_engine::settings::{BaselineName, Cap, Count, MinTime};
 use pilot_engine::store::SavedResult;
 
 use crate::args::BenchArgs;
@@ -31,51 +31,20 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
     for s in &args.skip {
         out.extend(["--skip".into(), s.into()]);
     }
-    let mut value = |flag: &str, v: Option<String>| {
-        if let Some(v) = v {
-            out.extend([flag.into(), v.into()]);
-        }
-    };
-    value(
-        "--save-baseline",
-        args.baselines.save_baseline.as_ref().map(|n| n.0.clone()),
-    );
-    value("--ci", args.ci.map(|x| x.0.to_string()));
-    value("--confidence", args.confidence.map(|x| x.0.to_string()));
-    value(
-        "--estimator",
-        args.estimator.map(|e| e.as_str().to_string()),
-    );
-    value(
-        "--max-time",
-        args.max_time.map(|x| x.0.as_secs_f64().to_string()),
-    );
-    value(
-        "--min-time",
-        args.min_time.map(|x| x.0.as_secs_f64().to_string()),
-    );
-    // The comparison happens here, across targets; the binaries only need to know that the
-    // run is compared, for their default process count.
-    let processes = args.processes.map(|n| n.0).or(args
+    if let Some(name) = &args.baselines.save_baseline {
+        out.extend(["--save-baseline".into(), name.0.clone().into()]);
+    }
+    // Every forwarded setting as given, from the table of settings. The comparison happens
+    // here, across targets; the binaries only need to know that the run is compared, for their
+    // default process count.
+    let processes = args.settings.get::<Count>("processes").map(|n| n.0).or(args
         .baselines
         .baseline
         .as_ref()
         .map(|_| pilot_engine::compare::BASELINE_PROCESSES));
-    value("--processes", processes.map(|x| x.to_string()));
-    if args.quick {
-        out.push("--quick".into());
-    }
-    if args.fail_fast {
-        out.push("--fail-fast".into());
-    }
-    if args.compare_groups {
-        out.push("--compare-groups".into());
-    }
-    if args.no_sampling {
-        out.push("--no-sampling".into());
-    }
-    if args.no_overhead_check {
-        out.push("--no-overhead-check".into());
+    out.extend(args.settings.forward(&["processes"]));
+    if let Some(n) = processes {
+        out.extend(["--processes".into(), n.to_string().into()]);
     }
     out.extend(["--json".into(), json.as_os_str().to_owned()]);
     out
@@ -84,7 +53,9 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
 /// Checks what clap's value types cannot: the flags together. A bad combination is one usage
 /// error (exit 2), found before anything is built.
 fn check(args: &BenchArgs) -> Result<(), Failure> {
-    if let (Some(min), Some(max)) = (args.min_time, args.max_time) {
+    let min = args.settings.get::<MinTime>("min_time");
+    let max = args.settings.get::<Cap>("max_time");
+    if let (Some(min), Some(max)) = (min, max) {
         if min.0 > max.0 {
             return Err(Failure::Usage(anyhow::anyhow!(
                 "--min-time ({} s) is above --max-time ({} s)",
@@ -167,7 +138,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             return Ok(ExitCode::from(exit::Exit::Interrupted));
         }
         gather(exe, &json, status, &mut got, &mut log);
-        if got.failed && args.fail_fast {
+        if got.failed && args.settings.on("fail_fast") {
             break;
         }
     }

@@ -10,8 +10,11 @@
 //! those win over `--quick`, the bench's attribute and the defaults. Values are parsed and
 //! bounded by the types of [`settings`](crate::settings), as `cargo pilot` parses them.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::time::Duration;
+
+use pilot_settings::{SETTINGS, Setting, by_flag};
 
 use crate::settings::{
     BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise, Switch, parse_as,
@@ -19,7 +22,7 @@ use crate::settings::{
 
 /// What the binary is asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum Mode {
+pub enum Mode {
     /// Test mode: one tiny round of each bench (`cargo test --benches`, nextest).
     #[default]
     Test,
@@ -38,7 +41,7 @@ pub(crate) enum Mode {
 
 /// How benchmark mode prints its results (`--output-format`, as criterion names it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum OutputFormat {
+pub enum OutputFormat {
     /// pilot's lines and its end-of-run table.
     #[default]
     Pretty,
@@ -51,37 +54,42 @@ impl std::str::FromStr for OutputFormat {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "pretty" => Ok(OutputFormat::Pretty),
+        match pilot_settings::choice(s, pilot_settings::OUTPUT_FORMATS)? {
             "bencher" => Ok(OutputFormat::Bencher),
-            _ => Err(format!("`{s}` is not one of pretty, bencher")),
+            _ => Ok(OutputFormat::Pretty),
         }
     }
 }
 
 /// What the binary was asked to do, and how.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct Args {
+pub struct Args {
+    /// What the binary is asked to do.
     pub mode: Mode,
     /// Positional filters: a bench runs when its name contains one (or equals one, `--exact`).
     pub filters: Vec<String>,
+    /// `--exact`: a filter matches a whole name.
     pub exact: bool,
+    /// `--skip`: benches whose names contain one of these are left out.
     pub skip: Vec<String>,
     /// Run only the ignored benches.
     pub ignored: bool,
     /// Run ignored benches too.
     pub include_ignored: bool,
+    /// Stop at the first failed bench.
     pub fail_fast: bool,
     /// Continue an interrupted run: benches it finished are not measured again.
     pub resume: bool,
     /// Target relative CI half-width.
     pub ci: Option<f64>,
+    /// Confidence level of the intervals.
     pub confidence: Option<f64>,
     /// What the time PI estimates (`--estimator`); `None` takes the attribute's or the
     /// trimmed mean.
     pub estimator: Option<crate::settings::Estimator>,
     /// Time cap.
     pub max_time: Option<Duration>,
+    /// Least time per bench.
     pub min_time: Option<Duration>,
     /// `--quick`: half-width 5%, cap 2 s (explicit values still win).
     pub quick: bool,
@@ -112,6 +120,9 @@ pub(crate) struct Args {
     pub no_overhead_check: bool,
     /// `--output-format`: pilot's output alone, or with libtest's bench lines.
     pub output_format: OutputFormat,
+    /// Every setting of the table that was given, by name: its raw value as checked against
+    /// its kind (`1` for a switch that is on). The typed fields above are read from it.
+    pub settings: BTreeMap<&'static str, String>,
 }
 
 /// libtest flags that take a value, which pilot ignores with it.
@@ -141,8 +152,10 @@ const IGNORED_FLAGS: &[&str] = &[
 /// libtest's output formats: `terse` lists names only; pilot prints the others alike.
 const FORMATS: &[&str] = &["pretty", "terse", "json", "junit"];
 
-/// The usage text of `--help`.
-pub(crate) const HELP: &str = "\
+/// The usage text of `--help`: the selection flags, then every setting of `table`.
+pub fn help(table: &[Setting]) -> String {
+    format!(
+        "\
 A pilot bench binary: measures its #[pilot::bench] functions until each interval is as narrow as
 asked. Run it through `cargo bench` (benchmark mode), `cargo test --benches` (test mode: one tiny
 round of each bench) or `cargo pilot bench`.
@@ -155,50 +168,38 @@ Usage: BINARY [OPTIONS] [FILTER]...
   --skip FILTER           leave out benches whose names contain FILTER (repeatable)
   --list [--format terse] list the benches (terse: names only)
   --ignored               only the ignored benches; --include-ignored: those too
-  --ci X                  target half-width relative to the mean, 0 < X < 1 [PILOT_CI]
-  --confidence X          confidence level, 0 < X < 1 (default 0.95) [PILOT_CONFIDENCE]
-  --estimator trimmed|mean  what the time estimates: the code's cost, interrupted units left
-                          out (default), or the mean of every unit [PILOT_ESTIMATOR]
-  --max-time SECONDS      time cap per bench (default 10) [PILOT_MAX_TIME]
-  --min-time SECONDS      least time per bench (default 0) [PILOT_MIN_TIME]
-  --quick                 ±5% and a 2 s cap, unless set otherwise [PILOT_QUICK]
-  --processes N           least process executions per bench (default 8 when the time cap
-                          is at least 2 s, 3 from 1 s, else 1; 8 with a baseline flag)
-                          [PILOT_PROCESSES]
-  --sequential            measure a group's members one after another [PILOT_SEQUENTIAL]
-  --compare-groups        criterion benchmark groups (pilot-criterion): run each group's
-                          members interleaved, one process each in turn, and rank them
-                          [PILOT_COMPARE_GROUPS]
-  --save-baseline NAME    save the results as baseline NAME [PILOT_SAVE_BASELINE]
-  --baseline NAME         compare with baseline NAME; exit 3 on a regression [PILOT_BASELINE]
-  --alpha P               significance level of a verdict (default 0.01) [PILOT_ALPHA]
-  --noise X               least change a verdict needs (default 0.01, 1%) [PILOT_NOISE]
-  --json FILE             write the whole run as a pilot.run/1 document [PILOT_JSON]
-  --resume                continue an interrupted run [PILOT_RESUME]
-  --fail-fast             stop at the first failed bench [PILOT_FAIL_FAST]
-  --no-sampling           do not sample the machine's state (CPU, steal, throttling, disks,
-                          network) during sessions [PILOT_NO_SAMPLING]
-  --no-overhead-check     do not measure what recording each unit costs (full form)
-                          [PILOT_NO_OVERHEAD_CHECK]
-  --output-format FORMAT  pretty (default), or bencher: also libtest's line per bench,
-                          `test NAME ... bench: N ns/iter (+/- D)` [PILOT_OUTPUT_FORMAT]
-  -h, --help              this text
+{}  -h, --help              this text
 
 Accepted and ignored, for tools that drive test harnesses: --test (test mode), --nocapture,
 --show-output, --color WHEN, --test-threads N, --format FORMAT, -q, --quiet, --logfile,
 --report-time, --ensure-time, --shuffle, --shuffle-seed, -Z, --exclude-should-panic.
 
 Exit codes: 0 ok, 1 a bench failed or an error, 2 usage, 3 regression, 130 interrupted.
-";
+",
+        pilot_settings::help_lines(table)
+    )
+}
 
 /// Reads the arguments (without the program name) and the environment (`env(name)` returns a
 /// variable's value). Errors name the flag or variable at fault.
-pub(crate) fn parse(
+pub fn parse(
+    args: impl IntoIterator<Item = OsString>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Args, String> {
+    parse_with(SETTINGS, args, env)
+}
+
+/// [`parse`] with the settings of `table`: a setting's flag and variable, checked against its
+/// kind, land in [`Args::settings`] (and in the typed field of a setting pilot knows).
+pub fn parse_with(
+    table: &'static [Setting],
     args: impl IntoIterator<Item = OsString>,
     env: impl Fn(&str) -> Option<String>,
 ) -> Result<Args, String> {
     let mut out = Args::default();
     let mut flags = Flags::default();
+    // Each given setting's source (its flag or variable, for errors) and raw value.
+    let mut given: BTreeMap<&'static str, (String, String)> = BTreeMap::new();
     let mut it = args.into_iter().map(|a| a.to_string_lossy().into_owned());
     while let Some(arg) = it.next() {
         // `--flag=value` is the same as `--flag value`.
@@ -212,17 +213,22 @@ pub(crate) fn parse(
                 .or_else(|| it.next())
                 .ok_or_else(|| format!("{name} needs a value"))
         };
+        if let Some(setting) = by_flag(table, &flag) {
+            let raw = if setting.kind.takes_value() {
+                value(setting.flag)?
+            } else {
+                "1".to_string()
+            };
+            crate::settings::check(setting.kind, &raw).map_err(|e| format!("{flag}: {e}"))?;
+            given.insert(setting.name, (flag, raw));
+            continue;
+        }
         flags.take(&mut out, &flag, &arg, &mut value)?;
     }
-    fill_from_env(&mut out, &env)?;
-    out.output_format = match flags.output_format {
-        Some(f) => f,
-        None => env("PILOT_OUTPUT_FORMAT")
-            .filter(|v| !v.trim().is_empty())
-            .map(|v| output_format(("PILOT_OUTPUT_FORMAT".to_string(), v)))
-            .transpose()?
-            .unwrap_or_default(),
-    };
+    from_env(table, &mut given, &env)?;
+    out.no_table = switch(&env, "PILOT_NO_TABLE")?;
+    out.fill(&given)?;
+    out.settings = given.into_iter().map(|(k, (_, v))| (k, v)).collect();
     out.mode = flags.mode(&env)?;
     if let (Some(min), Some(max)) = (out.min_time, out.max_time) {
         if min > max {
@@ -244,8 +250,6 @@ struct Flags {
     list: bool,
     format: Option<String>,
     help: bool,
-    /// `--output-format`, when given (it wins over `PILOT_OUTPUT_FORMAT`).
-    output_format: Option<OutputFormat>,
 }
 
 impl Flags {
@@ -268,29 +272,6 @@ impl Flags {
             "--skip" => out.skip.push(v("--skip")?.1),
             "--ignored" => out.ignored = true,
             "--include-ignored" => out.include_ignored = true,
-            "--fail-fast" => out.fail_fast = true,
-            "--resume" => out.resume = true,
-            "--quick" => out.quick = true,
-            "--sequential" => out.sequential = true,
-            "--compare-groups" => out.compare_groups = true,
-            "--no-sampling" => out.no_sampling = true,
-            "--no-overhead-check" => out.no_overhead_check = true,
-            "--json" => out.json = Some(v("--json")?.1),
-            "--ci" => out.ci = Some(typed::<Fraction>(v("--ci")?)?.0),
-            "--confidence" => {
-                out.confidence = Some(typed::<Confidence>(v("--confidence")?)?.0);
-            }
-            "--estimator" => out.estimator = Some(typed(v("--estimator")?)?),
-            "--max-time" => out.max_time = Some(typed::<Cap>(v("--max-time")?)?.0),
-            "--min-time" => out.min_time = Some(typed::<MinTime>(v("--min-time")?)?.0),
-            "--processes" => out.processes = Some(typed::<Count>(v("--processes")?)?.0),
-            "--save-baseline" => {
-                out.save_baseline = Some(typed::<BaselineName>(v("--save-baseline")?)?.0);
-            }
-            "--baseline" => out.baseline = Some(typed::<BaselineName>(v("--baseline")?)?.0),
-            "--alpha" => out.alpha = Some(typed::<Fraction>(v("--alpha")?)?.0),
-            "--noise" => out.noise = Some(typed::<Noise>(v("--noise")?)?.0),
-            "--output-format" => self.output_format = Some(output_format(v("--output-format")?)?),
             f if IGNORED_WITH_VALUE.contains(&f) => {
                 v(f)?;
             }
@@ -331,16 +312,6 @@ impl Flags {
     }
 }
 
-/// `--output-format`'s (or `PILOT_OUTPUT_FORMAT`'s) value, the error naming it.
-fn output_format((name, raw): (String, String)) -> Result<OutputFormat, String> {
-    raw.parse().map_err(|e| format!("{name}: {e}"))
-}
-
-/// `(name, raw)` as a `T`, the error naming the flag.
-fn typed<T: std::str::FromStr<Err = String>>((name, raw): (String, String)) -> Result<T, String> {
-    parse_as(&name, &raw)
-}
-
 /// A switch variable: off when unset.
 fn switch(env: &impl Fn(&str) -> Option<String>, name: &str) -> Result<bool, String> {
     env(name)
@@ -349,84 +320,66 @@ fn switch(env: &impl Fn(&str) -> Option<String>, name: &str) -> Result<bool, Str
         .map(|s| s.unwrap_or(false))
 }
 
-/// Environment variables fill what the flags left open.
-fn fill_from_env(out: &mut Args, env: &impl Fn(&str) -> Option<String>) -> Result<(), String> {
-    let var = |name: &str| env(name).filter(|v| !v.trim().is_empty());
-    let get = |name: &str| var(name).map(|v| (name.to_string(), v));
-    if out.ci.is_none() {
-        out.ci = get("PILOT_CI")
-            .map(typed::<Fraction>)
-            .transpose()?
-            .map(|x| x.0);
+/// Environment variables fill what the flags left open: a variable that is unset or blank
+/// gives nothing, and a switch's variable that says off gives nothing either.
+fn from_env(
+    table: &[Setting],
+    given: &mut BTreeMap<&'static str, (String, String)>,
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<(), String> {
+    for setting in table {
+        if given.contains_key(setting.name) {
+            continue;
+        }
+        let Some(raw) = env(setting.env).filter(|v| !v.trim().is_empty()) else {
+            continue;
+        };
+        crate::settings::check(setting.kind, &raw).map_err(|e| format!("{}: {e}", setting.env))?;
+        if setting.kind.takes_value() || pilot_settings::switch(&raw)? {
+            given.insert(setting.name, (setting.env.to_string(), raw));
+        }
     }
-    if out.confidence.is_none() {
-        out.confidence = get("PILOT_CONFIDENCE")
-            .map(typed::<Confidence>)
-            .transpose()?
-            .map(|x| x.0);
-    }
-    if out.estimator.is_none() {
-        out.estimator = get("PILOT_ESTIMATOR").map(typed).transpose()?;
-    }
-    if out.max_time.is_none() {
-        out.max_time = get("PILOT_MAX_TIME")
-            .map(typed::<Cap>)
-            .transpose()?
-            .map(|x| x.0);
-    }
-    if out.min_time.is_none() {
-        out.min_time = get("PILOT_MIN_TIME")
-            .map(typed::<MinTime>)
-            .transpose()?
-            .map(|x| x.0);
-    }
-    if out.json.is_none() {
-        out.json = var("PILOT_JSON");
-    }
-    if out.save_baseline.is_none() {
-        out.save_baseline = get("PILOT_SAVE_BASELINE")
-            .map(typed::<BaselineName>)
-            .transpose()?
-            .map(|x| x.0);
-    }
-    if out.baseline.is_none() {
-        out.baseline = get("PILOT_BASELINE")
-            .map(typed::<BaselineName>)
-            .transpose()?
-            .map(|x| x.0);
-    }
-    if out.alpha.is_none() {
-        out.alpha = get("PILOT_ALPHA")
-            .map(typed::<Fraction>)
-            .transpose()?
-            .map(|x| x.0);
-    }
-    if out.noise.is_none() {
-        out.noise = get("PILOT_NOISE")
-            .map(typed::<Noise>)
-            .transpose()?
-            .map(|x| x.0);
-    }
-    if out.processes.is_none() {
-        out.processes = get("PILOT_PROCESSES")
-            .map(typed::<Count>)
-            .transpose()?
-            .map(|x| x.0);
-    }
-    out.no_table = switch(env, "PILOT_NO_TABLE")?;
-    out.quick |= switch(env, "PILOT_QUICK")?;
-    out.fail_fast |= switch(env, "PILOT_FAIL_FAST")?;
-    out.resume |= switch(env, "PILOT_RESUME")?;
-    out.sequential |= switch(env, "PILOT_SEQUENTIAL")?;
-    out.compare_groups |= switch(env, "PILOT_COMPARE_GROUPS")?;
-    out.no_sampling |= switch(env, "PILOT_NO_SAMPLING")?;
-    out.no_overhead_check |= switch(env, "PILOT_NO_OVERHEAD_CHECK")?;
     Ok(())
 }
 
 impl Args {
+    /// The typed fields of the settings pilot knows, from what was given (the error names the
+    /// flag or variable).
+    fn fill(&mut self, given: &BTreeMap<&'static str, (String, String)>) -> Result<(), String> {
+        fn get<T: std::str::FromStr<Err = String>>(
+            given: &BTreeMap<&'static str, (String, String)>,
+            name: &str,
+        ) -> Result<Option<T>, String> {
+            given
+                .get(name)
+                .map(|(source, raw)| parse_as(source, raw))
+                .transpose()
+        }
+        let on = |name: &str| given.contains_key(name);
+        self.ci = get::<Fraction>(given, "ci")?.map(|x| x.0);
+        self.confidence = get::<Confidence>(given, "confidence")?.map(|x| x.0);
+        self.estimator = get(given, "estimator")?;
+        self.max_time = get::<Cap>(given, "max_time")?.map(|x| x.0);
+        self.min_time = get::<MinTime>(given, "min_time")?.map(|x| x.0);
+        self.processes = get::<Count>(given, "processes")?.map(|x| x.0);
+        self.save_baseline = get::<BaselineName>(given, "save_baseline")?.map(|x| x.0);
+        self.baseline = get::<BaselineName>(given, "baseline")?.map(|x| x.0);
+        self.alpha = get::<Fraction>(given, "alpha")?.map(|x| x.0);
+        self.noise = get::<Noise>(given, "noise")?.map(|x| x.0);
+        self.json = given.get("json").map(|(_, raw)| raw.clone());
+        self.output_format = get(given, "output_format")?.unwrap_or_default();
+        self.quick = on("quick");
+        self.resume = on("resume");
+        self.fail_fast = on("fail_fast");
+        self.sequential = on("sequential");
+        self.compare_groups = on("compare_groups");
+        self.no_sampling = on("no_sampling");
+        self.no_overhead_check = on("no_overhead_check");
+        Ok(())
+    }
+
     /// Whether a bench called `name`, ignored or not, is selected by the filters.
-    pub(crate) fn selects(&self, name: &str, ignored: bool) -> bool {
+    pub fn selects(&self, name: &str, ignored: bool) -> bool {
         let matches = |f: &String| {
             if self.exact {
                 name == f
@@ -494,12 +447,98 @@ mod tests {
         assert_eq!(a.output_format, OutputFormat::Pretty);
         assert_eq!(
             args(&["--output-format", "xml"]).unwrap_err(),
-            "--output-format: `xml` is not one of pretty, bencher"
+            "--output-format: `xml` must be `pretty` or `bencher`"
         );
         assert_eq!(
             with_env(&[], &[("PILOT_OUTPUT_FORMAT", "json")]).unwrap_err(),
-            "PILOT_OUTPUT_FORMAT: `json` is not one of pretty, bencher"
+            "PILOT_OUTPUT_FORMAT: `json` must be `pretty` or `bencher`"
         );
+    }
+
+    /// The table with one more setting, as a contributor would add it.
+    fn with_knob() -> &'static [Setting] {
+        let mut table = SETTINGS.to_vec();
+        table.push(Setting {
+            name: "example_knob",
+            flag: "--example-knob",
+            env: "PILOT_EXAMPLE_KNOB",
+            kind: pilot_settings::Kind::Count,
+            value_name: "N",
+            default: "2",
+            help: "a knob added to the table",
+            attribute: None,
+            scope: pilot_settings::Scope::Forwarded,
+        });
+        Box::leak(table.into_boxed_slice())
+    }
+
+    #[test]
+    fn a_setting_added_to_the_table_is_a_flag_a_variable_and_a_help_line() {
+        let table = with_knob();
+        let parse = |a: &[&str], vars: &'static [(&'static str, &'static str)]| {
+            parse_with(table, a.iter().map(OsString::from), move |k| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            })
+        };
+        let a = parse(&["--bench", "--example-knob", "3"], &[]).unwrap();
+        assert_eq!(a.settings["example_knob"], "3");
+        let a = parse(&["--example-knob=4"], &[]).unwrap();
+        assert_eq!(a.settings["example_knob"], "4");
+        let a = parse(&[], &[("PILOT_EXAMPLE_KNOB", "5")]).unwrap();
+        assert_eq!(a.settings["example_knob"], "5");
+        let a = parse(&["--example-knob", "6"], &[("PILOT_EXAMPLE_KNOB", "5")]).unwrap();
+        assert_eq!(
+            a.settings["example_knob"], "6",
+            "the flag wins over its variable"
+        );
+        assert_eq!(
+            parse(&["--example-knob", "0"], &[]).unwrap_err(),
+            "--example-knob: `0` must be a whole number, 1 or more"
+        );
+        assert_eq!(
+            parse(&[], &[("PILOT_EXAMPLE_KNOB", "x")]).unwrap_err(),
+            "PILOT_EXAMPLE_KNOB: `x` must be a whole number, 1 or more"
+        );
+        // Without the row, the flag is unknown.
+        assert!(args(&["--example-knob", "3"]).is_err());
+        let text = help(table);
+        assert!(
+            text.contains(
+                "  --example-knob N        a knob added to the table (default 2) [PILOT_EXAMPLE_KNOB]\n"
+            ),
+            "{text}"
+        );
+        assert!(!help(SETTINGS).contains("--example-knob"));
+    }
+
+    #[test]
+    fn every_setting_is_in_the_help_and_taken_from_its_flag_and_variable() {
+        let text = help(SETTINGS);
+        for s in SETTINGS {
+            assert!(text.contains(s.flag) && text.contains(s.env), "{}", s.name);
+            let value = match s.kind {
+                pilot_settings::Kind::Choice(words) => words[words.len() - 1],
+                pilot_settings::Kind::BaselineName | pilot_settings::Kind::File => "main",
+                pilot_settings::Kind::Count | pilot_settings::Kind::Seconds => "2",
+                _ => "0.5",
+            };
+            let flag = if s.kind.takes_value() {
+                args(&[s.flag, value]).unwrap()
+            } else {
+                args(&[s.flag]).unwrap()
+            };
+            let raw = if s.kind.takes_value() { value } else { "1" };
+            assert_eq!(flag.settings[s.name], raw, "{}", s.name);
+            let var = with_env(&[], &[(s.env, raw)]).unwrap();
+            assert_eq!(var.settings[s.name], raw, "{}", s.name);
+            assert_eq!(
+                flag, var,
+                "{}: its flag and its variable say the same",
+                s.name
+            );
+        }
     }
 
     #[test]

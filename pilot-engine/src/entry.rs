@@ -1,6 +1,6 @@
 //! A registered bench: what `#[pilot::bench]` submits to `inventory` (the function, its options,
 //! its argument values), read by the runner. The expansion names these types through
-//! [`__private`](crate::__private).
+//! `pilot::__private`.
 
 use crate::record::{Bencher, Recorder};
 

@@ -1,7 +1,9 @@
 //! Settings as types: every value pilot takes from a flag, a `PILOT_*` variable or `cargo
 //! pilot`'s command line is parsed and bounded here, once, by `FromStr`, so the bench binary and
 //! every `cargo pilot` subcommand accept the same values and say the same thing about a bad one.
-//! Errors name the value and the accepted range; the caller adds the flag or variable.
+//! Errors name the value and the accepted range; the caller adds the flag or variable. The
+//! bounds themselves are `pilot_settings`'s, the table every flag, variable and attribute key
+//! comes from.
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,7 +13,7 @@ use crate::stats::t_quantile;
 
 /// The longest time cap pilot accepts, in seconds (about 116 days): longer is a typo, and a
 /// cap far beyond it cannot even be added to the clock.
-pub const MAX_SECONDS: f64 = 1e7;
+pub const MAX_SECONDS: f64 = pilot_settings::MAX_SECONDS;
 
 /// A number strictly between 0 and 1: a target half-width (`--ci`, relative to the mean) or a
 /// significance level (`--alpha`).
@@ -70,11 +72,11 @@ impl Estimator {
 
 impl FromStr for Estimator {
     type Err = String;
+
     fn from_str(raw: &str) -> Result<Self, String> {
-        match raw.trim() {
-            "trimmed" => Ok(Estimator::Trimmed),
+        match pilot_settings::choice(raw, pilot_settings::ESTIMATORS)? {
             "mean" => Ok(Estimator::Mean),
-            _ => Err(format!("`{raw}` must be `trimmed` or `mean`")),
+            _ => Ok(Estimator::Trimmed),
         }
     }
 }
@@ -84,46 +86,26 @@ impl FromStr for Estimator {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Switch(pub bool);
 
-fn number(raw: &str) -> Result<f64, String> {
-    let x: f64 = raw
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{raw}` is not a number"))?;
-    if x.is_nan() {
-        return Err(format!("`{raw}` is not a number"));
-    }
-    Ok(x)
-}
-
 impl FromStr for Fraction {
     type Err = String;
+
     fn from_str(raw: &str) -> Result<Self, String> {
-        match number(raw)? {
-            x if x > 0.0 && x < 1.0 => Ok(Fraction(x)),
-            _ => Err(format!("`{raw}` must be strictly between 0 and 1")),
-        }
+        pilot_settings::fraction(raw).map(Fraction)
     }
 }
 
 impl FromStr for Noise {
     type Err = String;
+
     fn from_str(raw: &str) -> Result<Self, String> {
-        match number(raw)? {
-            x if (0.0..1.0).contains(&x) => Ok(Noise(x)),
-            _ => Err(format!(
-                "`{raw}` must be at least 0 and below 1 (0.01 is 1%)"
-            )),
-        }
+        pilot_settings::noise(raw).map(Noise)
     }
 }
 
 impl FromStr for Confidence {
     type Err = String;
     fn from_str(raw: &str) -> Result<Self, String> {
-        let x = number(raw)?;
-        if !(x > 0.0 && x < 1.0) {
-            return Err(format!("`{raw}` must be strictly between 0 and 1"));
-        }
+        let x = pilot_settings::open_unit(raw)?;
         // The widest quantile an interval can need: one degree of freedom.
         let p = (1.0 + x) / 2.0;
         if p >= 1.0 || !t_quantile(p, 1.0).is_finite() {
@@ -137,17 +119,7 @@ impl FromStr for Confidence {
 
 /// Seconds as a duration: above 0 (`positive`) or 0 and more, at most [`MAX_SECONDS`].
 fn seconds(raw: &str, positive: bool) -> Result<Duration, String> {
-    let x = number(raw)?;
-    let (ok, least) = if positive {
-        (x > 0.0, "above 0")
-    } else {
-        (x >= 0.0, "0 or more")
-    };
-    if !ok || x > MAX_SECONDS {
-        return Err(format!(
-            "`{raw}` must be a number of seconds, {least} and at most {MAX_SECONDS:e}"
-        ));
-    }
+    let x = pilot_settings::seconds(raw, positive)?;
     Duration::try_from_secs_f64(x).map_err(|e| format!("`{raw}`: {e}"))
 }
 
@@ -167,44 +139,25 @@ impl FromStr for MinTime {
 
 impl FromStr for Count {
     type Err = String;
+
     fn from_str(raw: &str) -> Result<Self, String> {
-        match raw.trim().parse::<usize>() {
-            Ok(n) if n >= 1 => Ok(Count(n)),
-            _ => Err(format!("`{raw}` must be a whole number, 1 or more")),
-        }
+        pilot_settings::count(raw).map(Count)
     }
 }
 
 impl FromStr for BaselineName {
     type Err = String;
+
     fn from_str(raw: &str) -> Result<Self, String> {
-        let ok = !raw.is_empty()
-            && raw.len() <= 64
-            && !raw.starts_with('.')
-            && raw
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-        if ok {
-            Ok(BaselineName(raw.to_string()))
-        } else {
-            Err(format!(
-                "`{raw}` is not a valid baseline name (1 to 64 letters, digits, `-`, `_` or \
-                 `.`, not starting with `.`)"
-            ))
-        }
+        pilot_settings::baseline_name(raw).map(|()| BaselineName(raw.to_string()))
     }
 }
 
 impl FromStr for Switch {
     type Err = String;
+
     fn from_str(raw: &str) -> Result<Self, String> {
-        match raw.trim().to_ascii_lowercase().as_str() {
-            "" | "0" | "false" | "no" | "off" => Ok(Switch(false)),
-            "1" | "true" | "yes" | "on" => Ok(Switch(true)),
-            _ => Err(format!(
-                "`{raw}` is not on or off (use 1, true, yes, on, or 0, false, no, off)"
-            )),
-        }
+        pilot_settings::switch(raw).map(Switch)
     }
 }
 
@@ -224,6 +177,16 @@ impl AsRef<std::path::Path> for BaselineName {
 impl fmt::Display for BaselineName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+/// Checks `raw` as a value of `kind`: the table's bounds, and for a confidence level the
+/// finite quantile [`Confidence`] asks for too. For `cargo pilot`'s flags, which take the same
+/// values as the bench binary's.
+pub fn check(kind: pilot_settings::Kind, raw: &str) -> Result<(), String> {
+    match kind {
+        pilot_settings::Kind::Confidence => raw.parse::<Confidence>().map(drop),
+        _ => kind.check(raw),
     }
 }
 

@@ -403,6 +403,7 @@ fn crates_depend_as_the_page_says() {
     let head = &page[..page.find("\n## ").unwrap_or(page.len())];
     let table = crate_table(head);
     let dirs = [
+        ("pilot-settings", "pilot-settings"),
         ("pilot-engine", "pilot-engine"),
         ("pilot-macros", "pilot-macros"),
         ("pilot", "pilot"),

@@ -110,7 +110,7 @@ fn compare_builds(
         failed |= !save_sides(b, &done, (target_dir, short), &mut saved);
         head_docs.extend(done.head);
         comparisons.push(done.comparison);
-        if failed && args.fail_fast {
+        if failed && args.settings.on("fail_fast") {
             break;
         }
     }

@@ -213,6 +213,7 @@ mod tests {
             process_ci: 0.0245,
             target_ci: 0.01,
             confidence_flag: None,
+            estimator: None,
             no_sampling: false,
             no_overhead_check: false,
             confidence: 0.95,

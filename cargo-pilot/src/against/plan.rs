@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use pilot_engine::compare::CompareOptions;
+use pilot_engine::settings::{Cap, Confidence, Count, Estimator, Fraction};
 
 use crate::args::BenchArgs;
 
@@ -42,6 +43,8 @@ pub struct Plan {
     /// `--no-sampling` and `--no-overhead-check`, passed on to the processes.
     pub no_sampling: bool,
     pub no_overhead_check: bool,
+    /// `--estimator`, passed on to the processes.
+    pub estimator: Option<Estimator>,
     /// Confidence level of the change's interval.
     pub confidence: f64,
     /// The verdict's thresholds, for the stop rule.
@@ -51,28 +54,38 @@ pub struct Plan {
 impl Plan {
     /// The plan `cargo pilot bench --against` flags ask for.
     pub fn from_args(args: &BenchArgs) -> Plan {
-        let cap = args.max_time.map(|c| c.0).unwrap_or(if args.quick {
-            Duration::from_secs(2)
-        } else {
-            DEFAULT_CAP
-        });
-        let target_ci = args
-            .ci
+        let settings = &args.settings;
+        let quick = settings.on("quick");
+        let cap = settings
+            .get::<Cap>("max_time")
             .map(|c| c.0)
-            .unwrap_or(if args.quick { 0.05 } else { 0.01 });
+            .unwrap_or(if quick {
+                Duration::from_secs(2)
+            } else {
+                DEFAULT_CAP
+            });
+        let target_ci = settings
+            .get::<Fraction>("ci")
+            .map(|c| c.0)
+            .unwrap_or(if quick { 0.05 } else { 0.01 });
         // `--processes N` asks for more pairs, never fewer: a verdict needs the least the README
         // documents.
-        let least = args.processes.map_or(LEAST_PAIRS, |n| n.0).max(LEAST_PAIRS);
+        let least = settings
+            .get::<Count>("processes")
+            .map_or(LEAST_PAIRS, |n| n.0)
+            .max(LEAST_PAIRS);
+        let confidence = settings.get::<Confidence>("confidence").map(|c| c.0);
         Plan {
             least,
             budget: 2 * cap,
             process_cap: (cap / 100).clamp(PROCESS_CAP.0, PROCESS_CAP.1),
             process_ci: (target_ci * (least as f64).sqrt()).min(0.5),
             target_ci,
-            confidence_flag: args.confidence.map(|c| c.0),
-            no_sampling: args.no_sampling,
-            no_overhead_check: args.no_overhead_check,
-            confidence: args.confidence.map_or(0.95, |c| c.0),
+            confidence_flag: confidence,
+            estimator: settings.get::<Estimator>("estimator"),
+            no_sampling: settings.on("no_sampling"),
+            no_overhead_check: settings.on("no_overhead_check"),
+            confidence: confidence.unwrap_or(0.95),
             options: args.baselines.thresholds.options(),
         }
     }

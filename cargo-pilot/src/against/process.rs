@@ -59,6 +59,9 @@ pub fn run_child(
     if let Some(c) = plan.confidence_flag {
         cmd.env("PILOT_CONFIDENCE", format!("{c}"));
     }
+    if let Some(e) = plan.estimator {
+        cmd.env("PILOT_ESTIMATOR", e.as_str());
+    }
     if plan.no_sampling {
         cmd.env("PILOT_NO_SAMPLING", "1");
     }

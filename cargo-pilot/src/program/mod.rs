@@ -124,7 +124,7 @@ pub(crate) struct Measured {
     pub program: Program,
     pub session: SessionResult,
     pub doc: ResultDoc,
-    /// The runs the estimate came from (see [`stable_runs`]).
+    /// The runs the estimate came from (see [`stable_runs`](document::stable_runs)).
     pub runs: workload::Extras,
 }
 

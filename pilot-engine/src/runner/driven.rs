@@ -1,5 +1,5 @@
 //! Benches announced at run time, one at a time, by the code that defines them: the engine of
-//! `pilot-criterion`, whose `bench_function` calls [`bench`] with a closure that borrows the
+//! `pilot-criterion`, whose `bench_function` calls [`bench()`] with a closure that borrows the
 //! caller's data, where `#[pilot::bench]` registers a function before `main` runs.
 //!
 //! The first call reads the command line; each bench then runs at once, in the mode the command
@@ -161,7 +161,7 @@ impl State {
             }
         };
         if args.mode == Mode::Help {
-            print!("{}", cli::HELP);
+            print!("{}", cli::help(pilot_settings::SETTINGS));
             std::process::exit(0);
         }
         if args.mode == Mode::Test {

@@ -61,7 +61,7 @@ pub fn main(debug_build: bool) -> ExitCode {
         }
     };
     if args.mode == Mode::Help {
-        print!("{}", cli::HELP);
+        print!("{}", cli::help(pilot_settings::SETTINGS));
         return ExitCode::SUCCESS;
     }
     let benches = registered();

@@ -106,7 +106,7 @@ impl SplitMix64 {
 pub(crate) type GroupProgress<'a> = &'a mut dyn FnMut(usize, Duration, usize);
 
 /// Runs the members' sessions interleaved, one round each per cycle in a shuffled order, until
-/// settled or the cap (see the module docs and [`compare_pair`]). `configs[i]` is member `i`'s
+/// settled or the cap (see the module docs and `ranking::compare_pair`). `configs[i]` is member `i`'s
 /// session configuration; its own time cap should be the group's (a member keeps running after
 /// meeting its target while pairs are undecided). A member whose session fails, or whose units
 /// are below the clock's resolution, leaves the rotation.

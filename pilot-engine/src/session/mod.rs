@@ -3,7 +3,7 @@
 //! how far the interval got.
 //!
 //! The session sees the workload through [`Workload`] and time through
-//! [`Clock`](crate::record::Clock), so its decisions (round lengths, short rounds, stopping) are
+//! [`Clock`], so its decisions (round lengths, short rounds, stopping) are
 //! tested with scripted durations.
 
 mod coldstart;

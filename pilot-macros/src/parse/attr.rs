@@ -11,7 +11,7 @@ use syn::{Expr, Ident, Token};
 
 use super::{BenchAttr, Errors};
 
-mod options;
+pub(crate) mod options;
 mod values;
 
 use options::OPTIONS;

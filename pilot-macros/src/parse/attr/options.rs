@@ -1,20 +1,21 @@
 //! The table of every option `#[pilot::bench]` knows: its key, its example, and how its value
-//! is checked and stored.
+//! is checked and stored. The keys that are settings (`ci`, `max_time`, …) are checked against
+//! their row of `pilot_settings::SETTINGS`: its bounds, and what the error says.
 
 use syn::Expr;
 
 use super::OptionArg;
 use super::values::{
-    flag, non_empty_string, number_in, path, thread_counts, throughput, unwrap_expr, value,
-    work_range,
+    flag, non_empty_string, path, setting_number, setting_word, thread_counts, throughput,
+    unwrap_expr, value, work_range,
 };
 use crate::parse::BenchAttr;
 
 /// One known option: its key, an example shown in messages, and how it is applied.
 ///
 /// To add an option, add a field to [`BenchAttr`] and a row to [`OPTIONS`].
-pub(super) struct OptionSpec {
-    pub(super) key: &'static str,
+pub(crate) struct OptionSpec {
+    pub(crate) key: &'static str,
     /// A valid use, quoted in error messages.
     pub(super) example: &'static str,
     /// Validates the value (`None` for a bare `key`) and stores it in the attribute.
@@ -22,7 +23,7 @@ pub(super) struct OptionSpec {
 }
 
 /// Every option `#[pilot::bench]` knows, in the order the docs list them.
-pub(super) const OPTIONS: &[OptionSpec] = &[
+pub(crate) const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         key: "name",
         example: "name = \"sort_10k\"",
@@ -59,11 +60,7 @@ pub(super) const OPTIONS: &[OptionSpec] = &[
         key: "ci",
         example: "ci = 0.01",
         apply: |attr, arg, example| {
-            let message = format!(
-                "`ci` is the target relative half-width of the confidence interval: expected a \
-                 number greater than 0 and less than 1, e.g. `{example}` for ±1%"
-            );
-            attr.ci = Some(number_in(arg, example, &message, |x| x > 0.0 && x < 1.0)?);
+            attr.ci = Some(setting_number(arg, example, "ci")?);
             Ok(())
         },
     },
@@ -71,11 +68,7 @@ pub(super) const OPTIONS: &[OptionSpec] = &[
         key: "confidence",
         example: "confidence = 0.99",
         apply: |attr, arg, example| {
-            let message = format!(
-                "`confidence` is the confidence level: expected a number greater than 0 and \
-                 less than 1, e.g. `{example}`"
-            );
-            attr.confidence = Some(number_in(arg, example, &message, |x| x > 0.0 && x < 1.0)?);
+            attr.confidence = Some(setting_number(arg, example, "confidence")?);
             Ok(())
         },
     },
@@ -83,11 +76,7 @@ pub(super) const OPTIONS: &[OptionSpec] = &[
         key: "max_time",
         example: "max_time = 5",
         apply: |attr, arg, example| {
-            let message = format!(
-                "`max_time` is the time cap in seconds: expected a number greater than 0, \
-                 e.g. `{example}` or `max_time = 2.5`"
-            );
-            attr.max_time = Some(number_in(arg, example, &message, |x| x > 0.0)?);
+            attr.max_time = Some(setting_number(arg, example, "max_time")?);
             Ok(())
         },
     },
@@ -95,11 +84,7 @@ pub(super) const OPTIONS: &[OptionSpec] = &[
         key: "min_time",
         example: "min_time = 1",
         apply: |attr, arg, example| {
-            let message = format!(
-                "`min_time` is the least session time in seconds: expected a number, 0 or \
-                 more, e.g. `{example}`"
-            );
-            attr.min_time = Some(number_in(arg, example, &message, |x| x >= 0.0)?);
+            attr.min_time = Some(setting_number(arg, example, "min_time")?);
             Ok(())
         },
     },
@@ -107,18 +92,7 @@ pub(super) const OPTIONS: &[OptionSpec] = &[
         key: "estimator",
         example: "estimator = \"mean\"",
         apply: |attr, arg, example| {
-            let chosen = non_empty_string(arg, example)?;
-            if !["trimmed", "mean"].contains(&chosen.as_str()) {
-                return Err(syn::Error::new_spanned(
-                    value(arg, example)?,
-                    format!(
-                        "`estimator` says what the time estimates: `\"trimmed\"` (the code's \
-                         cost, the default) or `\"mean\"` (every unit, the interrupted ones \
-                         included), e.g. `{example}`"
-                    ),
-                ));
-            }
-            attr.estimator = Some(chosen);
+            attr.estimator = Some(setting_word(arg, example, "estimator")?);
             Ok(())
         },
     },

@@ -147,13 +147,28 @@ pub(super) fn throughput(arg: &OptionArg, example: &str) -> syn::Result<Throughp
     }
 }
 
-/// A float or integer literal, possibly negated, for which `valid` holds.
-pub(super) fn number_in(
-    arg: &OptionArg,
-    example: &str,
-    message: &str,
-    valid: fn(f64) -> bool,
-) -> syn::Result<f64> {
+/// The setting `key`'s row of the table of settings. Panics when the table has no attribute
+/// `key`: the options table and the settings table disagree, which a test catches.
+fn setting_row(key: &str) -> (&'static pilot_settings::Setting, pilot_settings::Attribute) {
+    pilot_settings::by_name(pilot_settings::SETTINGS, key)
+        .and_then(|s| s.attribute.map(|a| (s, a)))
+        .unwrap_or_else(|| panic!("no attribute setting `{key}` in pilot_settings::SETTINGS"))
+}
+
+/// What a bad value of the setting `key` is told: what it is, what is expected, an example.
+fn setting_message(key: &str) -> String {
+    let (s, a) = setting_row(key);
+    format!(
+        "`{key}` is {}: expected {}, e.g. {}",
+        a.what,
+        s.kind.expected(),
+        a.example
+    )
+}
+
+/// A number literal (or its negation) within the bounds of the setting `key`.
+pub(super) fn setting_number(arg: &OptionArg, example: &str, key: &str) -> syn::Result<f64> {
+    let (s, _) = setting_row(key);
     let value = value(arg, example)?;
     let number = match value {
         Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
@@ -162,8 +177,21 @@ pub(super) fn number_in(
         other => literal_number(other),
     };
     match number {
-        Some(number) if number.is_finite() && valid(number) => Ok(number),
-        _ => Err(syn::Error::new_spanned(value, message)),
+        Some(number) if s.kind.check(&number.to_string()).is_ok() => Ok(number),
+        _ => Err(syn::Error::new_spanned(value, setting_message(key))),
+    }
+}
+
+/// A string literal that the setting `key`'s kind accepts (one of its words).
+pub(super) fn setting_word(arg: &OptionArg, example: &str, key: &str) -> syn::Result<String> {
+    let (s, _) = setting_row(key);
+    let word = non_empty_string(arg, example)?;
+    match s.kind.check(&word) {
+        Ok(()) => Ok(word),
+        Err(_) => Err(syn::Error::new_spanned(
+            value(arg, example)?,
+            setting_message(key),
+        )),
     }
 }
 

@@ -166,20 +166,27 @@ fn fractions_are_strictly_between_0_and_1() {
 
 #[test]
 fn times() {
+    // The bounds are the table of settings', as the bench binary's: above 1e7 s is refused.
+    assert_eq!(attr(quote!(max_time = 1e7)).max_time, Some(1e7));
+    assert_eq!(
+        attr_error(quote!(max_time = 2e7)),
+        "`max_time` is the time cap in seconds: expected a number greater than 0, at most 1e7, \
+         e.g. `max_time = 5` or `max_time = 2.5`"
+    );
     assert_eq!(
         attr_error(quote!(max_time = 0)),
-        "`max_time` is the time cap in seconds: expected a number greater than 0, e.g. \
-         `max_time = 5` or `max_time = 2.5`"
+        "`max_time` is the time cap in seconds: expected a number greater than 0, at most 1e7, \
+         e.g. `max_time = 5` or `max_time = 2.5`"
     );
     assert_eq!(
         attr_error(quote!(min_time = -1)),
-        "`min_time` is the least session time in seconds: expected a number, 0 or more, \
-         e.g. `min_time = 1`"
+        "`min_time` is the least session time in seconds: expected a number, 0 or more, at \
+         most 1e7, e.g. `min_time = 1`"
     );
     assert_eq!(
         attr_error(quote!(max_time = 1e999)),
-        "`max_time` is the time cap in seconds: expected a number greater than 0, e.g. \
-         `max_time = 5` or `max_time = 2.5`"
+        "`max_time` is the time cap in seconds: expected a number greater than 0, at most 1e7, \
+         e.g. `max_time = 5` or `max_time = 2.5`"
     );
     assert_eq!(
         attr_error(quote!(min_time = 5, max_time = 2.5)),
@@ -305,4 +312,34 @@ fn throughput_mistakes() {
         attr_error(quote!(throughput = bytes(1), unit = "MiB")),
         both
     );
+}
+
+#[test]
+fn estimators_are_the_tables_words() {
+    assert_eq!(
+        attr(quote!(estimator = "mean")).estimator.as_deref(),
+        Some("mean")
+    );
+    assert_eq!(
+        attr_error(quote!(estimator = "median")),
+        "`estimator` is what the time estimates (`\"trimmed\"`: the code's cost, the default; \
+         `\"mean\"`: every unit, the interrupted ones included): expected one of \
+         `\"trimmed\"`, `\"mean\"`, e.g. `estimator = \"mean\"`"
+    );
+}
+
+#[test]
+fn every_attribute_setting_of_the_table_is_an_option() {
+    for s in pilot_settings::SETTINGS {
+        let known = crate::parse::attr::options::OPTIONS
+            .iter()
+            .any(|o| o.key == s.name);
+        assert_eq!(
+            known,
+            s.attribute.is_some(),
+            "`{}`: an attribute in the table of settings is an option of the macro, and a \
+             setting the macro takes is an attribute of the table",
+            s.name
+        );
+    }
 }
