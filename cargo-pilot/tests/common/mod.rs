@@ -38,3 +38,124 @@ pub fn text(o: &std::process::Output) -> String {
         String::from_utf8_lossy(&o.stderr)
     )
 }
+
+/// What the user of a finished command saw, for a snapshot: its exit code, then its standard
+/// output and its standard error, each under a heading when it is not empty.
+#[allow(dead_code)]
+pub fn shown(o: &std::process::Output) -> String {
+    let code = o.status.code().map_or_else(
+        || "none (killed by a signal)".to_string(),
+        |c| c.to_string(),
+    );
+    let mut s = format!("exit code: {code}\n");
+    for (name, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+        if !bytes.is_empty() {
+            s.push_str(&format!(
+                "--- {name} ---\n{}",
+                String::from_utf8_lossy(bytes)
+            ));
+            if !s.ends_with('\n') {
+                s.push('\n');
+            }
+        }
+    }
+    s
+}
+
+/// A command line as a user types it, for a snapshot's first line: words with spaces quoted.
+#[allow(dead_code)]
+pub fn command_line(words: &[&str]) -> String {
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| {
+            if w.is_empty() || w.contains(char::is_whitespace) {
+                format!("'{w}'")
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    format!("$ {}", quoted.join(" "))
+}
+
+/// The statuses a result may have (`pilot::schema`'s list), as a regular expression.
+const STATUSES: &str =
+    "ok|time cap|out of reach|settled|no steady state|below clock resolution|unresolved|failed";
+
+/// The output of a timed run with what a real measurement makes vary from run to run redacted,
+/// and its shape (the lines, the columns, the words) kept:
+///
+/// - Lines that come or go with the machine's state are dropped: the checks (`check (…)`), the
+///   warnings and the measured recording overhead.
+/// - Times, rates, sizes and timestamps become `[time]`, `[rate]`, `[size]`, `[timestamp]`, a
+///   unit in a heading (`Mean [µs]`) `[unit]`, an interval's half-width `± 1.23%` `± [%]`, and
+///   every other number `[n]`; a fixed percentage such as the confidence (`95%`) is kept.
+/// - A status and a warm-up class become `[status]` and `[warm-up]`: a short session may end
+///   `ok` or at its `time cap`, and its first rounds may or may not be slower.
+/// - Runs of spaces that align columns become two spaces, since the redacted cells' widths
+///   varied.
+#[allow(dead_code)]
+pub fn redact_timed(text: &str) -> String {
+    use regex::Regex;
+    use std::sync::LazyLock;
+    static RULES: LazyLock<Vec<(Regex, &str)>> = LazyLock::new(|| {
+        let number = r"-?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?";
+        [
+            (
+                r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ".to_string(),
+                "[timestamp]",
+            ),
+            // `2.308 GiB/s`, `11.76 M units/s`, `4.3392e8 work/s`.
+            (format!(r"{number} (?:[kKMGT]i?)? ?[A-Za-z]+/s\b"), "[rate]"),
+            (format!(r"{number} ?(?:ns|µs|ms|s)\b"), "[time]"),
+            (format!(r"{number} ?[KMGT]?i?B\b"), "[size]"),
+            (r"\[(?:ns|µs|ms|s)\]".to_string(), "[unit]"),
+            (format!(r"± {number}%"), "± [%]"),
+            // A program's user or system time is a bare `0.000 ns` when it is zero.
+            (
+                r"(user|system) \[time\](?: ± \[%\])?".to_string(),
+                "$1 [time]",
+            ),
+            (format!(r"{number}[kMG]?\b([^%\w]|$)"), "[n]$1"),
+            (format!(r"\[(?:{STATUSES})\]"), "[status]"),
+            (format!(r"\((?:{STATUSES})\)"), "([status])"),
+            (format!(r"  (?:{STATUSES})$"), "  [status]"),
+            (
+                r"(\[n\] +)(?:flat|warm-up|slowdown|no steady state)\b".to_string(),
+                "${1}[warm-up]",
+            ),
+            (r"(\S) {2,}".to_string(), "$1  "),
+        ]
+        .into_iter()
+        .map(|(re, with)| (Regex::new(&re).unwrap(), with))
+        .collect()
+    });
+    let mut out = String::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if line.starts_with("check (")
+            || t.starts_with("warning: ")
+            || t.starts_with("recording overhead: ")
+        {
+            continue;
+        }
+        let mut line = line.to_string();
+        for (re, with) in RULES.iter() {
+            line = re.replace_all(&line, *with).into_owned();
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// [`shown`] of a timed run: its exit code as it is, its output through [`redact_timed`].
+#[allow(dead_code)]
+pub fn shown_timed(o: &std::process::Output) -> String {
+    let redacted = std::process::Output {
+        status: o.status,
+        stdout: redact_timed(&String::from_utf8_lossy(&o.stdout)).into_bytes(),
+        stderr: redact_timed(&String::from_utf8_lossy(&o.stderr)).into_bytes(),
+    };
+    shown(&redacted)
+}
