@@ -188,7 +188,8 @@ pub const SETTINGS: &[Setting] = &[
         default: "8 when the time cap is at least 2 s, 3 from 1 s, else 1; 8 with a baseline \
                   flag",
         help: "least process executions per bench, combined; more run while the interval is \
-               too wide and time remains",
+               too wide and time remains (with `cargo pilot bench --against`: pairs of \
+               processes, at least 6)",
         attribute: None,
         scope: Scope::Forwarded,
     },
