@@ -1,0 +1,256 @@
+//! The table: every setting pilot has, and the words of its choices.
+
+use crate::setting::{Attribute, Kind, Scope, Setting};
+
+/// The estimators `--estimator` names: the trimmed mean of subsession means (the default), or
+/// the mean of every unit.
+pub const ESTIMATORS: &[&str] = &["trimmed", "mean"];
+
+/// The output formats `--output-format` names.
+pub const OUTPUT_FORMATS: &[&str] = &["pretty", "bencher"];
+
+/// Every setting, in the order help texts list them.
+pub const SETTINGS: &[Setting] = &[
+    Setting {
+        name: "ci",
+        flag: "--ci",
+        env: "PILOT_CI",
+        kind: Kind::Fraction,
+        value_name: "X",
+        default: "0.01",
+        help: "target half-width relative to the mean, 0 < X < 1",
+        attribute: Some(Attribute {
+            what: "the target relative half-width of the confidence interval",
+            example: "`ci = 0.01` for ±1%",
+        }),
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "confidence",
+        flag: "--confidence",
+        env: "PILOT_CONFIDENCE",
+        kind: Kind::Confidence,
+        value_name: "X",
+        default: "0.95",
+        help: "confidence level, 0 < X < 1",
+        attribute: Some(Attribute {
+            what: "the confidence level",
+            example: "`confidence = 0.99`",
+        }),
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "estimator",
+        flag: "--estimator",
+        env: "PILOT_ESTIMATOR",
+        kind: Kind::Choice(ESTIMATORS),
+        value_name: "trimmed|mean",
+        default: "trimmed",
+        help: "what the time estimates: the code's cost, interrupted units left out (trimmed), \
+               or the mean of every unit",
+        attribute: Some(Attribute {
+            what: "what the time estimates (`\"trimmed\"`: the code's cost, the default; \
+                   `\"mean\"`: every unit, the interrupted ones included)",
+            example: "`estimator = \"mean\"`",
+        }),
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "max_time",
+        flag: "--max-time",
+        env: "PILOT_MAX_TIME",
+        kind: Kind::Seconds,
+        value_name: "SECONDS",
+        default: "10",
+        help: "time cap per bench",
+        attribute: Some(Attribute {
+            what: "the time cap in seconds",
+            example: "`max_time = 5` or `max_time = 2.5`",
+        }),
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "min_time",
+        flag: "--min-time",
+        env: "PILOT_MIN_TIME",
+        kind: Kind::SecondsOrZero,
+        value_name: "SECONDS",
+        default: "0",
+        help: "least time per bench, at most the time cap",
+        attribute: Some(Attribute {
+            what: "the least session time in seconds",
+            example: "`min_time = 1`",
+        }),
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "quick",
+        flag: "--quick",
+        env: "PILOT_QUICK",
+        kind: Kind::Switch,
+        value_name: "",
+        default: "",
+        help: "±5% and a 2 s cap, unless set otherwise",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "processes",
+        flag: "--processes",
+        env: "PILOT_PROCESSES",
+        kind: Kind::Count,
+        value_name: "N",
+        default: "8 when the time cap is at least 2 s, 3 from 1 s, else 1; 8 with a baseline \
+                  flag",
+        help: "least process executions per bench, combined; more run while the interval is \
+               too wide and time remains (with `cargo pilot bench --against`: pairs of \
+               processes, at least 6)",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "sequential",
+        flag: "--sequential",
+        env: "PILOT_SEQUENTIAL",
+        kind: Kind::Switch,
+        value_name: "",
+        default: "",
+        help: "measure a group's members one after another, not interleaved",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "compare_groups",
+        flag: "--compare-groups",
+        env: "PILOT_COMPARE_GROUPS",
+        kind: Kind::Switch,
+        value_name: "",
+        default: "",
+        help: "criterion benchmark groups (pilot-criterion): run each group's members \
+               interleaved, one process each in turn, and rank them",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "save_baseline",
+        flag: "--save-baseline",
+        env: "PILOT_SAVE_BASELINE",
+        kind: Kind::BaselineName,
+        value_name: "NAME",
+        default: "",
+        help: "save the results as baseline NAME",
+        attribute: None,
+        scope: Scope::CargoPilot,
+    },
+    Setting {
+        name: "baseline",
+        flag: "--baseline",
+        env: "PILOT_BASELINE",
+        kind: Kind::BaselineName,
+        value_name: "NAME",
+        default: "",
+        help: "compare with baseline NAME; exit 3 on a regression",
+        attribute: None,
+        scope: Scope::CargoPilot,
+    },
+    Setting {
+        name: "alpha",
+        flag: "--alpha",
+        env: "PILOT_ALPHA",
+        kind: Kind::Fraction,
+        value_name: "P",
+        default: "0.01",
+        help: "significance level: a change needs p below it",
+        attribute: None,
+        scope: Scope::CargoPilot,
+    },
+    Setting {
+        name: "noise",
+        flag: "--noise",
+        env: "PILOT_NOISE",
+        kind: Kind::Noise,
+        value_name: "X",
+        default: "0.01",
+        help: "noise threshold: a change needs to be larger than this (0.01 is 1%)",
+        attribute: None,
+        scope: Scope::CargoPilot,
+    },
+    Setting {
+        name: "json",
+        flag: "--json",
+        env: "PILOT_JSON",
+        kind: Kind::File,
+        value_name: "FILE",
+        default: "",
+        help: "write the whole run as a pilot.run/1 document",
+        attribute: None,
+        scope: Scope::CargoPilot,
+    },
+    Setting {
+        name: "resume",
+        flag: "--resume",
+        env: "PILOT_RESUME",
+        kind: Kind::Switch,
+        value_name: "",
+        default: "",
+        help: "continue an interrupted run: benches it finished are not measured again",
+        attribute: None,
+        scope: Scope::CargoPilot,
+    },
+    Setting {
+        name: "fail_fast",
+        flag: "--fail-fast",
+        env: "PILOT_FAIL_FAST",
+        kind: Kind::Switch,
+        value_name: "",
+        default: "",
+        help: "stop at the first failed bench",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "no_sampling",
+        flag: "--no-sampling",
+        env: "PILOT_NO_SAMPLING",
+        kind: Kind::Switch,
+        value_name: "",
+        default: "",
+        help: "do not sample the machine's state (CPU, steal, throttling, disks, network) \
+               during sessions",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "no_overhead_check",
+        flag: "--no-overhead-check",
+        env: "PILOT_NO_OVERHEAD_CHECK",
+        kind: Kind::Switch,
+        value_name: "",
+        default: "",
+        help: "do not measure what recording each unit costs (full form)",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "output_format",
+        flag: "--output-format",
+        env: "PILOT_OUTPUT_FORMAT",
+        kind: Kind::Choice(OUTPUT_FORMATS),
+        value_name: "FORMAT",
+        default: "pretty",
+        help: "pretty, or bencher: also libtest's `test NAME ... bench: N ns/iter (+/- D)` \
+               line per bench",
+        attribute: None,
+        scope: Scope::Binary,
+    },
+];
+
+/// The row of `table` called `name`.
+pub fn by_name<'t>(table: &'t [Setting], name: &str) -> Option<&'t Setting> {
+    table.iter().find(|s| s.name == name)
+}
+
+/// The row of `table` whose flag is `flag`.
+pub fn by_flag<'t>(table: &'t [Setting], flag: &str) -> Option<&'t Setting> {
+    table.iter().find(|s| s.flag == flag)
+}
