@@ -129,7 +129,10 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             .join(format!("{}-{}.json", exe.package, exe.target));
         let status = run_target(args, exe, &json, &target_dir, &mut log)?;
         if interrupt::happened() {
-            println!("\n{}", pilot_engine::report::results_table(&got.documents));
+            println!(
+                "\n{}",
+                pilot_engine::report::results_table(&got.documents, false, paint(args))
+            );
             eprintln!(
                 "cargo pilot: interrupted while running `{}`; every bench finished so far is \
                  saved: `cargo pilot bench --resume` with the same arguments measures the rest",
@@ -219,6 +222,14 @@ fn gather(
     });
 }
 
+/// Colours for standard output, as `--color` (forwarded to the bench binaries too) asks.
+fn paint(args: &BenchArgs) -> pilot_engine::fmt::Paint {
+    args.settings
+        .get::<pilot_engine::fmt::ColorChoice>("color")
+        .unwrap_or_default()
+        .for_stdout()
+}
+
 /// The end of a run across targets: one table, the comparison with the baseline, the run
 /// document, and the exit code.
 fn finish(
@@ -228,7 +239,21 @@ fn finish(
     base: Option<Vec<SavedResult>>,
     options: &CompareOptions,
 ) -> Result<ExitCode, Failure> {
-    println!("\n{}", pilot_engine::report::results_table(&got.documents));
+    let verbose = args.settings.on("verbose");
+    println!(
+        "\n{}",
+        pilot_engine::report::results_table(&got.documents, verbose, paint(args)).trim_end()
+    );
+    let context = |d: &ResultDoc| pilot_engine::report::context_of(d, &got.groups, false);
+    let summary = pilot_engine::report::summary(
+        &got.documents,
+        &context,
+        &mut Default::default(),
+        paint(args),
+    );
+    if !summary.is_empty() {
+        print!("\n{summary}");
+    }
     println!(
         "results: {}",
         pilot_engine::store::results_dir(target_dir).display()

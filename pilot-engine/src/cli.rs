@@ -120,6 +120,13 @@ pub struct Args {
     pub no_overhead_check: bool,
     /// `--output-format`: pilot's output alone, or with libtest's bench lines.
     pub output_format: OutputFormat,
+    /// `--color`: when to colour the output.
+    pub color: crate::fmt::ColorChoice,
+    /// `--verbose`, or `--format wide`: the end table's every column, and with `--verbose`
+    /// every bench's warnings in full under its line.
+    pub verbose: bool,
+    /// `--format wide` (or `--verbose`): the end table's every column.
+    pub wide: bool,
     /// Every setting of the table that was given, by name: its raw value as checked against
     /// its kind (`1` for a switch that is on). The typed fields above are read from it.
     pub settings: BTreeMap<&'static str, String>,
@@ -127,7 +134,6 @@ pub struct Args {
 
 /// libtest flags that take a value, which pilot ignores with it.
 const IGNORED_WITH_VALUE: &[&str] = &[
-    "--color",
     "--logfile",
     "--test-threads",
     "-Z",
@@ -149,8 +155,9 @@ const IGNORED_FLAGS: &[&str] = &[
     "--force-run-in-process",
 ];
 
-/// libtest's output formats: `terse` lists names only; pilot prints the others alike.
-const FORMATS: &[&str] = &["pretty", "terse", "json", "junit"];
+/// libtest's output formats, and pilot's `wide`: `terse` lists names only, `wide` gives the
+/// end table every column; pilot prints the others alike.
+const FORMATS: &[&str] = &["pretty", "terse", "json", "junit", "wide"];
 
 /// The usage text of `--help`: the selection flags, then every setting of `table`.
 pub fn help(table: &[Setting]) -> String {
@@ -167,11 +174,13 @@ Usage: BINARY [OPTIONS] [FILTER]...
   --exact                 FILTER matches whole names
   --skip FILTER           leave out benches whose names contain FILTER (repeatable)
   --list [--format terse] list the benches (terse: names only)
+  --format wide           the end table with every column (samples, q, warm-up, cut, outliers,
+                          rounds, processes, wall time)
   --ignored               only the ignored benches; --include-ignored: those too
 {}  -h, --help              this text
 
 Accepted and ignored, for tools that drive test harnesses: --test (test mode), --nocapture,
---show-output, --color WHEN, --test-threads N, --format FORMAT, -q, --quiet, --logfile,
+--show-output, --test-threads N, --format pretty|terse|json|junit, -q, --quiet, --logfile,
 --report-time, --ensure-time, --shuffle, --shuffle-seed, -Z, --exclude-should-panic.
 
 Exit codes: 0 ok, 1 a bench failed or an error, 2 usage, 3 regression, 130 interrupted.
@@ -230,6 +239,7 @@ pub fn parse_with(
     out.fill(&given)?;
     out.settings = given.into_iter().map(|(k, (_, v))| (k, v)).collect();
     out.mode = flags.mode(&env)?;
+    out.wide |= flags.format.as_deref() == Some("wide");
     if let (Some(min), Some(max)) = (out.min_time, out.max_time) {
         if min > max {
             return Err(format!(
@@ -368,6 +378,9 @@ impl Args {
         self.noise = get::<Noise>(given, "noise")?.map(|x| x.0);
         self.json = given.get("json").map(|(_, raw)| raw.clone());
         self.output_format = get(given, "output_format")?.unwrap_or_default();
+        self.color = get(given, "color")?.unwrap_or_default();
+        self.verbose = on("verbose");
+        self.wide = self.verbose;
         self.quick = on("quick");
         self.resume = on("resume");
         self.fail_fast = on("fail_fast");
@@ -547,12 +560,17 @@ mod tests {
         assert_eq!(a.mode, Mode::ListTerse);
         assert!(a.ignored);
         assert_eq!(args(&["--list"]).unwrap().mode, Mode::List);
+        assert!(args(&["--format", "wide"]).unwrap().wide);
+        let a = args(&["--verbose", "--color", "never"]).unwrap();
+        assert!(a.wide && a.verbose);
+        assert_eq!(a.color, crate::fmt::ColorChoice::Never);
+        assert!(args(&["--color", "blue"]).unwrap_err().contains("--color"));
         let a = args(&["sort", "--exact", "--nocapture"]).unwrap();
         assert!(a.selects("sort", false));
         assert!(!a.selects("sort_10k", false));
         assert_eq!(
             args(&["--list", "--format", "xml"]).unwrap_err(),
-            "--format: `xml` is not one of pretty, terse, json, junit"
+            "--format: `xml` is not one of pretty, terse, json, junit, wide"
         );
     }
 

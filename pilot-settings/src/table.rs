@@ -9,6 +9,9 @@ pub const ESTIMATORS: &[&str] = &["trimmed", "mean"];
 /// The output formats `--output-format` names.
 pub const OUTPUT_FORMATS: &[&str] = &["pretty", "bencher"];
 
+/// When `--color` colours the output.
+pub const COLOR_CHOICES: &[&str] = &["auto", "always", "never"];
+
 /// Every setting, in the order help texts list them.
 pub const SETTINGS: &[Setting] = &[
     Setting {
@@ -228,6 +231,30 @@ pub const SETTINGS: &[Setting] = &[
         value_name: "",
         default: "",
         help: "do not measure what recording each unit costs (full form)",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "verbose",
+        flag: "--verbose",
+        env: "PILOT_VERBOSE",
+        kind: Kind::Switch,
+        value_name: "",
+        default: "",
+        help: "every bench's warnings in full under its line, and the table's every column \
+               (as `--format wide`)",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "color",
+        flag: "--color",
+        env: "PILOT_COLOR",
+        kind: Kind::Choice(COLOR_CHOICES),
+        value_name: "WHEN",
+        default: "auto",
+        help: "colour statuses, verdicts and check markers: auto (on a terminal, unless \
+               NO_COLOR is set), always or never",
         attribute: None,
         scope: Scope::Forwarded,
     },

@@ -81,7 +81,7 @@ pub fn report(
 ) -> Result<(), Failure> {
     out.say(&format!(
         "\n{}",
-        pilot_engine::report::results_table(head_docs)
+        pilot_engine::report::results_table(head_docs, false, pilot_engine::fmt::Paint::plain())
     ));
     out.say(&saved.say(rev, short));
     let report = pilot_engine::report::comparison_doc(comparisons, options);

@@ -16,9 +16,10 @@ use super::{
     write,
 };
 use pilot_engine::Exit;
+use pilot_engine::fmt::Paint;
 use pilot_engine::record::{ClockInfo, RealClock, measure_clock};
 use pilot_engine::report::{LiveProgress, TimePer, render_table};
-use pilot_engine::runner::{MachineSpeed, print_outcome, row};
+use pilot_engine::runner::{LineStyle, MachineSpeed, print_outcome, row};
 use pilot_engine::runner::{group_config, group_doc, group_report, rank_sessions, render_report};
 use pilot_engine::runner::{load_baseline, save_result};
 use pilot_engine::schema::{GroupDoc, MachineDoc, RUN_SCHEMA, RunDoc};
@@ -283,8 +284,26 @@ fn results(
 /// the count of programs that failed or whose result could not be written.
 fn save_and_print(plan: &Plan, measured: &[Measured]) -> usize {
     let mut failed = 0;
+    let work = result::Rate::units("work");
+    let row_of = |m: &Measured| {
+        row(
+            &m.program.name,
+            TimePer::Unit,
+            (plan.mode == Mode::Work).then_some(&work),
+            &m.session,
+        )
+    };
+    let style = LineStyle {
+        width: measured
+            .iter()
+            .map(|m| m.program.name.chars().count())
+            .max()
+            .unwrap_or(0),
+        ..LineStyle::default()
+    };
     for m in measured {
-        print_outcome(&m.program.name, &m.session);
+        let markers = pilot_engine::report::markers(&m.doc);
+        print_outcome(&row_of(m), &markers, &m.session, style);
         failed += usize::from(matches!(m.session.status, Status::Failed(_)));
         failed += save_result(
             &plan.root,
@@ -294,19 +313,11 @@ fn save_and_print(plan: &Plan, measured: &[Measured]) -> usize {
             plan.save_baseline.as_deref(),
         );
     }
-    let work = result::Rate::units("work");
-    let rows: Vec<_> = measured
-        .iter()
-        .map(|m| {
-            row(
-                &m.program.name,
-                TimePer::Unit,
-                (plan.mode == Mode::Work).then_some(&work),
-                &m.session,
-            )
-        })
-        .collect();
-    println!("\n{}", render_table(&rows, plan.confidence));
+    let rows: Vec<_> = measured.iter().map(row_of).collect();
+    println!(
+        "\n{}",
+        render_table(&rows, plan.confidence, false, Paint::plain()).trim_end()
+    );
     print!("{}", extras_table(measured));
     failed
 }

@@ -8,6 +8,7 @@
 //! the rounds ran ([`memory`]: a leak; [`sampler`]: a busy machine, steal, throttling, a
 //! saturated device).
 
+pub mod advice;
 pub(crate) mod memory;
 pub(crate) mod overhead;
 pub(crate) mod sampler;
@@ -17,31 +18,50 @@ use crate::schema::CheckDoc;
 
 /// The kinds of check, as named in result documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
+    /// Other processes kept cores busy during the rounds.
     BusyMachine,
+    /// The hypervisor took CPU time from the virtual machine.
     CpuSteal,
+    /// The process's cgroup ran out of CPU quota.
     Throttled,
+    /// A disk or network link the bench does not declare was saturated.
     SaturatedDevice,
+    /// The CPU frequency governor follows the load.
     FrequencyScaling,
+    /// Turbo boost is on.
     Turbo,
+    /// The bench was built without optimisations.
     DebugBuild,
+    /// Fewer cores were free than the bench's threads.
     FewCores,
+    /// A virtual machine, container or CI runner.
     VirtualMachine,
+    /// Reading the clock costs more than 1% of a timed unit.
     ClockOverhead,
+    /// Recording each unit costs more than 1% of it.
     InstrumentationOverhead,
+    /// Outliers moved the mean.
     Outliers,
+    /// The bench got slower from round to round, the machine's speed holding.
     Slowdown,
+    /// The bench got faster from round to round, the machine's speed holding.
     Speedup,
+    /// Memory grew from round to round.
     Leak,
+    /// The bench drifted with the machine.
     MachineDrift,
+    /// The readings never settled.
     NoSteadyState,
+    /// The first unit of each round is much slower than the rest.
     ColdStart,
+    /// Some processes ran at another speed and were left out.
     ProcessModes,
 }
 
 impl Kind {
     /// The name written in the `kind` key.
-    pub(crate) fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Kind::BusyMachine => "busy_machine",
             Kind::CpuSteal => "cpu_steal",
@@ -80,6 +100,22 @@ pub(crate) fn is_workload_trend(kind: &str) -> bool {
     ]
     .iter()
     .any(|k| k.as_str() == kind)
+}
+
+/// Appends to each check's message the remedy that fits `ctx` ([`Kind::advice`]), and to the
+/// same message among `warnings`, so that a result document's advice is never one its bench
+/// already follows.
+pub(crate) fn advise(checks: &mut [CheckDoc], warnings: &mut [String], ctx: &advice::Context) {
+    for c in checks {
+        let Some(advice) = Kind::parse(&c.kind).and_then(|k| k.advice(ctx)) else {
+            continue;
+        };
+        let advised = format!("{}; {advice}", c.message);
+        if let Some(w) = warnings.iter_mut().find(|w| **w == c.message) {
+            w.clone_from(&advised);
+        }
+        c.message = advised;
+    }
 }
 
 /// A check of `kind` with its `message` and `figures` (a JSON object; anything else adds no

@@ -101,10 +101,18 @@ fn few_cores(machine: &MachineDoc, setup: &Setup<'_>) -> Option<CheckDoc> {
         check(
             Kind::FewCores,
             format!(
-                "a bench uses {} thread(s) but only {free:.1} of {cores} cores were free when \
-                 the run started (other processes kept {busy:.1} busy): its threads wait for \
-                 each other's cores; stop the other work, or give the bench fewer threads",
-                setup.threads
+                "a bench uses {} but only {free:.1} of {cores} cores were free when the run \
+                 started (other processes kept {busy:.1} busy): {}",
+                if setup.threads == 1 {
+                    "1 thread".to_string()
+                } else {
+                    format!("{} threads", setup.threads)
+                },
+                if setup.threads == 1 {
+                    "it shares its core with them"
+                } else {
+                    "its threads wait for each other's cores"
+                }
             ),
             serde_json::json!({
                 "threads": setup.threads,
@@ -127,9 +135,7 @@ fn virtual_machine(machine: &MachineDoc) -> Option<CheckDoc> {
         Kind::VirtualMachine,
         format!(
             "running in {place}: neighbours share the host's cores and caches, so the \
-             speed changes between runs by more than one run's interval shows; compare two \
-             builds in one job (`cargo pilot bench --against REV`), not with results from \
-             another day"
+             speed changes between runs by more than one run's interval shows"
         ),
         serde_json::json!({
             "virtualization": machine.virtualization,

@@ -3,8 +3,10 @@
 //! leaf module: every layer that prints uses it, and it uses nothing of pilot's.
 
 mod escape;
+mod paint;
 
 pub use escape::{csv_text, markdown_code, terminal};
+pub use paint::{ColorChoice, Paint};
 
 /// A mean time per unit with its interval's half-width relative to it: `84.90 µs ± 0.97%`.
 pub fn format_estimate(mean_ns: f64, low_ns: f64, high_ns: f64) -> String {

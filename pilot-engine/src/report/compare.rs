@@ -96,6 +96,42 @@ fn methods(comparisons: &[Comparison]) -> Vec<String> {
     out
 }
 
+/// A bench's change against the baseline for the end table's `change` column: the change
+/// and its verdict (`+3.2% regressed`, `-0.4% no change`), or the verdict alone (`new`,
+/// `failed`).
+pub fn change_cell(c: &Comparison) -> String {
+    match c.change {
+        Some(x) => format!("{:+.1}% {}", 100.0 * x, c.verdict.as_str()),
+        None => c.verdict.as_str().to_string(),
+    }
+}
+
+/// The lines under an end table with a `change` column: the baseline, the rule the verdicts
+/// follow, and the baseline's benches this run lacks (no row of the table names them).
+pub fn change_notes(
+    comparisons: &[Comparison],
+    options: &CompareOptions,
+    baseline: &str,
+) -> String {
+    let mut out = format!(
+        "change: against baseline `{}`; {}\n",
+        crate::fmt::terminal(baseline),
+        rule(comparisons, options)
+    );
+    let missing: Vec<&str> = comparisons
+        .iter()
+        .filter(|c| c.verdict == Verdict::Missing)
+        .map(|c| c.name.as_str())
+        .collect();
+    if !missing.is_empty() {
+        out.push_str(&crate::fmt::terminal(&format!(
+            "missing: in the baseline, not in this run: {}\n",
+            missing.join(", ")
+        )));
+    }
+    out
+}
+
 /// A table of the comparisons, one row per bench, with the rule and the methods used.
 pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) -> String {
     let confidence = comparisons.first().map_or(0.95, |c| c.confidence);

@@ -4,24 +4,28 @@
 mod compare;
 mod group;
 mod live;
+mod summary;
 mod table;
 
 use crate::fmt::{format_count, format_throughput, thousands};
 use crate::schema::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate, format_ns};
-pub use compare::{comparison_doc, comparison_markdown, comparison_table};
+pub use compare::{
+    change_cell, change_notes, comparison_doc, comparison_markdown, comparison_table,
+};
 pub(crate) use group::{GroupRow, render_group};
 pub use live::LiveProgress;
+pub use summary::{context_of, markers, summary};
 pub use table::{Row, TimePer, render_table};
 
 use table::render_markdown;
 
 /// The end-of-run table for result documents, as `cargo pilot bench` prints one table across
-/// bench targets.
-pub fn results_table(documents: &[ResultDoc]) -> String {
+/// bench targets: the columns a person compares, or every one (`wide`).
+pub fn results_table(documents: &[ResultDoc], wide: bool, paint: crate::fmt::Paint) -> String {
     let rows: Vec<Row> = documents.iter().map(|d| row_of_document(d, true)).collect();
-    render_table(&rows, confidence_of(documents))
+    render_table(&rows, confidence_of(documents), wide, paint)
 }
 
 /// The end-of-run table for result documents in Markdown (`cargo pilot export --format md`):
@@ -165,6 +169,7 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
         processes: d.processes.count.to_string(),
         wall: format!("{:.1} s", d.elapsed_s),
         status,
+        change: String::new(),
     }
 }
 

@@ -1,5 +1,7 @@
 //! The table printed at the end of a benchmark run.
 
+use crate::fmt::Paint;
+
 /// What a bench's time is per: a work unit, or one iteration of the micro form's closure (its
 /// timed units are batches of iterations, which the user never sees).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +41,7 @@ impl TimePer {
 }
 
 /// One row of the final table, already formatted.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Row {
     /// The bench's name, as the terminal shows it.
     pub name: String,
@@ -66,77 +69,185 @@ pub struct Row {
     pub wall: String,
     /// How the session ended (`ok`, `time cap`, …).
     pub status: String,
+    /// The change against the baseline and its verdict (`+3.2% regressed`), or empty.
+    pub change: String,
+}
+
+/// The columns of the end table: the ones a person compares (bench, time with its interval,
+/// throughput, change against the baseline, status), or with `wide` every one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Column {
+    Bench,
+    Time,
+    Per,
+    Throughput,
+    Samples,
+    Subsession,
+    WarmUp,
+    Cut,
+    Outliers,
+    Rounds,
+    Processes,
+    Wall,
+    Change,
+    Status,
+}
+
+impl Column {
+    fn title(self) -> &'static str {
+        match self {
+            Column::Bench => "bench",
+            Column::Time => "time",
+            Column::Per => "per",
+            Column::Throughput => "throughput",
+            Column::Samples => "samples",
+            Column::Subsession => "q",
+            Column::WarmUp => "warm-up",
+            Column::Cut => "readings cut",
+            Column::Outliers => "outliers z/MAD",
+            Column::Rounds => "rounds",
+            Column::Processes => "procs",
+            Column::Wall => "wall",
+            Column::Change => "change",
+            Column::Status => "status",
+        }
+    }
+
+    /// Whether the column reads left to right (names, words) rather than lining numbers up on
+    /// the right.
+    fn left(self) -> bool {
+        matches!(
+            self,
+            Column::Bench | Column::Per | Column::WarmUp | Column::Change | Column::Status
+        )
+    }
+
+    fn cell(self, r: &Row) -> String {
+        match self {
+            Column::Bench => r.name.clone(),
+            Column::Time => r.time.clone(),
+            Column::Per => r.per.word().to_string(),
+            Column::Throughput => r.throughput.clone(),
+            Column::Samples => r.samples.clone(),
+            Column::Subsession => r.subsession.clone(),
+            Column::WarmUp => r.warm_up.clone(),
+            Column::Cut => r.cut.clone(),
+            Column::Outliers => r.outliers.clone(),
+            Column::Rounds => r.rounds.clone(),
+            Column::Processes => r.processes.clone(),
+            Column::Wall => r.wall.clone(),
+            Column::Change => r.change.clone(),
+            Column::Status => r.status.clone(),
+        }
+    }
+}
+
+/// The columns shown for `rows`: a `per` column only when the rows mix iterations and units,
+/// throughput and change only when a row has one; with `wide`, the counting columns too
+/// (`samples` the estimate is from, `q` the subsession size, the `warm-up` class, `readings
+/// cut` as warm-up or cool-down, outliers, rounds, processes, wall time).
+fn columns_of(rows: &[Row], wide: bool) -> Vec<Column> {
+    let mixed = TimePer::title(rows.iter().map(|r| r.per)).is_none();
+    let any = |f: fn(&Row) -> &String| rows.iter().any(|r| !f(r).is_empty());
+    let mut out = vec![Column::Bench, Column::Time];
+    if mixed {
+        out.push(Column::Per);
+    }
+    if wide || any(|r| &r.throughput) {
+        out.push(Column::Throughput);
+    }
+    if wide {
+        out.extend([
+            Column::Samples,
+            Column::Subsession,
+            Column::WarmUp,
+            Column::Cut,
+            Column::Outliers,
+            Column::Rounds,
+            Column::Processes,
+            Column::Wall,
+        ]);
+    }
+    if any(|r| &r.change) {
+        out.push(Column::Change);
+    }
+    out.push(Column::Status);
+    out
 }
 
 /// The header, the cells and the left-aligned columns of the table: one layout for the
 /// terminal and for Markdown. The header states the confidence level and what the times are
 /// per (a `per` column when the rows mix iterations and units).
-///
-/// The counting columns say what they count: `samples` are what the estimate is from (stable
-/// readings, or rounds in readings-only mode), `q` the subsession size, `warm-up` the class of
-/// the session's start, `readings cut` how many readings were cut off as warm-up or cool-down.
-fn layout(rows: &[Row], confidence: f64) -> (Vec<String>, Vec<Vec<String>>, Vec<usize>) {
+fn layout(
+    rows: &[Row],
+    confidence: f64,
+    wide: bool,
+) -> (Vec<String>, Vec<Vec<String>>, Vec<usize>) {
     let title = TimePer::title(rows.iter().map(|r| r.per));
-    let mixed = title.is_none();
-    let mut header = vec![
-        "bench".to_string(),
-        format!(
-            "{} ({:.0}% CI)",
-            title.as_deref().unwrap_or("time"),
-            100.0 * confidence
-        ),
-    ];
-    if mixed {
-        header.push("per".to_string());
-    }
-    header.extend([
-        "throughput".to_string(),
-        "samples".to_string(),
-        "q".to_string(),
-        "warm-up".to_string(),
-        "readings cut".to_string(),
-        "outliers z/MAD".to_string(),
-        "rounds".to_string(),
-        "procs".to_string(),
-        "wall".to_string(),
-        "status".to_string(),
-    ]);
-    let cells: Vec<Vec<String>> = rows
+    let columns = columns_of(rows, wide);
+    let header = columns
         .iter()
-        .map(|r| {
-            let mut cells = vec![r.name.clone(), r.time.clone()];
-            if mixed {
-                cells.push(r.per.word().to_string());
-            }
-            cells.extend([
-                r.throughput.clone(),
-                r.samples.clone(),
-                r.subsession.clone(),
-                r.warm_up.clone(),
-                r.cut.clone(),
-                r.outliers.clone(),
-                r.rounds.clone(),
-                r.processes.clone(),
-                r.wall.clone(),
-                r.status.clone(),
-            ]);
-            cells
+        .map(|c| match c {
+            Column::Time => format!(
+                "{} ({:.0}% CI)",
+                title.as_deref().unwrap_or("time"),
+                100.0 * confidence
+            ),
+            c => c.title().to_string(),
         })
         .collect();
-    // Names, `per`, warm-up classes and statuses read left to right; numbers line up on the
-    // right.
-    let left: Vec<usize> = if mixed {
-        vec![0, 2, 6, 12]
-    } else {
-        vec![0, 5, 11]
-    };
+    let cells = rows
+        .iter()
+        .map(|r| columns.iter().map(|c| c.cell(r)).collect())
+        .collect();
+    let left = (0..columns.len()).filter(|&i| columns[i].left()).collect();
     (header, cells, left)
 }
 
-/// Lays rows out in aligned columns under the header of [`layout`].
-pub fn render_table(rows: &[Row], confidence: f64) -> String {
-    let (header, cells, left) = layout(rows, confidence);
-    crate::fmt::columns(&header, &cells, &left, "")
+/// Lays rows out in aligned columns under the header of [`layout`]: the columns a person
+/// compares, or every one (`wide`). Statuses and verdicts are coloured by `paint`.
+pub fn render_table(rows: &[Row], confidence: f64, wide: bool, paint: Paint) -> String {
+    let (header, cells, left) = layout(rows, confidence, wide);
+    let text = crate::fmt::columns(&header, &cells, &left, "");
+    if !paint.is_on() {
+        return text;
+    }
+    // Colour after the layout, so escape codes never count towards a width: the status is
+    // each row's last cell.
+    let mut out = String::new();
+    for (i, line) in text.lines().enumerate() {
+        match i.checked_sub(1).and_then(|r| rows.get(r)) {
+            Some(r) if line.ends_with(r.status.as_str()) => {
+                let head = &line[..line.len() - r.status.len()];
+                let head = match r.change.as_str() {
+                    "" => head.to_string(),
+                    change => match head.rfind(change) {
+                        Some(at) => format!(
+                            "{}{}{}",
+                            &head[..at],
+                            paint_change(change, paint),
+                            &head[at + change.len()..]
+                        ),
+                        None => head.to_string(),
+                    },
+                };
+                out.push_str(&format!("{head}{}\n", paint.status(&r.status)));
+            }
+            _ => out.push_str(&format!("{line}\n")),
+        }
+    }
+    out
+}
+
+/// A change cell coloured by its verdict: regressed red, improved green.
+fn paint_change(change: &str, paint: Paint) -> String {
+    if change.ends_with("regressed") {
+        paint.bad(change)
+    } else if change.ends_with("improved") {
+        paint.good(change)
+    } else {
+        change.to_string()
+    }
 }
 
 /// The same table in Markdown, for a pull-request comment or a job summary: the header's
@@ -149,7 +260,7 @@ pub(crate) fn render_markdown(rows: &[Row], confidence: f64) -> String {
         let cells: Vec<String> = cells.iter().map(cell).collect();
         format!("| {} |\n", cells.join(" | "))
     };
-    let (header, cells, left) = layout(rows, confidence);
+    let (header, cells, left) = layout(rows, confidence, true);
     let mut out = line(&header);
     let rule: Vec<&str> = (0..header.len())
         .map(|i| if left.contains(&i) { ":--" } else { "--:" })
@@ -182,6 +293,7 @@ mod tests {
             processes: "3".into(),
             wall: "1.5 s".into(),
             status: status.into(),
+            change: String::new(),
         }
     }
 
@@ -211,6 +323,8 @@ mod tests {
                 row("a", "1.0 ns ± 1.00%", "time cap"),
             ],
             0.99,
+            true,
+            Paint::plain(),
         );
         let lines: Vec<&str> = t.lines().collect();
         assert!(
@@ -228,18 +342,58 @@ mod tests {
     }
 
     #[test]
+    fn the_compact_table_has_the_columns_a_person_compares() {
+        let mut a = row("sort_10k", "84.90 µs ± 0.97%", "ok");
+        a.throughput = "1.2 GiB/s".into();
+        let b = row("a", "1.0 ns ± 1.00%", "time cap");
+        let t = render_table(&[a.clone(), b.clone()], 0.95, false, Paint::plain());
+        let header = t.lines().next().unwrap();
+        let words: Vec<&str> = header.split("  ").filter(|w| !w.is_empty()).collect();
+        assert_eq!(
+            words,
+            ["bench", " time per unit (95% CI)", "throughput", "status"],
+            "{t}"
+        );
+        // Without throughput nor a baseline, neither column is shown.
+        let t = render_table(&[b.clone()], 0.95, false, Paint::plain());
+        assert!(
+            t.starts_with("bench  time per unit (95% CI)  status\n"),
+            "{t}"
+        );
+        // With a baseline, the change and its verdict, coloured by it.
+        a.change = "+12.0% regressed".into();
+        let t = render_table(&[a, b], 0.95, false, Paint::new(true));
+        assert!(t.lines().next().unwrap().contains("change"), "{t}");
+        assert!(
+            t.contains("\u{1b}[31m\u{1b}[1m+12.0% regressed\u{1b}[0m"),
+            "{t:?}"
+        );
+        assert!(t.contains("\u{1b}[33mtime cap\u{1b}[0m"), "{t:?}");
+    }
+
+    #[test]
     fn the_time_column_says_what_it_is_per() {
         let micro = |name: &str| Row {
             per: TimePer::Iteration,
             ..row(name, "84.90 µs ± 0.97%", "ok")
         };
-        let t = render_table(&[micro("a"), micro("b")], 0.95);
+        let t = render_table(&[micro("a"), micro("b")], 0.95, true, Paint::plain());
         assert!(t.starts_with("bench  time per iteration (95% CI)"), "{t}");
         assert!(!t.contains("per unit"), "{t}");
-        let t = render_table(&[row("a", "1.0 ns ± 1.00%", "ok")], 0.95);
+        let t = render_table(
+            &[row("a", "1.0 ns ± 1.00%", "ok")],
+            0.95,
+            true,
+            Paint::plain(),
+        );
         assert!(t.starts_with("bench  time per unit (95% CI)"), "{t}");
         // A mix: each row says what its time is per, in a column of its own.
-        let t = render_table(&[micro("a"), row("b", "1.0 ns ± 1.00%", "ok")], 0.95);
+        let t = render_table(
+            &[micro("a"), row("b", "1.0 ns ± 1.00%", "ok")],
+            0.95,
+            true,
+            Paint::plain(),
+        );
         let lines: Vec<&str> = t.lines().collect();
         assert!(lines[0].starts_with("bench"), "{t}");
         assert!(lines[0].contains(" time (95% CI)  per  "), "{t}");

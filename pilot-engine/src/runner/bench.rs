@@ -24,12 +24,13 @@ use crate::session::processes::auto_processes;
 use crate::session::{SessionConfig, SessionResult, Status};
 use crate::store::{self, result};
 
+mod explained;
 mod finish;
 mod outcome;
 mod results;
 
-pub use outcome::{print_outcome, row};
-pub use results::{compare_with_baseline, load_baseline, save_result};
+pub use outcome::{LineStyle, line, print_outcome, row};
+pub use results::{compare_results, compare_with_baseline, load_baseline, save_result};
 
 /// A benchmark run of this binary: where its results go, what it has measured so far.
 pub(super) struct Run<'a> {
@@ -54,7 +55,16 @@ pub(super) struct Run<'a> {
     pub failed: usize,
     /// The checks of the run's set-up, written into every result.
     start_checks: Vec<CheckDoc>,
+    /// How each bench's line is shown.
+    style: LineStyle,
+    /// Whether this run is one side of `cargo pilot bench --against` (`PILOT_AGAINST`).
+    against: bool,
+    /// Each measured bench's context, for the checks summary's advice.
+    contexts: std::collections::HashMap<String, crate::checks::advice::Context>,
 }
+
+/// Most columns a bench's name is padded to on its line (a longer name pushes its line right).
+const NAME_WIDTH: usize = 40;
 
 /// Benchmark mode: an adaptive session per bench, results saved, a table at the end.
 pub(super) fn bench_mode(
@@ -121,16 +131,19 @@ impl<'a> Run<'a> {
         let mut machine = crate::probe::machine();
         let (speed, speed_warnings) = MachineSpeed::start(&root, &machine, &started);
         machine.speed = Some(speed.doc());
-        let count = match announce.count {
-            Some((n, out)) => format!("{n} benches ({out} filtered out)"),
-            None => "benches as they are announced".to_string(),
-        };
-        println!(
-            "\nrunning {count}; clock: {:.1} ns per read, resolution {} ns\n{}",
-            clock.overhead_ns,
-            clock.resolution_ns,
-            speed.describe(args.confidence.unwrap_or(0.95))
-        );
+        let verbose = args.verbose;
+        if verbose {
+            let count = match announce.count {
+                Some((n, out)) => format!("{n} benches ({out} filtered out)"),
+                None => "benches as they are announced".to_string(),
+            };
+            println!(
+                "\nrunning {count}; clock: {:.1} ns per read, resolution {} ns\n{}",
+                clock.overhead_ns,
+                clock.resolution_ns,
+                speed.describe(args.confidence.unwrap_or(0.95))
+            );
+        }
         for w in speed_warnings {
             println!("warning: {}", crate::fmt::terminal(&w));
         }
@@ -140,8 +153,18 @@ impl<'a> Run<'a> {
             others_busy: crate::checks::system::others_busy_cores(Duration::from_millis(50)),
             read: &crate::probe::read,
         };
-        let start_checks = crate::checks::system::start_checks(&machine, &setup);
-        print!("{}", crate::checks::system::describe(&start_checks));
+        let mut start_checks = crate::checks::system::start_checks(&machine, &setup);
+        let against = std::env::var_os("PILOT_AGAINST").is_some();
+        let run_context = crate::checks::advice::Context {
+            grouped: false,
+            threads: announce.threads,
+            against,
+            ci: machine.ci.is_some(),
+        };
+        crate::checks::advise(&mut start_checks, &mut [], &run_context);
+        if verbose {
+            print!("{}", crate::checks::system::describe(&start_checks));
+        }
         if !args.no_sampling && crate::checks::sampler::Sampler::start().is_none() {
             println!(
                 "machine state: not sampled (this system has no /proc/stat to read); \
@@ -171,6 +194,19 @@ impl<'a> Run<'a> {
             root,
             target,
             start_checks,
+            style: LineStyle {
+                // Benches announced as they run (pilot-criterion) are not known yet.
+                width: selected
+                    .iter()
+                    .map(|b| b.name.chars().count())
+                    .max()
+                    .unwrap_or(NAME_WIDTH / 2)
+                    .min(NAME_WIDTH),
+                paint: args.color.for_stdout(),
+                verbose,
+            },
+            against,
+            contexts: std::collections::HashMap::new(),
         };
         if let Some(name) = &args.save_baseline {
             if announce.count.is_none_or(|(n, _)| n > 0)
@@ -279,6 +315,16 @@ impl Run<'_> {
         ControlFlow::Continue(())
     }
 
+    /// Where bench `b` runs, as its checks' advice depends on it.
+    fn context(&self, b: &Bench) -> crate::checks::advice::Context {
+        crate::checks::advice::Context {
+            grouped: b.group.is_some(),
+            threads: b.threads,
+            against: self.against,
+            ci: self.machine.ci.is_some(),
+        }
+    }
+
     /// The session settings of bench `b`, the machine's run-to-run variation included.
     pub(super) fn config(&mut self, b: &Bench) -> SessionConfig {
         let mut config = session_config(self.args, b.def);
@@ -326,11 +372,18 @@ impl Run<'_> {
                 self.speed.add_bench(&b.name, e.mean);
             }
         }
-        if let Some(c) = crate::checks::clock_overhead(
-            session.estimate.as_ref().map(|e| e.mean),
-            self.clock,
-            iters,
-        ) {
+        // A readings-only round is timed whole: two clock reads a round, not a unit.
+        let readings_only = form(&b.def.body) == "readings-only";
+        if let Some(c) = (!readings_only)
+            .then(|| {
+                crate::checks::clock_overhead(
+                    session.estimate.as_ref().map(|e| e.mean),
+                    self.clock,
+                    iters,
+                )
+            })
+            .flatten()
+        {
             session.warnings.push(c.message.clone());
             session.checks.push(c);
         }
@@ -348,14 +401,15 @@ impl Run<'_> {
             finished: now(),
         };
         let mut doc = result::document(&record);
+        let ctx = self.context(b);
+        crate::checks::advise(&mut doc.checks, &mut doc.warnings, &ctx);
         doc.checks.splice(0..0, self.start_checks.iter().cloned());
         doc.threads = threads::section(b.threads, &session);
         self.save(&b.name, &doc);
-        print_outcome(&b.name, &session);
         if matches!(session.status, Status::Failed(_)) {
             self.failed += 1;
         }
-        self.rows.push(threads::row(
+        let row = threads::row(
             row(
                 &b.name,
                 TimePer::of_form(form(&b.def.body)),
@@ -364,7 +418,11 @@ impl Run<'_> {
             ),
             b,
             &session,
-        ));
+        );
+        session.warnings = doc.warnings.clone();
+        print_outcome(&row, &crate::report::markers(&doc), &session, self.style);
+        self.contexts.insert(b.name.clone(), ctx);
+        self.rows.push(row);
         self.documents.push(doc);
         self.log.done(&b.name);
         ControlFlow::Continue(())

@@ -320,12 +320,25 @@ impl<'b> Groups<'b> {
         );
     }
 
+    /// The members of every group ranked so far.
+    pub(super) fn ranked_members(&self) -> Vec<&str> {
+        self.reports.iter().flat_map(|g| g.members()).collect()
+    }
+
     /// The ranking table of every group measured, for the terminal.
     pub(super) fn render(&self) -> String {
-        self.reports
+        let mut out: String = self
+            .reports
             .iter()
             .map(|g| render_report(g, self.sequential))
-            .collect()
+            .collect();
+        if let Some(note) = report::few_rounds_note(&self.reports) {
+            // Under the last ranking, in place of its blank line.
+            out.pop();
+            out.push_str(note);
+            out.push('\n');
+        }
+        out
     }
 
     /// The `groups` section of the run document.

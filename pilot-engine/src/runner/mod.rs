@@ -30,7 +30,10 @@ mod snapshots;
 
 use registry::{Bench, registered};
 
-pub use bench::{compare_with_baseline, load_baseline, print_outcome, row, save_result};
+pub use bench::{
+    LineStyle, compare_results, compare_with_baseline, line, load_baseline, print_outcome, row,
+    save_result,
+};
 pub use group::{
     MEMBER_MAX_ROUND, group_config, group_doc, group_report, rank_sessions, render_report,
 };

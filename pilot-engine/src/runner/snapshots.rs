@@ -13,6 +13,7 @@ use rand_distr::StandardNormal;
 use super::bench::row;
 use super::group::{group_report, render_report};
 use crate::compare::{CompareOptions, compare};
+use crate::fmt::Paint;
 use crate::record::{ClockInfo, ScriptedClock};
 use crate::report::TimePer::{Iteration, Unit};
 use crate::report::{comparison_markdown, comparison_table, render_table};
@@ -96,7 +97,7 @@ fn end_of_run_table() {
         row("noisy", Unit, None, &session(3, 5_000.0, 4_000.0, &c)),
         row("panics", Unit, None, &failing(&c)),
     ];
-    insta::assert_snapshot!(render_table(&rows, c.confidence));
+    insta::assert_snapshot!(render_table(&rows, c.confidence, true, Paint::plain()));
 }
 
 /// Micro-form benches: times per iteration, throughput in bytes and elements per iteration.
@@ -127,7 +128,7 @@ fn end_of_run_table_of_micro_benches() {
             &session(1, 12_000.0, 300.0, &c),
         ),
     ];
-    insta::assert_snapshot!(render_table(&rows, c.confidence));
+    insta::assert_snapshot!(render_table(&rows, c.confidence, true, Paint::plain()));
 }
 
 /// Micro-form and full-form benches in one table: each row says what its time is per.
@@ -143,7 +144,7 @@ fn end_of_run_table_of_mixed_forms() {
         ),
         row("noisy", Unit, None, &session(3, 5_000.0, 4_000.0, &c)),
     ];
-    insta::assert_snapshot!(render_table(&rows, c.confidence));
+    insta::assert_snapshot!(render_table(&rows, c.confidence, true, Paint::plain()));
 }
 
 #[test]

@@ -65,6 +65,22 @@ impl MachineSpeed {
         }
     }
 
+    /// A short note for the end of a run: what its intervals include.
+    pub fn note(&self) -> String {
+        match self.variation {
+            Some(v) => format!(
+                "intervals include the machine's run-to-run variation (sd {:.2}% over {} runs)",
+                100.0 * v.sd,
+                v.runs
+            ),
+            None => format!(
+                "intervals describe this run only: run-to-run variation is learnt over \
+                 {RUNS_NEEDED} runs ({} so far)",
+                self.runs
+            ),
+        }
+    }
+
     /// The run-to-run variation an interval of bench `name` includes: the wider (at 95%) of
     /// the speed probe's and the bench's own drift over earlier runs of this build
     /// ([`history::bench_variation`]), when there are enough of either. The bench's own

@@ -6,6 +6,7 @@
 //! [`Clock`], so its decisions (round lengths, short rounds, stopping) are
 //! tested with scripted durations.
 
+mod blame;
 mod coldstart;
 pub mod group;
 pub(crate) mod planner;
@@ -403,6 +404,7 @@ impl SessionResult {
             self.checks.push(c);
         }
         self.blame_warm_up();
+        self.blame_drift_on_load();
     }
 
     /// Takes the instrumentation overhead's pairs of rounds (see

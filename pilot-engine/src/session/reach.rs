@@ -232,22 +232,18 @@ pub(crate) fn out_of_reach_warning(
             .to_string(),
         Blocker::Rounds => "the machine's speed changes from round to round (the rounds' means \
                             vary more than the readings within a round); raise --max-time, \
-                            compare alternatives in a group (interleaving cancels the \
-                            machine's state), or use a quieter machine"
+                            or use a quieter machine"
             .to_string(),
         Blocker::Processes => "the estimates of the bench's processes differ by more than \
                                the target (where each process's stack, heap and code land, or \
-                               the machine's state while it ran); raise --max-time, or compare \
-                               alternatives in a group (interleaving cancels the machine's \
-                               state)"
+                               the machine's state while it ran); raise --max-time"
             .to_string(),
         Blocker::Machine => {
             let m = e.machine.as_ref().expect("a machine part");
             format!(
                 "the machine's run-to-run variation (±{:.2}% at this confidence, learnt from {} \
                  {}) is about as wide as the target or wider, and this run's own part is \
-                 ±{:.2}%; compare alternatives in a group (interleaving cancels the machine's \
-                 state), or use a quieter machine",
+                 ±{:.2}%; use a quieter machine",
                 100.0 * m.variation.relative_half_width(e.ci.confidence),
                 m.variation.runs,
                 if m.variation.own {

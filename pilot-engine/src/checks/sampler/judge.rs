@@ -139,8 +139,7 @@ fn state_check(k: usize, t: &Tally, seen: usize) -> CheckDoc {
             format!(
                 "the machine was busy with other processes {during}: they kept {mean:.2} \
                  cores busy on average (peak {:.2}); the bench shared its cores and caches \
-                 with them, so its times are slower and noisier than on a quiet machine; \
-                 stop the other work, or compare alternatives in a group (interleaved)",
+                 with them, so its times are slower and noisier than on a quiet machine",
                 t.peak
             ),
         ),
@@ -158,8 +157,7 @@ fn state_check(k: usize, t: &Tally, seen: usize) -> CheckDoc {
             Kind::Throttled,
             format!(
                 "the process's cgroup was throttled for {:.1}% of the time (peak {:.1}%) \
-                 {during}: its CPU quota ran out, and the bench waited; raise the container's \
-                 CPU limit or give the bench fewer threads",
+                 {during}: its CPU quota ran out, and the bench waited",
                 100.0 * mean,
                 100.0 * t.peak
             ),

@@ -5,10 +5,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::Run;
-use super::results::compare_with_baseline;
+use super::explained::Explained;
+use super::results::compare_results;
 use crate::report::render_table;
 use crate::runner::registry::Bench;
-use crate::schema::{CompareDoc, RUN_SCHEMA, RunDoc};
+use crate::schema::{RUN_SCHEMA, RunDoc};
 use crate::store;
 
 impl Run<'_> {
@@ -28,18 +29,24 @@ impl Run<'_> {
         if let Some(w) = self.speed.finish() {
             println!("warning: {}", crate::fmt::terminal(&w));
         }
+        let options = self.compare_options();
+        let comparisons = base.map(|base| self.compare(base, selected, &options));
+        if let Some(cs) = &comparisons {
+            for row in &mut self.rows {
+                if let Some(c) = cs.iter().find(|c| c.name == row.name) {
+                    row.change = crate::report::change_cell(c);
+                }
+            }
+        }
         // A run that measured nothing (every bench filtered out or ignored) has no table.
         if !self.args.no_table && !self.rows.is_empty() {
-            // The machine's line was printed as the run started: not again here.
-            println!("\n{}", render_table(&self.rows, self.confidence));
-            print!("{}", self.groups.render());
-            println!(
-                "results: {}",
-                store::results_dir(&self.root).join(&self.target).display()
-            );
+            self.print_end(comparisons.as_deref(), &options);
         } else if !self.rows.is_empty() {
-            // `cargo pilot bench` prints one table across targets, but a group's ranking is
-            // this target's own: it is printed here, under the target's name.
+            // `cargo pilot bench` prints one table and one checks summary across targets, but
+            // a group's ranking and a comparison are this target's own: printed here.
+            if let Some(cs) = &comparisons {
+                print_comparison(cs, &options, self.baseline_name());
+            }
             print!("{}", self.groups.render());
         }
         if self.args.output_format == crate::cli::OutputFormat::Bencher {
@@ -51,8 +58,9 @@ impl Run<'_> {
                 println!("warning: {}", crate::fmt::terminal(&w));
             }
         }
-        let comparison = base.map(|base| self.compare(base, selected));
-        let regressed = comparison.as_ref().is_some_and(|(_, r)| *r);
+        let regressed = comparisons
+            .as_deref()
+            .is_some_and(crate::compare::any_regressed);
         if let Some(path) = &self.args.json {
             let run = RunDoc {
                 schema: RUN_SCHEMA.to_string(),
@@ -61,7 +69,9 @@ impl Run<'_> {
                 machine: Some(self.machine.clone()),
                 benches: Some(selected.iter().map(|b| b.name.clone()).collect()),
                 results: std::mem::take(&mut self.documents),
-                comparison: comparison.map(|(doc, _)| doc),
+                comparison: comparisons
+                    .as_deref()
+                    .map(|cs| crate::report::comparison_doc(cs, &options)),
                 groups: Some(self.groups.docs()),
             };
             let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
@@ -81,22 +91,103 @@ impl Run<'_> {
         }
     }
 
-    /// Compares this run's results with the baseline's and prints the table; returns the
-    /// comparison document and whether anything regressed.
-    fn compare(&self, base: &[store::SavedResult], selected: &[&Bench]) -> (CompareDoc, bool) {
-        let options = crate::compare::CompareOptions {
+    /// The end of the run's output: the table (with a `change` column against the baseline),
+    /// the groups' rankings, the checks summary and, once per job, the machine's note and where
+    /// results go. The table leaves out the members of a group whose ranking follows it, and a
+    /// table of one bench without a baseline is not printed: their lines said it all.
+    fn print_end(
+        &self,
+        comparisons: Option<&[crate::compare::Comparison]>,
+        options: &crate::compare::CompareOptions,
+    ) {
+        let (wide, paint) = (self.args.wide, self.style.paint);
+        let ranked = self.groups.ranked_members();
+        let rows: Vec<crate::report::Row> = self
+            .rows
+            .iter()
+            .filter(|r| wide || comparisons.is_some() || !ranked.contains(&r.name.as_str()))
+            .cloned()
+            .collect();
+        let groups = self.groups.render();
+        if !rows.is_empty() && (wide || rows.len() > 1 || comparisons.is_some()) {
+            println!(
+                "\n{}",
+                render_table(&rows, self.confidence, wide, paint).trim_end()
+            );
+            if let Some(cs) = comparisons {
+                if wide {
+                    print_comparison(cs, options, self.baseline_name());
+                } else {
+                    print!(
+                        "{}",
+                        crate::report::change_notes(cs, options, self.baseline_name())
+                    );
+                }
+            }
+        }
+        if !groups.is_empty() {
+            print!("\n{groups}");
+        }
+        let mut explained = Explained::load(&self.root);
+        let context =
+            |d: &crate::schema::ResultDoc| self.contexts.get(&d.name).copied().unwrap_or_default();
+        let summary =
+            crate::report::summary(&self.documents, &context, &mut explained.kinds, paint);
+        print!("{summary}");
+        let results = store::results_dir(&self.root).join(&self.target);
+        if self.args.verbose {
+            println!("results: {}", results.display());
+        } else if explained.kinds.insert("results".into()) {
+            println!(
+                "results: {}; {} (--verbose: every column and warning)",
+                results.display(),
+                self.speed.note()
+            );
+        }
+        explained.save();
+    }
+
+    /// The baseline compared with (empty when none).
+    fn baseline_name(&self) -> &str {
+        self.args.baseline.as_deref().unwrap_or("")
+    }
+
+    /// The verdicts' rule: `--alpha` and `--noise`, or their defaults.
+    fn compare_options(&self) -> crate::compare::CompareOptions {
+        crate::compare::CompareOptions {
             alpha: self.args.alpha.unwrap_or(0.01),
             noise: self.args.noise.unwrap_or(0.01),
             confidence: None,
-        };
+        }
+    }
+
+    /// Compares this run's results with the baseline's.
+    fn compare(
+        &self,
+        base: &[store::SavedResult],
+        selected: &[&Bench],
+        options: &crate::compare::CompareOptions,
+    ) -> Vec<crate::compare::Comparison> {
         // Benches left out by the filters are not "missing".
-        compare_with_baseline(
+        compare_results(
             (&self.root, &self.target),
             &self.documents,
             base,
             &|name| selected.iter().any(|b| b.name == name),
-            &options,
-            self.args.baseline.as_deref().unwrap_or(""),
+            options,
         )
     }
+}
+
+/// The full comparison table, with its rule and methods.
+fn print_comparison(
+    cs: &[crate::compare::Comparison],
+    options: &crate::compare::CompareOptions,
+    baseline: &str,
+) {
+    println!(
+        "\ncompared with baseline `{}`:\n{}",
+        crate::fmt::terminal(baseline),
+        crate::report::comparison_table(cs, options)
+    );
 }

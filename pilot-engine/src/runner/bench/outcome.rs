@@ -6,19 +6,59 @@ use crate::report::{Row, TimePer};
 use crate::session::{SessionResult, Status};
 use crate::store::result;
 
-/// Prints bench `name`'s outcome as it finishes: its estimate (or why it has none), what
-/// recording a unit cost, and its warnings.
-pub fn print_outcome(name: &str, s: &SessionResult) {
-    let name = crate::fmt::terminal(name);
-    match (&s.status, &s.estimate) {
-        (Status::Failed(msg), _) => println!("{name}: FAILED: {msg}"),
-        (status, Some(e)) => println!(
-            "{name}: {} ± {:.2}% [{}]",
-            format_ns(e.mean),
-            100.0 * e.relative_half_width(),
-            status.as_str()
-        ),
-        (status, None) => println!("{name}: no estimate [{}]", status.as_str()),
+/// How a bench's line is shown: its name padded to `width` (the longest name of the run), in
+/// colour or not, with its warnings in full under it (`verbose`) or as markers on it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LineStyle {
+    /// Columns the name is padded to.
+    pub width: usize,
+    /// Colours, or none.
+    pub paint: crate::fmt::Paint,
+    /// Every warning in full under the line, and what recording a unit cost.
+    pub verbose: bool,
+}
+
+/// Columns of the estimate on a bench's line (`12.35 µs ± 0.41%` and room for a wider one).
+const TIME_WIDTH: usize = 18;
+
+/// Columns of the throughput on a bench's line, when it has one (`1.234 GiB/s`).
+const THROUGHPUT_WIDTH: usize = 13;
+
+/// A bench's line: its name, estimate ± interval, throughput, status, and a marker per check
+/// that fired on it (`markers`, see [`crate::report::markers`]); a failed bench's line says
+/// why (`failure`).
+pub fn line(row: &Row, markers: &[&str], failure: Option<&str>, style: LineStyle) -> String {
+    let name = crate::fmt::terminal(&row.name);
+    let pad = style.width.saturating_sub(name.chars().count());
+    let mut out = format!("{name}{}", " ".repeat(pad));
+    if let Some(why) = failure {
+        let why = crate::fmt::terminal(why.lines().next().unwrap_or(""));
+        out.push_str(&format!("  {}: {why}", style.paint.status("FAILED")));
+        return out;
+    }
+    let time_pad = TIME_WIDTH.saturating_sub(row.time.chars().count());
+    out.push_str(&format!("  {}{}", " ".repeat(time_pad), row.time));
+    if !row.throughput.is_empty() {
+        let pad = THROUGHPUT_WIDTH.saturating_sub(row.throughput.chars().count());
+        out.push_str(&format!("  {}{}", " ".repeat(pad), row.throughput));
+    }
+    out.push_str(&format!("  {}", style.paint.status(&row.status)));
+    if !markers.is_empty() {
+        out.push_str(&format!("  {}", style.paint.warn(&markers.join(" "))));
+    }
+    out
+}
+
+/// Prints bench `row`'s line as it finishes (see [`line`]); with `style.verbose`, what
+/// recording a unit cost and its warnings in full under it.
+pub fn print_outcome(row: &Row, markers: &[&str], s: &SessionResult, style: LineStyle) {
+    let failure = match &s.status {
+        Status::Failed(msg) => Some(msg.as_str()),
+        _ => None,
+    };
+    println!("{}", line(row, markers, failure, style));
+    if !style.verbose {
+        return;
     }
     if let Some(o) = &s.overhead {
         let share = s
@@ -79,5 +119,6 @@ pub fn row(name: &str, per: TimePer, rate: Option<&result::Rate>, s: &SessionRes
         processes: s.process_means.len().max(1).to_string(),
         wall: format!("{:.1} s", s.elapsed.as_secs_f64()),
         status,
+        change: String::new(),
     }
 }

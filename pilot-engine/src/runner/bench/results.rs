@@ -73,6 +73,26 @@ pub fn compare_with_baseline(
     options: &crate::compare::CompareOptions,
     baseline: &str,
 ) -> (CompareDoc, bool) {
+    let comparisons = compare_results((root, target), docs, base, ran, options);
+    println!(
+        "\ncompared with baseline `{baseline}`:\n{}",
+        crate::report::comparison_table(&comparisons, options)
+    );
+    (
+        crate::report::comparison_doc(&comparisons, options),
+        crate::compare::any_regressed(&comparisons),
+    )
+}
+
+/// The comparisons of [`compare_with_baseline`], not printed; the warnings of a baseline from
+/// another machine are.
+pub fn compare_results(
+    (root, target): (&Path, &str),
+    docs: &[ResultDoc],
+    base: &[store::SavedResult],
+    ran: &dyn Fn(&str) -> bool,
+    options: &crate::compare::CompareOptions,
+) -> Vec<crate::compare::Comparison> {
     let results: Vec<store::SavedResult> = docs
         .iter()
         .filter_map(|d| {
@@ -84,12 +104,5 @@ pub fn compare_with_baseline(
     for w in crate::compare::machine_mismatch(base, &results) {
         println!("warning: {}", crate::fmt::terminal(&w));
     }
-    println!(
-        "\ncompared with baseline `{baseline}`:\n{}",
-        crate::report::comparison_table(&comparisons, options)
-    );
-    (
-        crate::report::comparison_doc(&comparisons, options),
-        crate::compare::any_regressed(&comparisons),
-    )
+    comparisons
 }

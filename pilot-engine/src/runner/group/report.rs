@@ -27,6 +27,11 @@ pub struct GroupReport {
 }
 
 impl GroupReport {
+    /// The members' names, in ranking order.
+    pub fn members(&self) -> impl Iterator<Item = &str> {
+        self.ranked.iter().map(|(name, ..)| name.as_str())
+    }
+
     /// The report of a group whose `members` are these benches: their times are per iteration
     /// when all are micro-form, per unit when none is.
     pub(super) fn of_members(mut self, members: &[&Bench]) -> Self {
@@ -178,12 +183,18 @@ pub fn render_report(g: &GroupReport, sequential: bool) -> String {
         })
         .collect();
     out.push_str(&render_group(&rows, &g.per));
-    if g.pairs.iter().any(|(_, _, p)| p.few_rounds) {
-        out.push_str(
-            "  undecided: a member had too few analysed rounds for a verdict, whatever p says; \
-             give the group more time (--max-time)\n",
-        );
-    }
     out.push('\n');
     out
+}
+
+/// The note under the rankings when a pair of some group is undecided for want of rounds
+/// (once, however many groups it touches); `None` otherwise.
+pub fn few_rounds_note(reports: &[GroupReport]) -> Option<&'static str> {
+    reports
+        .iter()
+        .any(|g| g.pairs.iter().any(|(_, _, p)| p.few_rounds))
+        .then_some(
+            "undecided: a member had too few analysed rounds for a verdict, whatever p says; \
+             give the group more time (--max-time)\n",
+        )
 }
