@@ -5,7 +5,7 @@ use plotters::prelude::*;
 
 use pilot_engine::report::format_ns;
 
-use super::style::series_style;
+use super::style::{self, Whisker, series_style};
 use super::{
     FONT, GREEN_, GREY, PlotResult, RED_, SIZE, bounds, chart, draw, draw_line, rect, svg_sized,
 };
@@ -41,12 +41,16 @@ pub fn ranking(members: &[(String, f64, f64, f64)]) -> PlotResult {
             let y = (n - 1 - i) as f64;
             draw(&mut chart, rect(0.0, m.1, y - 0.3, y + 0.3, bar.mix(0.75)))?;
         }
-        chart
-            .draw_series(members.iter().enumerate().map(|(i, m)| {
-                let y = (n - 1 - i) as f64;
-                ErrorBar::new_horizontal(y, m.2, m.1, m.3, BLACK.stroke_width(2), 14)
-            }))
-            .map_err(|e| e.to_string())?;
+        for (i, m) in members.iter().enumerate() {
+            let y = (n - 1 - i) as f64;
+            style::draw_whisker(
+                chart.plotting_area(),
+                ((m.2, y), (m.3, y)),
+                Whisker::Horizontal,
+                BLACK.stroke_width(2),
+                14,
+            )?;
+        }
         Ok(())
     })
 }

@@ -100,6 +100,42 @@ where
     .map_err(|e| e.to_string())
 }
 
+/// The direction of an interval's whisker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whisker {
+    /// Along the y axis, with horizontal caps.
+    Vertical,
+    /// Along the x axis, with vertical caps.
+    Horizontal,
+}
+
+/// Draws an interval from `from` to `to` on `area` as a whisker: a line with a cap `cap`
+/// pixels long at each end. (plotters' `ErrorBar` also circles the mean, which would hide a
+/// marker's shape.)
+pub fn draw_whisker<DB: DrawingBackend, CT: CoordTranslate>(
+    area: &DrawingArea<DB, CT>,
+    (from, to): (CT::From, CT::From),
+    direction: Whisker,
+    style: ShapeStyle,
+    cap: i32,
+) -> Result<(), String>
+where
+    CT::From: Clone + 'static,
+{
+    let half = cap / 2;
+    let across = match direction {
+        Whisker::Vertical => vec![(-half, 0), (half, 0)],
+        Whisker::Horizontal => vec![(0, -half), (0, half)],
+    };
+    area.draw(&PathElement::new(vec![from.clone(), to.clone()], style))
+        .map_err(|e| e.to_string())?;
+    for end in [from, to] {
+        area.draw(&(EmptyElement::at(end) + PathElement::new(across.clone(), style)))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 /// `svg` with each series' dash pattern set on its lines: plotters' SVG backend has no dashed
 /// stroke (its dashed series are many short lines), so the pattern is added to the
 /// `<polyline>` elements drawn in the series' colour at `width` pixels, which nothing else on

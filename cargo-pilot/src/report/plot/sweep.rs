@@ -10,7 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use pilot_engine::report::format_ns;
 
-use super::style::{self, SeriesStyle};
+use super::style::{self, SeriesStyle, Whisker};
 use super::{FONT, PlotResult, SIZE, bounds, svg_sized};
 
 /// Width of the legend beside the plot, in pixels, when there are several alternatives.
@@ -189,11 +189,15 @@ where
                 l
             }
         };
-        chart
-            .draw_series(s.points.iter().map(|p| {
-                ErrorBar::new_vertical(p.0, low(p.2), p.1, p.3, st.colour.stroke_width(1), 9)
-            }))
-            .map_err(|e| e.to_string())?;
+        for p in &s.points {
+            style::draw_whisker(
+                chart.plotting_area(),
+                ((p.0, low(p.2)), (p.0, p.3)),
+                Whisker::Vertical,
+                st.colour.stroke_width(1),
+                10,
+            )?;
+        }
         chart
             .draw_series(std::iter::once(PathElement::new(
                 s.points.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(),
