@@ -77,7 +77,10 @@ fn fixture(dir: &Path) {
     );
     sum["checks"] = json!([{"kind": "slowdown", "message": "the rounds got slower <by 5%>",
                             "relative": 0.05, "p": 1e-4}]);
-    sum["warnings"] = json!(["the rounds got slower <by 5%>", "few rounds"]);
+    sum["warnings"] = json!([
+        "the rounds got slower <by 5%>",
+        "few rounds: use `--min-time 2` or `<more>`"
+    ]);
     write(&results.join("sum.json"), &sum);
     for (threads, mean) in [(1, 100.0), (2, 190.0), (4, 370.0)] {
         write(
@@ -188,7 +191,14 @@ fn the_page_has_every_section_and_its_plots() {
     // The regression is named, the check and the warning escaped.
     assert!(html.contains("<span class=\"verdict bad\">regressed</span>"));
     assert!(html.contains("<code>slowdown</code> the rounds got slower &lt;by 5%&gt;"));
-    assert!(html.contains("<li>few rounds</li>"));
+    // Backticks quote code in the engine's messages: they become `<code>`, still escaped.
+    assert!(
+        html.contains(
+            "<li>few rounds: use <code>--min-time 2</code> or <code>&lt;more&gt;</code></li>"
+        ),
+        "{html}"
+    );
+    assert!(!html.contains('`'), "a backtick left on the page");
     // By hand: the residuals alternate, so subsession analysis merges the rounds in pairs,
     // whose means (w = 150, 350, 550) lie exactly on t = 100 + 2w: α = 100 ns and
     // v = 1 / (2 ns) = 5·10⁸ work/s, each with an interval of zero width.
@@ -196,8 +206,23 @@ fn the_page_has_every_section_and_its_plots() {
         html.contains("(3 points): α = 100.0 ns [100.0 ns, 100.0 ns], v = 5.0000e8 work/s"),
         "{html}"
     );
-    // 1, 2, 4 threads: a factor of 2 each, so the sweep is drawn log-log.
-    assert!(html.contains("t/scan: time per unit against threads (log-log)"));
+    // 1, 2, 4 threads span less than a decade, and so do their times: linear axes. The
+    // benches are named as `cargo pilot compare` names them, without their target.
+    assert!(html.contains("<figcaption>scan: time per unit against threads</figcaption>"));
+    assert!(
+        html.contains("<h3>sum</h3>") && !html.contains("t/sum"),
+        "{html}"
+    );
+    // The group without a sweep: its members as bars, fastest at the top.
+    let bars = plots
+        .iter()
+        .find(|svg| svg.contains("bars: the mean"))
+        .expect("no bars");
+    assert!(
+        bars.contains(">\nsum\n<") && bars.contains(">\nfold\n<"),
+        "{bars}"
+    );
+    assert!(bars.matches("<rect").count() >= 3, "{bars}");
     let leftovers: Vec<_> = std::fs::read_dir(dir.join("pilot/report"))
         .unwrap()
         .flatten()
@@ -221,7 +246,7 @@ fn a_baseline_is_compared_and_out_moves_the_page() {
     );
     assert!(out.status.success(), "{}", common::text(&out));
     let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
-    assert!(html.contains("Compared with baseline `main`"));
+    assert!(html.contains("Compared with baseline <code>main</code>"));
     assert!(!html.contains("<section id=\"groups\">"));
     // 101.5 / 80 − 1 = +26.88%, far beyond the intervals: regressed.
     assert!(html.contains("+26.88%"), "{html}");

@@ -3,8 +3,10 @@
 //!
 //! The page is self-contained: its SVG plots (drawn by plotters) are inline and it loads no
 //! script, font or style from anywhere, so it works offline and can be attached to a CI run as
-//! one file. Sections: the comparison with a baseline, the groups' rankings, parameter sweeps,
-//! then each bench (its readings over the session, or its WPS fit, with checks and warnings).
+//! one file. Sections: the comparison with a baseline, the groups (a group swept over a
+//! parameter as one chart with a line per alternative, any other as bars), the parameter
+//! sweeps outside groups, then each bench (its readings over the session, or its WPS fit, with
+//! checks and warnings). Benches are named as `cargo pilot compare` names them.
 
 mod page;
 mod plot;

@@ -1,22 +1,38 @@
 //! The HTML page: a style sheet of its own, a table of contents and the sections, in one file
 //! that loads nothing from anywhere.
 
+use std::collections::BTreeSet;
+
 use super::Inputs;
-use super::sections::{self, escape};
+use super::sections::{self, Names, escape};
 
 /// The whole page. A plot that plotters could not draw is an error (nothing is written).
 pub fn render(inputs: &Inputs) -> Result<String, String> {
     let mut body = String::new();
     let mut toc = Vec::new();
+    let compared = inputs.comparison.iter().flat_map(|(doc, _)| &doc.benches);
+    let names = Names::of(
+        inputs
+            .results
+            .iter()
+            .map(|r| (r.target.as_str(), r.name.as_str()))
+            .chain(compared.map(|b| (b.target.as_str(), b.name.as_str()))),
+    );
     if let Some((doc, against)) = &inputs.comparison {
-        body.push_str(&sections::comparison(doc, against)?);
+        body.push_str(&sections::comparison(doc, against, &names)?);
         toc.push(("comparison", "Comparison".to_string()));
     }
-    if !inputs.groups.is_empty() {
-        body.push_str(&sections::groups(&inputs.groups)?);
-        toc.push(("groups", format!("Groups ({})", inputs.groups.len())));
+    let families = sections::families(&inputs.groups);
+    if !families.is_empty() {
+        body.push_str(&sections::groups(&families)?);
+        toc.push(("groups", format!("Groups ({})", families.len())));
     }
-    let sweeps = sections::find_sweeps(&inputs.results);
+    let grouped: BTreeSet<&str> = inputs
+        .groups
+        .iter()
+        .flat_map(|g| g.members.iter().map(|m| m.name.as_str()))
+        .collect();
+    let sweeps = sections::find_sweeps(&inputs.results, &grouped);
     if !sweeps.is_empty() {
         body.push_str(&sections::sweeps(&sweeps)?);
         toc.push(("sweeps", format!("Parameter sweeps ({})", sweeps.len())));
@@ -27,7 +43,7 @@ pub fn render(inputs: &Inputs) -> Result<String, String> {
          the checks that fired and the warnings beside it.</p>\n",
     );
     for (i, r) in inputs.results.iter().enumerate() {
-        body.push_str(&sections::bench(r, i)?);
+        body.push_str(&sections::bench(r, i, &names)?);
     }
     body.push_str("</section>\n");
     toc.push(("benches", format!("Benches ({})", inputs.results.len())));

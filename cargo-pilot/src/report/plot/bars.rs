@@ -5,13 +5,17 @@ use plotters::prelude::*;
 
 use pilot_engine::report::format_ns;
 
+use super::style::{self, Whisker, series_style};
 use super::{
-    BLUE, FONT, GREEN_, GREY, PlotResult, RED_, SIZE, bounds, chart, draw, draw_line, rect,
-    svg_sized,
+    FONT, GREEN_, GREY, PlotResult, RED_, SIZE, bounds, chart, draw, draw_line, rect, svg_sized,
 };
 
-/// A group's members, fastest first from the top: each mean with its interval as a bar.
+/// A group's members as bars, fastest first from the top: each bar its mean time per unit,
+/// its interval as whiskers. `members` are `(name, mean, low, high)`, sorted here by mean.
 pub fn ranking(members: &[(String, f64, f64, f64)]) -> PlotResult {
+    let mut members = members.to_vec();
+    members.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let members = &members;
     let xs: Vec<f64> = members
         .iter()
         .flat_map(|m| [m.2, m.3])
@@ -19,6 +23,7 @@ pub fn ranking(members: &[(String, f64, f64, f64)]) -> PlotResult {
         .collect();
     let (_, x_hi) = bounds(&xs);
     let n = members.len();
+    let bar = series_style(0).colour;
     svg_sized((SIZE.0, 70 + 34 * n as u32), |root| {
         let mut chart = chart(root, 200, 0.0..x_hi, -0.5..n as f64 - 0.5)?;
         let label = |v: &f64| row_label(*v, n, |i| members[i].0.clone());
@@ -28,24 +33,24 @@ pub fn ranking(members: &[(String, f64, f64, f64)]) -> PlotResult {
             .y_labels(n.max(1))
             .y_label_formatter(&label)
             .x_label_formatter(&|v| format_ns(*v))
-            .x_desc("time per unit (interval bars)")
+            .x_desc("time per unit (bars: the mean; whiskers: its interval)")
             .label_style((FONT, 13))
             .draw()
             .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(members.iter().enumerate().map(|(i, m)| {
-                let y = (n - 1 - i) as f64;
-                ErrorBar::new_horizontal(y, m.2, m.1, m.3, BLUE.stroke_width(2), 12)
-            }))
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(
-                members
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| Circle::new((m.1, (n - 1 - i) as f64), 4, BLUE.filled())),
-            )
-            .map_err(|e| e.to_string())?;
+        for (i, m) in members.iter().enumerate() {
+            let y = (n - 1 - i) as f64;
+            draw(&mut chart, rect(0.0, m.1, y - 0.3, y + 0.3, bar.mix(0.75)))?;
+        }
+        for (i, m) in members.iter().enumerate() {
+            let y = (n - 1 - i) as f64;
+            style::draw_whisker(
+                chart.plotting_area(),
+                ((m.2, y), (m.3, y)),
+                Whisker::Horizontal,
+                BLACK.stroke_width(2),
+                14,
+            )?;
+        }
         Ok(())
     })
 }

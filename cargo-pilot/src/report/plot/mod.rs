@@ -1,10 +1,12 @@
 //! The report's plots, drawn by plotters into SVG strings: a session's readings, a WPS fit, a
-//! group's ranking, a comparison with a baseline and a parameter sweep. Each function takes
+//! group's members as bars, a comparison with a baseline and a parameter sweep's alternatives
+//! as lines. Each function takes
 //! plain figures (no documents), so what is drawn is what the caller computed. This module
 //! holds what every plot shares: the size, the colours and the drawing helpers.
 
 mod bars;
 mod session;
+mod style;
 mod sweep;
 
 use std::ops::Range;
@@ -14,7 +16,7 @@ use plotters::prelude::*;
 
 pub use bars::{ChangeView, changes, ranking};
 pub use session::{RoundView, fit, rounds, session};
-pub use sweep::sweep;
+pub use sweep::{Axes, Series, sweep};
 
 /// Width and height of every plot, in SVG pixels (the page scales them to its width).
 const SIZE: (u32, u32) = (860, 340);

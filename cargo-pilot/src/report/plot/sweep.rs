@@ -1,71 +1,148 @@
-//! A parameter sweep's plot: the time per unit against the parameter, on linear or log-log
-//! axes.
+//! A parameter sweep's plot: each alternative's time per unit against the parameter, as a line
+//! with its intervals as error bars, on linear or logarithmic axes, with a legend beside it.
+
+use std::ops::Range;
 
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use pilot_engine::report::format_ns;
 
-use super::{BLUE, FONT, PlotResult, bounds, svg};
+use super::style::{self, SeriesStyle, Whisker};
+use super::{FONT, PlotResult, SIZE, bounds, svg_sized};
 
-/// A parameter sweep: `(parameter, mean, low, high)` sorted by parameter, the mean as a line
-/// with points and the interval as a band; both axes logarithmic when `log`.
-pub fn sweep(
-    points: &[(f64, f64, f64, f64)],
-    parameter: &str,
-    y_label: &str,
-    log: bool,
-) -> PlotResult {
-    let xs: Vec<f64> = points.iter().map(|p| p.0).collect();
-    let ys: Vec<f64> = points.iter().flat_map(|p| [p.2, p.3]).collect();
-    let (x_lo, x_hi) = (
-        xs.iter().copied().fold(f64::INFINITY, f64::min),
-        xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-    );
-    if log {
-        let y_lo = ys
-            .iter()
-            .copied()
-            .filter(|y| *y > 0.0)
-            .fold(f64::INFINITY, f64::min);
-        let y_hi = ys.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        svg(|root| {
-            sweep_on(
-                root,
-                (x_lo / 1.2..x_hi * 1.2).log_scale(),
-                (y_lo / 1.3..y_hi * 1.3).log_scale(),
-                points,
-                parameter,
-                y_label,
-                true,
-            )
-        })
-    } else {
-        let pad = ((x_hi - x_lo) * 0.05).max(0.5);
-        let (y_lo, y_hi) = bounds(&ys);
-        svg(|root| {
-            sweep_on(
-                root,
-                x_lo - pad..x_hi + pad,
-                y_lo.min(0.0)..y_hi,
-                points,
-                parameter,
-                y_label,
-                false,
-            )
-        })
+/// Width of the legend beside the plot, in pixels, when there are several alternatives.
+const LEGEND_WIDTH: u32 = 220;
+/// Characters of a name the legend shows; a longer one ends with `…` (the tables name it whole).
+const LEGEND_CHARS: usize = 24;
+/// Width of the alternatives' lines, which only they are drawn with (see [`style::apply_dashes`]).
+const LINE_WIDTH: u32 = 2;
+
+/// One alternative of a sweep: its name and its points `(parameter, mean, low, high)` sorted
+/// by parameter, times in ns.
+pub struct Series {
+    /// The alternative's name, as the legend shows it.
+    pub name: String,
+    /// Its points.
+    pub points: Vec<(f64, f64, f64, f64)>,
+}
+
+/// Which of a sweep plot's axes are logarithmic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Axes {
+    /// The parameter's.
+    pub log_x: bool,
+    /// The time's.
+    pub log_y: bool,
+}
+
+impl Axes {
+    /// Each axis is logarithmic where its values span a decade or more (all of them above 0):
+    /// a sweep's parameter usually grows by a factor, and its times with it.
+    pub fn of(series: &[Series]) -> Axes {
+        let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+        let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+        Axes {
+            log_x: spans_decades(xs),
+            log_y: spans_decades(ys),
+        }
     }
+}
+
+/// Whether the values are all above 0 and the greatest is 10 or more times the least.
+fn spans_decades(values: impl Iterator<Item = f64>) -> bool {
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    lo > 0.0 && hi.is_finite() && hi / lo >= 10.0
+}
+
+/// A sweep's alternatives on one chart: each a line through its means, in its own colour,
+/// marker and dash ([`style::series_style`]), its intervals as error bars; a legend names them
+/// when there are several.
+pub fn sweep(series: &[Series], parameter: &str, y_label: &str, axes: Axes) -> PlotResult {
+    let points = || series.iter().flat_map(|s| s.points.iter());
+    let xs: Vec<f64> = points().map(|p| p.0).collect();
+    let ys: Vec<f64> = points().flat_map(|p| [p.1, p.2, p.3]).collect();
+    let x = if axes.log_x {
+        log_range(&xs, 1.25)
+    } else {
+        let (lo, hi) = min_max(&xs);
+        let pad = ((hi - lo) * 0.05).max(0.5);
+        lo - pad..hi + pad
+    };
+    let y = if axes.log_y {
+        log_range(&ys, 1.3)
+    } else {
+        let (lo, hi) = bounds(&ys);
+        lo.min(0.0)..hi
+    };
+    let styles: Vec<SeriesStyle> = (0..series.len()).map(style::series_style).collect();
+    // With a legend, the plot keeps the standard width and the legend is added beside it.
+    let size = if series.len() > 1 {
+        (SIZE.0 + LEGEND_WIDTH, SIZE.1 + 40)
+    } else {
+        SIZE
+    };
+    let drawn = svg_sized(size, |root| {
+        let plot = if series.len() > 1 {
+            let (plot, legend_area) = root.split_horizontally(SIZE.0);
+            legend(&legend_area, series, &styles, size.1)?;
+            plot
+        } else {
+            root.clone()
+        };
+        let labels = Labels {
+            parameter,
+            y_label,
+            axes,
+        };
+        match (axes.log_x, axes.log_y) {
+            (false, false) => sweep_on(&plot, x, y, series, &styles, labels),
+            (true, false) => sweep_on(&plot, x.log_scale(), y, series, &styles, labels),
+            (false, true) => sweep_on(&plot, x, y.log_scale(), series, &styles, labels),
+            (true, true) => sweep_on(&plot, x.log_scale(), y.log_scale(), series, &styles, labels),
+        }
+    })?;
+    Ok(style::apply_dashes(&drawn, &styles, LINE_WIDTH))
+}
+
+fn min_max(values: &[f64]) -> (f64, f64) {
+    values
+        .iter()
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(*v), hi.max(*v))
+        })
+}
+
+/// A range over the positive `values`, widened by `factor` each way.
+fn log_range(values: &[f64], factor: f64) -> Range<f64> {
+    let positive: Vec<f64> = values.iter().copied().filter(|v| *v > 0.0).collect();
+    let (lo, hi) = min_max(&positive);
+    if !lo.is_finite() {
+        return 1.0..10.0;
+    }
+    lo / factor..hi * factor
+}
+
+/// The axes' descriptions.
+#[derive(Clone, Copy)]
+struct Labels<'a> {
+    parameter: &'a str,
+    y_label: &'a str,
+    axes: Axes,
 }
 
 fn sweep_on<X, Y>(
     root: &DrawingArea<SVGBackend<'_>, Shift>,
     x: X,
     y: Y,
-    points: &[(f64, f64, f64, f64)],
-    parameter: &str,
-    y_label: &str,
-    log: bool,
+    series: &[Series],
+    styles: &[SeriesStyle],
+    labels: Labels<'_>,
 ) -> Result<(), String>
 where
     X: AsRangedCoord<Value = f64>,
@@ -79,15 +156,22 @@ where
         .y_label_area_size(80)
         .build_cartesian_2d(x, y)
         .map_err(|e| e.to_string())?;
+    let y_bottom = chart.y_range().start;
     chart
         .configure_mesh()
-        .x_desc(parameter)
-        .y_desc(y_label)
-        .y_label_formatter(&|v| format_ns(*v))
+        .x_desc(labels.parameter)
+        .y_desc(labels.y_label)
+        // A log axis has a key point at every integer multiple of each decade; only 1, 2 and
+        // 5 of each are labelled, so the labels do not run into each other.
+        .y_label_formatter(&|v| {
+            if labels.axes.log_y && !is_round_mantissa(*v) {
+                String::new()
+            } else {
+                format_ns(*v)
+            }
+        })
         .x_label_formatter(&|v| {
-            // A log axis has a key point at every integer multiple of each decade; only 1, 2
-            // and 5 of each are labelled, so the labels do not run into each other.
-            if log && !is_round_mantissa(*v) {
+            if labels.axes.log_x && !is_round_mantissa(*v) {
                 String::new()
             } else {
                 format_param(*v)
@@ -96,25 +180,77 @@ where
         .label_style((FONT, 13))
         .draw()
         .map_err(|e| e.to_string())?;
-    let mut band: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.3)).collect();
-    band.extend(points.iter().rev().map(|p| (p.0, p.2)));
-    chart
-        .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.22).filled())))
-        .map_err(|e| e.to_string())?;
-    chart
-        .draw_series(LineSeries::new(
-            points.iter().map(|p| (p.0, p.1)),
-            BLUE.stroke_width(2),
+    for (s, st) in series.iter().zip(styles) {
+        // On a log axis an interval reaching 0 or below is cut at the axis.
+        let low = |l: f64| {
+            if labels.axes.log_y {
+                l.max(y_bottom)
+            } else {
+                l
+            }
+        };
+        for p in &s.points {
+            style::draw_whisker(
+                chart.plotting_area(),
+                ((p.0, low(p.2)), (p.0, p.3)),
+                Whisker::Vertical,
+                st.colour.stroke_width(1),
+                10,
+            )?;
+        }
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                s.points.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(),
+                st.colour.stroke_width(LINE_WIDTH),
+            )))
+            .map_err(|e| e.to_string())?;
+        for p in &s.points {
+            style::draw_marker(chart.plotting_area(), (p.0, p.1), st.marker, st.colour, 9)?;
+        }
+    }
+    Ok(())
+}
+
+/// The legend, on its own area beside the plot: each alternative's line, marker and name, in
+/// the order of `series`; those that do not fit are counted at the end.
+fn legend(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    series: &[Series],
+    styles: &[SeriesStyle],
+    height: u32,
+) -> Result<(), String> {
+    let step = 26;
+    let fits = ((height as i32 - 40) / step).max(1) as usize;
+    let shown = if series.len() > fits { fits - 1 } else { fits };
+    let font = TextStyle::from((FONT, 14)).pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, (s, st)) in series.iter().zip(styles).take(shown).enumerate() {
+        let y = 24 + step * i as i32;
+        area.draw(&PathElement::new(
+            vec![(4, y), (44, y)],
+            st.colour.stroke_width(LINE_WIDTH),
         ))
         .map_err(|e| e.to_string())?;
-    chart
-        .draw_series(
-            points
-                .iter()
-                .map(|p| Circle::new((p.0, p.1), 4, BLUE.filled())),
-        )
-        .map_err(|e| e.to_string())?;
+        style::draw_marker(area, (24, y), st.marker, st.colour, 9)?;
+        area.draw(&Text::new(shorten(&s.name), (52, y), font.clone()))
+            .map_err(|e| e.to_string())?;
+    }
+    if series.len() > shown {
+        let y = 24 + step * shown as i32;
+        let more = format!("… and {} more", series.len() - shown);
+        area.draw(&Text::new(more, (52, y), font))
+            .map_err(|e| e.to_string())?;
+    }
     Ok(())
+}
+
+/// `name` cut to [`LEGEND_CHARS`] characters, ending with `…` when cut.
+fn shorten(name: &str) -> String {
+    if name.chars().count() <= LEGEND_CHARS {
+        return name.to_string();
+    }
+    let mut short: String = name.chars().take(LEGEND_CHARS - 1).collect();
+    short.push('…');
+    short
 }
 
 /// Whether `v` is 1, 2 or 5 times a power of ten (to a relative 1e-6).
@@ -139,7 +275,7 @@ fn format_param(v: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::is_round_mantissa;
+    use super::*;
 
     #[test]
     fn only_one_two_and_five_of_each_decade_are_labelled() {
@@ -149,5 +285,29 @@ mod tests {
         for v in [3.0, 7000.0, 9000.0, 1500.0, 0.0, -2.0, f64::NAN, 64_000.0] {
             assert!(!is_round_mantissa(v), "{v}");
         }
+    }
+
+    #[test]
+    fn an_axis_is_logarithmic_where_it_spans_a_decade() {
+        let series = |points: Vec<(f64, f64)>| {
+            vec![Series {
+                name: "a".into(),
+                points: points.into_iter().map(|(x, y)| (x, y, y, y)).collect(),
+            }]
+        };
+        let axes = Axes::of(&series(vec![(1000.0, 5.0), (100_000.0, 9.0)]));
+        assert_eq!((axes.log_x, axes.log_y), (true, false));
+        let axes = Axes::of(&series(vec![(1.0, 5.0), (4.0, 90.0)]));
+        assert_eq!((axes.log_x, axes.log_y), (false, true));
+        let axes = Axes::of(&series(vec![(0.0, 5.0), (100.0, 9.0)]));
+        assert!(!axes.log_x, "0 has no place on a log axis");
+    }
+
+    #[test]
+    fn long_names_are_cut_in_the_legend() {
+        assert_eq!(shorten("vec"), "vec");
+        let long = "a".repeat(30);
+        assert_eq!(shorten(&long).chars().count(), LEGEND_CHARS);
+        assert!(shorten(&long).ends_with('…'));
     }
 }

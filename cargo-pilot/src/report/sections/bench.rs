@@ -4,11 +4,11 @@
 use pilot_engine::report::{format_estimate, format_ns};
 use pilot_engine::schema::ResultDoc;
 
-use super::{escape, figure};
+use super::{Names, escape, escape_inline, figure};
 use crate::report::plot::{self, RoundView};
 
 /// One bench: its figures, its plot(s), its checks and warnings.
-pub fn bench(r: &ResultDoc, id: usize) -> Result<String, String> {
+pub fn bench(r: &ResultDoc, id: usize, names: &Names) -> Result<String, String> {
     let time = r.pis.first();
     let mean = time.and_then(|t| Some((t.mean?, t.ci.low?, t.ci.high?)));
     let per = if r.iterations_per_unit.is_some() {
@@ -16,11 +16,7 @@ pub fn bench(r: &ResultDoc, id: usize) -> Result<String, String> {
     } else {
         "time per unit"
     };
-    let full = if r.target.is_empty() {
-        r.name.clone()
-    } else {
-        format!("{}/{}", r.target, r.name)
-    };
+    let full = names.show(&r.target, &r.name);
     let mut html = bench_heading(r, id, &full, mean, per);
     html.push_str("<div class=\"plots\">");
     let has_readings = r.rounds.iter().any(|round| round.readings.is_some());
@@ -38,7 +34,7 @@ pub fn bench(r: &ResultDoc, id: usize) -> Result<String, String> {
     Ok(html)
 }
 
-/// The bench's heading and the line of its figures (`full` its whole name, `mean` its time
+/// The bench's heading and the line of its figures (`full` its name as the page shows it, `mean` its time
 /// with the interval, `per` what the time is per), opening its article.
 fn bench_heading(
     r: &ResultDoc,
@@ -208,7 +204,7 @@ fn notes(r: &ResultDoc) -> String {
             html.push_str(&format!(
                 "<li><code>{}</code> {}</li>",
                 escape(&c.kind),
-                escape(&c.message)
+                escape_inline(&c.message)
             ));
         }
         html.push_str("</ul>");
@@ -221,7 +217,7 @@ fn notes(r: &ResultDoc) -> String {
     if !others.is_empty() {
         html.push_str("<h4>warnings</h4><ul class=\"warnings\">");
         for w in others {
-            html.push_str(&format!("<li>{}</li>", escape(w)));
+            html.push_str(&format!("<li>{}</li>", escape_inline(w)));
         }
         html.push_str("</ul>");
     }
