@@ -104,15 +104,16 @@ fn git_out(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-/// The least pairs the README promises before a verdict ("A verdict needs at least 6 pairs"),
-/// read from it, so that the README and the code cannot part.
+/// The least pairs the book promises before a verdict ("A verdict needs at least 6 pairs"),
+/// read from it, so that the book and the code cannot part.
 fn least_pairs() -> u64 {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-            .unwrap();
-    let (_, rest) = readme
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/comparing.md"),
+    )
+    .unwrap();
+    let (_, rest) = page
         .split_once("A verdict needs at least ")
-        .expect("README's `--against` section gives the least pairs");
+        .expect("the book's `--against` section (book/src/comparing.md) gives the least pairs");
     let n = rest.split_whitespace().next().unwrap();
     n.parse()
         .unwrap_or_else(|_| panic!("not a number of pairs: `{n}`"))

@@ -15,8 +15,13 @@ mod parse;
 ///
 /// The signature decides the form:
 ///
-/// ```ignore
+/// ```
+/// use std::io::Write;
 /// use pilot::{Bencher, Recorder};
+/// # fn setup() -> (Vec<u8>, Vec<u8>) { (Vec::new(), vec![0u8; 1 << 20]) }
+/// # fn random_vec(n: usize) -> Vec<u64> { (0..n as u64).rev().collect() }
+/// # struct Index;
+/// # impl Index { fn build(work: u64) { pilot::black_box(work); } }
 ///
 /// /// Full form: pilot picks each round's work amount; the workload times each unit.
 /// #[pilot::bench(unit = "MiB", work = 1..=4096)]
@@ -46,13 +51,16 @@ mod parse;
 /// With `args`, the function takes the argument first: `fn(n: T, b: &mut Bencher)`,
 /// `fn(n: T, work: u64, rec: &mut Recorder)` or `fn(n: T, work: u64)`, `T: Debug`.
 ///
-/// ```ignore
+/// ```
+/// # use pilot::Bencher;
+/// # fn encode_base64(input: &[u8]) -> usize { input.len() * 4 / 3 }
 /// /// Throughput per argument value: `n` bytes per iteration, shown in `B/s`, `KiB/s`, ….
 /// #[pilot::bench(args = [64, 4096], throughput = bytes(n))]
 /// fn encode(n: usize, b: &mut Bencher) {
 ///     let input = vec![0u8; n];
 ///     b.iter(|| encode_base64(&input));
 /// }
+/// # pilot::main!();
 /// ```
 ///
 /// A bench is a free function without generics, `async`, `unsafe`, `extern` or return value;
@@ -72,6 +80,7 @@ mod parse;
 /// | `confidence = x` | confidence level, `0 < x < 1` | `0.95` |
 /// | `max_time = s` | time cap in seconds, `s > 0` | `10` |
 /// | `min_time = s` | least session time in seconds, `0 <= s <= max_time` | `0` |
+/// | `estimator = "trimmed"` or `"mean"` | what the time estimates: the code's cost with interrupted units left out, or the mean of every unit | `"trimmed"` |
 /// | `ignore` or `ignore = bool` | skip unless `--ignored` or `--include-ignored` | `false` |
 /// | `group = "…"` | non-empty string: benches of one group are run interleaved and ranked | none |
 /// | `bottleneck = "disk"` or `"network"` | the device the bench is meant to saturate: no `saturated_device` check for it | none |

@@ -4,8 +4,8 @@
 //! Everything that takes a setting reads it from this table: the bench binary's parser, its
 //! environment variables and its `--help` (`pilot-engine`'s `cli`), `cargo pilot bench`'s flags
 //! and what it forwards to each bench binary (`cargo-pilot`), the checks of
-//! `#[pilot::bench(…)]`'s keys (`pilot-macros`), and the table of flags in the README
-//! ([`markdown`]). A row added here appears in all of them.
+//! `#[pilot::bench(…)]`'s keys (`pilot-macros`), and the table of flags in the book's reference
+//! (`book/src/reference.md`, [`markdown`]). A row added here appears in all of them.
 //!
 //! The crate has no dependencies: `pilot-macros` uses it at compile time, and a proc-macro's
 //! dependencies are built for the host in every user's build.

@@ -1,4 +1,4 @@
-//! The table as people read it: `--help` lines, and the README's Markdown rows.
+//! The table as people read it: `--help` lines, and the book's Markdown rows.
 
 use crate::setting::Setting;
 
@@ -43,7 +43,7 @@ pub fn help_lines(table: &[Setting]) -> String {
     out
 }
 
-/// The rows of the README's table of flags for `table`: `| flag | variable | meaning | default |`.
+/// The rows of the book's table of flags for `table`: `| flag | variable | meaning | default |`.
 /// Pipes in the text are escaped for Markdown.
 pub fn markdown(table: &[Setting]) -> String {
     let cell = |s: &str| s.replace('|', "\\|");

@@ -1,6 +1,7 @@
 //! pilot-criterion's meaning table (what criterion's settings and flags mean under pilot) is in
 //! two places users read: the crate's docs (`pilot/pilot-criterion/src/lib.rs`) and pilot's
-//! README ("What criterion's settings mean under pilot"). This test keeps them the same table.
+//! book (`book/src/coming-from-criterion.md`, "What criterion's settings mean under pilot").
+//! This test keeps them the same table.
 
 use std::path::Path;
 
@@ -34,15 +35,15 @@ fn read(relative: &str) -> String {
 }
 
 #[test]
-fn the_readme_and_the_crate_docs_have_one_meaning_table() {
+fn the_book_and_the_crate_docs_have_one_meaning_table() {
     let crate_docs = table_after(
         &read("pilot/pilot-criterion/src/lib.rs"),
         "# What criterion's settings mean here",
         "//! ",
     );
-    let readme = table_after(
-        &read("README.md"),
-        "### What criterion's settings mean under pilot",
+    let book = table_after(
+        &read("book/src/coming-from-criterion.md"),
+        "## What criterion's settings mean under pilot",
         "",
     );
     assert!(
@@ -50,7 +51,8 @@ fn the_readme_and_the_crate_docs_have_one_meaning_table() {
         "the crate docs' table is missing: {crate_docs:?}"
     );
     assert_eq!(
-        readme, crate_docs,
-        "README.md's meaning table differs from pilot/pilot-criterion/src/lib.rs's: change both"
+        book, crate_docs,
+        "book/src/coming-from-criterion.md's meaning table differs from \
+         pilot/pilot-criterion/src/lib.rs's: change both"
     );
 }

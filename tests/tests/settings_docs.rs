@@ -1,41 +1,41 @@
-//! The README's table of settings is `pilot_settings::markdown` of the table every parser reads:
-//! a setting added to `pilot_settings::SETTINGS` is documented by rerunning this test with
-//! `PILOT_BLESS=1`, which rewrites the table between the README's markers.
+//! The book's table of settings (`book/src/reference.md`) is `pilot_settings::markdown` of the
+//! table every parser reads: a setting added to `pilot_settings::SETTINGS` is documented by
+//! rerunning this test with `PILOT_BLESS=1`, which rewrites the table between the page's markers.
 
 use std::path::Path;
 
 const START: &str = "<!-- settings:start -->\n";
 const END: &str = "<!-- settings:end -->\n";
 
-/// The README's text with `rows` between the markers.
-fn with_table(readme: &str, rows: &str) -> String {
-    let start = readme
+/// The page's text with `rows` between the markers.
+fn with_table(page: &str, rows: &str) -> String {
+    let start = page
         .find(START)
-        .expect("README.md has no settings:start marker")
+        .expect("book/src/reference.md has no settings:start marker")
         + START.len();
-    let end = readme
+    let end = page
         .find(END)
-        .expect("README.md has no settings:end marker");
+        .expect("book/src/reference.md has no settings:end marker");
     assert!(
         start <= end,
-        "README.md's settings markers are out of order"
+        "book/src/reference.md's settings markers are out of order"
     );
     let header = "| flag | environment | meaning | default |\n| --- | --- | --- | --- |\n";
-    format!("{}{header}{rows}{}", &readme[..start], &readme[end..])
+    format!("{}{header}{rows}{}", &page[..start], &page[end..])
 }
 
 #[test]
-fn the_readme_documents_every_setting_of_the_table() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let expected = with_table(&readme, &pilot_settings::markdown(pilot_settings::SETTINGS));
+fn the_book_documents_every_setting_of_the_table() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/reference.md");
+    let page = std::fs::read_to_string(&path).unwrap();
+    let expected = with_table(&page, &pilot_settings::markdown(pilot_settings::SETTINGS));
     if std::env::var_os("PILOT_BLESS").is_some() {
         std::fs::write(&path, &expected).unwrap();
         return;
     }
     assert!(
-        readme == expected,
-        "README.md's table of settings is not the table's: rerun with PILOT_BLESS=1"
+        page == expected,
+        "book/src/reference.md's table of settings is not the table's: rerun with PILOT_BLESS=1"
     );
 }
 

@@ -118,7 +118,7 @@ fn judge_pairs(c: &mut Comparison, outcome: &Outcome, options: &CompareOptions, 
         }
         None => c.method = "the processes' means cannot be compared".into(),
     }
-    // Too few pairs for the verdict the README promises: the interval reached is shown,
+    // Too few pairs for the verdict the book promises: the interval reached is shown,
     // the verdict is not taken from it.
     if too_few {
         c.verdict = Verdict::Undecided;

@@ -68,8 +68,8 @@ impl Plan {
             .get::<Fraction>("ci")
             .map(|c| c.0)
             .unwrap_or(if quick { 0.05 } else { 0.01 });
-        // `--processes N` asks for more pairs, never fewer: a verdict needs the least the README
-        // documents.
+        // `--processes N` asks for more pairs, never fewer: a verdict needs the least the book
+        // documents (book/src/comparing.md).
         let least = settings
             .get::<Count>("processes")
             .map_or(LEAST_PAIRS, |n| n.0)

@@ -1,4 +1,4 @@
-//! Accuracy checks (the README's "Accuracy checks" lists them): what can make a result wrong,
+//! Accuracy checks (the book's "Accuracy checks" lists them): what can make a result wrong,
 //! each a named [`Kind`] with its figures in the result's `checks` array and a plain-language
 //! warning with its remedy.
 //!

@@ -128,7 +128,7 @@ pub struct CheckDoc {
     /// What was checked: `busy_machine`, `cpu_steal`, `throttled`, `saturated_device`,
     /// `frequency_scaling`, `turbo`, `debug_build`, `few_cores`, `virtual_machine`,
     /// `instrumentation_overhead`, `clock_overhead`, `outliers`, `slowdown`, `speedup`, `leak`,
-    /// `machine_drift`, `no_steady_state`, `cold_start` (README, "Accuracy checks").
+    /// `machine_drift`, `no_steady_state`, `cold_start` (the book's "Accuracy checks").
     pub kind: String,
     /// The plain-language warning, with its remedy.
     pub message: String,

@@ -48,7 +48,7 @@
 //! interleaved, one process of each in turn (at least 5 each), and those on the same input
 //! (`BenchmarkId`'s parameter) are ranked, each adjacent pair with a ratio, its interval and
 //! Welch's verdict over the processes' estimates. Interleaving within one process, round by
-//! round, needs pilot's own API: `#[pilot::bench(group = "…")]` (see pilot's README, "Coming
+//! round, needs pilot's own API: `#[pilot::bench(group = "…")]` (see pilot's book, "Coming
 //! from criterion"), as a criterion bench's closure lives only while its `bench_function`
 //! call runs.
 
