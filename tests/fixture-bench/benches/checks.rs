@@ -65,6 +65,21 @@ fn slowdown(work: u64, rec: &mut Recorder) {
     }
 }
 
+/// The same work as `no_leak`, saying when its session starts: its first call creates the file
+/// `PILOT_FIXTURE_STARTED` names, so that `cargo-pilot/tests/neighbour.rs` can start a
+/// neighbour after the speed probe and stop it before the bench ends.
+#[pilot::bench]
+fn neighbour(work: u64, rec: &mut Recorder) {
+    if let Some(path) = std::env::var_os("PILOT_FIXTURE_STARTED") {
+        if !std::path::Path::new(&path).exists() {
+            std::fs::write(&path, b"started").unwrap();
+        }
+    }
+    for _ in 0..work {
+        rec.unit(|| mix(black_box(2_000)));
+    }
+}
+
 /// A buffer allocated before timing (zero pages, mapped on first touch) and written whole 16
 /// times by every iteration (about 20 ms here): each round's first unit also pays for mapping
 /// its 32 MiB (about 17 ms), and a round of units this long runs about ten, too few for
