@@ -88,10 +88,14 @@ fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
     assert!((48e3..100e3).contains(&per_round), "{c:#}");
     assert!(c["p"].as_f64().unwrap() < 1e-3, "{c:#}");
     assert!(
-        text(&out).contains("memory grew by about"),
-        "{}",
-        text(&out)
+        c["message"]
+            .as_str()
+            .unwrap()
+            .contains("memory grew by about"),
+        "{c:#}"
     );
+    // Explained once in the summary, and marked on the bench's line.
+    assert!(text(&out).contains("check: leak"), "{}", text(&out));
     assert!(leak["rounds"][0]["rss_bytes"].as_u64().unwrap() > 0);
 
     let (_, no_leak) = bench("no_leak", &["--max-time", "2"], &[]);
@@ -123,10 +127,13 @@ fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
     assert!(c["ratio"].as_f64().unwrap() > 1.5, "{c:#}");
     assert!(c["effect_on_mean"].as_f64().unwrap() > 0.01, "{c:#}");
     assert!(
-        text(&out).contains("first unit of a round took"),
-        "{}",
-        text(&out)
+        c["message"]
+            .as_str()
+            .unwrap()
+            .contains("first unit of a round took"),
+        "{c:#}"
     );
+    assert!(text(&out).contains("check: cold start"), "{}", text(&out));
     assert!(
         !kinds(&no_leak).contains(&"cold_start".to_string()),
         "{:#}",
@@ -192,11 +199,7 @@ fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
         "{:#}",
         doc["rounds"]
     );
-    assert!(
-        text(&out).contains("the machine was busy with other processes"),
-        "{}",
-        text(&out)
-    );
+    assert!(text(&out).contains("check: busy machine"), "{}", text(&out));
     // The check of the set-up is printed once, before the bench, and is in the result too.
     let machine = &doc["machine"];
     assert!(machine["memory_bytes"].as_u64().unwrap() > 0, "{machine:#}");

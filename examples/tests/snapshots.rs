@@ -135,3 +135,33 @@ fn bench_mode() {
     ]);
     insta::assert_snapshot!("bench_mode_bencher_format", text);
 }
+
+/// Colour only when asked for or on a terminal: a pipe stays plain, `--color always` colours
+/// the status, and `--verbose` gives the table every column and each bench's warnings.
+#[test]
+fn colour_and_verbose() {
+    let dir = scratch("colour");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--bench", "--max-time", "0.1", "add", "sum_1k"];
+        args.extend_from_slice(extra);
+        String::from_utf8_lossy(&demo(&args, &dir).stdout).into_owned()
+    };
+    let plain = run(&[]);
+    assert!(!plain.contains('\u{1b}'), "{plain:?}");
+    let coloured = run(&["--color", "always"]);
+    assert!(coloured.contains("\u{1b}["), "{coloured:?}");
+    let never = run(&["--color", "never"]);
+    assert!(!never.contains('\u{1b}'), "{never:?}");
+    // The compact table has the columns a person compares; --verbose has every one.
+    let header = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("bench "))
+            .unwrap_or_else(|| panic!("no table in {text}"))
+            .to_string()
+    };
+    assert!(!header(&plain).contains("samples"), "{plain}");
+    let verbose = run(&["--verbose"]);
+    assert!(header(&verbose).contains("samples"), "{verbose}");
+    let wide = run(&["--format", "wide"]);
+    assert!(header(&wide).contains("rounds"), "{wide}");
+}

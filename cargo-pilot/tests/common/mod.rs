@@ -119,7 +119,12 @@ pub fn redact_timed(text: &str) -> String {
             (format!(r"{number}[kMG]?\b([^%\w]|$)"), "[n]$1"),
             (format!(r"\[(?:{STATUSES})\]"), "[status]"),
             (format!(r"\((?:{STATUSES})\)"), "([status])"),
-            (format!(r"  (?:{STATUSES})$"), "  [status]"),
+            // A status ends a bench's line, or is followed by the markers of the checks that
+            // fired on it (which depend on the machine).
+            (
+                format!(r"  (?:{STATUSES})(?:  [a-z][a-z -]*)?$"),
+                "  [status]",
+            ),
             (
                 r"(\[n\] +)(?:flat|warm-up|slowdown|no steady state)\b".to_string(),
                 "${1}[warm-up]",
@@ -133,7 +138,9 @@ pub fn redact_timed(text: &str) -> String {
     let mut out = String::new();
     for line in text.lines() {
         let t = line.trim_start();
+        // What the checks found depends on the machine.
         if line.starts_with("check (")
+            || line.starts_with("check: ")
             || t.starts_with("warning: ")
             || t.starts_with("recording overhead: ")
         {

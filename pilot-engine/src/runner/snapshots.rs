@@ -100,6 +100,46 @@ fn end_of_run_table() {
     insta::assert_snapshot!(render_table(&rows, c.confidence, true, Paint::plain()));
 }
 
+/// What a person reads at the end of a run, plain (into a pipe, a file, CI's log) and on a
+/// terminal with colour (escape codes shown as `␛`): each bench's line with its markers, then
+/// the compact table with a change against a baseline.
+#[test]
+fn bench_lines_and_compact_table_plain_and_coloured() {
+    let c = config();
+    let kib = Rate::units("KiB");
+    let mut rows = vec![
+        row("sort/1000", Unit, None, &session(1, 12_000.0, 300.0, &c)),
+        row("write_1kib", Unit, Some(&kib), &session(2, 850.0, 20.0, &c)),
+        row("panics", Unit, None, &failing(&c)),
+    ];
+    let markers: [&[&str]; 3] = [&[], &["busy", "outliers"], &[]];
+    let failures = [
+        None,
+        None,
+        Some("panicked: index out of bounds\nat src/lib.rs:3"),
+    ];
+    rows[0].change = "+12.3% regressed".into();
+    rows[1].change = "-0.4% no change".into();
+    rows[2].change = "failed".into();
+    let shown = |paint: Paint| {
+        let style = crate::runner::LineStyle {
+            width: 10,
+            paint,
+            verbose: false,
+        };
+        let mut out = String::new();
+        for ((r, m), f) in rows.iter().zip(markers).zip(failures) {
+            out.push_str(&crate::runner::line(r, m, f, style));
+            out.push('\n');
+        }
+        out.push('\n');
+        out.push_str(&render_table(&rows, c.confidence, false, paint));
+        out.replace('\u{1b}', "␛")
+    };
+    insta::assert_snapshot!("bench_lines_plain", shown(Paint::plain()));
+    insta::assert_snapshot!("bench_lines_coloured", shown(Paint::new(true)));
+}
+
 /// Micro-form benches: times per iteration, throughput in bytes and elements per iteration.
 #[test]
 fn end_of_run_table_of_micro_benches() {

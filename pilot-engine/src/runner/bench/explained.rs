@@ -53,14 +53,24 @@ impl Explained {
     }
 }
 
-/// The job's name when cargo runs this binary (`CARGO` set): the parent's process id and
-/// start time (in clock ticks since boot, /proc's 22nd field).
+/// The job's name when cargo runs this binary (`CARGO` set, and the parent process is
+/// `cargo`): the parent's process id and start time (in clock ticks since boot, /proc's 22nd
+/// field). A test harness or a script that starts the binary is no job: every run of it
+/// explains everything.
 fn job_key() -> Option<String> {
     std::env::var_os("CARGO")?;
     // SAFETY: getppid has no preconditions.
     let parent = unsafe { libc::getppid() };
     let stat = std::fs::read_to_string(format!("/proc/{parent}/stat")).ok()?;
+    if command(&stat)? != "cargo" {
+        return None;
+    }
     start_time(&stat).map(|start| format!("{parent}-{start}"))
+}
+
+/// The command in a /proc/PID/stat line: between the first `(` and the last `)`.
+fn command(stat: &str) -> Option<&str> {
+    stat.get(stat.find('(')? + 1..stat.rfind(')')?)
 }
 
 /// The start time in a /proc/PID/stat line: the 22nd field, counting the command (which may
@@ -101,6 +111,8 @@ mod tests {
         let stat = "4242 (cargo (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 5 3 0 0 20 0 1 0 \
                     987654 12345 678";
         assert_eq!(start_time(stat), Some(987654));
+        assert_eq!(command(stat), Some("cargo (x) y"));
+        assert_eq!(command("4242 (cargo) S 1"), Some("cargo"));
         assert_eq!(start_time("4242 (cargo) S 1"), None);
         assert_eq!(start_time("garbage"), None);
     }
