@@ -79,10 +79,23 @@ pub fn report(
     (saved, plan): (Saved, &Plan),
     out: &Out,
 ) -> Result<(), Failure> {
+    let paint = args
+        .settings
+        .get::<pilot_engine::fmt::ColorChoice>("color")
+        .unwrap_or_default()
+        .for_stdout();
+    let verbose = args.settings.on("verbose");
     out.say(&format!(
         "\n{}",
-        pilot_engine::report::results_table(head_docs, false, pilot_engine::fmt::Paint::plain())
+        pilot_engine::report::results_table(head_docs, verbose, paint).trim_end()
     ));
+    // Advice fits a run that already compares two builds interleaved.
+    let context = |d: &ResultDoc| pilot_engine::report::context_of(d, &[], true);
+    let summary =
+        pilot_engine::report::summary(head_docs, &context, &mut Default::default(), paint);
+    if !summary.is_empty() {
+        out.say(summary.trim_end());
+    }
     out.say(&saved.say(rev, short));
     let report = pilot_engine::report::comparison_doc(comparisons, options);
     match args.format {

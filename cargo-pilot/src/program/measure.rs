@@ -299,6 +299,9 @@ fn save_and_print(plan: &Plan, measured: &[Measured]) -> usize {
             .map(|m| m.program.name.chars().count())
             .max()
             .unwrap_or(0),
+        // A program's warnings (killed at the cap, peak memory not measured, …) are said in
+        // full under its line: `cargo pilot run` has no checks summary.
+        verbose: true,
         ..LineStyle::default()
     };
     for m in measured {
