@@ -103,17 +103,28 @@ fn a_neighbour_that_stops_halfway_through_a_bench_is_blamed_on_the_machine() {
         !kinds.contains(&"slowdown") && !kinds.contains(&"speedup"),
         "the neighbour was blamed on the workload: {kinds:?}\n{text}\n{rounds:#}"
     );
+    // The machine is blamed: for the drift, when the rounds' estimates show one (on a quiet
+    // machine they do: the neighbour's half is about twice as slow); on a machine already
+    // busy, the estimates may leave the neighbour's interruptions out so well that no drift is
+    // left to blame, and the rounds it touched are marked busy.
     let drift = doc["checks"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["kind"] == "machine_drift")
-        .unwrap_or_else(|| panic!("no machine_drift among {kinds:?}\n{text}\n{rounds:#}"));
+        .find(|c| c["kind"] == "machine_drift");
+    let Some(drift) = drift else {
+        assert!(
+            kinds.contains(&"busy_machine"),
+            "neither machine_drift nor busy_machine among {kinds:?}\n{text}\n{rounds:#}"
+        );
+        eprintln!("no drift to blame in this run: {kinds:?}");
+        return;
+    };
     assert!(
         drift["message"]
             .as_str()
             .unwrap()
-            .contains("sampled between them"),
+            .contains("sampled between the rounds"),
         "{drift:#}"
     );
     // Faster once the neighbour stopped.

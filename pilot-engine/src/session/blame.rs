@@ -1,5 +1,5 @@
-//! Whose drift it is: the machine's state sampled during the rounds (the cores other processes
-//! kept busy, and steal) against the rounds' mean times. A neighbour that starts or stops in
+//! Whose drift it is: the machine's state sampled during the rounds (the share of a core the
+//! bench's process got, and the cores others kept busy) against the rounds' mean times. A neighbour that starts or stops in
 //! the middle of a bench moves its rounds while the speed probe, timed only before and after
 //! the bench, sees a quiet machine; the rounds' own samples see it.
 //!
@@ -14,8 +14,10 @@ use super::SessionResult;
 use super::warnings::Drift;
 use crate::checks::{Kind, check, figure};
 
-/// Least spread of the load across rounds (cores) before it can explain anything.
-const LEAST_LOAD_RANGE: f64 = 0.25;
+/// Least spread of the load across rounds before it can explain anything (in its unit: cores,
+/// or times the work took for want of a core). Below it the load is flat; above it, whether
+/// it explains the drift is for the fit's tests to say.
+const LEAST_LOAD_RANGE: f64 = 0.05;
 
 /// What the rounds' load says of a drift: the load in the first and last analysed rounds, and
 /// the drift left once the load's part is removed.
@@ -133,19 +135,28 @@ impl SessionResult {
     /// load's figures. Call after the rounds were given their machine state.
     pub(crate) fn blame_drift_on_load(&mut self) {
         let Some(d) = self.drift else { return };
-        let cores = std::thread::available_parallelism().map_or(1.0, |n| n.get() as f64);
-        let (means, loads): (Vec<f64>, Vec<f64>) = self
+        // The load a round ran under, two ways: how many times longer its work took for the
+        // share of a core its process got (1 / the cores it kept busy), which grows with every
+        // process that competes for its core; and the cores other processes kept busy, whose
+        // caches and sibling threads the bench shares even when it has a core to itself.
+        let sampled: Vec<(f64, f64, f64)> = self
             .rounds
             .iter()
             .filter(|r| r.analysed)
             .filter_map(|r| {
                 let m = r.machine.as_ref()?;
-                Some((r.mean_ns?, m.others_cores + m.steal * cores))
+                (m.own_cores > 0.02).then_some((r.mean_ns?, m.own_cores.min(1.0), m.others_cores))
             })
-            .unzip();
-        let Some(blame) = load_explains(&means, &loads, d) else {
+            .collect();
+        let means: Vec<f64> = sampled.iter().map(|s| s.0).collect();
+        let inflation: Vec<f64> = sampled.iter().map(|s| 1.0 / s.1).collect();
+        let others: Vec<f64> = sampled.iter().map(|s| s.2).collect();
+        let Some(blame) =
+            load_explains(&means, &inflation, d).or_else(|| load_explains(&means, &others, d))
+        else {
             return;
         };
+        let (first, last) = (sampled[0], sampled[sampled.len() - 1]);
         let Some(at) = self.checks.iter().position(|c| {
             matches!(
                 Kind::parse(&c.kind),
@@ -157,14 +168,16 @@ impl SessionResult {
         let old = self.checks[at].message.clone();
         let message = format!(
             "the bench got {} from round to round ({:+.1}% from the first analysed round to the \
-             last, p = {:.1e}) as other processes' load went from {:.1} to {:.1} cores during \
-             the rounds (sampled between them); with the load's part taken out, {}: the \
-             machine's drift, not the workload's",
+             last, p = {:.1e}) as the share of a core its process got went from {:.2} to {:.2} \
+             (others kept {:.1} to {:.1} cores busy; sampled between the rounds); with the \
+             load's part taken out, {}: the machine's drift, not the workload's",
             if d.relative > 0.0 { "slower" } else { "faster" },
             100.0 * d.relative,
             d.p,
-            blame.first,
-            blame.last,
+            first.1,
+            last.1,
+            first.2,
+            last.2,
             if blame.remaining == 0.0 {
                 "no drift remains".to_string()
             } else {
@@ -177,8 +190,10 @@ impl SessionResult {
             serde_json::json!({
                 "relative": figure(d.relative),
                 "p": figure(d.p),
-                "load_first": figure(blame.first),
-                "load_last": figure(blame.last),
+                "core_share_first": figure(first.1),
+                "core_share_last": figure(last.1),
+                "others_cores_first": figure(first.2),
+                "others_cores_last": figure(last.2),
                 "remaining": figure(blame.remaining),
             }),
         );
