@@ -167,6 +167,12 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `n` things, the noun singular for exactly one: `counted(1, "bench", "benches")` is
+/// `1 bench`, `counted(3, "bench", "benches")` is `3 benches`, and 0 takes the plural.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A count with a k/M suffix.
 pub fn format_count(n: usize) -> String {
     if n >= 10_000_000 {
@@ -192,6 +198,13 @@ mod tests {
         assert_eq!(thousands(37_174), "37,174");
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
+    }
+
+    #[test]
+    fn one_thing_is_singular_and_others_plural() {
+        assert_eq!(counted(0, "bench", "benches"), "0 benches");
+        assert_eq!(counted(1, "bench", "benches"), "1 bench");
+        assert_eq!(counted(2, "benchmark", "benchmarks"), "2 benchmarks");
     }
 
     #[test]

@@ -177,8 +177,8 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
         String::new()
     };
     let mut out = format!(
-        "### pilot: {} benches, {regressed} regressed, {improved} improved{failed}\n\n",
-        comparisons.len()
+        "### pilot: {}, {regressed} regressed, {improved} improved{failed}\n\n",
+        crate::fmt::counted(comparisons.len(), "bench", "benches")
     );
     out.push_str(&format!(
         "| bench | baseline | new | change ({:.0}% CI) | p | verdict |\n|:--|--:|--:|--:|--:|:--|\n",
