@@ -157,12 +157,12 @@ impl SessionResult {
         let old = self.checks[at].message.clone();
         let message = format!(
             "the bench got {} from round to round ({:+.1}% from the first analysed round to the \
-             last, p = {:.1e}) as other processes' load went from {:.1} to {:.1} cores during \
+             last, {}) as other processes' load went from {:.1} to {:.1} cores during \
              the rounds (sampled between them); with the load's part taken out, {}: the \
              machine's drift, not the workload's",
             if d.relative > 0.0 { "slower" } else { "faster" },
             100.0 * d.relative,
-            d.p,
+            crate::fmt::p_clause(d.p),
             blame.first,
             blame.last,
             if blame.remaining == 0.0 {
