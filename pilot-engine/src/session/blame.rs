@@ -104,7 +104,8 @@ fn fit_load_and_trend(loads: &[f64], means: &[f64]) -> Option<LoadFit> {
         s2y += x2 * y;
     }
     let det = s11 * s22 - s12 * s12;
-    if !(det > 1e-12 * s11 * s22) {
+    // Collinear (or NaN) regressors: no separate load and trend.
+    if det.partial_cmp(&(1e-12 * s11 * s22)) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
     let load = (s22 * s1y - s12 * s2y) / det;
