@@ -132,10 +132,20 @@ pub struct Baselines {
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct Thresholds {
     /// Significance level: a change needs p below it
-    #[arg(long, value_name = "P", default_value = "0.01")]
+    #[arg(
+        long,
+        value_name = "P",
+        default_value = "0.01",
+        allow_negative_numbers = true
+    )]
     pub alpha: Fraction,
     /// Noise threshold: a change needs to be larger than this (0.01 is 1%)
-    #[arg(long, value_name = "X", default_value = "0.01")]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value = "0.01",
+        allow_negative_numbers = true
+    )]
     pub noise: Noise,
 }
 
@@ -259,8 +269,11 @@ fn arg(s: &'static Setting) -> Arg {
         .help(help);
     if s.kind.takes_value() {
         let kind: Kind = s.kind;
+        // A negative number is a value, so pilot's own bound check says what is wrong with
+        // it; clap would take `-1` for a flag.
         arg.value_name(s.value_name)
             .action(ArgAction::Set)
+            .allow_negative_numbers(true)
             .value_parser(move |raw: &str| {
                 pilot_engine::settings::check(kind, raw).map(|()| raw.to_string())
             })
@@ -291,7 +304,7 @@ impl clap::Args for Settings {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use clap::Parser;
 
@@ -306,7 +319,8 @@ mod tests {
         Bench(BenchArgs),
     }
 
-    fn bench(args: &[&str]) -> Result<BenchArgs, clap::Error> {
+    /// `cargo pilot bench`'s arguments from `args`.
+    pub(crate) fn bench(args: &[&str]) -> Result<BenchArgs, clap::Error> {
         let argv = ["cargo-pilot", "bench"].iter().chain(args);
         Cli::try_parse_from(argv).map(|c| match c.command {
             Sub::Bench(b) => b,
@@ -356,6 +370,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("too close to 1"), "{e}");
+        // A negative number reaches the bound check rather than being taken for a flag.
+        let e = bench(&["--max-time", "-1"]).unwrap_err().to_string();
+        assert!(e.contains("`-1` must be above 0 seconds"), "{e}");
         // A setting only the bench binary takes is not a flag of `cargo pilot bench`.
         assert!(bench(&["--output-format", "bencher"]).is_err());
     }

@@ -146,7 +146,30 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         }
     }
     log.finish();
+    if let Some(e) = nothing_matched(args, &got) {
+        return Err(Failure::Usage(e));
+    }
     finish(args, &target_dir, got, base, &options)
+}
+
+/// The usage error of filters that selected no bench in any target. Each binary accepts a
+/// filter that matches none of its own benches (as libtest does), since cargo gives every
+/// target the same filters; only across all of them is a filter that matches nothing a
+/// mistake. `None` when a target failed: its benches are not known.
+fn nothing_matched(args: &BenchArgs, got: &Gathered) -> Option<anyhow::Error> {
+    if args.filters.is_empty() || !got.selected.is_empty() || got.failed {
+        return None;
+    }
+    let filters: Vec<String> = args
+        .filters
+        .iter()
+        .map(|f| format!("`{}`", pilot_engine::fmt::terminal(f)))
+        .collect();
+    Some(anyhow::anyhow!(
+        "no bench of any bench target matches {}{}",
+        filters.join(", "),
+        if args.exact { " exactly" } else { "" }
+    ))
 }
 
 /// The results saved as baseline `name`.
@@ -353,4 +376,46 @@ fn write_run(
             .with_context(|| format!("failed to write `{}`", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::tests::bench;
+
+    fn selected(pairs: &[(&str, &str)]) -> Gathered {
+        Gathered {
+            selected: pairs
+                .iter()
+                .map(|(t, b)| (t.to_string(), b.to_string()))
+                .collect(),
+            ..Gathered::default()
+        }
+    }
+
+    #[test]
+    fn a_filter_is_a_mistake_only_when_no_target_matched_it() {
+        let args = bench(&["sort", "hash"]).unwrap();
+        // One target's match is enough: the others' empty selections are no mistake.
+        assert!(nothing_matched(&args, &selected(&[("b", "sort_1k")])).is_none());
+        let e = nothing_matched(&args, &selected(&[])).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "no bench of any bench target matches `sort`, `hash`"
+        );
+        let exact = bench(&["--exact", "sort"]).unwrap();
+        let e = nothing_matched(&exact, &selected(&[])).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "no bench of any bench target matches `sort` exactly"
+        );
+        // Without a filter, a workspace without benches is not this mistake; nor is a target
+        // that failed before saying what it selected.
+        assert!(nothing_matched(&bench(&[]).unwrap(), &selected(&[])).is_none());
+        let failed = Gathered {
+            failed: true,
+            ..Gathered::default()
+        };
+        assert!(nothing_matched(&args, &failed).is_none());
+    }
 }

@@ -65,7 +65,21 @@ pub fn metadata(options: &CargoOptions) -> anyhow::Result<Metadata> {
         cmd.manifest_path(path);
     }
     cmd.exec()
+        .map_err(|e| match e {
+            // cargo's own message already names the problem; its `error: ` would double ours.
+            cargo_metadata::Error::CargoMetadata { stderr } => {
+                anyhow::anyhow!("{}", tool_message(&stderr))
+            }
+            e => anyhow::Error::new(e),
+        })
         .context("failed to read the workspace with `cargo metadata`")
+}
+
+/// A tool's standard error as one cause in pilot's chain: trimmed, without the `error: ` it
+/// starts with, since `cargo pilot` prints the whole chain after its own `error: `.
+fn tool_message(stderr: &str) -> &str {
+    let text = stderr.trim();
+    text.strip_prefix("error: ").unwrap_or(text)
 }
 
 /// The target directory: `--target-dir`, else the one cargo reports (which honours
@@ -280,7 +294,7 @@ pub fn list_selected(
             "`{} --list` exited with {}: {}",
             exe.path.display(),
             out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
+            tool_message(&String::from_utf8_lossy(&out.stderr))
         );
     }
     Ok(String::from_utf8_lossy(&out.stdout)
@@ -305,5 +319,14 @@ mod tests {
             package_name("pilot-examples 0.1.0 (path+file:///w/examples)"),
             "pilot-examples"
         );
+    }
+
+    #[test]
+    fn a_tools_error_prefix_is_dropped_once() {
+        assert_eq!(
+            tool_message("error: manifest path `x/Cargo.toml` does not exist\n"),
+            "manifest path `x/Cargo.toml` does not exist"
+        );
+        assert_eq!(tool_message("  warning: w\n"), "warning: w");
     }
 }

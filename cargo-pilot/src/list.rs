@@ -81,7 +81,10 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
         "{}",
         pilot_engine::report::columns(&header, &lines, &[0, 1, 2, 3], "")
     );
-    println!("\n{} benches", rows.len());
+    println!(
+        "\n{}",
+        pilot_engine::fmt::counted(rows.len(), "bench", "benches")
+    );
     for p in &problems {
         eprintln!("warning: {}", pilot_engine::fmt::terminal(p));
     }

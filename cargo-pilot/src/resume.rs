@@ -99,8 +99,8 @@ impl RunLog {
                     log.earlier = p.done.into_iter().map(FinishedTarget::from_doc).collect();
                     log.was_running = p.running.map(|r| (r.package, r.target));
                     println!(
-                        "resuming an interrupted run: {} target(s) already done",
-                        log.earlier.len()
+                        "resuming an interrupted run: {} already done",
+                        pilot_engine::fmt::counted(log.earlier.len(), "target", "targets")
                     );
                 }
                 Ok(Some(_)) => {

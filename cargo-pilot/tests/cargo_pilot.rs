@@ -307,7 +307,8 @@ fn a_team_keeps_baselines_and_catches_regressions() {
         let out = text(&o);
         assert_eq!(o.status.code(), Some(0), "{out}");
         assert!(out.contains("resuming an interrupted run"), "{out}");
-        assert!(out.contains("1 bench(es) already done"), "{out}");
+        assert!(out.contains("0 targets already done"), "{out}");
+        assert!(out.contains("1 bench already done"), "{out}");
         assert!(
             out.contains("spin: finished by the interrupted run"),
             "{out}"

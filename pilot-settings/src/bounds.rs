@@ -36,17 +36,19 @@ pub fn noise(raw: &str) -> Result<f64, String> {
     }
 }
 
-/// Seconds: above 0 (`positive`) or 0 and more, at most [`MAX_SECONDS`].
+/// Seconds: above 0 (`positive`) or 0 and more, at most [`MAX_SECONDS`]. The error names the
+/// one bound `raw` is beyond.
 pub fn seconds(raw: &str, positive: bool) -> Result<f64, String> {
     let x = number(raw)?;
-    let (ok, least) = if positive {
-        (x > 0.0, "above 0")
-    } else {
-        (x >= 0.0, "0 or more")
-    };
-    if !ok || x > MAX_SECONDS {
+    if positive && x <= 0.0 {
+        return Err(format!("`{raw}` must be above 0 seconds"));
+    }
+    if x < 0.0 {
+        return Err(format!("`{raw}` must be 0 seconds or more"));
+    }
+    if x > MAX_SECONDS {
         return Err(format!(
-            "`{raw}` must be a number of seconds, {least} and at most {MAX_SECONDS:e}"
+            "`{raw}` must be at most {MAX_SECONDS:e} seconds (about 116 days)"
         ));
     }
     Ok(x)

@@ -60,6 +60,23 @@ mod tests {
         assert!(Kind::Seconds.check("1.1e7").is_err());
         assert!(Kind::SecondsOrZero.check("0").is_ok());
         assert!(Kind::SecondsOrZero.check("-1").is_err());
+        // Each error names the one bound the value is beyond.
+        assert_eq!(
+            Kind::Seconds.check("0"),
+            Err("`0` must be above 0 seconds".to_string())
+        );
+        assert_eq!(
+            Kind::Seconds.check("-1"),
+            Err("`-1` must be above 0 seconds".to_string())
+        );
+        assert_eq!(
+            Kind::SecondsOrZero.check("-0.5"),
+            Err("`-0.5` must be 0 seconds or more".to_string())
+        );
+        assert_eq!(
+            Kind::Seconds.check("inf"),
+            Err("`inf` must be at most 1e7 seconds (about 116 days)".to_string())
+        );
         assert!(Kind::Count.check("1").is_ok());
         assert!(Kind::Count.check("0").is_err());
         assert!(Kind::Count.check("1.5").is_err());

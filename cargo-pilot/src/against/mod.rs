@@ -133,9 +133,9 @@ fn compare_builds(
 /// Says what is about to be measured, and that a baseline of REV's name is replaced.
 fn announce(benches: &[Bench], plan: &Plan, target_dir: &Path, short: &str, out: &Out) {
     out.say(&format!(
-        "\n== {} benches: {} in both builds, measured in pairs of processes (at least {}, \
+        "\n== {}: {} in both builds, measured in pairs of processes (at least {}, \
          up to {} s a bench), {short} against the working tree",
-        benches.len(),
+        pilot_engine::fmt::counted(benches.len(), "bench", "benches"),
         benches
             .iter()
             .filter(|b| b.base.is_some() && b.head.is_some())

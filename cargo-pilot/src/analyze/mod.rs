@@ -18,6 +18,7 @@ use pilot_engine::stats::{Analysis, AnalysisConfig, SubsessionAnalysis, analyze}
 use pilot_engine::stats::{ConfidenceInterval, Moments, Summary, power_of_two_scale};
 use pilot_engine::stats::{WelchTest, welch_test};
 use pilot_engine::stats::{WpsFit, wps};
+use pilot_engine::stats::{fieller_interval, t_quantile};
 
 use crate::exit::Failure;
 use input::{Domain, Layout};
@@ -107,8 +108,9 @@ pub struct Comparison {
     pub other: String,
     /// Welch's test, other − base.
     pub test: WelchTest,
-    /// Relative difference `(other − base)/|base|`, with its interval (bounds divided by the base
-    /// mean); `None` when the base mean is 0 or so close to 0 that the ratio passes `f64::MAX`.
+    /// Relative difference `(other − base)/|base|`, with its interval (Fieller's, of the ratio
+    /// of the means); `None` when the base mean is not significantly different from 0 (the
+    /// ratio's interval is unbounded) or the ratio passes `f64::MAX`.
     pub relative: Option<Relative>,
     /// Plain verdict: `larger`, `smaller`, `equivalent` or `inconclusive`.
     pub verdict: &'static str,
@@ -119,7 +121,8 @@ pub struct Comparison {
 pub struct Relative {
     /// `(other − base)/|base|`.
     pub estimate: f64,
-    /// The difference's interval divided by `|base|`.
+    /// Fieller's interval of `other/base`, less 1 (with the sign of `base`): it accounts for
+    /// the base mean's own uncertainty, and for two positive means never reaches below −100%.
     pub ci: (f64, f64),
 }
 
@@ -276,7 +279,10 @@ fn comparison_moments(a: &Analysis, scale: f64, independent: bool) -> Moments {
 
 /// Welch's test of `other` against `base`, computed on both files' subsession samples divided by
 /// one power of two and its difference multiplied back (exact); the relative difference is
-/// taken before that, where it cannot overflow.
+/// taken before that, where it cannot overflow, its interval by Fieller's theorem on the ratio
+/// of the means at Welch's degrees of freedom (as `cargo pilot compare` does): the difference's
+/// interval divided by the base mean would ignore the base's own uncertainty, and reach below
+/// −100% for two positive means.
 fn welch(
     base: &Analysis,
     other: &Analysis,
@@ -292,15 +298,8 @@ fn welch(
         comparison_moments(other, scale, independent),
     );
     let test = welch_test(&b, &o, confidence)?;
-    let ratio = |x: f64| x / b.mean.abs();
-    let relative = Some(Relative {
-        estimate: ratio(test.difference),
-        ci: (
-            ratio(test.difference_ci.low),
-            ratio(test.difference_ci.high),
-        ),
-    })
-    .filter(|r| r.estimate.is_finite() && r.ci.0.is_finite() && r.ci.1.is_finite());
+    let relative = relative_change(&b, &o, confidence, test.dof)
+        .filter(|r| r.estimate.is_finite() && r.ci.0.is_finite() && r.ci.1.is_finite());
     let unscaled = WelchTest {
         difference: test.difference * scale,
         difference_ci: ConfidenceInterval {
@@ -317,6 +316,25 @@ fn welch(
         });
     }
     Ok((unscaled, relative))
+}
+
+/// `(o − b)/|b|` with Fieller's interval of `o/b` at `dof` degrees of freedom, less 1 and turned
+/// by the sign of `b`; `None` when `b`'s mean is not significantly different from 0 (the
+/// interval is unbounded). Time: O(1).
+fn relative_change(b: &Moments, o: &Moments, confidence: f64, dof: f64) -> Option<Relative> {
+    let se2 = |m: &Moments| m.variance / m.n as f64;
+    let t = t_quantile((1.0 + confidence) / 2.0, dof.max(1.0));
+    let (low, high) = fieller_interval(o.mean, se2(o), b.mean, se2(b), t)?;
+    let sign = b.mean.signum();
+    let (low, high) = if sign > 0.0 {
+        (low - 1.0, high - 1.0)
+    } else {
+        (1.0 - high, 1.0 - low)
+    };
+    Some(Relative {
+        estimate: (o.mean - b.mean) / b.mean.abs(),
+        ci: (low, high),
+    })
 }
 
 fn compare(reports: &[FileReport], args: &AnalyzeArgs) -> Result<Vec<Comparison>, Failure> {
@@ -362,4 +380,40 @@ fn compare(reports: &[FileReport], args: &AnalyzeArgs) -> Result<Vec<Comparison>
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moments(n: usize, mean: f64, variance: f64) -> Moments {
+        Moments { n, mean, variance }
+    }
+
+    #[test]
+    fn a_change_of_positive_means_stays_above_minus_100_percent() {
+        // A base of 100 ± a wide spread and a much smaller other: the difference's interval
+        // divided by the base mean reached below −100%; the ratio's cannot.
+        let (b, o) = (moments(5, 100.0, 400.0), moments(5, 1.0, 0.01));
+        let test = welch_test(&b, &o, 0.95).unwrap();
+        assert!(test.difference_ci.low / b.mean < -1.0, "{test:?}");
+        let r = relative_change(&b, &o, 0.95, test.dof).unwrap();
+        assert!((r.estimate - (-0.99)).abs() < 1e-12, "{r:?}");
+        assert!(
+            r.ci.0 > -1.0 && r.ci.0 < r.estimate && r.estimate < r.ci.1,
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn a_negative_base_turns_the_ratio_around() {
+        // (−90 − (−100)) / |−100| = +10%: the other is larger.
+        let (b, o) = (moments(10, -100.0, 4.0), moments(10, -90.0, 4.0));
+        let test = welch_test(&b, &o, 0.95).unwrap();
+        let r = relative_change(&b, &o, 0.95, test.dof).unwrap();
+        assert!((r.estimate - 0.1).abs() < 1e-12, "{r:?}");
+        assert!(r.ci.0 < 0.1 && 0.1 < r.ci.1 && r.ci.0 > 0.0, "{r:?}");
+        // A base mean indistinguishable from 0 has no bounded ratio.
+        assert!(relative_change(&moments(3, 0.1, 4.0), &o, 0.95, 2.0).is_none());
+    }
 }

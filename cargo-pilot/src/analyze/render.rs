@@ -77,10 +77,15 @@ pub fn human(reports: &[FileReport], comparisons: &[Comparison], args: &AnalyzeA
         out.push('\n');
     }
     if !comparisons.is_empty() {
+        let samples = if args.independent {
+            "the values as independent samples"
+        } else {
+            "subsession samples"
+        };
         let _ = writeln!(
             out,
-            "compared with {} (Welch's t-test on subsession samples; a difference at p < {}, \
-             equivalent within ±{}):",
+            "compared with {} (Welch's t-test on {samples}, change interval by Fieller's \
+             theorem; a difference at p < {}, equivalent within ±{}):",
             comparisons[0].base,
             args.alpha,
             pct(args.noise)
@@ -110,9 +115,9 @@ pub fn human(reports: &[FileReport], comparisons: &[Comparison], args: &AnalyzeA
             };
             let _ = writeln!(
                 out,
-                "  {}  {difference}  p = {:.3e}  {}",
+                "  {}  {difference}  {}  {}",
                 c.other,
-                c.test.p,
+                pilot_engine::fmt::p_clause(c.test.p),
                 verdict_sentence(c)
             );
         }

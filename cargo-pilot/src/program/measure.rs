@@ -132,8 +132,8 @@ fn begin(plan: &Plan) -> Start {
     let (speed, speed_warnings) = MachineSpeed::start(&plan.root, &machine, &started);
     machine.speed = Some(speed.doc());
     println!(
-        "\nrunning {} program(s){}\n{}",
-        plan.programs.len(),
+        "\nrunning {}{}\n{}",
+        pilot_engine::fmt::counted(plan.programs.len(), "program", "programs"),
         match plan.mode {
             Mode::Runs => "",
             Mode::Work => ", one run per round over work amounts (WPS fit t = α + w/v)",

@@ -90,9 +90,9 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     pilot_engine::files::write_output(&index, html.as_bytes(), Existing::Replace)
         .with_context(|| format!("failed to write `{}`", index.display()))?;
     println!(
-        "report: {} ({} benches, {} kB)",
+        "report: {} ({}, {} kB)",
         index.display(),
-        inputs.results.len(),
+        pilot_engine::fmt::counted(inputs.results.len(), "bench", "benches"),
         html.len().div_ceil(1024)
     );
     if args.open {

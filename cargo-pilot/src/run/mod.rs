@@ -42,23 +42,44 @@ pub struct RunArgs {
     #[arg(long, short = 'n', value_name = "NAME")]
     pub name: Vec<String>,
     /// Target relative CI half-width of the time (e.g. 0.01 for ±1%)
-    #[arg(long, value_name = "X", default_value = "0.01")]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value = "0.01",
+        allow_negative_numbers = true
+    )]
     pub ci: Fraction,
     /// Confidence level of the intervals
-    #[arg(long, value_name = "X", default_value = "0.95")]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value = "0.95",
+        allow_negative_numbers = true
+    )]
     pub confidence: Confidence,
     /// Time cap in seconds per command (for all of them together when interleaved); a command
     /// still running a tenth past it is killed, with what it started
-    #[arg(long, value_name = "SECONDS", default_value = "10")]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "10",
+        allow_negative_numbers = true
+    )]
     pub max_time: Cap,
     /// Least runs of each command before it may stop short of the cap
-    #[arg(long, short = 'm', value_name = "N")]
+    #[arg(long, short = 'm', value_name = "N", allow_negative_numbers = true)]
     pub min_runs: Option<u64>,
     /// Most runs of each command (interleaved or not), besides the checked and warm-up runs
-    #[arg(long, short = 'M', value_name = "N")]
+    #[arg(long, short = 'M', value_name = "N", allow_negative_numbers = true)]
     pub max_runs: Option<u64>,
     /// Runs of each command discarded before its session (beyond one checked run)
-    #[arg(long, short = 'w', value_name = "N", default_value = "0")]
+    #[arg(
+        long,
+        short = 'w',
+        value_name = "N",
+        default_value = "0",
+        allow_negative_numbers = true
+    )]
     pub warmup: u64,
     /// Work amounts A..B for `{work}` in COMMAND: one run per round, fitted as
     /// t = α + w/v (start-up α and speed v, each with its interval)
@@ -69,7 +90,12 @@ pub struct RunArgs {
     #[arg(long)]
     pub readings: bool,
     /// With --readings: the CSV column (1-based) that holds the readings
-    #[arg(long, value_name = "N", requires = "readings")]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "readings",
+        allow_negative_numbers = true
+    )]
     pub column: Option<usize>,
     /// With --readings: a performance index as Pilot names it, NAME,UNIT,COLUMN (UNIT one of
     /// ns, us, ms, s)
@@ -291,6 +317,22 @@ mod tests {
         Cli::try_parse_from(std::iter::once("run").chain(argv.iter().copied()))
             .unwrap()
             .run
+    }
+
+    #[test]
+    fn negative_numbers_reach_the_bound_checks() {
+        let run = |argv: &[&str]| {
+            Cli::try_parse_from(std::iter::once("run").chain(argv.iter().copied()))
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        let e = run(&["--max-time", "-1", "true"]);
+        assert!(e.contains("`-1` must be above 0 seconds"), "{e}");
+        let e = run(&["--ci", "-0.5", "true"]);
+        assert!(e.contains("`-0.5` must be strictly between 0 and 1"), "{e}");
+        let e = run(&["--warmup", "-2", "true"]);
+        assert!(e.contains("invalid value '-2' for '--warmup <N>'"), "{e}");
     }
 
     #[test]

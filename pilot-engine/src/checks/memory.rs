@@ -113,13 +113,13 @@ pub(crate) fn leak(rss: &[f64]) -> Option<CheckDoc> {
     Some(check(
         Kind::Leak,
         format!(
-            "memory grew by about {} per round ({} over {} rounds, p = {:.1e}): the bench keeps \
+            "memory grew by about {} per round ({} over {} rounds, {}): the bench keeps \
              memory from round to round (a leak, or a cache that never stops growing); results \
              drift as the heap grows",
             crate::fmt::format_bytes(t.slope),
             crate::fmt::format_bytes(total),
             rss.len(),
-            t.p
+            crate::fmt::p_clause(t.p)
         ),
         serde_json::json!({
             "bytes_per_round": figure(t.slope),

@@ -19,7 +19,7 @@ fn cells(c: &Comparison) -> [String; 6] {
         (Some(x), None) => format!("{} [unbounded]", percent(x)),
         _ => "-".to_string(),
     };
-    let p = c.p.map_or("-".to_string(), format_p);
+    let p = c.p.map_or("-".to_string(), crate::fmt::format_p);
     [
         c.name.clone(),
         time(&c.base),
@@ -28,14 +28,6 @@ fn cells(c: &Comparison) -> [String; 6] {
         p,
         c.verdict.as_str().to_string(),
     ]
-}
-
-fn format_p(p: f64) -> String {
-    if p < 0.0001 {
-        "<0.0001".to_string()
-    } else {
-        format!("{p:.4}")
-    }
 }
 
 /// The rule the verdicts follow, for the line above a table.
@@ -177,8 +169,8 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
         String::new()
     };
     let mut out = format!(
-        "### pilot: {} benches, {regressed} regressed, {improved} improved{failed}\n\n",
-        comparisons.len()
+        "### pilot: {}, {regressed} regressed, {improved} improved{failed}\n\n",
+        crate::fmt::counted(comparisons.len(), "bench", "benches")
     );
     out.push_str(&format!(
         "| bench | baseline | new | change ({:.0}% CI) | p | verdict |\n|:--|--:|--:|--:|--:|:--|\n",

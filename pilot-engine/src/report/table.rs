@@ -355,7 +355,7 @@ mod tests {
             "{t}"
         );
         // Without throughput nor a baseline, neither column is shown.
-        let t = render_table(&[b.clone()], 0.95, false, Paint::plain());
+        let t = render_table(std::slice::from_ref(&b), 0.95, false, Paint::plain());
         assert!(
             t.starts_with("bench  time per unit (95% CI)  status\n"),
             "{t}"

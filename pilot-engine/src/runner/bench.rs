@@ -134,7 +134,10 @@ impl<'a> Run<'a> {
         let verbose = args.verbose;
         if verbose {
             let count = match announce.count {
-                Some((n, out)) => format!("{n} benches ({out} filtered out)"),
+                Some((n, out)) => format!(
+                    "{} ({out} filtered out)",
+                    crate::fmt::counted(n, "bench", "benches")
+                ),
                 None => "benches as they are announced".to_string(),
             };
             println!(

@@ -309,7 +309,10 @@ impl State {
         match self.args.mode {
             Mode::List | Mode::ListTerse => {
                 if self.args.mode == Mode::List {
-                    println!("\n{} benchmarks", selected.len());
+                    println!(
+                        "\n{}",
+                        crate::fmt::counted(selected.len(), "benchmark", "benchmarks")
+                    );
                 }
                 ExitCode::SUCCESS
             }

@@ -143,7 +143,10 @@ fn list(args: &cli::Args, selected: &[&Bench]) -> ExitCode {
         println!("{}: benchmark", crate::fmt::terminal(&b.name));
     }
     if args.mode == Mode::List {
-        println!("\n{} benchmarks", selected.len());
+        println!(
+            "\n{}",
+            crate::fmt::counted(selected.len(), "benchmark", "benchmarks")
+        );
     }
     ExitCode::SUCCESS
 }

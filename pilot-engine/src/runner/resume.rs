@@ -32,9 +32,9 @@ impl RunLog {
             match earlier(&path)? {
                 Some(p) if !p.finished => {
                     println!(
-                        "resuming the run started {}: {} bench(es) already done",
+                        "resuming the run started {}: {} already done",
                         p.started,
-                        p.done.len()
+                        crate::fmt::counted(p.done.len(), "bench", "benches")
                     );
                     resumable = p.done;
                 }

@@ -27,7 +27,10 @@ pub(super) fn test_mode(
             .filter(|b| b.def.options.ignore && args.selects(&b.name, false))
             .collect()
     };
-    println!("\nrunning {} benches", selected.len() + shown_ignored.len());
+    println!(
+        "\nrunning {}",
+        crate::fmt::counted(selected.len() + shown_ignored.len(), "bench", "benches")
+    );
     let (mut passed, mut failed) = (0, Vec::new());
     for b in selected {
         let outcome = smoke(b);

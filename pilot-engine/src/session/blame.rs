@@ -106,7 +106,8 @@ fn fit_load_and_trend(loads: &[f64], means: &[f64]) -> Option<LoadFit> {
         s2y += x2 * y;
     }
     let det = s11 * s22 - s12 * s12;
-    if !(det > 1e-12 * s11 * s22) {
+    // Collinear (or NaN) regressors: no separate load and trend.
+    if det.partial_cmp(&(1e-12 * s11 * s22)) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
     let load = (s22 * s1y - s12 * s2y) / det;
@@ -168,12 +169,12 @@ impl SessionResult {
         let old = self.checks[at].message.clone();
         let message = format!(
             "the bench got {} from round to round ({:+.1}% from the first analysed round to the \
-             last, p = {:.1e}) as the share of a core its process got went from {:.2} to {:.2} \
+             last, {}) as the share of a core its process got went from {:.2} to {:.2} \
              (others kept {:.1} to {:.1} cores busy; sampled between the rounds); with the \
              load's part taken out, {}: the machine's drift, not the workload's",
             if d.relative > 0.0 { "slower" } else { "faster" },
             100.0 * d.relative,
-            d.p,
+            crate::fmt::p_clause(d.p),
             first.1,
             last.1,
             first.2,

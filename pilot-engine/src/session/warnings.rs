@@ -292,13 +292,13 @@ fn drift_warning(d: Drift, machine: Option<f64>) -> String {
     let pct = 100.0 * d.relative;
     let head = if d.relative > 0.0 {
         format!(
-            "the bench got slower from round to round: {pct:+.1}% from the first analysed round to the last (p = {:.1e})",
-            d.p
+            "the bench got slower from round to round: {pct:+.1}% from the first analysed round to the last ({})",
+            crate::fmt::p_clause(d.p)
         )
     } else {
         format!(
-            "the bench got faster from round to round: {pct:+.1}% from the first analysed round to the last (p = {:.1e})",
-            d.p
+            "the bench got faster from round to round: {pct:+.1}% from the first analysed round to the last ({})",
+            crate::fmt::p_clause(d.p)
         )
     };
     match machine {

@@ -208,14 +208,14 @@ fn drift_warning(
     Ok(Some(if percent.is_finite() {
         format!(
             "values drift across the stable segment: {percent:+.1}% from first to last \
-             (p = {:.2e})",
-            t.p
+             ({})",
+            crate::fmt::p_clause(t.p)
         )
     } else {
         format!(
             "values drift across the stable segment by far more than their mean, which is \
-             close to 0 (p = {:.2e})",
-            t.p
+             close to 0 ({})",
+            crate::fmt::p_clause(t.p)
         )
     }))
 }

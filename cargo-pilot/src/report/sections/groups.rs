@@ -193,7 +193,7 @@ fn pairs(g: &GroupDoc) -> String {
                     "{:.3}× [{:.3}, {:.3}]",
                     p.ratio, p.ratio_ci.low, p.ratio_ci.high
                 ),
-                p.p.map_or("-".into(), |p| format!("{p:.1e}")),
+                p.p.map_or("-".into(), pilot_engine::fmt::format_p),
                 verdict(&p.verdict),
             ]
         })

@@ -166,7 +166,7 @@ pub fn render_report(g: &GroupReport, sequential: bool) -> String {
                         "{:.3}× [{:.3}, {:.3}] vs {a}",
                         pair.ratio, pair.ratio_ci.low, pair.ratio_ci.high
                     ),
-                    pair.p.map_or("-".to_string(), |p| format!("{p:.1e}")),
+                    pair.p.map_or("-".to_string(), crate::fmt::format_p),
                     pair.verdict.as_str().to_string(),
                 ),
                 None => (String::new(), String::new(), String::new()),
