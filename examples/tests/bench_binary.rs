@@ -442,7 +442,7 @@ fn resume_skips_what_an_interrupted_run_finished() {
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(
-        out.contains("resuming the run started x: 1 bench(es) already done"),
+        out.contains("resuming the run started x: 1 bench already done"),
         "{out}"
     );
     assert!(
