@@ -49,7 +49,7 @@ pub fn line(row: &Row, markers: &[&str], failure: Option<&str>, style: LineStyle
     out
 }
 
-/// Prints bench `row`'s line as it finishes (see [`line`]); with `style.verbose`, what
+/// Prints bench `row`'s line as it finishes (see [`line()`]); with `style.verbose`, what
 /// recording a unit cost and its warnings in full under it.
 pub fn print_outcome(row: &Row, markers: &[&str], s: &SessionResult, style: LineStyle) {
     let failure = match &s.status {
