@@ -220,6 +220,13 @@ impl Settings {
             .map(|raw| raw.parse().unwrap_or_else(|e| panic!("{name}: {e}")))
     }
 
+    /// Colours for standard output, as `--color` (forwarded to the bench binaries too) asks.
+    pub fn paint(&self) -> pilot_engine::fmt::Paint {
+        self.get::<pilot_engine::fmt::ColorChoice>("color")
+            .unwrap_or_default()
+            .for_stdout()
+    }
+
     /// Whether the switch called `name` is on.
     pub fn on(&self, name: &str) -> bool {
         assert!(

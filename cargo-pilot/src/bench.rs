@@ -131,7 +131,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         if interrupt::happened() {
             println!(
                 "\n{}",
-                pilot_engine::report::results_table(&got.documents, false, paint(args))
+                pilot_engine::report::results_table(&got.documents, false, args.settings.paint())
             );
             eprintln!(
                 "cargo pilot: interrupted while running `{}`; every bench finished so far is \
@@ -245,14 +245,6 @@ fn gather(
     });
 }
 
-/// Colours for standard output, as `--color` (forwarded to the bench binaries too) asks.
-fn paint(args: &BenchArgs) -> pilot_engine::fmt::Paint {
-    args.settings
-        .get::<pilot_engine::fmt::ColorChoice>("color")
-        .unwrap_or_default()
-        .for_stdout()
-}
-
 /// The end of a run across targets: one table, the comparison with the baseline, the run
 /// document, and the exit code.
 fn finish(
@@ -265,14 +257,15 @@ fn finish(
     let verbose = args.settings.on("verbose");
     println!(
         "\n{}",
-        pilot_engine::report::results_table(&got.documents, verbose, paint(args)).trim_end()
+        pilot_engine::report::results_table(&got.documents, verbose, args.settings.paint())
+            .trim_end()
     );
     let context = |d: &ResultDoc| pilot_engine::report::context_of(d, &got.groups, false);
     let summary = pilot_engine::report::summary(
         &got.documents,
         &context,
         &mut Default::default(),
-        paint(args),
+        args.settings.paint(),
     );
     if !summary.is_empty() {
         print!("\n{summary}");

@@ -7,12 +7,14 @@
 //! other tests' benches, and theirs must not be mistaken for it.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+mod common;
 
 fn target_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-checks")
@@ -38,30 +40,18 @@ fn a_neighbour_that_stops_halfway_through_a_bench_is_blamed_on_the_machine() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixture-bench/Cargo.toml");
     let scratch = tempfile::tempdir().unwrap();
     let started = scratch.path().join("started");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
-    cmd.args([
-        "pilot",
-        "bench",
-        "--features",
-        "checks",
-        "--bench",
-        "checks",
-    ])
-    .args(["neighbour", "--exact", "--processes", "1"])
-    // A target met early: the session runs its least 7 s, and is not cut short (a drift
-    // is named when it is over three times the target).
-    .args(["--min-time", "7", "--max-time", "8", "--ci", "0.1"])
-    .arg("--manifest-path")
-    .arg(&manifest)
-    .env("CARGO_TARGET_DIR", target_dir())
-    .env("PILOT_FIXTURE_STARTED", &started)
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PILOT_") && k != "PILOT_FIXTURE_STARTED" {
-            cmd.env_remove(k);
-        }
-    }
+    let mut cmd = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"));
+    cmd.args(["bench", "--features", "checks", "--bench", "checks"])
+        .args(["neighbour", "--exact", "--processes", "1"])
+        // A target met early: the session runs its least 7 s, and is not cut short (a drift
+        // is named when it is over three times the target).
+        .args(["--min-time", "7", "--max-time", "8", "--ci", "0.1"])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("PILOT_FIXTURE_STARTED", &started)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let child = cmd.spawn().unwrap();
     // The build may take minutes; the session starts when the file appears.
     let wait = Instant::now();
@@ -84,11 +74,7 @@ fn a_neighbour_that_stops_halfway_through_a_bench_is_blamed_on_the_machine() {
         h.join().unwrap();
     }
     let out = child.wait_with_output().unwrap();
-    let text = format!(
-        "{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = common::text(&out);
     assert!(out.status.success(), "{text}");
     let path = target_dir().join("pilot/results/checks/neighbour.json");
     let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();

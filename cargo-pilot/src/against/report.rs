@@ -79,11 +79,7 @@ pub fn report(
     (saved, plan): (Saved, &Plan),
     out: &Out,
 ) -> Result<(), Failure> {
-    let paint = args
-        .settings
-        .get::<pilot_engine::fmt::ColorChoice>("color")
-        .unwrap_or_default()
-        .for_stdout();
+    let paint = args.settings.paint();
     let verbose = args.settings.on("verbose");
     out.say(&format!(
         "\n{}",

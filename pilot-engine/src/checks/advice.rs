@@ -208,6 +208,21 @@ impl Kind {
         }
     }
 
+    /// Whether the remedy depends on where the bench runs, so that [`crate::checks::advise`]
+    /// appends it to the message; the other kinds' messages carry their own.
+    pub fn remedy_fits_the_context(self) -> bool {
+        matches!(
+            self,
+            Kind::BusyMachine
+                | Kind::CpuSteal
+                | Kind::Throttled
+                | Kind::FewCores
+                | Kind::VirtualMachine
+                | Kind::Outliers
+                | Kind::MachineDrift
+        )
+    }
+
     /// What to do about it, fitted to `ctx`; `None` when nothing the user can do would help.
     pub fn advice(self, ctx: &Context) -> Option<String> {
         let interleave = interleave(ctx);

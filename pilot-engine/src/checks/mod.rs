@@ -106,20 +106,9 @@ pub(crate) fn is_workload_trend(kind: &str) -> bool {
 /// same message among `warnings`, so that a result document's advice is never one its bench
 /// already follows.
 pub(crate) fn advise(checks: &mut [CheckDoc], warnings: &mut [String], ctx: &advice::Context) {
-    // The kinds whose remedy depends on where the bench runs; the others' messages carry
-    // their own.
-    const FITTED: [Kind; 7] = [
-        Kind::BusyMachine,
-        Kind::CpuSteal,
-        Kind::Throttled,
-        Kind::FewCores,
-        Kind::VirtualMachine,
-        Kind::Outliers,
-        Kind::MachineDrift,
-    ];
     for c in checks {
         let Some(advice) = Kind::parse(&c.kind)
-            .filter(|k| FITTED.contains(k))
+            .filter(|k| k.remedy_fits_the_context())
             .and_then(|k| k.advice(ctx))
         else {
             continue;

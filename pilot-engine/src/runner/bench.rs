@@ -57,8 +57,6 @@ pub(super) struct Run<'a> {
     start_checks: Vec<CheckDoc>,
     /// How each bench's line is shown.
     style: LineStyle,
-    /// Whether this run is one side of `cargo pilot bench --against` (`PILOT_AGAINST`).
-    against: bool,
     /// Each measured bench's context, for the checks summary's advice.
     contexts: std::collections::HashMap<String, crate::checks::advice::Context>,
 }
@@ -110,6 +108,60 @@ pub(super) struct Announce {
     pub debug_build: bool,
 }
 
+/// The run's header under `--verbose`: how many benches, the clock, the machine's variation.
+fn print_header(args: &Args, announce: &Announce, clock: ClockInfo, speed: &MachineSpeed) {
+    let count = match announce.count {
+        Some((n, out)) => format!(
+            "{} ({out} filtered out)",
+            crate::fmt::counted(n, "bench", "benches")
+        ),
+        None => "benches as they are announced".to_string(),
+    };
+    println!(
+        "\nrunning {count}; clock: {:.1} ns per read, resolution {} ns\n{}",
+        clock.overhead_ns,
+        clock.resolution_ns,
+        speed.describe(args.confidence.unwrap_or(0.95))
+    );
+}
+
+/// The checks of the run's set-up (the build, the machine as it starts), with the advice that
+/// fits a run of benches on up to `announce.threads` threads.
+fn start_checks(machine: &MachineDoc, announce: &Announce) -> Vec<CheckDoc> {
+    let setup = crate::checks::system::Setup {
+        debug_build: announce.debug_build,
+        threads: announce.threads,
+        others_busy: crate::checks::system::others_busy_cores(Duration::from_millis(50)),
+        read: &crate::probe::read,
+    };
+    let mut checks = crate::checks::system::start_checks(machine, &setup);
+    let context = crate::checks::advice::Context {
+        grouped: false,
+        threads: announce.threads,
+        against: false,
+        ci: machine.ci.is_some(),
+    };
+    crate::checks::advise(&mut checks, &mut [], &context);
+    checks
+}
+
+impl LineStyle {
+    /// The style of a run of `selected` as `args` ask: names padded to the longest (benches
+    /// announced as they run, for pilot-criterion, are not known yet: half the most).
+    fn of_run(args: &Args, selected: &[&Bench]) -> LineStyle {
+        LineStyle {
+            width: selected
+                .iter()
+                .map(|b| b.name.chars().count())
+                .max()
+                .unwrap_or(NAME_WIDTH / 2)
+                .min(NAME_WIDTH),
+            paint: args.color.for_stdout(),
+            verbose: args.verbose,
+        }
+    }
+}
+
 impl<'a> Run<'a> {
     /// Starts a run of `selected` (for benches announced as they run, of none yet): reads the
     /// baseline asked for, measures the clock and the machine's speed, prints the run's
@@ -133,38 +185,12 @@ impl<'a> Run<'a> {
         machine.speed = Some(speed.doc());
         let verbose = args.verbose;
         if verbose {
-            let count = match announce.count {
-                Some((n, out)) => format!(
-                    "{} ({out} filtered out)",
-                    crate::fmt::counted(n, "bench", "benches")
-                ),
-                None => "benches as they are announced".to_string(),
-            };
-            println!(
-                "\nrunning {count}; clock: {:.1} ns per read, resolution {} ns\n{}",
-                clock.overhead_ns,
-                clock.resolution_ns,
-                speed.describe(args.confidence.unwrap_or(0.95))
-            );
+            print_header(args, &announce, clock, &speed);
         }
         for w in speed_warnings {
             println!("warning: {}", crate::fmt::terminal(&w));
         }
-        let setup = crate::checks::system::Setup {
-            debug_build: announce.debug_build,
-            threads: announce.threads,
-            others_busy: crate::checks::system::others_busy_cores(Duration::from_millis(50)),
-            read: &crate::probe::read,
-        };
-        let mut start_checks = crate::checks::system::start_checks(&machine, &setup);
-        let against = std::env::var_os("PILOT_AGAINST").is_some();
-        let run_context = crate::checks::advice::Context {
-            grouped: false,
-            threads: announce.threads,
-            against,
-            ci: machine.ci.is_some(),
-        };
-        crate::checks::advise(&mut start_checks, &mut [], &run_context);
+        let start_checks = start_checks(&machine, &announce);
         if verbose {
             print!("{}", crate::checks::system::describe(&start_checks));
         }
@@ -197,18 +223,7 @@ impl<'a> Run<'a> {
             root,
             target,
             start_checks,
-            style: LineStyle {
-                // Benches announced as they run (pilot-criterion) are not known yet.
-                width: selected
-                    .iter()
-                    .map(|b| b.name.chars().count())
-                    .max()
-                    .unwrap_or(NAME_WIDTH / 2)
-                    .min(NAME_WIDTH),
-                paint: args.color.for_stdout(),
-                verbose,
-            },
-            against,
+            style: LineStyle::of_run(args, selected),
             contexts: std::collections::HashMap::new(),
         };
         if let Some(name) = &args.save_baseline {
@@ -323,7 +338,8 @@ impl Run<'_> {
         crate::checks::advice::Context {
             grouped: b.group.is_some(),
             threads: b.threads,
-            against: self.against,
+            // `--against` runs its benches in child processes, which record nothing here.
+            against: false,
             ci: self.machine.ci.is_some(),
         }
     }
