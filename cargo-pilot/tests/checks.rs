@@ -109,10 +109,12 @@ fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
 
     let (_, slow) = bench(
         "slowdown",
-        // One process: the fixture slows down over its process's first 3 s, which several
-        // short processes would each see only the start of.
-        &["--min-time", "3", "--max-time", "3", "--processes", "1"],
-        &[("PILOT_FIXTURE_SLOWDOWN_S", "3")],
+        // One process: the fixture slows down over its process's first 5 s, which several
+        // short processes would each see only the start of. 5 s rather than 3: about 18
+        // rounds, so that one noisy round cannot hide the trend from the drift's test (at 3 s,
+        // 11 rounds sometimes left p above 0.001 on a quiet machine).
+        &["--min-time", "5", "--max-time", "5", "--processes", "1"],
+        &[("PILOT_FIXTURE_SLOWDOWN_S", "5")],
     );
     let c = check(&slow, "slowdown");
     let relative = c["relative"].as_f64().unwrap();
