@@ -482,6 +482,19 @@ fn max_runs_in_a_group_bounds_each_programs_runs_and_keeps_their_time() {
         let out = pilot_run(dir.path(), &args);
         assert!(out.status.success(), "{}", text(&out));
         let doc = read(&json);
+        if !extra.is_empty() {
+            // Stopped by -M, not by the cap, and the ranking is not called settled before
+            // both members had an estimate to rank.
+            let header = text(&out);
+            let header = header.lines().find(|l| l.starts_with("group ")).unwrap();
+            assert!(!header.contains("time cap"), "{header}");
+            assert!(!header.contains("settled at"), "{header}");
+            let status = doc["groups"][0]["status"].as_str().unwrap_or_default();
+            assert!(
+                ["most runs", "settled"].contains(&status),
+                "{status}: {header}"
+            );
+        }
         (0..2)
             .map(|i| pi(&doc["results"][i], "time")["mean"].as_f64().unwrap())
             .collect()

@@ -43,6 +43,8 @@ struct GroupOutcome {
     cycles: usize,
     elapsed: Duration,
     ranking_settled: Option<Duration>,
+    /// Every member ran its most runs (`--max-runs`) before the cap.
+    at_most_units: bool,
     confidence: f64,
 }
 
@@ -189,6 +191,7 @@ fn measure_interleaved(
         cycles: result.cycles,
         elapsed: result.elapsed,
         ranking_settled: result.ranking_settled,
+        at_most_units: result.at_most_units,
         confidence: gc.confidence,
     };
     (result.members, Some(group))
@@ -231,6 +234,7 @@ fn measure_one_by_one(
             cycles: 0,
             elapsed: sessions.iter().map(|s| s.elapsed).sum(),
             ranking_settled: None,
+            at_most_units: false,
             confidence: gc.confidence,
         }
     });
@@ -356,7 +360,8 @@ fn group_docs(
         g.cycles,
         g.elapsed,
         g.ranking_settled,
-    );
+    )
+    .stopped_at_most_units(g.at_most_units);
     print!("{}", render_report(&report, plan.sequential));
     vec![group_doc(&report, interleaved)]
 }

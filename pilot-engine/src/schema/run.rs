@@ -54,7 +54,7 @@ pub struct GroupDoc {
     pub pairs: Vec<PairDoc>,
     /// Members with an estimate, in ranking order.
     pub members: Vec<MemberDoc>,
-    /// `settled` or `time cap`.
+    /// `settled`, `time cap`, or `most runs` (every member ran its most runs first).
     pub status: String,
     /// Whether the members ran interleaved.
     pub interleaved: bool,

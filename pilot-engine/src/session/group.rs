@@ -78,6 +78,9 @@ pub struct GroupResult {
     /// When every pair had been settled (and stayed so at every later look), if ever: the time
     /// the ranking alone took. The group may run on after it, for the members' targets.
     pub ranking_settled: Option<Duration>,
+    /// Whether the group stopped because every member still ranked had run its most units
+    /// (`--max-runs`) or its workload's time, rather than at the group's cap.
+    pub at_most_units: bool,
 }
 
 /// A small deterministic generator (SplitMix64) for the order of members in each cycle.
@@ -130,6 +133,7 @@ pub fn run_group(
         ranking_settled: None,
     };
     let mut interrupted = false;
+    let mut at_most_units = false;
     let settled = loop {
         if super::stop::requested() {
             interrupted = true;
@@ -145,6 +149,7 @@ pub fn run_group(
         if (0..n).all(|i| ended[i].is_some() || done(&states[i], &*workloads[i])) {
             // Every member still ranked has run its most units or its time: the ranking is
             // what they measured.
+            at_most_units = true;
             break false;
         }
         let at_cap = elapsed >= config.max_time;
@@ -167,6 +172,7 @@ pub fn run_group(
         cycles,
         elapsed,
         ranking_settled: looks.ranking_settled,
+        at_most_units,
     }
 }
 
@@ -199,7 +205,10 @@ impl Looks {
             .iter()
             .filter(|p| p.verdict == PairVerdict::Undecided)
             .count();
-        if self.undecided > 0 {
+        let complete = indices.len() + ended.iter().filter(|e| e.is_some()).count() == ended.len();
+        // Settled only once every member is ranked: before then, no pair is undecided because
+        // there are too few members with an estimate to pair.
+        if self.undecided > 0 || !complete {
             self.ranking_settled = None;
         } else if self.ranking_settled.is_none() {
             self.ranking_settled = Some(elapsed);
@@ -211,7 +220,6 @@ impl Looks {
                 states[i].has_least_samples()
             }
         });
-        let complete = indices.len() + ended.iter().filter(|e| e.is_some()).count() == ended.len();
         if self.undecided == 0 && targets && complete && elapsed >= config.min_time {
             return true;
         }

@@ -24,6 +24,8 @@ pub struct GroupReport {
     confidence: f64,
     /// What the members' times are per (the title of the time column).
     per: String,
+    /// Whether every member had run its most units (`--max-runs`) when the group stopped.
+    at_most_units: bool,
 }
 
 impl GroupReport {
@@ -37,6 +39,13 @@ impl GroupReport {
     pub(super) fn of_members(mut self, members: &[&Bench]) -> Self {
         let per = members.iter().map(|b| TimePer::of_form(form(&b.def.body)));
         self.per = TimePer::title(per).unwrap_or_else(|| "time".to_string());
+        self
+    }
+
+    /// The report of a group that stopped because every member had run its most units
+    /// (`--max-runs`), not at its time cap.
+    pub fn stopped_at_most_units(mut self, yes: bool) -> Self {
+        self.at_most_units = yes;
         self
     }
 }
@@ -73,7 +82,14 @@ pub fn group_doc(g: &GroupReport, interleaved: bool) -> GroupDoc {
                 },
             })
             .collect(),
-        status: if g.settled { "settled" } else { "time cap" }.to_string(),
+        status: if g.settled {
+            "settled"
+        } else if g.at_most_units {
+            "most runs"
+        } else {
+            "time cap"
+        }
+        .to_string(),
         interleaved,
         cycles: g.cycles,
         elapsed_s: g.elapsed.as_secs_f64(),
@@ -117,6 +133,7 @@ pub fn group_report(
         ranking_settled,
         confidence,
         per: "time per unit".to_string(),
+        at_most_units: false,
     }
 }
 
@@ -127,6 +144,9 @@ pub fn render_report(g: &GroupReport, sequential: bool) -> String {
         (true, true) => "one after another, settled".to_string(),
         (true, false) => "one after another, not settled".to_string(),
         (false, true) => format!("settled after {} cycles", g.cycles),
+        (false, false) if g.at_most_units => {
+            format!("every member ran its most runs after {} cycles", g.cycles)
+        }
         (false, false) => format!("time cap after {} cycles", g.cycles),
     };
     // A ranking settled long before the end: the rest went to the members' targets.
