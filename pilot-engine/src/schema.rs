@@ -24,7 +24,7 @@ pub use machine::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRu
 pub use result::{
     CheckDoc, CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS, MEAN_TIME_PI, MachinePartDoc,
     OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, RateDoc, ResultDoc, RoundDoc,
-    RoundMachineDoc, STATUSES, SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES,
+    RoundMachineDoc, STATUSES, SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES, WarmUpWorkDoc,
 };
 pub use run::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FinishedTargetDoc, GroupDoc, MemberDoc,

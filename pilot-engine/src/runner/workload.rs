@@ -330,6 +330,33 @@ impl<'c> BenchWorkload<'c> {
         }
     }
 
+    /// Runs the routine unmeasured for `iterations` iterations (units in the full form), in
+    /// rounds of doubling work amounts, until they are done, `budget` has passed, or a stop
+    /// is requested: the warm-up an earlier process of the same bench showed, so that this
+    /// process's session starts at the steady state. A readings-only workload has no
+    /// iterations to count and runs nothing here. A panic of the workload is its failure.
+    pub(super) fn warm_up(&mut self, iterations: u64, budget: Duration) -> Result<(), String> {
+        if matches!(self.body, BenchBody::ReadingsOnly(_)) {
+            return Ok(());
+        }
+        let start = std::time::Instant::now();
+        let (mut done, mut work) = (0u64, 1u64);
+        while done < iterations
+            && start.elapsed() < budget
+            && !crate::runner::interrupt::requested()
+        {
+            let per_unit = match self.body {
+                BenchBody::Micro(_) => self.iters.max(1),
+                _ => 1,
+            };
+            let w = work.min((iterations - done).div_ceil(per_unit)).max(1);
+            self.round(w)?;
+            done = done.saturating_add(w.saturating_mul(per_unit));
+            work = work.saturating_mul(2);
+        }
+        Ok(())
+    }
+
     /// Calibration can run while the routine is still slow (a warm-up), leaving units too short
     /// once it is fast: raise the iteration count when a round's median unit falls below the
     /// target. Readings are per iteration, so earlier rounds stay comparable.
@@ -423,5 +450,6 @@ pub(super) fn failed_session(msg: &str) -> SessionResult {
         overhead: None,
         machine_state: None,
         warm_up_start: None,
+        warm_up_work: None,
     }
 }

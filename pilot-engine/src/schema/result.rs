@@ -104,6 +104,20 @@ pub struct ResultDoc {
     /// system has no /proc to read), or `off` (`--no-sampling`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_state: Option<String>,
+    /// The work the workload did before its steady state, when it warmed up (`warm_up` is
+    /// `warm-up`): in several processes, every process after the one that showed it runs this
+    /// much unmeasured before its session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm_up_work: Option<WarmUpWorkDoc>,
+}
+
+/// The work a warm-up took.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct WarmUpWorkDoc {
+    /// Iterations of the routine (units in the full form) before the steady state.
+    pub iterations: u64,
+    /// Their wall time in seconds.
+    pub seconds: f64,
 }
 
 /// The full form's instrumentation overhead: pairs of rounds with unit recording on and off.

@@ -46,6 +46,7 @@ fn session(status: Status) -> SessionResult {
             work: 1000,
             duration: Duration::from_micros(120),
             units: 1000,
+            iterations: 1,
             stable: Some((10, 1000)),
             analysed: true,
             mean_ns: Some(100.0),
@@ -90,6 +91,7 @@ fn session(status: Status) -> SessionResult {
         }),
         machine_state: Some("sampled"),
         warm_up_start: None,
+        warm_up_work: None,
     }
 }
 

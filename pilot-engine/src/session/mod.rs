@@ -213,6 +213,8 @@ pub struct RoundRecord {
     pub duration: Duration,
     /// Number of unit readings (0 in readings-only mode).
     pub units: usize,
+    /// Iterations per timed unit (the micro form's; 1 otherwise, and where unknown).
+    pub iterations: u64,
     /// The stable phase of the round's unit readings, when it was analysed and had one.
     pub stable: Option<(usize, usize)>,
     /// Whether the round went into the analysis (short rounds do not).
@@ -364,6 +366,47 @@ pub struct SessionResult {
     /// How far the readings' start lay outside the stable rounds' range (see
     /// [`warmup::WarmUpEvidence::start_change`]), when it did.
     pub warm_up_start: Option<f64>,
+    /// The work the workload did before the first reading the estimate counts, when the
+    /// session warmed up (class `warm-up`): a later process of the same bench runs as much
+    /// unmeasured before its own session (see `runner::processes`).
+    pub warm_up_work: Option<WarmUpWork>,
+}
+
+/// The work a session's warm-up took: what a later process must run before its readings are
+/// the steady state's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WarmUpWork {
+    /// Iterations of the routine (units in the full form) run before the steady state.
+    pub iterations: u64,
+    /// The wall time they took.
+    pub time: Duration,
+}
+
+impl WarmUpWork {
+    /// The warm-up in `rounds` when the first `cut` rounds with a stable phase were cut as a
+    /// warm-up that outlasted them: every unit before the stable phase of the next one.
+    /// `None` when no round has a stable phase after the cut. Time: O(rounds).
+    pub(crate) fn of_rounds(rounds: &[RoundRecord], cut: usize) -> Option<WarmUpWork> {
+        let first = rounds
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.analysed && r.stable.is_some())
+            .nth(cut)?
+            .0;
+        let before = &rounds[..first];
+        let mut iterations: u64 = before
+            .iter()
+            .map(|r| (r.units as u64).saturating_mul(r.iterations))
+            .fold(0, u64::saturating_add);
+        let mut time: Duration = before.iter().map(|r| r.duration).sum();
+        let r = &rounds[first];
+        let (start, _) = r.stable?;
+        iterations = iterations.saturating_add((start as u64).saturating_mul(r.iterations));
+        if r.units > 0 {
+            time += r.duration.mul_f64(start as f64 / r.units as f64);
+        }
+        Some(WarmUpWork { iterations, time })
+    }
 }
 
 /// The largest slow start (relative to the slowest stable round) that other processes are
@@ -516,4 +559,54 @@ pub fn run_session(
         }
     };
     state.finish(status)
+}
+
+#[cfg(test)]
+mod warm_up_work_tests {
+    use super::*;
+
+    fn round(
+        units: usize,
+        iterations: u64,
+        ms: u64,
+        stable: Option<(usize, usize)>,
+    ) -> RoundRecord {
+        RoundRecord {
+            work: units as u64,
+            duration: Duration::from_millis(ms),
+            units,
+            iterations,
+            stable,
+            analysed: stable.is_some(),
+            mean_ns: None,
+            bins: None,
+            rss_bytes: None,
+            end: Duration::ZERO,
+            marks: Vec::new(),
+            machine: None,
+        }
+    }
+
+    #[test]
+    fn the_work_before_the_first_kept_stable_phase_is_counted_by_hand() {
+        // Two short rounds (not analysed), one analysed round cut as a warm-up, then the
+        // first kept round, whose stable phase starts at its fourth unit.
+        let rounds = [
+            round(4, 10, 1, None),
+            round(8, 10, 2, None),
+            round(16, 10, 4, Some((2, 16))),
+            round(20, 20, 10, Some((3, 20))),
+            round(40, 20, 20, Some((0, 40))),
+        ];
+        let w = WarmUpWork::of_rounds(&rounds, 1).unwrap();
+        // 4·10 + 8·10 + 16·10 + 3·20 = 340 iterations; 1 + 2 + 4 ms and 3/20 of 10 ms.
+        assert_eq!(w.iterations, 340);
+        assert_eq!(w.time, Duration::from_micros(8_500));
+        // Nothing cut: up to the first stable phase's start, 2 units into the third round.
+        let w = WarmUpWork::of_rounds(&rounds, 0).unwrap();
+        assert_eq!(w.iterations, 40 + 80 + 20);
+        assert_eq!(w.time, Duration::from_micros(3_500));
+        // More cut than there are stable rounds: no steady state to start from.
+        assert_eq!(WarmUpWork::of_rounds(&rounds, 3), None);
+    }
 }

@@ -6,7 +6,9 @@ use std::time::Duration;
 use super::reach::{OutOfReach, judge, judged_after, out_of_reach_warning};
 use super::readings::Readings;
 use super::warnings::unresolved_warning;
-use super::{Estimate, OnEstimate, RoundData, RoundRecord, SessionConfig, SessionResult, Status};
+use super::{
+    Estimate, OnEstimate, RoundData, RoundRecord, SessionConfig, SessionResult, Status, WarmUpClass,
+};
 use crate::record::Clock;
 
 /// Most units one round may have (the readings of a round are held in memory at once).
@@ -226,6 +228,7 @@ impl<'a> Session<'a> {
             work,
             duration,
             units: 0,
+            iterations: 1,
             stable: None,
             analysed: !short && !trial,
             mean_ns: None,
@@ -246,6 +249,7 @@ impl<'a> Session<'a> {
                     ));
                 }
                 record.units = units.len();
+                record.iterations = iterations.max(1);
                 record.mean_ns = Some(units.iter().sum::<f64>() / units.len() as f64);
                 record.bins = crate::stats::ReadingBins::of(&units, super::ROUND_BINS);
                 if short {
@@ -399,6 +403,9 @@ impl<'a> Session<'a> {
             .flatten();
         let outliers =
             (!readings_only && readings.outliers.readings > 0).then_some(readings.outliers);
+        let warm_up_work = (!readings_only && warm_up == Some(WarmUpClass::WarmUp))
+            .then(|| super::WarmUpWork::of_rounds(&readings.rounds, readings.warm_up_rounds))
+            .flatten();
         if let (Status::OutOfReach, Some(e), Some(found)) = (&status, &estimate, &out_of_reach) {
             let target = readings.config.target;
             readings
@@ -422,6 +429,7 @@ impl<'a> Session<'a> {
             overhead: None,
             machine_state: None,
             warm_up_start,
+            warm_up_work,
         }
     }
 }

@@ -294,6 +294,10 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
         }),
         overhead: s.overhead.map(|o| overhead_doc(&o, s.estimate.as_ref())),
         machine_state: s.machine_state.map(str::to_string),
+        warm_up_work: s.warm_up_work.map(|w| crate::schema::WarmUpWorkDoc {
+            iterations: w.iterations,
+            seconds: w.time.as_secs_f64(),
+        }),
     }
 }
 
@@ -453,6 +457,7 @@ mod tests {
             overhead: None,
             machine_state: None,
             warm_up_start: None,
+            warm_up_work: None,
         };
         let config = SessionConfig::default();
         let doc = document(&record(&session, &config));

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::child::run_process;
+use super::child::{WarmUp, run_process};
 use super::combination::{merge_warnings, processes_result};
 use super::report::{NO_ESTIMATE, ProcessResult, no_estimate_status};
 use crate::report::LiveProgress;
@@ -43,12 +43,20 @@ pub(in crate::runner) fn measure_in_processes(
     let mut warnings: Vec<String> = Vec::new();
     let mut estimate = None;
     let mut wanted = processes;
+    let mut warm_up = WarmUp::default();
     let status = loop {
         let remaining = config.max_time.saturating_sub(start.elapsed());
         let cap = process_cap(&costs, (done.len(), processes, wanted), config, remaining);
         let began = Instant::now();
-        match run_process(&b.name, cap, config, child_target) {
+        match run_process(
+            &b.name,
+            cap + warm_up.extra_cap(),
+            config,
+            child_target,
+            warm_up,
+        ) {
             Ok(p) => {
+                warm_up.learn(&p);
                 merge_warnings(&mut warnings, &done, &p);
                 costs.push(cost_of(&p, began.elapsed()));
                 done.push(p);

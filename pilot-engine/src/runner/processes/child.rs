@@ -43,7 +43,11 @@ pub(in crate::runner) fn child_session(
     let config = session_config(args, b.def);
     let started = now();
     let mut workload = BenchWorkload::new(b, target_unit_ns(clock)).with_closure(closure);
-    let session = match calibrate(&mut workload) {
+    let ready = calibrate(&mut workload).and_then(|()| match WarmUp::asked() {
+        Some(w) => workload.warm_up(w.iterations, w.budget),
+        None => Ok(()),
+    });
+    let session = match ready {
         Err(msg) => failed_session(&msg),
         Ok(()) => workload.session(&config, SessionChecks::of(args, clock), &mut |_, _| {}),
     };
@@ -84,12 +88,79 @@ pub(in crate::runner) fn child_session(
     }
 }
 
-/// Runs one session of `name` in a fresh process of this executable, capped at `cap`.
+/// What the processes of one bench have learnt of its warm-up: the largest a process showed
+/// (see [`crate::session::WarmUpWork`]). Every later process runs that much of the routine,
+/// and a quarter more, unmeasured before its session, so that a process too short to outlast
+/// the warm-up on its own (a loaded machine slows it) does not report the warm-up's level as
+/// its estimate. Its cap grows by what that took, with room for a slower machine.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct WarmUp {
+    /// The largest warm-up a process showed, in iterations (those it ran unmeasured first
+    /// included).
+    learnt: u64,
+    /// Iterations to run unmeasured: `learnt` and a quarter more.
+    iterations: u64,
+    /// The most time they may take.
+    budget: Duration,
+}
+
+/// The variables that pass a [`WarmUp`] to a child process.
+const WARM_UP_ITERATIONS: &str = "PILOT_WARM_UP_ITERATIONS";
+const WARM_UP_SECONDS: &str = "PILOT_WARM_UP_SECONDS";
+
+impl WarmUp {
+    /// Takes what process `p`, started with this warm-up, showed of it: a warm-up of its own
+    /// that outlasted the iterations it ran unmeasured first adds to them, when it is at least
+    /// a tenth of them (a slower start of a few rounds, which a neighbour can cause, would
+    /// otherwise compound from process to process).
+    pub(super) fn learn(&mut self, p: &ProcessResult) {
+        if let Some(w) = p
+            .warm_up_work
+            .filter(|w| w.iterations >= self.iterations / 10)
+        {
+            let learnt = self.iterations.saturating_add(w.iterations);
+            if learnt > self.learnt {
+                self.learnt = learnt;
+                self.iterations = learnt.saturating_add(learnt / 4);
+                // At the pace of the warm-up seen, three times over (a loaded machine runs it
+                // slower), within 20 ms to 1 s.
+                let pace = w.time.as_secs_f64() / w.iterations.max(1) as f64;
+                let seconds = (3.0 * pace * self.iterations as f64).clamp(0.02, 1.0);
+                self.budget = Duration::from_secs_f64(seconds);
+            }
+        }
+    }
+
+    /// What a process's cap grows by to pay for the warm-up it runs first.
+    pub(super) fn extra_cap(&self) -> Duration {
+        if self.iterations == 0 {
+            Duration::ZERO
+        } else {
+            self.budget
+        }
+    }
+
+    /// The warm-up the parent asked this child process for, if any.
+    fn asked() -> Option<WarmUp> {
+        let iterations: u64 = std::env::var(WARM_UP_ITERATIONS).ok()?.parse().ok()?;
+        let seconds: f64 = std::env::var(WARM_UP_SECONDS).ok()?.parse().ok()?;
+        Some(WarmUp {
+            learnt: iterations,
+            iterations,
+            budget: Duration::try_from_secs_f64(seconds).ok()?,
+        })
+        .filter(|w| w.iterations > 0)
+    }
+}
+
+/// Runs one session of `name` in a fresh process of this executable, capped at `cap`, after
+/// the `warm_up` learnt from its earlier processes.
 pub(super) fn run_process(
     name: &str,
     cap: Duration,
     config: &SessionConfig,
     child_target: f64,
+    warm_up: WarmUp,
 ) -> Result<ProcessResult, String> {
     let exe =
         std::env::current_exe().map_err(|e| format!("cannot find the bench executable: {e}"))?;
@@ -108,6 +179,8 @@ pub(super) fn run_process(
         .env("PILOT_MIN_TIME", "0")
         .env("PILOT_CI", format!("{child_target}"))
         .env("PILOT_CONFIDENCE", format!("{}", config.confidence))
+        .env(WARM_UP_ITERATIONS, warm_up.iterations.to_string())
+        .env(WARM_UP_SECONDS, format!("{}", warm_up.budget.as_secs_f64()))
         .env_remove("PILOT_JSON")
         .env_remove("PILOT_SAVE_BASELINE")
         .stdout(std::process::Stdio::null())

@@ -108,6 +108,10 @@ pub(super) fn processes_result(
         overhead: None,
         machine_state: done.iter().find_map(|p| p.machine_state),
         warm_up_start: None,
+        warm_up_work: done
+            .iter()
+            .filter_map(|p| p.warm_up_work)
+            .max_by_key(|w| w.iterations),
     };
     (session, iters)
 }

@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use super::child::run_process;
+use super::child::{WarmUp, run_process};
 use super::combination::{merge_warnings, processes_result};
 use super::report::{NO_ESTIMATE, ProcessResult, no_estimate_status};
 use crate::report::LiveProgress;
@@ -83,6 +83,8 @@ struct MemberProcesses {
     status: Option<Status>,
     /// The combined estimate over `done`, once two processes reported.
     estimate: Option<Estimate>,
+    /// What its processes have learnt of its warm-up.
+    warm_up: WarmUp,
 }
 
 impl MemberProcesses {
@@ -92,8 +94,10 @@ impl MemberProcesses {
     fn run_one(&mut self, b: &Bench, config: &SessionConfig, processes: usize) -> ControlFlow<()> {
         let share = (config.max_time / processes as u32).max(LEAST_SHARE);
         let child_target = (config.target * (processes as f64).sqrt()).min(0.5);
-        match run_process(&b.name, share, config, child_target) {
+        let cap = share + self.warm_up.extra_cap();
+        match run_process(&b.name, cap, config, child_target, self.warm_up) {
             Ok(p) => {
+                self.warm_up.learn(&p);
                 merge_warnings(&mut self.warnings, &self.done, &p);
                 self.done.push(p);
             }

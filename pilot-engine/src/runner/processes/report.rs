@@ -23,6 +23,8 @@ pub(super) struct ProcessResult {
     pub(super) checks: Vec<crate::schema::CheckDoc>,
     pub(super) machine_state: Option<&'static str>,
     pub(super) warm_up: Option<WarmUpClass>,
+    /// The work its warm-up took, when it warmed up.
+    pub(super) warm_up_work: Option<crate::session::WarmUpWork>,
     pub(super) outliers: Option<OutlierCount>,
     pub(super) iters: Option<u64>,
     /// The process's readings-only fit had a non-positive slope ([`Status::Unresolved`]):
@@ -85,6 +87,12 @@ pub(super) fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
             None => None,
         },
         warm_up: doc.warm_up.as_deref().and_then(WarmUpClass::parse),
+        warm_up_work: doc.warm_up_work.and_then(|w| {
+            Some(crate::session::WarmUpWork {
+                iterations: w.iterations,
+                time: Duration::try_from_secs_f64(w.seconds).ok()?,
+            })
+        }),
         // The document keeps the counts, not the sums: a combined count moves no mean.
         outliers: doc.outliers.map(|o| OutlierCount {
             z: o.z,
@@ -128,6 +136,7 @@ fn rounds_of(doc: &ResultDoc) -> Vec<RoundRecord> {
             work: r.work,
             duration: Duration::from_nanos(r.duration_ns),
             units: r.units,
+            iterations: 1,
             stable: r.stable.map(|[a, b]| (a, b)),
             analysed: r.analysed,
             mean_ns: None,

@@ -296,11 +296,19 @@ fn a_warm_up_longer_than_a_round_is_cut_with_its_rounds() {
     assert!(e.relative_half_width() < 0.02, "{:?}", e.ci);
     assert_eq!(r.warm_up, Some(WarmUpClass::WarmUp));
     assert!(r.removed >= 150_000, "{} removed", r.removed);
+    // The work before the steady state, which later processes run unmeasured first: the
+    // 200 000 slow units, and no more than a round's worth after them (change-point detection
+    // places the cut within a few units; the first kept round may start a little late).
+    let w = r.warm_up_work.expect("a warm-up's work");
+    assert!((200_000..=260_000).contains(&w.iterations), "{w:?}");
+    // Its time: the slow units' 200 ms, the rounds' set-ups and a few fast units besides.
+    assert!((0.2..0.25).contains(&w.time.as_secs_f64()), "{:?}", w.time);
     // A level session loses no round: its first rounds are no slower than the rest.
     let clock = ScriptedClock::default();
     let mut w = Scripted::new(&clock, |_, rng| 100.0 * (1.0 + 0.01 * noise(rng)));
     let r = run(&mut w, &clock, &config);
     assert_eq!(r.warm_up, Some(WarmUpClass::Flat));
+    assert_eq!(r.warm_up_work, None);
     let analysed = r.rounds.iter().filter(|r| r.stable.is_some()).count();
     assert_eq!(r.estimate.unwrap().rounds, analysed);
 }
