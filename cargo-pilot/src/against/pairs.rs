@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use pilot_engine::compare::{Verdict, compare_paired};
-use pilot_engine::runner::{ChildReport, now};
+use pilot_engine::runner::{ChildReport, WarmUp, now};
 
 use super::plan::Plan;
 use super::process::{NoReport, run_child};
@@ -149,18 +149,26 @@ pub fn measure(b: &Bench, plan: &Plan, out: &Out) -> Outcome {
     let started = now();
     let elapsed = || start.elapsed();
     let interrupted = interrupt::happened;
+    // Each build warms up in its own way: each side learns its own.
+    let (mut base_warm_up, mut head_warm_up) = (WarmUp::default(), WarmUp::default());
     let g = match (b.base, b.head) {
         (Some(base), Some(head)) => pair_loop(
             plan,
             &elapsed,
-            &mut |is_base, cap| run_child(if is_base { base } else { head }, &b.name, cap, plan),
+            &mut |is_base, cap| {
+                if is_base {
+                    run_child(base, &b.name, cap, plan, &mut base_warm_up)
+                } else {
+                    run_child(head, &b.name, cap, plan, &mut head_warm_up)
+                }
+            },
             &ChildReport::mean,
             &interrupted,
         ),
         (None, Some(head)) => alone_loop(
             plan,
             &elapsed,
-            &mut |cap| run_child(head, &b.name, cap, plan),
+            &mut |cap| run_child(head, &b.name, cap, plan, &mut head_warm_up),
             &interrupted,
         ),
         _ => Gathered::new(),

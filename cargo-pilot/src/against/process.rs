@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use pilot_engine::runner::ChildReport;
+use pilot_engine::runner::{ChildReport, WarmUp};
 
 use super::plan::Plan;
 use crate::cargo::BenchExe;
@@ -29,12 +29,14 @@ impl From<String> for NoReport {
 }
 
 /// One process of `exe` measuring bench `name` alone (the binary's child mode) for at most
-/// `cap`: its report, or what went wrong.
+/// `cap`, after running unmeasured the warm-up its earlier processes showed (`warm_up`, which
+/// learns from this one): its report, or what went wrong.
 pub fn run_child(
     exe: &BenchExe,
     name: &str,
     cap: Duration,
     plan: &Plan,
+    warm_up: &mut WarmUp,
 ) -> Result<ChildReport, NoReport> {
     // The child's result goes in a folder of its own, removed however this function returns.
     let scratch = tempfile::Builder::new()
@@ -47,7 +49,10 @@ pub fn run_child(
         .arg(&path)
         .current_dir(&exe.package_dir)
         .env("PILOT_CHILD", "1")
-        .env("PILOT_MAX_TIME", format!("{}", cap.as_secs_f64()))
+        .env(
+            "PILOT_MAX_TIME",
+            format!("{}", (cap + warm_up.extra_cap()).as_secs_f64()),
+        )
         .env("PILOT_MIN_TIME", "0")
         .env("PILOT_CI", format!("{}", plan.process_ci))
         .env_remove("PILOT_JSON")
@@ -68,6 +73,7 @@ pub fn run_child(
     if plan.no_overhead_check {
         cmd.env("PILOT_NO_OVERHEAD_CHECK", "1");
     }
+    warm_up.apply(&mut cmd);
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot start `{}`: {e}", exe.path.display()))?;
@@ -79,10 +85,12 @@ pub fn run_child(
             short_path(&exe.path)
         )
     })?;
-    ChildReport::parse(&text).map_err(|f| NoReport {
+    let report = ChildReport::parse(&text).map_err(|f| NoReport {
         too_short: f.status == "time cap",
         message: format!("{} ({})", f.message, f.status),
-    })
+    })?;
+    warm_up.learn_report(&report);
+    Ok(report)
 }
 
 /// The executable's file name, for messages.

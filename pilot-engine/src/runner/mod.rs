@@ -38,7 +38,7 @@ pub use group::{
     MEMBER_MAX_ROUND, group_config, group_doc, group_report, rank_sessions, render_report,
 };
 pub use interrupt::install as interrupt_install;
-pub use processes::{ChildFailure, ChildReport, combine_children};
+pub use processes::{ChildFailure, ChildReport, WarmUp, combine_children};
 pub use speed::MachineSpeed;
 
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.

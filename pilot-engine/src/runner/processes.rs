@@ -12,6 +12,7 @@ mod interleaved;
 mod report;
 
 pub(super) use bench::measure_in_processes;
+pub use child::WarmUp;
 pub(super) use child::{child_mode, child_session};
 pub use combination::combine_children;
 pub(super) use interleaved::measure_interleaved;

@@ -94,7 +94,7 @@ pub(in crate::runner) fn child_session(
 /// the warm-up on its own (a loaded machine slows it) does not report the warm-up's level as
 /// its estimate. Its cap grows by what that took, with room for a slower machine.
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct WarmUp {
+pub struct WarmUp {
     /// The largest warm-up a process showed, in iterations (those it ran unmeasured first
     /// included).
     learnt: u64,
@@ -131,8 +131,20 @@ impl WarmUp {
         }
     }
 
+    /// Takes what the process that gave `report`, started with this warm-up, showed of it
+    /// (for callers that start the processes themselves, as `cargo pilot bench --against`).
+    pub fn learn_report(&mut self, report: &super::ChildReport) {
+        self.learn(&report.result);
+    }
+
+    /// Passes this warm-up to the child process `cmd` will start.
+    pub fn apply(&self, cmd: &mut std::process::Command) {
+        cmd.env(WARM_UP_ITERATIONS, self.iterations.to_string())
+            .env(WARM_UP_SECONDS, format!("{}", self.budget.as_secs_f64()));
+    }
+
     /// What a process's cap grows by to pay for the warm-up it runs first.
-    pub(super) fn extra_cap(&self) -> Duration {
+    pub fn extra_cap(&self) -> Duration {
         if self.iterations == 0 {
             Duration::ZERO
         } else {
@@ -171,7 +183,9 @@ pub(super) fn run_process(
         .tempdir()
         .map_err(|e| format!("cannot make a temporary folder for the bench's process: {e}"))?;
     let path = scratch.path().join("result.json");
-    let status = std::process::Command::new(&exe)
+    let mut cmd = std::process::Command::new(&exe);
+    warm_up.apply(&mut cmd);
+    let status = cmd
         .args(["--bench", "--exact", name, "--json"])
         .arg(&path)
         .env("PILOT_CHILD", "1")
@@ -179,8 +193,6 @@ pub(super) fn run_process(
         .env("PILOT_MIN_TIME", "0")
         .env("PILOT_CI", format!("{child_target}"))
         .env("PILOT_CONFIDENCE", format!("{}", config.confidence))
-        .env(WARM_UP_ITERATIONS, warm_up.iterations.to_string())
-        .env(WARM_UP_SECONDS, format!("{}", warm_up.budget.as_secs_f64()))
         .env_remove("PILOT_JSON")
         .env_remove("PILOT_SAVE_BASELINE")
         .stdout(std::process::Stdio::null())
