@@ -22,6 +22,12 @@ pub struct ArgsRunner {
     pub call: &'static (dyn Fn(Bencher, usize) + Send + Sync),
 }
 
+impl Default for Args {
+    fn default() -> Self {
+        Args::new()
+    }
+}
+
 impl Args {
     /// No values yet.
     pub const fn new() -> Self {
@@ -138,9 +144,11 @@ mod tests {
 
     #[test]
     fn values_as_the_function_takes_them() {
-        let n: usize = Arg::get(&&3usize);
+        let three = &3usize;
+        let n: usize = Arg::get(three);
         assert_eq!(n, 3);
-        let s: &str = Arg::get(&String::from("x"));
+        let owned = String::from("x");
+        let s: &str = Arg::get(&owned);
         assert_eq!(s, "x");
     }
 }

@@ -188,7 +188,7 @@ where
         if threads > 1 {
             threads::run(b, threads, &|iters, ready| {
                 let inputs: Vec<I> = (0..iters).map(|_| gen_input()).collect();
-                threads::timed(ready, inputs, |input| benched(input))
+                threads::timed(ready, inputs, &benched)
             });
         } else {
             b.iter_batched_with(gen_input, benched, BatchSize::SmallInput);
@@ -222,7 +222,7 @@ where
         if threads > 1 {
             threads::run(b, threads, &|iters, ready| {
                 let mut inputs: Vec<I> = (0..iters).map(|_| gen_input()).collect();
-                threads::timed(ready, inputs.iter_mut(), |input| benched(input))
+                threads::timed(ready, inputs.iter_mut(), &benched)
             });
         } else {
             b.iter_batched_ref_with(gen_input, benched, BatchSize::SmallInput);
