@@ -124,6 +124,15 @@ pub(crate) fn timed<X, O>(
     mut f: impl FnMut(X) -> O,
 ) -> Duration {
     let inputs = inputs.into_iter();
+    if !std::mem::needs_drop::<O>() {
+        // Nothing to drop: no store per iteration beside the routine's.
+        ready.wait();
+        let start = Instant::now();
+        for input in inputs {
+            std::hint::black_box(f(input));
+        }
+        return start.elapsed();
+    }
     let mut outputs: Vec<O> = Vec::with_capacity(inputs.size_hint().0);
     ready.wait();
     let start = Instant::now();
