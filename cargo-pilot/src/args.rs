@@ -32,7 +32,7 @@ pub struct Workspace {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct CargoOptions {
     /// Package to benchmark (repeatable); default: every workspace member that uses pilot (or
-    /// pilot-criterion)
+    /// pilot-criterion, or pilot-divan)
     #[arg(short = 'p', long = "package", value_name = "SPEC")]
     pub packages: Vec<String>,
     /// Bench target to run (repeatable); default: every bench target of the packages

@@ -96,7 +96,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     if packages.is_empty() {
         return Err(Failure::Error(anyhow::anyhow!(
             "no bench target uses pilot in this workspace (a package needs `pilot` or \
-             `pilot-criterion` among its dependencies and a `[[bench]]` with `harness = false`)"
+             `pilot-criterion` or `pilot-divan` among its dependencies and a `[[bench]]` with `harness = false`)"
         )));
     }
     let exes = cargo::build(&args.cargo, &packages)?;

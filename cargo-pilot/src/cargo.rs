@@ -99,8 +99,8 @@ pub fn target_dir_only(options: &CargoOptions) -> anyhow::Result<PathBuf> {
     Ok(target_dir(options, &metadata(options)?))
 }
 
-/// The workspace members that have bench targets and depend on pilot (or are pilot), limited
-/// to `-p` when given. A `-p` naming no member is an error listing the members.
+/// The workspace members that have bench targets and depend on pilot, pilot-criterion or
+/// pilot-divan (or are pilot), limited to `-p` when given. A `-p` naming no member is an error listing the members.
 pub fn pilot_packages(metadata: &Metadata, options: &CargoOptions) -> anyhow::Result<Vec<String>> {
     let members = metadata.workspace_packages();
     for p in &options.packages {
@@ -119,7 +119,7 @@ pub fn pilot_packages(metadata: &Metadata, options: &CargoOptions) -> anyhow::Re
             m.name.as_str() == "pilot"
                 || m.dependencies
                     .iter()
-                    .any(|d| d.name == "pilot" || d.name == "pilot-criterion")
+                    .any(|d| ["pilot", "pilot-criterion", "pilot-divan"].contains(&d.name.as_str()))
         })
         .filter(|m| m.targets.iter().any(|t| t.is_kind(TargetKind::Bench)))
         .map(|m| m.name.to_string())

@@ -23,7 +23,7 @@ fn copy_fixture(dir: &Path) {
         std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("../pilot")).unwrap();
     std::fs::create_dir_all(dir.join("benches")).unwrap();
     let manifest = std::fs::read_to_string(src.join("Cargo.toml")).unwrap();
-    // Both pilot and pilot-criterion (`../../pilot/pilot-criterion`) are under `../../pilot`.
+    // pilot, pilot-criterion and pilot-divan (`../../pilot/pilot-…`) are all under `../../pilot`.
     let manifest = manifest.replace(
         "path = \"../../pilot",
         &format!("path = \"{}", pilot.display()),
@@ -35,7 +35,7 @@ fn copy_fixture(dir: &Path) {
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::copy(src.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    for bench in ["cost.rs", "checks.rs", "crit.rs"] {
+    for bench in ["cost.rs", "checks.rs", "crit.rs", "dvn.rs"] {
         std::fs::copy(
             src.join("benches").join(bench),
             dir.join("benches").join(bench),

@@ -408,6 +408,8 @@ fn crates_depend_as_the_page_says() {
         ("pilot-macros", "pilot-macros"),
         ("pilot", "pilot"),
         ("pilot-criterion", "pilot/pilot-criterion"),
+        ("pilot-divan-macros", "pilot/pilot-divan-macros"),
+        ("pilot-divan", "pilot/pilot-divan"),
         ("cargo-pilot", "cargo-pilot"),
     ];
     let own: BTreeSet<String> = dirs.iter().map(|(n, _)| n.to_string()).collect();

@@ -5,7 +5,9 @@
 //! (renamed `criterion`, as users rename it): code criterion 0.8 rejects is rejected here too,
 //! at the same expression, and `tests/ui/criterion/pass/` compiles and runs (in test mode).
 //! `tests/ui/criterion/check-against-criterion.sh` compiles the same files against criterion
-//! 0.8 itself, to check each claim.
+//! 0.8 itself, to check each claim. `tests/ui/divan/` does the same for divan bench files
+//! compiled against pilot-divan (renamed `divan`), checked against divan 0.1.21 by
+//! `tests/ui/divan/check-against-divan.sh`.
 //!
 //! After changing a message, regenerate the `.stderr` files with `TRYBUILD=overwrite` and read
 //! every changed one.
@@ -17,4 +19,6 @@ fn ui() {
     t.pass("ui/pass/*.rs");
     t.compile_fail("ui/criterion/*.rs");
     t.pass("ui/criterion/pass/*.rs");
+    t.compile_fail("ui/divan/*.rs");
+    t.pass("ui/divan/pass/*.rs");
 }

@@ -42,7 +42,7 @@ pub fn prepare(
     if packages.is_empty() {
         return Err(Failure::Error(anyhow!(
             "no bench target uses pilot in this workspace (a package needs `pilot` or \
-             `pilot-criterion` among its dependencies and a `[[bench]]` with `harness = false`)"
+             `pilot-criterion` or `pilot-divan` among its dependencies and a `[[bench]]` with `harness = false`)"
         )));
     }
     // The base side: REV's checkout, its manifest at the place the working tree's is.

@@ -5,7 +5,8 @@
 //! One file per concern: [`registry`] (the registered benches, expanded per argument and thread
 //! count), [`config`] (settings merged), [`workload`] (a bench as the session sees it),
 //! [`test_mode`], [`bench`] (the benchmark loop), [`group`] (interleaved groups), [`threads`],
-//! [`driven`] (benches announced at run time, for pilot-criterion), [`processes`] (several process executions), [`resume`] (the run's progress on disk) and
+//! [`driven`] (benches announced at run time, for pilot-criterion), [`listed`] (benches listed
+//! at run time before any runs, for pilot-divan), [`processes`] (several process executions), [`resume`] (the run's progress on disk) and
 //! [`interrupt`] (Ctrl-C).
 
 use std::process::ExitCode;
@@ -17,6 +18,7 @@ mod config;
 pub mod driven;
 mod group;
 mod interrupt;
+pub mod listed;
 pub(crate) mod processes;
 mod registry;
 mod resume;
@@ -68,14 +70,21 @@ pub fn main(debug_build: bool) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let benches = registered();
-    if let Err(code) = check_names(&benches) {
+    let selected: Vec<usize> = (0..benches.len())
+        .filter(|&i| args.selects(&benches[i].name, benches[i].def.options.ignore))
+        .collect();
+    run(&args, &benches, &selected, debug_build)
+}
+
+/// Runs the benches at `selected` (indices into `benches`, in order) as `args` ask: checks
+/// the names and settings, says when the filters matched nothing, then lists, tests or
+/// measures them.
+fn run(args: &cli::Args, benches: &[Bench], selected: &[usize], debug_build: bool) -> ExitCode {
+    if let Err(code) = check_names(benches) {
         return code;
     }
     let total = benches.len();
-    let selected: Vec<&Bench> = benches
-        .iter()
-        .filter(|b| args.selects(&b.name, b.def.options.ignore))
-        .collect();
+    let selected: Vec<&Bench> = selected.iter().map(|&i| &benches[i]).collect();
     if selected.is_empty() && !args.filters.is_empty() {
         eprintln!(
             "pilot: no bench matches {}{}",
@@ -88,17 +97,17 @@ pub fn main(debug_build: bool) -> ExitCode {
         );
     }
     for b in &selected {
-        if let Err(e) = config::check_session_config(&args, b.def) {
+        if let Err(e) = config::check_session_config(args, b.def) {
             eprintln!("error: bench `{}`: {e}", b.name);
             return ExitCode::from(2);
         }
     }
     let filtered_out = total - selected.len();
     match args.mode {
-        Mode::List | Mode::ListTerse => list(&args, &selected),
-        Mode::Bench => bench::bench_mode(&args, &selected, filtered_out, debug_build),
-        Mode::Child => processes::child_mode(&args, &selected),
-        Mode::Test | Mode::Help => test_mode::test_mode(&args, &benches, &selected, filtered_out),
+        Mode::List | Mode::ListTerse => list(args, &selected),
+        Mode::Bench => bench::bench_mode(args, &selected, filtered_out, debug_build),
+        Mode::Child => processes::child_mode(args, &selected),
+        Mode::Test | Mode::Help => test_mode::test_mode(args, benches, &selected, filtered_out),
     }
 }
 
