@@ -3,7 +3,9 @@
 
 //!
 //! One file per concern: [`registry`] (the registered benches, expanded per argument and thread
-//! count), [`config`] (settings merged), [`workload`] (a bench as the session sees it),
+//! count), [`selection`] (which of them the command line selects, its filters read in the front
+//! end's [`FilterSyntax`]), [`across`] (`--compare-across`'s comparisons), [`config`] (settings
+//! merged), [`workload`] (a bench as the session sees it),
 //! [`test_mode`], [`bench`] (the benchmark loop), [`group`] (interleaved groups), [`threads`],
 //! [`driven`] (benches announced at run time, for pilot-criterion), [`processes`] (several process executions), [`resume`] (the run's progress on disk) and
 //! [`interrupt`] (Ctrl-C).
@@ -12,6 +14,7 @@ use std::process::ExitCode;
 
 use crate::cli::{self, Mode};
 
+mod across;
 mod bench;
 mod config;
 pub mod driven;
@@ -20,6 +23,7 @@ mod interrupt;
 pub(crate) mod processes;
 mod registry;
 mod resume;
+mod selection;
 mod speed;
 mod test_mode;
 mod threads;
@@ -30,6 +34,8 @@ mod snapshots;
 
 use registry::{Bench, registered};
 
+pub use crate::cli::FilterSyntax;
+pub use across::Pairing;
 pub use bench::{
     LineStyle, compare_results, compare_with_baseline, line, load_baseline, print_outcome, row,
     save_result,
@@ -39,6 +45,7 @@ pub use group::{
 };
 pub use interrupt::install as interrupt_install;
 pub use processes::{ChildFailure, ChildReport, combine_children};
+pub use selection::Selection;
 pub use speed::MachineSpeed;
 
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
@@ -47,8 +54,15 @@ pub fn now() -> String {
 }
 
 /// The body of the `main` that `pilot::main!()` generates; `debug_build` is
-/// `cfg!(debug_assertions)` in the bench target's crate.
+/// `cfg!(debug_assertions)` in the bench target's crate. Filters are libtest's substrings.
 pub fn main(debug_build: bool) -> ExitCode {
+    main_with(debug_build, FilterSyntax::Substring)
+}
+
+/// [`main`] for a front end whose benches are registered before `main` runs and whose filters
+/// read in `syntax` (a front end for divan's API passes [`FilterSyntax::Regex`], as divan reads
+/// its filters).
+pub fn main_with(debug_build: bool, syntax: FilterSyntax) -> ExitCode {
     // `cargo pilot` asks each bench executable whether it is a pilot binary (criterion's and
     // libtest's are not): say so, run nothing.
     // `PILOT_PROBE=groups` also lists the group members, one `group\tINSTANCE\tBENCH` line
@@ -64,9 +78,16 @@ pub fn main(debug_build: bool) -> ExitCode {
         }
     };
     if args.mode == Mode::Help {
-        print!("{}", cli::help(pilot_settings::SETTINGS));
+        print!("{}", cli::help(pilot_settings::SETTINGS, syntax));
         return ExitCode::SUCCESS;
     }
+    let selection = match Selection::new(&args, syntax) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let benches = registered();
     if let Err(code) = check_names(&benches) {
         return code;
@@ -74,18 +95,13 @@ pub fn main(debug_build: bool) -> ExitCode {
     let total = benches.len();
     let selected: Vec<&Bench> = benches
         .iter()
-        .filter(|b| args.selects(&b.name, b.def.options.ignore))
+        .filter(|b| selection.selects(&b.name, b.def.options.ignore))
         .collect();
-    if selected.is_empty() && !args.filters.is_empty() {
-        eprintln!(
-            "pilot: no bench matches {}{}",
-            args.filters
-                .iter()
-                .map(|f| format!("`{f}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            if args.exact { " exactly" } else { "" }
-        );
+    if selected.is_empty() && selection.by_name() {
+        // Exit code 0 all the same: cargo gives every bench target the same filters, and one
+        // target without a match is no mistake (`cargo pilot bench`, which sees them all,
+        // makes a filter that matches in none a usage error).
+        eprintln!("pilot: {}", selection.no_match());
     }
     for b in &selected {
         if let Err(e) = config::check_session_config(&args, b.def) {
@@ -98,7 +114,9 @@ pub fn main(debug_build: bool) -> ExitCode {
         Mode::List | Mode::ListTerse => list(&args, &selected),
         Mode::Bench => bench::bench_mode(&args, &selected, filtered_out, debug_build),
         Mode::Child => processes::child_mode(&args, &selected),
-        Mode::Test | Mode::Help => test_mode::test_mode(&args, &benches, &selected, filtered_out),
+        Mode::Test | Mode::Help => {
+            test_mode::test_mode(&args, &selection, &benches, &selected, filtered_out)
+        }
     }
 }
 
