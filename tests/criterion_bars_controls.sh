@@ -38,7 +38,10 @@
 #    (`#[inline(never)]`). Criterion, pilot-criterion and the control run in turn, three
 #    rounds, each tool first in turn. If the two forms of the control differ as the harnesses
 #    do, the routine's speed depends on how it is compiled into the loop that calls it, not on
-#    the harness's statistics.
+#    the harness's statistics. The called form also runs from 16 stack depths, 16 bytes apart
+#    (the same code, the routine's vectors 16 bytes lower each time): if its time moves with
+#    the depth as far as the harnesses disagree, where the data lands is the cause (each
+#    harness calls the routine from its own depth).
 # 7. hex 0.4.3's 9 ids (criterion 0.3) and bytecount 0.6.9's ids at 100, 1000 and 10000 bytes
 #    (criterion 0.4): each id twice under each tool, interleaved; how often criterion agrees
 #    with itself, pilot-criterion with itself, and the two with each other, by the bars' rule.
@@ -268,6 +271,7 @@ cat > "$work/tinyref/src/main.rs" <<'RS'
 //! tinyvec 1.13.3 benches/smallvec.rs's routines (the closures its `b.iter` calls), verbatim
 //! but for the macro's `$type` and `$len`, timed without a harness: 2000 calls per reading, five
 //! readings, each routine inlined into the timing loop and called as a function of its own.
+#![allow(dead_code)]
 use smallvec::SmallVec;
 use std::hint::black_box;
 use std::iter::FromIterator;
@@ -342,8 +346,26 @@ fn called(f: fn(), n: u32) -> f64 {
   start.elapsed().as_nanos() as f64 / n as f64
 }
 
-/// Five readings of each form of one routine, alternating; prints their min, median and max.
-fn report(id: &str, inline: impl Fn() -> f64, call: impl Fn() -> f64) {
+/// [`called`] from a stack frame `N` bytes deeper: the routine's locals (the vectors) land
+/// `N` bytes lower on the stack, the code is the same.
+#[inline(never)]
+fn deeper<const N: usize>(f: fn(), n: u32) -> f64 {
+  let pad = [0u8; N];
+  black_box(&pad);
+  called(f, n)
+}
+
+/// The called form at 16 stack depths, 16 bytes apart (`deeper::<0>` … `deeper::<240>`).
+fn depths(f: fn(), n: u32) -> Vec<f64> {
+  macro_rules! at {
+    ($($n:literal)*) => { vec![$(deeper::<$n>(f, n)),*] };
+  }
+  at!(0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240)
+}
+
+/// Five readings of each form of one routine, alternating; prints their min, median and max,
+/// then the called form's median at each of 16 stack depths (three readings each).
+fn report(id: &str, inline: impl Fn() -> f64, call: impl Fn() -> f64, f: fn()) {
   let (mut a, mut b) = (Vec::new(), Vec::new());
   for _ in 0..5 {
     a.push(inline());
@@ -353,6 +375,17 @@ fn report(id: &str, inline: impl Fn() -> f64, call: impl Fn() -> f64) {
     xs.sort_by(f64::total_cmp);
     println!("{id}\t{form}\t{}\t{}\t{}", xs[0], xs[2], xs[4]);
   }
+  let runs: Vec<Vec<f64>> = (0..3).map(|_| depths(f, 500)).collect();
+  let mut medians: Vec<f64> = (0..16)
+    .map(|d| {
+      let mut xs: Vec<f64> = runs.iter().map(|r| r[d]).collect();
+      xs.sort_by(f64::total_cmp);
+      xs[1]
+    })
+    .collect();
+  let shown: Vec<String> = medians.iter().map(|x| format!("{:.0}", x / 1000.0)).collect();
+  medians.sort_by(f64::total_cmp);
+  println!("{id}\tdepths\t{}\t{}\t{}\t{}", medians[0], medians[8], medians[15], shown.join(" "));
 }
 
 fn main() {
@@ -360,25 +393,29 @@ fn main() {
     "SmallVec_u8_32/SmallVec<[u8; 32]>::push",
     || inlined(small_u8_32::push, 2000),
     || called(small_u8_32::push, 2000),
+    small_u8_32::push,
   );
   report(
     "TinyVec_u8_32/TinyVec<[u8; 32]>::push",
     || inlined(tiny_u8_32::push, 2000),
     || called(tiny_u8_32::push, 2000),
+    tiny_u8_32::push,
   );
   report(
     "SmallVec_u8_32/SmallVec<[u8; 32]>::clone",
     || inlined(small_u8_32::clone, 2000),
     || called(small_u8_32::clone, 2000),
+    small_u8_32::clone,
   );
   report(
     "TinyVec_u64_8/TinyVec<[u64; 8]>::remove",
     || inlined(tiny_u64_8::remove, 2000),
     || called(tiny_u64_8::remove, 2000),
+    tiny_u64_8::remove,
   );
 }
 RS
-(cd "$work/tinyref" && cargo build -q --release)
+(cd "$work/tinyref" && cargo build -q --release 2>build.log) || { cat "$work/tinyref/build.log"; exit 1; }
 python3 - "$root/tests" "$bars" "$work" <<'PY'
 import json, os, subprocess, sys
 from pathlib import Path
@@ -396,8 +433,12 @@ def run(tool, rnd):
         out = subprocess.run([str(work / "tinyref/target/release/tinyref")], check=True,
                              capture_output=True, text=True).stdout
         for line in out.splitlines():
-            bid, form, lo, med, hi = line.split("\t")
+            bid, form, lo, med, hi, *each = line.split("\t")
             figures.setdefault((f"control, {form}", bid), []).append(float(med))
+            print(f"  round {rnd + 1} control {form:7s} {bid}: min {cb.fmt_ns(float(lo))}, "
+                  f"median {cb.fmt_ns(float(med))}, max {cb.fmt_ns(float(hi))}"
+                  + (f" (µs at depths 0, 16, … 240 bytes: {each[0]})" if each else ""),
+                  flush=True)
         return
     for bid in ids:
         if tool == "criterion":
@@ -419,9 +460,12 @@ print("median of the rounds (control: median of its five readings, then of the r
 for bid in ids:
     row = {t: sorted(figures[(t, bid)])[len(figures[(t, bid)]) // 2]
            for t in ("criterion", "pilot", "control, inlined", "control, called")}
+    lows = sorted(figures[("control, depths", bid)])
     ref = row["control, called"]
     print(f"  {bid}: " + ", ".join(f"{t} {cb.fmt_ns(v)} ({v / ref:.2f}x called)"
                                   for t, v in row.items()))
+    print(f"    control called from 16 stack depths: see the rounds above; the median depth's "
+          f"median over the rounds {cb.fmt_ns(lows[len(lows) // 2])}")
 PY
 fi
 
