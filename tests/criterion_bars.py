@@ -8,6 +8,9 @@
       path (features and the rest kept).
   criterion_bars.py run OUT FILTER NAME=VERSION=TARGET ...
       Lists, runs interleaved, reads both tools' estimates and prints the tables (see the .sh).
+  criterion_bars.py filters OUT NAME=VERSION=TARGET ...
+      Lists each crate's ids with criterion's own filter strings (FILTER_CASES) under criterion
+      and under pilot-criterion (`--bench --list ARGS`) and diffs them; exit 1 on a difference.
   criterion_bars.py errors BUILD_JSON
       Prints the compiler's errors of a failed `cargo bench --no-run --message-format=json`.
   criterion_bars.py selftest
@@ -98,20 +101,27 @@ def regex_escape(s):
     return "".join("\\" + c if c in "\\.+*?()|[]{}^$#&-~" else c for c in s)
 
 
-def listed(exe, cwd, env):
-    """The bench ids `exe --bench --list` prints, in order: `ID: benchmark` lines (criterion 0.5
-    on, pilot), `ID: bench` (criterion 0.3 and 0.4, which list only with `--bench`)."""
-    p = subprocess.run([exe, "--bench", "--list"], cwd=cwd, env=env, capture_output=True,
+def listed(exe, cwd, env, args=()):
+    """The bench ids `exe --bench --list ARGS` prints, in order: `ID: benchmark` lines
+    (criterion 0.5 on, pilot), `ID: bench` (criterion 0.3 and 0.4, which list only with
+    `--bench`)."""
+    ids, code, err = listing(exe, cwd, env, args)
+    if code != 0:
+        raise RuntimeError(f"{exe} --list failed ({code}): {err.strip()[-2000:]}")
+    return ids
+
+
+def listing(exe, cwd, env, args=()):
+    """(ids, exit code, standard error) of `exe --bench --list ARGS`."""
+    p = subprocess.run([exe, "--bench", "--list", *args], cwd=cwd, env=env, capture_output=True,
                        text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{exe} --list failed ({p.returncode}): {p.stderr.strip()[-2000:]}")
     ids = []
     for line in p.stdout.splitlines():
         for suffix in (": benchmark", ": bench"):
             if line.endswith(suffix):
                 ids.append(line[: -len(suffix)])
                 break
-    return ids
+    return ids, p.returncode, p.stderr
 
 
 def criterion_estimates(target_dir):
@@ -306,6 +316,86 @@ def run(out, flt, specs):
     (out / "summary.txt").write_text("\n".join(summary) + "\n")
 
 
+# criterion's own filter strings, as a criterion user's scripts pass them (`cargo bench --
+# ARGS`): regular expressions, anchored and not, alternations, classes, counted repeats,
+# escaped metacharacters, `--exact` ids (criterion 0.5 on: tinyvec's 0.8; 0.3 and 0.4 refuse
+# the flag), filters that match nothing, and invalid expressions, which both refuse (criterion
+# panics, pilot-criterion exits 2; `\d` is one: neither builds `regex` with Unicode's Perl
+# classes).
+FILTER_CASES = {
+    "hex": [
+        ["hex_encode|hex_decode"], ["^hex_"], ["^faster_hex_(en|de)code$"], ["fallback$"],
+        ["decode"], ["hex_.*code_"], ["^(hex|rustc_hex)_decode$"],
+        ["nomatch"], ["hex_("],
+    ],
+    "bytecount": [
+        ["counts/"], ["^counts/naive/"], ["/hyper/(10|100|1000)$"],
+        ["^num_chars/naive/[0-9]{4}$"], ["naive_32|num_chars/hyper/1000000"],
+        ["naive_32/1000$"], [r"/\d+$"], ["[0-9]{7}"], ["^num_chars$"],
+        ["counts/[a-"],
+    ],
+    "tinyvec": [
+        ["TinyVec_u8_8/"], ["^SmallVec_u64_"], ["::(push|clone|remove)$"],
+        [r"<\[u8; 32\]>"], ["(TinyVec|SmallVec)_u8_32/.*::push"], ["::push"],
+        ["--exact", "SmallVec_u8_32/SmallVec<[u8; 32]>::push"], ["u8_8/.*(?i)DEFAULT"],
+        ["TinyVec<[u8; 8]>"], ["::extend$"], ["--exact", "TinyVec_u8_8"],
+    ],
+    "base64": [
+        ["decode"], ["^encode_"], ["_small_input/"], ["/(3|50|100)$"], ["slice"],
+        ["^(en|de)code_large_input/(en|de)code(_slice)?/[0-9]+$"], ["stream/3$"],
+        ["/encode/"], ["nomatch"], ["*"],
+    ],
+}
+
+
+def filters(out, specs):
+    """Lists each crate's ids with FILTER_CASES under criterion and pilot-criterion, diffs them;
+    returns the number of cases that differ."""
+    out = Path(out)
+    differ = 0
+    for spec in specs:
+        name, version, target = spec.split("=")
+        exes, envs, dirs = {}, {}, {}
+        for k in ("criterion", "pilot"):
+            dirs[k] = out / f"{name}-{k}"
+            envs[k] = dict(os.environ, CARGO_TARGET_DIR=str(dirs[k] / "target"))
+            built = executables(out / f"{name}-{k}.build.json")
+            exes[k] = built[target]
+        every = listed(exes["criterion"], dirs["criterion"], envs["criterion"])
+        print(f"{name} {version} ({target}): {len(every)} ids")
+        for case in FILTER_CASES[name]:
+            got = {k: listing(exes[k], dirs[k], envs[k], case) for k in exes}
+            (c_ids, c_code, c_err), (p_ids, p_code, p_err) = got["criterion"], got["pilot"]
+            shown = " ".join(repr(a) if any(ch in a for ch in " |$^*()[]<>;") else a
+                             for a in case)
+            if c_code != 0 or p_code != 0:
+                # A filter criterion refuses (it panics) must be refused here too, with exit 2.
+                ok = c_code != 0 and p_code == 2
+                why = p_err.strip().splitlines()[-1] if p_err.strip() else "-"
+                line = (f"  {shown}: criterion exit {c_code}, pilot-criterion exit {p_code}: "
+                        + ("both refuse" if ok else "DIFFERENT") + f" ({why})")
+            else:
+                ok = c_ids == p_ids
+                note = ""
+                if not p_ids:
+                    said = [l for l in p_err.splitlines() if "no bench matches" in l]
+                    note = f"; pilot-criterion says: {said[0]}" if said else ""
+                line = (f"  {shown}: {len(c_ids)} ids under criterion, {len(p_ids)} under "
+                        f"pilot-criterion: " + ("the same" if ok else "DIFFERENT") + note)
+            print(line, flush=True)
+            if not ok:
+                differ += 1
+                for label, a, b in (("only criterion", c_ids, p_ids),
+                                    ("only pilot-criterion", p_ids, c_ids)):
+                    extra = [i for i in a if i not in b]
+                    if extra:
+                        print(f"    {label}: {extra[:10]}{' …' if len(extra) > 10 else ''}")
+                if c_ids != p_ids and sorted(c_ids) == sorted(p_ids):
+                    print("    (the same ids in another order)")
+    print(f"filter cases that differ: {differ}")
+    return differ
+
+
 def selftest():
     # Rust's regex::escape, by its definition: meta characters only, spaces left alone.
     assert regex_escape("a b/c-1.5 (x)") == r"a b/c\-1\.5 \(x\)"
@@ -336,6 +426,8 @@ if __name__ == "__main__":
         prepare(*sys.argv[2:6])
     elif cmd == "run" and len(sys.argv) >= 4:
         run(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif cmd == "filters" and len(sys.argv) >= 4:
+        sys.exit(1 if filters(sys.argv[2], sys.argv[3:]) else 0)
     elif cmd == "errors" and len(sys.argv) == 3:
         errors(sys.argv[2])
     elif cmd == "selftest":

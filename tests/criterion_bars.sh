@@ -3,8 +3,11 @@
 # built and run under criterion itself and under pilot-criterion, interleaved, on this machine.
 # Needs the network (crates.io) the first time; about 45 minutes on 2 cores (criterion alone
 # spends ~8 s per bench id, less where a bench sets shorter times). Do not run it beside another
-# benchmark. Usage: bash tests/criterion_bars.sh [CRATE ...] [-- FILTER]
-#   CRATE: base64, itertools, sharded-slab (default: all three)
+# benchmark. Usage: bash tests/criterion_bars.sh [--build-only] [CRATE ...] [-- FILTER]
+#   --build-only: fetch, copy and build the crates, run nothing (the controls and the filter
+#                 script use the copies)
+#   CRATE: base64, itertools, sharded-slab, hex, bytecount, tinyvec (default: the first three,
+#          issue 16's; the last three are issue 32's, run by tests/criterion_bars_controls.sh)
 #   FILTER: a Python regex; only the bench ids it finds run (e.g. `-- '^slice iter$'`)
 #
 # The crates, at pinned versions, and the bench targets run (every target is built):
@@ -16,6 +19,12 @@
 #                       criterion feature `html_reports`
 #   sharded-slab 0.1.7  bench: 35 ids; iter_custom timing 4 threads, measurement_time(15 s),
 #                       BenchmarkId::new, criterion 0.3
+#   hex 0.4.3           hex: 9 ids; Criterion::bench_function only, criterion 0.3
+#   bytecount 0.6.9     bench: 225 ids; criterion 0.4 without default features, a config
+#                       function, bench_with_input with fn items, Throughput::Bytes
+#   tinyvec 1.13.3      smallvec (built with --features alloc,real_blackbox, its
+#                       required-features): 220 ids, one group per library and array type, the
+#                       operations as functions; criterion 0.8
 #
 # For each crate: the published package is fetched from static.crates.io into
 # target/criterion-bars/src/, then copied twice: NAME-criterion as published, NAME-pilot with the
@@ -41,14 +50,20 @@ root=$(cd "$here/.." && pwd)
 out=$root/target/criterion-bars
 mkdir -p "$out/src"
 
-declare -A version=([base64]=0.22.1 [itertools]=0.14.0 [sharded-slab]=0.1.7)
-declare -A targets=([base64]=benchmarks [itertools]=bench1 [sharded-slab]=bench)
+declare -A version=([base64]=0.22.1 [itertools]=0.14.0 [sharded-slab]=0.1.7 [hex]=0.4.3
+                   [bytecount]=0.6.9 [tinyvec]=1.13.3)
+declare -A targets=([base64]=benchmarks [itertools]=bench1 [sharded-slab]=bench [hex]=hex
+                    [bytecount]=bench [tinyvec]=smallvec)
+# The features a crate's bench target requires (`required-features`), passed to cargo bench.
+declare -A features=([tinyvec]=alloc,real_blackbox)
 crates=()
 filter=
+build_only=
 while [ $# -gt 0 ]; do
   case $1 in
+    --build-only) build_only=1; shift ;;
     --) filter=${2:-}; shift $(($# > 1 ? 2 : 1)) ;;
-    *) [ -n "${version[$1]:-}" ] || { echo "unknown crate $1 (base64, itertools, sharded-slab)" >&2; exit 2; }
+    *) [ -n "${version[$1]:-}" ] || { echo "unknown crate $1 (${!version[*]})" >&2; exit 2; }
        crates+=("$1"); shift ;;
   esac
 done
@@ -72,6 +87,7 @@ for name in "${crates[@]}"; do
     python3 "$here/criterion_bars.py" prepare "$out/src/$name-$ver" "$dir" "$kind" "$root/pilot/pilot-criterion"
     echo "building $name $ver ($kind): cargo bench --no-run"
     if ! (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo bench --no-run --message-format=json \
+          ${features[$name]:+--features "${features[$name]}"} \
           >"$dir.build.json" 2>"$dir.build.log"); then
       echo "$name ($kind) does not build; see $dir.build.log:" >&2
       python3 "$here/criterion_bars.py" errors "$dir.build.json" >&2
@@ -80,6 +96,7 @@ for name in "${crates[@]}"; do
     fi
   done
 done
+[ -z "$build_only" ] || exit 0
 python3 "$here/criterion_bars.py" run "$out" "$filter" \
   $(for n in "${crates[@]}"; do echo "$n=${version[$n]}=${targets[$n]}"; done)
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/load-end"

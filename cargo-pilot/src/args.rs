@@ -220,6 +220,17 @@ impl Settings {
             .map(|raw| raw.parse().unwrap_or_else(|e| panic!("{name}: {e}")))
     }
 
+    /// The raw value of the setting called `name`, when it was given (a pattern, a path).
+    ///
+    /// Panics when the table has no forwarded setting called `name`, as [`get`](Self::get).
+    pub fn raw(&self, name: &str) -> Option<&str> {
+        assert!(
+            forwarded(SETTINGS).any(|s| s.name == name),
+            "no forwarded setting `{name}`"
+        );
+        self.given.get(name).map(String::as_str)
+    }
+
     /// Colours for standard output, as `--color` (forwarded to the bench binaries too) asks.
     pub fn paint(&self) -> pilot_engine::fmt::Paint {
         self.get::<pilot_engine::fmt::ColorChoice>("color")

@@ -107,15 +107,20 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         .prefix("cargo-pilot-")
         .tempdir()
         .context("failed to create a temporary folder")?;
-    let mut got = Gathered::default();
+    let mut pilot_exes = Vec::new();
     for exe in &exes {
-        if !cargo::is_pilot(&exe.path) {
+        if cargo::is_pilot(&exe.path) {
+            pilot_exes.push(exe);
+        } else {
             eprintln!(
                 "cargo pilot: skipping bench target `{}` of `{}`: not a pilot bench binary",
                 exe.target, exe.package
             );
-            continue;
         }
+    }
+    let pilot_exes = select_targets(args, pilot_exes)?;
+    let mut got = Gathered::default();
+    for exe in pilot_exes {
         println!("\n== {} ({})", exe.target, exe.package);
         if let Some(finished) = log.finished(exe) {
             println!("finished by the interrupted run, not run again");
@@ -146,18 +151,52 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         }
     }
     log.finish();
-    if let Some(e) = nothing_matched(args, &got) {
-        return Err(Failure::Usage(e));
-    }
     finish(args, &target_dir, got, base, &options)
+}
+
+/// The targets to run: with filters (or `--compare-across`), each target lists what it
+/// selects first, reading the filters in its own front end's syntax (libtest's substrings, or
+/// criterion's regular expressions), and those that select nothing are not run. A target that
+/// refuses them (an invalid regular expression) is a usage error, and so are filters that
+/// select no bench of any target, both before anything is measured.
+fn select_targets<'a>(
+    args: &BenchArgs,
+    exes: Vec<&'a cargo::BenchExe>,
+) -> Result<Vec<&'a cargo::BenchExe>, Failure> {
+    let across = args.settings.raw("compare_across");
+    if args.filters.is_empty() && across.is_none() {
+        return Ok(exes);
+    }
+    let extra: Vec<std::ffi::OsString> = across
+        .map(|p| vec!["--compare-across".into(), p.into()])
+        .unwrap_or_default();
+    let mut chosen = Vec::new();
+    let mut selected = 0;
+    for exe in exes {
+        let names = cargo::list_selected(exe, &args.filters, args.exact, &args.skip, &extra)
+            .map_err(|e| match e.downcast::<cargo::Refused>() {
+                Ok(refused) => Failure::Usage(refused.into()),
+                Err(e) => Failure::Error(
+                    e.context(format!("failed to list the benches of `{}`", exe.target)),
+                ),
+            })?;
+        if !names.is_empty() || args.filters.is_empty() {
+            selected += names.len();
+            chosen.push(exe);
+        }
+    }
+    match nothing_matched(args, selected) {
+        Some(e) => Err(Failure::Usage(e)),
+        None => Ok(chosen),
+    }
 }
 
 /// The usage error of filters that selected no bench in any target. Each binary accepts a
 /// filter that matches none of its own benches (as libtest does), since cargo gives every
 /// target the same filters; only across all of them is a filter that matches nothing a
-/// mistake. `None` when a target failed: its benches are not known.
-fn nothing_matched(args: &BenchArgs, got: &Gathered) -> Option<anyhow::Error> {
-    if args.filters.is_empty() || !got.selected.is_empty() || got.failed {
+/// mistake.
+fn nothing_matched(args: &BenchArgs, selected: usize) -> Option<anyhow::Error> {
+    if args.filters.is_empty() || selected > 0 {
         return None;
     }
     let filters: Vec<String> = args
@@ -376,39 +415,23 @@ mod tests {
     use super::*;
     use crate::args::tests::bench;
 
-    fn selected(pairs: &[(&str, &str)]) -> Gathered {
-        Gathered {
-            selected: pairs
-                .iter()
-                .map(|(t, b)| (t.to_string(), b.to_string()))
-                .collect(),
-            ..Gathered::default()
-        }
-    }
-
     #[test]
     fn a_filter_is_a_mistake_only_when_no_target_matched_it() {
         let args = bench(&["sort", "hash"]).unwrap();
         // One target's match is enough: the others' empty selections are no mistake.
-        assert!(nothing_matched(&args, &selected(&[("b", "sort_1k")])).is_none());
-        let e = nothing_matched(&args, &selected(&[])).unwrap();
+        assert!(nothing_matched(&args, 1).is_none());
+        let e = nothing_matched(&args, 0).unwrap();
         assert_eq!(
             e.to_string(),
             "no bench of any bench target matches `sort`, `hash`"
         );
         let exact = bench(&["--exact", "sort"]).unwrap();
-        let e = nothing_matched(&exact, &selected(&[])).unwrap();
+        let e = nothing_matched(&exact, 0).unwrap();
         assert_eq!(
             e.to_string(),
             "no bench of any bench target matches `sort` exactly"
         );
-        // Without a filter, a workspace without benches is not this mistake; nor is a target
-        // that failed before saying what it selected.
-        assert!(nothing_matched(&bench(&[]).unwrap(), &selected(&[])).is_none());
-        let failed = Gathered {
-            failed: true,
-            ..Gathered::default()
-        };
-        assert!(nothing_matched(&args, &failed).is_none());
+        // Without a filter, a workspace without benches is not this mistake.
+        assert!(nothing_matched(&bench(&[]).unwrap(), 0).is_none());
     }
 }

@@ -268,13 +268,34 @@ pub fn list_benches(exe: &Path) -> anyhow::Result<Vec<String>> {
         .collect())
 }
 
+/// A bench binary refused the arguments it was given (exit code 2): a usage error, such as a
+/// filter its front end cannot read (an invalid regular expression for pilot-criterion).
+#[derive(Debug)]
+pub struct Refused {
+    /// The bench target.
+    pub target: String,
+    /// What the binary said, its `error: ` left out.
+    pub message: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bench target `{}`: {}", self.target, self.message)
+    }
+}
+
+impl std::error::Error for Refused {}
+
 /// The benches of pilot bench binary `exe` that the filters select, as its own `--list`
-/// selects them (`--exact`, `--skip`, ignored benches left out).
+/// selects them (`--exact`, `--skip`, ignored benches left out), the filters read in its front
+/// end's syntax; `extra` are more flags it is to check (`--compare-across REGEX`). A binary
+/// that refuses them (exit code 2) is a [`Refused`] error.
 pub fn list_selected(
     exe: &BenchExe,
     filters: &[String],
     exact: bool,
     skip: &[String],
+    extra: &[std::ffi::OsString],
 ) -> anyhow::Result<Vec<String>> {
     let mut cmd = Command::new(&exe.path);
     cmd.args(["--list", "--format", "terse"]).args(filters);
@@ -285,16 +306,25 @@ pub fn list_selected(
         cmd.args(["--skip", s]);
     }
     let out = cmd
+        .args(extra)
         .current_dir(&exe.package_dir)
         .stdin(Stdio::null())
         .output()
         .with_context(|| format!("failed to start `{}`", exe.path.display()))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(2) {
+        return Err(Refused {
+            target: exe.target.clone(),
+            message: tool_message(&stderr).to_string(),
+        }
+        .into());
+    }
     if !out.status.success() {
         bail!(
             "`{} --list` exited with {}: {}",
             exe.path.display(),
             out.status,
-            tool_message(&String::from_utf8_lossy(&out.stderr))
+            tool_message(&stderr)
         );
     }
     Ok(String::from_utf8_lossy(&out.stdout)

@@ -296,3 +296,206 @@ fn a_second_iter_call_replaces_the_first() {
         "twice {twice} ns, once {once} ns"
     );
 }
+
+/// `--list --format terse ARGS` of the crit binary: exit code, the ids, standard error.
+fn listed(args: &[&str]) -> (Option<i32>, Vec<String>, String) {
+    let o = run_exe(&[&["--list", "--format", "terse"], args].concat(), &[]);
+    let ids = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": benchmark").map(String::from))
+        .collect();
+    (
+        o.status.code(),
+        ids,
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+#[test]
+fn filters_are_regular_expressions_as_criterions_are() {
+    // Alternation, anchors and classes, matched anywhere in the id unless anchored.
+    let (code, ids, _) = listed(&["mix/(spin|quarter)/[0-9]+$"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(ids, ["mix/spin/2000", "mix/quarter/2000"]);
+    assert_eq!(listed(&["^may"]).1, ["may_panic"]);
+    assert_eq!(
+        listed(&["quarter|panic"]).1,
+        ["mix/quarter/2000", "may_panic"]
+    );
+    assert_eq!(listed(&["mix/s", "--skip", "^mix/q"]).1, ["mix/spin/2000"]);
+    // `--exact` takes the id as written.
+    assert_eq!(listed(&["--exact", "mix/spin/2000"]).1, ["mix/spin/2000"]);
+    assert!(listed(&["--exact", "mix/spin"]).1.is_empty());
+    // No match: said, exit code 0 (cargo gives every bench target the same filters).
+    let (code, ids, err) = listed(&["^spin"]);
+    assert_eq!((code, ids.len()), (Some(0), 0));
+    assert_eq!(
+        err.trim(),
+        "pilot: no bench matches `^spin` (read as a regular expression)"
+    );
+    // An invalid expression is a usage error naming it, in every mode, before anything runs.
+    for mode in [&["--list"][..], &["--bench"], &[]] {
+        let o = run_exe(&[mode, &["mix/(spin"]].concat(), &[]);
+        assert_eq!(o.status.code(), Some(2), "{}", common::text(&o));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr).trim(),
+            "error: filter `mix/(spin` is not a valid regular expression: unclosed group (this \
+             bench binary reads filters as regular expressions, as criterion does; `--exact \
+             NAME` matches a name as written)"
+        );
+        assert!(o.stdout.is_empty(), "{}", common::text(&o));
+    }
+    let o = run_exe(&["--list", "--compare-across", "Lib(A"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .starts_with("error: --compare-across `Lib(A` is not a valid regular expression")
+    );
+    // --help says how filters are read.
+    let help = String::from_utf8_lossy(&run_exe(&["--help"], &[]).stdout).to_string();
+    assert!(
+        help.contains("match one of these regular expressions"),
+        "{help}"
+    );
+
+    // `cargo pilot bench` forwards them: the binary decides, and only across all targets is
+    // a filter that matches nothing a mistake, found before anything runs.
+    let o = pilot(
+        &[
+            "bench",
+            "--max-time",
+            "0.3",
+            "--processes",
+            "1",
+            "^may_panic$|zzz",
+        ],
+        &[],
+    );
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("may_panic") && !out.contains("mix/spin"),
+        "{out}"
+    );
+    let o = pilot(&["bench", "^spin"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::text(&o));
+    assert!(
+        common::text(&o).contains("no bench of any bench target matches `^spin`"),
+        "{}",
+        common::text(&o)
+    );
+    assert!(!common::text(&o).contains("== crit"), "nothing ran");
+    for args in [
+        &["bench", "mix/(spin"][..],
+        &["bench", "--compare-across", "("],
+    ] {
+        let o = pilot(args, &[]);
+        let out = common::text(&o);
+        assert_eq!(o.status.code(), Some(2), "{out}");
+        assert!(
+            out.contains("bench target `crit`: ")
+                && out.contains("is not a valid regular expression"),
+            "{out}"
+        );
+        assert!(!out.contains("== crit"), "nothing ran: {out}");
+    }
+}
+
+#[test]
+fn compare_across_ranks_one_function_across_groups_and_the_report_shows_it() {
+    let libs = [("PILOT_FIXTURE_LIBS", "1")];
+    // The binary as `cargo bench` runs it: each operation of LibA against LibB's, a group of
+    // its own; `LibA::only` has no partner and runs alone.
+    let json = target_dir().join("across.json");
+    let o = run_exe(
+        &[
+            "--bench",
+            "--compare-across",
+            "LibA|LibB",
+            "--max-time",
+            "1",
+            "--json",
+            json.to_str().unwrap(),
+            "^Lib",
+        ],
+        &libs,
+    );
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("`LibA_2000/LibA::only` has no partner under --compare-across `LibA|LibB`"),
+        "{out}"
+    );
+    let doc = read(json);
+    let groups = doc["groups"].as_array().unwrap();
+    let names: Vec<&str> = groups.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["*_2000/*::mix", "*_2000/*::half"], "{out}");
+    for g in groups {
+        // LibB does twice the work: ranked second, `faster` by Welch over the processes.
+        let ranking: Vec<&str> = g["ranking"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert!(ranking[0].starts_with("LibA_2000/"), "{g}");
+        assert!(ranking[1].starts_with("LibB_2000/"), "{g}");
+        assert_eq!(g["pairs"][0]["verdict"], "faster", "{g}");
+        let ratio = g["pairs"][0]["ratio"].as_f64().unwrap();
+        assert!((1.5..2.7).contains(&ratio), "{g}");
+        assert!(g["interleaved"].as_bool().unwrap());
+    }
+    for r in doc["results"].as_array().unwrap() {
+        if r["name"] != "LibA_2000/LibA::only" {
+            assert!(r["processes"]["count"].as_u64().unwrap() >= 3, "{r}");
+        }
+    }
+    assert!(
+        out.contains("group *_2000/*::mix ("),
+        "the ranking is printed: {out}"
+    );
+
+    // The rankings are saved where `cargo pilot report` finds them, with no run document given.
+    let saved = read(target_dir().join("pilot/rankings/crit.json"));
+    assert_eq!(saved["schema"], "pilot.rankings/1");
+    let report = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
+        .args(["report", "--manifest-path"])
+        .arg(manifest())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "{}", common::text(&report));
+    let html = std::fs::read_to_string(target_dir().join("pilot/report/index.html")).unwrap();
+    assert!(html.contains("<section id=\"groups\">"));
+    assert!(
+        html.contains("group *_2000/*::mix</h3>"),
+        "no ranking in the report"
+    );
+    assert!(html.contains("LibB_2000/LibB::half"));
+
+    // `cargo pilot bench` forwards the pattern; the report then shows each ranking once.
+    let o = pilot(
+        &[
+            "bench",
+            "--compare-across",
+            "LibA|LibB",
+            "--max-time",
+            "1",
+            "::half$",
+        ],
+        &libs,
+    );
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("group *_2000/*::half ("), "{out}");
+    let report = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
+        .args(["report", "--manifest-path"])
+        .arg(manifest())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "{}", common::text(&report));
+    let html = std::fs::read_to_string(target_dir().join("pilot/report/index.html")).unwrap();
+    assert_eq!(html.matches("group *_2000/*::half</h3>").count(), 1);
+    assert_eq!(html.matches("group *_2000/*::mix</h3>").count(), 1);
+}

@@ -39,6 +39,20 @@ pub enum Mode {
     Help,
 }
 
+/// How a bench binary reads its positional filters and `--skip` values: the syntax of the front
+/// end a bench is written with, which it passes to `runner::main_with` or
+/// `runner::driven::start_with` (`runner::Selection` compiles the filters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FilterSyntax {
+    /// libtest's: a bench is selected when its name contains a filter (`#[pilot::bench]`).
+    #[default]
+    Substring,
+    /// criterion's and divan's: each filter is a regular expression in the `regex` crate's
+    /// syntax, and selects the benches whose names it matches anywhere (`^` and `$` anchor
+    /// it). Needs pilot-engine's `regex` feature, which the front ends that ask for it enable.
+    Regex,
+}
+
 /// How benchmark mode prints its results (`--output-format`, as criterion names it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OutputFormat {
@@ -66,11 +80,13 @@ impl std::str::FromStr for OutputFormat {
 pub struct Args {
     /// What the binary is asked to do.
     pub mode: Mode,
-    /// Positional filters: a bench runs when its name contains one (or equals one, `--exact`).
+    /// Positional filters: a bench runs when it matches one (or equals one, `--exact`), read in
+    /// its front end's syntax (`runner::FilterSyntax`: libtest's substrings for
+    /// `#[pilot::bench]`, regular expressions for pilot-criterion).
     pub filters: Vec<String>,
     /// `--exact`: a filter matches a whole name.
     pub exact: bool,
-    /// `--skip`: benches whose names contain one of these are left out.
+    /// `--skip`: benches that match one of these are left out (read as the filters are).
     pub skip: Vec<String>,
     /// Run only the ignored benches.
     pub ignored: bool,
@@ -114,6 +130,10 @@ pub struct Args {
     /// `--compare-groups`: measure the members of each group announced at run time
     /// (pilot-criterion's benchmark groups) interleaved by processes, and rank them.
     pub compare_groups: bool,
+    /// `--compare-across PATTERN`: rank benches announced at run time whose names are the same
+    /// once the pattern's matches (a regular expression) are set aside, interleaved by
+    /// processes (`runner::Pairing`).
+    pub compare_across: Option<String>,
     /// `--no-sampling`: do not sample the machine's state during sessions.
     pub no_sampling: bool,
     /// `--no-overhead-check`: do not measure the full form's instrumentation overhead.
@@ -159,8 +179,20 @@ const IGNORED_FLAGS: &[&str] = &[
 /// end table every column; pilot prints the others alike.
 const FORMATS: &[&str] = &["pretty", "terse", "json", "junit", "wide"];
 
-/// The usage text of `--help`: the selection flags, then every setting of `table`.
-pub fn help(table: &[Setting]) -> String {
+/// The usage text of `--help`: the selection flags (filters read in `syntax`), then every
+/// setting of `table`.
+pub fn help(table: &[Setting], syntax: FilterSyntax) -> String {
+    let (filter, skip) = match syntax {
+        FilterSyntax::Substring => (
+            "run benches whose names contain one of these (equal with --exact)",
+            "leave out benches whose names contain FILTER (repeatable)",
+        ),
+        FilterSyntax::Regex => (
+            "run benches whose names match one of these regular expressions, as\n\
+             \x20                         criterion reads them (equal with --exact)",
+            "leave out benches whose names match FILTER (repeatable)",
+        ),
+    };
     format!(
         "\
 A pilot bench binary: measures its #[pilot::bench] functions until each interval is as narrow as
@@ -169,10 +201,10 @@ round of each bench) or `cargo pilot bench`.
 
 Usage: BINARY [OPTIONS] [FILTER]...
 
-  FILTER                  run benches whose names contain one of these (equal with --exact)
+  FILTER                  {filter}
   --bench                 benchmark mode (cargo bench passes it); without it, test mode
   --exact                 FILTER matches whole names
-  --skip FILTER           leave out benches whose names contain FILTER (repeatable)
+  --skip FILTER           {skip}
   --list [--format terse] list the benches (terse: names only)
   --format wide           the end table with every column (samples, q, warm-up, cut, outliers,
                           rounds, processes, wall time)
@@ -377,6 +409,7 @@ impl Args {
         self.alpha = get::<Fraction>(given, "alpha")?.map(|x| x.0);
         self.noise = get::<Noise>(given, "noise")?.map(|x| x.0);
         self.json = given.get("json").map(|(_, raw)| raw.clone());
+        self.compare_across = given.get("compare_across").map(|(_, raw)| raw.clone());
         self.output_format = get(given, "output_format")?.unwrap_or_default();
         self.color = get(given, "color")?.unwrap_or_default();
         self.verbose = on("verbose");
@@ -389,28 +422,6 @@ impl Args {
         self.no_sampling = on("no_sampling");
         self.no_overhead_check = on("no_overhead_check");
         Ok(())
-    }
-
-    /// Whether a bench called `name`, ignored or not, is selected by the filters.
-    pub fn selects(&self, name: &str, ignored: bool) -> bool {
-        let matches = |f: &String| {
-            if self.exact {
-                name == f
-            } else {
-                name.contains(f.as_str())
-            }
-        };
-        if !self.filters.is_empty() && !self.filters.iter().any(matches) {
-            return false;
-        }
-        if self.skip.iter().any(matches) {
-            return false;
-        }
-        if self.ignored {
-            ignored
-        } else {
-            self.include_ignored || !ignored
-        }
     }
 }
 
@@ -516,19 +527,24 @@ mod tests {
         );
         // Without the row, the flag is unknown.
         assert!(args(&["--example-knob", "3"]).is_err());
-        let text = help(table);
+        let text = help(table, FilterSyntax::Substring);
         assert!(
             text.contains(
                 "  --example-knob N        a knob added to the table (default 2) [PILOT_EXAMPLE_KNOB]\n"
             ),
             "{text}"
         );
-        assert!(!help(SETTINGS).contains("--example-knob"));
+        assert!(!help(SETTINGS, FilterSyntax::Substring).contains("--example-knob"));
     }
 
     #[test]
     fn every_setting_is_in_the_help_and_taken_from_its_flag_and_variable() {
-        let text = help(SETTINGS);
+        let text = help(SETTINGS, FilterSyntax::Substring);
+        let regex = help(SETTINGS, FilterSyntax::Regex);
+        assert!(
+            regex.contains("match one of these regular expressions, as\n"),
+            "{regex}"
+        );
         for s in SETTINGS {
             assert!(text.contains(s.flag) && text.contains(s.env), "{}", s.name);
             let value = match s.kind {
@@ -566,26 +582,11 @@ mod tests {
         assert_eq!(a.color, crate::fmt::ColorChoice::Never);
         assert!(args(&["--color", "blue"]).unwrap_err().contains("--color"));
         let a = args(&["sort", "--exact", "--nocapture"]).unwrap();
-        assert!(a.selects("sort", false));
-        assert!(!a.selects("sort_10k", false));
+        assert_eq!((a.filters, a.exact), (vec!["sort".to_string()], true));
         assert_eq!(
             args(&["--list", "--format", "xml"]).unwrap_err(),
             "--format: `xml` is not one of pretty, terse, json, junit, wide"
         );
-    }
-
-    #[test]
-    fn filters_skips_and_ignored() {
-        let a = args(&["sort", "--skip", "slow"]).unwrap();
-        assert!(a.selects("sort_10k", false));
-        assert!(!a.selects("sort_slow", false));
-        assert!(!a.selects("hash", false));
-        assert!(
-            !a.selects("sort_10k", true),
-            "ignored benches need --ignored"
-        );
-        assert!(args(&["--include-ignored"]).unwrap().selects("x", true));
-        assert!(!args(&["--ignored"]).unwrap().selects("x", false));
     }
 
     #[test]

@@ -66,6 +66,23 @@ pub enum Error {
         /// What is wrong with it, naming the key at fault.
         problem: String,
     },
+    /// A file pilot keeps could not be written.
+    #[error("failed to write `{}`: {message}", path.display())]
+    WriteFailed {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the operating system said.
+        message: String,
+    },
+    /// A file is not the pilot document expected there (a run's rankings, …): corrupt,
+    /// another program's, or written by a newer pilot.
+    #[error("`{}` is not a valid pilot document: {problem}", path.display())]
+    InvalidDocument {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// A named baseline does not exist.
     #[error("no baseline `{name}` in `{}` ({})", dir.display(), match saved.as_slice() {
         [] => "no baselines are saved: save one with --save-baseline NAME".to_string(),

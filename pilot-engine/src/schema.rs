@@ -1,7 +1,7 @@
 //! The documents pilot writes and reads, one serde type each: the bench result
-//! (`pilot.result/1`), a run (`pilot.run/1`), a run's progress (`pilot.progress/1`), a
-//! comparison (`pilot.compare/1`) and `cargo pilot bench`'s progress
-//! (`pilot.cargo-progress/1`). Writers build these types and readers parse into them, so both
+//! (`pilot.result/1`), a run (`pilot.run/1`), a run's progress (`pilot.progress/1`), a bench
+//! target's saved rankings (`pilot.rankings/1`), a comparison (`pilot.compare/1`) and `cargo
+//! pilot bench`'s progress (`pilot.cargo-progress/1`). Writers build these types and readers parse into them, so both
 //! agree by construction; [`ResultDoc::validate`] holds every range check a result must pass
 //! before it is saved or used, and names the key at fault.
 //!
@@ -28,7 +28,8 @@ pub use result::{
 };
 pub use run::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FinishedTargetDoc, GroupDoc, MemberDoc,
-    PROGRESS_SCHEMA, PairDoc, ProgressDoc, RUN_SCHEMA, RunDoc, RunningDoc,
+    PROGRESS_SCHEMA, PairDoc, ProgressDoc, RANKINGS_SCHEMA, RUN_SCHEMA, RankingsDoc, RunDoc,
+    RunningDoc,
 };
 pub(crate) use validate::check_schema;
 

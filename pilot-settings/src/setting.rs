@@ -26,6 +26,9 @@ pub enum Kind {
     Choice(&'static [&'static str]),
     /// A path to a file.
     File,
+    /// A regular expression, not empty. Its syntax is checked where it is compiled: by the
+    /// bench binary (pilot-engine's `regex` feature), as this crate has no dependencies.
+    Pattern,
     /// On or off: a bare flag, or a variable's `1`, `true`, `yes`, `on` / `0`, `false`, `no`,
     /// `off` (empty is off).
     Switch,
@@ -94,6 +97,8 @@ impl Kind {
             Kind::BaselineName => baseline_name(raw),
             Kind::Choice(words) => choice(raw, words).map(drop),
             Kind::File => Ok(()),
+            Kind::Pattern if raw.is_empty() => Err("an empty pattern matches nothing".to_string()),
+            Kind::Pattern => Ok(()),
             Kind::Switch => switch(raw).map(drop),
         }
     }
@@ -114,6 +119,7 @@ impl Kind {
                 format!("one of {}", quoted.join(", "))
             }
             Kind::File => "a path".to_string(),
+            Kind::Pattern => "a regular expression".to_string(),
             Kind::Switch => "`true` or `false`".to_string(),
         }
     }

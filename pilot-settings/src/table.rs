@@ -135,6 +135,19 @@ pub const SETTINGS: &[Setting] = &[
         scope: Scope::Forwarded,
     },
     Setting {
+        name: "compare_across",
+        flag: "--compare-across",
+        env: "PILOT_COMPARE_ACROSS",
+        kind: Kind::Pattern,
+        value_name: "REGEX",
+        default: "",
+        help: "pilot-criterion: rank benches whose ids are the same once REGEX's matches are set \
+               aside (`TinyVec|SmallVec` pairs `TinyVec_u8_8/TinyVec::push` with \
+               `SmallVec_u8_8/SmallVec::push`), interleaved, one process each in turn",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
         name: "save_baseline",
         flag: "--save-baseline",
         env: "PILOT_SAVE_BASELINE",

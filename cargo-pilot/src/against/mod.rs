@@ -173,7 +173,7 @@ fn match_benches<'a>(
                 continue;
             }
             let target = pilot_engine::store::bench_target_of(&exe.path);
-            let names = cargo::list_selected(exe, &args.filters, args.exact, &args.skip)
+            let names = cargo::list_selected(exe, &args.filters, args.exact, &args.skip, &[])
                 .with_context(|| format!("failed to list the benches of the {side}"))?;
             for name in names {
                 let at = found

@@ -3,7 +3,8 @@
 //!
 //! The page is self-contained: its SVG plots (drawn by plotters) are inline and it loads no
 //! script, font or style from anywhere, so it works offline and can be attached to a CI run as
-//! one file. Sections: the comparison with a baseline, the groups (a group swept over a
+//! one file. Sections: the comparison with a baseline, the groups (their latest rankings, as
+//! the bench binaries saved them under `target/pilot/rankings`; a group swept over a
 //! parameter as one chart with a line per alternative, any other as bars), the parameter
 //! sweeps outside groups, then each bench (its readings over the session, or its WPS fit, with
 //! checks and warnings). Benches are named as `cargo pilot compare` names them.
@@ -26,17 +27,18 @@ use crate::exit::Failure;
 ///
 /// Reads the results under `target/pilot/results` (benches and `cargo pilot run` programs; or
 /// under `--results DIR`, such as `cargo pilot run`'s `./pilot-results` outside a cargo
-/// project), the groups' rankings and the comparison of the last `cargo pilot bench` (or of the
-/// run documents given with `--run`), and writes `target/pilot/report/index.html`: one file,
-/// plots inline, nothing loaded from the network.
+/// project), the groups' latest rankings under `target/pilot/rankings` and the comparison of
+/// the last `cargo pilot bench` (or the groups and comparison of the run documents given with
+/// `--run`), and writes `target/pilot/report/index.html`: one file, plots inline, nothing
+/// loaded from the network.
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
     /// Compare the latest results with baseline NAME (instead of the last run's comparison)
     #[arg(long, value_name = "NAME")]
     pub baseline: Option<String>,
     /// A `pilot.run/1` document (`--json FILE` of a bench binary, `cargo pilot bench` or
-    /// `cargo pilot run`) to take groups and a comparison from; repeatable [default: the last
-    /// `cargo pilot bench`'s]
+    /// `cargo pilot run`) to take groups and a comparison from; repeatable [default: the
+    /// rankings the bench binaries saved, and the last `cargo pilot bench`'s comparison]
     #[arg(long = "run", value_name = "FILE")]
     pub runs: Vec<PathBuf>,
     /// Folder to write `index.html` into [default: `target/pilot/report`]
@@ -146,11 +148,28 @@ fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
     } else {
         args.runs.clone()
     };
-    let mut groups = Vec::new();
+    // The rankings the bench binaries saved, however they were run (`cargo bench`, `cargo
+    // pilot bench`); with `--run FILE`, those files' groups instead.
+    let mut groups: Vec<GroupDoc> = if args.runs.is_empty() {
+        pilot_engine::store::read_rankings(target_dir)
+            .map_err(anyhow::Error::from)?
+            .into_iter()
+            .flat_map(|d| d.groups)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let saved_groups = groups.len();
     let mut comparison = None;
     for path in &run_files {
         let run = read_run(path)?;
-        groups.extend(run.groups.unwrap_or_default());
+        for g in run.groups.unwrap_or_default() {
+            // The last run's own copy of a ranking the binaries saved (perhaps older) is not
+            // shown twice.
+            if !groups[..saved_groups].iter().any(|s| s.name == g.name) {
+                groups.push(g);
+            }
+        }
         if let Some(c) = run.comparison {
             comparison = Some((c, format!("the comparison in `{}`", path.display())));
         }

@@ -300,7 +300,12 @@ impl Run<'_> {
             .args
             .processes
             .unwrap_or(crate::compare::BASELINE_PROCESSES);
-        let results = measure_interleaved(&todo, processes);
+        let benches: Vec<&Bench> = todo.iter().map(|(b, _)| *b).collect();
+        let rule = group::settle_rule(self.args, &benches);
+        let settled = rule
+            .as_ref()
+            .map(|r| r as &dyn Fn(&[super::processes::SoFar<'_>]) -> bool);
+        let results = measure_interleaved(&todo, processes, settled);
         if !interrupt::requested() {
             let mut instances: Vec<&str> = Vec::new();
             for (b, _) in &todo {

@@ -7,6 +7,11 @@
 //! sessions, checks, result files and baselines as registered benches; [`finish`] prints the
 //! table, compares with the baseline and gives the exit code. A bench announced while another
 //! runs (from inside its closure) is refused: it would be timed inside the first.
+//!
+//! With `--compare-across PATTERN` in benchmark mode, the benches the pattern pairs
+//! ([`Pairing`]) are not measured as they come: their partners may come later, in another
+//! group. At [`finish`], each comparison's members run interleaved by processes and are
+//! ranked, in the order of their first member.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -14,10 +19,12 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::across::Pairing;
 use super::bench::{Announce, Run};
 use super::registry::Bench;
+use super::selection::Selection;
 use super::workload::{NEVER_ITERATED, catch};
-use crate::cli::{self, Args, Mode};
+use crate::cli::{self, Args, FilterSyntax, Mode};
 use crate::entry::{BenchBody, BenchDef, BenchOptions};
 use crate::record::{Bencher, BencherMode};
 use crate::store::{self, SavedResult, result::Rate};
@@ -43,6 +50,13 @@ static STATE: Mutex<Option<State>> = Mutex::new(None);
 
 struct State {
     args: &'static Args,
+    /// The benches the command line selects.
+    selection: Selection,
+    /// `--compare-across`'s comparisons.
+    across: Option<Pairing>,
+    /// Indices into `benches` of the benches `across` paired, measured at the end (their
+    /// [`Bench::group`] is their comparison).
+    deferred: Vec<usize>,
     /// Names announced so far, selected or not (two benches may not share one).
     names: HashSet<String>,
     /// The selected benches announced so far, in order.
@@ -66,16 +80,24 @@ struct State {
 /// Reads the command line, unless done already: answers `cargo pilot`'s probe and `--help`, and
 /// exits on a usage error, before any bench's setup runs. The defining code calls it as its
 /// configuration is read (`debug_build` is `cfg!(debug_assertions)` in the bench's build).
+/// Filters are libtest's substrings.
 pub fn start(debug_build: bool) {
-    start_with(debug_build, || Ok(std::env::args_os().skip(1).collect()));
+    start_with(debug_build, FilterSyntax::Substring, || {
+        Ok(std::env::args_os().skip(1).collect())
+    });
 }
 
-/// [`start`] with the arguments `args` gives (the program's own, translated by the defining
-/// crate; an error is a usage error).
-pub fn start_with(debug_build: bool, args: impl FnOnce() -> Result<Vec<OsString>, String>) {
+/// [`start`] with the filters read in `syntax` (pilot-criterion passes
+/// [`FilterSyntax::Regex`], as criterion reads them) and the arguments `args` gives (the
+/// program's own, translated by the defining crate; an error is a usage error).
+pub fn start_with(
+    debug_build: bool,
+    syntax: FilterSyntax,
+    args: impl FnOnce() -> Result<Vec<OsString>, String>,
+) {
     let mut guard = lock();
     if guard.is_none() {
-        *guard = Some(State::new(debug_build, args));
+        *guard = Some(State::new(debug_build, syntax, args));
     }
 }
 
@@ -146,7 +168,11 @@ fn announced_body(_: usize, _: &mut Bencher) {
 }
 
 impl State {
-    fn new(debug_build: bool, args: impl FnOnce() -> Result<Vec<OsString>, String>) -> State {
+    fn new(
+        debug_build: bool,
+        syntax: FilterSyntax,
+        args: impl FnOnce() -> Result<Vec<OsString>, String>,
+    ) -> State {
         if std::env::var_os("PILOT_PROBE").is_some() {
             // `cargo pilot` asks whether this is a pilot binary; announced benches are in no
             // pilot group, so `PILOT_PROBE=groups` lists none.
@@ -161,14 +187,26 @@ impl State {
             }
         };
         if args.mode == Mode::Help {
-            print!("{}", cli::help(pilot_settings::SETTINGS));
+            print!("{}", cli::help(pilot_settings::SETTINGS, syntax));
             std::process::exit(0);
         }
+        let usage = |e: String| -> ! {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        };
+        let selection = Selection::new(&args, syntax).unwrap_or_else(|e| usage(e));
+        let across = args
+            .compare_across
+            .as_deref()
+            .map(|p| Pairing::new(p).unwrap_or_else(|e| usage(e)));
         if args.mode == Mode::Test {
             println!("\nrunning benches as they are announced");
         }
         State {
             args: Box::leak(Box::new(args)),
+            selection,
+            across,
+            deferred: Vec::new(),
             names: HashSet::new(),
             benches: Vec::new(),
             filtered_out: 0,
@@ -193,7 +231,7 @@ impl State {
             eprintln!("error: {e}");
             std::process::exit(2);
         }
-        if !self.args.selects(name, false) {
+        if !self.selection.selects(name, false) {
             self.filtered_out += 1;
             return;
         }
@@ -205,9 +243,17 @@ impl State {
         if self.stopped {
             return;
         }
+        let mut b = b;
+        if self.args.mode == Mode::Bench {
+            if let Some(key) = self.across.as_ref().and_then(|p| p.key(name)) {
+                b.group = Some(key);
+                self.deferred.push(self.benches.len());
+                self.benches.push(b);
+                return;
+            }
+        }
         if let Some((group, members)) = &mut self.group {
             // Compared alternatives are the benches of a group on the same input.
-            let mut b = b;
             b.group = Some(match announced.parameter {
                 Some(p) => format!("{group}/{p}"),
                 None => group.clone(),
@@ -275,6 +321,50 @@ impl State {
         self.benches.extend(members);
     }
 
+    /// Measures the benches `--compare-across` paired: each comparison's members interleaved
+    /// by processes and ranked, in the order of their first member. A bench without a partner
+    /// is measured alone (by processes too: its closure is gone), and said to be.
+    fn measure_deferred(&mut self) {
+        let deferred = std::mem::take(&mut self.deferred);
+        if deferred.is_empty() {
+            return;
+        }
+        let mut benches = std::mem::take(&mut self.benches);
+        let mut comparisons: Vec<Vec<usize>> = Vec::new();
+        for &i in &deferred {
+            let key = &benches[i].group;
+            match comparisons.iter_mut().find(|c| &benches[c[0]].group == key) {
+                Some(c) => c.push(i),
+                None => comparisons.push(vec![i]),
+            }
+        }
+        let pattern = self.args.compare_across.as_deref().unwrap_or_default();
+        for c in &comparisons {
+            if let [alone] = c[..] {
+                println!(
+                    "`{}` has no partner under --compare-across `{}` (no other bench's id is \
+                     the same once its matches are set aside): measured alone",
+                    crate::fmt::terminal(&benches[alone].name),
+                    crate::fmt::terminal(pattern)
+                );
+                benches[alone].group = None;
+            }
+        }
+        for c in &comparisons {
+            if self.stopped {
+                break;
+            }
+            let members: Vec<&Bench> = c.iter().map(|&i| &benches[i]).collect();
+            let run = self.run();
+            if run.interleaved_group(&members).is_break() {
+                run.interrupted();
+                std::process::exit(i32::from(crate::Exit::Interrupted.code()));
+            }
+            self.stopped = run.failed > 0 && self.args.fail_fast;
+        }
+        self.benches = benches;
+    }
+
     /// Benchmark mode's run, started at its first bench.
     fn run(&mut self) -> &mut Run<'static> {
         if self.run.is_none() {
@@ -305,6 +395,13 @@ impl State {
 
     fn finish(mut self) -> ExitCode {
         self.flush_group();
+        self.measure_deferred();
+        if self.benches.is_empty() && self.selection.by_name() && self.args.mode != Mode::Child {
+            // Exit code 0 all the same: cargo gives every bench target the same filters, and
+            // one target without a match is no mistake (`cargo pilot bench`, which sees them
+            // all, makes a filter that matches in none a usage error).
+            eprintln!("pilot: {}", self.selection.no_match());
+        }
         let selected: Vec<&Bench> = self.benches.iter().collect();
         match self.args.mode {
             Mode::List | Mode::ListTerse => {
@@ -350,20 +447,7 @@ impl State {
             }),
             Mode::Bench => match self.run {
                 Some((run, base)) => run.finish(&selected, base.as_deref()),
-                None => {
-                    if !self.args.filters.is_empty() {
-                        eprintln!(
-                            "pilot: no bench matches {}",
-                            self.args
-                                .filters
-                                .iter()
-                                .map(|f| format!("`{f}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        );
-                    }
-                    ExitCode::SUCCESS
-                }
+                None => ExitCode::SUCCESS,
             },
             Mode::Help => ExitCode::SUCCESS,
         }

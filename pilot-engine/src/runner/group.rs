@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::config::session_config;
+use super::processes::SoFar;
 use super::registry::Bench;
 use super::workload::{
     BenchWorkload, SessionChecks, calibrate, failed_session, measure, target_unit_ns,
@@ -26,7 +27,9 @@ use crate::cli::Args;
 use crate::record::{ClockInfo, RealClock};
 use crate::report::LiveProgress;
 use crate::schema::GroupDoc;
-use crate::session::group::{GroupConfig, GroupResult, PairComparison, run_group};
+use crate::session::group::{
+    GroupConfig, GroupResult, MemberView, PairComparison, PairVerdict, rank, run_group,
+};
 use crate::session::{SessionConfig, SessionResult, Workload};
 
 mod ranking;
@@ -36,6 +39,11 @@ use ranking::rank_samples;
 pub use ranking::rank_sessions;
 use report::GroupReport;
 pub use report::{group_doc, group_report, render_report};
+
+/// Least processes of each member before a ranking by processes may stop them (Welch's test
+/// over three process means a member): pairs that differ clearly settle in a few seconds, and
+/// close ones run on to more.
+pub const LEAST_RANKED_PROCESSES: usize = 3;
 
 /// Longest round of a group member: short rounds make many cycles, so the members' rounds
 /// alternate faster than the machine's state changes.
@@ -348,6 +356,58 @@ impl<'b> Groups<'b> {
             .map(|g| group_doc(g, !self.sequential))
             .collect()
     }
+}
+
+/// The rule that stops `members`, interleaved by processes, once the ranking of each group
+/// instance among them is settled (every adjacent pair `faster` or `equivalent` by the
+/// group's rule over the members' process means), each member ranked with at least
+/// [`LEAST_RANKED_PROCESSES`] processes (or `--processes N`); `None` when an explicit `ci`
+/// asks the members to reach their targets, as it does of a group in one process.
+pub(super) fn settle_rule<'m>(
+    args: &Args,
+    members: &'m [&Bench],
+) -> Option<impl Fn(&[SoFar<'_>]) -> bool + 'm> {
+    if args.ci.is_some() {
+        return None;
+    }
+    let base: Vec<SessionConfig> = members
+        .iter()
+        .map(|b| session_config(args, b.def))
+        .collect();
+    let config = group_config(&base);
+    let least = args.processes.unwrap_or(LEAST_RANKED_PROCESSES).max(2);
+    let mut instances: Vec<&str> = members.iter().filter_map(|b| b.group.as_deref()).collect();
+    instances.sort_unstable();
+    instances.dedup();
+    Some(move |so_far: &[SoFar<'_>]| {
+        let mut ranked = 0;
+        for instance in &instances {
+            let mut views = Vec::new();
+            for (b, m) in members.iter().zip(so_far) {
+                if b.group.as_deref() != Some(*instance) {
+                    continue;
+                }
+                match m.estimate {
+                    Some(_) if !m.ended && m.means.len() < least => return false,
+                    Some(estimate) => views.push(MemberView {
+                        estimate,
+                        round_means: &m.means,
+                    }),
+                    None if m.ended => {}
+                    None => return false,
+                }
+            }
+            if views.len() < 2 {
+                continue;
+            }
+            let (_, pairs) = rank(&views, &config);
+            if pairs.iter().any(|p| p.verdict == PairVerdict::Undecided) {
+                return false;
+            }
+            ranked += 1;
+        }
+        ranked > 0
+    })
 }
 
 /// The members' names, in member order.

@@ -14,7 +14,7 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 use super::registry::Bench;
-use crate::cli::{self, Args, Mode};
+use crate::cli::{self, Args, FilterSyntax, Mode};
 use crate::entry::BenchDef;
 use crate::store::result::Rate;
 
@@ -63,9 +63,18 @@ pub fn main(
         }
     };
     if args.mode == Mode::Help {
-        print!("{}", cli::help(pilot_settings::SETTINGS));
+        print!("{}", cli::help(pilot_settings::SETTINGS, FilterSyntax::Regex));
         return ExitCode::SUCCESS;
     }
+    // The engine reads the filters too (for its messages and test mode's list of ignored
+    // benches), as divan does: regular expressions; an invalid one is a usage error here.
+    let selection = match super::Selection::new(&args, FilterSyntax::Regex) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut benches: Vec<Bench> = benches
         .into_iter()
         .map(|l| Bench {
@@ -91,5 +100,5 @@ pub fn main(
             }
         }
     }
-    super::run(&args, &benches, &selected, debug_build)
+    super::run(&args, &selection, &benches, &selected, debug_build)
 }

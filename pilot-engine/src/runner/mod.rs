@@ -3,7 +3,9 @@
 
 //!
 //! One file per concern: [`registry`] (the registered benches, expanded per argument and thread
-//! count), [`config`] (settings merged), [`workload`] (a bench as the session sees it),
+//! count), [`selection`] (which of them the command line selects, its filters read in the front
+//! end's [`FilterSyntax`]), [`across`] (`--compare-across`'s comparisons), [`config`] (settings
+//! merged), [`workload`] (a bench as the session sees it),
 //! [`test_mode`], [`bench`] (the benchmark loop), [`group`] (interleaved groups), [`threads`],
 //! [`driven`] (benches announced at run time, for pilot-criterion), [`listed`] (benches listed
 //! at run time before any runs, for pilot-divan), [`processes`] (several process executions), [`resume`] (the run's progress on disk) and
@@ -13,6 +15,7 @@ use std::process::ExitCode;
 
 use crate::cli::{self, Mode};
 
+mod across;
 mod bench;
 mod config;
 pub mod driven;
@@ -22,6 +25,7 @@ pub mod listed;
 pub(crate) mod processes;
 mod registry;
 mod resume;
+mod selection;
 mod speed;
 mod test_mode;
 mod threads;
@@ -32,6 +36,8 @@ mod snapshots;
 
 use registry::{Bench, registered};
 
+pub use crate::cli::FilterSyntax;
+pub use across::Pairing;
 pub use bench::{
     LineStyle, compare_results, compare_with_baseline, line, load_baseline, print_outcome, row,
     save_result,
@@ -41,6 +47,7 @@ pub use group::{
 };
 pub use interrupt::install as interrupt_install;
 pub use processes::{ChildFailure, ChildReport, WarmUp, combine_children};
+pub use selection::Selection;
 pub use speed::MachineSpeed;
 
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
@@ -49,8 +56,15 @@ pub fn now() -> String {
 }
 
 /// The body of the `main` that `pilot::main!()` generates; `debug_build` is
-/// `cfg!(debug_assertions)` in the bench target's crate.
+/// `cfg!(debug_assertions)` in the bench target's crate. Filters are libtest's substrings.
 pub fn main(debug_build: bool) -> ExitCode {
+    main_with(debug_build, FilterSyntax::Substring)
+}
+
+/// [`main`] for a front end whose benches are registered before `main` runs and whose filters
+/// read in `syntax` (a front end for divan's API passes [`FilterSyntax::Regex`], as divan reads
+/// its filters).
+pub fn main_with(debug_build: bool, syntax: FilterSyntax) -> ExitCode {
     // `cargo pilot` asks each bench executable whether it is a pilot binary (criterion's and
     // libtest's are not): say so, run nothing.
     // `PILOT_PROBE=groups` also lists the group members, one `group\tINSTANCE\tBENCH` line
@@ -66,35 +80,43 @@ pub fn main(debug_build: bool) -> ExitCode {
         }
     };
     if args.mode == Mode::Help {
-        print!("{}", cli::help(pilot_settings::SETTINGS));
+        print!("{}", cli::help(pilot_settings::SETTINGS, syntax));
         return ExitCode::SUCCESS;
     }
+    let selection = match Selection::new(&args, syntax) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let benches = registered();
     let selected: Vec<usize> = (0..benches.len())
-        .filter(|&i| args.selects(&benches[i].name, benches[i].def.options.ignore))
+        .filter(|&i| selection.selects(&benches[i].name, benches[i].def.options.ignore))
         .collect();
-    run(&args, &benches, &selected, debug_build)
+    run(&args, &selection, &benches, &selected, debug_build)
 }
 
-/// Runs the benches at `selected` (indices into `benches`, in order) as `args` ask: checks
-/// the names and settings, says when the filters matched nothing, then lists, tests or
-/// measures them.
-fn run(args: &cli::Args, benches: &[Bench], selected: &[usize], debug_build: bool) -> ExitCode {
+/// Runs the benches at `selected` (indices into `benches`, in order, as `selection` chose
+/// them) as `args` ask: checks the names and settings, says when the filters matched nothing,
+/// then lists, tests or measures them.
+fn run(
+    args: &cli::Args,
+    selection: &Selection,
+    benches: &[Bench],
+    selected: &[usize],
+    debug_build: bool,
+) -> ExitCode {
     if let Err(code) = check_names(benches) {
         return code;
     }
     let total = benches.len();
     let selected: Vec<&Bench> = selected.iter().map(|&i| &benches[i]).collect();
-    if selected.is_empty() && !args.filters.is_empty() {
-        eprintln!(
-            "pilot: no bench matches {}{}",
-            args.filters
-                .iter()
-                .map(|f| format!("`{f}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            if args.exact { " exactly" } else { "" }
-        );
+    if selected.is_empty() && selection.by_name() {
+        // Exit code 0 all the same: cargo gives every bench target the same filters, and one
+        // target without a match is no mistake (`cargo pilot bench`, which sees them all,
+        // makes a filter that matches in none a usage error).
+        eprintln!("pilot: {}", selection.no_match());
     }
     for b in &selected {
         if let Err(e) = config::check_session_config(args, b.def) {
@@ -107,7 +129,9 @@ fn run(args: &cli::Args, benches: &[Bench], selected: &[usize], debug_build: boo
         Mode::List | Mode::ListTerse => list(args, &selected),
         Mode::Bench => bench::bench_mode(args, &selected, filtered_out, debug_build),
         Mode::Child => processes::child_mode(args, &selected),
-        Mode::Test | Mode::Help => test_mode::test_mode(args, benches, &selected, filtered_out),
+        Mode::Test | Mode::Help => {
+            test_mode::test_mode(args, selection, benches, &selected, filtered_out)
+        }
     }
 }
 

@@ -15,5 +15,5 @@ pub(super) use bench::measure_in_processes;
 pub use child::WarmUp;
 pub(super) use child::{child_mode, child_session};
 pub use combination::combine_children;
-pub(super) use interleaved::measure_interleaved;
+pub(super) use interleaved::{SoFar, measure_interleaved};
 pub use report::{ChildFailure, ChildReport};

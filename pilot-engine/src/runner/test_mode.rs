@@ -14,6 +14,7 @@ use crate::session::Workload;
 /// Test mode: one tiny round of each bench, reported the way libtest reports tests.
 pub(super) fn test_mode(
     args: &Args,
+    selection: &super::Selection,
     all: &[Bench],
     selected: &[&Bench],
     filtered_out: usize,
@@ -24,7 +25,7 @@ pub(super) fn test_mode(
         Vec::new()
     } else {
         all.iter()
-            .filter(|b| b.def.options.ignore && args.selects(&b.name, false))
+            .filter(|b| b.def.options.ignore && selection.selects(&b.name, false))
             .collect()
     };
     println!(

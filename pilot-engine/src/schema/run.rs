@@ -15,6 +15,24 @@ pub const PROGRESS_SCHEMA: &str = "pilot.progress/1";
 /// Schema name of `cargo pilot bench`'s progress across targets.
 pub const CARGO_PROGRESS_SCHEMA: &str = "pilot.cargo-progress/1";
 
+/// Schema name of a bench target's saved rankings (`target/pilot/rankings/<target>.json`).
+pub const RANKINGS_SCHEMA: &str = "pilot.rankings/1";
+
+/// The latest ranking of each group of one bench target (`pilot.rankings/1`), kept for `cargo
+/// pilot report`: a run that ranks a group replaces that group's ranking and keeps the
+/// others', as a run replaces its own benches' results and keeps the rest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankingsDoc {
+    /// Always [`RANKINGS_SCHEMA`].
+    pub schema: String,
+    /// The bench target.
+    pub target: String,
+    /// When the last run that ranked a group of it ended.
+    pub updated: String,
+    /// Each group instance's latest ranking, in the order they were first ranked.
+    pub groups: Vec<GroupDoc>,
+}
+
 /// A whole run (`pilot.run/1`): a bench binary's `--json FILE`, or `cargo pilot bench --json`
 /// (which has only `results` and `comparison`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

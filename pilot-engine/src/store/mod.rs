@@ -10,6 +10,8 @@
 //!   results/<bench target>/<bench>.json     latest result of each bench (schema pilot.result/1)
 //!   baselines/<name>/<bench target>/<bench>.json   results saved with --save-baseline NAME
 //!   runs/<bench target>.json                 the last run's progress, for --resume
+//!   rankings/<bench target>.json             the latest ranking of each group instance
+//!                                            (pilot.rankings/1), for `cargo pilot report`
 //!   last-run.json                            the last `cargo pilot bench`'s run document
 //!                                            (pilot.run/1: results, groups, comparison)
 //! ```
@@ -24,11 +26,13 @@
 //! reader (or a concurrent run) sees the old result or the new one, never a mix, and a run
 //! interrupted midway leaves the previous result intact.
 
+mod rankings;
 mod read;
 pub mod result;
 
 use std::path::{Path, PathBuf};
 
+pub use rankings::{rankings_dir, read_rankings, save_rankings};
 pub(crate) use read::typed;
 pub use read::{
     SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, from_document, read_dir,

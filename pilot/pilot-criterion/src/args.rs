@@ -27,12 +27,14 @@ const RENAMED: &[(&str, &str)] = &[
     ("-b", "--baseline"),
 ];
 
-/// Starts pilot's runner with this process's arguments, translated (once; later calls do
-/// nothing).
+/// Starts pilot's runner with this process's arguments, translated, its filters read as
+/// criterion reads them: regular expressions (once; later calls do nothing).
 pub(crate) fn start() {
-    pilot_engine::runner::driven::start_with(cfg!(debug_assertions), || {
-        translate(std::env::args_os().skip(1))
-    });
+    pilot_engine::runner::driven::start_with(
+        cfg!(debug_assertions),
+        pilot_engine::runner::FilterSyntax::Regex,
+        || translate(std::env::args_os().skip(1)),
+    );
 }
 
 /// criterion's flags as pilot's: renamed ones renamed, meaningless ones dropped, criterion's

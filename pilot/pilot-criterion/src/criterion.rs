@@ -19,7 +19,7 @@ use crate::settings::Settings;
 /// them, as criterion's do.
 pub struct Criterion<M: Measurement = WallTime> {
     pub(crate) settings: Settings,
-    filter: Option<String>,
+    filter: Option<regex::Regex>,
     measurement: PhantomData<M>,
 }
 
@@ -134,11 +134,15 @@ impl<M: Measurement> Criterion<M> {
         self
     }
 
-    /// Runs only the benches whose ids contain `filter` (criterion reads a regular expression;
-    /// a plain name means the same in both).
+    /// Runs only the benches whose ids match `filter`, a regular expression, besides the
+    /// command line's filters. Panics on an invalid one, as criterion does.
     #[must_use]
     pub fn with_filter<S: Into<String>>(mut self, filter: S) -> Criterion<M> {
-        self.filter = Some(filter.into());
+        let text = filter.into();
+        let re = regex::Regex::new(&text).unwrap_or_else(|err| {
+            panic!("Unable to parse '{text}' as a regular expression: {err}")
+        });
+        self.filter = Some(re);
         self
     }
 
@@ -179,6 +183,33 @@ impl<M: Measurement> Criterion<M> {
 
     /// Whether `with_filter`'s filter lets bench `id` run.
     pub(crate) fn filter_matches(&self, id: &str) -> bool {
-        self.filter.as_ref().is_none_or(|f| id.contains(f.as_str()))
+        self.filter.as_ref().is_none_or(|f| f.is_match(id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn criterion() -> Criterion {
+        Criterion {
+            settings: Settings::default(),
+            filter: None,
+            measurement: PhantomData,
+        }
+    }
+
+    #[test]
+    fn with_filter_reads_a_regular_expression_as_criterion_does() {
+        let c = criterion().with_filter("^(en|de)code/[0-9]+$");
+        assert!(c.filter_matches("decode/3"));
+        assert!(!c.filter_matches("decode_slice/3"));
+        assert!(criterion().filter_matches("anything"));
+    }
+
+    #[test]
+    #[should_panic(expected = "Unable to parse 'a(' as a regular expression")]
+    fn an_invalid_filter_panics_as_criterions_does() {
+        let _ = criterion().with_filter("a(");
     }
 }

@@ -17,8 +17,10 @@
 //! `export` read them.
 //!
 //! Bench ids are criterion's: `group/function/parameter` (`Criterion::bench_function("x")` is
-//! `x`), so filters carry over: `cargo bench -- decode` runs the ids that contain `decode`,
-//! `--exact ID` one id. The binary speaks libtest's protocol like a `#[pilot::bench]` one:
+//! `x`), and filters are read as criterion reads them, as regular expressions (the `regex`
+//! crate's, as criterion's): `cargo bench -- 'encode|decode'` runs the ids that match,
+//! `--exact ID` one id, `--list` lists what they select, and an invalid expression is a usage
+//! error (exit code 2). The binary speaks libtest's protocol like a `#[pilot::bench]` one:
 //! `cargo test --benches` runs each bench once, `--list` lists the ids, nextest runs them.
 //!
 //! # What criterion's settings mean here
@@ -45,9 +47,17 @@
 //! A criterion group's benches run one after another, as criterion runs them. To compare a
 //! group's alternatives, run with `--compare-groups` (`cargo bench -- --compare-groups`, `cargo
 //! pilot bench --compare-groups`, or `PILOT_COMPARE_GROUPS=1`): each group's benches then run
-//! interleaved, one process of each in turn (at least 5 each), and those on the same input
-//! (`BenchmarkId`'s parameter) are ranked, each adjacent pair with a ratio, its interval and
-//! Welch's verdict over the processes' estimates. Interleaving within one process, round by
+//! interleaved, one process of each in turn, and those on the same input (`BenchmarkId`'s
+//! parameter) are ranked, each adjacent pair with a ratio, its interval and Welch's verdict
+//! over the processes' estimates. They stop once every pair is decided, each member measured
+//! in at least three processes (`--ci` makes them reach their own intervals too).
+//!
+//! Alternatives that live in groups of their own (one group per library, the operations as
+//! functions) are ranked with `--compare-across REGEX`: benches whose ids are the same once
+//! the expression's matches are set aside are compared, in the same way.
+//! `--compare-across 'TinyVec|SmallVec'` ranks `TinyVec_u8_8/TinyVec<[u8; 8]>::push` against
+//! `SmallVec_u8_8/SmallVec<[u8; 8]>::push`, as `*_u8_8/*<[u8; 8]>::push`; `--compare-across
+//! '^[^/]+'` ranks each function across all groups. Interleaving within one process, round by
 //! round, needs pilot's own API: `#[pilot::bench(group = "…")]` (see pilot's book, "Coming
 //! from criterion"), as a criterion bench's closure lives only while its `bench_function`
 //! call runs.

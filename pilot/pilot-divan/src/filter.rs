@@ -27,8 +27,9 @@ impl Pattern {
 
 /// Whether `pattern` matches `text`: a regular expression anywhere in it, or all of it.
 ///
-/// The engine's selection gains a regular-expression mode in another change (for
-/// pilot-criterion's filters); when it lands, the lead switches this to it.
+/// The engine's [`Selection`](pilot_engine::runner::Selection) reads the same filters in its
+/// regular-expression mode (for its messages and its invalid-filter errors); this one decides,
+/// because divan matches a filter against a bench's id as well as its full name.
 fn matches(pattern: &Pattern, text: &str) -> bool {
     match pattern {
         Pattern::Regex(r) => r.is_match(text),

@@ -1,7 +1,10 @@
 //! The fixture's work written for criterion's API, run through pilot-criterion: `spin`'s mixing
 //! loop, its cost set by `PILOT_FIXTURE_COST` as in `cost.rs`, in a group with a throughput
 //! beside a quarter of its work, and a bench that panics when `PILOT_FIXTURE_PANIC` is set (and
-//! that calls `b.iter` twice when `PILOT_FIXTURE_TWICE` is).
+//! that calls `b.iter` twice when `PILOT_FIXTURE_TWICE` is). With `PILOT_FIXTURE_LIBS` set, two
+//! more groups as tinyvec's benches have them, one per library with the operations as
+//! functions (`LibA_2000/LibA::mix`, `LibB_2000/LibB::mix`, …): LibB does twice LibA's work,
+//! and `LibA::only` has no counterpart in LibB.
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
 
@@ -48,5 +51,28 @@ fn mixing(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, mixing);
+/// One library's group, as tinyvec names them: `{lib}_2000/{lib}::mix`, `{lib}::half`, with
+/// `factor` times the work.
+fn library(c: &mut Criterion, lib: &str, factor: u64) {
+    let mut group = c.benchmark_group(format!("{lib}_2000"));
+    group.bench_function(format!("{lib}::mix"), |b| {
+        b.iter(|| mix(black_box(2_000 * factor)))
+    });
+    group.bench_function(format!("{lib}::half"), |b| {
+        b.iter(|| mix(black_box(1_000 * factor)))
+    });
+    if lib == "LibA" {
+        group.bench_function(format!("{lib}::only"), |b| b.iter(|| mix(black_box(100))));
+    }
+    group.finish();
+}
+
+fn libraries(c: &mut Criterion) {
+    if std::env::var_os("PILOT_FIXTURE_LIBS").is_some() {
+        library(c, "LibA", 1);
+        library(c, "LibB", 2);
+    }
+}
+
+criterion_group!(benches, mixing, libraries);
 criterion_main!(benches);

@@ -61,6 +61,13 @@ impl Run<'_> {
         let regressed = comparisons
             .as_deref()
             .is_some_and(crate::compare::any_regressed);
+        let groups = self.groups.docs();
+        if !groups.is_empty() {
+            // Where `cargo pilot report` finds them, however this run was started.
+            if let Err(e) = store::save_rankings(&self.root, &self.target, &groups, &super::now()) {
+                eprintln!("warning: the groups' rankings were not saved: {e}");
+            }
+        }
         if let Some(path) = &self.args.json {
             let run = RunDoc {
                 schema: RUN_SCHEMA.to_string(),
@@ -72,7 +79,7 @@ impl Run<'_> {
                 comparison: comparisons
                     .as_deref()
                     .map(|cs| crate::report::comparison_doc(cs, &options)),
-                groups: Some(self.groups.docs()),
+                groups: Some(groups),
             };
             let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");
             if let Err(e) =

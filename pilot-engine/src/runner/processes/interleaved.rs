@@ -13,18 +13,36 @@ use crate::runner::workload::failed_session;
 use crate::session::processes::{LEAST_SHARE, ProcessEstimate, combine};
 use crate::session::{Estimate, SessionConfig, SessionResult, Status};
 
+/// What one member measured so far, for the rule that says whether a ranking is settled.
+pub(in crate::runner) struct SoFar<'a> {
+    /// Its estimate over its processes so far (from two processes on); `None` before, or when
+    /// it ended without one.
+    pub estimate: Option<&'a Estimate>,
+    /// Its processes' means, in order.
+    pub means: Vec<f64>,
+    /// Whether it measures no more (at its target, failed, or without an estimate).
+    pub ended: bool,
+}
+
+/// Whether the ranking of the members is settled, from what each measured so far: every
+/// member still measuring then stops (see `Groups::settle_rule`).
+pub(in crate::runner) type Settled<'a> = &'a dyn Fn(&[SoFar<'_>]) -> bool;
+
 /// Measures `members` (with their session settings) interleaved by processes: each cycle runs
 /// one process of every member still measuring, each member first in turn, so
 /// that the machine's slow changes fall on all members alike. At least `processes` cycles run;
 /// a member stops once its interval over process estimates is as narrow as its target, and the
-/// whole stops at the sum of the members' time caps. Each process gets an equal share of its
-/// member's cap over `processes` processes, at least 0.3 s.
+/// whole stops at the sum of the members' time caps, or as soon as `settled` says the ranking
+/// is (then a member short of its target ends as [`Status::Settled`], as a group's member
+/// does). Each process gets an equal share of its member's cap over `processes` processes, at
+/// least 0.3 s.
 ///
 /// For benches whose bodies live only in their process's own run (announced at run time): the
 /// parent needs no closure, each child announces its bench again.
 pub(in crate::runner) fn measure_interleaved(
     members: &[(&Bench, SessionConfig)],
     processes: usize,
+    settled: Option<Settled<'_>>,
 ) -> Vec<(SessionResult, Option<u64>)> {
     let progress = LiveProgress::start(&format!("{} benches interleaved", members.len()));
     let start = Instant::now();
@@ -50,6 +68,14 @@ pub(in crate::runner) fn measure_interleaved(
             }
         }
         cycle += 1;
+        if let Some(rule) = settled {
+            let so_far: Vec<SoFar<'_>> = state.iter().map(MemberProcesses::so_far).collect();
+            if rule(&so_far) {
+                for (m, (_, config)) in state.iter_mut().zip(members) {
+                    m.end_settled(config.target);
+                }
+            }
+        }
         if start.elapsed() >= cap && cycle >= processes {
             for (m, (_, config)) in state.iter_mut().zip(members) {
                 m.end_at_cap(config.target);
@@ -124,6 +150,31 @@ impl MemberProcesses {
         }
         self.estimate = Some(e);
         ControlFlow::Continue(())
+    }
+
+    /// What this member measured so far.
+    fn so_far(&self) -> SoFar<'_> {
+        SoFar {
+            estimate: self.estimate.as_ref(),
+            means: self.done.iter().map(|p| p.estimate.mean).collect(),
+            ended: self.status.is_some(),
+        }
+    }
+
+    /// The ranking is settled: a member still measuring converged when its estimate meets its
+    /// `target`, else ended settled.
+    fn end_settled(&mut self, target: f64) {
+        if self.status.is_none() {
+            let met = self
+                .estimate
+                .as_ref()
+                .is_some_and(|e| e.relative_half_width() <= target);
+            self.status = Some(if met {
+                Status::Converged
+            } else {
+                Status::Settled
+            });
+        }
     }
 
     /// At the whole's cap: a member still measuring converged when its estimate meets its
