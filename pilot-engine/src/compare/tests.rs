@@ -86,6 +86,7 @@ fn saved(name: &str, time: Option<SavedEstimate>) -> SavedResult {
         status: if time.is_some() { "ok" } else { "failed" }.into(),
         status_detail: None,
         time,
+        counts: Vec::new(),
         finished: None,
         warnings: Vec::new(),
         machine: None,

@@ -17,6 +17,7 @@ mod config;
 pub mod driven;
 mod group;
 mod interrupt;
+mod overhead;
 pub(crate) mod processes;
 mod registry;
 mod resume;

@@ -12,7 +12,7 @@ mod interleaved;
 mod report;
 
 pub(super) use bench::measure_in_processes;
-pub(super) use child::{child_mode, child_session};
+pub(super) use child::{child_mode, child_session, inherit};
 pub use combination::combine_children;
 pub(super) use interleaved::measure_interleaved;
 pub use report::{ChildFailure, ChildReport};

@@ -422,6 +422,7 @@ impl<'a> Session<'a> {
             overhead: None,
             machine_state: None,
             warm_up_start,
+            allocations: None,
         }
     }
 }
