@@ -37,6 +37,8 @@ pub struct SavedResult {
     pub warnings: Vec<String>,
     /// The machine it was measured on, when the document says.
     pub machine: Option<crate::schema::MachineDoc>,
+    /// What timed its units: `instant` (also for documents that do not say) or `tsc`.
+    pub timer: String,
 }
 
 /// The time per unit of a saved result, with what a comparison needs to weigh it.
@@ -438,6 +440,11 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
         finished: Some(doc.finished.clone()).filter(|f| !f.is_empty()),
         warnings: doc.warnings.clone(),
         machine: doc.machine.clone(),
+        timer: doc
+            .clock
+            .timer
+            .clone()
+            .unwrap_or_else(|| "instant".to_string()),
     })
 }
 

@@ -35,14 +35,18 @@
 use crate::checks::figure;
 use crate::record::ClockInfo;
 use crate::schema::{
-    AllocationsDoc, CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS, MEAN_TIME_PI, MachineDoc,
-    MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, ResultDoc,
-    RoundDoc, RoundMachineDoc, SubsessionDoc,
+    CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS, MEAN_TIME_PI, MachineDoc, MachinePartDoc,
+    OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc,
+    RoundMachineDoc, SubsessionDoc,
 };
-use crate::session::allocations::{AllocationsEstimate, CountPi};
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status};
 use crate::settings::Estimator;
 use crate::stats::Summary;
+
+mod allocations;
+
+pub(crate) use allocations::allocations_of;
+use allocations::{allocation_pis, allocations_doc};
 
 /// Most subsession samples stored in a result document.
 const MAX_STORED_MEANS: usize = 10_000;
@@ -303,72 +307,6 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
             .allocations
             .map(|a| allocations_doc(&a, s.estimate.as_ref())),
     }
-}
-
-/// How the allocation PIs were counted, with the share of the time per unit that counting
-/// costs (`cost_ns` per allocation, times the allocations per unit).
-fn allocations_doc(a: &AllocationsEstimate, estimate: Option<&Estimate>) -> AllocationsDoc {
-    AllocationsDoc {
-        reallocations: figure(a.reallocations),
-        deallocations: figure(a.deallocations),
-        cost_ns: a.cost_ns,
-        share_of_unit: a
-            .cost_ns
-            .zip(estimate.filter(|e| e.mean > 0.0))
-            .map(|(cost, e)| figure(cost * a.allocations.mean / e.mean)),
-    }
-}
-
-/// The allocation PIs ([`crate::schema::ALLOCATION_PIS`]) of `a`.
-fn allocation_pis(a: &AllocationsEstimate) -> [PiDoc; 2] {
-    let pi = |name: &str, unit: &str, c: &CountPi| PiDoc {
-        name: name.to_string(),
-        unit: unit.to_string(),
-        mean: Some(c.mean),
-        ci: CiDoc {
-            low: Some(c.ci.low),
-            high: Some(c.ci.high),
-            confidence: c.ci.confidence,
-        },
-        n: c.n,
-        subsession_size: c.subsession_size,
-        autocorrelation: c.autocorrelation,
-        required_n: None,
-        interval_from: None,
-        machine: None,
-        estimator: None,
-    };
-    [
-        pi("allocations", "allocs", &a.allocations),
-        pi("allocated_bytes", "B", &a.bytes),
-    ]
-}
-
-/// The allocation estimate a result document's PIs and `allocations` section state, for the
-/// combination of a bench's processes; `None` when the document has none.
-pub(crate) fn allocations_of(doc: &ResultDoc) -> Option<AllocationsEstimate> {
-    let count = |name: &str| -> Option<CountPi> {
-        let pi = doc.pis.iter().find(|p| p.name == name)?;
-        Some(CountPi {
-            mean: pi.mean?,
-            ci: crate::stats::ConfidenceInterval {
-                low: pi.ci.low?,
-                high: pi.ci.high?,
-                confidence: pi.ci.confidence,
-            },
-            n: pi.n,
-            subsession_size: pi.subsession_size,
-            autocorrelation: pi.autocorrelation,
-        })
-    };
-    let section = doc.allocations?;
-    Some(AllocationsEstimate {
-        allocations: count("allocations")?,
-        bytes: count("allocated_bytes")?,
-        reallocations: section.reallocations,
-        deallocations: section.deallocations,
-        cost_ns: section.cost_ns,
-    })
 }
 
 /// What a result document says of the clock `clock`, whose two reads take `share` of a unit.
