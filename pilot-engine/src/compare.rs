@@ -220,15 +220,26 @@ pub fn against_baseline(
 }
 
 /// Warnings for two sides measured on different machines or toolchains: a different CPU
-/// model, core count or compiler (`rustc -V`), each named with its two values. A change
-/// between such sides may be the machine's or the compiler's, not the code's. Results whose
-/// documents do not record a field are not compared on it.
+/// model, core count or compiler (`rustc -V`), each named with its two values; or with
+/// different timers (`--timer`). A change between such sides may be the machine's, the
+/// compiler's or the clock's, not the code's. Results whose documents do not record a field
+/// are not compared on it.
 pub fn machine_mismatch(base: &[SavedResult], new: &[SavedResult]) -> Vec<String> {
+    let mut out = Vec::new();
+    let timer = |side: &[SavedResult]| side.first().map(|r| r.timer.clone());
+    if let (Some(x), Some(y)) = (timer(base), timer(new)) {
+        if x != y {
+            out.push(format!(
+                "the two sides were timed with different timers (`{x}` and `{y}`): a reading \
+                 holds part of its clock's own cost, so a full-form bench with short units \
+                 differs by the difference of the two clocks' costs"
+            ));
+        }
+    }
     let first = |side: &[SavedResult]| side.iter().find_map(|r| r.machine.clone());
     let (Some(a), Some(b)) = (first(base), first(new)) else {
-        return Vec::new();
+        return out;
     };
-    let mut out = Vec::new();
     let mut differ = |what: &str, x: Option<String>, y: Option<String>, meaning: &str| {
         if let (Some(x), Some(y)) = (x, y) {
             if x != y {

@@ -100,6 +100,7 @@ mod tests {
             finished: None,
             warnings: Vec::new(),
             machine: None,
+            timer: "instant".into(),
         }
     }
 
