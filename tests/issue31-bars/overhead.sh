@@ -65,7 +65,8 @@ for i in range(1, 6):
     print(f"run {i}: time {unit:.1f} ns ({r['processes']['count']} processes), overhead "
           f"{o['per_unit_ns']:.2f} ns [{lo:.2f}, {hi:.2f}] = ±{share:.2f}% of a unit, "
           f"{o['blocks']} blocks, target ±{o.get('target_ns', float('nan')):.1f} ns, "
-          f"reached {o.get('reached')}; session {r['elapsed_s']:.1f} s")
+          f"reached {o.get('reached')}; blocks took {o.get('time_s', float('nan')):.2f} s of "
+          f"the session's {r['elapsed_s']:.1f} s")
 s = sorted(halves)
 print(f"half-width as % of a unit: min {s[0]:.2f}, median {st.median(s):.2f}, max {s[-1]:.2f}; "
       f"within ±2%: {within} of 5")

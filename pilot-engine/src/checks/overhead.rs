@@ -97,6 +97,8 @@ pub struct Overhead {
     pub target_ns: f64,
     /// Each sample's difference per unit, ns, in order: what a bench's processes pool.
     pub samples: Vec<f64>,
+    /// Time the blocks took, in seconds (in all of a bench's processes).
+    pub time_s: f64,
 }
 
 impl Overhead {
@@ -128,6 +130,7 @@ pub(crate) fn estimate(samples: &[f64], confidence: f64, target_ns: f64) -> Opti
         blocks: 2 * samples.len(),
         target_ns,
         samples: samples.to_vec(),
+        time_s: 0.0,
     })
 }
 

@@ -68,6 +68,11 @@ impl OverheadProbe {
         self.last = Some((work, unit_ns, (round_ns - sum - recording).max(0.0)));
     }
 
+    /// Time the blocks took so far.
+    pub(super) fn spent(&self) -> Duration {
+        self.spent
+    }
+
     /// The half-width the interval aims at for the latest unit.
     fn target_ns(&self) -> f64 {
         overhead::target_ns(self.unit_ns, self.clock_ns)

@@ -274,7 +274,8 @@ impl<'c> BenchWorkload<'c> {
             _ => "not sampled",
         });
         if let Some(probe) = self.overhead.take() {
-            session.judge_overhead(&probe.samples, config.confidence, checks.clock_ns);
+            let spent = probe.spent().as_secs_f64();
+            session.judge_overhead(&probe.samples, config.confidence, checks.clock_ns, spent);
         }
         session
     }

@@ -151,6 +151,10 @@ pub struct OverheadDoc {
     /// for it); `null` in older documents.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reached: Option<bool>,
+    /// Seconds the blocks took (in all of the bench's processes), at most a sixth of the
+    /// sessions'; `null` in older documents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_s: Option<f64>,
     /// Each sample's difference per unit (two consecutive blocks'), ns: written by the child
     /// processes of a bench for their parent, which pools them; absent from saved results.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -89,6 +89,7 @@ fn session(status: Status) -> SessionResult {
             blocks: 7,
             target_ns: 0.8,
             samples: vec![1.0; 7],
+            time_s: 0.05,
         }),
         machine_state: Some("sampled"),
         warm_up_start: None,

@@ -411,14 +411,21 @@ impl SessionResult {
     }
 
     /// Takes the instrumentation overhead's samples (pairs of blocks of rounds, their
-    /// differences per unit, see [`crate::checks::overhead`]) measured with a clock whose read
-    /// costs `clock_ns`: the
-    /// overhead per unit, aiming at ±2% of this session's unit or two clock reads, and its
-    /// check when it is more than 1% of a unit.
-    pub(crate) fn judge_overhead(&mut self, samples: &[f64], confidence: f64, clock_ns: f64) {
+    /// differences per unit, see [`crate::checks::overhead`]), measured with a clock whose read
+    /// costs `clock_ns` in blocks that took `time_s` seconds: the overhead per unit, aiming at
+    /// ±2% of this session's unit or two clock reads, and its check when it is more than 1% of
+    /// a unit.
+    pub(crate) fn judge_overhead(
+        &mut self,
+        samples: &[f64],
+        confidence: f64,
+        clock_ns: f64,
+        time_s: f64,
+    ) {
         let unit_ns = self.estimate.as_ref().map_or(0.0, |e| e.mean);
         let target = crate::checks::overhead::target_ns(unit_ns, clock_ns);
-        self.overhead = crate::checks::overhead::estimate(samples, confidence, target);
+        self.overhead = crate::checks::overhead::estimate(samples, confidence, target)
+            .map(|o| crate::checks::overhead::Overhead { time_s, ..o });
         let (Some(o), Some(e)) = (&self.overhead, &self.estimate) else {
             return;
         };

@@ -11,7 +11,7 @@
 //!  "removed_readings", "readings", "iterations_per_unit", "clock": {"overhead_ns",
 //!  "resolution_ns", "share_of_unit", "timer"?, "tsc_ghz"?}, "warnings": [..], "machine": {..},
 //!  "started", "finished", "elapsed_s", "overhead"?: {"per_unit_ns", "ci", "share_of_unit",
-//!  "blocks", "target_ns", "reached"}, "allocations"?: {"reallocations", "deallocations",
+//!  "blocks", "target_ns", "reached", "time_s"}, "allocations"?: {"reallocations", "deallocations",
 //!  "cost_ns", "share_of_unit"}}
 //! ```
 //!
@@ -419,6 +419,7 @@ fn overhead_doc(o: &crate::checks::overhead::Overhead, estimate: Option<&Estimat
         blocks: o.blocks,
         target_ns: Some(figure(o.target_ns)),
         reached: Some(o.reached()),
+        time_s: Some(figure(o.time_s)),
         samples_ns: Vec::new(),
     }
 }

@@ -62,6 +62,7 @@ fn the_check_fires_on_a_sure_overhead_above_one_percent() {
         blocks: 20,
         target_ns: 10.0,
         samples: Vec::new(),
+        time_s: 0.0,
     };
     // 15 ns of 500 ns is 3%, but the interval holds 0: no check.
     assert!(overhead_check(&o, 500.0).is_none());

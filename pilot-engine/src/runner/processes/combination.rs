@@ -125,7 +125,8 @@ pub(super) fn processes_result(
         ),
     };
     if !samples.is_empty() {
-        session.judge_overhead(&samples, config.confidence, clock_ns);
+        let time_s = done.iter().map(|p| p.overhead_time_s).sum();
+        session.judge_overhead(&samples, config.confidence, clock_ns, time_s);
     }
     (session, iters)
 }

@@ -30,6 +30,8 @@ pub(super) struct ProcessResult {
     pub(super) unresolved: bool,
     /// Its instrumentation overhead's samples: each one's difference per unit, ns.
     pub(super) overhead_samples: Vec<f64>,
+    /// Seconds its overhead's blocks took.
+    pub(super) overhead_time_s: f64,
     /// What one read of its clock cost, ns.
     pub(super) clock_ns: f64,
     /// Its allocations per unit, when a `CountingAlloc` counted them.
@@ -97,6 +99,7 @@ pub(super) fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
             .as_ref()
             .map(|o| o.samples_ns.clone())
             .unwrap_or_default(),
+        overhead_time_s: doc.overhead.as_ref().and_then(|o| o.time_s).unwrap_or(0.0),
         clock_ns: doc.clock.overhead_ns,
         // The document keeps the counts, not the sums: a combined count moves no mean.
         outliers: doc.outliers.map(|o| OutlierCount {
