@@ -504,3 +504,85 @@ fn out_is_written_atomically_and_never_replaced_without_force() {
     assert_eq!(o.status.code(), Some(2));
     assert!(common::text(&o).contains("--out"), "{}", common::text(&o));
 }
+
+#[test]
+fn counted_allocations_are_exported_beside_the_time() {
+    // The fixture's sort bench as a `CountingAlloc` bench writes it: 2 allocations of 80 000
+    // bytes a unit, exactly, and 1.5 ± 0.1 reallocations' worth of a second count.
+    let mut doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(results().join("sort/sort_10k.json")).unwrap(),
+    )
+    .unwrap();
+    let count = |name: &str, unit: &str, mean: f64, half: f64| {
+        serde_json::json!({"name": name, "unit": unit, "mean": mean,
+            "ci": {"low": mean - half, "high": mean + half, "confidence": 0.95},
+            "n": 5000, "subsession_size": 1, "autocorrelation": 0.0, "required_n": null})
+    };
+    let pis = doc["pis"].as_array_mut().unwrap();
+    pis.push(count("allocations", "allocs", 2.0, 0.0));
+    pis.push(count("allocated_bytes", "B", 80_000.0, 400.0));
+    doc["allocations"] = serde_json::json!({"reallocations": 0.0, "deallocations": 2.0,
+        "cost_ns": 1.2, "share_of_unit": 0.00003});
+    let dir = scratch("counts");
+    let folder = dir.join("sort");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("sort_10k.json"), doc.to_string()).unwrap();
+    let source = dir.to_str().unwrap();
+
+    let bmf: Value = serde_json::from_str(&exported(&["--format", "bmf", source], &dir)).unwrap();
+    let measures = &bmf["sort/sort_10k"];
+    assert_eq!(
+        measures["allocations"],
+        serde_json::json!({"value": 2.0, "lower_value": 2.0, "upper_value": 2.0})
+    );
+    assert_eq!(f(&measures["allocated_bytes"]["lower_value"]), 79_600.0);
+    assert_eq!(f(&measures["latency"]["value"]), f(&doc["pis"][0]["mean"]));
+
+    let github: Value =
+        serde_json::from_str(&exported(&["--format", "github", source], &dir)).unwrap();
+    let entries = github.as_array().unwrap();
+    assert_eq!(entries.len(), 3, "{github}");
+    let allocs = entries
+        .iter()
+        .find(|e| e["name"] == "sort/sort_10k (allocations)")
+        .unwrap();
+    assert_eq!(
+        (allocs["unit"].as_str(), f(&allocs["value"])),
+        (Some("allocs/iter"), 2.0)
+    );
+    assert_eq!(allocs["range"], "± 0");
+
+    let csv = exported(&["--format", "csv", source], &dir);
+    let line = csv
+        .lines()
+        .find(|l| l.contains(",allocated_bytes,"))
+        .unwrap();
+    let cells: Vec<&str> = line.split(',').collect();
+    // bench, pi, unit, count, mean, median, low, high, min, max, sdev%, hw%: no samples of
+    // its own, and 400 of 80 000 is 0.5%.
+    assert_eq!(
+        &cells[..12],
+        [
+            "sort/sort_10k",
+            "allocated_bytes",
+            "B",
+            "5000",
+            "80000",
+            "",
+            "79600",
+            "80400",
+            "",
+            "",
+            "",
+            "0.5"
+        ]
+    );
+    let exact = csv.lines().find(|l| l.contains(",allocations,")).unwrap();
+    assert_eq!(exact.split(',').nth(11), Some("0"), "{exact}");
+
+    let md = exported(&["--format", "md", source], &dir);
+    assert!(
+        md.contains("| allocations |") && md.contains("2 allocs, 80,000 ± 0.50% B"),
+        "{md}"
+    );
+}

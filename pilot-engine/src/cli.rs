@@ -138,6 +138,8 @@ pub struct Args {
     pub no_sampling: bool,
     /// `--no-overhead-check`: do not measure the full form's instrumentation overhead.
     pub no_overhead_check: bool,
+    /// `--timer`: what times units (`Instant` unless `tsc` is asked for).
+    pub timer: crate::settings::TimerChoice,
     /// `--output-format`: pilot's output alone, or with libtest's bench lines.
     pub output_format: OutputFormat,
     /// `--color`: when to colour the output.
@@ -411,6 +413,7 @@ impl Args {
         self.json = given.get("json").map(|(_, raw)| raw.clone());
         self.compare_across = given.get("compare_across").map(|(_, raw)| raw.clone());
         self.output_format = get(given, "output_format")?.unwrap_or_default();
+        self.timer = get(given, "timer")?.unwrap_or_default();
         self.color = get(given, "color")?.unwrap_or_default();
         self.verbose = on("verbose");
         self.wide = self.verbose;

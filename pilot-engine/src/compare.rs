@@ -25,13 +25,22 @@
 //! The degrees of freedom come from the Welch–Satterthwaite formula over every variance
 //! component.
 //!
-//! [`estimates`] compares two saved estimates, [`paired`] two builds over pairs of processes.
+//! [`estimates`] compares two saved estimates, [`paired`] two builds over pairs of processes,
+//! [`counts`] the counts per unit (allocations) both results have.
+//!
+//! # Counts
+//! A result's `allocations` and `allocated_bytes` are compared with the same test, on their
+//! means and intervals: exact counts (every unit allocated the same) make any change beyond
+//! the noise threshold a verdict, since their intervals have no width. A regression of a count
+//! is a regression of the bench ([`any_regressed`], exit code 3), as it is for time.
 
 use crate::store::{SavedEstimate, SavedResult};
 
+mod counts;
 mod estimates;
 mod paired;
 
+pub use counts::compare_counts;
 pub use estimates::compare_estimates;
 pub use paired::compare_paired;
 
@@ -128,6 +137,32 @@ pub struct Comparison {
     /// Why the verdict is `undecided` though `method` gave an answer: too few pairs of
     /// processes finished in the time given for the verdict to be taken (`--against`).
     pub reason: Option<String>,
+    /// The counts per unit both sides have (allocations, allocated bytes), each compared with
+    /// its own verdict; empty when they have none.
+    pub pis: Vec<PiChange>,
+}
+
+/// A performance index other than time compared between two results: a count per unit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PiChange {
+    /// The PI's name (`allocations`, `allocated_bytes`).
+    pub name: String,
+    /// Its unit (`allocs`, `B`).
+    pub unit: String,
+    /// The baseline's `(mean, low, high)`.
+    pub base: (f64, f64, f64),
+    /// The new `(mean, low, high)`.
+    pub new: (f64, f64, f64),
+    /// Relative change of the mean, `new / base − 1`; `None` from a base of 0.
+    pub change: Option<f64>,
+    /// Its interval (Fieller); `None` when unbounded or from a base of 0.
+    pub change_ci: Option<(f64, f64)>,
+    /// Two-sided p of "equal means"; `None` where no test was made.
+    pub p: Option<f64>,
+    /// The conclusion.
+    pub verdict: Verdict,
+    /// How it was reached.
+    pub method: String,
 }
 
 /// What comparing two estimates of one bench found.
@@ -185,15 +220,26 @@ pub fn against_baseline(
 }
 
 /// Warnings for two sides measured on different machines or toolchains: a different CPU
-/// model, core count or compiler (`rustc -V`), each named with its two values. A change
-/// between such sides may be the machine's or the compiler's, not the code's. Results whose
-/// documents do not record a field are not compared on it.
+/// model, core count or compiler (`rustc -V`), each named with its two values; or with
+/// different timers (`--timer`). A change between such sides may be the machine's, the
+/// compiler's or the clock's, not the code's. Results whose documents do not record a field
+/// are not compared on it.
 pub fn machine_mismatch(base: &[SavedResult], new: &[SavedResult]) -> Vec<String> {
+    let mut out = Vec::new();
+    let timer = |side: &[SavedResult]| side.first().map(|r| r.timer.clone());
+    if let (Some(x), Some(y)) = (timer(base), timer(new)) {
+        if x != y {
+            out.push(format!(
+                "the two sides were timed with different timers (`{x}` and `{y}`): a reading \
+                 holds part of its clock's own cost, so a full-form bench with short units \
+                 differs by the difference of the two clocks' costs"
+            ));
+        }
+    }
     let first = |side: &[SavedResult]| side.iter().find_map(|r| r.machine.clone());
     let (Some(a), Some(b)) = (first(base), first(new)) else {
-        return Vec::new();
+        return out;
     };
-    let mut out = Vec::new();
     let mut differ = |what: &str, x: Option<String>, y: Option<String>, meaning: &str| {
         if let (Some(x), Some(y)) = (x, y) {
             if x != y {
@@ -224,9 +270,11 @@ pub fn machine_mismatch(base: &[SavedResult], new: &[SavedResult]) -> Vec<String
     out
 }
 
-/// Whether any bench regressed (the CI verdict: exit code 3).
+/// Whether any bench regressed, in time or in a count (the CI verdict: exit code 3).
 pub fn any_regressed(comparisons: &[Comparison]) -> bool {
-    comparisons.iter().any(|c| c.verdict == Verdict::Regressed)
+    comparisons.iter().any(|c| {
+        c.verdict == Verdict::Regressed || c.pis.iter().any(|p| p.verdict == Verdict::Regressed)
+    })
 }
 
 /// Compares one bench's two results, either of which may be absent.
@@ -253,7 +301,11 @@ pub fn compare_pair(
         method: String::new(),
         pairs: None,
         reason: None,
+        pis: Vec::new(),
     };
+    if let (Some(b), Some(n)) = (base, new) {
+        c.pis = counts::compare_counts(b, n, options);
+    }
     match (base, new) {
         (None, _) => {
             c.verdict = Verdict::New;

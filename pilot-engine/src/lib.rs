@@ -12,7 +12,7 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | 0 | [`error`], [`exit`], [`fmt`], [`files`], [`sweep`] |
+//! | 0 | [`allocations`], [`error`], [`exit`], [`fmt`], [`files`], [`sweep`] |
 //! | 1 | [`stats`] |
 //! | 2 | [`settings`], [`schema`], [`record`] |
 //! | 3 | [`probe`], [`checks`], [`entry`], [`cli`] |
@@ -25,6 +25,7 @@
 // links for a reader of the source, plain text on the rendered page.
 #![allow(rustdoc::private_intra_doc_links)]
 
+pub mod allocations;
 pub mod checks;
 pub mod cli;
 pub mod compare;
@@ -44,6 +45,7 @@ pub mod stats;
 pub mod store;
 pub mod sweep;
 
+pub use allocations::CountingAlloc;
 pub use error::{Error, Result};
 pub use exit::Exit;
 pub use record::{AsyncBencher, AsyncExecutor, BatchSize, Bencher, BlockingExecutor, Recorder};

@@ -19,12 +19,13 @@ mod result;
 mod run;
 mod validate;
 
-pub use compare::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, RangeDoc};
+pub use compare::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, ComparePiDoc, RangeDoc};
 pub use machine::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc, SpeedDoc};
 pub use result::{
-    CheckDoc, CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS, MEAN_TIME_PI, MachinePartDoc,
-    OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, RateDoc, ResultDoc, RoundDoc,
-    RoundMachineDoc, STATUSES, SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES, WarmUpWorkDoc,
+    ALLOCATION_PIS, AllocationsDoc, CheckDoc, CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS,
+    MEAN_TIME_PI, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA,
+    RateDoc, ResultDoc, RoundDoc, RoundMachineDoc, STATUSES, SubsessionDoc, ThreadsDoc,
+    WARM_UP_CLASSES, WarmUpWorkDoc,
 };
 pub use run::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FinishedTargetDoc, GroupDoc, MemberDoc,

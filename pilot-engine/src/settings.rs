@@ -81,6 +81,38 @@ impl FromStr for Estimator {
     }
 }
 
+/// What times units (`--timer`, `PILOT_TIMER`): the choice as given; the TSC is calibrated (or
+/// refused) when a run starts ([`crate::record::Timer::named`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TimerChoice {
+    /// `std::time::Instant`, the default.
+    #[default]
+    Instant,
+    /// x86-64's invariant time-stamp counter.
+    Tsc,
+}
+
+impl TimerChoice {
+    /// The name used on the command line: `instant` or `tsc`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimerChoice::Instant => "instant",
+            TimerChoice::Tsc => "tsc",
+        }
+    }
+}
+
+impl FromStr for TimerChoice {
+    type Err = String;
+
+    fn from_str(raw: &str) -> Result<Self, String> {
+        match pilot_settings::choice(raw, pilot_settings::TIMERS)? {
+            "tsc" => Ok(TimerChoice::Tsc),
+            _ => Ok(TimerChoice::Instant),
+        }
+    }
+}
+
 /// An on/off switch from the environment: `1`, `true`, `yes`, `on` or `0`, `false`, `no`,
 /// `off`, or empty (off).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,7 +21,7 @@ pub use bounds::{
 };
 pub use render::{help_lines, markdown};
 pub use setting::{Attribute, Kind, Scope, Setting};
-pub use table::{COLOR_CHOICES, ESTIMATORS, OUTPUT_FORMATS, SETTINGS, by_flag, by_name};
+pub use table::{COLOR_CHOICES, ESTIMATORS, OUTPUT_FORMATS, SETTINGS, TIMERS, by_flag, by_name};
 
 #[cfg(test)]
 mod tests {

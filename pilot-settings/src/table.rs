@@ -9,6 +9,9 @@ pub const ESTIMATORS: &[&str] = &["trimmed", "mean"];
 /// The output formats `--output-format` names.
 pub const OUTPUT_FORMATS: &[&str] = &["pretty", "bencher"];
 
+/// The timers `--timer` names: `std::time::Instant`, or x86-64's invariant time-stamp counter.
+pub const TIMERS: &[&str] = &["instant", "tsc"];
+
 /// When `--color` colours the output.
 pub const COLOR_CHOICES: &[&str] = &["auto", "always", "never"];
 
@@ -244,6 +247,19 @@ pub const SETTINGS: &[Setting] = &[
         value_name: "",
         default: "",
         help: "do not measure what recording each unit costs (full form)",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "timer",
+        flag: "--timer",
+        env: "PILOT_TIMER",
+        kind: Kind::Choice(TIMERS),
+        value_name: "instant|tsc",
+        default: "instant",
+        help: "what times units: instant (std::time::Instant), or tsc (x86-64's invariant \
+               time-stamp counter, calibrated against Instant at the start; refused where it \
+               is not invariant)",
         attribute: None,
         scope: Scope::Forwarded,
     },

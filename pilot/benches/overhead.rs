@@ -4,11 +4,23 @@
 //! into the round's buffer. `instant_pair` is the floor it is held to: two bare
 //! `Instant::now()` calls. pilot's bar: `recorder_unit` costs at most 1.2× `instant_pair`.
 //!
+//! `instant_read` and `tsc_read` are one read of each timer (`--timer tsc` reads the
+//! time-stamp counter), `tsc_pair` and `recorder_unit_tsc` the TSC's pair and recorder: the
+//! evidence for which timer suits this machine (issue 31's bar: a TSC read costs at most half
+//! an `Instant::now()`). The TSC benches fail, saying why, where the TSC cannot be used.
+//!
 //! `cargo bench -p pilot --bench overhead`
 
 use std::time::Instant;
 
+use pilot::__private::{Timer, Tsc};
+
 const CAPACITY: usize = 1 << 16;
+
+/// The TSC, calibrated; a bench that needs it fails where it cannot be used.
+fn tsc() -> Tsc {
+    Tsc::calibrate().unwrap_or_else(|why| panic!("the TSC cannot be used here: {why}"))
+}
 
 #[pilot::bench]
 fn recorder_unit(b: &mut pilot::Bencher) {
@@ -28,6 +40,38 @@ fn instant_pair(b: &mut pilot::Bencher) {
         let start = Instant::now();
         let end = Instant::now();
         (start, end)
+    });
+}
+
+#[pilot::bench]
+fn instant_read(b: &mut pilot::Bencher) {
+    b.iter(Instant::now);
+}
+
+#[pilot::bench]
+fn tsc_read(b: &mut pilot::Bencher) {
+    let tsc = tsc();
+    b.iter(|| tsc.read());
+}
+
+#[pilot::bench]
+fn tsc_pair(b: &mut pilot::Bencher) {
+    let tsc = tsc();
+    b.iter(|| {
+        let start = tsc.read();
+        let end = tsc.read();
+        (start, end)
+    });
+}
+
+#[pilot::bench]
+fn recorder_unit_tsc(b: &mut pilot::Bencher) {
+    let mut rec = pilot::__private::recorder_timed_by(CAPACITY as u64, Timer::Tsc(tsc()));
+    b.iter(|| {
+        if rec.units() == CAPACITY {
+            pilot::__private::clear_recorder(&mut rec);
+        }
+        rec.unit(|| ());
     });
 }
 

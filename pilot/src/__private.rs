@@ -9,5 +9,7 @@ pub use pilot_engine::entry::{
     Amount, BenchBody, BenchDef, BenchOptions, IntoArgs, Throughput, ThroughputKind, amount,
     arg_at, arg_name, args,
 };
-pub use pilot_engine::record::{Bencher, Recorder, clear_recorder, recorder};
+pub use pilot_engine::record::{
+    Bencher, Recorder, Timer, Tsc, clear_recorder, recorder, recorder_timed_by,
+};
 pub use pilot_engine::runner::main;

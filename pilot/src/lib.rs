@@ -76,6 +76,8 @@
 //!   [`AsyncBencher`] on an [`AsyncExecutor`] ([`BlockingExecutor`], or a tokio runtime with
 //!   the `tokio` feature).
 //! - [`Recorder`]: the full form's timer of each work unit, [`Recorder::unit`].
+//! - [`CountingAlloc`]: an opt-in global allocator; with it, every bench of the target also
+//!   reports `allocations` and `allocated_bytes` per unit.
 //! - [`range`] and [`Sweep`]: geometric sweeps for `args`, at most [`MAX_SWEEP`] values.
 //! - [`black_box`]: the standard library's, re-exported.
 //! - [`stats`]: the statistics every result is computed with, for data from anywhere.
@@ -107,6 +109,7 @@
 #[doc(hidden)]
 pub mod __private;
 
+pub use pilot_engine::allocations::CountingAlloc;
 pub use pilot_engine::record::{
     AsyncBencher, AsyncExecutor, BatchSize, Bencher, BlockingExecutor, Recorder,
 };

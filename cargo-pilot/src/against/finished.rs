@@ -38,10 +38,24 @@ pub fn finish_bench(
             .and_then(|d| pilot_engine::store::from_document(d, at).ok())
             .and_then(|r| r.time)
     };
+    let saved = |doc: &Option<ResultDoc>, at: &Path| {
+        doc.as_ref()
+            .and_then(|d| pilot_engine::store::from_document(d, at).ok())
+    };
+    let base_path = format!("{short}/{}", b.name);
+    // Counts per unit (allocations) do not move with the machine: the combined sides' are
+    // compared as saved results are.
+    let pis = match (
+        saved(&base_doc, Path::new(&base_path)),
+        saved(&head_doc, Path::new(&b.name)),
+    ) {
+        (Some(base), Some(head)) => pilot_engine::compare::compare_counts(&base, &head, options),
+        _ => Vec::new(),
+    };
     let mut c = Comparison {
         name: b.name.clone(),
         target: b.target.clone(),
-        base: estimate(&base_doc, Path::new(&format!("{short}/{}", b.name))),
+        base: estimate(&base_doc, Path::new(&base_path)),
         new: estimate(&head_doc, Path::new(&b.name)),
         change: None,
         change_ci: None,
@@ -51,6 +65,7 @@ pub fn finish_bench(
         method: String::new(),
         pairs: None,
         reason: None,
+        pis,
     };
     if let Some(failure) = &outcome.failure {
         c.method = failure.clone();

@@ -4,8 +4,10 @@
 //!
 //! Each bench has `latency` (Bencher's built-in measure, in nanoseconds): pilot's time per
 //! unit and its interval; and `throughput` (units per second) when the bench names a `unit`,
-//! from its throughput performance index. A bound that does not exist (a throughput whose
-//! time interval reaches 0) is left out, as the schema allows.
+//! from its throughput performance index; and `allocations` and `allocated_bytes` (per unit)
+//! when a `CountingAlloc` counted them (measures of the project's own in Bencher, named by
+//! these slugs). A bound that does not exist (a throughput whose time interval reaches 0) is
+//! left out, as the schema allows.
 
 use pilot_engine::schema::{CiDoc, ResultDoc};
 use serde_json::{Map, Value, json};
@@ -29,6 +31,15 @@ pub fn render(documents: &[&ResultDoc]) -> String {
                 m["upper_value"] = json!(high);
             }
             measures.insert("throughput".into(), m);
+        }
+        for pi in d
+            .pis
+            .iter()
+            .filter(|pi| pilot_engine::schema::ALLOCATION_PIS.contains(&pi.name.as_str()))
+        {
+            if let (Some(mean), Some(low), Some(high)) = (pi.mean, pi.ci.low, pi.ci.high) {
+                measures.insert(pi.name.clone(), metric(mean, low, high));
+            }
         }
         benches.insert(super::bench_name(d), Value::Object(measures));
     }

@@ -12,10 +12,11 @@
 //! estimate's independent samples (`subsession.means`: subsession means, or process
 //! estimates), `samples` of them (`sdev%` is 0 for one), converted to the index's unit (a throughput's samples are
 //! `1e9 / time`); they are empty where the result does not keep those samples (a readings-only
-//! fit, or more than 10 000). Numbers are written in full precision.
+//! fit, or more than 10 000, or the counts per unit `allocations` and `allocated_bytes`, whose
+//! samples a result does not keep). Numbers are written in full precision.
 
 use pilot_engine::fmt::csv_text;
-use pilot_engine::schema::{PiDoc, ResultDoc};
+use pilot_engine::schema::{ALLOCATION_PIS, PiDoc, ResultDoc};
 use pilot_engine::stats::Summary;
 
 const HEADER: [&str; 15] = [
@@ -44,11 +45,14 @@ pub fn render(documents: &[&ResultDoc]) -> anyhow::Result<String> {
     for d in documents {
         let stored = d.subsession.as_ref().and_then(|s| s.means.as_deref());
         for pi in d.pis.iter().filter(|pi| pi.mean.is_some()) {
-            // Throughput is the inverse of the time per unit, in units per second.
-            let samples: Option<Vec<f64>> = stored.map(|m| match pi.name.as_str() {
-                "throughput" => m.iter().map(|t| 1e9 / t).collect(),
-                _ => m.to_vec(),
-            });
+            // Throughput is the inverse of the time per unit, in units per second; the counts
+            // per unit (allocations) have no samples of their own in the result.
+            let samples: Option<Vec<f64>> = stored
+                .filter(|_| !ALLOCATION_PIS.contains(&pi.name.as_str()))
+                .map(|m| match pi.name.as_str() {
+                    "throughput" => m.iter().map(|t| 1e9 / t).collect(),
+                    _ => m.to_vec(),
+                });
             out.write_record(row(d, pi, samples.as_deref()))?;
         }
     }
@@ -62,7 +66,11 @@ fn row(d: &ResultDoc, pi: &PiDoc, samples: Option<&[f64]>) -> Vec<String> {
         .ci
         .low
         .zip(pi.ci.high)
-        .map(|(low, high)| 100.0 * (high - low) / 2.0 / mean);
+        // An exact count (of 0 too) has no width: 0%, not 0/0.
+        .map(|(low, high)| match high - low {
+            0.0 => 0.0,
+            width => 100.0 * width / 2.0 / mean,
+        });
     let described = samples.and_then(|s| Summary::of(s).ok());
     vec![
         csv_text(&super::bench_name(d)).into_owned(),

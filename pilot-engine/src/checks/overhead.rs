@@ -1,67 +1,151 @@
 //! The instrumentation overhead of the full form (Pilot paper §III-C): what recording each
-//! unit costs, measured rather than assumed. Between the session's rounds, pairs of extra
-//! rounds run the same work with unit recording on and off (off: the closure runs without a
-//! clock read), each timed whole; the overhead per unit is the mean of the pairs'
-//! `(on − off) / work`, with Student's t interval over the pairs (they are independent: each
-//! pair's two rounds run back to back, in alternating order, so the machine's drift cancels
-//! within a pair).
+//! unit costs, measured rather than assumed, precisely enough to say whether it is 0.1% or 10%
+//! of a unit.
 //!
-//! When: every third round of a full-form bench on one thread whose clock reads take at least
-//! 0.1% of a unit (below that, recording cannot matter at any target pilot accepts), at a
-//! quarter of the round's work amount. Cost: two quarter-rounds every three rounds, about a
-//! sixth more time per session; `--no-overhead-check` skips it.
+//! # Design
+//! Between the session's rounds, **blocks** of four short extra rounds run the same work
+//! amount `w` with unit recording on (A) and off (B, the closure runs without a clock read),
+//! each timed whole, in the order A B B A, then B A A B in the next block. A block gives one
+//! difference per unit, `d = ((on₁ + on₂) − (off₁ + off₂)) / 2w`, in which a drift of the
+//! machine's speed that is linear over the block cancels. Two consecutive blocks (A B B A
+//! B A A B, counterbalanced) are one **sample**, the mean of their differences: what the first
+//! round of a block pays (a cold cache after a session round) falls on recording in one and on
+//! no recording in the other, and cancels too. The overhead is the 20%-trimmed mean of the
+//! samples, with the Tukey–McLaughlin interval over independent samples (Yuen's standard error,
+//! Student's t with `h − 1` degrees of freedom, as [`trimmed_location`] computes it): a sample
+//! that an interruption hit is trimmed, not averaged in. (With each block a sample, such a
+//! first-round cost alternates in sign from block to block: the interval then holds it as
+//! noise, and covered 98.5% at 95% in the Monte Carlo test.)
+//!
+//! Why short rounds, many of them: the first design ran one pair of rounds of a quarter of a
+//! session round every third round, 3 or 4 pairs a session. A round's duration moves by a few
+//! percent from one round to the next on a shared machine, and that moved each pair's
+//! difference by as much as a unit costs: `1.9 ns [-320, +324]` on a 1.76 µs unit. The noise
+//! of a difference does not shrink with a longer round (it is a share of the round), but the
+//! number of blocks grows as rounds shorten, and the interval with it: blocks of about a
+//! millisecond give hundreds in a second's session.
+//!
+//! # When and for how long
+//! Blocks run after a round of a full-form bench on one thread whose clock reads take at least
+//! 0.1% of a unit (below that recording cannot matter at any target pilot accepts), while their
+//! time stays under a sixth of the session's ([`BUDGET_SHARE`]) and until the interval is as
+//! narrow as [`target_ns`] asks: ±2% of a unit, or two clock reads, whichever is larger, after
+//! at least [`MIN_SAMPLES`] samples. A session too short for that reports the interval it reached and
+//! says so (`reached: false`). A probe round lasts about [`PROBE_ROUND_NS`] of units, longer
+//! when the bench's setup is long, so that the setup stays a small part of it.
+//! `--no-overhead-check` skips it all.
 
 use super::{Kind, check, figure};
 use crate::schema::CheckDoc;
-use crate::stats::summary::Summary;
+use crate::stats::robust::{DEFAULT_TRIM, trimmed_location};
 
-/// Rounds between pairs.
-pub(crate) const EVERY: usize = 3;
-/// Shortest pair round kept: shorter ones are mostly timer noise.
-pub(crate) const MIN_ROUND_NS: f64 = 200_000.0;
-/// Share of a unit the clock must take for the pairs to run.
+/// Least samples (pairs of blocks) before the interval may stop the probe: the trimmed mean's
+/// interval then has 7 degrees of freedom, and stopping at a lucky narrow interval barely moves
+/// its coverage (the Monte Carlo test's "a target the first looks just reach").
+pub(crate) const MIN_SAMPLES: usize = 12;
+/// Most of a session's time the blocks may take.
+pub(crate) const BUDGET_SHARE: f64 = 1.0 / 6.0;
+/// The interval's target half-width, as a share of a unit.
+pub(crate) const TARGET_SHARE: f64 = 0.02;
+/// Share of a unit the clock must take for the blocks to run.
 pub(crate) const MIN_CLOCK_SHARE: f64 = 0.001;
+/// The time of units a probe round aims at, ns.
+pub(crate) const PROBE_ROUND_NS: f64 = 250_000.0;
 /// Share of a unit above which the overhead is a check.
 const WARN_SHARE: f64 = 0.01;
 
-/// One pair: the work amount and the two rounds' durations in ns.
+/// One block: the work amount of its four rounds, and their durations in ns.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Pair {
+pub(crate) struct Block {
     pub work: u64,
-    pub on_ns: f64,
-    pub off_ns: f64,
+    pub on_ns: [f64; 2],
+    pub off_ns: [f64; 2],
 }
 
-/// The overhead per unit found from the pairs.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Overhead {
-    /// Mean of `(on − off) / work` over the pairs, ns per unit.
-    pub per_unit_ns: f64,
-    /// Its Student-t interval over the pairs.
-    pub low: f64,
-    pub high: f64,
-    pub confidence: f64,
-    pub pairs: usize,
-}
-
-/// The overhead from `pairs` at `confidence`; `None` with fewer than 2 pairs.
-pub(crate) fn estimate(pairs: &[Pair], confidence: f64) -> Option<Overhead> {
-    let d: Vec<f64> = pairs
-        .iter()
-        .map(|p| (p.on_ns - p.off_ns) / p.work as f64)
-        .collect();
-    if d.len() < 2 {
-        return None;
+impl Block {
+    /// What recording cost one unit in this block: `((on₁ + on₂) − (off₁ + off₂)) / 2w`.
+    pub(crate) fn difference(&self) -> f64 {
+        let on = self.on_ns[0] + self.on_ns[1];
+        let off = self.off_ns[0] + self.off_ns[1];
+        (on - off) / (2.0 * self.work.max(1) as f64)
     }
-    let s = Summary::of(&d).ok()?;
-    let ci = s.mean_ci(confidence).ok()?;
+}
+
+/// The samples of a probe whose blocks gave `differences` (in order): the mean of each two
+/// consecutive blocks' (an odd last block waits for its pair).
+pub(crate) fn samples(differences: &[f64]) -> Vec<f64> {
+    differences
+        .chunks_exact(2)
+        .map(|pair| (pair[0] + pair[1]) / 2.0)
+        .collect()
+}
+
+/// The overhead per unit found from the blocks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Overhead {
+    /// The 20%-trimmed mean of the samples (pairs of blocks), ns per unit.
+    pub per_unit_ns: f64,
+    /// Its interval's lower bound, ns.
+    pub low: f64,
+    /// Its interval's upper bound, ns.
+    pub high: f64,
+    /// The interval's confidence level.
+    pub confidence: f64,
+    /// Blocks it came from (two a sample).
+    pub blocks: usize,
+    /// The half-width the probe aimed at, ns ([`target_ns`]).
+    pub target_ns: f64,
+    /// Each sample's difference per unit, ns, in order: what a bench's processes pool.
+    pub samples: Vec<f64>,
+    /// Time the blocks took, in seconds (in all of a bench's processes).
+    pub time_s: f64,
+}
+
+impl Overhead {
+    /// Whether the interval is as narrow as the target.
+    pub fn reached(&self) -> bool {
+        (self.high - self.low) / 2.0 <= self.target_ns
+    }
+}
+
+/// The half-width the overhead's interval aims at for units of `unit_ns` timed by a clock whose
+/// read costs `clock_ns`: 2% of a unit, or two clock reads, whichever is larger.
+pub(crate) fn target_ns(unit_ns: f64, clock_ns: f64) -> f64 {
+    (TARGET_SHARE * unit_ns).max(2.0 * clock_ns)
+}
+
+/// The overhead from the `samples` (ns per unit, see [`samples`]) at `confidence`, aiming at
+/// `target_ns`: the 20%-trimmed mean and its Tukey–McLaughlin interval (see the module docs).
+/// `None` with fewer than 2 samples, or values that are not finite.
+///
+/// Assumes the samples independent and symmetric about the overhead (each is of two sums of
+/// four rounds of like distribution, recording on and off). Time: O(n log n).
+pub(crate) fn estimate(samples: &[f64], confidence: f64, target_ns: f64) -> Option<Overhead> {
+    let loc = trimmed_location(samples, DEFAULT_TRIM, confidence).ok()?;
     Some(Overhead {
-        per_unit_ns: s.mean,
-        low: ci.low,
-        high: ci.high,
+        per_unit_ns: loc.value,
+        low: loc.ci.low,
+        high: loc.ci.high,
         confidence,
-        pairs: d.len(),
+        blocks: 2 * samples.len(),
+        target_ns,
+        samples: samples.to_vec(),
+        time_s: 0.0,
     })
+}
+
+/// Whether the probe looks at its interval once it has `n` samples: from [`MIN_SAMPLES`] on,
+/// at every sample up to 32, then every fourth (so the looks stay a small part of the blocks'
+/// time).
+pub(crate) fn due(n: usize) -> bool {
+    n >= MIN_SAMPLES && (n < 32 || n % 4 == 0)
+}
+
+/// Whether the probe may stop: at least [`MIN_SAMPLES`] samples and an interval at
+/// `confidence` within `target_ns`. Time: O(n log n).
+pub(crate) fn reached(samples: &[f64], confidence: f64, target_ns: f64) -> bool {
+    samples.len() >= MIN_SAMPLES
+        && estimate(samples, confidence, target_ns).is_some_and(|o| o.reached())
 }
 
 /// The instrumentation overhead check: recording costs more than 1% of a unit (`unit_ns`), and
@@ -72,13 +156,13 @@ pub(crate) fn overhead_check(o: &Overhead, unit_ns: f64) -> Option<CheckDoc> {
         check(
             Kind::InstrumentationOverhead,
             format!(
-                "recording each unit costs {} ({}..{}, {} pairs of rounds with recording on and \
-                 off), {:.1}% of a unit: the time per unit includes it; time more work per unit, \
-                 or use the micro form (`b.iter`), which batches iterations",
+                "recording each unit costs {} ({}..{}, {} blocks of rounds with recording on \
+                 and off), {:.1}% of a unit: the time per unit includes it; time more work per \
+                 unit, or use the micro form (`b.iter`), which batches iterations",
                 crate::fmt::format_ns(o.per_unit_ns),
                 crate::fmt::format_ns(o.low),
                 crate::fmt::format_ns(o.high),
-                o.pairs,
+                o.blocks,
                 100.0 * share
             ),
             serde_json::json!({
@@ -86,49 +170,11 @@ pub(crate) fn overhead_check(o: &Overhead, unit_ns: f64) -> Option<CheckDoc> {
                 "low_ns": figure(o.low),
                 "high_ns": figure(o.high),
                 "share": figure(share),
-                "pairs": o.pairs,
+                "blocks": o.blocks,
             }),
         )
     })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_overhead_is_the_mean_of_the_pairs_differences_per_unit() {
-        // Differences per unit: (1100 − 1000)/10 = 10, (2300 − 2100)/20 = 10, (1250 − 1000)/10
-        // = 25: mean 15, s = 8.660, t(0.975, 2) = 4.303, half-width 4.303 · 8.660 / √3 = 21.5.
-        let pairs = [
-            Pair {
-                work: 10,
-                on_ns: 1100.0,
-                off_ns: 1000.0,
-            },
-            Pair {
-                work: 20,
-                on_ns: 2300.0,
-                off_ns: 2100.0,
-            },
-            Pair {
-                work: 10,
-                on_ns: 1250.0,
-                off_ns: 1000.0,
-            },
-        ];
-        let o = estimate(&pairs, 0.95).unwrap();
-        assert!((o.per_unit_ns - 15.0).abs() < 1e-12);
-        assert!((o.high - o.per_unit_ns - 21.516).abs() < 1e-2, "{o:?}");
-        assert_eq!(o.pairs, 3);
-        assert!(estimate(&pairs[..1], 0.95).is_none());
-        // 15 ns of 500 ns is 3%, but the interval holds 0: no check.
-        assert!(overhead_check(&o, 500.0).is_none());
-        let sure = Overhead { low: 5.0, ..o };
-        assert_eq!(
-            overhead_check(&sure, 500.0).unwrap().kind,
-            "instrumentation_overhead"
-        );
-        assert!(overhead_check(&sure, 5000.0).is_none());
-    }
-}
+mod tests;

@@ -86,9 +86,11 @@ fn saved(name: &str, time: Option<SavedEstimate>) -> SavedResult {
         status: if time.is_some() { "ok" } else { "failed" }.into(),
         status_detail: None,
         time,
+        counts: Vec::new(),
         finished: None,
         warnings: Vec::new(),
         machine: None,
+        timer: "instant".into(),
     }
 }
 
@@ -112,6 +114,15 @@ fn sides_from_other_machines_or_compilers_are_named() {
     assert!(w[1].contains("compilers"), "{w:?}");
     // A document without a machine record is not compared.
     assert!(machine_mismatch(&base, &[saved("a", None)]).is_empty());
+    // Nor its timer, where both sides say the same.
+    let mut tsc = saved("a", None);
+    tsc.timer = "tsc".into();
+    let w = machine_mismatch(&[saved("a", None)], &[tsc]);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("different timers (`instant` and `tsc`)"),
+        "{w:?}"
+    );
 }
 
 #[test]

@@ -206,6 +206,44 @@ pub fn p_clause(p: f64) -> String {
     }
 }
 
+/// An amount per unit (allocations, bytes): a whole number with `,` between thousands
+/// (`4,220`), else two decimals below 10, one below 1 000, none above (`3.25`, `12.5`,
+/// `1,235`).
+pub fn format_amount(x: f64) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        let sign = if x < 0.0 { "-" } else { "" };
+        return format!("{sign}{}", thousands(x.abs() as u64));
+    }
+    if x.abs() < 10.0 {
+        format!("{x:.2}")
+    } else if x.abs() < 1000.0 {
+        format!("{x:.1}")
+    } else {
+        format_amount(x.round())
+    }
+}
+
+/// An amount per unit with its interval: the amount alone when the interval has zero width
+/// (an exact count: `3`, `4,220`), else with the half-width relative to it (`3.10 ± 1.93%`),
+/// or absolute when the amount is 0.
+pub fn format_count_estimate(mean: f64, low: f64, high: f64) -> String {
+    let half = (high - low) / 2.0;
+    if half == 0.0 {
+        format_amount(mean)
+    } else if mean != 0.0 {
+        format!(
+            "{} ± {:.2}%",
+            format_amount(mean),
+            100.0 * half / mean.abs()
+        )
+    } else {
+        format!("0 ± {}", format_amount(half))
+    }
+}
+
 /// A count with a k/M suffix.
 pub fn format_count(n: usize) -> String {
     if n >= 10_000_000 {
@@ -222,6 +260,21 @@ pub fn format_count(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn amounts_are_whole_with_thousands_or_rounded_and_exact_counts_have_no_interval() {
+        assert_eq!(format_amount(3.0), "3");
+        assert_eq!(format_amount(4220.0), "4,220");
+        assert_eq!(format_amount(3.254), "3.25");
+        assert_eq!(format_amount(12.54), "12.5");
+        assert_eq!(format_amount(1234.6), "1,235");
+        assert_eq!(format_amount(0.0), "0");
+        assert_eq!(format_count_estimate(3.0, 3.0, 3.0), "3");
+        assert_eq!(format_count_estimate(4220.0, 4220.0, 4220.0), "4,220");
+        // 3.1 ± 0.06: 1.94% of the amount.
+        assert_eq!(format_count_estimate(3.1, 3.04, 3.16), "3.10 ± 1.94%");
+        assert_eq!(format_count_estimate(0.0, -0.5, 0.5), "0 ± 0.50");
+    }
 
     #[test]
     fn thousands_are_separated_as_libtest_does() {

@@ -3,10 +3,10 @@
 
 use std::future::Future;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::batch::{BatchSize, UnitLimit};
-use super::bencher::{Bencher, drive, duration_ns, elapsed_ns};
+use super::bencher::{Bencher, custom_reading, drive};
 
 /// Runs a future to completion on the calling thread: what [`Bencher::to_async`] needs of an
 /// async runtime.
@@ -91,14 +91,14 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
     /// outputs go through [`black_box`] and are dropped inside the timing.
     pub fn iter<O, F: Future<Output = O>>(&mut self, mut routine: impl FnMut() -> F) {
         let AsyncBencher { bencher, executor } = self;
+        let watch = bencher.watch;
         executor.block_on(async {
             drive!(bencher, UnitLimit::Any, |iters| {
-                let start = Instant::now();
+                let mark = watch.start();
                 for _ in 0..iters {
                     black_box(routine().await);
                 }
-                let end = Instant::now();
-                elapsed_ns(start, end)
+                watch.reading(watch.stop(mark))
             });
         });
     }
@@ -108,7 +108,7 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
     pub fn iter_custom<F: Future<Output = Duration>>(&mut self, mut routine: impl FnMut(u64) -> F) {
         let AsyncBencher { bencher, executor } = self;
         executor.block_on(async {
-            drive!(bencher, UnitLimit::Any, |iters| duration_ns(
+            drive!(bencher, UnitLimit::Any, |iters| custom_reading(
                 routine(iters).await
             ));
         });
@@ -134,18 +134,19 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
         let AsyncBencher { bencher, executor } = self;
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
+        let watch = bencher.watch;
         executor.block_on(async {
             drive!(bencher, UnitLimit::batched(size), |iters| {
                 inputs.extend((0..iters).map(|_| setup()));
                 black_box(&mut inputs);
                 outputs.reserve(iters as usize);
-                let start = Instant::now();
+                let mark = watch.start();
                 for input in inputs.drain(..) {
                     outputs.push(black_box(routine(input).await));
                 }
-                let end = Instant::now();
+                let lap = watch.stop(mark);
                 outputs.clear();
-                elapsed_ns(start, end)
+                watch.reading(lap)
             });
         });
     }
@@ -171,19 +172,20 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
         let AsyncBencher { bencher, executor } = self;
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
+        let watch = bencher.watch;
         executor.block_on(async {
             drive!(bencher, UnitLimit::batched(size), |iters| {
                 inputs.extend((0..iters).map(|_| setup()));
                 black_box(&mut inputs);
                 outputs.reserve(iters as usize);
-                let start = Instant::now();
+                let mark = watch.start();
                 for input in inputs.iter_mut() {
                     outputs.push(black_box(routine(input).await));
                 }
-                let end = Instant::now();
+                let lap = watch.stop(mark);
                 outputs.clear();
                 inputs.clear();
-                elapsed_ns(start, end)
+                watch.reading(lap)
             });
         });
     }

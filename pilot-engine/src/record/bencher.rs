@@ -2,10 +2,13 @@
 //! long enough for the clock's own cost to vanish in it.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::async_bencher::{AsyncBencher, AsyncExecutor};
 use super::batch::{BatchSize, UnitLimit};
+use super::recorder::AllocationReadings;
+use super::timer::{Lap, Stopwatch};
+use crate::allocations::Counts;
 
 /// What the bencher does when the bench function calls one of its `iter` methods.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -44,7 +47,14 @@ pub(crate) enum BencherMode {
 /// - [`to_async`](Bencher::to_async): the same for routines that return futures.
 pub struct Bencher {
     pub(super) mode: BencherMode,
-    pub(super) readings: Vec<u64>,
+    /// Each unit's duration, in nanoseconds.
+    pub(super) readings: Vec<f64>,
+    /// Each unit's allocations, when counting (see [`Bencher::take_allocations`]).
+    pub(super) allocations: AllocationReadings,
+    /// Whether every unit of the measured call was counted (`iter_custom`'s are not).
+    pub(super) counted: bool,
+    /// The timer, and whether allocations are counted.
+    pub(super) watch: Stopwatch,
     /// Iterations per unit found by calibration.
     pub(super) calibrated: Option<u64>,
     /// Iterations in each unit measured, and what limits them.
@@ -55,8 +65,8 @@ pub struct Bencher {
 
 /// Runs the units that the bencher's mode asks for, each with `$unit`, an expression of
 /// `$iters: u64` (the unit's iterations) that runs and times one unit and gives its
-/// nanoseconds. A macro, not a function, so that the async forms run the same schedule with
-/// `.await` inside `$unit`. Between units it only pushes into the reserved readings buffer.
+/// [`UnitReading`]. A macro, not a function, so that the async forms run the same schedule with
+/// `.await` inside `$unit`. Between units it only pushes into the reserved readings buffers.
 macro_rules! drive {
     ($bencher:expr, $limit:expr, |$iters:ident| $unit:expr) => {{
         let bencher: &mut $crate::record::Bencher = $bencher;
@@ -66,23 +76,25 @@ macro_rules! drive {
         // two workloads, not one with a warm-up.
         if bencher.called {
             bencher.readings.clear();
+            bencher.allocations.clear();
         }
         bencher.called = true;
+        bencher.counted = bencher.watch.counting;
         bencher.limit = limit;
         match bencher.mode {
             $crate::record::BencherMode::Test => {
                 let $iters: u64 = 1;
-                let ns: u64 = $unit;
+                let unit: $crate::record::bencher::UnitReading = $unit;
                 bencher.unit_iters = 1;
-                bencher.readings.push(ns);
+                bencher.push(unit);
             }
             $crate::record::BencherMode::Calibrate { target_ns } => {
                 let mut calibration =
                     $crate::record::bencher::Calibration::new(target_ns, limit.calibration_max());
                 loop {
                     let $iters: u64 = calibration.iters();
-                    let ns: u64 = $unit;
-                    if calibration.reached(ns) {
+                    let unit: $crate::record::bencher::UnitReading = $unit;
+                    if calibration.reached(unit.ns as u64) {
                         break;
                     }
                 }
@@ -92,8 +104,8 @@ macro_rules! drive {
                 let $iters: u64 = limit.clamp(iters);
                 bencher.unit_iters = $iters;
                 for _ in 0..work {
-                    let ns: u64 = $unit;
-                    bencher.readings.push(ns);
+                    let unit: $crate::record::bencher::UnitReading = $unit;
+                    bencher.push(unit);
                 }
             }
         }
@@ -101,26 +113,52 @@ macro_rules! drive {
 }
 pub(super) use drive;
 
-/// Nanoseconds from `start` to `end`, 0 if the clock went backwards.
-#[inline(always)]
-pub(super) fn elapsed_ns(start: Instant, end: Instant) -> u64 {
-    end.saturating_duration_since(start).as_nanos() as u64
+/// One timed unit as the bencher keeps it: its duration, and what its thread allocated when
+/// that was counted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct UnitReading {
+    pub(crate) ns: f64,
+    pub(crate) counts: Option<Counts>,
 }
 
-/// A duration in nanoseconds, saturating at `u64::MAX` (584 years).
-pub(super) fn duration_ns(d: Duration) -> u64 {
-    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+impl Stopwatch {
+    /// The reading of `lap`, in nanoseconds, with its counts when counting.
+    #[inline(always)]
+    pub(crate) fn reading(self, lap: Lap) -> UnitReading {
+        UnitReading {
+            ns: self.timer.ns(lap.raw),
+            counts: self.counting.then_some(lap.counts),
+        }
+    }
+}
+
+/// The reading of a unit the routine timed itself (`iter_custom`): its duration, in
+/// nanoseconds, and no counts (pilot cannot tell which allocations the duration covers).
+pub(super) fn custom_reading(d: Duration) -> UnitReading {
+    UnitReading {
+        ns: d.as_nanos() as f64,
+        counts: None,
+    }
 }
 
 impl Bencher {
+    /// A bencher in `mode`, timing with `Instant` (see [`Bencher::timed_by`]).
     pub(crate) fn new(mode: BencherMode) -> Self {
         let (capacity, unit_iters) = match mode {
             BencherMode::Measure { work, iters } => (work.min(1 << 26) as usize, iters),
             _ => (1, 1),
         };
+        let watch = Stopwatch::instant();
         Bencher {
             mode,
             readings: Vec::with_capacity(capacity),
+            allocations: if watch.counting {
+                AllocationReadings::with_capacity(capacity)
+            } else {
+                AllocationReadings::default()
+            },
+            counted: false,
+            watch,
             calibrated: None,
             unit_iters,
             limit: UnitLimit::Any,
@@ -128,16 +166,32 @@ impl Bencher {
         }
     }
 
+    /// The same bencher timing with `timer`.
+    pub(crate) fn timed_by(mut self, timer: super::Timer) -> Self {
+        self.watch.timer = timer;
+        self
+    }
+
+    /// Keeps one unit's reading (between units: the buffers are reserved).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, unit: UnitReading) {
+        self.readings.push(unit.ns);
+        match unit.counts {
+            Some(c) => self.allocations.push(c),
+            None => self.counted = false,
+        }
+    }
+
     /// Times `routine`, called over and over; its result goes through [`black_box`] and is
     /// dropped inside the timing.
     pub fn iter<O>(&mut self, mut routine: impl FnMut() -> O) {
+        let watch = self.watch;
         drive!(self, UnitLimit::Any, |iters| {
-            let start = Instant::now();
+            let mark = watch.start();
             for _ in 0..iters {
                 black_box(routine());
             }
-            let end = Instant::now();
-            elapsed_ns(start, end)
+            watch.reading(watch.stop(mark))
         });
     }
 
@@ -171,17 +225,18 @@ impl Bencher {
     ) {
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
+        let watch = self.watch;
         drive!(self, UnitLimit::batched(size), |iters| {
             inputs.extend((0..iters).map(|_| setup()));
             black_box(&mut inputs);
             outputs.reserve(iters as usize);
-            let start = Instant::now();
+            let mark = watch.start();
             for input in inputs.drain(..) {
                 outputs.push(black_box(routine(input)));
             }
-            let end = Instant::now();
+            let lap = watch.stop(mark);
             outputs.clear();
-            elapsed_ns(start, end)
+            watch.reading(lap)
         });
     }
 
@@ -218,18 +273,19 @@ impl Bencher {
     ) {
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
+        let watch = self.watch;
         drive!(self, UnitLimit::batched(size), |iters| {
             inputs.extend((0..iters).map(|_| setup()));
             black_box(&mut inputs);
             outputs.reserve(iters as usize);
-            let start = Instant::now();
+            let mark = watch.start();
             for input in inputs.iter_mut() {
                 outputs.push(black_box(routine(input)));
             }
-            let end = Instant::now();
+            let lap = watch.stop(mark);
             outputs.clear();
             inputs.clear();
-            elapsed_ns(start, end)
+            watch.reading(lap)
         });
     }
 
@@ -258,7 +314,7 @@ impl Bencher {
     /// # fn main() {}
     /// ```
     pub fn iter_custom(&mut self, mut routine: impl FnMut(u64) -> Duration) {
-        drive!(self, UnitLimit::Any, |iters| duration_ns(routine(iters)));
+        drive!(self, UnitLimit::Any, |iters| custom_reading(routine(iters)));
     }
 
     /// The bencher of routines that return futures: `executor` runs each call's units, and the
@@ -294,8 +350,14 @@ impl Bencher {
     }
 
     /// The unit readings in nanoseconds (whole units, not per iteration).
-    pub(crate) fn take_readings(&mut self) -> Vec<u64> {
+    pub(crate) fn take_readings(&mut self) -> Vec<f64> {
         std::mem::take(&mut self.readings)
+    }
+
+    /// What the measured call's units allocated (whole units, not per iteration), when a
+    /// `CountingAlloc` counted every one of them (`iter_custom`'s are not counted).
+    pub(crate) fn take_allocations(&mut self) -> Option<AllocationReadings> {
+        (self.called && self.counted).then(|| std::mem::take(&mut self.allocations))
     }
 }
 

@@ -51,45 +51,40 @@ impl Clock for ScriptedClock {
     }
 }
 
-/// The cost and resolution of reading the clock on this machine.
+/// The timer that times units, and the cost and resolution of reading it on this machine.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ClockInfo {
-    /// Nanoseconds one `Instant::now()` costs (median over batches of back-to-back reads).
+    /// Nanoseconds one read costs (median over batches of back-to-back reads).
     pub overhead_ns: f64,
     /// Smallest non-zero difference seen between two successive reads, in nanoseconds.
     pub resolution_ns: f64,
+    /// The timer read: `Instant`, or the TSC with its calibration.
+    pub timer: super::Timer,
 }
 
-/// Measures [`ClockInfo`]: 21 batches of 1 000 back-to-back reads, the median batch gives the
-/// cost of one read (robust to a preemption in one batch). Takes about a millisecond.
+/// Measures [`ClockInfo`] of `Instant` (see [`measure_timer`]).
 pub fn measure_clock() -> ClockInfo {
+    measure_timer(super::Timer::Instant)
+}
+
+/// Measures [`ClockInfo`] of `timer`: 21 batches of 1 000 back-to-back reads, the median batch
+/// gives the cost of one read (robust to a preemption in one batch); the resolution is the
+/// smallest non-zero step between two successive reads of 10 000 (so never below what a read
+/// costs, for a clock finer than its reads). Takes about a millisecond.
+pub fn measure_timer(timer: super::Timer) -> ClockInfo {
     const READS: u32 = 1000;
     let mut per_read: Vec<f64> = (0..21)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..READS {
-                std::hint::black_box(Instant::now());
-            }
-            start.elapsed().as_nanos() as f64 / f64::from(READS)
-        })
+        .map(|_| timer.ns(timer.span_of_reads(READS)) / f64::from(READS))
         .collect();
     per_read.sort_by(f64::total_cmp);
-    let mut resolution = u128::MAX;
-    let mut last = Instant::now();
-    for _ in 0..10_000 {
-        let now = Instant::now();
-        let d = (now - last).as_nanos();
-        if d > 0 {
-            resolution = resolution.min(d);
-        }
-        last = now;
-    }
+    let step = timer.least_step(10_000);
     ClockInfo {
         overhead_ns: per_read[per_read.len() / 2],
-        resolution_ns: if resolution == u128::MAX {
+        resolution_ns: if step == u64::MAX {
             1.0
         } else {
-            resolution as f64
+            timer.ns(step)
         },
+        timer,
     }
 }

@@ -1,7 +1,10 @@
-//! The full form's recorder: the workload marks each work unit, pilot times it.
+//! The full form's recorder: the workload marks each work unit, pilot times it (and counts
+//! what it allocates, when a [`CountingAlloc`](crate::allocations::CountingAlloc) is
+//! installed).
 
 use std::hint::black_box;
-use std::time::Instant;
+
+use super::timer::{Stopwatch, Timer};
 
 /// Times the work units of one round of a full-form bench.
 ///
@@ -18,20 +21,91 @@ use std::time::Instant;
 ///
 /// Each [`unit`](Recorder::unit) costs two clock reads and a store into a buffer reserved for
 /// the round's work amount before the round starts: nothing allocates while units run, unless
-/// the workload times more units than its work amount.
+/// the workload times more units than its work amount. With a
+/// [`CountingAlloc`](crate::allocations::CountingAlloc) it also reads the thread's allocation
+/// counts on each side (outside the two clock reads) and stores two more numbers.
 pub struct Recorder {
+    /// Each unit's duration, in the timer's raw units.
     readings: Vec<u64>,
-    /// `false` in the rounds that measure what recording costs: units run without reading
+    /// Each unit's allocations, when counting.
+    allocations: AllocationReadings,
+    /// `None` in the rounds that measure what recording costs: units run without reading
     /// the clock.
-    recording: bool,
+    watch: Option<Stopwatch>,
 }
 
+/// What the units of a round allocated, as a
+/// [`CountingAlloc`](crate::allocations::CountingAlloc) counted it on their thread: each
+/// timed unit's allocations and bytes, and the round's reallocations and deallocations.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AllocationReadings {
+    /// Allocations (`alloc`, `alloc_zeroed`, `realloc`) of each timed unit.
+    pub allocations: Vec<u64>,
+    /// Bytes those allocations asked for, per timed unit.
+    pub bytes: Vec<u64>,
+    /// Reallocations over all the units (counted among `allocations` too).
+    pub reallocations: u64,
+    /// Deallocations over all the units.
+    pub deallocations: u64,
+}
+
+impl AllocationReadings {
+    /// Room for `units` units.
+    pub(crate) fn with_capacity(units: usize) -> Self {
+        AllocationReadings {
+            allocations: Vec::with_capacity(units),
+            bytes: Vec::with_capacity(units),
+            reallocations: 0,
+            deallocations: 0,
+        }
+    }
+
+    /// Adds one unit's counts.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, c: crate::allocations::Counts) {
+        self.allocations.push(c.allocations);
+        self.bytes.push(c.bytes);
+        self.reallocations += c.reallocations;
+        self.deallocations += c.deallocations;
+    }
+
+    /// Forgets the counts, keeping the buffers.
+    pub(crate) fn clear(&mut self) {
+        self.allocations.clear();
+        self.bytes.clear();
+        self.reallocations = 0;
+        self.deallocations = 0;
+    }
+
+    /// Appends `other`'s units (another thread's of the same round).
+    pub(crate) fn extend(&mut self, other: AllocationReadings) {
+        self.allocations.extend(other.allocations);
+        self.bytes.extend(other.bytes);
+        self.reallocations += other.reallocations;
+        self.deallocations += other.deallocations;
+    }
+}
+
+/// Most units a round's buffers are reserved for up front.
+const MOST_RESERVED: u64 = 1 << 26;
+
 impl Recorder {
-    /// A recorder with room for `units` readings.
+    /// A recorder with room for `units` readings, timing with `Instant`.
     pub(crate) fn with_capacity(units: u64) -> Self {
+        Recorder::timed(units, Stopwatch::instant())
+    }
+
+    /// A recorder with room for `units` readings, timing (and counting) with `watch`.
+    pub(crate) fn timed(units: u64, watch: Stopwatch) -> Self {
+        let room = units.min(MOST_RESERVED) as usize;
         Recorder {
-            readings: Vec::with_capacity(units.min(1 << 26) as usize),
-            recording: true,
+            readings: Vec::with_capacity(room),
+            allocations: if watch.counting {
+                AllocationReadings::with_capacity(room)
+            } else {
+                AllocationReadings::default()
+            },
+            watch: Some(watch),
         }
     }
 
@@ -40,7 +114,8 @@ impl Recorder {
     pub(crate) fn not_recording() -> Self {
         Recorder {
             readings: Vec::new(),
-            recording: false,
+            allocations: AllocationReadings::default(),
+            watch: None,
         }
     }
 
@@ -48,14 +123,16 @@ impl Recorder {
     /// through [`black_box`] so the optimiser cannot drop the work.
     #[inline(always)]
     pub fn unit<R>(&mut self, f: impl FnOnce() -> R) -> R {
-        if !self.recording {
+        let Some(watch) = self.watch else {
             return black_box(f());
-        }
-        let start = Instant::now();
+        };
+        let mark = watch.start();
         let out = black_box(f());
-        let end = Instant::now();
-        self.readings
-            .push(end.saturating_duration_since(start).as_nanos() as u64);
+        let lap = watch.stop(mark);
+        self.readings.push(lap.raw);
+        if watch.counting {
+            self.allocations.push(lap.counts);
+        }
         out
     }
 
@@ -67,11 +144,23 @@ impl Recorder {
     /// Forgets the readings, keeping the buffer.
     pub(crate) fn clear(&mut self) {
         self.readings.clear();
+        self.allocations.clear();
     }
 
     /// The readings in nanoseconds, leaving the recorder empty.
-    pub(crate) fn take(&mut self) -> Vec<u64> {
+    pub(crate) fn take(&mut self) -> Vec<f64> {
+        let timer = self.watch.map_or(Timer::Instant, |w| w.timer);
         std::mem::take(&mut self.readings)
+            .into_iter()
+            .map(|raw| timer.ns(raw))
+            .collect()
+    }
+
+    /// What the units allocated, when a `CountingAlloc` counted them; leaves them empty.
+    pub(crate) fn take_allocations(&mut self) -> Option<AllocationReadings> {
+        self.watch
+            .is_some_and(|w| w.counting)
+            .then(|| std::mem::take(&mut self.allocations))
     }
 }
 
@@ -79,6 +168,11 @@ impl Recorder {
 /// what recording costs (`pilot/benches/overhead.rs`).
 pub fn recorder(units: u64) -> Recorder {
     Recorder::with_capacity(units)
+}
+
+/// [`recorder`] timing with `timer`.
+pub fn recorder_timed_by(units: u64, timer: Timer) -> Recorder {
+    Recorder::timed(units, Stopwatch::new(timer))
 }
 
 /// Forgets the readings of a recorder made by [`recorder`], keeping its buffer.

@@ -1,9 +1,9 @@
 //! Comparisons with a baseline as a terminal table, a Markdown table (for pull-request
 //! comments) and a `pilot.compare/1` JSON document.
 
-use crate::compare::{CompareOptions, Comparison, Verdict};
+use crate::compare::{CompareOptions, Comparison, PiChange, Verdict};
 use crate::fmt::format_estimate;
-use crate::schema::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, RangeDoc};
+use crate::schema::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, ComparePiDoc, RangeDoc};
 
 fn percent(x: f64) -> String {
     format!("{:+.2}%", 100.0 * x)
@@ -28,6 +28,41 @@ fn cells(c: &Comparison) -> [String; 6] {
         p,
         c.verdict.as_str().to_string(),
     ]
+}
+
+/// The cells of a count's comparison: its own row under its bench's, named `bench · name`.
+fn pi_cells(c: &Comparison, pi: &PiChange) -> [String; 6] {
+    let count = |(mean, low, high): (f64, f64, f64)| {
+        format!(
+            "{} {}",
+            crate::fmt::format_count_estimate(mean, low, high),
+            pi.unit
+        )
+    };
+    let change = match (pi.change, pi.change_ci) {
+        (Some(x), Some((lo, hi))) if lo == hi => percent(x),
+        (Some(x), Some((lo, hi))) => format!("{} [{}, {}]", percent(x), percent(lo), percent(hi)),
+        (Some(x), None) => format!("{} [unbounded]", percent(x)),
+        (None, _) => "from none".to_string(),
+    };
+    [
+        format!("{} · {}", c.name, pi.name),
+        count(pi.base),
+        count(pi.new),
+        change,
+        pi.p.map_or("-".to_string(), crate::fmt::format_p),
+        pi.verdict.as_str().to_string(),
+    ]
+}
+
+/// Every row of a comparison table: each bench's, then one per count it compared.
+fn rows(comparisons: &[Comparison]) -> Vec<[String; 6]> {
+    let mut out = Vec::new();
+    for c in comparisons {
+        out.push(cells(c));
+        out.extend(c.pis.iter().map(|pi| pi_cells(c, pi)));
+    }
+    out
 }
 
 /// The rule the verdicts follow, for the line above a table.
@@ -84,6 +119,12 @@ fn methods(comparisons: &[Comparison]) -> Vec<String> {
         if !out.contains(&method) {
             out.push(method);
         }
+        for pi in &c.pis {
+            let method = format!("{}: {}", pi.name, pi.method);
+            if !out.contains(&method) {
+                out.push(method);
+            }
+        }
     }
     out
 }
@@ -92,10 +133,18 @@ fn methods(comparisons: &[Comparison]) -> Vec<String> {
 /// and its verdict (`+3.2% regressed`, `-0.4% no change`), or the verdict alone (`new`,
 /// `failed`).
 pub fn change_cell(c: &Comparison) -> String {
-    match c.change {
+    let mut cell = match c.change {
         Some(x) => format!("{:+.1}% {}", 100.0 * x, c.verdict.as_str()),
         None => c.verdict.as_str().to_string(),
+    };
+    // The counts join the cell only when they moved (or could not be told apart).
+    for pi in c.pis.iter().filter(|p| p.verdict != Verdict::NoChange) {
+        let change = pi
+            .change
+            .map_or("from none".to_string(), |x| format!("{:+.1}%", 100.0 * x));
+        cell.push_str(&format!("; {} {change} {}", pi.name, pi.verdict.as_str()));
     }
+    cell
 }
 
 /// The lines under an end table with a `change` column: the baseline, the rule the verdicts
@@ -135,7 +184,7 @@ pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) ->
         "p".to_string(),
         "verdict".to_string(),
     ];
-    let rows: Vec<Vec<String>> = comparisons.iter().map(|c| cells(c).to_vec()).collect();
+    let rows: Vec<Vec<String>> = rows(comparisons).into_iter().map(|r| r.to_vec()).collect();
     let mut out = crate::fmt::columns(&header, &rows, &[0, 5], "");
     out.push_str(&rule(comparisons, options));
     out.push('\n');
@@ -153,7 +202,9 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
     let confidence = comparisons.first().map_or(0.95, |c| c.confidence);
     let regressed = comparisons
         .iter()
-        .filter(|c| c.verdict == Verdict::Regressed)
+        .filter(|c| {
+            c.verdict == Verdict::Regressed || c.pis.iter().any(|p| p.verdict == Verdict::Regressed)
+        })
         .count();
     let improved = comparisons
         .iter()
@@ -176,9 +227,11 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
         "| bench | baseline | new | change ({:.0}% CI) | p | verdict |\n|:--|--:|--:|--:|--:|:--|\n",
         100.0 * confidence
     ));
-    for c in comparisons {
-        let [name, base, new, change, p, verdict] = cells(c);
-        let verdict = match c.verdict {
+    let verdicts = comparisons
+        .iter()
+        .flat_map(|c| std::iter::once(c.verdict).chain(c.pis.iter().map(|p| p.verdict)));
+    for ([name, base, new, change, p, verdict], v) in rows(comparisons).into_iter().zip(verdicts) {
+        let verdict = match v {
             Verdict::Regressed | Verdict::Failed => format!("**{verdict}**"),
             _ => verdict,
         };
@@ -222,6 +275,21 @@ pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> C
             method: c.method.clone(),
             pairs: c.pairs,
             reason: c.reason.clone(),
+            pis: c
+                .pis
+                .iter()
+                .map(|pi| ComparePiDoc {
+                    name: pi.name.clone(),
+                    unit: pi.unit.clone(),
+                    base: pi.base.0,
+                    new: pi.new.0,
+                    change: pi.change,
+                    change_ci: pi.change_ci.map(|(low, high)| RangeDoc { low, high }),
+                    p: pi.p,
+                    verdict: pi.verdict.as_str().to_string(),
+                    method: pi.method.clone(),
+                })
+                .collect(),
         })
         .collect();
     CompareDoc {

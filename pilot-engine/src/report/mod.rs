@@ -17,7 +17,7 @@ pub use compare::{
 pub(crate) use group::{GroupRow, render_group};
 pub use live::LiveProgress;
 pub use summary::{context_of, markers, summary};
-pub use table::{Row, TimePer, render_table};
+pub use table::{Row, TimePer, allocations_cell, render_table};
 
 use table::render_markdown;
 
@@ -136,6 +136,19 @@ fn throughput_cell(d: &ResultDoc, mean_ns: f64) -> String {
         .unwrap_or_default()
 }
 
+/// The allocations cell of result document `d` (see [`allocations_cell`]); empty without its
+/// allocation PIs.
+fn allocations_of_document(d: &ResultDoc) -> String {
+    let bounds = |name: &str| {
+        let pi = d.pis.iter().find(|p| p.name == name)?;
+        Some((pi.mean?, pi.ci.low?, pi.ci.high?))
+    };
+    match (bounds("allocations"), bounds("allocated_bytes")) {
+        (Some(a), Some(b)) => allocations_cell(a, b),
+        _ => String::new(),
+    }
+}
+
 /// A table row from a result document; `with_target` prefixes the bench target.
 pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
     let pi = d.pis.first();
@@ -158,6 +171,7 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
         time,
         per: TimePer::of_form(&d.form),
         throughput,
+        allocations: allocations_of_document(d),
         samples: pi.map_or("-".into(), |pi| format_count(pi.n)),
         subsession: pi.map_or("-".into(), |pi| pi.subsession_size.to_string()),
         warm_up: d.warm_up.clone().unwrap_or_else(|| "-".into()),

@@ -51,6 +51,9 @@ pub struct Row {
     pub per: TimePer,
     /// `1.234 GiB/s`, `12.00 Kelem/s`, `1.234 M MiB/s`, or empty.
     pub throughput: String,
+    /// Allocations and bytes per unit (`3 allocs, 4,220 B`), when a `CountingAlloc` counted
+    /// them; else empty.
+    pub allocations: String,
     /// What the estimate is from: stable readings, or rounds in readings-only mode.
     pub samples: String,
     /// The subsession size `q` the interval was computed with.
@@ -81,6 +84,7 @@ enum Column {
     Time,
     Per,
     Throughput,
+    Allocations,
     Samples,
     Subsession,
     WarmUp,
@@ -100,6 +104,7 @@ impl Column {
             Column::Time => "time",
             Column::Per => "per",
             Column::Throughput => "throughput",
+            Column::Allocations => "allocations",
             Column::Samples => "samples",
             Column::Subsession => "q",
             Column::WarmUp => "warm-up",
@@ -128,6 +133,7 @@ impl Column {
             Column::Time => r.time.clone(),
             Column::Per => r.per.word().to_string(),
             Column::Throughput => r.throughput.clone(),
+            Column::Allocations => r.allocations.clone(),
             Column::Samples => r.samples.clone(),
             Column::Subsession => r.subsession.clone(),
             Column::WarmUp => r.warm_up.clone(),
@@ -143,7 +149,7 @@ impl Column {
 }
 
 /// The columns shown for `rows`: a `per` column only when the rows mix iterations and units,
-/// throughput and change only when a row has one; with `wide`, the counting columns too
+/// throughput, allocations and change only when a row has one; with `wide`, the counting columns too
 /// (`samples` the estimate is from, `q` the subsession size, the `warm-up` class, `readings
 /// cut` as warm-up or cool-down, outliers, rounds, processes, wall time).
 fn columns_of(rows: &[Row], wide: bool) -> Vec<Column> {
@@ -155,6 +161,9 @@ fn columns_of(rows: &[Row], wide: bool) -> Vec<Column> {
     }
     if wide || any(|r| &r.throughput) {
         out.push(Column::Throughput);
+    }
+    if any(|r| &r.allocations) {
+        out.push(Column::Allocations);
     }
     if wide {
         out.extend([
@@ -250,6 +259,21 @@ fn paint_change(change: &str, paint: Paint) -> String {
     }
 }
 
+/// The allocations cell of a bench whose allocations and bytes per unit are `(mean, low,
+/// high)` each: `3 allocs, 4,220 B` for exact counts, with the relative half-width where the
+/// units counted differently (`3.10 ± 1.94% allocs, 4,220 B`).
+pub fn allocations_cell(allocations: (f64, f64, f64), bytes: (f64, f64, f64)) -> String {
+    let count =
+        |(mean, low, high): (f64, f64, f64)| crate::fmt::format_count_estimate(mean, low, high);
+    let one = allocations == (1.0, 1.0, 1.0);
+    format!(
+        "{} {}, {} B",
+        count(allocations),
+        if one { "alloc" } else { "allocs" },
+        count(bytes)
+    )
+}
+
 /// The same table in Markdown, for a pull-request comment or a job summary: the header's
 /// columns, left-aligned where the terminal table's are; the bench's name a code span nothing
 /// in it can close ([`crate::fmt::markdown_code`]), and `|` and control characters in the
@@ -284,6 +308,7 @@ mod tests {
             time: time.into(),
             per: TimePer::Unit,
             throughput: String::new(),
+            allocations: String::new(),
             samples: "86k".into(),
             subsession: "1".into(),
             warm_up: "flat".into(),
@@ -369,6 +394,31 @@ mod tests {
             "{t:?}"
         );
         assert!(t.contains("\u{1b}[33mtime cap\u{1b}[0m"), "{t:?}");
+    }
+
+    #[test]
+    fn allocations_show_when_a_bench_counted_them() {
+        assert_eq!(
+            allocations_cell((3.0, 3.0, 3.0), (4220.0, 4220.0, 4220.0)),
+            "3 allocs, 4,220 B"
+        );
+        assert_eq!(
+            allocations_cell((3.1, 3.04, 3.16), (24.0, 24.0, 24.0)),
+            "3.10 ± 1.94% allocs, 24 B"
+        );
+        assert_eq!(
+            allocations_cell((1.0, 1.0, 1.0), (800.0, 800.0, 800.0)),
+            "1 alloc, 800 B"
+        );
+        let mut a = row("a", "1.0 ns ± 1.00%", "ok");
+        let b = row("b", "1.0 ns ± 1.00%", "ok");
+        a.allocations = "0 allocs, 0 B".into();
+        let t = render_table(&[a, b.clone()], 0.95, false, Paint::plain());
+        let words: Vec<&str> = t.lines().next().unwrap().split("  ").collect();
+        assert!(words.contains(&"allocations"), "{t}");
+        assert!(t.lines().nth(1).unwrap().contains("0 allocs, 0 B"), "{t}");
+        let t = render_table(&[b], 0.95, true, Paint::plain());
+        assert!(!t.contains("allocations"), "{t}");
     }
 
     #[test]

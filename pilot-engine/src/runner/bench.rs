@@ -8,16 +8,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use super::config::session_config;
+use super::config::{measure_clock_of, session_config};
 use super::interrupt;
-use super::processes::{measure_in_processes, measure_interleaved};
+use super::processes::{inherit, measure_in_processes, measure_interleaved};
 use super::registry::Bench;
 use super::resume::RunLog;
 use super::speed::MachineSpeed;
 use super::workload::{Closure, SessionChecks, form, measure};
 use super::{group, now, threads};
 use crate::cli::Args;
-use crate::record::{ClockInfo, measure_clock};
+use crate::record::ClockInfo;
 use crate::report::{Row, TimePer};
 use crate::schema::{CheckDoc, MachineDoc, ResultDoc};
 use crate::session::processes::auto_processes;
@@ -118,11 +118,33 @@ fn print_header(args: &Args, announce: &Announce, clock: ClockInfo, speed: &Mach
         None => "benches as they are announced".to_string(),
     };
     println!(
-        "\nrunning {count}; clock: {:.1} ns per read, resolution {} ns\n{}",
-        clock.overhead_ns,
-        clock.resolution_ns,
+        "\nrunning {count}; {}\n{}",
+        clock_line(clock),
         speed.describe(args.confidence.unwrap_or(0.95))
     );
+    if let Some(cost) = crate::allocations::counting_cost() {
+        println!(
+            "allocations: counted by pilot::CountingAlloc on each unit's thread, {cost:.2} ns \
+             per allocation"
+        );
+    }
+}
+
+/// The clock's line in the run's header: what times units, what a read costs, its resolution.
+pub(crate) fn clock_line(clock: ClockInfo) -> String {
+    match clock.timer {
+        crate::record::Timer::Instant => format!(
+            "clock: {:.1} ns per read, resolution {} ns",
+            clock.overhead_ns, clock.resolution_ns
+        ),
+        crate::record::Timer::Tsc(tsc) => format!(
+            "clock: TSC at {:.3} GHz (calibrated against Instant), {:.1} ns per read, \
+             resolution {:.2} ns",
+            tsc.ghz(),
+            clock.overhead_ns,
+            clock.resolution_ns
+        ),
+    }
 }
 
 /// The checks of the run's set-up (the build, the machine as it starts), with the advice that
@@ -174,11 +196,17 @@ impl<'a> Run<'a> {
         let root = store::target_dir();
         let target = store::bench_target_name();
         interrupt::install();
+        inherit(args);
         let base = load_baseline(&root, args.baseline.as_deref(), &target).map_err(|e| {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         })?;
-        let clock = measure_clock();
+        let clock = measure_clock_of(args).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        })?;
+        // What counting an allocation costs is measured now, at the start, outside any unit.
+        let _ = crate::allocations::counting_cost();
         let started = now();
         let mut machine = crate::probe::machine();
         let (speed, speed_warnings) = MachineSpeed::start(&root, &machine, &started);

@@ -7,6 +7,18 @@ use crate::entry::BenchDef;
 use crate::session::SessionConfig;
 use crate::settings::{MinTime, parse_as};
 
+/// The timer `args` ask for (`--timer`, `PILOT_TIMER`), with its cost and resolution measured:
+/// the TSC calibrated against `Instant`, or an error saying why it cannot be used here.
+pub(super) fn measure_clock_of(args: &Args) -> Result<crate::record::ClockInfo, String> {
+    let timer = crate::record::Timer::named(args.timer.as_str()).map_err(|why| {
+        format!(
+            "the TSC timer (`--timer tsc`, `PILOT_TIMER=tsc`) cannot be used on this machine: \
+             {why}; time with `Instant`, the default, instead (`--timer instant`)"
+        )
+    })?;
+    Ok(crate::record::measure_timer(timer))
+}
+
 /// The session settings of a bench (checked by [`check_session_config`] before the run).
 pub(super) fn session_config(args: &Args, def: &BenchDef) -> SessionConfig {
     check_session_config(args, def).expect("settings checked before the run")

@@ -122,7 +122,7 @@ impl<'b> Groups<'b> {
         let (config, configs) = member_configs(args, members);
         let mut workloads: Vec<BenchWorkload> = members
             .iter()
-            .map(|b| BenchWorkload::new(b, target_unit_ns(clock)))
+            .map(|b| BenchWorkload::new(b, target_unit_ns(clock)).timed_by(clock.timer))
             .collect();
         // A member that cannot calibrate fails alone; the others are still compared.
         let failed: Vec<Option<String>> =
@@ -161,6 +161,7 @@ impl<'b> Groups<'b> {
         progress.finish();
         let mut sessions: Vec<Option<SessionResult>> = vec![None; members.len()];
         for (k, mut session) in std::mem::take(&mut result.members).into_iter().enumerate() {
+            workloads[index[k]].judge_allocations(&mut session, running_configs[k].confidence);
             session.machine_state = Some(match workloads[index[k]].sampler.take() {
                 _ if args.no_sampling => "off",
                 Some(sampler) => {

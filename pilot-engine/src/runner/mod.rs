@@ -22,6 +22,7 @@ pub mod driven;
 mod group;
 mod interrupt;
 pub mod listed;
+mod overhead;
 pub(crate) mod processes;
 mod registry;
 mod resume;

@@ -13,7 +13,7 @@ mod report;
 
 pub(super) use bench::measure_in_processes;
 pub use child::WarmUp;
-pub(super) use child::{child_mode, child_session};
+pub(super) use child::{child_mode, child_session, inherit};
 pub use combination::combine_children;
 pub(super) use interleaved::{SoFar, measure_interleaved};
 pub use report::{ChildFailure, ChildReport};

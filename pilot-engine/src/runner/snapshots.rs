@@ -234,6 +234,7 @@ fn saved(name: &str, session: &SessionResult, config: &SessionConfig) -> SavedRe
         clock: ClockInfo {
             overhead_ns: 20.0,
             resolution_ns: 1.0,
+            timer: crate::record::Timer::Instant,
         },
         machine: None,
         started: "2026-11-23T10:00:00Z".into(),
@@ -286,6 +287,7 @@ fn a_result_document() {
         clock: ClockInfo {
             overhead_ns: 20.0,
             resolution_ns: 1.0,
+            timer: crate::record::Timer::Instant,
         },
         machine: Some(&MachineDoc {
             cpu: Some("Example CPU @ 2.0GHz".into()),
@@ -351,6 +353,7 @@ fn a_threaded_documents_row_shows_both_throughputs_in_its_unit() {
         clock: ClockInfo {
             overhead_ns: 20.0,
             resolution_ns: 1.0,
+            timer: crate::record::Timer::Instant,
         },
         machine: None,
         started: "2026-11-23T10:00:00Z".into(),

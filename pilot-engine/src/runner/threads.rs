@@ -14,48 +14,72 @@ use super::registry::Bench;
 use super::workload::{NEVER_ITERATED, catch};
 use crate::entry::BenchBody;
 use crate::fmt::format_throughput;
-use crate::record::{Bencher, BencherMode, Recorder, UnitShape};
+use crate::record::{Bencher, BencherMode, Recorder, Stopwatch, UnitShape};
 use crate::report::Row;
 use crate::schema::{RateDoc, ThreadsDoc};
 use crate::session::SessionResult;
 use crate::store::result;
 
-/// The unit readings of one round on `threads` threads, pooled in thread order, in ns per
-/// unit (per timed unit of `iters` iterations in the micro form, or of the fewer its batch size
-/// allows: the shape says); empty for readings-only.
-pub(super) fn round(
-    body: BenchBody,
-    arg: usize,
-    work: u64,
-    iters: u64,
-    threads: usize,
-) -> Result<(Vec<u64>, Option<UnitShape>), String> {
+/// One round of a bench on several threads: its body and argument, its work amount, the micro
+/// form's iterations per unit, and the threads.
+pub(super) struct Round {
+    pub(super) body: BenchBody,
+    pub(super) arg: usize,
+    pub(super) work: u64,
+    pub(super) iters: u64,
+    pub(super) threads: usize,
+}
+
+/// What one round on several threads gave: the pooled unit readings in ns, the micro form's
+/// unit shape, and the pooled allocation counts when every thread's units were counted.
+type Pooled = (
+    Vec<f64>,
+    Option<UnitShape>,
+    Option<crate::record::AllocationReadings>,
+);
+
+/// The unit readings of one round on `round.threads` threads, pooled in thread order, in ns
+/// per unit (per timed unit of `iters` iterations in the micro form, or of the fewer its batch
+/// size allows: the shape says), each thread timing (and counting) with `watch`; empty for
+/// readings-only.
+pub(super) fn round(round: &Round, watch: Stopwatch) -> Result<Pooled, String> {
+    let Round {
+        body,
+        arg,
+        work,
+        iters,
+        threads,
+    } = *round;
     let barrier = Barrier::new(threads);
-    type Outcome = Result<(Vec<u64>, Option<UnitShape>), String>;
-    let outcomes: Vec<Outcome> = std::thread::scope(|scope| {
+    let outcomes: Vec<Result<Pooled, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let barrier = &barrier;
                 scope.spawn(move || match body {
                     BenchBody::Full(f) => {
-                        let mut rec = Recorder::with_capacity(work);
+                        let mut rec = Recorder::timed(work, watch);
                         barrier.wait();
                         catch(|| f(arg, work, &mut rec))?;
-                        Ok((rec.take(), None))
+                        Ok((rec.take(), None, rec.take_allocations()))
                     }
                     BenchBody::Micro(f) => {
-                        let mut b = Bencher::new(BencherMode::Measure { work, iters });
+                        let mut b = Bencher::new(BencherMode::Measure { work, iters })
+                            .timed_by(watch.timer);
                         barrier.wait();
                         catch(|| f(arg, &mut b))?;
                         if !b.was_called() {
                             return Err(NEVER_ITERATED.to_string());
                         }
-                        Ok((b.take_readings(), Some(b.unit_shape())))
+                        Ok((
+                            b.take_readings(),
+                            Some(b.unit_shape()),
+                            b.take_allocations(),
+                        ))
                     }
                     BenchBody::ReadingsOnly(f) => {
                         barrier.wait();
                         catch(|| f(arg, work))?;
-                        Ok((Vec::new(), None))
+                        Ok((Vec::new(), None, None))
                     }
                 })
             })
@@ -70,13 +94,21 @@ pub(super) fn round(
     });
     let mut pooled = Vec::new();
     let mut shape = None;
+    let mut counts = Some(crate::record::AllocationReadings::default());
     for outcome in outcomes {
-        let (units, thread_shape) = outcome?;
+        let (units, thread_shape, thread_counts) = outcome?;
         pooled.extend(units);
         // Every thread runs the same bench function with the same count.
         shape = shape.or(thread_shape);
+        counts = match (counts, thread_counts) {
+            (Some(mut all), Some(one)) => {
+                all.extend(one);
+                Some(all)
+            }
+            _ => None,
+        };
     }
-    Ok((pooled, shape))
+    Ok((pooled, shape, counts))
 }
 
 /// Per-thread and aggregate throughput (work units per second) from a time per unit of one

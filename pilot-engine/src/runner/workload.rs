@@ -4,13 +4,16 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
+use super::overhead::OverheadProbe;
 use super::registry::Bench;
 use super::threads;
-use crate::checks::overhead::{self, Pair};
 use crate::checks::sampler::Sampler;
 use crate::entry::BenchBody;
-use crate::record::{Bencher, BencherMode, ClockInfo, RealClock, Recorder, UnitShape};
+use crate::record::{
+    Bencher, BencherMode, ClockInfo, RealClock, Recorder, Stopwatch, Timer, UnitShape,
+};
 use crate::report::LiveProgress;
+use crate::session::allocations::{RoundAllocations, estimate_allocations};
 use crate::session::{RoundData, SessionConfig, SessionResult, Status, Workload, run_session};
 
 /// The message of a micro-form bench that never timed anything.
@@ -40,6 +43,8 @@ pub(super) struct SessionChecks {
     pub clock_ns: f64,
     /// The clock's resolution, ns: the step of the readings the robust estimate must average.
     pub resolution_ns: f64,
+    /// What times units.
+    pub timer: Timer,
 }
 
 impl SessionChecks {
@@ -50,6 +55,7 @@ impl SessionChecks {
             overhead: !args.no_overhead_check,
             clock_ns: clock.overhead_ns,
             resolution_ns: clock.resolution_ns,
+            timer: clock.timer,
         }
     }
 }
@@ -77,31 +83,13 @@ pub(super) struct BenchWorkload<'c> {
     pub(super) overhead: Option<OverheadProbe>,
     /// The device the bench declares it saturates (`bottleneck = …`).
     pub(super) bottleneck: Option<&'static str>,
-}
-
-/// What the instrumentation overhead check gathers between rounds (see
-/// [`crate::checks::overhead`]).
-pub(super) struct OverheadProbe {
-    /// Cost of one clock read, ns.
-    clock_ns: f64,
-    rounds: usize,
-    /// The last round's work amount and mean unit reading.
-    last: Option<(u64, f64)>,
-    pairs: Vec<Pair>,
-    /// Whether the next pair runs its off round first.
-    off_first: bool,
-}
-
-impl OverheadProbe {
-    pub(super) fn new(clock_ns: f64) -> Self {
-        OverheadProbe {
-            clock_ns,
-            rounds: 0,
-            last: None,
-            pairs: Vec::new(),
-            off_first: false,
-        }
-    }
+    /// What times units.
+    timer: Timer,
+    /// What each round's units allocated, one entry per round run (`None` for a round whose
+    /// units were not counted): kept when a `CountingAlloc` counts this process's allocations.
+    allocations: Vec<Option<RoundAllocations>>,
+    /// Bytes those counts hold: pilot's own memory, which the leak check leaves out.
+    allocations_bytes: i64,
 }
 
 /// A micro-form body that is a closure borrowed for one session, not a registered function.
@@ -112,7 +100,9 @@ impl Workload for BenchWorkload<'_> {
         if let Some(s) = &mut self.sampler {
             s.tick();
         }
-        self.overhead_pair();
+        if let (BenchBody::Full(f), Some(probe)) = (self.body, &mut self.overhead) {
+            probe.run_blocks(f, self.arg, Stopwatch::new(self.timer));
+        }
     }
 
     fn start_sampling(&mut self) {
@@ -133,12 +123,15 @@ impl Workload for BenchWorkload<'_> {
         }
         match self.body {
             BenchBody::Full(f) => {
-                let mut rec = Recorder::with_capacity(work);
+                let mut rec = Recorder::timed(work, Stopwatch::new(self.timer));
+                // Timed whole only for the overhead probe, which sizes its rounds by the setup.
+                let began = self.overhead.is_some().then(std::time::Instant::now);
                 catch(|| f(arg, work, &mut rec))?;
-                let readings: Vec<f64> = rec.take().into_iter().map(|ns| ns as f64).collect();
-                if let Some(probe) = &mut self.overhead {
-                    let mean = readings.iter().sum::<f64>() / readings.len().max(1) as f64;
-                    probe.last = Some((work, mean));
+                let round_ns = began.map(|b| b.elapsed().as_nanos() as f64);
+                let readings = rec.take();
+                self.keep_allocations(rec.take_allocations(), 1);
+                if let (Some(probe), Some(round_ns)) = (&mut self.overhead, round_ns) {
+                    probe.saw_round(work, &readings, round_ns);
                 }
                 Ok(RoundData::Units {
                     readings,
@@ -147,12 +140,14 @@ impl Workload for BenchWorkload<'_> {
             }
             BenchBody::Micro(f) => {
                 let iters = self.iters;
-                let mut b = Bencher::new(BencherMode::Measure { work, iters });
+                let mut b = Bencher::new(BencherMode::Measure { work, iters }).timed_by(self.timer);
                 self.call_micro(f, &mut b)?;
                 if !b.was_called() {
                     return Err(NEVER_ITERATED.into());
                 }
-                Ok(self.micro_round(b.take_readings(), b.unit_shape()))
+                let shape = b.unit_shape();
+                self.keep_allocations(b.take_allocations(), shape.iters);
+                Ok(self.micro_round(b.take_readings(), shape))
             }
             BenchBody::ReadingsOnly(f) => {
                 catch(|| f(arg, work))?;
@@ -177,7 +172,55 @@ impl<'c> BenchWorkload<'c> {
             sampler: None,
             overhead: None,
             bottleneck: b.def.options.bottleneck,
+            timer: Timer::Instant,
+            allocations: Vec::new(),
+            allocations_bytes: 0,
         }
+    }
+
+    /// The same workload timed by `timer`.
+    pub(super) fn timed_by(mut self, timer: Timer) -> Self {
+        self.timer = timer;
+        self
+    }
+
+    /// Keeps what a round's units allocated (units of `iterations` each), when they were
+    /// counted; a round of a counting process whose units were not (`iter_custom`) is kept as
+    /// `None`, so that the entries stay one per round.
+    fn keep_allocations(
+        &mut self,
+        readings: Option<crate::record::AllocationReadings>,
+        iterations: u64,
+    ) {
+        if readings.is_some() || crate::allocations::counting() {
+            if let Some(r) = &readings {
+                let bytes = (r.allocations.capacity() + r.bytes.capacity()) * 8;
+                crate::checks::memory::keep(bytes as i64);
+                self.allocations_bytes += bytes as i64;
+            }
+            self.allocations
+                .push(readings.map(|readings| RoundAllocations {
+                    readings,
+                    iterations,
+                }));
+        }
+    }
+
+    /// Adds to `session` (whose rounds are this workload's, in order) the allocations per unit
+    /// of its stable units, when a `CountingAlloc` counted them, with what counting cost.
+    pub(super) fn judge_allocations(&mut self, session: &mut SessionResult, confidence: f64) {
+        let counted = std::mem::take(&mut self.allocations);
+        crate::checks::memory::keep(-std::mem::take(&mut self.allocations_bytes));
+        if counted.len() != session.rounds.len() {
+            return;
+        }
+        session.allocations =
+            estimate_allocations(&session.rounds, &counted, confidence).map(|e| {
+                crate::session::allocations::AllocationsEstimate {
+                    cost_ns: crate::allocations::counting_cost(),
+                    ..e
+                }
+            });
     }
 
     /// Runs a session of this workload, sampling the machine's state between its rounds when
@@ -210,13 +253,18 @@ impl<'c> BenchWorkload<'c> {
             None
         };
         let full = matches!(self.body, BenchBody::Full(_)) && self.threads == 1;
-        self.overhead = (checks.overhead && full).then(|| OverheadProbe::new(checks.clock_ns));
+        self.overhead = (checks.overhead && full)
+            .then(|| OverheadProbe::new(checks.clock_ns, config.confidence));
+        self.timer = checks.timer;
+        self.allocations.clear();
+        crate::checks::memory::keep(-std::mem::take(&mut self.allocations_bytes));
         let offset = self.sampler.as_ref().map(|s| s.origin().elapsed());
         let config = &SessionConfig {
             resolution_ns: checks.resolution_ns,
             ..config.clone()
         };
         let mut session = run_session(self, &RealClock::start(), config, on_estimate);
+        self.judge_allocations(&mut session, config.confidence);
         session.machine_state = Some(match (checks.sampling, self.sampler.take(), offset) {
             (false, ..) => "off",
             (true, Some(sampler), Some(offset)) => {
@@ -226,79 +274,32 @@ impl<'c> BenchWorkload<'c> {
             _ => "not sampled",
         });
         if let Some(probe) = self.overhead.take() {
-            session.judge_overhead(&probe.pairs, config.confidence);
+            let spent = probe.spent().as_secs_f64();
+            session.judge_overhead(&probe.samples, config.confidence, checks.clock_ns, spent);
         }
         session
     }
 
-    /// Every [`EVERY`](overhead::EVERY)th round of a full-form bench whose clock reads take a
-    /// material share of a unit: a pair of rounds at a quarter of the last round's work, one
-    /// with unit recording and one without, each timed whole, in alternating order.
-    fn overhead_pair(&mut self) {
-        let BenchBody::Full(f) = self.body else {
-            return;
-        };
-        let arg = self.arg;
-        let Some(probe) = &mut self.overhead else {
-            return;
-        };
-        let Some((work, unit_ns)) = probe.last.take() else {
-            return;
-        };
-        // Rounds too short for a quarter of them to outlast the timer's noise do not count.
-        if (work / 4) as f64 * unit_ns < overhead::MIN_ROUND_NS {
-            return;
-        }
-        probe.rounds += 1;
-        if probe.rounds % overhead::EVERY != 0
-            || 2.0 * probe.clock_ns < overhead::MIN_CLOCK_SHARE * unit_ns
-        {
-            return;
-        }
-        let work = (work / 4).max(1);
-        let timed = |recording: bool| {
-            let mut rec = if recording {
-                Recorder::with_capacity(work)
-            } else {
-                Recorder::not_recording()
-            };
-            let start = std::time::Instant::now();
-            catch(|| f(arg, work, &mut rec)).ok()?;
-            Some(start.elapsed().as_nanos() as f64)
-        };
-        // What the pair's two calls leave allocated is not the session's rounds' doing: the
-        // leak check counts it as pilot's own (a leak per call would otherwise look larger
-        // per round by the pairs' share).
-        let before = crate::checks::memory::read().held;
-        let (on_ns, off_ns) = if probe.off_first {
-            let off = timed(false);
-            (timed(true), off)
-        } else {
-            let on = timed(true);
-            (on, timed(false))
-        };
-        if let (Some(a), Some(b)) = (before, crate::checks::memory::read().held) {
-            crate::checks::memory::keep((b - a) as i64);
-        }
-        probe.off_first = !probe.off_first;
-        if let (Some(on_ns), Some(off_ns)) = (on_ns, off_ns) {
-            if on_ns.min(off_ns) >= overhead::MIN_ROUND_NS {
-                probe.pairs.push(Pair {
-                    work,
-                    on_ns,
-                    off_ns,
-                });
-            }
-        }
-    }
-
     /// A round on [`BenchWorkload::threads`] threads at once, unit readings pooled.
     fn threaded_round(&mut self, work: u64) -> Result<RoundData, String> {
-        let (units, shape) = threads::round(self.body, self.arg, work, self.iters, self.threads)?;
+        let watch = Stopwatch::new(self.timer);
+        let round = threads::Round {
+            body: self.body,
+            arg: self.arg,
+            work,
+            iters: self.iters,
+            threads: self.threads,
+        };
+        let (units, shape, allocations) = threads::round(&round, watch)?;
+        let iterations = match self.body {
+            BenchBody::Micro(_) => shape.map_or(self.iters, |s| s.iters),
+            _ => 1,
+        };
+        self.keep_allocations(allocations, iterations);
         Ok(match self.body {
             BenchBody::ReadingsOnly(_) => RoundData::Whole,
             BenchBody::Full(_) => RoundData::Units {
-                readings: units.into_iter().map(|ns| ns as f64).collect(),
+                readings: units,
                 iterations: 1,
             },
             BenchBody::Micro(_) => self.micro_round(
@@ -314,13 +315,10 @@ impl<'c> BenchWorkload<'c> {
     /// A micro-form round's readings per iteration, from its units of `shape.iters` iterations
     /// each (what the bencher ran, which a batch size can hold below the planned count); then
     /// the count for the next round.
-    fn micro_round(&mut self, units: Vec<u64>, shape: UnitShape) -> RoundData {
+    fn micro_round(&mut self, units: Vec<f64>, shape: UnitShape) -> RoundData {
         self.iters = shape.iters;
         self.last_iters = shape.iters;
-        let readings = units
-            .iter()
-            .map(|&ns| ns as f64 / shape.iters as f64)
-            .collect();
+        let readings = units.iter().map(|&ns| ns / shape.iters as f64).collect();
         if shape.may_grow {
             self.recalibrate(&units);
         }
@@ -360,15 +358,15 @@ impl<'c> BenchWorkload<'c> {
     /// Calibration can run while the routine is still slow (a warm-up), leaving units too short
     /// once it is fast: raise the iteration count when a round's median unit falls below the
     /// target. Readings are per iteration, so earlier rounds stay comparable.
-    fn recalibrate(&mut self, units: &[u64]) {
+    fn recalibrate(&mut self, units: &[f64]) {
         if units.is_empty() {
             return;
         }
         let mut sorted = units.to_vec();
-        sorted.sort_unstable();
-        let median = sorted[sorted.len() / 2].max(1);
-        if median < self.target_unit_ns {
-            let scale = 1.2 * self.target_unit_ns as f64 / median as f64;
+        sorted.sort_unstable_by(f64::total_cmp);
+        let median = sorted[sorted.len() / 2].max(1.0);
+        if median < self.target_unit_ns as f64 {
+            let scale = 1.2 * self.target_unit_ns as f64 / median;
             self.iters = ((self.iters as f64 * scale).ceil() as u64).max(self.iters + 1);
         }
     }
@@ -395,7 +393,8 @@ pub(super) fn calibrate(workload: &mut BenchWorkload) -> Result<(), String> {
     if let BenchBody::Micro(f) = workload.body {
         let mut bencher = Bencher::new(BencherMode::Calibrate {
             target_ns: workload.target_unit_ns,
-        });
+        })
+        .timed_by(workload.timer);
         workload.call_micro(f, &mut bencher)?;
         workload.iters = bencher
             .calibrated_iters()
@@ -414,7 +413,9 @@ pub(super) fn measure(
     checks: SessionChecks,
 ) -> (SessionResult, Option<u64>) {
     let mut progress = LiveProgress::start(&b.name);
-    let mut workload = BenchWorkload::new(b, target_unit_ns(clock)).with_closure(closure);
+    let mut workload = BenchWorkload::new(b, target_unit_ns(clock))
+        .timed_by(clock.timer)
+        .with_closure(closure);
     if let Err(msg) = calibrate(&mut workload) {
         progress.finish();
         return (failed_session(&msg), None);
@@ -451,5 +452,6 @@ pub(super) fn failed_session(msg: &str) -> SessionResult {
         machine_state: None,
         warm_up_start: None,
         warm_up_work: None,
+        allocations: None,
     }
 }

@@ -62,4 +62,31 @@ pub struct CompareBenchDoc {
     /// pairs in the time given); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The counts per unit both sides have (`allocations`, `allocated_bytes`), each compared
+    /// with its own verdict; absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pis: Vec<ComparePiDoc>,
+}
+
+/// A count per unit compared: both sides' means, the change and its verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComparePiDoc {
+    /// The PI's name.
+    pub name: String,
+    /// Its unit.
+    pub unit: String,
+    /// The baseline's mean.
+    pub base: f64,
+    /// The new mean.
+    pub new: f64,
+    /// `new / base − 1`; `null` from a base of 0.
+    pub change: Option<f64>,
+    /// The change's interval; `null` when unbounded or from a base of 0.
+    pub change_ci: Option<RangeDoc>,
+    /// Two-sided p of "equal means"; `null` where no test was made.
+    pub p: Option<f64>,
+    /// `improved`, `regressed`, `no change` or `undecided`.
+    pub verdict: String,
+    /// How the verdict was reached.
+    pub method: String,
 }

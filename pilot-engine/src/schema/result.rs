@@ -104,6 +104,10 @@ pub struct ResultDoc {
     /// system has no /proc to read), or `off` (`--no-sampling`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_state: Option<String>,
+    /// How the `allocations` and `allocated_bytes` PIs were counted, when a `CountingAlloc`
+    /// counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allocations: Option<AllocationsDoc>,
     /// The work the workload did before its steady state, when it warmed up (`warm_up` is
     /// `warm-up`): in several processes, every process after the one that showed it runs this
     /// much unmeasured before its session.
@@ -120,17 +124,55 @@ pub struct WarmUpWorkDoc {
     pub seconds: f64,
 }
 
-/// The full form's instrumentation overhead: pairs of rounds with unit recording on and off.
+/// The performance indices a `CountingAlloc`'s counts become, per unit (per iteration in the
+/// micro form): `allocations` (unit `allocs`: `alloc`, `alloc_zeroed` and `realloc` calls) and
+/// `allocated_bytes` (unit `B`: the sizes they asked for).
+pub const ALLOCATION_PIS: [&str; 2] = ["allocations", "allocated_bytes"];
+
+/// How a result's allocation PIs were counted, and what counting cost.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AllocationsDoc {
+    /// Reallocations per unit (counted among `allocations` too), mean.
+    pub reallocations: f64,
+    /// Deallocations per unit, mean.
+    pub deallocations: f64,
+    /// Nanoseconds counting adds to one allocation (and its free), measured at the start of the
+    /// run; `null` when unknown.
+    pub cost_ns: Option<f64>,
+    /// `cost_ns` times the allocations per unit, over the time per unit: the share of the
+    /// `time` PI that counting is; `null` without a time.
+    pub share_of_unit: Option<f64>,
+}
+
+/// The full form's instrumentation overhead: blocks of rounds with unit recording on and off.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OverheadDoc {
-    /// Mean extra time per unit with recording on, ns.
+    /// Extra time per unit with recording on, ns: the 20%-trimmed mean of the blocks'
+    /// differences.
     pub per_unit_ns: f64,
-    /// Its interval over the pairs.
+    /// Its interval over the blocks.
     pub ci: CiDoc,
     /// `per_unit_ns` over the time per unit; `null` without an estimate.
     pub share_of_unit: Option<f64>,
-    /// Pairs of rounds it came from.
-    pub pairs: usize,
+    /// Blocks of four rounds it came from (`pairs` of two rounds in older documents).
+    #[serde(alias = "pairs")]
+    pub blocks: usize,
+    /// The half-width the measurement aimed at, ns: 2% of a unit or two clock reads,
+    /// whichever is larger; `null` in older documents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_ns: Option<f64>,
+    /// Whether the interval got as narrow as `target_ns` (`false`: the session was too short
+    /// for it); `null` in older documents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reached: Option<bool>,
+    /// Seconds the blocks took (in all of the bench's processes), at most a sixth of the
+    /// sessions'; `null` in older documents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_s: Option<f64>,
+    /// Each sample's difference per unit (two consecutive blocks'), ns: written by the child
+    /// processes of a bench for their parent, which pools them; absent from saved results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples_ns: Vec<f64>,
 }
 
 /// The warm-up classes a result may have, as written.
@@ -341,8 +383,8 @@ impl Default for ProcessesDoc {
     }
 }
 
-/// What reading the clock costs.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+/// What timed the units, and what reading it costs.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ClockDoc {
     /// Nanoseconds per read.
     pub overhead_ns: f64,
@@ -350,6 +392,13 @@ pub struct ClockDoc {
     pub resolution_ns: f64,
     /// Two reads' share of one timed unit; `null` without an estimate.
     pub share_of_unit: Option<f64>,
+    /// `tsc` when the time-stamp counter timed the units (`--timer tsc`); absent for
+    /// `std::time::Instant`, the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timer: Option<String>,
+    /// The time-stamp counter's rate found against `Instant`, in GHz (with `timer: "tsc"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tsc_ghz: Option<f64>,
 }
 
 /// Throughput of a bench run on several threads, units per second.

@@ -87,11 +87,15 @@ fn session(status: Status) -> SessionResult {
             low: 0.5,
             high: 2.5,
             confidence: 0.95,
-            pairs: 7,
+            blocks: 7,
+            target_ns: 0.8,
+            samples: vec![1.0; 7],
+            time_s: 0.05,
         }),
         machine_state: Some("sampled"),
         warm_up_start: None,
         warm_up_work: None,
+        allocations: None,
     }
 }
 
@@ -109,6 +113,7 @@ fn result_doc(status: Status) -> ResultDoc {
         clock: ClockInfo {
             overhead_ns: 20.0,
             resolution_ns: 1.0,
+            timer: crate::record::Timer::Instant,
         },
         machine: Some(&MachineDoc::default()),
         started: "2026-11-23T10:00:00Z".into(),
@@ -171,6 +176,17 @@ fn every_other_document_reads_back_unchanged() {
             method: "in the baseline, not in the new results".into(),
             pairs: Some(7),
             reason: Some("only 7 pairs in the time given".into()),
+            pis: vec![crate::schema::ComparePiDoc {
+                name: "allocations".into(),
+                unit: "allocs".into(),
+                base: 3.0,
+                new: 4.0,
+                change: Some(1.0 / 3.0),
+                change_ci: Some(range),
+                p: Some(0.0),
+                verdict: "regressed".into(),
+                method: "exact counts".into(),
+            }],
         }],
     };
     assert_eq!(round_trip(&compare), compare);

@@ -49,6 +49,11 @@ impl ResultDoc {
             return Ok(());
         };
         time.validate_time()?;
+        for (i, pi) in self.pis.iter().enumerate().skip(1) {
+            if super::ALLOCATION_PIS.contains(&pi.name.as_str()) {
+                pi.validate_count(i)?;
+            }
+        }
         let sub = self
             .subsession
             .as_ref()
@@ -107,6 +112,37 @@ impl PiDoc {
                  regression or machine"
             )),
         }
+    }
+}
+
+impl PiDoc {
+    /// A count per unit (`allocations`, `allocated_bytes`) at `pis[i]`: a mean of 0 or more
+    /// inside a finite interval (of zero width when every unit counted the same).
+    fn validate_count(&self, i: usize) -> Result<(), String> {
+        let key = |k: &str| format!("pis[{i}].{k}");
+        let mean = finite(self.mean, &key("mean"))?;
+        if mean < 0.0 {
+            return Err(format!(
+                "`{}` is {mean}, expected a count of 0 or more",
+                key("mean")
+            ));
+        }
+        let low = finite(self.ci.low, &key("ci.low"))?;
+        let high = finite(self.ci.high, &key("ci.high"))?;
+        if low > mean || high < mean {
+            return Err(format!(
+                "`{}` [{low}, {high}] does not hold the mean ({mean})",
+                key("ci")
+            ));
+        }
+        let c = self.ci.confidence;
+        if !(c > 0.0 && c < 1.0) {
+            return Err(format!(
+                "`{}` is {c}, expected between 0 and 1",
+                key("ci.confidence")
+            ));
+        }
+        Ok(())
     }
 }
 

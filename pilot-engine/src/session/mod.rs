@@ -6,6 +6,7 @@
 //! [`Clock`], so its decisions (round lengths, short rounds, stopping) are
 //! tested with scripted durations.
 
+pub mod allocations;
 mod blame;
 mod coldstart;
 pub mod group;
@@ -360,6 +361,8 @@ pub struct SessionResult {
     pub outliers: Option<crate::stats::outliers::OutlierCount>,
     /// What recording each unit cost, when it was measured (full form).
     pub overhead: Option<crate::checks::overhead::Overhead>,
+    /// Allocations and bytes per unit, when a `CountingAlloc` counted them.
+    pub allocations: Option<allocations::AllocationsEstimate>,
     /// Whether the machine's state was sampled: `sampled`, `not sampled` (no /proc), `off`
     /// (`--no-sampling`); `None` where the question does not arise (scripted sessions).
     pub machine_state: Option<&'static str>,
@@ -450,15 +453,22 @@ impl SessionResult {
         self.blame_drift_on_load();
     }
 
-    /// Takes the instrumentation overhead's pairs of rounds (see
-    /// [`crate::checks::overhead`]): the overhead per unit, and its check when it is more than
-    /// 1% of a unit.
+    /// Takes the instrumentation overhead's samples (pairs of blocks of rounds, their
+    /// differences per unit, see [`crate::checks::overhead`]), measured with a clock whose read
+    /// costs `clock_ns` in blocks that took `time_s` seconds: the overhead per unit, aiming at
+    /// ±2% of this session's unit or two clock reads, and its check when it is more than 1% of
+    /// a unit.
     pub(crate) fn judge_overhead(
         &mut self,
-        pairs: &[crate::checks::overhead::Pair],
+        samples: &[f64],
         confidence: f64,
+        clock_ns: f64,
+        time_s: f64,
     ) {
-        self.overhead = crate::checks::overhead::estimate(pairs, confidence);
+        let unit_ns = self.estimate.as_ref().map_or(0.0, |e| e.mean);
+        let target = crate::checks::overhead::target_ns(unit_ns, clock_ns);
+        self.overhead = crate::checks::overhead::estimate(samples, confidence, target)
+            .map(|o| crate::checks::overhead::Overhead { time_s, ..o });
         let (Some(o), Some(e)) = (&self.overhead, &self.estimate) else {
             return;
         };

@@ -430,6 +430,7 @@ impl<'a> Session<'a> {
             machine_state: None,
             warm_up_start,
             warm_up_work,
+            allocations: None,
         }
     }
 }

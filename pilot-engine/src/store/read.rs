@@ -28,12 +28,17 @@ pub struct SavedResult {
     pub status_detail: Option<String>,
     /// The time per unit; `None` when the session ended without an estimate.
     pub time: Option<SavedEstimate>,
+    /// The counts per unit the result has ([`crate::schema::ALLOCATION_PIS`]), compared like
+    /// time.
+    pub counts: Vec<SavedPi>,
     /// When the session finished (RFC 3339), when known.
     pub finished: Option<String>,
     /// Warnings the session raised.
     pub warnings: Vec<String>,
     /// The machine it was measured on, when the document says.
     pub machine: Option<crate::schema::MachineDoc>,
+    /// What timed its units: `instant` (also for documents that do not say) or `tsc`.
+    pub timer: String,
 }
 
 /// The time per unit of a saved result, with what a comparison needs to weigh it.
@@ -66,6 +71,58 @@ pub struct SavedEstimate {
     pub run_low: f64,
     /// See `run_low`.
     pub run_high: f64,
+}
+
+/// A count per unit of a saved result (`allocations`, `allocated_bytes`), as a comparison
+/// weighs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedPi {
+    /// The PI's name.
+    pub name: String,
+    /// Its unit (`allocs`, `B`).
+    pub unit: String,
+    /// Its mean and interval, with the samples they stand for.
+    pub estimate: SavedEstimate,
+}
+
+impl SavedPi {
+    /// A count PI called `name` in `unit` with `(mean, low, high, confidence)`, from `n`
+    /// units in subsessions of `q`: its interval is taken as Student's t over the `n / q`
+    /// subsession means (the standard error its half-width implies), which is how the result
+    /// computed it.
+    pub fn of_count(
+        name: &str,
+        unit: &str,
+        (mean, low, high, confidence): (f64, f64, f64, f64),
+        n: usize,
+        q: usize,
+    ) -> SavedPi {
+        let count = (n / q.max(1)).max(2);
+        let dof = (count - 1) as f64;
+        let se = (high - low) / 2.0 / t_critical(confidence, dof);
+        SavedPi {
+            name: name.to_string(),
+            unit: unit.to_string(),
+            estimate: SavedEstimate {
+                mean,
+                low,
+                high,
+                confidence,
+                interval_from: "readings".to_string(),
+                dof,
+                samples: SampleMoments {
+                    count,
+                    mean,
+                    variance: se * se * count as f64,
+                    variance_inflation: 1.0,
+                },
+                process_means: Vec::new(),
+                run_to_run: None,
+                run_low: low,
+                run_high: high,
+            },
+        }
+    }
 }
 
 /// Count, mean and variance of a result's independent samples (`subsession` in the document).
@@ -357,6 +414,21 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
             process_means,
         }
     });
+    let counts = doc
+        .pis
+        .iter()
+        .filter(|pi| crate::schema::ALLOCATION_PIS.contains(&pi.name.as_str()))
+        .filter_map(|pi| {
+            let bounds = (pi.mean?, pi.ci.low?, pi.ci.high?, pi.ci.confidence);
+            Some(SavedPi::of_count(
+                &pi.name,
+                &pi.unit,
+                bounds,
+                pi.n,
+                pi.subsession_size,
+            ))
+        })
+        .collect();
     Ok(SavedResult {
         path: path.to_path_buf(),
         name: doc.name.clone(),
@@ -364,9 +436,15 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
         status: doc.status.clone(),
         status_detail: doc.status_detail.clone(),
         time,
+        counts,
         finished: Some(doc.finished.clone()).filter(|f| !f.is_empty()),
         warnings: doc.warnings.clone(),
         machine: doc.machine.clone(),
+        timer: doc
+            .clock
+            .timer
+            .clone()
+            .unwrap_or_else(|| "instant".to_string()),
     })
 }
 

@@ -9,8 +9,10 @@
 //!  "config": {"ci", "confidence", "max_time", "min_time"},
 //!  "rounds": [{"work", "duration_ns", "units", "stable": [start, end] | null, "analysed"}],
 //!  "removed_readings", "readings", "iterations_per_unit", "clock": {"overhead_ns",
-//!  "resolution_ns", "share_of_unit"}, "warnings": [..], "machine": {..},
-//!  "started", "finished", "elapsed_s"}
+//!  "resolution_ns", "share_of_unit", "timer"?, "tsc_ghz"?}, "warnings": [..], "machine": {..},
+//!  "started", "finished", "elapsed_s", "overhead"?: {"per_unit_ns", "ci", "share_of_unit",
+//!  "blocks", "target_ns", "reached", "time_s"}, "allocations"?: {"reallocations", "deallocations",
+//!  "cost_ns", "share_of_unit"}}
 //! ```
 //!
 //! `pis[0]` is always the time per work unit in nanoseconds (per iteration in the micro form).
@@ -18,6 +20,9 @@
 //! or `elem/s` for `throughput = bytes(…)` or `elements(…)` (the amount per work unit times
 //! work units per second), `<unit>/s` for `unit = "…"` (work units per second); its interval
 //! is the inverted bounds of the time's (a bound is `null` when the time's interval reaches 0).
+//! With a `CountingAlloc`, `allocations` (in `allocs`) and `allocated_bytes` (in `B`) per unit
+//! follow, over the same stable units as the time, with the `allocations` section saying how
+//! they were counted.
 //!
 //! `subsession` holds what a later comparison needs (Pilot paper §III-F): the count, mean and
 //! variance of the estimate's independent samples, and the samples themselves when there are
@@ -37,6 +42,11 @@ use crate::schema::{
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status};
 use crate::settings::Estimator;
 use crate::stats::Summary;
+
+mod allocations;
+
+pub(crate) use allocations::allocations_of;
+use allocations::{allocation_pis, allocations_doc};
 
 /// Most subsession samples stored in a result document.
 const MAX_STORED_MEANS: usize = 10_000;
@@ -273,11 +283,7 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
         removed_readings: s.removed as u64,
         readings: s.readings as u64,
         iterations_per_unit: r.iterations_per_unit,
-        clock: ClockDoc {
-            overhead_ns: r.clock.overhead_ns,
-            resolution_ns: r.clock.resolution_ns,
-            share_of_unit: share,
-        },
+        clock: clock_doc(r.clock, share),
         warnings: s.warnings.clone(),
         machine: r.machine.cloned(),
         started: r.started.clone(),
@@ -292,12 +298,49 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
             readings: o.readings,
             effect_on_mean: crate::checks::figure(o.effect_on_mean()),
         }),
-        overhead: s.overhead.map(|o| overhead_doc(&o, s.estimate.as_ref())),
+        overhead: s
+            .overhead
+            .as_ref()
+            .map(|o| overhead_doc(o, s.estimate.as_ref())),
         machine_state: s.machine_state.map(str::to_string),
         warm_up_work: s.warm_up_work.map(|w| crate::schema::WarmUpWorkDoc {
             iterations: w.iterations,
             seconds: w.time.as_secs_f64(),
         }),
+        allocations: s
+            .allocations
+            .map(|a| allocations_doc(&a, s.estimate.as_ref())),
+    }
+}
+
+/// What a result document says of the clock `clock`, whose two reads take `share` of a unit.
+pub(crate) fn clock_doc(clock: ClockInfo, share: Option<f64>) -> ClockDoc {
+    let tsc = match clock.timer {
+        crate::record::Timer::Tsc(tsc) => Some(tsc),
+        crate::record::Timer::Instant => None,
+    };
+    ClockDoc {
+        overhead_ns: clock.overhead_ns,
+        resolution_ns: clock.resolution_ns,
+        share_of_unit: share,
+        timer: tsc.map(|_| "tsc".to_string()),
+        tsc_ghz: tsc.map(|t| t.ghz()),
+    }
+}
+
+/// The clock a result document `doc` states: its timer (the TSC at the rate it found, else
+/// `Instant`), cost and resolution.
+pub(crate) fn clock_of(doc: &ClockDoc) -> ClockInfo {
+    let timer = match (doc.timer.as_deref(), doc.tsc_ghz) {
+        (Some("tsc"), Some(ghz)) if ghz > 0.0 => {
+            crate::record::Timer::Tsc(crate::record::Tsc::with_rate(1.0 / ghz))
+        }
+        _ => crate::record::Timer::Instant,
+    };
+    ClockInfo {
+        overhead_ns: doc.overhead_ns,
+        resolution_ns: doc.resolution_ns,
+        timer,
     }
 }
 
@@ -316,6 +359,9 @@ fn estimate_parts(r: &BenchRecord<'_>) -> (Vec<PiDoc>, Option<SubsessionDoc>, Op
     }
     if let Some(p) = &e.plain {
         pis.push(mean_time_pi(e, p));
+    }
+    if let Some(a) = &s.allocations {
+        pis.extend(allocation_pis(a));
     }
     let samples = subsession(e, s.process_means.is_empty());
     let unit_ns = e.mean * r.iterations_per_unit.unwrap_or(1) as f64;
@@ -362,7 +408,7 @@ fn round_docs(rounds: &[RoundRecord]) -> Vec<RoundDoc> {
 }
 
 /// The instrumentation overhead as a result document states it, with its share of the
-/// estimated unit.
+/// estimated unit (without the samples, which only a child process writes).
 fn overhead_doc(o: &crate::checks::overhead::Overhead, estimate: Option<&Estimate>) -> OverheadDoc {
     OverheadDoc {
         per_unit_ns: o.per_unit_ns,
@@ -374,7 +420,11 @@ fn overhead_doc(o: &crate::checks::overhead::Overhead, estimate: Option<&Estimat
         share_of_unit: estimate
             .filter(|e| e.mean > 0.0)
             .map(|e| o.per_unit_ns / e.mean),
-        pairs: o.pairs,
+        blocks: o.blocks,
+        target_ns: Some(figure(o.target_ns)),
+        reached: Some(o.reached()),
+        time_s: Some(figure(o.time_s)),
+        samples_ns: Vec::new(),
     }
 }
 
@@ -399,6 +449,7 @@ mod tests {
             clock: ClockInfo {
                 overhead_ns: 20.0,
                 resolution_ns: 1.0,
+                timer: crate::record::Timer::Instant,
             },
             machine: None,
             started: "s".into(),
@@ -458,6 +509,7 @@ mod tests {
             machine_state: None,
             warm_up_start: None,
             warm_up_work: None,
+            allocations: None,
         };
         let config = SessionConfig::default();
         let doc = document(&record(&session, &config));

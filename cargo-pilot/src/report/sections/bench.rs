@@ -57,15 +57,29 @@ fn bench_heading(
         .map_or(String::new(), |m| {
             format!(" · mean with interruptions {}", escape(&m))
         });
+    // What a `CountingAlloc` counted, per unit (or iteration) as the time is.
+    let count = |name: &str| {
+        let p = r.pis.iter().find(|p| p.name == name)?;
+        Some((p.mean?, p.ci.low?, p.ci.high?))
+    };
+    let allocations = match (count("allocations"), count("allocated_bytes")) {
+        (Some(a), Some(b)) => format!(
+            " · {} per {}",
+            escape(&pilot_engine::report::allocations_cell(a, b)),
+            per.trim_start_matches("time per ")
+        ),
+        _ => String::new(),
+    };
     format!(
         "<article class=\"bench\" id=\"bench-{id}\"><h3>{}</h3>\n<p class=\"meta\"><b>{}</b> \
-         {} ({}% confidence){} · status <b>{}</b> · {} rounds · {} readings, {} removed as \
+         {} ({}% confidence){}{} · status <b>{}</b> · {} rounds · {} readings, {} removed as \
          non-stable{}</p>\n<div class=\"row\">",
         escape(full),
         escape(&estimate),
         per,
         time.map_or("-".into(), |t| format!("{:.0}", 100.0 * t.ci.confidence)),
         with_interruptions,
+        allocations,
         escape(&r.status),
         r.rounds.len(),
         r.readings,

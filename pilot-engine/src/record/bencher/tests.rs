@@ -280,14 +280,14 @@ fn iter_custom_durations_are_the_readings() {
     let mut b = Bencher::new(measure(4, 9));
     b.iter_custom(routine);
     assert_eq!(*calls.borrow(), [9, 9, 9, 9]);
-    assert_eq!(b.take_readings(), [63, 1063, 2063, 3063]);
+    assert_eq!(b.take_readings(), [63.0, 1063.0, 2063.0, 3063.0]);
 
     let (calls, routine) = custom_durations();
     let mut b = Bencher::new(TEST);
     b.iter_custom(routine);
     assert_eq!(
         (calls.borrow().clone(), b.take_readings()),
-        (vec![1], vec![7])
+        (vec![1], vec![7.0])
     );
 }
 
@@ -386,7 +386,7 @@ fn async_iter_custom_durations_are_the_readings() {
     b.to_async(BlockingExecutor)
         .iter_custom(|iters| std::future::ready(routine(iters)));
     assert_eq!(*calls.borrow(), [5, 5, 5]);
-    assert_eq!(b.take_readings(), [35, 1035, 2035]);
+    assert_eq!(b.take_readings(), [35.0, 1035.0, 2035.0]);
 }
 
 /// An executor that takes 50 ms to start before it runs the future.
@@ -405,7 +405,7 @@ fn the_executors_start_up_is_outside_every_unit() {
     b.to_async(SlowStart).iter(|| async {});
     let readings = b.take_readings();
     assert_eq!(readings.len(), 3);
-    assert!(readings.iter().all(|&ns| ns < 25_000_000), "{readings:?}");
+    assert!(readings.iter().all(|&ns| ns < 25e6), "{readings:?}");
 }
 
 #[cfg(feature = "tokio")]

@@ -24,7 +24,7 @@ const TIME_WIDTH: usize = 18;
 /// Columns of the throughput on a bench's line, when it has one (`1.234 GiB/s`).
 const THROUGHPUT_WIDTH: usize = 13;
 
-/// A bench's line: its name, estimate ± interval, throughput, status, and a marker per check
+/// A bench's line: its name, estimate ± interval, throughput, allocations, status, and a marker per check
 /// that fired on it (`markers`, see [`crate::report::markers`]); a failed bench's line says
 /// why (`failure`).
 pub fn line(row: &Row, markers: &[&str], failure: Option<&str>, style: LineStyle) -> String {
@@ -41,6 +41,9 @@ pub fn line(row: &Row, markers: &[&str], failure: Option<&str>, style: LineStyle
     if !row.throughput.is_empty() {
         let pad = THROUGHPUT_WIDTH.saturating_sub(row.throughput.chars().count());
         out.push_str(&format!("  {}{}", " ".repeat(pad), row.throughput));
+    }
+    if !row.allocations.is_empty() {
+        out.push_str(&format!("  {}", row.allocations));
     }
     out.push_str(&format!("  {}", style.paint.status(&row.status)));
     if !markers.is_empty() {
@@ -61,23 +64,71 @@ pub fn print_outcome(row: &Row, markers: &[&str], s: &SessionResult, style: Line
         return;
     }
     if let Some(o) = &s.overhead {
-        let share = s
-            .estimate
-            .as_ref()
-            .filter(|e| e.mean > 0.0)
-            .map(|e| format!(", {:.2}% of a unit", 100.0 * o.per_unit_ns / e.mean))
-            .unwrap_or_default();
         println!(
-            "  recording overhead: {} per unit ({} to {}, {} pairs of rounds on/off){share}",
-            format_ns(o.per_unit_ns),
-            format_ns(o.low),
-            format_ns(o.high),
-            o.pairs
+            "  {}",
+            overhead_line(o, s.estimate.as_ref().map(|e| e.mean))
+        );
+    }
+    if let Some(a) = &s.allocations {
+        println!(
+            "  {}",
+            allocations_line(a, s.estimate.as_ref().map(|e| e.mean))
         );
     }
     for w in &s.warnings {
         println!("  warning: {}", crate::fmt::terminal(w));
     }
+}
+
+/// The line under a bench (with `--verbose`) that says what recording a unit cost, with its
+/// interval and whether that reached its target; `unit_ns` is the time per unit.
+pub fn overhead_line(o: &crate::checks::overhead::Overhead, unit_ns: Option<f64>) -> String {
+    let share = unit_ns
+        .filter(|&u| u > 0.0)
+        .map(|u| format!(", {:.2}% of a unit", 100.0 * o.per_unit_ns / u))
+        .unwrap_or_default();
+    let reach = if o.reached() {
+        String::new()
+    } else {
+        format!(
+            "; wider than the ±{} aimed at: the session was too short for it (a longer \
+             --max-time narrows it)",
+            format_ns(o.target_ns)
+        )
+    };
+    format!(
+        "recording overhead: {} per unit ({} to {}, {} blocks of rounds on/off){share}{reach}",
+        format_ns(o.per_unit_ns),
+        format_ns(o.low),
+        format_ns(o.high),
+        o.blocks
+    )
+}
+
+/// The line under a bench (with `--verbose`) that says what it allocated per unit, its
+/// deallocations and reallocations, and what counting cost; `unit_ns` is the time per unit.
+pub fn allocations_line(
+    a: &crate::session::allocations::AllocationsEstimate,
+    unit_ns: Option<f64>,
+) -> String {
+    let cost = match (a.cost_ns, unit_ns.filter(|&u| u > 0.0)) {
+        (Some(cost), Some(u)) => format!(
+            "; counting costs {cost:.2} ns per allocation, {:.2}% of the time per unit",
+            100.0 * cost * a.allocations.mean / u
+        ),
+        (Some(cost), None) => format!("; counting costs {cost:.2} ns per allocation"),
+        _ => String::new(),
+    };
+    let count = |c: &crate::session::allocations::CountPi| {
+        crate::fmt::format_count_estimate(c.mean, c.ci.low, c.ci.high)
+    };
+    format!(
+        "allocations per unit: {} ({} B), {} reallocations among them, {} deallocations{cost}",
+        count(&a.allocations),
+        count(&a.bytes),
+        crate::fmt::format_amount(a.reallocations),
+        crate::fmt::format_amount(a.deallocations),
+    )
 }
 
 /// The table row of a session: bench `name`, its time `per` unit or iteration, its throughput
@@ -103,11 +154,16 @@ pub fn row(name: &str, per: TimePer, rate: Option<&result::Rate>, s: &SessionRes
         Status::Failed(_) => "FAILED".to_string(),
         other => other.as_str().to_string(),
     };
+    let allocations = s.allocations.as_ref().map_or(String::new(), |a| {
+        let bounds = |c: &crate::session::allocations::CountPi| (c.mean, c.ci.low, c.ci.high);
+        crate::report::allocations_cell(bounds(&a.allocations), bounds(&a.bytes))
+    });
     Row {
         name: name.to_string(),
         time,
         per,
         throughput,
+        allocations,
         samples,
         subsession: q,
         warm_up: s.warm_up.map_or("-", |w| w.as_str()).to_string(),

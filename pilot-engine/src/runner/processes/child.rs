@@ -7,8 +7,7 @@ use std::time::Duration;
 use super::report::{ProcessResult, child_document, process_result};
 use crate::cli::Args;
 use crate::entry::BenchBody;
-use crate::record::measure_clock;
-use crate::runner::config::session_config;
+use crate::runner::config::{measure_clock_of, session_config};
 use crate::runner::now;
 use crate::runner::registry::Bench;
 use crate::runner::workload::{
@@ -39,10 +38,19 @@ pub(in crate::runner) fn child_session(
         return ExitCode::from(2);
     };
     crate::runner::interrupt::install();
-    let clock = measure_clock();
+    let clock = match measure_clock_of(args) {
+        Ok(clock) => clock,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let _ = crate::allocations::counting_cost();
     let config = session_config(args, b.def);
     let started = now();
-    let mut workload = BenchWorkload::new(b, target_unit_ns(clock)).with_closure(closure);
+    let mut workload = BenchWorkload::new(b, target_unit_ns(clock))
+        .timed_by(clock.timer)
+        .with_closure(closure);
     let ready = calibrate(&mut workload).and_then(|()| match WarmUp::asked() {
         Some(w) => workload.warm_up(w.iterations, w.budget),
         None => Ok(()),
@@ -70,6 +78,10 @@ pub(in crate::runner) fn child_session(
         finished: now(),
     };
     let mut doc = result::document(&record);
+    if let (Some(o), Some(section)) = (&session.overhead, &mut doc.overhead) {
+        // For the parent, which pools every process's samples into the bench's interval.
+        section.samples_ns = o.samples.clone();
+    }
     if let Some(e) = &session.unresolved_fit {
         // For the parent only (a child's document is never stored): the non-positive slope,
         // which the combination over processes keeps.
@@ -165,6 +177,27 @@ impl WarmUp {
     }
 }
 
+/// The settings this process was given, as the `PILOT_*` variables its child processes
+/// inherit them by (see [`inherit`]).
+static INHERITED: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
+
+/// Keeps the settings `args` were given (by flag or variable) for the child processes this
+/// process starts: each reaches a child as its variable, so a flag given to the parent
+/// (`--timer tsc`, `--estimator mean`, `--no-overhead-check`) holds in its children as it does
+/// in a session of its own. Settings that `cargo pilot` keeps for itself (baselines, `--json`)
+/// are not passed on; the session's own (time cap, target) are set per child.
+pub(in crate::runner) fn inherit(args: &Args) {
+    let inherited = args
+        .settings
+        .iter()
+        .filter_map(|(name, raw)| {
+            let s = pilot_settings::by_name(pilot_settings::SETTINGS, name)?;
+            (s.scope != pilot_settings::Scope::CargoPilot).then(|| (s.env, raw.clone()))
+        })
+        .collect();
+    let _ = INHERITED.set(inherited);
+}
+
 /// Runs one session of `name` in a fresh process of this executable, capped at `cap`, after
 /// the `warm_up` learnt from its earlier processes.
 pub(super) fn run_process(
@@ -183,9 +216,12 @@ pub(super) fn run_process(
         .tempdir()
         .map_err(|e| format!("cannot make a temporary folder for the bench's process: {e}"))?;
     let path = scratch.path().join("result.json");
-    let mut cmd = std::process::Command::new(&exe);
-    warm_up.apply(&mut cmd);
-    let status = cmd
+    let mut command = std::process::Command::new(&exe);
+    for (env, raw) in INHERITED.get().into_iter().flatten() {
+        command.env(env, raw);
+    }
+    warm_up.apply(&mut command);
+    let status = command
         .args(["--bench", "--exact", name, "--json"])
         .arg(&path)
         .env("PILOT_CHILD", "1")

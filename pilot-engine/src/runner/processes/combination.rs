@@ -90,7 +90,19 @@ pub(super) fn processes_result(
         a.add(&b);
         a
     });
-    let session = SessionResult {
+    let allocations: Vec<_> = done.iter().map(|p| p.allocations).collect();
+    // The processes' overhead checks give way to the one of their blocks pooled (below).
+    let theirs: Vec<&String> = (checks.iter())
+        .filter(|c| c.kind == "instrumentation_overhead")
+        .map(|c| &c.message)
+        .collect();
+    warnings.retain(|w| !theirs.contains(&w));
+    checks.retain(|c| c.kind != "instrumentation_overhead");
+    let samples: Vec<f64> = (done.iter())
+        .flat_map(|p| p.overhead_samples.iter().copied())
+        .collect();
+    let clock_ns = done.first().map_or(0.0, |p| p.clock_ns);
+    let mut session = SessionResult {
         status,
         estimate,
         process_means: means,
@@ -104,7 +116,6 @@ pub(super) fn processes_result(
         checks,
         warm_up,
         outliers,
-        // Each process's pairs stay in its own document; their checks are carried above.
         overhead: None,
         machine_state: done.iter().find_map(|p| p.machine_state),
         warm_up_start: None,
@@ -112,7 +123,15 @@ pub(super) fn processes_result(
             .iter()
             .filter_map(|p| p.warm_up_work)
             .max_by_key(|w| w.iterations),
+        allocations: crate::session::allocations::combine_allocations(
+            &allocations,
+            config.confidence,
+        ),
     };
+    if !samples.is_empty() {
+        let time_s = done.iter().map(|p| p.overhead_time_s).sum();
+        session.judge_overhead(&samples, config.confidence, clock_ns, time_s);
+    }
     (session, iters)
 }
 

@@ -30,6 +30,14 @@ pub(super) struct ProcessResult {
     /// The process's readings-only fit had a non-positive slope ([`Status::Unresolved`]):
     /// its mean is that slope, a draw the combination keeps.
     pub(super) unresolved: bool,
+    /// Its instrumentation overhead's samples: each one's difference per unit, ns.
+    pub(super) overhead_samples: Vec<f64>,
+    /// Seconds its overhead's blocks took.
+    pub(super) overhead_time_s: f64,
+    /// What one read of its clock cost, ns.
+    pub(super) clock_ns: f64,
+    /// Its allocations per unit, when a `CountingAlloc` counted them.
+    pub(super) allocations: Option<crate::session::allocations::AllocationsEstimate>,
 }
 
 /// The start of the error of a child that ended without an estimate but did not fail (no steady
@@ -93,6 +101,14 @@ pub(super) fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
                 time: Duration::try_from_secs_f64(w.seconds).ok()?,
             })
         }),
+        allocations: crate::store::result::allocations_of(doc),
+        overhead_samples: doc
+            .overhead
+            .as_ref()
+            .map(|o| o.samples_ns.clone())
+            .unwrap_or_default(),
+        overhead_time_s: doc.overhead.as_ref().and_then(|o| o.time_s).unwrap_or(0.0),
+        clock_ns: doc.clock.overhead_ns,
         // The document keeps the counts, not the sums: a combined count moves no mean.
         outliers: doc.outliers.map(|o| OutlierCount {
             z: o.z,
@@ -212,10 +228,7 @@ impl ChildReport {
             result,
             form: doc.form,
             rate,
-            clock: ClockInfo {
-                overhead_ns: doc.clock.overhead_ns,
-                resolution_ns: doc.clock.resolution_ns,
-            },
+            clock: crate::store::result::clock_of(&doc.clock),
             confidence: doc.config.confidence,
         })
     }
