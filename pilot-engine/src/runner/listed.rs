@@ -63,7 +63,10 @@ pub fn main(
         }
     };
     if args.mode == Mode::Help {
-        print!("{}", cli::help(pilot_settings::SETTINGS, FilterSyntax::Regex));
+        print!(
+            "{}",
+            cli::help(pilot_settings::SETTINGS, FilterSyntax::Regex)
+        );
         return ExitCode::SUCCESS;
     }
     // The engine reads the filters too (for its messages and test mode's list of ignored

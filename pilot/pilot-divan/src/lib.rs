@@ -46,7 +46,7 @@
 //! | `Bencher::bench`, `bench_local` | pilot's `iter` (`iter_batched`, outputs dropped outside the timing, when the output needs dropping) |
 //! | `with_inputs` + `bench_values`, `bench_local_values` | pilot's `iter_batched` (inputs made, outputs dropped, outside the timing) |
 //! | `with_inputs` + `bench_refs`, `bench_local_refs` | pilot's `iter_batched_ref` |
-//! | `AllocProfiler` | accepted as the global allocator; it forwards to the one it wraps and counts nothing (allocation counts are pilot's `CountingAlloc`'s) |
+//! | `AllocProfiler` | pilot's `CountingAlloc` under divan's name: allocations and bytes per iteration become performance indices with intervals, beside time (the thread running the iteration is counted) |
 //! | `--timer`, `--sort`, `--sortr`, `--color` values of divan's | `--timer`, `--sort`, `--sortr` accepted with no effect; benches run and print in source order; `--color` is pilot's |
 //! | `Divan::main`, `run_benches`, `test_benches`, `list_benches`; `Divan::default()` without `from_args` | as in divan: without `from_args`/`config_with_args` the command line is not read and the benches are measured |
 //!
