@@ -29,9 +29,11 @@
 
 use crate::store::{SavedEstimate, SavedResult};
 
+mod counts;
 mod estimates;
 mod paired;
 
+pub use counts::{CountComparison, INSTRUCTIONS_NOISE, compare_counts};
 pub use estimates::compare_estimates;
 pub use paired::compare_paired;
 
@@ -51,6 +53,8 @@ pub struct CompareOptions {
     pub noise: f64,
     /// Confidence level of the change's interval; `None` takes the new result's.
     pub confidence: Option<f64>,
+    /// Noise threshold of instruction counts (relative). Default [`INSTRUCTIONS_NOISE`].
+    pub instructions_noise: f64,
 }
 
 impl Default for CompareOptions {
@@ -59,6 +63,7 @@ impl Default for CompareOptions {
             alpha: 0.01,
             noise: 0.01,
             confidence: None,
+            instructions_noise: INSTRUCTIONS_NOISE,
         }
     }
 }
@@ -128,6 +133,8 @@ pub struct Comparison {
     /// Why the verdict is `undecided` though `method` gave an answer: too few pairs of
     /// processes finished in the time given for the verdict to be taken (`--against`).
     pub reason: Option<String>,
+    /// The instruction counts compared, when both sides were counted (`--instructions`).
+    pub instructions: Option<CountComparison>,
 }
 
 /// What comparing two estimates of one bench found.
@@ -253,7 +260,14 @@ pub fn compare_pair(
         method: String::new(),
         pairs: None,
         reason: None,
+        instructions: None,
     };
+    if let (Some(b), Some(n)) = (
+        base.and_then(|b| b.instructions.as_ref()),
+        new.and_then(|n| n.instructions.as_ref()),
+    ) {
+        c.instructions = compare_counts(&b.process_means, &n.process_means, confidence, options);
+    }
     match (base, new) {
         (None, _) => {
             c.verdict = Verdict::New;

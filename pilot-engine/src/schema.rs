@@ -22,9 +22,10 @@ mod validate;
 pub use compare::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, RangeDoc};
 pub use machine::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc, SpeedDoc};
 pub use result::{
-    CheckDoc, CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS, MEAN_TIME_PI, MachinePartDoc,
-    OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, RateDoc, ResultDoc, RoundDoc,
-    RoundMachineDoc, STATUSES, SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES,
+    CYCLES_PI, CheckDoc, CiDoc, ClockDoc, ConfigDoc, CountsDoc, INSTRUCTIONS_PI, MAX_READING_BINS,
+    MEAN_TIME_PI, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA,
+    RateDoc, ResultDoc, RoundDoc, RoundMachineDoc, STATUSES, SubsessionDoc, ThreadsDoc,
+    WARM_UP_CLASSES,
 };
 pub use run::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FinishedTargetDoc, GroupDoc, MemberDoc,

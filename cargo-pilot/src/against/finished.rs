@@ -51,6 +51,7 @@ pub fn finish_bench(
         method: String::new(),
         pairs: None,
         reason: None,
+        instructions: None,
     };
     if let Some(failure) = &outcome.failure {
         c.method = failure.clone();

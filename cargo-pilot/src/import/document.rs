@@ -86,6 +86,7 @@ pub fn document(s: &Series, a: &Analysis, config: &AnalysisConfig, source: &str)
         outliers: None,
         overhead: None,
         machine_state: None,
+        counts: None,
     }
 }
 

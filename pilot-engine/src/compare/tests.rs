@@ -89,6 +89,7 @@ fn saved(name: &str, time: Option<SavedEstimate>) -> SavedResult {
         finished: None,
         warnings: Vec::new(),
         machine: None,
+        instructions: None,
     }
 }
 

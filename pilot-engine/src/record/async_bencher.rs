@@ -3,10 +3,10 @@
 
 use std::future::Future;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::batch::{BatchSize, UnitLimit};
-use super::bencher::{Bencher, drive, duration_ns, elapsed_ns};
+use super::bencher::{Bencher, UnitMarks, drive, duration_ns};
 
 /// Runs a future to completion on the calling thread: what [`Bencher::to_async`] needs of an
 /// async runtime.
@@ -92,13 +92,13 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
     pub fn iter<O, F: Future<Output = O>>(&mut self, mut routine: impl FnMut() -> F) {
         let AsyncBencher { bencher, executor } = self;
         executor.block_on(async {
-            drive!(bencher, UnitLimit::Any, |iters| {
-                let start = Instant::now();
+            drive!(bencher, UnitLimit::Any, |iters, Marks| {
+                let start = Marks::mark();
                 for _ in 0..iters {
                     black_box(routine().await);
                 }
-                let end = Instant::now();
-                elapsed_ns(start, end)
+                let end = Marks::mark();
+                Marks::reading(start, end)
             });
         });
     }
@@ -108,9 +108,12 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
     pub fn iter_custom<F: Future<Output = Duration>>(&mut self, mut routine: impl FnMut(u64) -> F) {
         let AsyncBencher { bencher, executor } = self;
         executor.block_on(async {
-            drive!(bencher, UnitLimit::Any, |iters| duration_ns(
-                routine(iters).await
-            ));
+            drive!(bencher, UnitLimit::Any, |iters, Marks| {
+                Marks::custom();
+                let d = routine(iters).await;
+                Marks::custom();
+                duration_ns(d)
+            });
         });
     }
 
@@ -135,17 +138,17 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
         executor.block_on(async {
-            drive!(bencher, UnitLimit::batched(size), |iters| {
+            drive!(bencher, UnitLimit::batched(size), |iters, Marks| {
                 inputs.extend((0..iters).map(|_| setup()));
                 black_box(&mut inputs);
                 outputs.reserve(iters as usize);
-                let start = Instant::now();
+                let start = Marks::mark();
                 for input in inputs.drain(..) {
                     outputs.push(black_box(routine(input).await));
                 }
-                let end = Instant::now();
+                let end = Marks::mark();
                 outputs.clear();
-                elapsed_ns(start, end)
+                Marks::reading(start, end)
             });
         });
     }
@@ -172,18 +175,18 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
         executor.block_on(async {
-            drive!(bencher, UnitLimit::batched(size), |iters| {
+            drive!(bencher, UnitLimit::batched(size), |iters, Marks| {
                 inputs.extend((0..iters).map(|_| setup()));
                 black_box(&mut inputs);
                 outputs.reserve(iters as usize);
-                let start = Instant::now();
+                let start = Marks::mark();
                 for input in inputs.iter_mut() {
                     outputs.push(black_box(routine(input).await));
                 }
-                let end = Instant::now();
+                let end = Marks::mark();
                 outputs.clear();
                 inputs.clear();
-                elapsed_ns(start, end)
+                Marks::reading(start, end)
             });
         });
     }

@@ -17,6 +17,68 @@ pub(crate) enum BencherMode {
     /// Run `work` units of `iters` iterations each (fewer where the batch size says so) and
     /// time every unit.
     Measure { work: u64, iters: u64 },
+    /// In a process under callgrind: run `work` units of `iters` iterations each (fewer where
+    /// the batch size says so), each between two switches of callgrind's collection where
+    /// the other modes read the clock; nothing is timed.
+    Count { work: u64, iters: u64 },
+}
+
+/// What marks the start and the end of a unit: the clock when measuring ([`Timed`]), the
+/// switch of callgrind's collection when counting ([`Counted`]). Each `iter` method writes its
+/// unit once, generic over the marks, so counting adds nothing to the timed code: `Timed`'s
+/// marks are exactly the clock reads they replace.
+pub(crate) trait UnitMarks {
+    /// What a mark gives: a clock reading, or nothing.
+    type Mark: Copy;
+    /// Marks a unit's start or end.
+    fn mark() -> Self::Mark;
+    /// The unit's reading in nanoseconds from its two marks (0 when counting).
+    fn reading(start: Self::Mark, end: Self::Mark) -> u64;
+    /// Marks the start or end of a unit that times itself (`iter_custom`): nothing when
+    /// measuring, the switch when counting.
+    fn custom();
+}
+
+/// The marks of measured units: the clock.
+pub(crate) struct Timed;
+
+impl UnitMarks for Timed {
+    type Mark = Instant;
+
+    #[inline(always)]
+    fn mark() -> Instant {
+        Instant::now()
+    }
+
+    #[inline(always)]
+    fn reading(start: Instant, end: Instant) -> u64 {
+        elapsed_ns(start, end)
+    }
+
+    #[inline(always)]
+    fn custom() {}
+}
+
+/// The marks of counted units: callgrind's collection switched on, then off.
+pub(crate) struct Counted;
+
+impl UnitMarks for Counted {
+    type Mark = ();
+
+    #[inline(always)]
+    fn mark() {
+        super::callgrind::toggle_collect();
+    }
+
+    #[inline(always)]
+    fn reading((): (), (): ()) -> u64 {
+        0
+    }
+
+    #[inline(always)]
+    fn custom() {
+        super::callgrind::toggle_collect();
+    }
 }
 
 /// Runs and times the routine of a micro-form bench.
@@ -54,29 +116,33 @@ pub struct Bencher {
 }
 
 /// Runs the units that the bencher's mode asks for, each with `$unit`, an expression of
-/// `$iters: u64` (the unit's iterations) that runs and times one unit and gives its
+/// `$iters: u64` (the unit's iterations) that runs and marks one unit with `$marks` (a
+/// [`UnitMarks`] type: the clock, or callgrind's switch when counting) and gives its
 /// nanoseconds. A macro, not a function, so that the async forms run the same schedule with
 /// `.await` inside `$unit`. Between units it only pushes into the reserved readings buffer.
 macro_rules! drive {
-    ($bencher:expr, $limit:expr, |$iters:ident| $unit:expr) => {{
+    ($bencher:expr, $limit:expr, |$iters:ident, $marks:ident| $unit:expr) => {{
         let bencher: &mut $crate::record::Bencher = $bencher;
         let limit: $crate::record::batch::UnitLimit = $limit;
         // A second `iter` call in one bench-function call replaces the first's readings, as
         // criterion keeps only the last routine's time: two routines' units in one round are
         // two workloads, not one with a warm-up.
-        if bencher.called {
+        let again = bencher.called;
+        if again {
             bencher.readings.clear();
         }
         bencher.called = true;
         bencher.limit = limit;
         match bencher.mode {
             $crate::record::BencherMode::Test => {
+                type $marks = $crate::record::bencher::Timed;
                 let $iters: u64 = 1;
                 let ns: u64 = $unit;
                 bencher.unit_iters = 1;
                 bencher.readings.push(ns);
             }
             $crate::record::BencherMode::Calibrate { target_ns } => {
+                type $marks = $crate::record::bencher::Timed;
                 let mut calibration =
                     $crate::record::bencher::Calibration::new(target_ns, limit.calibration_max());
                 loop {
@@ -89,11 +155,24 @@ macro_rules! drive {
                 bencher.calibrated = Some(limit.per_unit(calibration.iters()));
             }
             $crate::record::BencherMode::Measure { work, iters } => {
+                type $marks = $crate::record::bencher::Timed;
                 let $iters: u64 = limit.clamp(iters);
                 bencher.unit_iters = $iters;
                 for _ in 0..work {
                     let ns: u64 = $unit;
                     bencher.readings.push(ns);
+                }
+            }
+            $crate::record::BencherMode::Count { work, iters } => {
+                type $marks = $crate::record::bencher::Counted;
+                if again {
+                    // The earlier call's units are not this round's: forget their counts.
+                    $crate::record::callgrind::zero_stats();
+                }
+                let $iters: u64 = limit.clamp(iters);
+                bencher.unit_iters = $iters;
+                for _ in 0..work {
+                    let _: u64 = $unit;
                 }
             }
         }
@@ -131,13 +210,13 @@ impl Bencher {
     /// Times `routine`, called over and over; its result goes through [`black_box`] and is
     /// dropped inside the timing.
     pub fn iter<O>(&mut self, mut routine: impl FnMut() -> O) {
-        drive!(self, UnitLimit::Any, |iters| {
-            let start = Instant::now();
+        drive!(self, UnitLimit::Any, |iters, Marks| {
+            let start = Marks::mark();
             for _ in 0..iters {
                 black_box(routine());
             }
-            let end = Instant::now();
-            elapsed_ns(start, end)
+            let end = Marks::mark();
+            Marks::reading(start, end)
         });
     }
 
@@ -171,17 +250,17 @@ impl Bencher {
     ) {
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
-        drive!(self, UnitLimit::batched(size), |iters| {
+        drive!(self, UnitLimit::batched(size), |iters, Marks| {
             inputs.extend((0..iters).map(|_| setup()));
             black_box(&mut inputs);
             outputs.reserve(iters as usize);
-            let start = Instant::now();
+            let start = Marks::mark();
             for input in inputs.drain(..) {
                 outputs.push(black_box(routine(input)));
             }
-            let end = Instant::now();
+            let end = Marks::mark();
             outputs.clear();
-            elapsed_ns(start, end)
+            Marks::reading(start, end)
         });
     }
 
@@ -218,18 +297,18 @@ impl Bencher {
     ) {
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
-        drive!(self, UnitLimit::batched(size), |iters| {
+        drive!(self, UnitLimit::batched(size), |iters, Marks| {
             inputs.extend((0..iters).map(|_| setup()));
             black_box(&mut inputs);
             outputs.reserve(iters as usize);
-            let start = Instant::now();
+            let start = Marks::mark();
             for input in inputs.iter_mut() {
                 outputs.push(black_box(routine(input)));
             }
-            let end = Instant::now();
+            let end = Marks::mark();
             outputs.clear();
             inputs.clear();
-            elapsed_ns(start, end)
+            Marks::reading(start, end)
         });
     }
 
@@ -258,7 +337,12 @@ impl Bencher {
     /// # fn main() {}
     /// ```
     pub fn iter_custom(&mut self, mut routine: impl FnMut(u64) -> Duration) {
-        drive!(self, UnitLimit::Any, |iters| duration_ns(routine(iters)));
+        drive!(self, UnitLimit::Any, |iters, Marks| {
+            Marks::custom();
+            let d = routine(iters);
+            Marks::custom();
+            duration_ns(d)
+        });
     }
 
     /// The bencher of routines that return futures: `executor` runs each call's units, and the

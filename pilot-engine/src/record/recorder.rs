@@ -21,9 +21,13 @@ use std::time::Instant;
 /// the workload times more units than its work amount.
 pub struct Recorder {
     readings: Vec<u64>,
-    /// `false` in the rounds that measure what recording costs: units run without reading
-    /// the clock.
+    /// `false` in the rounds that measure what recording costs, and in a process that counts
+    /// instructions: units run without reading the clock.
     recording: bool,
+    /// In a process under callgrind (`counting`): each unit runs between two switches of
+    /// callgrind's collection, and is counted here, not timed.
+    counting: bool,
+    counted: u64,
 }
 
 impl Recorder {
@@ -32,6 +36,8 @@ impl Recorder {
         Recorder {
             readings: Vec::with_capacity(units.min(1 << 26) as usize),
             recording: true,
+            counting: false,
+            counted: 0,
         }
     }
 
@@ -41,6 +47,17 @@ impl Recorder {
         Recorder {
             readings: Vec::new(),
             recording: false,
+            counting: false,
+            counted: 0,
+        }
+    }
+
+    /// A recorder that runs each unit with callgrind's collection switched on around it, and
+    /// counts the units (a process that counts instructions under callgrind).
+    pub(crate) fn counting() -> Self {
+        Recorder {
+            counting: true,
+            ..Recorder::not_recording()
         }
     }
 
@@ -49,7 +66,7 @@ impl Recorder {
     #[inline(always)]
     pub fn unit<R>(&mut self, f: impl FnOnce() -> R) -> R {
         if !self.recording {
-            return black_box(f());
+            return self.unrecorded(f);
         }
         let start = Instant::now();
         let out = black_box(f());
@@ -57,6 +74,26 @@ impl Recorder {
         self.readings
             .push(end.saturating_duration_since(start).as_nanos() as u64);
         out
+    }
+
+    /// A unit that is not timed: run as it is, or between two switches of callgrind's
+    /// collection when counting. Only this branch of [`unit`](Recorder::unit) knows about
+    /// counting, so the timed path is what it was without it.
+    #[inline(always)]
+    fn unrecorded<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        if self.counting {
+            self.counted += 1;
+            super::callgrind::toggle_collect();
+            let out = black_box(f());
+            super::callgrind::toggle_collect();
+            return out;
+        }
+        black_box(f())
+    }
+
+    /// Units counted so far (a counting recorder).
+    pub(crate) fn counted(&self) -> u64 {
+        self.counted
     }
 
     /// Number of units recorded so far in this round.

@@ -51,6 +51,11 @@ pub struct Row {
     pub per: TimePer,
     /// `1.234 GiB/s`, `12.00 Kelem/s`, `1.234 M MiB/s`, or empty.
     pub throughput: String,
+    /// Instructions per unit (per iteration) counted under callgrind, `12,519 ± 0.00%`; empty
+    /// when not counted.
+    pub instructions: String,
+    /// Cycles per unit estimated from callgrind's cache simulation; empty without one.
+    pub cycles: String,
     /// What the estimate is from: stable readings, or rounds in readings-only mode.
     pub samples: String,
     /// The subsession size `q` the interval was computed with.
@@ -81,6 +86,8 @@ enum Column {
     Time,
     Per,
     Throughput,
+    Instructions,
+    Cycles,
     Samples,
     Subsession,
     WarmUp,
@@ -100,6 +107,8 @@ impl Column {
             Column::Time => "time",
             Column::Per => "per",
             Column::Throughput => "throughput",
+            Column::Instructions => "instructions",
+            Column::Cycles => "est. cycles",
             Column::Samples => "samples",
             Column::Subsession => "q",
             Column::WarmUp => "warm-up",
@@ -128,6 +137,8 @@ impl Column {
             Column::Time => r.time.clone(),
             Column::Per => r.per.word().to_string(),
             Column::Throughput => r.throughput.clone(),
+            Column::Instructions => r.instructions.clone(),
+            Column::Cycles => r.cycles.clone(),
             Column::Samples => r.samples.clone(),
             Column::Subsession => r.subsession.clone(),
             Column::WarmUp => r.warm_up.clone(),
@@ -143,7 +154,7 @@ impl Column {
 }
 
 /// The columns shown for `rows`: a `per` column only when the rows mix iterations and units,
-/// throughput and change only when a row has one; with `wide`, the counting columns too
+/// throughput, instructions, estimated cycles and change only when a row has one; with `wide`, the counting columns too
 /// (`samples` the estimate is from, `q` the subsession size, the `warm-up` class, `readings
 /// cut` as warm-up or cool-down, outliers, rounds, processes, wall time).
 fn columns_of(rows: &[Row], wide: bool) -> Vec<Column> {
@@ -155,6 +166,12 @@ fn columns_of(rows: &[Row], wide: bool) -> Vec<Column> {
     }
     if wide || any(|r| &r.throughput) {
         out.push(Column::Throughput);
+    }
+    if any(|r| &r.instructions) {
+        out.push(Column::Instructions);
+    }
+    if any(|r| &r.cycles) {
+        out.push(Column::Cycles);
     }
     if wide {
         out.extend([
@@ -284,6 +301,8 @@ mod tests {
             time: time.into(),
             per: TimePer::Unit,
             throughput: String::new(),
+            instructions: String::new(),
+            cycles: String::new(),
             samples: "86k".into(),
             subsession: "1".into(),
             warm_up: "flat".into(),

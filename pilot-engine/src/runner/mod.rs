@@ -5,7 +5,7 @@
 //! One file per concern: [`registry`] (the registered benches, expanded per argument and thread
 //! count), [`config`] (settings merged), [`workload`] (a bench as the session sees it),
 //! [`test_mode`], [`bench`] (the benchmark loop), [`group`] (interleaved groups), [`threads`],
-//! [`driven`] (benches announced at run time, for pilot-criterion), [`processes`] (several process executions), [`resume`] (the run's progress on disk) and
+//! [`driven`] (benches announced at run time, for pilot-criterion), [`processes`] (several process executions), [`counting`] (instruction counts under callgrind), [`resume`] (the run's progress on disk) and
 //! [`interrupt`] (Ctrl-C).
 
 use std::process::ExitCode;
@@ -14,6 +14,7 @@ use crate::cli::{self, Mode};
 
 mod bench;
 mod config;
+pub mod counting;
 pub mod driven;
 mod group;
 mod interrupt;

@@ -31,8 +31,8 @@ use std::path::{Path, PathBuf};
 
 pub(crate) use read::typed;
 pub use read::{
-    SampleMoments, SavedEstimate, SavedResult, baseline, baseline_names, from_document, read_dir,
-    read_documents_in, read_file, read_path, read_result,
+    SampleMoments, SavedCount, SavedEstimate, SavedResult, baseline, baseline_names, from_document,
+    read_dir, read_documents_in, read_file, read_path, read_result,
 };
 
 /// `<target>/pilot/results`: the latest result of each bench, one folder per bench target.
