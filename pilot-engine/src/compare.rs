@@ -33,7 +33,7 @@ mod counts;
 mod estimates;
 mod paired;
 
-pub use counts::{CountComparison, INSTRUCTIONS_NOISE, compare_counts};
+pub use counts::{CountComparison, INSTRUCTIONS_NOISE, WhatChanged, compare_counts, what_changed};
 pub use estimates::compare_estimates;
 pub use paired::compare_paired;
 
@@ -231,9 +231,14 @@ pub fn machine_mismatch(base: &[SavedResult], new: &[SavedResult]) -> Vec<String
     out
 }
 
-/// Whether any bench regressed (the CI verdict: exit code 3).
+/// Whether any bench regressed, in time or in instructions (the CI verdict: exit code 3).
 pub fn any_regressed(comparisons: &[Comparison]) -> bool {
-    comparisons.iter().any(|c| c.verdict == Verdict::Regressed)
+    comparisons.iter().any(|c| {
+        c.verdict == Verdict::Regressed
+            || c.instructions
+                .as_ref()
+                .is_some_and(|i| i.change.verdict == Verdict::Regressed)
+    })
 }
 
 /// Compares one bench's two results, either of which may be absent.

@@ -19,7 +19,7 @@ mod result;
 mod run;
 mod validate;
 
-pub use compare::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, RangeDoc};
+pub use compare::{COMPARE_SCHEMA, CompareBenchDoc, CompareCountDoc, CompareDoc, RangeDoc};
 pub use machine::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc, SpeedDoc};
 pub use result::{
     CYCLES_PI, CheckDoc, CiDoc, ClockDoc, ConfigDoc, CountsDoc, INSTRUCTIONS_PI, MAX_READING_BINS,

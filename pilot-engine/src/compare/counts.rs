@@ -3,7 +3,7 @@
 //! threshold ([`INSTRUCTIONS_NOISE`]).
 
 use super::estimates::{student_t_sf, verdict_of};
-use super::{Change, CompareOptions};
+use super::{Change, CompareOptions, Comparison, Verdict};
 use crate::stats::Summary;
 use crate::stats::ratio::fieller_interval;
 use crate::stats::summary::t_critical;
@@ -104,6 +104,60 @@ pub fn compare_counts(
     })
 }
 
+/// What a bench's two verdicts, on time and on instructions, say changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhatChanged {
+    /// Instructions and time moved together (the same way): the work the code does changed.
+    Code,
+    /// Instructions moved and time did not (within its noise, or undecided): the code changed,
+    /// by less than the time can show.
+    CodeNotTime,
+    /// Instructions and time moved opposite ways: the code does more (less) work, yet faster
+    /// (slower): its memory or branches changed more than its count.
+    CodeAgainstTime,
+    /// Time moved and instructions did not: the machine, or the code's layout in memory, not
+    /// the work it does.
+    Environment,
+    /// Neither moved.
+    Nothing,
+}
+
+impl WhatChanged {
+    /// The word tables and documents use: `code`, `environment`, `nothing`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WhatChanged::Code | WhatChanged::CodeNotTime | WhatChanged::CodeAgainstTime => "code",
+            WhatChanged::Environment => "environment",
+            WhatChanged::Nothing => "nothing",
+        }
+    }
+}
+
+/// What changed in bench `c`, from its time verdict and its instructions verdict; `None`
+/// without counts on both sides, or when either verdict is not a comparison's (a failed, new
+/// or missing bench) or instructions are undecided.
+pub fn what_changed(c: &Comparison) -> Option<WhatChanged> {
+    let counted = c.instructions.as_ref()?;
+    let moved = |v: Verdict| match v {
+        Verdict::Regressed => Some(Some(1)),
+        Verdict::Improved => Some(Some(-1)),
+        Verdict::NoChange | Verdict::Undecided => Some(None),
+        _ => None,
+    };
+    let time = moved(c.verdict)?;
+    let instructions = match counted.change.verdict {
+        Verdict::Undecided => return None,
+        v => moved(v)?,
+    };
+    Some(match (instructions, time) {
+        (Some(i), Some(t)) if i == t => WhatChanged::Code,
+        (Some(_), Some(_)) => WhatChanged::CodeAgainstTime,
+        (Some(_), None) => WhatChanged::CodeNotTime,
+        (None, Some(_)) => WhatChanged::Environment,
+        (None, None) => WhatChanged::Nothing,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +219,62 @@ mod tests {
             verdict(&[1000.0, 1002.0, 1004.0], &[1050.0, 1052.0, 1054.0]),
             Verdict::Regressed
         );
+    }
+
+    #[test]
+    fn which_changed_reads_both_verdicts() {
+        let with = |time: Verdict, instructions: Option<Verdict>| {
+            let c = Comparison {
+                name: "a".into(),
+                target: String::new(),
+                base: None,
+                new: None,
+                change: None,
+                change_ci: None,
+                confidence: 0.95,
+                p: None,
+                verdict: time,
+                method: String::new(),
+                pairs: None,
+                reason: None,
+                instructions: instructions.map(|v| CountComparison {
+                    base: 1.0,
+                    new: 1.0,
+                    change: Change {
+                        change: 0.0,
+                        change_ci: None,
+                        p: 1.0,
+                        verdict: v,
+                        method: String::new(),
+                    },
+                }),
+            };
+            what_changed(&c)
+        };
+        use Verdict::*;
+        assert_eq!(with(Regressed, Some(Regressed)), Some(WhatChanged::Code));
+        assert_eq!(with(Improved, Some(Improved)), Some(WhatChanged::Code));
+        assert_eq!(
+            with(Improved, Some(Regressed)),
+            Some(WhatChanged::CodeAgainstTime)
+        );
+        assert_eq!(
+            with(NoChange, Some(Regressed)),
+            Some(WhatChanged::CodeNotTime)
+        );
+        assert_eq!(
+            with(Undecided, Some(Improved)),
+            Some(WhatChanged::CodeNotTime)
+        );
+        assert_eq!(
+            with(Regressed, Some(NoChange)),
+            Some(WhatChanged::Environment)
+        );
+        assert_eq!(with(NoChange, Some(NoChange)), Some(WhatChanged::Nothing));
+        assert_eq!(with(Regressed, Some(Undecided)), None);
+        assert_eq!(with(Regressed, None), None);
+        assert_eq!(with(Failed, Some(Regressed)), None);
+        assert_eq!(WhatChanged::CodeNotTime.as_str(), "code");
     }
 
     #[test]

@@ -169,6 +169,16 @@ fn every_other_document_reads_back_unchanged() {
             method: "in the baseline, not in the new results".into(),
             pairs: Some(7),
             reason: Some("only 7 pairs in the time given".into()),
+            instructions: Some(crate::schema::CompareCountDoc {
+                base: 12_519.0,
+                new: 12_582.0,
+                change: 0.005,
+                change_ci: Some(range),
+                p: 0.0,
+                verdict: "regressed".into(),
+                method: "instructions: Welch's t over 3 vs 3 counting processes".into(),
+            }),
+            changed: Some("code".into()),
         }],
     };
     assert_eq!(round_trip(&compare), compare);
