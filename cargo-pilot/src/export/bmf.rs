@@ -5,7 +5,9 @@
 //! Each bench has `latency` (Bencher's built-in measure, in nanoseconds): pilot's time per
 //! unit and its interval; and `throughput` (units per second) when the bench names a `unit`,
 //! from its throughput performance index. A bound that does not exist (a throughput whose
-//! time interval reaches 0) is left out, as the schema allows.
+//! time interval reaches 0) is left out, as the schema allows. A bench counted under
+//! callgrind (`--instructions`) has `instructions` too, and `estimated-cycles` with a cache
+//! simulation: the measures Bencher's own callgrind adapters name so, per unit.
 
 use pilot_engine::schema::{CiDoc, ResultDoc};
 use serde_json::{Map, Value, json};
@@ -29,6 +31,14 @@ pub fn render(documents: &[&ResultDoc]) -> String {
                 m["upper_value"] = json!(high);
             }
             measures.insert("throughput".into(), m);
+        }
+        for (pi, measure) in [
+            (pilot_engine::schema::INSTRUCTIONS_PI, "instructions"),
+            (pilot_engine::schema::CYCLES_PI, "estimated-cycles"),
+        ] {
+            if let Some((mean, low, high)) = super::count(d, pi) {
+                measures.insert(measure.into(), metric(mean, low, high));
+            }
         }
         benches.insert(super::bench_name(d), Value::Object(measures));
     }

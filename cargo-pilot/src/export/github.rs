@@ -5,7 +5,10 @@
 //! `value` is pilot's time per unit in nanoseconds (smaller is better), `unit` says per what
 //! (`ns/iter` in the micro form, `ns/MiB` for a bench with `unit = "MiB"`), `range` is
 //! `± half-width` of the interval, and `extra` states the interval, its confidence, the
-//! samples behind it and the session's status.
+//! samples behind it and the session's status. A bench counted under callgrind
+//! (`--instructions`) has an entry of its own for its instructions, `<bench> (instructions)`
+//! in `instructions/iter` (or per its unit), and one for `estimated cycles` with a cache
+//! simulation: a chart of its own, as the action draws one per unit.
 
 use pilot_engine::schema::ResultDoc;
 use serde_json::{Value, json};
@@ -14,9 +17,45 @@ use super::significant;
 
 /// The documents (each with an estimate) as one array, benches in the given order.
 pub fn render(documents: &[&ResultDoc]) -> String {
-    let entries: Vec<Value> = documents
-        .iter()
-        .filter_map(|d| {
+    let mut entries: Vec<Value> = Vec::new();
+    for d in documents {
+        entries.extend(time_entry(d));
+        for (pi, what) in [
+            (pilot_engine::schema::INSTRUCTIONS_PI, "instructions"),
+            (pilot_engine::schema::CYCLES_PI, "estimated cycles"),
+        ] {
+            entries.extend(count_entry(d, pi, what));
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&entries).expect("JSON values");
+    text.push('\n');
+    text
+}
+
+/// Bench `d`'s count PI `pi` as an entry `<bench> (what)`, when it was counted.
+fn count_entry(d: &ResultDoc, pi: &str, what: &str) -> Option<Value> {
+    let (mean, low, high) = super::count(d, pi)?;
+    let doc = d.pis.iter().find(|p| p.name == pi)?;
+    let unit = format!("{}/{}", doc.unit, super::work_unit(d));
+    Some(json!({
+        "name": format!("{} ({what})", super::bench_name(d)),
+        "unit": unit,
+        "value": mean,
+        "range": format!("± {}", significant((high - low) / 2.0, 4)),
+        "extra": format!(
+            "{}% CI [{}, {}] {unit}\ncounted under callgrind in {} processes",
+            100.0 * doc.ci.confidence,
+            significant(low, 8),
+            significant(high, 8),
+            d.counts.as_ref().map_or(0, |c| c.process_means.len())
+        ),
+    }))
+}
+
+/// Bench `d`'s time entry.
+fn time_entry(d: &ResultDoc) -> Option<Value> {
+    {
+        {
             let (mean, low, high) = super::time(d)?;
             let pi = &d.pis[0];
             let unit = format!("ns/{}", super::work_unit(d));
@@ -36,9 +75,6 @@ pub fn render(documents: &[&ResultDoc]) -> String {
                 "range": format!("± {}", significant((high - low) / 2.0, 4)),
                 "extra": extra,
             }))
-        })
-        .collect();
-    let mut text = serde_json::to_string_pretty(&entries).expect("JSON values");
-    text.push('\n');
-    text
+        }
+    }
 }

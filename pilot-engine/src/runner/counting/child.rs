@@ -50,8 +50,8 @@ pub(in crate::runner) fn count_child(
 
 /// The plan's rounds of `b`: an uncounted warm-up round, a round of empty units, then the
 /// counted rounds, each dumped. The warm-up takes the first round's one-time costs (lazy
-/// initialisation, first page faults, buffers growing to size) out of the counts. A
-/// readings-only bench's work amounts stay inside its range `range`.
+/// initialisation, first page faults, buffers growing to size) out of the counts. The work
+/// amounts of the full form and of a readings-only bench stay inside its range `range`.
 fn run_plan(
     b: &Bench,
     mut closure: Option<Closure<'_>>,
@@ -71,6 +71,10 @@ fn run_plan(
     };
     match b.def.body {
         BenchBody::Full(f) => {
+            let plan = CountPlan {
+                work: plan.work.clamp(range.0, range.1),
+                ..plan
+            };
             let mut warm = Recorder::with_capacity(plan.work);
             catch(|| f(arg, plan.work, &mut warm))?;
             zero_stats();
