@@ -9,9 +9,8 @@
 //! `PILOT_REQUIRE_VALGRIND=1` (as CI sets it, after installing Debian's `valgrind`): then they
 //! fail. The test of a missing Valgrind's error runs everywhere.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -27,28 +26,6 @@ fn manifest() -> PathBuf {
 /// The same target directory as `cargo_pilot.rs`'s: the fixture's dependencies build once.
 fn target_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-bench")
-}
-
-/// Whether the tests that count can run: `valgrind` answers. Without it they skip, saying so,
-/// unless `PILOT_REQUIRE_VALGRIND=1`, which makes its absence a failure.
-fn valgrind_here() -> bool {
-    let found = Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        let required = std::env::var("PILOT_REQUIRE_VALGRIND").is_ok_and(|v| v == "1");
-        assert!(
-            !required,
-            "PILOT_REQUIRE_VALGRIND=1 but no `valgrind` on the PATH"
-        );
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: the instruction counts' tests need `valgrind` on the PATH \
-             (PILOT_REQUIRE_VALGRIND=1 makes its absence a failure)"
-        );
-    }
-    found
 }
 
 /// `cargo pilot bench ARGS` on the fixture's `counts` target, short sessions.
@@ -126,7 +103,7 @@ fn a_missing_valgrind_is_an_error_naming_its_package_before_anything_is_built() 
 
 #[test]
 fn counts_known_by_construction_come_out_exact_and_are_compared_and_exported() {
-    if !valgrind_here() {
+    if !common::valgrind_here() {
         return;
     }
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("instructions");
