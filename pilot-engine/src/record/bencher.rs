@@ -62,16 +62,21 @@ impl UnitMarks for Timed {
 /// The marks of counted units: callgrind's collection switched on, then off.
 pub(crate) struct Counted;
 
+/// A counted unit's mark: the switch happened; there is nothing to read.
+#[derive(Clone, Copy)]
+pub(crate) struct Switched;
+
 impl UnitMarks for Counted {
-    type Mark = ();
+    type Mark = Switched;
 
     #[inline(always)]
-    fn mark() {
+    fn mark() -> Switched {
         super::callgrind::toggle_collect();
+        Switched
     }
 
     #[inline(always)]
-    fn reading((): (), (): ()) -> u64 {
+    fn reading(_: Switched, _: Switched) -> u64 {
         0
     }
 

@@ -462,8 +462,9 @@ impl Run<'_> {
     }
 
     /// With `--instructions`: counts bench `b`'s instructions per unit under callgrind, after
-    /// its measured `session`, into `doc`. A bench without an estimate is not counted, nor one
-    /// on several threads (with a warning); a count that fails fails the bench, its time kept.
+    /// its measured `session`, into `doc`. A bench without an estimate is not counted (with a
+    /// warning, unless it failed), nor one on several threads (with a warning); a count that
+    /// fails fails the bench, its time kept.
     /// Breaks when the run was interrupted.
     fn count(
         &mut self,
@@ -472,7 +473,19 @@ impl Run<'_> {
         config: &SessionConfig,
         doc: &mut ResultDoc,
     ) -> ControlFlow<()> {
-        let (Some(valgrind), Some(e)) = (&self.valgrind, &session.estimate) else {
+        let Some(valgrind) = &self.valgrind else {
+            return ControlFlow::Continue(());
+        };
+        let Some(e) = &session.estimate else {
+            // The counting rounds are sized by the time per unit; a result without one keeps
+            // no PI but `time`'s place, so it has none of instructions either.
+            if !matches!(session.status, Status::Failed(_)) {
+                doc.warnings.push(
+                    "instructions: not counted: the session found no time per unit to size \
+                     the counting rounds by"
+                        .into(),
+                );
+            }
             return ControlFlow::Continue(());
         };
         if b.threads > 1 {
