@@ -156,6 +156,7 @@ impl Thresholds {
             alpha: self.alpha.0,
             noise: self.noise.0,
             confidence: None,
+            ..Default::default()
         }
     }
 }

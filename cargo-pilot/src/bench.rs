@@ -51,8 +51,14 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
 }
 
 /// Checks what clap's value types cannot: the flags together. A bad combination is one usage
-/// error (exit 2), found before anything is built.
+/// error (exit 2), found before anything is built; so is a missing Valgrind for
+/// `--instructions` (an error, exit 1).
 fn check(args: &BenchArgs) -> Result<(), Failure> {
+    // Counting needs Valgrind: said before anything is built, not by each binary after.
+    if args.settings.on("instructions") {
+        pilot_engine::runner::counting::Valgrind::find()
+            .map_err(|e| Failure::Error(anyhow::anyhow!(e)))?;
+    }
     let min = args.settings.get::<MinTime>("min_time");
     let max = args.settings.get::<Cap>("max_time");
     if let (Some(min), Some(max)) = (min, max) {

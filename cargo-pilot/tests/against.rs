@@ -35,7 +35,7 @@ fn copy_fixture(dir: &Path) {
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::copy(src.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    for bench in ["cost.rs", "checks.rs", "crit.rs", "dvn.rs"] {
+    for bench in ["cost.rs", "checks.rs", "crit.rs", "dvn.rs", "counts.rs"] {
         std::fs::copy(
             src.join("benches").join(bench),
             dir.join("benches").join(bench),
@@ -296,6 +296,47 @@ fn two_builds_are_compared_interleaved_in_one_job() {
         "const SOURCE_COST: f64 = 4.0;",
         "const SOURCE_COST: f64 = 1.0;",
     );
+
+    // 4b. Instructions counted under callgrind beside the pairs: an unchanged tree counts the
+    //     same instructions in both builds; 0.5% more work is flagged in the instructions'
+    //     column (exit 3) as the code's change, whatever the time says.
+    if common::valgrind_here() {
+        let counted = |args: &[&str]| {
+            let mut all = vec![
+                "base",
+                "spin",
+                "--exact",
+                "--instructions",
+                "--format",
+                "json",
+            ];
+            all.extend_from_slice(args);
+            let o = against_for(&repo, &target, &all, &["--max-time", "0.5", "--ci", "0.05"]);
+            let doc: Value = serde_json::from_slice(&o.stdout)
+                .unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(&o)));
+            (o, doc["benches"][0].clone())
+        };
+        let (o, spin) = counted(&["--noise", "0.5"]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert_eq!(spin["instructions"]["verdict"], "no change", "{spin:#}");
+        assert_eq!(spin["instructions"]["change"], 0.0, "{spin:#}");
+        edit(
+            &source,
+            "const SOURCE_COST: f64 = 1.0;",
+            "const SOURCE_COST: f64 = 1.005;",
+        );
+        let (o, spin) = counted(&["--noise", "0.5"]);
+        assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+        assert_eq!(spin["instructions"]["verdict"], "regressed", "{spin:#}");
+        let change = spin["instructions"]["change"].as_f64().unwrap();
+        assert!((0.004..0.006).contains(&change), "{spin:#}");
+        assert_eq!(spin["changed"], "code", "{spin:#}");
+        edit(
+            &source,
+            "const SOURCE_COST: f64 = 1.005;",
+            "const SOURCE_COST: f64 = 1.0;",
+        );
+    }
 
     // 5. An interrupted run left the worktree dirty: repaired. A bench renamed in the working
     //    tree: the old name is missing, the new one new.

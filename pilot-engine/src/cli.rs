@@ -140,6 +140,13 @@ pub struct Args {
     pub no_overhead_check: bool,
     /// `--timer`: what times units (`Instant` unless `tsc` is asked for).
     pub timer: crate::settings::TimerChoice,
+    /// `--instructions`: also count each bench's instructions per unit under callgrind.
+    pub instructions: bool,
+    /// `--cache-sim`: with `--instructions`, callgrind's cache simulation and estimated cycles.
+    pub cache_sim: bool,
+    /// In a process started under callgrind to count one bench (`PILOT_CHILD` with
+    /// `PILOT_COUNT`): what to run.
+    pub count: Option<crate::counts::CountPlan>,
     /// `--output-format`: pilot's output alone, or with libtest's bench lines.
     pub output_format: OutputFormat,
     /// `--color`: when to colour the output.
@@ -273,6 +280,13 @@ pub fn parse_with(
     out.fill(&given)?;
     out.settings = given.into_iter().map(|(k, (_, v))| (k, v)).collect();
     out.mode = flags.mode(&env)?;
+    if out.mode == Mode::Child {
+        let var = crate::counts::PLAN_VARIABLE;
+        out.count = env(var)
+            .filter(|v| !v.trim().is_empty())
+            .map(|v| v.parse().map_err(|e| format!("{var}: {e}")))
+            .transpose()?;
+    }
     out.wide |= flags.format.as_deref() == Some("wide");
     if let (Some(min), Some(max)) = (out.min_time, out.max_time) {
         if min > max {
@@ -424,6 +438,8 @@ impl Args {
         self.compare_groups = on("compare_groups");
         self.no_sampling = on("no_sampling");
         self.no_overhead_check = on("no_overhead_check");
+        self.instructions = on("instructions");
+        self.cache_sim = on("cache_sim");
         Ok(())
     }
 }

@@ -36,11 +36,13 @@
 
 use crate::store::{SavedEstimate, SavedResult};
 
+mod allocations;
 mod counts;
 mod estimates;
 mod paired;
 
-pub use counts::compare_counts;
+pub use allocations::compare_allocations;
+pub use counts::{CountComparison, INSTRUCTIONS_NOISE, WhatChanged, compare_counts, what_changed};
 pub use estimates::compare_estimates;
 pub use paired::compare_paired;
 
@@ -60,6 +62,8 @@ pub struct CompareOptions {
     pub noise: f64,
     /// Confidence level of the change's interval; `None` takes the new result's.
     pub confidence: Option<f64>,
+    /// Noise threshold of instruction counts (relative). Default [`INSTRUCTIONS_NOISE`].
+    pub instructions_noise: f64,
 }
 
 impl Default for CompareOptions {
@@ -68,6 +72,7 @@ impl Default for CompareOptions {
             alpha: 0.01,
             noise: 0.01,
             confidence: None,
+            instructions_noise: INSTRUCTIONS_NOISE,
         }
     }
 }
@@ -140,6 +145,8 @@ pub struct Comparison {
     /// The counts per unit both sides have (allocations, allocated bytes), each compared with
     /// its own verdict; empty when they have none.
     pub pis: Vec<PiChange>,
+    /// The instruction counts compared, when both sides were counted (`--instructions`).
+    pub instructions: Option<CountComparison>,
 }
 
 /// A performance index other than time compared between two results: a count per unit.
@@ -273,7 +280,11 @@ pub fn machine_mismatch(base: &[SavedResult], new: &[SavedResult]) -> Vec<String
 /// Whether any bench regressed, in time or in a count (the CI verdict: exit code 3).
 pub fn any_regressed(comparisons: &[Comparison]) -> bool {
     comparisons.iter().any(|c| {
-        c.verdict == Verdict::Regressed || c.pis.iter().any(|p| p.verdict == Verdict::Regressed)
+        c.verdict == Verdict::Regressed
+            || c.pis.iter().any(|p| p.verdict == Verdict::Regressed)
+            || c.instructions
+                .as_ref()
+                .is_some_and(|i| i.change.verdict == Verdict::Regressed)
     })
 }
 
@@ -302,9 +313,16 @@ pub fn compare_pair(
         pairs: None,
         reason: None,
         pis: Vec::new(),
+        instructions: None,
     };
     if let (Some(b), Some(n)) = (base, new) {
-        c.pis = counts::compare_counts(b, n, options);
+        c.pis = allocations::compare_allocations(b, n, options);
+    }
+    if let (Some(b), Some(n)) = (
+        base.and_then(|b| b.instructions.as_ref()),
+        new.and_then(|n| n.instructions.as_ref()),
+    ) {
+        c.instructions = compare_counts(&b.process_means, &n.process_means, confidence, options);
     }
     match (base, new) {
         (None, _) => {

@@ -13,7 +13,7 @@
 //! | layer | modules |
 //! |---|---|
 //! | 0 | [`allocations`], [`error`], [`exit`], [`fmt`], [`files`], [`sweep`] |
-//! | 1 | [`stats`] |
+//! | 1 | [`stats`], [`counts`] |
 //! | 2 | [`settings`], [`schema`], [`record`] |
 //! | 3 | [`probe`], [`checks`], [`entry`], [`cli`] |
 //! | 4 | [`session`] |
@@ -29,6 +29,7 @@ pub mod allocations;
 pub mod checks;
 pub mod cli;
 pub mod compare;
+pub mod counts;
 pub mod entry;
 pub mod error;
 pub mod exit;

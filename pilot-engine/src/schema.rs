@@ -19,13 +19,15 @@ mod result;
 mod run;
 mod validate;
 
-pub use compare::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, ComparePiDoc, RangeDoc};
+pub use compare::{
+    COMPARE_SCHEMA, CompareBenchDoc, CompareCountDoc, CompareDoc, ComparePiDoc, RangeDoc,
+};
 pub use machine::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc, SpeedDoc};
 pub use result::{
-    ALLOCATION_PIS, AllocationsDoc, CheckDoc, CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS,
-    MEAN_TIME_PI, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA,
-    RateDoc, ResultDoc, RoundDoc, RoundMachineDoc, STATUSES, SubsessionDoc, ThreadsDoc,
-    WARM_UP_CLASSES, WarmUpWorkDoc,
+    ALLOCATION_PIS, AllocationsDoc, CYCLES_PI, CheckDoc, CiDoc, ClockDoc, ConfigDoc, CountsDoc,
+    INSTRUCTIONS_PI, MAX_READING_BINS, MEAN_TIME_PI, MachinePartDoc, OutliersDoc, OverheadDoc,
+    PiDoc, ProcessesDoc, RESULT_SCHEMA, RateDoc, ResultDoc, RoundDoc, RoundMachineDoc, STATUSES,
+    SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES, WarmUpWorkDoc,
 };
 pub use run::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FinishedTargetDoc, GroupDoc, MemberDoc,

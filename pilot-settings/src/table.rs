@@ -264,6 +264,30 @@ pub const SETTINGS: &[Setting] = &[
         scope: Scope::Forwarded,
     },
     Setting {
+        name: "instructions",
+        flag: "--instructions",
+        env: "PILOT_INSTRUCTIONS",
+        kind: Kind::Switch,
+        value_name: "",
+        default: "",
+        help: "also count each bench's instructions per unit, in processes of its own under \
+               Valgrind's callgrind (needs valgrind; x86-64 or AArch64)",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
+        name: "cache_sim",
+        flag: "--cache-sim",
+        env: "PILOT_CACHE_SIM",
+        kind: Kind::Switch,
+        value_name: "",
+        default: "",
+        help: "with --instructions: callgrind's cache simulation too, and the cycles it \
+               estimates per unit (about twice as slow)",
+        attribute: None,
+        scope: Scope::Forwarded,
+    },
+    Setting {
         name: "verbose",
         flag: "--verbose",
         env: "PILOT_VERBOSE",

@@ -25,7 +25,7 @@ cp_bin=$work/cargo-pilot
 rm -rf "$work" && mkdir -p "$repo/benches" "$out"
 cp "$root/target/release/cargo-pilot" "$cp_bin"
 cp "$here/Cargo.toml" "$here/Cargo.lock" "$repo/"
-cp "$here/benches/cost.rs" "$here/benches/checks.rs" "$here/benches/crit.rs" "$repo/benches/"
+cp "$here"/benches/*.rs "$repo/benches/"
 # pilot and pilot-criterion (../../pilot/pilot-criterion) both live under ../../pilot.
 sed -i "s#path = \"../../pilot#path = \"$root/pilot#" "$repo/Cargo.toml"
 printf 'target\n' >"$repo/.gitignore"

@@ -49,7 +49,9 @@ pub fn finish_bench(
         saved(&base_doc, Path::new(&base_path)),
         saved(&head_doc, Path::new(&b.name)),
     ) {
-        (Some(base), Some(head)) => pilot_engine::compare::compare_counts(&base, &head, options),
+        (Some(base), Some(head)) => {
+            pilot_engine::compare::compare_allocations(&base, &head, options)
+        }
         _ => Vec::new(),
     };
     let mut c = Comparison {
@@ -66,6 +68,7 @@ pub fn finish_bench(
         pairs: None,
         reason: None,
         pis,
+        instructions: None,
     };
     if let Some(failure) = &outcome.failure {
         c.method = failure.clone();

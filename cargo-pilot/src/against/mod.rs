@@ -8,6 +8,7 @@
 //! ([`pilot_engine::compare::compare_paired`]).
 
 mod builds;
+mod counts;
 mod finished;
 mod git;
 mod groups;
@@ -65,6 +66,13 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
     // From here on Ctrl-C reaches git and cargo too (from the terminal, or passed on): a step
     // it stops is reported as interrupted, not as the step's own failure.
     interrupt::install();
+    // Before anything is built: counting instructions cannot start without Valgrind.
+    let valgrind = args
+        .settings
+        .on("instructions")
+        .then(pilot_engine::runner::counting::Valgrind::find)
+        .transpose()
+        .map_err(|e| Failure::Error(anyhow!(e)))?;
     let mut step = String::from("starting");
     let builds = prepare(args, rev, &out, &mut step);
     if interrupt::happened() {
@@ -74,7 +82,7 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
         );
         return Ok(ExitCode::from(exit::Exit::Interrupted));
     }
-    compare_builds(args, rev, &builds?, &out)
+    compare_builds(args, rev, &builds?, valgrind.as_ref(), &out)
 }
 
 /// Measures every bench of both builds in pairs, saves each side's results and reports.
@@ -82,6 +90,7 @@ fn compare_builds(
     args: &BenchArgs,
     rev: &str,
     builds: &Builds,
+    valgrind: Option<&pilot_engine::runner::counting::Valgrind>,
     out: &Out,
 ) -> Result<ExitCode, Failure> {
     let options = args.baselines.thresholds.options();
@@ -104,8 +113,29 @@ fn compare_builds(
             );
             return Ok(ExitCode::from(exit::Exit::Interrupted));
         }
-        let done = finish_bench(b, outcome, &options, &plan, &machine, short);
+        let mut done = finish_bench(b, outcome, &options, &plan, &machine, short);
         failed |= done.comparison.verdict == Verdict::Failed;
+        if let Some(v) = valgrind {
+            let cache_sim = args.settings.on("cache_sim");
+            match counts::count_sides(v, b, &mut done, (&plan, &options, cache_sim), out) {
+                Ok(true) => {}
+                Ok(false) => {
+                    eprintln!(
+                        "cargo pilot: interrupted while counting `{}`; every bench compared \
+                         before it is saved",
+                        b.name
+                    );
+                    return Ok(ExitCode::from(exit::Exit::Interrupted));
+                }
+                Err(e) => {
+                    eprintln!(
+                        "error: the instructions of `{}` were not counted: {e}",
+                        b.name
+                    );
+                    failed = true;
+                }
+            }
+        }
         // Each bench's results are saved as it finishes: an interrupted run keeps them.
         failed |= !save_sides(b, &done, (target_dir, short), &mut saved);
         head_docs.extend(done.head);

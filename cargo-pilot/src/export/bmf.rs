@@ -4,10 +4,12 @@
 //!
 //! Each bench has `latency` (Bencher's built-in measure, in nanoseconds): pilot's time per
 //! unit and its interval; and `throughput` (units per second) when the bench names a `unit`,
-//! from its throughput performance index; and `allocations` and `allocated_bytes` (per unit)
+//! from its throughput performance index; `allocations` and `allocated_bytes` (per unit)
 //! when a `CountingAlloc` counted them (measures of the project's own in Bencher, named by
-//! these slugs). A bound that does not exist (a throughput whose time interval reaches 0) is
-//! left out, as the schema allows.
+//! these slugs). A bench counted under callgrind (`--instructions`) has `instructions` too,
+//! and `estimated-cycles` with a cache simulation: the measures Bencher's own callgrind
+//! adapters name so, per unit. A bound that does not exist (a throughput whose time interval
+//! reaches 0) is left out, as the schema allows.
 
 use pilot_engine::schema::{CiDoc, ResultDoc};
 use serde_json::{Map, Value, json};
@@ -39,6 +41,14 @@ pub fn render(documents: &[&ResultDoc]) -> String {
         {
             if let (Some(mean), Some(low), Some(high)) = (pi.mean, pi.ci.low, pi.ci.high) {
                 measures.insert(pi.name.clone(), metric(mean, low, high));
+            }
+        }
+        for (pi, measure) in [
+            (pilot_engine::schema::INSTRUCTIONS_PI, "instructions"),
+            (pilot_engine::schema::CYCLES_PI, "estimated-cycles"),
+        ] {
+            if let Some((mean, low, high)) = super::count(d, pi) {
+                measures.insert(measure.into(), metric(mean, low, high));
             }
         }
         benches.insert(super::bench_name(d), Value::Object(measures));

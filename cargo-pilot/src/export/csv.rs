@@ -11,9 +11,10 @@
 //! `median`, `min`, `max` and `sdev%` (standard deviation over mean, in percent) describe the
 //! estimate's independent samples (`subsession.means`: subsession means, or process
 //! estimates), `samples` of them (`sdev%` is 0 for one), converted to the index's unit (a throughput's samples are
-//! `1e9 / time`); they are empty where the result does not keep those samples (a readings-only
-//! fit, or more than 10 000, or the counts per unit `allocations` and `allocated_bytes`, whose
-//! samples a result does not keep). Numbers are written in full precision.
+//! `1e9 / time`), and for `instructions` and `estimated_cycles` the counting processes'
+//! counts; they are empty where the result does not keep those samples (a readings-only
+//! fit, or more than 10 000, or the counts per unit `allocations` and `allocated_bytes`,
+//! whose samples a result does not keep). Numbers are written in full precision.
 
 use pilot_engine::fmt::csv_text;
 use pilot_engine::schema::{ALLOCATION_PIS, PiDoc, ResultDoc};
@@ -45,14 +46,22 @@ pub fn render(documents: &[&ResultDoc]) -> anyhow::Result<String> {
     for d in documents {
         let stored = d.subsession.as_ref().and_then(|s| s.means.as_deref());
         for pi in d.pis.iter().filter(|pi| pi.mean.is_some()) {
-            // Throughput is the inverse of the time per unit, in units per second; the counts
-            // per unit (allocations) have no samples of their own in the result.
-            let samples: Option<Vec<f64>> = stored
-                .filter(|_| !ALLOCATION_PIS.contains(&pi.name.as_str()))
-                .map(|m| match pi.name.as_str() {
-                    "throughput" => m.iter().map(|t| 1e9 / t).collect(),
-                    _ => m.to_vec(),
-                });
+            // Throughput is the inverse of the time per unit, in units per second.
+            // A count's samples are its counting processes' counts; the allocation counts
+            // per unit have no samples of their own in the result.
+            let counted = d.counts.as_ref().and_then(|c| match pi.name.as_str() {
+                pilot_engine::schema::INSTRUCTIONS_PI => Some(c.process_means.clone()),
+                pilot_engine::schema::CYCLES_PI => c.cycles_process_means.clone(),
+                _ => None,
+            });
+            let samples: Option<Vec<f64>> = counted.or_else(|| {
+                stored
+                    .filter(|_| !ALLOCATION_PIS.contains(&pi.name.as_str()))
+                    .map(|m| match pi.name.as_str() {
+                        "throughput" => m.iter().map(|t| 1e9 / t).collect(),
+                        _ => m.to_vec(),
+                    })
+            });
             out.write_record(row(d, pi, samples.as_deref()))?;
         }
     }
@@ -85,9 +94,15 @@ fn row(d: &ResultDoc, pi: &PiDoc, samples: Option<&[f64]>) -> Vec<String> {
         num(described.map(|s| s.max)),
         num(described.map(|s| 100.0 * s.std_dev / s.mean)),
         num(hw),
-        d.subsession
-            .as_ref()
-            .map_or(String::new(), |s| s.count.to_string()),
+        if pi.name == pilot_engine::schema::INSTRUCTIONS_PI
+            || pi.name == pilot_engine::schema::CYCLES_PI
+        {
+            samples.map_or(String::new(), |s| s.len().to_string())
+        } else {
+            d.subsession
+                .as_ref()
+                .map_or(String::new(), |s| s.count.to_string())
+        },
         pi.ci.confidence.to_string(),
         csv_text(&d.status).into_owned(),
     ]

@@ -161,6 +161,13 @@ fn throughput(d: &ResultDoc) -> Option<&PiDoc> {
         .find(|pi| pi.name == "throughput" && pi.mean.is_some())
 }
 
+/// A count PI (`instructions`, `estimated_cycles`) of `d` with both bounds, when it was
+/// counted.
+fn count(d: &ResultDoc, name: &str) -> Option<(f64, f64, f64)> {
+    let pi = d.pis.iter().find(|pi| pi.name == name)?;
+    Some((pi.mean?, pi.ci.low?, pi.ci.high?))
+}
+
 /// What one work unit is: the bench's `unit` (from its throughput's `<unit>/s`), `iter` in the
 /// micro form, else `unit`.
 fn work_unit(d: &ResultDoc) -> String {

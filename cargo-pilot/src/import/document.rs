@@ -88,6 +88,7 @@ pub fn document(s: &Series, a: &Analysis, config: &AnalysisConfig, source: &str)
         machine_state: None,
         warm_up_work: None,
         allocations: None,
+        counts: None,
     }
 }
 

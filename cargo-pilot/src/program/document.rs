@@ -289,6 +289,7 @@ pub(super) fn compare(
         alpha: plan.alpha,
         noise: plan.noise,
         confidence: None,
+        ..Default::default()
     };
     compare_with_baseline(
         (&plan.root, TARGET),

@@ -166,3 +166,30 @@ pub fn shown_timed(o: &std::process::Output) -> String {
     };
     shown(&redacted)
 }
+
+/// Whether the tests that count instructions can run: `valgrind` answers. Without it they
+/// skip, saying so on standard error, unless `PILOT_REQUIRE_VALGRIND=1` (as CI sets it, after
+/// installing Debian's `valgrind`), which makes its absence a failure.
+#[allow(dead_code)]
+pub fn valgrind_here() -> bool {
+    let found = std::process::Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        let required = std::env::var("PILOT_REQUIRE_VALGRIND").is_ok_and(|v| v == "1");
+        assert!(
+            !required,
+            "PILOT_REQUIRE_VALGRIND=1 but no `valgrind` on the PATH"
+        );
+        use std::io::Write;
+        // Straight to the terminal: the harness shows a passing test's own prints only with
+        // --nocapture.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: the instruction counts' tests need `valgrind` on the PATH \
+             (PILOT_REQUIRE_VALGRIND=1 makes its absence a failure)"
+        );
+    }
+    found
+}

@@ -91,6 +91,7 @@ fn saved(name: &str, time: Option<SavedEstimate>) -> SavedResult {
         warnings: Vec::new(),
         machine: None,
         timer: "instant".into(),
+        instructions: None,
     }
 }
 

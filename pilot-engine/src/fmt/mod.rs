@@ -17,6 +17,37 @@ pub fn format_estimate(mean_ns: f64, low_ns: f64, high_ns: f64) -> String {
     )
 }
 
+/// A count per unit (instructions, cycles) as its precision allows: a whole number with `,`
+/// between thousands from 1 000 on (`12,519`), four significant digits below (`6.250`,
+/// `999.5`).
+pub fn format_count_value(x: f64) -> String {
+    let a = x.abs();
+    if a >= 1000.0 {
+        let s = thousands(a.round() as u64);
+        if x < 0.0 { format!("-{s}") } else { s }
+    } else {
+        let digits = if a >= 100.0 {
+            1
+        } else if a >= 10.0 {
+            2
+        } else {
+            3
+        };
+        format!("{x:.digits$}")
+    }
+}
+
+/// An instruction count per unit with its interval's half-width relative to it, shown even
+/// when 0 (`12,519 ± 0.00%`: the counting processes agreed); the half-width 0 for a count of 0.
+pub fn format_instructions_estimate(mean: f64, low: f64, high: f64) -> String {
+    let relative = if mean == 0.0 {
+        0.0
+    } else {
+        (high - low) / 2.0 / mean.abs()
+    };
+    format!("{} ± {:.2}%", format_count_value(mean), 100.0 * relative)
+}
+
 /// Lays `rows` out in columns under `header`, two spaces apart, each as wide as its widest
 /// cell: the columns in `left` read left to right (names, verdicts), the others are
 /// right-aligned (numbers). Trailing spaces are trimmed; `indent` starts every line.
@@ -322,6 +353,23 @@ mod tests {
         assert_eq!(format_bytes(65536.0), "64.0 KiB");
         assert_eq!(format_bytes(1.25 * 1048576.0), "1.25 MiB");
         assert_eq!(format_bytes(512.0), "512 B");
+    }
+
+    #[test]
+    fn counts_show_whole_numbers_from_a_thousand_and_four_digits_below() {
+        assert_eq!(format_count_value(12_519.0), "12,519");
+        assert_eq!(format_count_value(12_518.6), "12,519");
+        assert_eq!(format_count_value(1_000.0), "1,000");
+        assert_eq!(format_count_value(999.54), "999.5");
+        assert_eq!(format_count_value(6.25), "6.250");
+        assert_eq!(format_count_value(0.0), "0.000");
+        assert_eq!(format_count_value(-2_000.0), "-2,000");
+        // Half-width 1 of 10 000: 0.01%.
+        assert_eq!(
+            format_instructions_estimate(10_000.0, 9_999.0, 10_001.0),
+            "10,000 ± 0.01%"
+        );
+        assert_eq!(format_instructions_estimate(0.0, 0.0, 0.0), "0.000 ± 0.00%");
     }
 
     #[test]

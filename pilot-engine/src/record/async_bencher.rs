@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use super::batch::{BatchSize, UnitLimit};
-use super::bencher::{Bencher, custom_reading, drive};
+use super::bencher::{Bencher, UnitMarks, custom_reading, drive};
 
 /// Runs a future to completion on the calling thread: what [`Bencher::to_async`] needs of an
 /// async runtime.
@@ -93,12 +93,12 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
         let AsyncBencher { bencher, executor } = self;
         let watch = bencher.watch;
         executor.block_on(async {
-            drive!(bencher, UnitLimit::Any, |iters| {
-                let mark = watch.start();
+            drive!(bencher, UnitLimit::Any, |iters, Marks| {
+                let mark = Marks::start(watch);
                 for _ in 0..iters {
                     black_box(routine().await);
                 }
-                watch.reading(watch.stop(mark))
+                watch.reading(Marks::stop(watch, mark))
             });
         });
     }
@@ -108,9 +108,12 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
     pub fn iter_custom<F: Future<Output = Duration>>(&mut self, mut routine: impl FnMut(u64) -> F) {
         let AsyncBencher { bencher, executor } = self;
         executor.block_on(async {
-            drive!(bencher, UnitLimit::Any, |iters| custom_reading(
-                routine(iters).await
-            ));
+            drive!(bencher, UnitLimit::Any, |iters, Marks| {
+                Marks::custom();
+                let d = routine(iters).await;
+                Marks::custom();
+                custom_reading(d)
+            });
         });
     }
 
@@ -136,15 +139,15 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
         let mut outputs: Vec<O> = Vec::new();
         let watch = bencher.watch;
         executor.block_on(async {
-            drive!(bencher, UnitLimit::batched(size), |iters| {
+            drive!(bencher, UnitLimit::batched(size), |iters, Marks| {
                 inputs.extend((0..iters).map(|_| setup()));
                 black_box(&mut inputs);
                 outputs.reserve(iters as usize);
-                let mark = watch.start();
+                let mark = Marks::start(watch);
                 for input in inputs.drain(..) {
                     outputs.push(black_box(routine(input).await));
                 }
-                let lap = watch.stop(mark);
+                let lap = Marks::stop(watch, mark);
                 outputs.clear();
                 watch.reading(lap)
             });
@@ -174,15 +177,15 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
         let mut outputs: Vec<O> = Vec::new();
         let watch = bencher.watch;
         executor.block_on(async {
-            drive!(bencher, UnitLimit::batched(size), |iters| {
+            drive!(bencher, UnitLimit::batched(size), |iters, Marks| {
                 inputs.extend((0..iters).map(|_| setup()));
                 black_box(&mut inputs);
                 outputs.reserve(iters as usize);
-                let mark = watch.start();
+                let mark = Marks::start(watch);
                 for input in inputs.iter_mut() {
                     outputs.push(black_box(routine(input).await));
                 }
-                let lap = watch.stop(mark);
+                let lap = Marks::stop(watch, mark);
                 outputs.clear();
                 inputs.clear();
                 watch.reading(lap)

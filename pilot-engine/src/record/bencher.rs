@@ -20,6 +20,72 @@ pub(crate) enum BencherMode {
     /// Run `work` units of `iters` iterations each (fewer where the batch size says so) and
     /// time every unit.
     Measure { work: u64, iters: u64 },
+    /// In a process under callgrind: run `work` units of `iters` iterations each (fewer where
+    /// the batch size says so), each between two switches of callgrind's collection where
+    /// the other modes read the clock; nothing is timed.
+    Count { work: u64, iters: u64 },
+}
+
+/// What marks the start and the end of a unit: the stopwatch when measuring ([`Timed`]), the
+/// switch of callgrind's collection when counting ([`Counted`]). Each `iter` method writes its
+/// unit once, generic over the marks, so counting adds nothing to the timed code: `Timed`'s
+/// marks are exactly the stopwatch's reads they stand for.
+pub(crate) trait UnitMarks {
+    /// What a unit's start gives: a clock reading (with allocation counts), or nothing.
+    type Mark;
+    /// Marks a unit's start.
+    fn start(watch: Stopwatch) -> Self::Mark;
+    /// Marks its end: the lap from `start` (nothing when counting).
+    fn stop(watch: Stopwatch, start: Self::Mark) -> Lap;
+    /// Marks the start or end of a unit that times itself (`iter_custom`): nothing when
+    /// measuring, the switch when counting.
+    fn custom();
+}
+
+/// The marks of measured units: the stopwatch.
+pub(crate) struct Timed;
+
+impl UnitMarks for Timed {
+    type Mark = super::timer::Mark;
+
+    #[inline(always)]
+    fn start(watch: Stopwatch) -> Self::Mark {
+        watch.start()
+    }
+
+    #[inline(always)]
+    fn stop(watch: Stopwatch, start: Self::Mark) -> Lap {
+        watch.stop(start)
+    }
+
+    #[inline(always)]
+    fn custom() {}
+}
+
+/// The marks of counted units: callgrind's collection switched on, then off.
+pub(crate) struct Counted;
+
+impl UnitMarks for Counted {
+    type Mark = ();
+
+    #[inline(always)]
+    fn start(_: Stopwatch) {
+        super::callgrind::toggle_collect();
+    }
+
+    #[inline(always)]
+    fn stop(_: Stopwatch, (): ()) -> Lap {
+        super::callgrind::toggle_collect();
+        Lap {
+            raw: 0,
+            counts: Counts::default(),
+        }
+    }
+
+    #[inline(always)]
+    fn custom() {
+        super::callgrind::toggle_collect();
+    }
 }
 
 /// Runs and times the routine of a micro-form bench.
@@ -68,13 +134,14 @@ pub struct Bencher {
 /// [`UnitReading`]. A macro, not a function, so that the async forms run the same schedule with
 /// `.await` inside `$unit`. Between units it only pushes into the reserved readings buffers.
 macro_rules! drive {
-    ($bencher:expr, $limit:expr, |$iters:ident| $unit:expr) => {{
+    ($bencher:expr, $limit:expr, |$iters:ident, $marks:ident| $unit:expr) => {{
         let bencher: &mut $crate::record::Bencher = $bencher;
         let limit: $crate::record::batch::UnitLimit = $limit;
         // A second `iter` call in one bench-function call replaces the first's readings, as
         // criterion keeps only the last routine's time: two routines' units in one round are
         // two workloads, not one with a warm-up.
-        if bencher.called {
+        let again = bencher.called;
+        if again {
             bencher.readings.clear();
             bencher.allocations.clear();
         }
@@ -83,12 +150,14 @@ macro_rules! drive {
         bencher.limit = limit;
         match bencher.mode {
             $crate::record::BencherMode::Test => {
+                type $marks = $crate::record::bencher::Timed;
                 let $iters: u64 = 1;
                 let unit: $crate::record::bencher::UnitReading = $unit;
                 bencher.unit_iters = 1;
                 bencher.push(unit);
             }
             $crate::record::BencherMode::Calibrate { target_ns } => {
+                type $marks = $crate::record::bencher::Timed;
                 let mut calibration =
                     $crate::record::bencher::Calibration::new(target_ns, limit.calibration_max());
                 loop {
@@ -101,11 +170,24 @@ macro_rules! drive {
                 bencher.calibrated = Some(limit.per_unit(calibration.iters()));
             }
             $crate::record::BencherMode::Measure { work, iters } => {
+                type $marks = $crate::record::bencher::Timed;
                 let $iters: u64 = limit.clamp(iters);
                 bencher.unit_iters = $iters;
                 for _ in 0..work {
                     let unit: $crate::record::bencher::UnitReading = $unit;
                     bencher.push(unit);
+                }
+            }
+            $crate::record::BencherMode::Count { work, iters } => {
+                type $marks = $crate::record::bencher::Counted;
+                if again {
+                    // The earlier call's units are not this round's: forget their counts.
+                    $crate::record::callgrind::zero_stats();
+                }
+                let $iters: u64 = limit.clamp(iters);
+                bencher.unit_iters = $iters;
+                for _ in 0..work {
+                    let _: $crate::record::bencher::UnitReading = $unit;
                 }
             }
         }
@@ -186,12 +268,12 @@ impl Bencher {
     /// dropped inside the timing.
     pub fn iter<O>(&mut self, mut routine: impl FnMut() -> O) {
         let watch = self.watch;
-        drive!(self, UnitLimit::Any, |iters| {
-            let mark = watch.start();
+        drive!(self, UnitLimit::Any, |iters, Marks| {
+            let mark = Marks::start(watch);
             for _ in 0..iters {
                 black_box(routine());
             }
-            watch.reading(watch.stop(mark))
+            watch.reading(Marks::stop(watch, mark))
         });
     }
 
@@ -226,15 +308,15 @@ impl Bencher {
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
         let watch = self.watch;
-        drive!(self, UnitLimit::batched(size), |iters| {
+        drive!(self, UnitLimit::batched(size), |iters, Marks| {
             inputs.extend((0..iters).map(|_| setup()));
             black_box(&mut inputs);
             outputs.reserve(iters as usize);
-            let mark = watch.start();
+            let mark = Marks::start(watch);
             for input in inputs.drain(..) {
                 outputs.push(black_box(routine(input)));
             }
-            let lap = watch.stop(mark);
+            let lap = Marks::stop(watch, mark);
             outputs.clear();
             watch.reading(lap)
         });
@@ -274,15 +356,15 @@ impl Bencher {
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
         let watch = self.watch;
-        drive!(self, UnitLimit::batched(size), |iters| {
+        drive!(self, UnitLimit::batched(size), |iters, Marks| {
             inputs.extend((0..iters).map(|_| setup()));
             black_box(&mut inputs);
             outputs.reserve(iters as usize);
-            let mark = watch.start();
+            let mark = Marks::start(watch);
             for input in inputs.iter_mut() {
                 outputs.push(black_box(routine(input)));
             }
-            let lap = watch.stop(mark);
+            let lap = Marks::stop(watch, mark);
             outputs.clear();
             inputs.clear();
             watch.reading(lap)
@@ -314,7 +396,12 @@ impl Bencher {
     /// # fn main() {}
     /// ```
     pub fn iter_custom(&mut self, mut routine: impl FnMut(u64) -> Duration) {
-        drive!(self, UnitLimit::Any, |iters| custom_reading(routine(iters)));
+        drive!(self, UnitLimit::Any, |iters, Marks| {
+            Marks::custom();
+            let d = routine(iters);
+            Marks::custom();
+            custom_reading(d)
+        });
     }
 
     /// The bencher of routines that return futures: `executor` runs each call's units, and the

@@ -1,6 +1,8 @@
 //! Taking unit readings: the [`Recorder`] of the full form, the [`Bencher`] sugar of the micro
 //! form (with its [`BatchSize`] and async forms), the [`Timer`] that times units (`Instant` or
-//! the TSC), and the [`Clock`] seam through which the session sees time.
+//! the TSC), and the [`Clock`] seam through which the session sees time; and in a process under
+//! callgrind, counting units' instructions instead through Valgrind's client requests
+//! ([`callgrind`]).
 //!
 //! Everything on the timing path is kept to a clock read on each side of the unit and a push
 //! into a buffer reserved before the round: no allocation, lock or output while a unit runs.
@@ -10,6 +12,7 @@
 mod async_bencher;
 mod batch;
 mod bencher;
+pub mod callgrind;
 mod clock;
 mod recorder;
 mod timer;

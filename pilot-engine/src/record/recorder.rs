@@ -32,6 +32,10 @@ pub struct Recorder {
     /// `None` in the rounds that measure what recording costs: units run without reading
     /// the clock.
     watch: Option<Stopwatch>,
+    /// In a process under callgrind (`counting`): each unit runs between two switches of
+    /// callgrind's collection, and is counted here, not timed.
+    counting: bool,
+    counted: u64,
 }
 
 /// What the units of a round allocated, as a
@@ -106,6 +110,8 @@ impl Recorder {
                 AllocationReadings::default()
             },
             watch: Some(watch),
+            counting: false,
+            counted: 0,
         }
     }
 
@@ -116,6 +122,17 @@ impl Recorder {
             readings: Vec::new(),
             allocations: AllocationReadings::default(),
             watch: None,
+            counting: false,
+            counted: 0,
+        }
+    }
+
+    /// A recorder that runs each unit with callgrind's collection switched on around it, and
+    /// counts the units (a process that counts instructions under callgrind).
+    pub(crate) fn counting() -> Self {
+        Recorder {
+            counting: true,
+            ..Recorder::not_recording()
         }
     }
 
@@ -124,7 +141,7 @@ impl Recorder {
     #[inline(always)]
     pub fn unit<R>(&mut self, f: impl FnOnce() -> R) -> R {
         let Some(watch) = self.watch else {
-            return black_box(f());
+            return self.unrecorded(f);
         };
         let mark = watch.start();
         let out = black_box(f());
@@ -134,6 +151,25 @@ impl Recorder {
             self.allocations.push(lap.counts);
         }
         out
+    }
+
+    /// Runs `f` as a unit that is not timed: between callgrind's switches when counting,
+    /// else plainly (the instrumentation overhead's reference rounds).
+    #[inline(always)]
+    fn unrecorded<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        if self.counting {
+            self.counted += 1;
+            super::callgrind::toggle_collect();
+            let out = black_box(f());
+            super::callgrind::toggle_collect();
+            return out;
+        }
+        black_box(f())
+    }
+
+    /// How many units a counting recorder ran.
+    pub(crate) fn counted(&self) -> u64 {
+        self.counted
     }
 
     /// Number of units recorded so far in this round.

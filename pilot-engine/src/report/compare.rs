@@ -3,7 +3,9 @@
 
 use crate::compare::{CompareOptions, Comparison, PiChange, Verdict};
 use crate::fmt::format_estimate;
-use crate::schema::{COMPARE_SCHEMA, CompareBenchDoc, CompareDoc, ComparePiDoc, RangeDoc};
+use crate::schema::{
+    COMPARE_SCHEMA, CompareBenchDoc, CompareCountDoc, CompareDoc, ComparePiDoc, RangeDoc,
+};
 
 fn percent(x: f64) -> String {
     format!("{:+.2}%", 100.0 * x)
@@ -55,13 +57,116 @@ fn pi_cells(c: &Comparison, pi: &PiChange) -> [String; 6] {
     ]
 }
 
-/// Every row of a comparison table: each bench's, then one per count it compared.
-fn rows(comparisons: &[Comparison]) -> Vec<[String; 6]> {
+/// One row of a comparison table: a bench's, or one of the counts per unit it compared.
+struct Row {
+    /// bench, baseline, new, change, p, verdict.
+    cells: [String; 6],
+    /// The verdict of the row's own measure.
+    verdict: Verdict,
+    /// The instruction cells (on a bench's row: `-` each when not counted; empty on a
+    /// count's row) and their verdict.
+    counts: [String; 3],
+    counts_verdict: Option<Verdict>,
+}
+
+/// Every row of a comparison table: each bench's, then one per count per unit it compared.
+fn rows(comparisons: &[Comparison]) -> Vec<Row> {
     let mut out = Vec::new();
     for c in comparisons {
-        out.push(cells(c));
-        out.extend(c.pis.iter().map(|pi| pi_cells(c, pi)));
+        out.push(Row {
+            cells: cells(c),
+            verdict: c.verdict,
+            counts: count_cells(c),
+            counts_verdict: c.instructions.as_ref().map(|i| i.change.verdict),
+        });
+        out.extend(c.pis.iter().map(|pi| Row {
+            cells: pi_cells(c, pi),
+            verdict: pi.verdict,
+            counts: [String::new(), String::new(), String::new()],
+            counts_verdict: None,
+        }));
     }
+    out
+}
+
+/// A relative change with its interval, the interval left out when it is a point (an exact
+/// count's): `+0.50%`, `+0.50% [+0.31%, +0.69%]`.
+fn change_with_interval(x: f64, ci: Option<(f64, f64)>) -> String {
+    match ci {
+        Some((lo, hi)) if percent(lo) == percent(x) && percent(hi) == percent(x) => percent(x),
+        Some((lo, hi)) => format!("{} [{}, {}]", percent(x), percent(lo), percent(hi)),
+        None => format!("{} [unbounded]", percent(x)),
+    }
+}
+
+/// The instruction cells of a bench's comparison: both counts, the change, the verdict (`-`
+/// each when a side was not counted).
+fn count_cells(c: &Comparison) -> [String; 3] {
+    match &c.instructions {
+        Some(i) => [
+            format!(
+                "{} → {}",
+                crate::fmt::format_count_value(i.base),
+                crate::fmt::format_count_value(i.new)
+            ),
+            change_with_interval(i.change.change, i.change.change_ci),
+            i.change.verdict.as_str().to_string(),
+        ],
+        None => ["-".into(), "-".into(), "-".into()],
+    }
+}
+
+/// Whether any bench's instructions were compared: the tables then have their columns.
+fn counted(comparisons: &[Comparison]) -> bool {
+    comparisons.iter().any(|c| c.instructions.is_some())
+}
+
+/// The line saying what changed in bench `c`, from its two verdicts (see
+/// [`what_changed`](crate::compare::what_changed)); `None` when nothing changed or it cannot
+/// be said.
+fn changed_line(c: &Comparison, options: &CompareOptions) -> Option<String> {
+    use crate::compare::WhatChanged;
+    let what = crate::compare::what_changed(c)?;
+    let i = c.instructions.as_ref()?;
+    let (instr, time) = (
+        percent(i.change.change),
+        c.change.map_or("-".to_string(), percent),
+    );
+    let name = crate::fmt::terminal(&c.name);
+    Some(match what {
+        WhatChanged::Nothing => return None,
+        WhatChanged::Code => {
+            format!("{name}: the code changed: instructions {instr} and time {time} moved together")
+        }
+        WhatChanged::CodeNotTime => format!(
+            "{name}: the code changed: instructions {instr}; the time ({time}) did not move \
+             beyond its noise"
+        ),
+        WhatChanged::CodeAgainstTime => format!(
+            "{name}: the code changed: instructions {instr} but time {time}, the other way: \
+             its memory or branch behaviour moved more than its work"
+        ),
+        WhatChanged::Environment => format!(
+            "{name}: the environment changed, not the code's work: time {time}, instructions \
+             {instr} (within ±{}%): the machine, or the code's layout in memory",
+            100.0 * options.instructions_noise
+        ),
+    })
+}
+
+/// The lines under a comparison with counts: the instructions' rule, then what changed in
+/// each bench where something did.
+fn count_notes(comparisons: &[Comparison], options: &CompareOptions) -> Vec<String> {
+    if !counted(comparisons) {
+        return Vec::new();
+    }
+    let mut out = vec![format!(
+        "instructions regressed/improved: p < {} and |change| > {}%; counts that do not vary \
+         between processes are judged by the threshold alone",
+        options.alpha,
+        100.0 * options.instructions_noise
+    )];
+    out.extend(comparisons.iter().filter_map(|c| changed_line(c, options)));
     out
 }
 
@@ -125,13 +230,19 @@ fn methods(comparisons: &[Comparison]) -> Vec<String> {
                 out.push(method);
             }
         }
+        if let Some(i) = &c.instructions {
+            if !out.contains(&i.change.method) {
+                out.push(i.change.method.clone());
+            }
+        }
     }
     out
 }
 
 /// A bench's change against the baseline for the end table's `change` column: the change
 /// and its verdict (`+3.2% regressed`, `-0.4% no change`), or the verdict alone (`new`,
-/// `failed`).
+/// `failed`); then the instructions' when both sides were counted (`; instr +0.50%
+/// regressed`).
 pub fn change_cell(c: &Comparison) -> String {
     let mut cell = match c.change {
         Some(x) => format!("{:+.1}% {}", 100.0 * x, c.verdict.as_str()),
@@ -143,6 +254,14 @@ pub fn change_cell(c: &Comparison) -> String {
             .change
             .map_or("from none".to_string(), |x| format!("{:+.1}%", 100.0 * x));
         cell.push_str(&format!("; {} {change} {}", pi.name, pi.verdict.as_str()));
+    }
+    if let Some(i) = &c.instructions {
+        // The instructions' verdict last: the cell is coloured by its last word.
+        cell.push_str(&format!(
+            "; instr {} {}",
+            percent(i.change.change),
+            i.change.verdict.as_str()
+        ));
     }
     cell
 }
@@ -159,6 +278,9 @@ pub fn change_notes(
         crate::fmt::terminal(baseline),
         rule(comparisons, options)
     );
+    for line in count_notes(comparisons, options) {
+        out.push_str(&format!("{line}\n"));
+    }
     let missing: Vec<&str> = comparisons
         .iter()
         .filter(|c| c.verdict == Verdict::Missing)
@@ -184,10 +306,32 @@ pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) ->
         "p".to_string(),
         "verdict".to_string(),
     ];
-    let rows: Vec<Vec<String>> = rows(comparisons).into_iter().map(|r| r.to_vec()).collect();
-    let mut out = crate::fmt::columns(&header, &rows, &[0, 5], "");
+    let with_counts = counted(comparisons);
+    let mut header = header.to_vec();
+    if with_counts {
+        header.extend([
+            "instructions".into(),
+            "instr change".into(),
+            "instr verdict".into(),
+        ]);
+    }
+    let rows: Vec<Vec<String>> = rows(comparisons)
+        .into_iter()
+        .map(|r| {
+            let mut row = r.cells.to_vec();
+            if with_counts {
+                row.extend(r.counts);
+            }
+            row
+        })
+        .collect();
+    let left: &[usize] = if with_counts { &[0, 5, 8] } else { &[0, 5] };
+    let mut out = crate::fmt::columns(&header, &rows, left, "");
     out.push_str(&rule(comparisons, options));
     out.push('\n');
+    for line in count_notes(comparisons, options) {
+        out.push_str(&format!("{line}\n"));
+    }
     if let Some(line) = expected_false_alarms(comparisons, options) {
         out.push_str(&format!("{line}\n"));
     }
@@ -202,9 +346,7 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
     let confidence = comparisons.first().map_or(0.95, |c| c.confidence);
     let regressed = comparisons
         .iter()
-        .filter(|c| {
-            c.verdict == Verdict::Regressed || c.pis.iter().any(|p| p.verdict == Verdict::Regressed)
-        })
+        .filter(|c| crate::compare::any_regressed(std::slice::from_ref(c)))
         .count();
     let improved = comparisons
         .iter()
@@ -223,24 +365,46 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
         "### pilot: {}, {regressed} regressed, {improved} improved{failed}\n\n",
         crate::fmt::counted(comparisons.len(), "bench", "benches")
     );
+    let with_counts = counted(comparisons);
+    let (count_head, count_rule) = if with_counts {
+        (
+            " instructions | instr change | instr verdict |",
+            "--:|--:|:--|",
+        )
+    } else {
+        ("", "")
+    };
     out.push_str(&format!(
-        "| bench | baseline | new | change ({:.0}% CI) | p | verdict |\n|:--|--:|--:|--:|--:|:--|\n",
+        "| bench | baseline | new | change ({:.0}% CI) | p | verdict |{count_head}\n\
+         |:--|--:|--:|--:|--:|:--|{count_rule}\n",
         100.0 * confidence
     ));
-    let verdicts = comparisons
-        .iter()
-        .flat_map(|c| std::iter::once(c.verdict).chain(c.pis.iter().map(|p| p.verdict)));
-    for ([name, base, new, change, p, verdict], v) in rows(comparisons).into_iter().zip(verdicts) {
-        let verdict = match v {
-            Verdict::Regressed | Verdict::Failed => format!("**{verdict}**"),
-            _ => verdict,
+    let strong = |verdict: String, v: Verdict| match v {
+        Verdict::Regressed | Verdict::Failed => format!("**{verdict}**"),
+        _ => verdict,
+    };
+    for row in rows(comparisons) {
+        let [name, base, new, change, p, verdict] = row.cells;
+        let verdict = strong(verdict, row.verdict);
+        let counts = if with_counts {
+            let [counts, change, v] = row.counts;
+            let v = match row.counts_verdict {
+                Some(cv) => strong(v, cv),
+                None => v,
+            };
+            format!(" {counts} | {change} | {v} |")
+        } else {
+            String::new()
         };
         out.push_str(&format!(
-            "| {} | {base} | {new} | {change} | {p} | {verdict} |\n",
+            "| {} | {base} | {new} | {change} | {p} | {verdict} |{counts}\n",
             crate::fmt::markdown_code(&name)
         ));
     }
     out.push_str(&format!("\n{}.\n", rule(comparisons, options)));
+    for line in count_notes(comparisons, options) {
+        out.push_str(&format!("{line}.\n"));
+    }
     if let Some(line) = expected_false_alarms(comparisons, options) {
         out.push_str(&format!("{line}.\n"));
     }
@@ -260,6 +424,9 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
 ///
 /// `base` and `new` are mean times per unit in nanoseconds (`null` when absent); `change` is
 /// relative, `new / base − 1` (+0.05 is 5% slower); `change_ci` is `null` when unbounded.
+/// With counts on both sides, `instructions` holds their comparison (the same keys, counts
+/// per unit for `base` and `new`) and `changed` says what changed: `code`, `environment` or
+/// `nothing`.
 pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> CompareDoc {
     let benches = comparisons
         .iter()
@@ -290,6 +457,16 @@ pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> C
                     method: pi.method.clone(),
                 })
                 .collect(),
+            instructions: c.instructions.as_ref().map(|i| CompareCountDoc {
+                base: i.base,
+                new: i.new,
+                change: i.change.change,
+                change_ci: i.change.change_ci.map(|(low, high)| RangeDoc { low, high }),
+                p: i.change.p,
+                verdict: i.change.verdict.as_str().to_string(),
+                method: i.change.method.clone(),
+            }),
+            changed: crate::compare::what_changed(c).map(|w| w.as_str().to_string()),
         })
         .collect();
     CompareDoc {

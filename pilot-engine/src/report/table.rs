@@ -54,6 +54,11 @@ pub struct Row {
     /// Allocations and bytes per unit (`3 allocs, 4,220 B`), when a `CountingAlloc` counted
     /// them; else empty.
     pub allocations: String,
+    /// Instructions per unit (per iteration) counted under callgrind, `12,519 ± 0.00%`; empty
+    /// when not counted.
+    pub instructions: String,
+    /// Cycles per unit estimated from callgrind's cache simulation; empty without one.
+    pub cycles: String,
     /// What the estimate is from: stable readings, or rounds in readings-only mode.
     pub samples: String,
     /// The subsession size `q` the interval was computed with.
@@ -85,6 +90,8 @@ enum Column {
     Per,
     Throughput,
     Allocations,
+    Instructions,
+    Cycles,
     Samples,
     Subsession,
     WarmUp,
@@ -105,6 +112,8 @@ impl Column {
             Column::Per => "per",
             Column::Throughput => "throughput",
             Column::Allocations => "allocations",
+            Column::Instructions => "instructions",
+            Column::Cycles => "est. cycles",
             Column::Samples => "samples",
             Column::Subsession => "q",
             Column::WarmUp => "warm-up",
@@ -134,6 +143,8 @@ impl Column {
             Column::Per => r.per.word().to_string(),
             Column::Throughput => r.throughput.clone(),
             Column::Allocations => r.allocations.clone(),
+            Column::Instructions => r.instructions.clone(),
+            Column::Cycles => r.cycles.clone(),
             Column::Samples => r.samples.clone(),
             Column::Subsession => r.subsession.clone(),
             Column::WarmUp => r.warm_up.clone(),
@@ -149,7 +160,7 @@ impl Column {
 }
 
 /// The columns shown for `rows`: a `per` column only when the rows mix iterations and units,
-/// throughput, allocations and change only when a row has one; with `wide`, the counting columns too
+/// throughput, allocations, instructions, estimated cycles and change only when a row has one; with `wide`, the counting columns too
 /// (`samples` the estimate is from, `q` the subsession size, the `warm-up` class, `readings
 /// cut` as warm-up or cool-down, outliers, rounds, processes, wall time).
 fn columns_of(rows: &[Row], wide: bool) -> Vec<Column> {
@@ -164,6 +175,12 @@ fn columns_of(rows: &[Row], wide: bool) -> Vec<Column> {
     }
     if any(|r| &r.allocations) {
         out.push(Column::Allocations);
+    }
+    if any(|r| &r.instructions) {
+        out.push(Column::Instructions);
+    }
+    if any(|r| &r.cycles) {
+        out.push(Column::Cycles);
     }
     if wide {
         out.extend([
@@ -309,6 +326,8 @@ mod tests {
             per: TimePer::Unit,
             throughput: String::new(),
             allocations: String::new(),
+            instructions: String::new(),
+            cycles: String::new(),
             samples: "86k".into(),
             subsession: "1".into(),
             warm_up: "flat".into(),

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use super::config::{measure_clock_of, session_config};
+use super::counting::{Valgrind, count_for_run};
 use super::interrupt;
 use super::processes::{inherit, measure_in_processes, measure_interleaved};
 use super::registry::Bench;
@@ -59,6 +60,8 @@ pub(super) struct Run<'a> {
     style: LineStyle,
     /// Each measured bench's context, for the checks summary's advice.
     contexts: std::collections::HashMap<String, crate::checks::advice::Context>,
+    /// Valgrind, found at the start, when the run counts instructions (`--instructions`).
+    valgrind: Option<Valgrind>,
 }
 
 /// Most columns a bench's name is padded to on its line (a longer name pushes its line right).
@@ -197,6 +200,14 @@ impl<'a> Run<'a> {
         let target = store::bench_target_name();
         interrupt::install();
         inherit(args);
+        // Before anything is measured: a run asked to count cannot without Valgrind.
+        let valgrind = match args.instructions.then(Valgrind::find).transpose() {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Err(ExitCode::FAILURE);
+            }
+        };
         let base = load_baseline(&root, args.baseline.as_deref(), &target).map_err(|e| {
             eprintln!("error: {e}");
             ExitCode::FAILURE
@@ -253,6 +264,7 @@ impl<'a> Run<'a> {
             start_checks,
             style: LineStyle::of_run(args, selected),
             contexts: std::collections::HashMap::new(),
+            valgrind,
         };
         if let Some(name) = &args.save_baseline {
             if announce.count.is_none_or(|(n, _)| n > 0)
@@ -453,6 +465,7 @@ impl Run<'_> {
             finished: now(),
         };
         let mut doc = result::document(&record);
+        self.count(b, (&session, iters), config, &mut doc)?;
         let ctx = self.context(b);
         crate::checks::advise(&mut doc.checks, &mut doc.warnings, &ctx);
         doc.checks.splice(0..0, self.start_checks.iter().cloned());
@@ -461,7 +474,7 @@ impl Run<'_> {
         if matches!(session.status, Status::Failed(_)) {
             self.failed += 1;
         }
-        let row = threads::row(
+        let mut row = threads::row(
             row(
                 &b.name,
                 TimePer::of_form(form(&b.def.body)),
@@ -471,6 +484,7 @@ impl Run<'_> {
             b,
             &session,
         );
+        (row.instructions, row.cycles) = crate::report::count_cells(&doc);
         session.warnings = doc.warnings.clone();
         print_outcome(&row, &crate::report::markers(&doc), &session, self.style);
         self.contexts.insert(b.name.clone(), ctx);
@@ -478,6 +492,63 @@ impl Run<'_> {
         self.documents.push(doc);
         self.log.done(&b.name);
         ControlFlow::Continue(())
+    }
+
+    /// With `--instructions`: counts bench `b`'s instructions per unit under callgrind, after
+    /// its measured `session`, into `doc`. A bench without an estimate is not counted (with a
+    /// warning, unless it failed), nor one on several threads (with a warning); a count that
+    /// fails fails the bench, its time kept.
+    /// Breaks when the run was interrupted.
+    fn count(
+        &mut self,
+        b: &Bench,
+        (session, iters): (&SessionResult, Option<u64>),
+        config: &SessionConfig,
+        doc: &mut ResultDoc,
+    ) -> ControlFlow<()> {
+        let Some(valgrind) = &self.valgrind else {
+            return ControlFlow::Continue(());
+        };
+        let Some(e) = &session.estimate else {
+            // The counting rounds are sized by the time per unit; a result without one keeps
+            // no PI but `time`'s place, so it has none of instructions either.
+            if !matches!(session.status, Status::Failed(_)) {
+                doc.warnings.push(
+                    "instructions: not counted: the session found no time per unit to size \
+                     the counting rounds by"
+                        .into(),
+                );
+            }
+            return ControlFlow::Continue(());
+        };
+        if b.threads > 1 {
+            doc.warnings.push(format!(
+                "instructions: not counted: callgrind runs one thread at a time, and this                  bench runs on {}",
+                b.threads
+            ));
+            return ControlFlow::Continue(());
+        }
+        let mut progress = crate::report::LiveProgress::start(&b.name);
+        progress.message("counting instructions under callgrind…");
+        let counted = count_for_run(
+            valgrind,
+            (&b.name, form(&b.def.body)),
+            (e.mean, iters, config.work_range),
+            self.args.cache_sim,
+            doc,
+            config.confidence,
+        );
+        progress.finish();
+        match counted {
+            Ok(true) => ControlFlow::Continue(()),
+            Ok(false) => ControlFlow::Break(()),
+            Err(msg) => {
+                doc.warnings
+                    .push(format!("instructions: not counted: {msg}"));
+                self.failed += 1;
+                ControlFlow::Continue(())
+            }
+        }
     }
 
     /// Saves `doc` as bench `name`'s result (see [`save_result`]); a failure fails the bench.

@@ -8,7 +8,8 @@
 //! merged), [`workload`] (a bench as the session sees it),
 //! [`test_mode`], [`bench`] (the benchmark loop), [`group`] (interleaved groups), [`threads`],
 //! [`driven`] (benches announced at run time, for pilot-criterion), [`listed`] (benches listed
-//! at run time before any runs, for pilot-divan), [`processes`] (several process executions), [`resume`] (the run's progress on disk) and
+//! at run time before any runs, for pilot-divan), [`processes`] (several process executions),
+//! [`counting`] (instruction counts under callgrind), [`resume`] (the run's progress on disk) and
 //! [`interrupt`] (Ctrl-C).
 
 use std::process::ExitCode;
@@ -18,6 +19,7 @@ use crate::cli::{self, Mode};
 mod across;
 mod bench;
 mod config;
+pub mod counting;
 pub mod driven;
 mod group;
 mod interrupt;

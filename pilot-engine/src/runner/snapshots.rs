@@ -269,6 +269,64 @@ fn comparison_with_a_baseline() {
     );
 }
 
+/// `r` with instructions counted: `per_process` per unit in each of its processes.
+fn counted(mut r: SavedResult, per_process: &[f64]) -> SavedResult {
+    let mean = per_process.iter().sum::<f64>() / per_process.len() as f64;
+    r.instructions = Some(crate::store::SavedCount {
+        mean,
+        low: mean,
+        high: mean,
+        confidence: 0.95,
+        process_means: per_process.to_vec(),
+    });
+    r
+}
+
+#[test]
+fn comparison_with_instruction_counts() {
+    let c = config();
+    // `sort`: 10% slower and 0.5% more instructions: the code. `hash`: 10% slower, the same
+    // instructions: the environment. `parse`: the same time, 0.5% fewer instructions.
+    let base = vec![
+        counted(
+            saved("sort", &session(7, 10_000.0, 200.0, &c), &c),
+            &[12_519.0; 3],
+        ),
+        counted(
+            saved("hash", &session(8, 400.0, 8.0, &c), &c),
+            &[1_204.0; 3],
+        ),
+        counted(
+            saved("parse", &session(9, 900.0, 9.0, &c), &c),
+            &[3_000.0; 3],
+        ),
+    ];
+    let new = vec![
+        counted(
+            saved("sort", &session(11, 11_000.0, 220.0, &c), &c),
+            &[12_582.0; 3],
+        ),
+        counted(
+            saved("hash", &session(12, 440.0, 8.0, &c), &c),
+            &[1_204.0; 3],
+        ),
+        counted(
+            saved("parse", &session(13, 900.0, 9.0, &c), &c),
+            &[2_985.0; 3],
+        ),
+    ];
+    let options = CompareOptions::default();
+    let comparisons = compare(&base, &new, &options);
+    insta::assert_snapshot!(
+        "comparison_table_with_instructions",
+        comparison_table(&comparisons, &options)
+    );
+    insta::assert_snapshot!(
+        "comparison_markdown_with_instructions",
+        comparison_markdown(&comparisons, &options)
+    );
+}
+
 #[test]
 fn a_result_document() {
     let c = SessionConfig {

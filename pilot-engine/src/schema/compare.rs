@@ -66,6 +66,13 @@ pub struct CompareBenchDoc {
     /// with its own verdict; absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pis: Vec<ComparePiDoc>,
+    /// The instruction counts compared, when both sides were counted; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<CompareCountDoc>,
+    /// What the two verdicts say changed: `code` (instructions moved), `environment` (time
+    /// alone moved) or `nothing`; absent without counts on both sides or a decided verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed: Option<String>,
 }
 
 /// A count per unit compared: both sides' means, the change and its verdict.
@@ -85,6 +92,25 @@ pub struct ComparePiDoc {
     pub change_ci: Option<RangeDoc>,
     /// Two-sided p of "equal means"; `null` where no test was made.
     pub p: Option<f64>,
+    /// `improved`, `regressed`, `no change` or `undecided`.
+    pub verdict: String,
+    /// How the verdict was reached.
+    pub method: String,
+}
+
+/// One bench's instruction counts compared.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareCountDoc {
+    /// The base's instructions per unit.
+    pub base: f64,
+    /// The new instructions per unit.
+    pub new: f64,
+    /// `new / base − 1`.
+    pub change: f64,
+    /// The change's interval; `null` when unbounded.
+    pub change_ci: Option<RangeDoc>,
+    /// Two-sided p of "equal counts".
+    pub p: f64,
     /// `improved`, `regressed`, `no change` or `undecided`.
     pub verdict: String,
     /// How the verdict was reached.

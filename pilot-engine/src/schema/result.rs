@@ -113,6 +113,43 @@ pub struct ResultDoc {
     /// much unmeasured before its session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warm_up_work: Option<WarmUpWorkDoc>,
+    /// How the `instructions` PI (and `estimated_cycles`) were counted (`--instructions`);
+    /// absent when they were not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<CountsDoc>,
+}
+
+/// The name of the PI of instructions per unit (per iteration in the micro form), counted
+/// under callgrind (`--instructions`).
+pub const INSTRUCTIONS_PI: &str = "instructions";
+
+/// The name of the PI of cycles per unit estimated from callgrind's cache simulation
+/// (`--instructions --cache-sim`).
+pub const CYCLES_PI: &str = "estimated_cycles";
+
+/// How a result's counts were taken: in processes of their own under Valgrind's callgrind,
+/// collection on only around the units.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CountsDoc {
+    /// What counted: `callgrind`, with Valgrind's version (`callgrind (valgrind-3.19.0)`).
+    pub tool: String,
+    /// Each counting process's instructions per unit (the mean of its rounds' samples).
+    pub process_means: Vec<f64>,
+    /// Each process's estimated cycles per unit, with a cache simulation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles_process_means: Option<Vec<f64>>,
+    /// Counted rounds in each process (after an uncounted warm-up round).
+    pub rounds: usize,
+    /// Work units in each round (1 for a readings-only round, counted whole).
+    pub units_per_round: u64,
+    /// Iterations in each unit of the first round (the micro form's odd rounds; even rounds
+    /// have twice as many), or a readings-only round's work amount.
+    pub iterations_per_unit: u64,
+    /// Instructions an empty unit counted: what switching collection on and off around a unit
+    /// costs, taken off each unit.
+    pub empty_unit: f64,
+    /// Seconds the counting took, every process included.
+    pub elapsed_s: f64,
 }
 
 /// The work a warm-up took.
@@ -210,15 +247,18 @@ pub struct OutliersDoc {
 /// A performance index: its mean and confidence interval.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PiDoc {
-    /// `time` or `throughput`.
+    /// `time`, `throughput`, `time_with_interruptions`, `instructions` or
+    /// `estimated_cycles`.
     pub name: String,
-    /// `ns` for time; `<unit>/s` for throughput.
+    /// `ns` for time; `<unit>/s` for throughput; `instructions` and `cycles` per unit for
+    /// counts.
     pub unit: String,
     /// The mean; `null` for a throughput whose time is not positive.
     pub mean: Option<f64>,
     /// Its interval.
     pub ci: CiDoc,
-    /// Samples behind it: stable unit readings, or rounds in readings-only mode.
+    /// Samples behind it: stable unit readings, or rounds in readings-only mode; for a count,
+    /// its counting processes (or one process's rounds).
     #[serde(default)]
     pub n: usize,
     /// Subsession size.
@@ -232,6 +272,7 @@ pub struct PiDoc {
     pub required_n: Option<usize>,
     /// For `time`: which variation decided the interval: `readings`, `rounds`, `processes`,
     /// `regression`, or `machine` (the machine's run-to-run variation was the larger part).
+    /// For a count: `processes`, `rounds` (one process's) or `one round`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval_from: Option<String>,
     /// For `time`, when `ci` includes the machine's run-to-run variation: that variation and

@@ -187,6 +187,16 @@ fn every_other_document_reads_back_unchanged() {
                 verdict: "regressed".into(),
                 method: "exact counts".into(),
             }],
+            instructions: Some(crate::schema::CompareCountDoc {
+                base: 12_519.0,
+                new: 12_582.0,
+                change: 0.005,
+                change_ci: Some(range),
+                p: 0.0,
+                verdict: "regressed".into(),
+                method: "instructions: Welch's t over 3 vs 3 counting processes".into(),
+            }),
+            changed: Some("code".into()),
         }],
     };
     assert_eq!(round_trip(&compare), compare);

@@ -59,6 +59,17 @@ impl ResultDoc {
             .as_ref()
             .ok_or("`subsession` is missing: the comparison needs its samples' statistics")?;
         sub.validate()?;
+        for (i, pi) in self.pis.iter().enumerate().skip(1) {
+            if pi.name == super::INSTRUCTIONS_PI || pi.name == super::CYCLES_PI {
+                pi.validate_count(i)?;
+            }
+        }
+        if let Some(c) = &self.counts {
+            let cycles = c.cycles_process_means.iter().flatten();
+            if c.process_means.iter().chain(cycles).any(|m| !m.is_finite()) {
+                return Err("`counts` holds a process mean that is not a number".into());
+            }
+        }
         for (i, m) in self.processes.means.iter().enumerate() {
             // A process's readings-only slope may be 0 or less when noise swamped its rounds;
             // the mean over processes (pis[0].mean) is what has to be positive.

@@ -39,6 +39,23 @@ pub struct SavedResult {
     pub machine: Option<crate::schema::MachineDoc>,
     /// What timed its units: `instant` (also for documents that do not say) or `tsc`.
     pub timer: String,
+    /// Instructions per unit counted under callgrind, when they were (`--instructions`).
+    pub instructions: Option<SavedCount>,
+}
+
+/// A count per unit of a saved result (instructions), with the processes it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedCount {
+    /// The count per unit (per iteration in the micro form).
+    pub mean: f64,
+    /// Lower bound of its interval.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+    /// Confidence level of the interval.
+    pub confidence: f64,
+    /// Each counting process's count (the mean alone when the document does not list them).
+    pub process_means: Vec<f64>,
 }
 
 /// The time per unit of a saved result, with what a comparison needs to weigh it.
@@ -429,7 +446,27 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
             ))
         })
         .collect();
+    let instructions = doc
+        .pis
+        .iter()
+        .find(|pi| pi.name == crate::schema::INSTRUCTIONS_PI)
+        .map(|pi| {
+            let mean = pi.mean.expect("validated");
+            SavedCount {
+                mean,
+                low: pi.ci.low.expect("validated"),
+                high: pi.ci.high.expect("validated"),
+                confidence: pi.ci.confidence,
+                process_means: doc
+                    .counts
+                    .as_ref()
+                    .map(|c| c.process_means.clone())
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| vec![mean]),
+            }
+        });
     Ok(SavedResult {
+        instructions,
         path: path.to_path_buf(),
         name: doc.name.clone(),
         target: doc.target.clone(),

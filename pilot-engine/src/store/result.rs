@@ -31,13 +31,19 @@
 //! `processes`); or, for a readings-only WPS fit, its fitted points, with the variance stated
 //! so that `variance / count` is the slope's squared standard error. A change to these keys
 //! bumps the schema's version.
+//!
+//! With `--instructions`, an `instructions` PI (instructions per unit, per iteration in the
+//! micro form) follows, and `estimated_cycles` with `--cache-sim`: each the mean of its
+//! counting processes' means, its interval Student's t over them; `counts` says how they were
+//! counted and holds each process's mean.
 
 use crate::checks::figure;
+use crate::counts::CountEstimate;
 use crate::record::ClockInfo;
 use crate::schema::{
-    CiDoc, ClockDoc, ConfigDoc, MAX_READING_BINS, MEAN_TIME_PI, MachineDoc, MachinePartDoc,
-    OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, ResultDoc, RoundDoc,
-    RoundMachineDoc, SubsessionDoc,
+    CYCLES_PI, CiDoc, ClockDoc, ConfigDoc, CountsDoc, INSTRUCTIONS_PI, MAX_READING_BINS,
+    MEAN_TIME_PI, MachineDoc, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc,
+    RESULT_SCHEMA, ResultDoc, RoundDoc, RoundMachineDoc, SubsessionDoc,
 };
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status};
 use crate::settings::Estimator;
@@ -258,6 +264,52 @@ pub(crate) fn config_doc(config: &SessionConfig) -> ConfigDoc {
     }
 }
 
+/// A count's PI: `name` (`instructions` or `estimated_cycles`) in `unit` per unit, from
+/// estimate `e` at `confidence`.
+pub fn count_pi(name: &str, unit: &str, e: &CountEstimate, confidence: f64) -> PiDoc {
+    PiDoc {
+        name: name.to_string(),
+        unit: unit.to_string(),
+        mean: Some(e.mean),
+        ci: CiDoc {
+            low: Some(e.low),
+            high: Some(e.high),
+            confidence,
+        },
+        n: e.n,
+        subsession_size: 1,
+        autocorrelation: 0.0,
+        required_n: None,
+        interval_from: Some(e.interval_from.to_string()),
+        machine: None,
+        estimator: None,
+    }
+}
+
+/// Adds a bench's counts to its result document `doc`: the `instructions` PI, and
+/// `estimated_cycles` with a cache simulation, after the PIs of time; and how they were taken
+/// (`counts`). Counts already there are replaced.
+pub fn add_counts(
+    doc: &mut ResultDoc,
+    instructions: &CountEstimate,
+    cycles: Option<&CountEstimate>,
+    how: CountsDoc,
+    confidence: f64,
+) {
+    doc.pis
+        .retain(|pi| pi.name != INSTRUCTIONS_PI && pi.name != CYCLES_PI);
+    doc.pis.push(count_pi(
+        INSTRUCTIONS_PI,
+        "instructions",
+        instructions,
+        confidence,
+    ));
+    if let Some(c) = cycles {
+        doc.pis.push(count_pi(CYCLES_PI, "cycles", c, confidence));
+    }
+    doc.counts = Some(how);
+}
+
 /// The `pilot.result/1` document.
 pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
     let s = r.session;
@@ -310,6 +362,7 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
         allocations: s
             .allocations
             .map(|a| allocations_doc(&a, s.estimate.as_ref())),
+        counts: None,
     }
 }
 

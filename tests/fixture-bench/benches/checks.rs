@@ -110,7 +110,11 @@ fn unit_50ns(work: u64, rec: &mut Recorder) {
 /// unit reading holds two clock reads, which the clock_overhead check names.
 #[pilot::bench]
 fn per_iteration_50ns(b: &mut Bencher) {
-    b.iter_batched_with(|| SHORT, |steps| mix(black_box(steps)), BatchSize::PerIteration);
+    b.iter_batched_with(
+        || SHORT,
+        |steps| mix(black_box(steps)),
+        BatchSize::PerIteration,
+    );
 }
 
 /// The same units timed only as a whole round.

@@ -165,6 +165,7 @@ impl Run<'_> {
             alpha: self.args.alpha.unwrap_or(0.01),
             noise: self.args.noise.unwrap_or(0.01),
             confidence: None,
+            ..Default::default()
         }
     }
 

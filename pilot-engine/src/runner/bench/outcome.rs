@@ -24,7 +24,8 @@ const TIME_WIDTH: usize = 18;
 /// Columns of the throughput on a bench's line, when it has one (`1.234 GiB/s`).
 const THROUGHPUT_WIDTH: usize = 13;
 
-/// A bench's line: its name, estimate ± interval, throughput, allocations, status, and a marker per check
+/// A bench's line: its name, estimate ± interval, throughput, allocations, instructions and
+/// estimated cycles when counted, status, and a marker per check
 /// that fired on it (`markers`, see [`crate::report::markers`]); a failed bench's line says
 /// why (`failure`).
 pub fn line(row: &Row, markers: &[&str], failure: Option<&str>, style: LineStyle) -> String {
@@ -44,6 +45,12 @@ pub fn line(row: &Row, markers: &[&str], failure: Option<&str>, style: LineStyle
     }
     if !row.allocations.is_empty() {
         out.push_str(&format!("  {}", row.allocations));
+    }
+    if !row.instructions.is_empty() {
+        out.push_str(&format!("  instr {}", row.instructions));
+    }
+    if !row.cycles.is_empty() {
+        out.push_str(&format!("  est. cycles {}", row.cycles));
     }
     out.push_str(&format!("  {}", style.paint.status(&row.status)));
     if !markers.is_empty() {
@@ -164,6 +171,8 @@ pub fn row(name: &str, per: TimePer, rate: Option<&result::Rate>, s: &SessionRes
         per,
         throughput,
         allocations,
+        instructions: String::new(),
+        cycles: String::new(),
         samples,
         subsession: q,
         warm_up: s.warm_up.map_or("-", |w| w.as_str()).to_string(),

@@ -33,6 +33,9 @@ pub(in crate::runner) fn child_session(
     b: &Bench,
     closure: Option<Closure<'_>>,
 ) -> ExitCode {
+    if let Some(plan) = args.count {
+        return crate::runner::counting::count_child(args, plan, b, closure);
+    }
     let Some(path) = &args.json else {
         eprintln!("error: a pilot child process needs one bench (--exact NAME) and --json FILE");
         return ExitCode::from(2);

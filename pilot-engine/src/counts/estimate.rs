@@ -1,0 +1,294 @@
+//! From the dumps of counting processes to a performance index: each process's counts per
+//! iteration (one sample per round, or per pair of rounds), then the estimate over processes.
+
+use super::dump::Dump;
+use super::plan::{RoundKind, RoundLabel};
+use crate::stats::Summary;
+
+/// A counted round: its units, iterations per unit, and an event's total over the round.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CountedRound {
+    /// Units counted in the round.
+    pub units: u64,
+    /// Iterations in each unit.
+    pub iterations: u64,
+    /// The event's total over the round (instructions, or estimated cycles).
+    pub total: f64,
+}
+
+/// The per-iteration samples of one process's rounds, given what an empty unit counted
+/// (`empty`: the switches around a unit, per unit).
+///
+/// Rounds are taken in consecutive pairs. A pair whose units hold different iteration counts
+/// (the micro form's `k` and `2k`, a readings-only bench's `w` and `2w`) gives one sample, the
+/// slope `(total_b/units_b − total_a/units_a) / (iterations_b − iterations_a)`: whatever a unit
+/// or a round costs that does not grow with its iterations cancels exactly. Otherwise (the full
+/// form, or a batch size that fixes a unit's iterations) each round gives one sample,
+/// `(total/units − empty) / iterations`. Errors on a round without units or iterations.
+/// Time: O(rounds).
+pub fn per_iteration(empty: f64, rounds: &[CountedRound]) -> Result<Vec<f64>, String> {
+    if let Some(r) = rounds.iter().find(|r| r.units == 0 || r.iterations == 0) {
+        return Err(format!(
+            "a round counted {} units of {} iterations: nothing to divide by",
+            r.units, r.iterations
+        ));
+    }
+    let per_unit = |r: &CountedRound| r.total / r.units as f64;
+    let alone = |r: &CountedRound| (per_unit(r) - empty) / r.iterations as f64;
+    let mut out = Vec::new();
+    for pair in rounds.chunks(2) {
+        match pair {
+            [a, b] if a.iterations != b.iterations => {
+                out.push((per_unit(b) - per_unit(a)) / (b.iterations as f64 - a.iterations as f64));
+            }
+            _ => out.extend(pair.iter().map(alone)),
+        }
+    }
+    Ok(out)
+}
+
+/// What one counting process found: its samples of instructions (and estimated cycles, with a
+/// cache simulation) per iteration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProcessCounts {
+    /// Instructions per iteration, one sample per round or pair of rounds.
+    pub instructions: Vec<f64>,
+    /// Estimated cycles per iteration, the same way; `None` without a cache simulation.
+    pub cycles: Option<Vec<f64>>,
+    /// Instructions an empty unit counted (taken off each unit).
+    pub empty: f64,
+    /// Counted rounds.
+    pub rounds: usize,
+    /// Units in the first counted round.
+    pub units: u64,
+    /// Iterations in each unit of the first counted round.
+    pub iterations: u64,
+}
+
+/// A process's counts from its dumps, in the order callgrind wrote them: each labelled by a
+/// [`RoundLabel`], the empty units' first. Dumps without a label (the one written as the
+/// program ends, after the last round) are skipped; a label that is not pilot's is an error.
+pub fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, String> {
+    let mut empty: Option<(RoundLabel, &Dump)> = None;
+    let mut rounds: Vec<(RoundLabel, &Dump)> = Vec::new();
+    for d in dumps.iter().filter(|d| !d.label.is_empty()) {
+        let label: RoundLabel = d.label.parse()?;
+        match label.kind {
+            RoundKind::Empty => empty = Some((label, d)),
+            RoundKind::Counted => rounds.push((label, d)),
+        }
+    }
+    let (empty_label, empty_dump) = empty.ok_or("no dump of the empty units")?;
+    if rounds.is_empty() {
+        return Err("no dump of a counted round".into());
+    }
+    if empty_label.units == 0 {
+        return Err("the empty units' dump counted no unit".into());
+    }
+    let per_empty = |event: &dyn Fn(&Dump) -> f64| event(empty_dump) / empty_label.units as f64;
+    let samples = |event: &dyn Fn(&Dump) -> f64| {
+        let counted: Vec<CountedRound> = rounds
+            .iter()
+            .map(|(l, d)| CountedRound {
+                units: l.units,
+                iterations: l.iterations,
+                total: event(d),
+            })
+            .collect();
+        per_iteration(per_empty(event), &counted)
+    };
+    let instructions = |d: &Dump| d.instructions() as f64;
+    let cycles = |d: &Dump| d.estimated_cycles().unwrap_or(0.0);
+    let with_cache = empty_dump.estimated_cycles().is_some();
+    Ok(ProcessCounts {
+        instructions: samples(&instructions)?,
+        cycles: if with_cache {
+            Some(samples(&cycles)?)
+        } else {
+            None
+        },
+        empty: per_empty(&instructions),
+        rounds: rounds.len(),
+        units: rounds[0].0.units,
+        iterations: rounds[0].0.iterations,
+    })
+}
+
+/// An estimate of a count per iteration over one or more processes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountEstimate {
+    /// The mean over processes of each process's mean sample.
+    pub mean: f64,
+    /// Lower bound of its interval.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+    /// Each process's mean.
+    pub process_means: Vec<f64>,
+    /// Samples behind the interval: processes, or one process's rounds.
+    pub n: usize,
+    /// `processes` (Student's t over the processes' means), `rounds` (over one process's
+    /// samples) or `exact` (one sample: no spread to see).
+    pub interval_from: &'static str,
+}
+
+impl CountEstimate {
+    /// The estimate over `processes` (each a non-empty list of samples) at `confidence`: the
+    /// mean of the processes' means, its interval Student's t over them (n − 1 degrees of
+    /// freedom) with two processes or more, over the one process's samples otherwise. Samples
+    /// that do not vary give the zero-width interval. `None` without a sample, or with a
+    /// sample that is not a number. Time: O(samples).
+    pub fn over(processes: &[&[f64]], confidence: f64) -> Option<CountEstimate> {
+        let means: Vec<f64> = processes
+            .iter()
+            .filter(|s| !s.is_empty())
+            .map(|s| crate::stats::summary::mean(s))
+            .collect();
+        if means.is_empty() || means.iter().any(|m| !m.is_finite()) {
+            return None;
+        }
+        let (basis, interval_from): (&[f64], &'static str) = if means.len() >= 2 {
+            (&means, "processes")
+        } else {
+            (processes.iter().find(|s| !s.is_empty())?, "rounds")
+        };
+        let summary = Summary::of(basis).ok()?;
+        let mean = crate::stats::summary::mean(&means);
+        let (low, high, interval_from) = match summary.mean_ci(confidence) {
+            Ok(ci) => (
+                mean - ci.half_width(),
+                mean + ci.half_width(),
+                interval_from,
+            ),
+            Err(_) => (mean, mean, "one round"),
+        };
+        let n = basis.len();
+        Some(CountEstimate {
+            mean,
+            low,
+            high,
+            process_means: means,
+            n,
+            interval_from,
+        })
+    }
+
+    /// The interval's half-width relative to the mean (0 for a mean of 0).
+    pub fn relative_half_width(&self) -> f64 {
+        if self.mean == 0.0 {
+            0.0
+        } else {
+            (self.high - self.low) / 2.0 / self.mean.abs()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(units: u64, iterations: u64, total: f64) -> CountedRound {
+        CountedRound {
+            units,
+            iterations,
+            total,
+        }
+    }
+
+    #[test]
+    fn full_form_rounds_lose_the_empty_units_count() {
+        // 1000 units of 1010 instructions each, an empty unit 10: 1000 a unit.
+        let s = per_iteration(10.0, &[round(1000, 1, 1_010_000.0); 4]).unwrap();
+        assert_eq!(s, [1000.0; 4]);
+        // A round of 3 units that counted 3 · 7 + 2 = 23 with empty units of 2: (23/3 − 2).
+        let s = per_iteration(2.0, &[round(3, 1, 23.0)]).unwrap();
+        assert!((s[0] - (23.0 / 3.0 - 2.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn pairs_of_iteration_counts_give_the_slope() {
+        // Units of 100 and 200 iterations of 3 instructions, each unit with 25 of its own
+        // (loop set-up, switches): 325 and 625 a unit; (625 − 325) / 100 = 3 exactly, whatever
+        // `empty` says.
+        let rounds = [
+            round(50, 100, 50.0 * 325.0),
+            round(50, 200, 50.0 * 625.0),
+            round(50, 100, 50.0 * 325.0),
+            round(50, 200, 50.0 * 625.0),
+        ];
+        assert_eq!(per_iteration(999.0, &rounds).unwrap(), [3.0, 3.0]);
+        // Readings-only rounds of work 1000 and 2000, counted whole: 5 000 + 4 · 1000 and
+        // 5 000 + 4 · 2000 instructions: 4 a unit.
+        let rounds = [round(1, 1000, 9_000.0), round(1, 2000, 13_000.0)];
+        assert_eq!(per_iteration(0.0, &rounds).unwrap(), [4.0]);
+        // A batch size that fixes the iterations: each round alone, less the empty units.
+        let rounds = [round(10, 8, 10.0 * 90.0), round(10, 8, 10.0 * 90.0)];
+        assert_eq!(per_iteration(10.0, &rounds).unwrap(), [10.0, 10.0]);
+        assert!(per_iteration(0.0, &[round(0, 1, 5.0)]).is_err());
+    }
+
+    fn dump(label: &str, ir: u64) -> Dump {
+        Dump {
+            label: label.to_string(),
+            events: vec!["Ir".into()],
+            totals: vec![ir],
+        }
+    }
+
+    #[test]
+    fn a_process_reads_its_dumps_by_their_labels() {
+        let dumps = [
+            dump("pilot-count empty 0 1000 1", 10_000),
+            dump("pilot-count round 1 1000 1", 1_010_000),
+            dump("pilot-count round 2 1000 1", 1_010_500),
+            dump("", 0),
+        ];
+        let p = process_counts(&dumps).unwrap();
+        assert_eq!(p.empty, 10.0);
+        assert_eq!(p.instructions, [1000.0, 1000.5]);
+        assert_eq!(p.cycles, None);
+        assert_eq!((p.rounds, p.units, p.iterations), (2, 1000, 1));
+        assert_eq!(
+            process_counts(&dumps[1..]).unwrap_err(),
+            "no dump of the empty units"
+        );
+        assert_eq!(
+            process_counts(&[dump("pilot-count empty 0 1000 1", 1)]).unwrap_err(),
+            "no dump of a counted round"
+        );
+        assert!(process_counts(&[dump("someone else's", 1)]).is_err());
+    }
+
+    #[test]
+    fn processes_that_agree_give_an_exact_count() {
+        let a = [1000.0, 1000.0];
+        let e = CountEstimate::over(&[&a, &a, &a], 0.95).unwrap();
+        assert_eq!((e.mean, e.low, e.high), (1000.0, 1000.0, 1000.0));
+        assert_eq!(e.interval_from, "processes");
+        assert_eq!(e.relative_half_width(), 0.0);
+        let one = CountEstimate::over(&[&[7.0]], 0.95).unwrap();
+        assert_eq!(
+            (one.mean, one.low, one.high, one.interval_from),
+            (7.0, 7.0, 7.0, "one round")
+        );
+    }
+
+    #[test]
+    fn processes_that_differ_give_students_interval_over_their_means() {
+        // Process means 100, 101, 102: mean 101, s = 1, s/√3 = 0.57735;
+        // t(0.975, 2) = 4.302653: half-width 2.484138.
+        let e = CountEstimate::over(&[&[99.0, 101.0], &[101.0], &[102.0]], 0.95).unwrap();
+        assert_eq!(e.process_means, [100.0, 101.0, 102.0]);
+        assert!((e.mean - 101.0).abs() < 1e-12);
+        assert!((e.high - e.mean - 2.484138).abs() < 1e-5, "{e:?}");
+        assert!((e.mean - e.low - 2.484138).abs() < 1e-5);
+        assert_eq!(e.n, 3);
+        // One process: its rounds' samples decide. 10, 12: mean 11, s = √2, s/√2 = 1;
+        // t(0.975, 1) = 12.7062: half-width 12.7062.
+        let e = CountEstimate::over(&[&[10.0, 12.0]], 0.95).unwrap();
+        assert_eq!(e.interval_from, "rounds");
+        assert!((e.high - 11.0 - 12.7062).abs() < 1e-3, "{e:?}");
+        assert!(CountEstimate::over(&[], 0.95).is_none());
+        assert!(CountEstimate::over(&[&[f64::NAN]], 0.95).is_none());
+    }
+}

@@ -1,0 +1,17 @@
+//! Instruction counts under Valgrind's callgrind: what a counting process is asked to run
+//! ([`plan`]), callgrind's dump files read ([`dump`]), and from them the counts per iteration
+//! and their estimate over processes ([`estimate`]). Plain data in, numbers out: the runner
+//! starts the processes, the store and the comparisons use the numbers.
+//!
+//! A count is exact where the work is: callgrind counts every instruction a unit executes, the
+//! same on a busy machine as on an idle one. What still moves it between processes is what a
+//! process starts with (addresses, the environment's size, hash seeds drawn at random), which
+//! is why a count, like a time, comes from several processes.
+
+pub mod dump;
+pub mod estimate;
+pub mod plan;
+
+pub use dump::{CacheEvents, Dump, estimated_cycles};
+pub use estimate::{CountEstimate, CountedRound, ProcessCounts, per_iteration, process_counts};
+pub use plan::{CountPlan, PLAN_VARIABLE, RoundKind, RoundLabel};

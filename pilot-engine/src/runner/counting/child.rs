@@ -1,0 +1,153 @@
+//! The counting process's side: the bench binary under callgrind runs its one bench's plan
+//! (`PILOT_COUNT`) and labels each round's dump; the parent reads the dumps.
+
+use std::process::ExitCode;
+
+use crate::cli::Args;
+use crate::counts::{CountPlan, RoundKind, RoundLabel};
+use crate::entry::BenchBody;
+use crate::record::callgrind::{dump_stats_at, running_on_valgrind, toggle_collect, zero_stats};
+use crate::record::{Bencher, BencherMode, Recorder};
+use crate::runner::config::session_config;
+use crate::runner::registry::Bench;
+use crate::runner::workload::{Closure, NEVER_ITERATED, catch};
+
+/// In a process started under callgrind with a plan (`PILOT_CHILD=1 PILOT_COUNT=…`): runs
+/// bench `b` (whose micro-form body is `closure` when announced at run time) as the plan says,
+/// every round's counts dumped under its [`RoundLabel`]. Exit 0 when every round ran; else the
+/// error on standard error and exit 1 (2 when not under Valgrind at all).
+pub(in crate::runner) fn count_child(
+    args: &Args,
+    plan: CountPlan,
+    b: &Bench,
+    closure: Option<Closure<'_>>,
+) -> ExitCode {
+    if !running_on_valgrind() {
+        eprintln!(
+            "error: PILOT_COUNT is for a bench binary started under `valgrind \
+             --tool=callgrind` (`--instructions` starts it so)"
+        );
+        return ExitCode::from(2);
+    }
+    let counted = match (&b.broken, b.threads) {
+        (Some(msg), _) => Err(msg.clone()),
+        (None, 1) => {
+            let range = session_config(args, b.def).work_range;
+            run_plan(b, closure, plan, range)
+        }
+        (None, n) => Err(format!(
+            "instructions are counted on one thread; this bench runs on {n}"
+        )),
+    };
+    match counted {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The plan's rounds of `b`: an uncounted warm-up round, a round of empty units, then the
+/// counted rounds, each dumped. The warm-up takes the first round's one-time costs (lazy
+/// initialisation, first page faults, buffers growing to size) out of the counts. The work
+/// amounts of the full form and of a readings-only bench stay inside its range `range`.
+fn run_plan(
+    b: &Bench,
+    mut closure: Option<Closure<'_>>,
+    plan: CountPlan,
+    range: (u64, u64),
+) -> Result<(), String> {
+    let arg = b.arg;
+    let label = |kind, index, units, iterations| {
+        let text = RoundLabel {
+            kind,
+            index,
+            units,
+            iterations,
+        }
+        .to_string();
+        std::ffi::CString::new(text).expect("a label has no NUL byte")
+    };
+    match b.def.body {
+        BenchBody::Full(f) => {
+            let plan = CountPlan {
+                work: plan.work.clamp(range.0, range.1),
+                ..plan
+            };
+            let mut warm = Recorder::with_capacity(plan.work);
+            catch(|| f(arg, plan.work, &mut warm))?;
+            zero_stats();
+            let mut empty = Recorder::counting();
+            for _ in 0..plan.work {
+                empty.unit(|| ());
+            }
+            dump_stats_at(&label(RoundKind::Empty, 0, empty.counted(), 1));
+            for index in 1..=plan.rounds {
+                let mut rec = Recorder::counting();
+                catch(|| f(arg, plan.work, &mut rec))?;
+                if rec.counted() == 0 {
+                    return Err("the bench timed no unit (`rec.unit(...)`)".into());
+                }
+                dump_stats_at(&label(RoundKind::Counted, index, rec.counted(), 1));
+            }
+        }
+        BenchBody::Micro(f) => {
+            let mut call = |bencher: &mut Bencher| match &mut closure {
+                Some(c) => catch(|| c(bencher)),
+                None => catch(|| f(arg, bencher)),
+            };
+            let mut warm = Bencher::new(BencherMode::Measure {
+                work: plan.work,
+                iters: plan.iters,
+            });
+            call(&mut warm)?;
+            if !warm.was_called() {
+                return Err(NEVER_ITERATED.into());
+            }
+            zero_stats();
+            for _ in 0..plan.work {
+                toggle_collect();
+                toggle_collect();
+            }
+            dump_stats_at(&label(RoundKind::Empty, 0, plan.work, 1));
+            for index in 1..=plan.rounds {
+                // Odd rounds k iterations a unit, even ones 2k: a pair's difference is the
+                // extra iterations alone.
+                let iters = if index % 2 == 1 {
+                    plan.iters
+                } else {
+                    plan.iters.saturating_mul(2)
+                };
+                let mut bencher = Bencher::new(BencherMode::Count {
+                    work: plan.work,
+                    iters,
+                });
+                call(&mut bencher)?;
+                let shape = bencher.unit_shape();
+                dump_stats_at(&label(RoundKind::Counted, index, plan.work, shape.iters));
+            }
+        }
+        BenchBody::ReadingsOnly(f) => {
+            catch(|| f(arg, plan.work))?;
+            zero_stats();
+            toggle_collect();
+            toggle_collect();
+            dump_stats_at(&label(RoundKind::Empty, 0, 1, 1));
+            for index in 1..=plan.rounds {
+                let work = if index % 2 == 1 {
+                    plan.work
+                } else {
+                    plan.work.saturating_mul(2)
+                }
+                .clamp(range.0, range.1);
+                toggle_collect();
+                let ran = catch(|| f(arg, work));
+                toggle_collect();
+                ran?;
+                dump_stats_at(&label(RoundKind::Counted, index, 1, work));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! Valgrind found on `PATH`, and one counting process run under its callgrind: the bench
+//! binary started with a plan, its dumps read back into counts.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::counts::{CountPlan, Dump, PLAN_VARIABLE, ProcessCounts, process_counts};
+
+/// What a missing Valgrind is called, with where to get it.
+pub const MISSING: &str = "valgrind is not installed (no `valgrind` on PATH): --instructions \
+                           counts instructions under Valgrind's callgrind; install the Debian \
+                           or Ubuntu package `valgrind` (`apt-get install valgrind`)";
+
+/// Valgrind, found and answering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Valgrind {
+    /// The program run (`valgrind`, found on `PATH`).
+    pub program: PathBuf,
+    /// What `valgrind --version` says: `valgrind-3.19.0`.
+    pub version: String,
+}
+
+impl Valgrind {
+    /// Finds Valgrind on `PATH` and asks its version. Errors name what is missing: Valgrind
+    /// itself (with the package to install), or client requests on this architecture.
+    pub fn find() -> Result<Valgrind, String> {
+        if !crate::record::callgrind::SUPPORTED {
+            return Err(format!(
+                "--instructions needs x86-64 or AArch64: pilot's requests to Valgrind are \
+                 written for those, and this is {}",
+                std::env::consts::ARCH
+            ));
+        }
+        let program = PathBuf::from("valgrind");
+        let out = match Command::new(&program)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .output()
+        {
+            Ok(out) => out,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(MISSING.into()),
+            Err(e) => return Err(format!("cannot run `valgrind --version`: {e}")),
+        };
+        let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if !out.status.success() || !version.starts_with("valgrind") {
+            return Err(format!(
+                "`valgrind --version` did not answer as Valgrind does ({}): {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Ok(Valgrind { program, version })
+    }
+}
+
+/// One counting process: which binary, which bench, how.
+#[derive(Debug, Clone)]
+pub struct CountRequest<'a> {
+    /// The bench binary.
+    pub exe: &'a Path,
+    /// The bench's exact name.
+    pub name: &'a str,
+    /// What to run.
+    pub plan: CountPlan,
+    /// Ask callgrind for its cache simulation too (estimated cycles).
+    pub cache_sim: bool,
+    /// The working directory of the process (the bench's package, as cargo runs benches);
+    /// `None` keeps this process's.
+    pub dir: Option<&'a Path>,
+}
+
+/// Runs bench `req.name` of `req.exe` once under `valgrind --tool=callgrind`, collection off
+/// except around its units (`--collect-atstart=no` and the bench's own switches), and reads
+/// the counts of its rounds. Its dumps and messages go to a temporary folder, removed however
+/// this ends. Errors say what the process said: the bench's own error, or Valgrind's.
+pub fn count_process(valgrind: &Valgrind, req: &CountRequest<'_>) -> Result<ProcessCounts, String> {
+    let scratch = tempfile::Builder::new()
+        .prefix("pilot-count-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a temporary folder for a counting process: {e}"))?;
+    let dir = scratch.path();
+    let stderr_path = dir.join("stderr");
+    let stderr = std::fs::File::create(&stderr_path)
+        .map_err(|e| format!("cannot create `{}`: {e}", stderr_path.display()))?;
+    let mut cmd = Command::new(&valgrind.program);
+    cmd.arg("--tool=callgrind")
+        .arg("--collect-atstart=no")
+        .arg(arg_with_path(
+            "--callgrind-out-file=",
+            &dir.join("callgrind.out"),
+        ))
+        .arg(arg_with_path("--log-file=", &dir.join("valgrind.log")))
+        .arg("--dump-line=no");
+    if req.cache_sim {
+        cmd.arg("--cache-sim=yes");
+    }
+    cmd.arg(req.exe)
+        .args(["--bench", "--exact", req.name])
+        .env("PILOT_CHILD", "1")
+        .env(PLAN_VARIABLE, req.plan.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr);
+    for var in [
+        "PILOT_JSON",
+        "PILOT_SAVE_BASELINE",
+        "PILOT_BASELINE",
+        "PILOT_INSTRUCTIONS",
+        "PILOT_CACHE_SIM",
+    ] {
+        cmd.env_remove(var);
+    }
+    if let Some(d) = req.dir {
+        cmd.current_dir(d);
+    }
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot start `{}`: {e}", valgrind.program.display()))?;
+    if !status.success() {
+        return Err(failure(dir, &stderr_path, status));
+    }
+    process_counts(&read_dumps(dir)?)
+        .map_err(|e| format!("the counting process's dumps cannot be read: {e}"))
+}
+
+/// `flag` joined with `path` into one argument (`--log-file=/tmp/…`).
+fn arg_with_path(flag: &str, path: &Path) -> std::ffi::OsString {
+    let mut arg = std::ffi::OsString::from(flag);
+    arg.push(path);
+    arg
+}
+
+/// Why a counting process that exited with `status` failed: the bench's last error line, or
+/// the end of Valgrind's log.
+fn failure(dir: &Path, stderr: &Path, status: std::process::ExitStatus) -> String {
+    let last = |path: &Path, pick: &dyn Fn(&str) -> bool| {
+        std::fs::read_to_string(path).ok().and_then(|t| {
+            t.lines()
+                .rev()
+                .map(str::trim)
+                .find(|l| pick(l))
+                .map(str::to_string)
+        })
+    };
+    if let Some(e) = last(stderr, &|l: &str| l.starts_with("error: ")) {
+        return format!(
+            "the counting process failed: {}",
+            e.trim_start_matches("error: ")
+        );
+    }
+    if let Some(p) = last(stderr, &|l: &str| l.contains("panicked")) {
+        return format!("the counting process failed: {p}");
+    }
+    // Valgrind's own lines start `==PID== `.
+    let log = last(&dir.join("valgrind.log"), &|l: &str| {
+        l.split_once("== ")
+            .is_some_and(|(_, rest)| !rest.trim().is_empty())
+    });
+    match log {
+        Some(l) => format!(
+            "the counting process exited with {status}; valgrind: {}",
+            l.split_once("== ").map_or(l.as_str(), |(_, rest)| rest)
+        ),
+        None => format!("the counting process exited with {status}"),
+    }
+}
+
+/// The dumps callgrind wrote in `dir`, in the order it wrote them: `callgrind.out.1`,
+/// `callgrind.out.2`, …, then `callgrind.out` (the program's end).
+fn read_dumps(dir: &Path) -> Result<Vec<Dump>, String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+    let mut parts: Vec<(u64, PathBuf)> = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let part = match name.strip_prefix("callgrind.out") {
+            Some("") => u64::MAX,
+            Some(rest) => match rest.strip_prefix('.').and_then(|n| n.parse().ok()) {
+                Some(n) => n,
+                None => continue,
+            },
+            None => continue,
+        };
+        parts.push((part, entry.path()));
+    }
+    if parts.is_empty() {
+        return Err("callgrind wrote no dump".into());
+    }
+    parts.sort();
+    parts
+        .iter()
+        .map(|(_, path)| {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+            Dump::parse(&text).map_err(|e| format!("`{}`: {e}", path.display()))
+        })
+        .collect()
+}
