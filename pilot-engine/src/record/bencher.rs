@@ -65,16 +65,20 @@ impl UnitMarks for Timed {
 /// The marks of counted units: callgrind's collection switched on, then off.
 pub(crate) struct Counted;
 
+/// A counted unit's mark: the switch happened; there is nothing to read.
+pub(crate) struct Switched;
+
 impl UnitMarks for Counted {
-    type Mark = ();
+    type Mark = Switched;
 
     #[inline(always)]
-    fn start(_: Stopwatch) {
+    fn start(_: Stopwatch) -> Switched {
         super::callgrind::toggle_collect();
+        Switched
     }
 
     #[inline(always)]
-    fn stop(_: Stopwatch, (): ()) -> Lap {
+    fn stop(_: Stopwatch, _: Switched) -> Lap {
         super::callgrind::toggle_collect();
         Lap {
             raw: 0,
