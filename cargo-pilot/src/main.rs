@@ -14,6 +14,7 @@ mod against;
 mod analyze;
 mod args;
 mod bench;
+mod bisect;
 mod cargo;
 mod changes;
 mod compare;
@@ -61,6 +62,7 @@ enum Command {
     Import(import::ImportArgs),
     History(Box<series::HistoryArgs>),
     Changes(Box<changes::ChangesArgs>),
+    Bisect(Box<bisect::BisectArgs>),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
         Command::Import(args) => import::run(&args),
         Command::History(args) => series::run(&args),
         Command::Changes(args) => changes::run(&args),
+        Command::Bisect(args) => bisect::run(&args),
     };
     result.unwrap_or_else(|failure| {
         let code = failure.code();

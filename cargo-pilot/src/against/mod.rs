@@ -7,12 +7,12 @@
 //! moment is in both processes of a pair, and cancels in their ratio
 //! ([`pilot_engine::compare::compare_paired`]).
 
-mod builds;
-mod finished;
-mod git;
+pub mod builds;
+pub mod finished;
+pub mod git;
 mod groups;
-mod pairs;
-mod plan;
+pub mod pairs;
+pub mod plan;
 mod process;
 mod report;
 
@@ -33,22 +33,26 @@ use plan::Plan;
 use report::Saved;
 
 /// A bench of the comparison: where it is in each build.
-struct Bench<'a> {
+pub struct Bench<'a> {
     /// The bench target as results name it (`cost`, from `cost-<hash>`).
-    target: String,
-    name: String,
-    base: Option<&'a BenchExe>,
-    head: Option<&'a BenchExe>,
+    pub target: String,
+    /// The bench's name.
+    pub name: String,
+    /// Its executable in the base build, and in the new one.
+    pub base: Option<&'a BenchExe>,
+    pub head: Option<&'a BenchExe>,
 }
 
 /// Where the comparison prints: progress goes to standard error when standard output carries
 /// Markdown or JSON, so that the output can be redirected into a comment or a file as is.
-struct Out {
-    format: Format,
+pub struct Out {
+    /// The format of standard output.
+    pub format: Format,
 }
 
 impl Out {
-    fn say(&self, line: &str) {
+    /// Prints a line of progress.
+    pub fn say(&self, line: &str) {
         if self.format == Format::Table {
             println!("{line}");
         } else {

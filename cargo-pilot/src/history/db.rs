@@ -317,8 +317,11 @@ fn pg_row(row: &postgres::Row) -> anyhow::Result<Vec<Cell>> {
             row.try_get::<_, Option<f64>>(i)?.map(Cell::Real)
         } else if *t == Type::BOOL {
             row.try_get::<_, Option<bool>>(i)?.map(Cell::Bool)
-        } else {
+        } else if *t == Type::TEXT || *t == Type::VARCHAR || *t == Type::NAME {
             row.try_get::<_, Option<String>>(i)?.map(Cell::Text)
+        } else {
+            // `void` (a function called for its effect, as the advisory lock) and the rest.
+            None
         };
         out.push(cell.unwrap_or(Cell::Null));
     }

@@ -30,7 +30,7 @@ pub use changes::{ChangeOptions, FoundChange, MIN_SEGMENT, changes_of, newly_reg
 pub use db::Location;
 pub use git::{CommitFacts, Git, branch_of_run};
 pub use read::{Point, Query, Series};
-pub use record::{ResultRecord, RunRecord, runs_of};
+pub use record::{RunRecord, runs_of};
 
 use db::{Db, Value};
 
@@ -277,13 +277,6 @@ impl History {
             .first()
             .and_then(|r| r[0].int())
             .ok_or_else(|| anyhow::anyhow!("the history returned no id for `{sql}`"))
-    }
-
-    /// How many runs and results the history holds.
-    pub fn counts(&mut self) -> anyhow::Result<(i64, i64)> {
-        let runs = self.id("SELECT count(*) FROM runs", &[])?;
-        let results = self.id("SELECT count(*) FROM results", &[])?;
-        Ok((runs, results))
     }
 }
 

@@ -31,9 +31,6 @@ pub struct Migration {
     pub sql: &'static str,
 }
 
-/// The schema version this pilot writes.
-pub const CURRENT: i64 = 1;
-
 /// Every migration, oldest first.
 pub const MIGRATIONS: &[Migration] = &[Migration {
     version: 1,
@@ -170,7 +167,7 @@ fn refuse_newer(at: i64, known: i64, location: &Location) -> anyhow::Result<()> 
 /// The database holds tables but no pilot schema (it is something else's), or cannot be read.
 pub fn version(db: &mut Db, location: &Location) -> anyhow::Result<Option<i64>> {
     let tables = if db.is_postgres() {
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
     } else {
         "SELECT name FROM sqlite_master WHERE type = 'table'"
     };
@@ -201,6 +198,9 @@ pub fn version(db: &mut Db, location: &Location) -> anyhow::Result<Option<i64>> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The schema version this pilot writes.
+    const CURRENT: i64 = 1;
 
     fn sqlite(dir: &tempfile::TempDir) -> (Db, Location) {
         let loc = Location::Sqlite(dir.path().join("h.sqlite"));
