@@ -18,9 +18,11 @@ pub struct LevelChangeConfig {
     /// values' own units (Otava's `min_magnitude` is relative; on logarithms of times, pass
     /// `ln(1 + threshold)`). 0 keeps every significant change.
     pub min_shift: f64,
-    /// Least values on each side of a change: a change with fewer values on one side is dropped
-    /// (weakest first), so that a run of fewer than this many unusual values is never a
-    /// change. 1 is Otava's own rule.
+    /// Least values at each level of a change: a change with fewer values on one side, or
+    /// (above 1) with fewer of one side's values nearer that side's mean than the other's, is
+    /// dropped (weakest first), so that a run of fewer than this many unusual values is never
+    /// a change, even beside a usual value at either end of the series. 1 is Otava's own rule
+    /// (only the lengths count).
     pub min_segment: usize,
     /// Confidence level of each change's interval.
     pub confidence: f64,
@@ -57,6 +59,9 @@ pub struct LevelChange {
     pub sd_before: f64,
     /// Sample standard deviation of the values from it (0 for one value).
     pub sd_after: f64,
+    /// Values before it nearer `mean_before` than `mean_after`, and values from it nearer
+    /// `mean_after`: how many runs stand at each level.
+    pub support: (usize, usize),
     /// Student's two-sample t-test (pooled variance) of the two sides: two-sided p.
     pub p: f64,
     /// The interval of `mean_after − mean_before` at the configured confidence (pooled
@@ -79,9 +84,10 @@ impl LevelChange {
 /// change found; in each, E-Divisive means ([`divisive_candidate`]) proposes the best split of
 /// each segment, the best of all is tested (Student's t of its two sides) and kept while
 /// p ≤ 10·`max_p`, and the next is proposed. Merge: over the whole series, each change's sides
-/// reach to its neighbouring changes; while one has p ≥ `max_p`, or a side shorter than
-/// `min_segment`, or a shift not above `min_shift`, the weakest (greatest p; shortest side
-/// first; then least |shift|) is dropped and its neighbours are tested again.
+/// reach to its neighbouring changes; while one has a side shorter than `min_segment` (in
+/// values, or above 1 in values nearer that side's mean than the other's), or p ≥ `max_p`, or
+/// a shift not above `min_shift`, the weakest (a short one with the greatest p first; then
+/// the greatest p; then the least |shift|) is dropped and its neighbours are tested again.
 ///
 /// Assumes the values between changes are independent and about normal, with one variance
 /// (the t-test's pooling). The t-test uses the sample standard deviation (`n − 1`), where Otava
@@ -153,6 +159,12 @@ fn moments(xs: &[f64]) -> (f64, f64, usize) {
 fn test_sides(index: usize, qhat: f64, left: &[f64], right: &[f64], conf: f64) -> LevelChange {
     let (m1, s1, n1) = moments(left);
     let (m2, s2, n2) = moments(right);
+    let nearer = |xs: &[f64], own: f64, other: f64| {
+        xs.iter()
+            .filter(|x| (*x - own).abs() < (*x - other).abs())
+            .count()
+    };
+    let support = (nearer(left, m1, m2), nearer(right, m2, m1));
     let dof = (n1 + n2) as f64 - 2.0;
     let (p, shift_ci) = if dof > 0.0 {
         let pooled = ((n1 as f64 - 1.0) * s1 * s1 + (n2 as f64 - 1.0) * s2 * s2) / dof;
@@ -181,6 +193,7 @@ fn test_sides(index: usize, qhat: f64, left: &[f64], right: &[f64], conf: f64) -
         n_after: n2,
         sd_before: s1,
         sd_after: s2,
+        support,
         p,
         shift_ci,
     }
@@ -274,7 +287,10 @@ fn merge(xs: &[f64], weak: Vec<(usize, f64)>, config: &LevelChangeConfig) -> Vec
         .map(|i| retest(xs, &cps, i, config.confidence))
         .collect();
     while !tested.is_empty() {
-        let short = |c: &LevelChange| c.n_before.min(c.n_after) < config.min_segment;
+        let short = |c: &LevelChange| {
+            c.n_before.min(c.n_after) < config.min_segment
+                || (config.min_segment > 1 && c.support.0.min(c.support.1) < config.min_segment)
+        };
         // The weakest: a change with a side too short (the greatest p among them), else the
         // one with the greatest p when it is not significant, else the least shift when it is
         // not above the least. Ties go to the first, as Python's max and min do.
@@ -316,4 +332,114 @@ fn merge(xs: &[f64], weak: Vec<(usize, f64)>, config: &LevelChangeConfig) -> Vec
 /// logarithms: `(exp(low) − 1, exp(high) − 1)`.
 pub fn relative_interval(shift_ci: (f64, f64)) -> (f64, f64) {
     (shift_ci.0.exp_m1(), shift_ci.1.exp_m1())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn pilot_config() -> LevelChangeConfig {
+        LevelChangeConfig {
+            min_segment: 3,
+            min_shift: 0.01f64.ln_1p(),
+            ..LevelChangeConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_clear_step_is_one_change_with_its_interval() {
+        let xs: Vec<f64> = (0..30)
+            .map(|i| if i < 17 { 0.0 } else { 0.08 } + 0.003 * ((i * 7 % 5) as f64 - 2.0))
+            .collect();
+        let found = level_changes(&xs, &pilot_config()).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        let c = found[0];
+        assert_eq!((c.index, c.n_before, c.n_after), (17, 17, 13));
+        let (lo, hi) = c.shift_ci.unwrap();
+        assert!(
+            lo < c.shift() && c.shift() < hi && lo > 0.07 && hi < 0.09,
+            "{c:?}"
+        );
+        assert!(c.p < 1e-10);
+    }
+
+    #[test]
+    fn bad_settings_and_values_are_errors() {
+        let c = LevelChangeConfig::default();
+        assert!(level_changes(&[1.0, f64::NAN, 2.0], &c).is_err());
+        for bad in [
+            LevelChangeConfig { window: 1, ..c },
+            LevelChangeConfig { max_p: 0.0, ..c },
+            LevelChangeConfig {
+                min_shift: -1.0,
+                ..c
+            },
+            LevelChangeConfig {
+                min_segment: 0,
+                ..c
+            },
+            LevelChangeConfig {
+                confidence: 1.0,
+                ..c
+            },
+        ] {
+            assert!(level_changes(&[1.0, 2.0, 3.0], &bad).is_err(), "{bad:?}");
+        }
+        assert!(level_changes(&[], &c).unwrap().is_empty());
+        assert!(level_changes(&[1.0, 2.0], &c).unwrap().is_empty());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// Changes are sorted, inside the series, with at least `min_segment` values at each
+        /// level, significant and larger than the least shift.
+        #[test]
+        fn changes_keep_their_rules(
+            xs in proptest::collection::vec(-1.0f64..1.0, 0..80),
+            steps in proptest::collection::vec((0usize..80, -0.5f64..0.5), 0..4),
+        ) {
+            let mut xs = xs;
+            for (at, by) in steps {
+                for x in xs.iter_mut().skip(at) {
+                    *x += by;
+                }
+            }
+            let config = pilot_config();
+            let found = level_changes(&xs, &config).unwrap();
+            for w in found.windows(2) {
+                prop_assert!(w[0].index < w[1].index);
+            }
+            for c in &found {
+                prop_assert!(c.index >= 3 && c.index + 3 <= xs.len());
+                prop_assert!(c.n_before >= 3 && c.n_after >= 3);
+                prop_assert!(c.support.0 >= 3 && c.support.1 >= 3);
+                prop_assert!(c.p < config.max_p);
+                prop_assert!(c.shift().abs() > config.min_shift);
+            }
+        }
+
+        /// Changing the unit (times a power of two, so exactly) moves no change: the statistic
+        /// and the t-test are scale-free.
+        #[test]
+        fn the_unit_moves_no_change(
+            xs in proptest::collection::vec(-1.0f64..1.0, 0..60),
+            at in 0usize..60,
+            by in -0.3f64..0.3,
+            scale in -3i32..4,
+        ) {
+            let mut xs = xs;
+            for x in xs.iter_mut().skip(at) {
+                *x += by;
+            }
+            let config = LevelChangeConfig { min_segment: 3, ..LevelChangeConfig::default() };
+            let k = 2f64.powi(scale);
+            let scaled: Vec<f64> = xs.iter().map(|x| x * k).collect();
+            let at = |v: &[f64]| -> Vec<usize> {
+                level_changes(v, &config).unwrap().iter().map(|c| c.index).collect()
+            };
+            prop_assert_eq!(at(&xs), at(&scaled));
+        }
+    }
 }
