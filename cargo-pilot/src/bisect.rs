@@ -174,11 +174,12 @@ fn short(c: &str) -> &str {
 
 impl Bisect<'_> {
     /// Checks `commit` out into worktree `name` under `target/pilot/bisect/` and builds it into
-    /// a target directory of its own; `None` when it does not build.
+    /// `target/pilot/bisect/target` (one for every commit: each build after the first compiles
+    /// only what changed); `None` when it does not build.
     fn build(&mut self, name: &str, commit: &str) -> Result<Option<Vec<BenchExe>>, Failure> {
         let dir = self.target_dir.join("pilot").join("bisect");
         let worktree = dir.join(name);
-        let build_target = dir.join(format!("{name}-target"));
+        let build_target = dir.join("target");
         self.repo
             .checkout(&self.target_dir, &worktree, commit)
             .with_context(|| {
@@ -210,6 +211,38 @@ impl Bisect<'_> {
                 Ok(None)
             }
         }
+    }
+
+    /// Copies `exes` to `target/pilot/bisect/good-bin/`, where later builds cannot replace
+    /// them.
+    fn keep(&self, exes: &[BenchExe]) -> Result<Vec<BenchExe>, Failure> {
+        let bin = self
+            .target_dir
+            .join("pilot")
+            .join("bisect")
+            .join("good-bin");
+        std::fs::create_dir_all(&bin)
+            .with_context(|| format!("failed to create `{}`", bin.display()))?;
+        exes.iter()
+            .map(|e| {
+                let name = e
+                    .path
+                    .file_name()
+                    .ok_or_else(|| anyhow!("`{}` has no file name", e.path.display()))?;
+                let to = bin.join(name);
+                std::fs::copy(&e.path, &to).with_context(|| {
+                    format!(
+                        "failed to copy `{}` to `{}`",
+                        e.path.display(),
+                        to.display()
+                    )
+                })?;
+                Ok(BenchExe {
+                    path: to,
+                    ..e.clone()
+                })
+            })
+            .collect()
     }
 
     /// The benches selected in both builds, matched by target and name.
@@ -382,6 +415,9 @@ impl Bisect<'_> {
         let good_exes = self
             .build("good", good)?
             .ok_or_else(|| Failure::Error(anyhow!("GOOD ({}) does not build", short(good))))?;
+        // The commits' builds go into the same target directory, under the same file names:
+        // GOOD's executables are kept apart.
+        let good_exes = self.keep(&good_exes)?;
         let bad_exes = self
             .build("commit", &bad)?
             .ok_or_else(|| Failure::Error(anyhow!("BAD ({}) does not build", short(&bad))))?;
