@@ -1,0 +1,143 @@
+//! The history store's speed (issue 30's bars), measured with pilot: appending one run of 100
+//! benches to a SQLite history of 10 000 runs × 100 benches (the bar: under 1 s), and reading
+//! one bench's series of 10 000 runs (under 0.2 s).
+//!
+//!   cargo bench -p cargo-pilot --bench history
+//!
+//! The history is built once (about a minute) under cargo's `CARGO_TARGET_TMPDIR` and reused;
+//! each append adds a run, so the history grows by 100 results per unit (0.01% each).
+//! cargo-pilot is a binary: its `history` module (and the `args` it reads) are compiled in here
+//! from their source files.
+
+#[allow(dead_code, unused_imports)]
+#[path = "../src/args.rs"]
+mod args;
+#[allow(dead_code, unused_imports)]
+#[path = "../src/history/mod.rs"]
+mod history;
+
+use std::path::PathBuf;
+
+use history::{Git, History, Location, Query, RunRecord};
+use pilot::Bencher;
+use pilot_engine::schema::MachineDoc;
+
+const BENCHES: usize = 100;
+
+/// Whether this is a measurement (`cargo bench` passes `--bench`), not a test run (`cargo test
+/// --benches`), which checks the benches on a history of 100 runs.
+fn measuring() -> bool {
+    std::env::args().any(|a| a == "--bench")
+}
+
+/// Runs in the history: 10 000 when measuring.
+fn runs() -> usize {
+    if measuring() { 10_000 } else { 100 }
+}
+
+fn location() -> Location {
+    let name = format!("history-bench-{}.sqlite", runs());
+    Location::Sqlite(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name))
+}
+
+fn machine() -> MachineDoc {
+    MachineDoc {
+        cpu: Some("Bench CPU".into()),
+        cores: Some(2),
+        os: "linux".into(),
+        arch: "x86_64".into(),
+        pilot: "0.1.0".into(),
+        ..MachineDoc::default()
+    }
+}
+
+/// Run `i`: 100 benches, a commit of its own (not in any repository: the history records it
+/// as given), on branch `main`.
+fn run(i: usize) -> RunRecord {
+    let results = (0..BENCHES)
+        .map(|b| history::ResultRecord {
+            target: "bench".into(),
+            bench: format!("group_{}/bench_{b:03}", b % 10),
+            started: format!("2026-01-01T00:00:00Z#{i}"),
+            status: "ok".into(),
+            unit: Some("ns".into()),
+            estimate: Some(1000.0 + (i % 7) as f64),
+            low: Some(990.0),
+            high: Some(1010.0),
+            confidence: Some(0.95),
+            estimator: Some("trimmed".into()),
+            processes: vec![999.0, 1000.0, 1001.0, 1002.0, 998.0],
+        })
+        .collect();
+    RunRecord {
+        source: "bench",
+        commit: Some(format!("{i:040x}")),
+        dirty: Some(false),
+        branch: Some("main".into()),
+        machine: machine(),
+        machine_name: "bench-machine".into(),
+        started: "2026-01-01T00:00:00Z".into(),
+        results,
+    }
+}
+
+/// A git that knows no commit (a folder outside any repository): the history keeps what it is
+/// given, as in a CI job whose clone lacks the older commits.
+fn git() -> Git {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("history-bench-no-repo");
+    std::fs::create_dir_all(&dir).unwrap();
+    Git::at(&dir)
+}
+
+/// The history of 10 000 runs, built on first use.
+fn history() -> History {
+    let loc = location();
+    let mut h = History::open(&loc).unwrap();
+    let bench = h.benches(&Query::default()).unwrap();
+    let have = match bench.first() {
+        Some(b) => h
+            .series(b, &Query::default())
+            .unwrap()
+            .first()
+            .map_or(0, |s| s.points.len()),
+        None => 0,
+    };
+    if have < runs() {
+        eprintln!(
+            "building the history of {} runs × {BENCHES} benches (once)…",
+            runs()
+        );
+        let git = git();
+        for i in have..runs() {
+            h.append(&run(i), &git, false).unwrap();
+        }
+    }
+    h
+}
+
+/// One run of 100 benches appended (one transaction).
+#[pilot::bench(max_time = 20)]
+fn append_run_to_10k(b: &mut Bencher) {
+    let mut h = history();
+    let git = git();
+    let mut i = runs() + std::process::id() as usize * 1_000_000;
+    b.iter(|| {
+        i += 1;
+        h.append(&run(i), &git, false).unwrap()
+    });
+}
+
+/// One bench's series of 10 000 runs read back.
+#[pilot::bench(max_time = 20)]
+fn list_one_series_of_10k(b: &mut Bencher) {
+    let mut h = history();
+    let benches = h.benches(&Query::default()).unwrap();
+    let one = benches[benches.len() / 2].clone();
+    b.iter(|| {
+        let s = h.series(&one, &Query::default()).unwrap();
+        assert!(s[0].points.len() >= runs());
+        s
+    });
+}
+
+pilot::main!();
