@@ -49,7 +49,7 @@ pub struct SeriesArgs {
     /// Match FILTER exactly
     #[arg(long)]
     pub exact: bool,
-    /// Runs of this branch [default: the branch checked out, or `PILOT_BRANCH`]
+    /// Runs of this branch [default: `PILOT_BRANCH`, else the branch checked out]
     #[arg(long, value_name = "NAME")]
     pub branch: Option<String>,
     /// Machines whose name (`PILOT_MACHINE`, else the host name) contains NAME
@@ -59,8 +59,8 @@ pub struct SeriesArgs {
     #[arg(long)]
     pub all: bool,
     /// How the output prints
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = SeriesFormat::Table)]
+    pub format: SeriesFormat,
     /// A change needs the t-test's p below this
     #[arg(
         long,
@@ -225,6 +225,17 @@ pub enum Format {
     /// A Markdown table, for a pull-request comment
     Md,
     /// A `pilot.compare/1` document
+    Json,
+}
+
+/// How `cargo pilot history` and `cargo pilot changes` print.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeriesFormat {
+    /// Aligned columns for a terminal
+    Table,
+    /// Markdown tables, for a pull-request comment or a wiki
+    Md,
+    /// A `pilot.history/1` (history) or `pilot.changes/1` (changes) document
     Json,
 }
 

@@ -8,7 +8,7 @@ use anyhow::anyhow;
 use pilot_engine::fmt::{columns, format_p, markdown_code, terminal};
 use serde_json::json;
 
-use crate::args::{Format, SeriesArgs};
+use crate::args::{SeriesArgs, SeriesFormat};
 use crate::exit::{Exit, Failure};
 use crate::history::{self, FoundChange, Series};
 
@@ -69,9 +69,9 @@ pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
         std::cmp::Reverse((p.committed_at, p.position, p.started.clone()))
     });
     match args.series.format {
-        Format::Table => print!("{}", table(&listed, &all, &sel.options)),
-        Format::Md => print!("{}", markdown(&listed)),
-        Format::Json => println!(
+        SeriesFormat::Table => print!("{}", table(&listed, &all, &sel.options)),
+        SeriesFormat::Md => print!("{}", markdown(&listed)),
+        SeriesFormat::Json => println!(
             "{}",
             serde_json::to_string_pretty(&json!({
                 "schema": "pilot.changes/1",

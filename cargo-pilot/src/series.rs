@@ -10,7 +10,7 @@ use pilot_engine::fmt::{columns, format_ns, format_p, markdown_code, terminal};
 use pilot_engine::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
 use serde_json::{Value as Json, json};
 
-use crate::args::{Format, HistoryArg, SeriesArgs, Workspace};
+use crate::args::{HistoryArg, SeriesArgs, SeriesFormat, Workspace};
 use crate::exit::Failure;
 use crate::history::{self, FoundChange, Git, History, Point, Series};
 
@@ -83,9 +83,9 @@ pub fn run(args: &HistoryArgs) -> Result<ExitCode, Failure> {
         .map(|s| history::changes_of(s, &sel.options))
         .collect();
     match args.series.format {
-        Format::Table => print!("{}", table(&all, &found, sel.query.branch.as_deref())),
-        Format::Md => print!("{}", markdown(&all, &found)),
-        Format::Json => println!(
+        SeriesFormat::Table => print!("{}", table(&all, &found, sel.query.branch.as_deref())),
+        SeriesFormat::Md => print!("{}", markdown(&all, &found)),
+        SeriesFormat::Json => println!(
             "{}",
             serde_json::to_string_pretty(&document(&all, &found)).expect("JSON values serialise")
         ),

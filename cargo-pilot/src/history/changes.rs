@@ -36,12 +36,14 @@ pub struct FoundChange {
     pub point: usize,
     /// The commit it starts at (the first measured at the new level).
     pub commit: Option<String>,
+    /// Its subject line.
     pub subject: Option<String>,
     /// The commit measured before it.
     pub previous: Option<String>,
     /// The relative change of the geometric mean time, and its interval.
     pub change: f64,
     pub change_ci: Option<(f64, f64)>,
+    /// Student's t-test of the commits on either side.
     pub p: f64,
     /// Commits on each side.
     pub before: usize,

@@ -10,6 +10,7 @@ pub struct Query {
     /// Bench names containing one of these (exactly equal with `exact`); every bench when
     /// empty.
     pub filters: Vec<String>,
+    /// Match the filters exactly.
     pub exact: bool,
     /// Only this branch's runs; every branch when `None`.
     pub branch: Option<String>,
@@ -22,23 +23,30 @@ pub struct Query {
 /// One run of one bench.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Point {
+    /// The run's id in the history.
     pub run_id: i64,
+    /// The commit measured, its subject, committer time (Unix seconds) and first-parent depth.
     pub commit: Option<String>,
     pub subject: Option<String>,
     pub committed_at: Option<i64>,
     pub position: Option<i64>,
+    /// Whether tracked files had uncommitted changes.
     pub dirty: Option<bool>,
+    /// The branch it was recorded on.
     pub branch: Option<String>,
     /// False once a rebase or force-push took the commit off its branch.
     pub on_branch: bool,
+    /// When the run started (RFC 3339), and what made it (`bench`, `run`, `bisect`, `add`).
     pub started: String,
     pub source: String,
+    /// The result's status, and the time per unit with its interval (ns) and confidence.
     pub status: String,
     pub unit: Option<String>,
     pub estimate: Option<f64>,
     pub low: Option<f64>,
     pub high: Option<f64>,
     pub confidence: Option<f64>,
+    /// Each process's estimate.
     pub processes: Vec<f64>,
 }
 
@@ -73,11 +81,13 @@ fn parse_time(s: &str) -> Option<i64> {
 /// One bench's series on one machine.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
+    /// The bench target and the bench.
     pub target: String,
     pub bench: String,
     /// The machine's name, and its CPU and cores as recorded.
     pub machine: String,
     pub machine_detail: String,
+    /// Its runs, oldest commit first.
     pub points: Vec<Point>,
 }
 

@@ -28,11 +28,13 @@ pub struct RunRecord {
 /// One bench's result in a run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResultRecord {
+    /// The bench target and the bench's name.
     pub target: String,
     pub bench: String,
     /// When its session started (RFC 3339): with the bench and the machine, it tells a result
     /// already in the history (`history add` twice adds nothing the second time).
     pub started: String,
+    /// How the session ended.
     pub status: String,
     /// The time's unit (`ns`), `None` without an estimate.
     pub unit: Option<String>,

@@ -23,8 +23,11 @@ pub struct HistoryPoint {
 /// A change point: the index of the first point at the new level, whether it is a slowdown,
 /// and its text (`+8.1%`).
 pub struct HistoryChange {
+    /// Index of the first point at the new level.
     pub at: usize,
+    /// Whether it is a slowdown (drawn red; green otherwise).
     pub slower: bool,
+    /// What the line is labelled with.
     pub text: String,
 }
 
