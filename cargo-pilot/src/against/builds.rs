@@ -18,6 +18,10 @@ pub struct Builds {
     pub target_dir: std::path::PathBuf,
     /// REV's commit, by its first 12 hex digits: the baseline's name.
     pub short: String,
+    /// REV's commit, whole.
+    pub commit: String,
+    /// The working tree's workspace root (the history reads its branch there).
+    pub root: std::path::PathBuf,
     /// REV's bench executables.
     pub base_exes: Vec<BenchExe>,
     /// The working tree's.
@@ -91,6 +95,8 @@ pub fn prepare(
     Ok(Builds {
         target_dir,
         short,
+        commit: commit.clone(),
+        root: root.clone(),
         base_exes,
         head_exes,
     })

@@ -96,6 +96,7 @@ fn compare_builds(
     let machine = pilot_engine::probe::machine();
     let mut comparisons = Vec::new();
     let mut head_docs: Vec<ResultDoc> = Vec::new();
+    let mut base_docs: Vec<ResultDoc> = Vec::new();
     let mut saved = Saved::default();
     let mut failed = false;
     for b in &benches {
@@ -112,7 +113,15 @@ fn compare_builds(
         failed |= done.comparison.verdict == Verdict::Failed;
         // Each bench's results are saved as it finishes: an interrupted run keeps them.
         failed |= !save_sides(b, &done, (target_dir, short), &mut saved);
-        head_docs.extend(done.head);
+        head_docs.extend(done.head.clone());
+        if let Some(mut base) = done.base.clone() {
+            // The base's processes ran REV's build: its commit, clean.
+            if let Some(m) = base.machine.as_mut() {
+                m.git_commit = Some(builds.commit.clone());
+                m.git_dirty = Some(false);
+            }
+            base_docs.push(base);
+        }
         comparisons.push(done.comparison);
         if failed && args.settings.on("fail_fast") {
             break;
@@ -131,6 +140,16 @@ fn compare_builds(
     if !ranked.is_empty() {
         out.say(ranked.trim());
     }
+    // Both sides into the history: REV's runs at its commit, the working tree's at HEAD
+    // (dirty when it is); the results are saved already, whatever the history says.
+    let both: Vec<ResultDoc> = base_docs.into_iter().chain(head_docs).collect();
+    crate::history::append_docs(
+        args.history.history.as_deref(),
+        target_dir,
+        &both,
+        "bench",
+        &builds.root,
+    )?;
     Ok(comparison_exit(failed, &comparisons))
 }
 
