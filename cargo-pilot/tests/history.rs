@@ -592,6 +592,48 @@ fn an_unreachable_database_loses_nothing_of_the_run() {
             "{}",
             text(&o)
         );
+        // A second run, and the report draws the series.
+        let o = pilot(
+            &dir,
+            &[
+                "run",
+                "--max-time",
+                "0.3",
+                "--out",
+                out.to_str().unwrap(),
+                "--history",
+                &b.flag(),
+                "-n",
+                "nothing",
+                "true",
+            ],
+            &[],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        let page = dir.join("page");
+        let o = pilot(
+            &dir,
+            &[
+                "report",
+                "--results",
+                out.to_str().unwrap(),
+                "--out",
+                page.to_str().unwrap(),
+                "--history",
+                &b.flag(),
+            ],
+            &[],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+        let at = html
+            .find("<section id=\"history\">")
+            .expect("a history section");
+        let section = &html[at..];
+        assert!(
+            section.contains("<h3>nothing (run) on ") && section.contains("<svg"),
+            "{section}"
+        );
     }
     // PILOT_HISTORY=off keeps none.
     let o = pilot(
