@@ -590,16 +590,19 @@ fn evidence(
         _ => "no change measured".into(),
     };
     let p = c.p.map_or(String::new(), |p| {
-        format!(", p {}", pilot_engine::fmt::format_p(p))
+        format!(", {}", pilot_engine::fmt::p_clause(p))
     });
     let error = match c.verdict {
-        Verdict::Regressed | Verdict::Improved => format!(
-            "error rate ≤ {} (p < {})",
-            pilot_engine::fmt::format_p(c.p.unwrap_or(options.alpha)),
-            options.alpha
-        ),
+        Verdict::Regressed | Verdict::Improved => {
+            let p = pilot_engine::fmt::format_p(c.p.unwrap_or(options.alpha));
+            let at_most = match p.strip_prefix('<') {
+                Some(floor) => format!("< {floor}"),
+                None => format!("≤ {p}"),
+            };
+            format!("error rate {at_most} (p < {})", options.alpha)
+        }
         Verdict::NoChange => format!(
-            "error rate ≤ {}% (the {}% interval lies within ±{}%)",
+            "error rate ≤ {:.1}% (the {:.0}% interval lies within ±{}%)",
             100.0 * (1.0 - confidence) / 2.0,
             100.0 * confidence,
             100.0 * options.noise
@@ -663,10 +666,19 @@ mod tests {
     fn each_verdict_states_its_error_rate() {
         let o = pilot_engine::compare::CompareOptions::default();
         let e = evidence(&cmp(Verdict::NoChange, 0.001), 0.95, &o);
-        assert!(e.contains("error rate ≤ 2.5%"), "{e}");
+        assert!(
+            e.contains("error rate ≤ 2.5% (the 95% interval lies within ±1%)"),
+            "{e}"
+        );
         let mut r = cmp(Verdict::Regressed, 0.08);
         r.p = Some(1e-6);
         let e = evidence(&r, 0.95, &o);
-        assert!(e.contains("error rate ≤") && e.contains("p < 0.01"), "{e}");
+        assert!(
+            e.contains("p < 0.0001, 6 pairs: regressed; error rate < 0.0001 (p < 0.01)"),
+            "{e}"
+        );
+        r.p = Some(0.003);
+        let e = evidence(&r, 0.95, &o);
+        assert!(e.contains("error rate ≤ 0.003 (p < 0.01)"), "{e}");
     }
 }

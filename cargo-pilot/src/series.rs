@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow};
-use pilot_engine::fmt::{columns, format_ns, format_p, markdown_code, terminal};
+use pilot_engine::fmt::{columns, format_ns, markdown_code, p_clause, terminal};
 use pilot_engine::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
 use serde_json::{Value as Json, json};
 
@@ -133,7 +133,7 @@ fn time_of(p: &Point) -> (String, String) {
 fn marks(i: usize, p: &Point, found: &[FoundChange]) -> String {
     let mut m = Vec::new();
     if let Some(c) = found.iter().find(|c| c.point == i) {
-        m.push(format!("{} {}, p {}", c.verdict(), c.text(), format_p(c.p)));
+        m.push(format!("{} {}, {}", c.verdict(), c.text(), p_clause(c.p)));
     }
     if p.dirty == Some(true) {
         m.push("dirty tree".into());
