@@ -679,6 +679,6 @@ mod tests {
         );
         r.p = Some(0.003);
         let e = evidence(&r, 0.95, &o);
-        assert!(e.contains("error rate ≤ 0.003 (p < 0.01)"), "{e}");
+        assert!(e.contains("error rate ≤ 0.0030 (p < 0.01)"), "{e}");
     }
 }
