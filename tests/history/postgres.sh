@@ -2,7 +2,8 @@
 # A throwaway PostgreSQL server on loopback, from Debian's packages, for the history's tests and
 # bars (`.ci/run`, `tests/history/bars.sh`).
 #
-#   bash tests/history/postgres.sh start DIR [PORT]   prints the URL of a new server in DIR
+#   bash tests/history/postgres.sh start DIR [PORT]   prints the URL of a server in DIR (new, or
+#                                                     the one stopped there)
 #   bash tests/history/postgres.sh stop DIR           stops it (DIR is kept; remove it after)
 #
 # The server trusts local connections of its superuser `pilot` (a test server: nothing else
@@ -25,7 +26,10 @@ case $action in
   start)
     mkdir -p "$dir"
     if [ "$(id -u)" -eq 0 ]; then chown postgres "$dir"; fi
-    "${as_server[@]}" "$bin/initdb" -D "$dir/data" -U pilot --auth=trust -E UTF8 >"$dir/initdb.log" 2>&1
+    # A server stopped before starts again with its data.
+    if [ ! -d "$dir/data" ]; then
+      "${as_server[@]}" "$bin/initdb" -D "$dir/data" -U pilot --auth=trust -E UTF8 >"$dir/initdb.log" 2>&1
+    fi
     "${as_server[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
       -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off" start >/dev/null
     echo "postgres://pilot@127.0.0.1:$port/postgres"

@@ -331,11 +331,11 @@ pub fn append_docs(
             );
             Ok(())
         }
-        Err(e) => Err(e.context(format!(
-            "this run's results are not in the history, but they are saved under `{}`: \
+        Err(e) => Err(anyhow::anyhow!(
+            "{e:#}\nthis run's results are not in the history, but they are saved under `{}`: \
              `cargo pilot history add` adds them once the history can be reached",
             pilot_engine::store::results_dir(target_dir).display()
-        ))),
+        )),
     }
 }
 
