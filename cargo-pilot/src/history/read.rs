@@ -120,41 +120,52 @@ impl History {
         (bench_id, target, name): &(i64, String, String),
         query: &Query,
     ) -> anyhow::Result<Vec<Series>> {
+        // The machines once (their records are long), the runs without them.
+        let machines: Vec<(i64, String, Option<String>)> = self
+            .db
+            .query("SELECT id, name, record FROM machines", &[])?
+            .into_iter()
+            .filter_map(|r| Some((r[0].int()?, r[1].text()?, r[2].text())))
+            .collect();
         let rows = self.db.query(
-            "SELECT m.id, m.name, m.record, u.id, u.commit_hash, c.subject, c.committed_at, \
+            "SELECT u.machine_id, u.id, u.commit_hash, c.subject, c.committed_at, \
              c.position, u.dirty, u.branch, u.on_branch, u.started, u.source, r.status, r.unit, \
              r.estimate, r.low, r.high, r.confidence, r.processes \
-             FROM results r JOIN runs u ON u.id = r.run_id JOIN machines m ON m.id = u.machine_id \
+             FROM results r JOIN runs u ON u.id = r.run_id \
              LEFT JOIN commits c ON c.hash = u.commit_hash WHERE r.bench_id = ?",
             &[Value::Int(Some(*bench_id))],
         )?;
         let mut series: Vec<(i64, Series)> = Vec::new();
         for r in rows {
             let machine_id = r[0].int().unwrap_or(0);
-            let machine_name = r[1].text().unwrap_or_default();
+            let Some((_, machine_name, record)) = machines.iter().find(|m| m.0 == machine_id)
+            else {
+                continue;
+            };
             if let Some(m) = &query.machine {
                 if !machine_name.contains(m.as_str()) {
                     continue;
                 }
             }
+            let r = &r[1..];
             let point = Point {
-                run_id: r[3].int().unwrap_or(0),
-                commit: r[4].text(),
-                subject: r[5].text(),
-                committed_at: r[6].int(),
-                position: r[7].int(),
-                dirty: r[8].bool(),
-                branch: r[9].text(),
-                on_branch: r[10].bool().unwrap_or(true),
-                started: r[11].text().unwrap_or_default(),
-                source: r[12].text().unwrap_or_default(),
-                status: r[13].text().unwrap_or_default(),
-                unit: r[14].text(),
-                estimate: r[15].real(),
-                low: r[16].real(),
-                high: r[17].real(),
-                confidence: r[18].real(),
-                processes: r[19]
+                run_id: r[0].int().unwrap_or(0),
+                commit: r[1].text(),
+                subject: r[2].text(),
+                committed_at: r[3].int(),
+                position: r[4].int(),
+                dirty: r[5].bool(),
+                branch: r[6].text(),
+                on_branch: r[7].bool().unwrap_or(true),
+                started: r[8].text().unwrap_or_default(),
+                source: r[9].text().unwrap_or_default(),
+                status: r[10].text().unwrap_or_default(),
+                unit: r[11].text(),
+                estimate: r[12].real(),
+                low: r[13].real(),
+                high: r[14].real(),
+                confidence: r[15].real(),
+                processes: r[16]
                     .text()
                     .and_then(|t| serde_json::from_str(&t).ok())
                     .unwrap_or_default(),
@@ -170,9 +181,9 @@ impl History {
             match series.iter_mut().find(|(id, _)| *id == machine_id) {
                 Some((_, s)) => s.points.push(point),
                 None => {
-                    let record: pilot_engine::schema::MachineDoc = r[2]
-                        .text()
-                        .and_then(|t| serde_json::from_str(&t).ok())
+                    let record: pilot_engine::schema::MachineDoc = record
+                        .as_deref()
+                        .and_then(|t| serde_json::from_str(t).ok())
                         .unwrap_or_default();
                     let detail = format!(
                         "{}, {} cores",
@@ -184,7 +195,7 @@ impl History {
                         Series {
                             target: target.clone(),
                             bench: name.clone(),
-                            machine: machine_name,
+                            machine: machine_name.clone(),
                             machine_detail: detail,
                             points: vec![point],
                         },
@@ -194,7 +205,7 @@ impl History {
         }
         let mut out: Vec<Series> = series.into_iter().map(|(_, s)| s).collect();
         for s in &mut out {
-            s.points.sort_by_key(Point::order);
+            s.points.sort_by_cached_key(Point::order);
         }
         out.sort_by(|a, b| a.machine.cmp(&b.machine));
         Ok(out)
