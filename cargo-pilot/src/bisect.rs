@@ -173,12 +173,15 @@ fn short(c: &str) -> &str {
 }
 
 impl Bisect<'_> {
-    /// Checks `commit` out into worktree `name` under `target/pilot/bisect/` and builds it into
-    /// `target/pilot/bisect/target` (one for every commit: each build after the first compiles
-    /// only what changed); `None` when it does not build.
-    fn build(&mut self, name: &str, commit: &str) -> Result<Option<Vec<BenchExe>>, Failure> {
+    /// Checks `commit` out into pilot's worktree `target/pilot/bisect/worktree` and builds it
+    /// into `target/pilot/bisect/target`; `None` when it does not build. One worktree and one
+    /// target directory for every commit: each build after the first compiles only what the
+    /// checkout changed, and cargo's record of what is built always describes that one
+    /// folder (cargo names a package's executables alike from any folder, so builds of two
+    /// folders in one target directory could be taken for each other).
+    fn build(&mut self, commit: &str) -> Result<Option<Vec<BenchExe>>, Failure> {
         let dir = self.target_dir.join("pilot").join("bisect");
-        let worktree = dir.join(name);
+        let worktree = dir.join("worktree");
         let build_target = dir.join("target");
         self.repo
             .checkout(&self.target_dir, &worktree, commit)
@@ -413,13 +416,12 @@ impl Bisect<'_> {
             short(&bad)
         ));
         let good_exes = self
-            .build("good", good)?
+            .build(good)?
             .ok_or_else(|| Failure::Error(anyhow!("GOOD ({}) does not build", short(good))))?;
-        // The commits' builds go into the same target directory, under the same file names:
-        // GOOD's executables are kept apart.
+        // The commits' builds replace GOOD's executables: they are kept apart.
         let good_exes = self.keep(&good_exes)?;
         let bad_exes = self
-            .build("commit", &bad)?
+            .build(&bad)?
             .ok_or_else(|| Failure::Error(anyhow!("BAD ({}) does not build", short(&bad))))?;
         let benches = self.benches(&good_exes, &bad_exes, None)?;
         if benches.is_empty() {
@@ -483,7 +485,7 @@ impl Bisect<'_> {
                 .iter()
                 .min_by_key(|i| i.abs_diff(mid))
                 .expect("not empty");
-            let Some(exes) = self.build("commit", &commits[i])? else {
+            let Some(exes) = self.build(&commits[i])? else {
                 states[i] = State::Skipped;
                 continue;
             };
