@@ -331,7 +331,7 @@ fn the_newest_commit_that_makes_a_slowdown_known_exits_3_once() {
 }
 
 #[test]
-fn machines_never_share_a_series_and_dirty_runs_count_for_no_change() {
+fn machines_never_share_a_series() {
     let dir = tmp("machines");
     let commits = repo(&dir, 6);
     for b in backends(&dir, "machines") {
@@ -388,6 +388,71 @@ fn machines_never_share_a_series_and_dirty_runs_count_for_no_change() {
             &[],
         ));
         assert_eq!(h["series"].as_array().unwrap().len(), 1);
+    }
+}
+
+#[test]
+fn runs_of_a_dirty_tree_are_shown_and_count_for_no_change() {
+    let dir = tmp("dirty");
+    let commits = repo(&dir, 9);
+    for b in backends(&dir, "dirty") {
+        for (i, c) in commits.iter().enumerate() {
+            let started = format!("2026-01-01T00:00:{i:02}Z");
+            let mut doc = result("parse", c, 1000.0 * wiggle(i), &started);
+            // The last three commits were measured with uncommitted changes that made them
+            // 50% slower: not what the commits hold.
+            if i >= 6 {
+                doc["pis"][0]["mean"] = json!(1500.0 * wiggle(i));
+                doc["machine"]["git_dirty"] = json!(true);
+            }
+            let file = dir.join(format!("dirty-{i}.json"));
+            let run = json!({"schema": "pilot.run/1", "results": [doc]});
+            std::fs::write(&file, serde_json::to_vec(&run).unwrap()).unwrap();
+            let o = pilot(
+                &dir,
+                &[
+                    "history",
+                    "add",
+                    "--run",
+                    file.to_str().unwrap(),
+                    "--history",
+                    &b.flag(),
+                    "--target-dir",
+                    "target",
+                ],
+                &[],
+            );
+            assert!(o.status.success(), "{}", text(&o));
+        }
+        let h = json_of(&pilot(
+            &dir,
+            &["history", "--format", "json", "--history", &b.flag()],
+            &[],
+        ));
+        let s = &h["series"][0];
+        let dirty: Vec<bool> = s["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["dirty"].as_bool().unwrap())
+            .collect();
+        assert_eq!(
+            dirty,
+            [false, false, false, false, false, false, true, true, true]
+        );
+        assert!(s["changes"].as_array().unwrap().is_empty(), "{s}");
+        let o = pilot(&dir, &["history", "--history", &b.flag()], &[]);
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("dirty tree"),
+            "{}",
+            text(&o)
+        );
+        assert_eq!(
+            pilot(&dir, &["changes", "--history", &b.flag()], &[])
+                .status
+                .code(),
+            Some(0)
+        );
     }
 }
 
@@ -780,4 +845,51 @@ fn bisect_names_the_commit_that_made_a_bench_slower() {
         "{sources:?}"
     );
     assert!(points.iter().any(|p| p["commit"] == culprit.as_str()));
+}
+
+#[test]
+fn writers_at_once_lose_no_rows() {
+    let dir = tmp("writers");
+    let commits = repo(&dir, 8);
+    for b in backends(&dir, "writers") {
+        // Eight writers on a new history at once: they race to create it, then to append.
+        let children: Vec<std::process::Child> = commits
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let started = format!("2026-01-01T00:00:{i:02}Z");
+                let run = json!({"schema": "pilot.run/1", "results": [
+                    result("parse", c, 1000.0, &started), result("sort", c, 500.0, &started)]});
+                let file = dir.join(format!("writer-{i}.json"));
+                std::fs::write(&file, serde_json::to_vec(&run).unwrap()).unwrap();
+                let mut cmd = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"));
+                cmd.args([
+                    "history",
+                    "add",
+                    "--run",
+                    file.to_str().unwrap(),
+                    "--history",
+                ])
+                .arg(b.flag())
+                .args(["--target-dir", "target"])
+                .current_dir(&dir)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+                cmd.spawn().unwrap()
+            })
+            .collect();
+        for child in children {
+            let o = child.wait_with_output().unwrap();
+            assert!(o.status.success(), "{}", text(&o));
+        }
+        let h = json_of(&pilot(
+            &dir,
+            &["history", "--format", "json", "--history", &b.flag()],
+            &[],
+        ));
+        for s in h["series"].as_array().unwrap() {
+            assert_eq!(s["points"].as_array().unwrap().len(), 8, "{b:?}: {s}");
+        }
+        assert_eq!(h["series"].as_array().unwrap().len(), 2);
+    }
 }
