@@ -737,12 +737,12 @@ fn copy_fixture(dir: &Path) {
         );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::copy(src.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    for bench in ["cost.rs", "checks.rs", "crit.rs"] {
-        std::fs::copy(
-            src.join("benches").join(bench),
-            dir.join("benches").join(bench),
-        )
-        .unwrap();
+    // Every bench file: the manifest names each of them.
+    for entry in std::fs::read_dir(src.join("benches")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            std::fs::copy(&path, dir.join("benches").join(path.file_name().unwrap())).unwrap();
+        }
     }
     std::fs::write(dir.join(".gitignore"), "target\n").unwrap();
 }
