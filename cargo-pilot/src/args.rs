@@ -28,6 +28,61 @@ pub struct Workspace {
     pub target_dir: Option<PathBuf>,
 }
 
+/// Where the history of results over commits is kept (`cargo pilot bench`, `run`, `history`,
+/// `changes`, `bisect`, `report`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct HistoryArg {
+    /// The history of results over commits: a SQLite file, a `postgres://` URL, or `off`
+    /// [default: `target/pilot/history.sqlite`] [PILOT_HISTORY]
+    #[arg(long = "history", value_name = "LOCATION")]
+    pub history: Option<String>,
+}
+
+/// Which series of the history `cargo pilot history` and `cargo pilot changes` read, and how
+/// they print.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SeriesArgs {
+    /// Benches whose names contain one of these (exactly equal with --exact); every bench
+    /// when none is given
+    #[arg(value_name = "FILTER")]
+    pub filters: Vec<String>,
+    /// Match FILTER exactly
+    #[arg(long)]
+    pub exact: bool,
+    /// Runs of this branch [default: `PILOT_BRANCH`, else the branch checked out]
+    #[arg(long, value_name = "NAME")]
+    pub branch: Option<String>,
+    /// Machines whose name (`PILOT_MACHINE`, else the host name) contains NAME
+    #[arg(long, value_name = "NAME")]
+    pub machine: Option<String>,
+    /// Every branch, and runs of commits a rebase or force-push took off their branch
+    #[arg(long)]
+    pub all: bool,
+    /// How the output prints
+    #[arg(long, value_enum, default_value_t = SeriesFormat::Table)]
+    pub format: SeriesFormat,
+    /// A change needs the t-test's p below this
+    #[arg(
+        long,
+        value_name = "P",
+        default_value = "0.001",
+        allow_negative_numbers = true
+    )]
+    pub max_p: Fraction,
+    /// A change needs to be larger than this (0.01 is 1%)
+    #[arg(
+        long,
+        value_name = "X",
+        default_value = "0.01",
+        allow_negative_numbers = true
+    )]
+    pub noise: Noise,
+    #[command(flatten)]
+    pub history: HistoryArg,
+    #[command(flatten)]
+    pub workspace: Workspace,
+}
+
 /// The cargo options that choose what to build, passed through to `cargo bench --no-run`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct CargoOptions {
@@ -112,6 +167,8 @@ pub struct BenchArgs {
     /// `md` and `json`, so standard output can go straight into a file or a PR comment)
     #[arg(long, value_enum, default_value_t = Format::Table, requires = "against")]
     pub format: Format,
+    #[command(flatten)]
+    pub history: HistoryArg,
 }
 
 /// Saving results as a baseline and comparing them with one: `cargo pilot bench` and
@@ -169,6 +226,17 @@ pub enum Format {
     /// A Markdown table, for a pull-request comment
     Md,
     /// A `pilot.compare/1` document
+    Json,
+}
+
+/// How `cargo pilot history` and `cargo pilot changes` print.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeriesFormat {
+    /// Aligned columns for a terminal
+    Table,
+    /// Markdown tables, for a pull-request comment or a wiki
+    Md,
+    /// A `pilot.history/1` (history) or `pilot.changes/1` (changes) document
     Json,
 }
 

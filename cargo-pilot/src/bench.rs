@@ -157,7 +157,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         }
     }
     log.finish();
-    finish(args, &target_dir, got, base, &options)
+    let root = metadata.workspace_root.clone().into_std_path_buf();
+    finish(args, (&target_dir, &root), got, base, &options)
 }
 
 /// The targets to run: with filters (or `--compare-across`), each target lists what it
@@ -294,7 +295,7 @@ fn gather(
 /// document, and the exit code.
 fn finish(
     args: &BenchArgs,
-    target_dir: &Path,
+    (target_dir, root): (&Path, &Path),
     got: Gathered,
     base: Option<Vec<SavedResult>>,
     options: &CompareOptions,
@@ -330,7 +331,17 @@ fn finish(
         .is_some()
         .then(|| pilot_engine::report::comparison_doc(&comparisons, options));
     let failed = got.failed;
+    // The results are on disk already: a history that cannot take them loses nothing, and
+    // the run ends with the error after its run document is written.
+    let recorded = crate::history::append_docs(
+        args.history.history.as_deref(),
+        target_dir,
+        &got.documents,
+        "bench",
+        root,
+    );
     write_run(args, target_dir, got, comparison)?;
+    recorded?;
     Ok(comparison_exit(failed, &comparisons))
 }
 

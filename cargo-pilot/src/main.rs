@@ -14,10 +14,13 @@ mod against;
 mod analyze;
 mod args;
 mod bench;
+mod bisect;
 mod cargo;
+mod changes;
 mod compare;
 mod exit;
 mod export;
+mod history;
 mod import;
 mod interrupt;
 mod list;
@@ -25,6 +28,7 @@ mod program;
 mod report;
 mod resume;
 mod run;
+mod series;
 
 use std::process::ExitCode;
 
@@ -56,6 +60,9 @@ enum Command {
     Export(export::ExportArgs),
     Report(Box<report::ReportArgs>),
     Import(import::ImportArgs),
+    History(Box<series::HistoryArgs>),
+    Changes(Box<changes::ChangesArgs>),
+    Bisect(Box<bisect::BisectArgs>),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +92,9 @@ fn main() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Import(args) => import::run(&args),
+        Command::History(args) => series::run(&args),
+        Command::Changes(args) => changes::run(&args),
+        Command::Bisect(args) => bisect::run(&args),
     };
     result.unwrap_or_else(|failure| {
         let code = failure.code();

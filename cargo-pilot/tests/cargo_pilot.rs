@@ -108,6 +108,8 @@ fn a_team_keeps_baselines_and_catches_regressions() {
         "{out}"
     );
     assert!(out.contains("saved as baseline `base`"), "{out}");
+    // Every run goes into the history (target/pilot/history.sqlite by default).
+    assert!(out.contains("history: 2 results added to `"), "{out}");
     let saved: Value =
         serde_json::from_str(&std::fs::read_to_string(baseline_file("base", "spin")).unwrap())
             .unwrap();
@@ -264,8 +266,17 @@ fn a_team_keeps_baselines_and_catches_regressions() {
             .stderr(std::process::Stdio::null());
         cmd.spawn().unwrap()
     };
+    let history_runs = || {
+        let o = pilot(&["history", "spin", "--all", "--format", "json"], "1", &[]);
+        let doc: Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
+        doc["series"][0]["points"].as_array().unwrap().len()
+    };
+    let before = history_runs();
     let (mut a, mut b) = (spawn(), spawn());
     assert!(a.wait().unwrap().success() && b.wait().unwrap().success());
+    // Both appended to the history: no run lost to the other's write.
+    assert_eq!(history_runs(), before + 2);
     let read =
         |dir: &str| pilot_engine::store::read_dir(&target_dir().join("pilot").join(dir)).unwrap();
     assert_eq!(read("baselines/twice/cost").len(), 2);

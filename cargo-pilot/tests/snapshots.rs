@@ -158,6 +158,10 @@ fn help_of_every_command() {
         &["import"],
         &["import", "criterion"],
         &["import", "hyperfine"],
+        &["history"],
+        &["history", "add"],
+        &["changes"],
+        &["bisect"],
     ];
     for command in commands {
         let mut args = command.to_vec();

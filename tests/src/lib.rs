@@ -37,6 +37,10 @@ mod comparing {}
 #[doc = include_str!("../../book/src/ci.md")]
 mod ci {}
 
+/// `book/src/history.md`
+#[doc = include_str!("../../book/src/history.md")]
+mod history {}
+
 /// `book/src/command-line-programs.md`
 #[doc = include_str!("../../book/src/command-line-programs.md")]
 mod command_line_programs {}

@@ -18,6 +18,10 @@ pub struct Builds {
     pub target_dir: std::path::PathBuf,
     /// REV's commit, by its first 12 hex digits: the baseline's name.
     pub short: String,
+    /// REV's commit, whole.
+    pub commit: String,
+    /// The working tree's workspace root (the history reads its branch there).
+    pub root: std::path::PathBuf,
     /// REV's bench executables.
     pub base_exes: Vec<BenchExe>,
     /// The working tree's.
@@ -91,6 +95,8 @@ pub fn prepare(
     Ok(Builds {
         target_dir,
         short,
+        commit: commit.clone(),
+        root: root.clone(),
         base_exes,
         head_exes,
     })
@@ -105,8 +111,40 @@ fn base_options(
     (against, target_dir): (&Path, &Path),
     base: &str,
 ) -> Result<CargoOptions, Failure> {
-    let worktree = against.join("worktree");
-    let manifest = match &args.cargo.manifest_path {
+    let base_target = args
+        .base_target_dir
+        .clone()
+        .unwrap_or_else(|| against.join("target"));
+    checkout_options(
+        &args.cargo,
+        (top, root),
+        (&against.join("worktree"), &base_target, target_dir),
+        base,
+    )
+    .map_err(|e| match e {
+        Failure::Usage(e) => {
+            Failure::Usage(anyhow!("--base-target-dir `{}` {e}", base_target.display()))
+        }
+        e => e,
+    })
+}
+
+/// The cargo options of a build of a checkout at `worktree` (of the repository at `top`, whose
+/// workspace is at `root`) into `build_target`: `cargo`'s options with the manifest at the place
+/// the working tree's is, and that target directory, which must not be the working tree's own
+/// `target_dir`. `what` names the checkout for messages.
+///
+/// # Errors
+///
+/// The manifest is outside the repository, the checkout has no such manifest, or the target
+/// directories are one (a usage error: the two builds would overwrite each other).
+pub fn checkout_options(
+    cargo: &CargoOptions,
+    (top, root): (&Path, &Path),
+    (worktree, build_target, target_dir): (&Path, &Path, &Path),
+    what: &str,
+) -> Result<CargoOptions, Failure> {
+    let manifest = match &cargo.manifest_path {
         Some(path) => std::fs::canonicalize(path)
             .with_context(|| format!("failed to find `{}`", path.display()))?,
         None => root.join("Cargo.toml"),
@@ -118,17 +156,13 @@ fn base_options(
             top.display()
         )
     })?;
-    let base_manifest = worktree.join(relative);
-    if !base_manifest.is_file() {
+    let checkout_manifest = worktree.join(relative);
+    if !checkout_manifest.is_file() {
         return Err(Failure::Error(anyhow!(
-            "{base} has no `{}`: the workspace did not exist there",
+            "{what} has no `{}`: the workspace did not exist there",
             relative.display()
         )));
     }
-    let base_target = args
-        .base_target_dir
-        .clone()
-        .unwrap_or_else(|| against.join("target"));
     // cargo names a workspace's own artifacts by their path inside the workspace, so the two
     // builds in one target directory would overwrite each other's executables.
     let same = |a: &Path, b: &Path| {
@@ -136,17 +170,16 @@ fn base_options(
             .ok()
             .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
     };
-    if same(&base_target, target_dir) {
+    if same(build_target, target_dir) {
         return Err(Failure::Usage(anyhow!(
-            "--base-target-dir `{}` is the working tree's own target directory: the two builds \
-             would overwrite each other's bench executables; give REV a directory of its own",
-            base_target.display()
+            "is the working tree's own target directory: the two builds would overwrite each \
+             other's bench executables; give {what} a directory of its own"
         )));
     }
     Ok(CargoOptions {
-        manifest_path: Some(base_manifest),
-        target_dir: Some(base_target),
+        manifest_path: Some(checkout_manifest),
+        target_dir: Some(build_target.to_path_buf()),
         packages: Vec::new(),
-        ..args.cargo.clone()
+        ..cargo.clone()
     })
 }

@@ -7,13 +7,13 @@
 //! moment is in both processes of a pair, and cancels in their ratio
 //! ([`pilot_engine::compare::compare_paired`]).
 
-mod builds;
+pub mod builds;
 mod counts;
-mod finished;
-mod git;
+pub mod finished;
+pub mod git;
 mod groups;
-mod pairs;
-mod plan;
+pub mod pairs;
+pub mod plan;
 mod process;
 mod report;
 
@@ -34,22 +34,26 @@ use plan::Plan;
 use report::Saved;
 
 /// A bench of the comparison: where it is in each build.
-struct Bench<'a> {
+pub struct Bench<'a> {
     /// The bench target as results name it (`cost`, from `cost-<hash>`).
-    target: String,
-    name: String,
-    base: Option<&'a BenchExe>,
-    head: Option<&'a BenchExe>,
+    pub target: String,
+    /// The bench's name.
+    pub name: String,
+    /// Its executable in the base build, and in the new one.
+    pub base: Option<&'a BenchExe>,
+    pub head: Option<&'a BenchExe>,
 }
 
 /// Where the comparison prints: progress goes to standard error when standard output carries
 /// Markdown or JSON, so that the output can be redirected into a comment or a file as is.
-struct Out {
-    format: Format,
+pub struct Out {
+    /// The format of standard output.
+    pub format: Format,
 }
 
 impl Out {
-    fn say(&self, line: &str) {
+    /// Prints a line of progress.
+    pub fn say(&self, line: &str) {
         if self.format == Format::Table {
             println!("{line}");
         } else {
@@ -101,6 +105,7 @@ fn compare_builds(
     let machine = pilot_engine::probe::machine();
     let mut comparisons = Vec::new();
     let mut head_docs: Vec<ResultDoc> = Vec::new();
+    let mut base_docs: Vec<ResultDoc> = Vec::new();
     let mut saved = Saved::default();
     let mut failed = false;
     for b in &benches {
@@ -138,7 +143,15 @@ fn compare_builds(
         }
         // Each bench's results are saved as it finishes: an interrupted run keeps them.
         failed |= !save_sides(b, &done, (target_dir, short), &mut saved);
-        head_docs.extend(done.head);
+        head_docs.extend(done.head.clone());
+        if let Some(mut base) = done.base.clone() {
+            // The base's processes ran REV's build: its commit, clean.
+            if let Some(m) = base.machine.as_mut() {
+                m.git_commit = Some(builds.commit.clone());
+                m.git_dirty = Some(false);
+            }
+            base_docs.push(base);
+        }
         comparisons.push(done.comparison);
         if failed && args.settings.on("fail_fast") {
             break;
@@ -157,6 +170,16 @@ fn compare_builds(
     if !ranked.is_empty() {
         out.say(ranked.trim());
     }
+    // Both sides into the history: REV's runs at its commit, the working tree's at HEAD
+    // (dirty when it is); the results are saved already, whatever the history says.
+    let both: Vec<ResultDoc> = base_docs.into_iter().chain(head_docs).collect();
+    crate::history::append_docs(
+        args.history.history.as_deref(),
+        target_dir,
+        &both,
+        "bench",
+        &builds.root,
+    )?;
     Ok(comparison_exit(failed, &comparisons))
 }
 

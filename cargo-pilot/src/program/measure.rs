@@ -22,7 +22,7 @@ use pilot_engine::report::{LiveProgress, TimePer, render_table};
 use pilot_engine::runner::{LineStyle, MachineSpeed, print_outcome, row};
 use pilot_engine::runner::{group_config, group_doc, group_report, rank_sessions, render_report};
 use pilot_engine::runner::{load_baseline, save_result};
-use pilot_engine::schema::{GroupDoc, MachineDoc, RUN_SCHEMA, RunDoc};
+use pilot_engine::schema::{GroupDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use pilot_engine::session::group::{PairComparison, run_group};
 use pilot_engine::session::{SessionConfig, SessionResult, Status, Workload, run_session, stop};
 use pilot_engine::store::{self, result};
@@ -52,7 +52,7 @@ struct GroupOutcome {
 /// (see [`super::run`]). Phases: the start (clock, machine, speed probe), the shell's
 /// start-up, each program's set-up, the sessions (interleaved or one after another), the
 /// clean-ups, then the results saved, printed, compared and written.
-pub(super) fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
+pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), String> {
     let base = load_baseline(&plan.root, plan.baseline.as_deref(), TARGET)?;
     let mut start = begin(plan);
     let (shell_ns, shell_hw) = shell_start_up(plan, &mut start.speed)?;
@@ -111,7 +111,8 @@ pub(super) fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
             &serde_json::to_vec_pretty(&doc).expect("documents serialise"),
         );
     }
-    Ok(if interrupted {
+    let docs = measured.iter().map(|m| m.doc.clone()).collect();
+    let code = if interrupted {
         eprintln!(
             "\ninterrupted: the programs finished before it are saved in `{}`",
             store::results_dir(&plan.root).join(TARGET).display()
@@ -123,7 +124,8 @@ pub(super) fn measure_all(plan: &Plan) -> Result<ExitCode, String> {
         ExitCode::from(Exit::Regression)
     } else {
         ExitCode::SUCCESS
-    })
+    };
+    Ok((code, docs))
 }
 
 /// The clock's cost, the machine and its speed probe, and the run announced.

@@ -130,18 +130,19 @@ pub(crate) struct Measured {
 
 /// Measures the plan's programs, prints the results and writes what was asked; the exit
 /// code: 0, 1 (a program failed, or a write), 3 (a regression against the baseline), 130
-/// (interrupted: what finished is kept).
-pub fn run(plan: &Plan) -> ExitCode {
+/// (interrupted: what finished is kept); and the programs' result documents.
+pub fn run(plan: &Plan) -> (ExitCode, Vec<ResultDoc>) {
     interrupt_install();
     match measure::measure_all(plan) {
-        Ok(code) => code,
+        Ok(done) => done,
         Err(e) => {
             eprintln!("error: {e}");
-            if stop::requested() {
+            let code = if stop::requested() {
                 ExitCode::from(pilot_engine::Exit::Interrupted)
             } else {
                 ExitCode::FAILURE
-            }
+            };
+            (code, Vec::new())
         }
     }
 }

@@ -20,7 +20,7 @@ use anyhow::{Context, anyhow};
 use pilot_engine::files::Existing;
 use pilot_engine::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
-use crate::args::{Thresholds, Workspace};
+use crate::args::{HistoryArg, Thresholds, Workspace};
 use crate::exit::Failure;
 
 /// Write an HTML page with plots of the latest results.
@@ -54,6 +54,9 @@ pub struct ReportArgs {
     pub open: bool,
     #[command(flatten)]
     pub thresholds: Thresholds,
+    /// The history whose series are drawn (the branch checked out; `off` draws none)
+    #[command(flatten)]
+    pub history: HistoryArg,
     #[command(flatten)]
     pub workspace: Workspace,
 }
@@ -68,6 +71,10 @@ pub struct Inputs {
     pub groups: Vec<GroupDoc>,
     /// The comparison with a baseline, and what it is against.
     pub comparison: Option<(CompareDoc, String)>,
+    /// Each bench's series in the history, with its changes.
+    pub history: Vec<(crate::history::Series, Vec<crate::history::FoundChange>)>,
+    /// Where the history was read from.
+    pub history_from: String,
 }
 
 /// Runs `cargo pilot report`.
@@ -186,12 +193,61 @@ fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
             format!("baseline `{name}`"),
         ));
     }
+    let (history, history_from) = read_history(args, target_dir);
     Ok(Inputs {
         results,
         results_dir,
         groups,
         comparison,
+        history,
+        history_from,
     })
+}
+
+/// Every series of the history on the branch checked out, with its changes; none when there
+/// is no history. A history that cannot be read is a warning: the page is about the results.
+fn read_history(
+    args: &ReportArgs,
+    target_dir: &Path,
+) -> (
+    Vec<(crate::history::Series, Vec<crate::history::FoundChange>)>,
+    String,
+) {
+    use crate::history;
+    let Some(location) = history::location(args.history.history.as_deref(), target_dir) else {
+        return (Vec::new(), String::new());
+    };
+    let read = || -> anyhow::Result<Vec<history::Series>> {
+        let Some(mut h) = history::History::open_existing(&location)? else {
+            return Ok(Vec::new());
+        };
+        let here = std::env::current_dir().unwrap_or_else(|_| ".".into());
+        let query = history::Query {
+            branch: history::branch_of_run(&history::Git::at(&here)),
+            ..history::Query::default()
+        };
+        h.all_series(&query)
+    };
+    match read() {
+        Ok(series) => {
+            let options = history::ChangeOptions {
+                noise: args.thresholds.noise.0,
+                ..history::ChangeOptions::default()
+            };
+            let with = series
+                .into_iter()
+                .map(|s| {
+                    let c = history::changes_of(&s, &options);
+                    (s, c)
+                })
+                .collect();
+            (with, location.shown())
+        }
+        Err(e) => {
+            eprintln!("warning: the history is left out of the report: {e:#}");
+            (Vec::new(), String::new())
+        }
+    }
 }
 
 /// A `pilot.run/1` document, or an error naming the file.

@@ -37,6 +37,10 @@ pub fn render(inputs: &Inputs) -> Result<String, String> {
         body.push_str(&sections::sweeps(&sweeps)?);
         toc.push(("sweeps", format!("Parameter sweeps ({})", sweeps.len())));
     }
+    if !inputs.history.is_empty() {
+        body.push_str(&sections::history(&inputs.history, &inputs.history_from)?);
+        toc.push(("history", format!("History ({})", inputs.history.len())));
+    }
     body.push_str(
         "<section id=\"benches\"><h2>Benches</h2>\n<p>Each bench's latest result: its unit \
          readings over the session (a readings-only bench: its rounds and the WPS fit), with \

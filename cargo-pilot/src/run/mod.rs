@@ -15,7 +15,7 @@ use crate::program::{Mode, Output, Plan, run as run_plan};
 use anyhow::{anyhow, bail};
 use pilot_engine::settings::{Cap, Confidence, Fraction};
 
-use crate::args::{Baselines, CargoOptions};
+use crate::args::{Baselines, CargoOptions, HistoryArg};
 use crate::cargo;
 use crate::exit::Failure;
 use programs::{argv, programs};
@@ -159,6 +159,8 @@ pub struct RunArgs {
     pub json: Option<PathBuf>,
     #[command(flatten)]
     pub baselines: Baselines,
+    #[command(flatten)]
+    pub history: HistoryArg,
     /// Where results go outside a cargo project [default: ./pilot-results]; inside one they go
     /// under its target directory
     #[arg(long, value_name = "DIR")]
@@ -295,10 +297,22 @@ fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
     })
 }
 
-/// Runs `cargo pilot run`.
+/// Runs `cargo pilot run`, and appends its results to the history.
 pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     let plan = plan(args).map_err(Failure::Usage)?;
-    Ok(run_plan(&plan))
+    let (code, docs) = run_plan(&plan);
+    if code == ExitCode::from(pilot_engine::Exit::Interrupted) {
+        return Ok(code);
+    }
+    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    crate::history::append_docs(
+        args.history.history.as_deref(),
+        &plan.root,
+        &docs,
+        "run",
+        &here,
+    )?;
+    Ok(code)
 }
 
 #[cfg(test)]

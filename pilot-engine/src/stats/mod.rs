@@ -8,7 +8,8 @@
 //! - autocorrelation and subsession analysis (merging correlated samples):
 //!   [`lag1_autocorrelation`], [`block_means`], [`subsession_analysis`].
 //! - change points: E-Divisive with Medians ([`edm_multi`]) and the stable segment of a series of
-//!   unit readings ([`find_stable_segment`]).
+//!   unit readings ([`find_stable_segment`]); the level changes of a history over commits by
+//!   E-Divisive means and Student's t ([`level_changes`]).
 //! - regression: ordinary least squares ([`ols`]) and the work-per-second method ([`wps`]).
 //! - a robust location of readings with rare interruptions: the trimmed mean of subsession means
 //!   ([`robust_location`], [`robust_subsession_analysis`]), the Tukey–McLaughlin interval
@@ -46,7 +47,10 @@ pub use autocorr::{
     lag1_autocorrelation, subsession_analysis,
 };
 pub use bins::ReadingBins;
-pub use changepoint::{ChangepointConfig, StableSegment, edm_multi, find_stable_segment};
+pub use changepoint::{
+    ChangepointConfig, DivisiveCandidate, LevelChange, LevelChangeConfig, StableSegment,
+    divisive_candidate, edm_multi, find_stable_segment, level_changes, relative_interval,
+};
 pub use clusters::cluster_mean_variance;
 pub use outliers::{DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, mad_outliers, zscore_outliers};
 pub use ratio::fieller_interval;

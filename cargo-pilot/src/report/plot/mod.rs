@@ -1,10 +1,11 @@
 //! The report's plots, drawn by plotters into SVG strings: a session's readings, a WPS fit, a
-//! group's members as bars, a comparison with a baseline and a parameter sweep's alternatives
-//! as lines. Each function takes
+//! group's members as bars, a comparison with a baseline, a parameter sweep's alternatives
+//! as lines, and a bench's history over commits. Each function takes
 //! plain figures (no documents), so what is drawn is what the caller computed. This module
 //! holds what every plot shares: the size, the colours and the drawing helpers.
 
 mod bars;
+mod history;
 mod session;
 mod style;
 mod sweep;
@@ -15,6 +16,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub use bars::{ChangeView, changes, ranking};
+pub use history::{HistoryChange, HistoryPoint, history};
 pub use session::{RoundView, fit, rounds, session};
 pub use sweep::{Axes, Series, sweep};
 

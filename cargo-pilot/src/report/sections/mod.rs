@@ -4,12 +4,14 @@
 mod bench;
 mod comparison;
 mod groups;
+mod history;
 mod names;
 mod sweeps;
 
 pub use bench::bench;
 pub use comparison::comparison;
 pub use groups::{families, groups};
+pub use history::history;
 pub use names::Names;
 pub use sweeps::{find_sweeps, sweeps};
 

@@ -9,15 +9,22 @@
 //!   Twitter's BreakoutDetection computes it. It is the reference form: O(n² log n), never finds
 //!   a phase shorter than its minimum segment, cuts gradual warm-ups in the middle and reports
 //!   spurious changes on strongly autocorrelated noise.
+//! - [`level_changes`] finds the commits where a history moves to a new level: E-Divisive
+//!   means ([`divisive_candidate`]) proposes splits and Student's t-test keeps the significant
+//!   ones, as Hunter and Apache Otava do; it works on short series (one value per commit).
 //! - [`find_stable_segment`] builds on it and fixes those weaknesses: EDM on block medians for
 //!   speed, full-resolution refinement of each change point, a significance check that allows
 //!   for autocorrelation, and a walk inward from both ends of the stable segment that trims
 //!   gradual warm-ups and cool-downs of any length.
 
 mod edm;
+mod levels;
+mod means;
 mod stable;
 
 pub use edm::edm_multi;
+pub use levels::{LevelChange, LevelChangeConfig, level_changes, relative_interval};
+pub use means::{DivisiveCandidate, divisive_candidate};
 pub use stable::find_stable_segment;
 
 use crate::error::{Error, Result};

@@ -1,0 +1,686 @@
+//! `cargo pilot bisect GOOD BAD [FILTER]`: the first commit after GOOD at which the selected
+//! benches got slower, found by halving GOOD..BAD, each step a paired measurement of the
+//! commit against GOOD (the `--against` machinery: checkouts in pilot's own worktrees under
+//! `target/pilot/bisect/`, interleaved pairs of processes), so the machine's drift cancels in
+//! every verdict.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, anyhow};
+use pilot_engine::compare::{Comparison, Verdict};
+use pilot_engine::schema::ResultDoc;
+
+use crate::against::builds::checkout_options;
+use crate::against::finished::finish_bench;
+use crate::against::git::Repo;
+use crate::against::pairs::{Outcome, measure};
+use crate::against::plan::Plan;
+use crate::against::{Bench, Out};
+use crate::args::{Baselines, BenchArgs, CargoOptions, Format, HistoryArg, Settings, Thresholds};
+use crate::cargo::{self, BenchExe};
+use crate::exit::{self, Failure};
+use crate::history::{self, Git};
+use crate::interrupt;
+
+/// Find the commit that made benches slower: halve the commits between GOOD and BAD, measuring
+/// each step's commit against GOOD in interleaved pairs of processes.
+///
+/// The first step confirms BAD is slower than GOOD (its slower benches are the ones bisected);
+/// then each step builds a commit in pilot's worktree (`target/pilot/bisect/`; the working
+/// tree is never touched), measures it against GOOD until the verdict is settled (more pairs
+/// while it is not), and halves the range. A commit that does not build is skipped, as
+/// `git bisect skip` does. Every measured commit goes into the history. Exit codes: 0 the
+/// commit was named, 1 an error (or BAD is not slower than GOOD), 2 usage, 130 interrupted.
+#[derive(clap::Args, Debug)]
+pub struct BisectArgs {
+    /// A commit (branch, tag, hash) where the benches were fast
+    #[arg(value_name = "GOOD")]
+    pub good: String,
+    /// A later commit where they are slower
+    #[arg(value_name = "BAD")]
+    pub bad: String,
+    /// Benches whose names contain one of these (exactly equal with --exact)
+    #[arg(value_name = "FILTER")]
+    pub filters: Vec<String>,
+    /// Match FILTER exactly
+    #[arg(long)]
+    pub exact: bool,
+    /// Skip benches whose names contain this (repeatable)
+    #[arg(long, value_name = "FILTER")]
+    pub skip: Vec<String>,
+    #[command(flatten)]
+    pub cargo: CargoOptions,
+    /// The settings of each bench's processes (`--max-time` caps a step, as in `--against`)
+    #[command(flatten)]
+    pub settings: Settings,
+    #[command(flatten)]
+    pub thresholds: Thresholds,
+    #[command(flatten)]
+    pub history: HistoryArg,
+}
+
+/// A commit of GOOD..BAD and what is known of it.
+#[derive(Debug, Clone, PartialEq)]
+enum State {
+    Untested,
+    Good,
+    Bad,
+    /// It did not build.
+    Skipped,
+}
+
+/// One step's evidence.
+struct Step {
+    commit: String,
+    subject: String,
+    /// Place in GOOD..BAD (1-based) and the count.
+    place: (usize, usize),
+    comparisons: Vec<Comparison>,
+    measuring: Duration,
+}
+
+/// What bisecting needs throughout.
+struct Bisect<'a> {
+    args: &'a BisectArgs,
+    repo: Repo,
+    git: Git,
+    root: PathBuf,
+    target_dir: PathBuf,
+    packages: Vec<String>,
+    plan: Plan,
+    out: Out,
+    building: Duration,
+    branch: Option<String>,
+}
+
+/// Runs `cargo pilot bisect`.
+pub fn run(args: &BisectArgs) -> Result<ExitCode, Failure> {
+    interrupt::install();
+    let metadata = cargo::metadata(&args.cargo)?;
+    let target_dir = cargo::target_dir(&args.cargo, &metadata);
+    let root = metadata.workspace_root.clone().into_std_path_buf();
+    let repo = Repo::find(&root)?;
+    let good = repo.resolve(&args.good)?;
+    let bad = repo.resolve(&args.bad)?;
+    let git = Git::at(&repo.top);
+    let commits = git
+        .first_parent_range(&good, &bad)
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| {
+            Failure::Usage(anyhow!(
+                "`{}` is not after `{}` on its first-parent line: nothing to bisect",
+                args.bad,
+                args.good
+            ))
+        })?;
+    let packages = cargo::pilot_packages(&metadata, &args.cargo)?;
+    if packages.is_empty() {
+        return Err(Failure::Error(anyhow!(
+            "no bench target uses pilot in this workspace"
+        )));
+    }
+    let bench_args = bench_args(args);
+    let plan = Plan::from_args(&bench_args);
+    let mut b = Bisect {
+        args,
+        git: git.clone(),
+        branch: history::branch_of_run(&git),
+        repo,
+        root,
+        target_dir,
+        packages,
+        plan,
+        out: Out {
+            format: Format::Table,
+        },
+        building: Duration::ZERO,
+    };
+    let result = b.bisect(&good, &commits);
+    if interrupt::happened() {
+        eprintln!("cargo pilot: interrupted; the commits measured so far are in the history");
+        return Ok(ExitCode::from(exit::Exit::Interrupted));
+    }
+    result
+}
+
+/// `cargo pilot bench`'s arguments with the bisect's selection and settings, for the plan and
+/// the listing of benches.
+fn bench_args(args: &BisectArgs) -> BenchArgs {
+    BenchArgs {
+        cargo: args.cargo.clone(),
+        filters: args.filters.clone(),
+        exact: args.exact,
+        skip: args.skip.clone(),
+        baselines: Baselines {
+            save_baseline: None,
+            baseline: None,
+            thresholds: args.thresholds,
+        },
+        settings: args.settings.clone(),
+        resume: false,
+        json: None,
+        against: None,
+        base_target_dir: None,
+        format: Format::Table,
+        history: args.history.clone(),
+    }
+}
+
+fn short(c: &str) -> &str {
+    &c[..12.min(c.len())]
+}
+
+impl Bisect<'_> {
+    /// Checks `commit` out into pilot's worktree `target/pilot/bisect/worktree` and builds it
+    /// into `target/pilot/bisect/target`; `None` when it does not build. One worktree and one
+    /// target directory for every commit: each build after the first compiles only what the
+    /// checkout changed, and cargo's record of what is built always describes that one
+    /// folder (cargo names a package's executables alike from any folder, so builds of two
+    /// folders in one target directory could be taken for each other).
+    fn build(&mut self, commit: &str) -> Result<Option<Vec<BenchExe>>, Failure> {
+        let dir = self.target_dir.join("pilot").join("bisect");
+        let worktree = dir.join("worktree");
+        let build_target = dir.join("target");
+        self.repo
+            .checkout(&self.target_dir, &worktree, commit)
+            .with_context(|| {
+                format!(
+                    "failed to check {} out into `{}`",
+                    short(commit),
+                    worktree.display()
+                )
+            })?;
+        let options = checkout_options(
+            &self.args.cargo,
+            (&self.repo.top, &self.root),
+            (&worktree, &build_target, &self.target_dir),
+            &format!("commit {}", short(commit)),
+        )?;
+        let started = Instant::now();
+        let built = cargo::build(&options, &self.packages);
+        self.building += started.elapsed();
+        if interrupt::happened() {
+            return Err(Failure::Error(anyhow!("interrupted")));
+        }
+        match built {
+            Ok(exes) => Ok(Some(exes)),
+            Err(e) => {
+                self.out.say(&format!(
+                    "commit {} does not build ({e:#}): skipped, as `git bisect skip` does",
+                    short(commit)
+                ));
+                Ok(None)
+            }
+        }
+    }
+
+    /// Copies `exes` to `target/pilot/bisect/good-bin/`, where later builds cannot replace
+    /// them.
+    fn keep(&self, exes: &[BenchExe]) -> Result<Vec<BenchExe>, Failure> {
+        let bin = self
+            .target_dir
+            .join("pilot")
+            .join("bisect")
+            .join("good-bin");
+        std::fs::create_dir_all(&bin)
+            .with_context(|| format!("failed to create `{}`", bin.display()))?;
+        exes.iter()
+            .map(|e| {
+                let name = e
+                    .path
+                    .file_name()
+                    .ok_or_else(|| anyhow!("`{}` has no file name", e.path.display()))?;
+                let to = bin.join(name);
+                std::fs::copy(&e.path, &to).with_context(|| {
+                    format!(
+                        "failed to copy `{}` to `{}`",
+                        e.path.display(),
+                        to.display()
+                    )
+                })?;
+                Ok(BenchExe {
+                    path: to,
+                    ..e.clone()
+                })
+            })
+            .collect()
+    }
+
+    /// The benches selected in both builds, matched by target and name.
+    fn benches<'e>(
+        &self,
+        good: &'e [BenchExe],
+        other: &'e [BenchExe],
+        only: Option<&[(String, String)]>,
+    ) -> Result<Vec<Bench<'e>>, Failure> {
+        let mut found = Vec::new();
+        for exe in other.iter().filter(|e| cargo::is_pilot(&e.path)) {
+            let target = pilot_engine::store::bench_target_of(&exe.path);
+            let Some(base) = good
+                .iter()
+                .find(|g| pilot_engine::store::bench_target_of(&g.path) == target)
+            else {
+                continue;
+            };
+            let a = &self.args;
+            let names = cargo::list_selected(exe, &a.filters, a.exact, &a.skip, &[])?;
+            let base_names = cargo::list_selected(base, &a.filters, a.exact, &a.skip, &[])?;
+            for name in names.into_iter().filter(|n| base_names.contains(n)) {
+                if only.is_some_and(|o| !o.iter().any(|(t, n)| *t == target && *n == name)) {
+                    continue;
+                }
+                found.push(Bench {
+                    target: target.clone(),
+                    name,
+                    base: Some(base),
+                    head: Some(exe),
+                });
+            }
+        }
+        found.sort_by(|a, b| (&a.target, &a.name).cmp(&(&b.target, &b.name)));
+        Ok(found)
+    }
+
+    /// Measures each bench of `benches` (GOOD's build against `commit`'s) in pairs, measuring
+    /// more (up to twice again) while a verdict is undecided; appends both sides to the history.
+    fn step(
+        &self,
+        benches: &[Bench],
+        (good, commit): (&str, &str),
+        place: (usize, usize),
+    ) -> Result<Step, Failure> {
+        let machine = pilot_engine::probe::machine();
+        let options = self.plan.options;
+        let mut comparisons = Vec::new();
+        let mut docs: Vec<ResultDoc> = Vec::new();
+        let mut measuring = Duration::ZERO;
+        for b in benches {
+            let mut outcome: Option<Outcome> = None;
+            for _ in 0..3 {
+                let more = measure(b, &self.plan, &self.out);
+                measuring += more.elapsed;
+                outcome = Some(match outcome {
+                    None => more,
+                    Some(mut o) => {
+                        o.base.extend(more.base);
+                        o.head.extend(more.head);
+                        o.elapsed += more.elapsed;
+                        o.failure = o.failure.or(more.failure);
+                        o.finished = more.finished;
+                        o
+                    }
+                });
+                if interrupt::happened() {
+                    return Err(Failure::Error(anyhow!("interrupted")));
+                }
+                let o = outcome.as_ref().expect("just measured");
+                let pairs: Vec<(f64, f64)> = o
+                    .base
+                    .iter()
+                    .zip(&o.head)
+                    .map(|(x, y)| (x.mean(), y.mean()))
+                    .collect();
+                let settled =
+                    pilot_engine::compare::compare_paired(&pairs, self.plan.confidence, &options)
+                        .is_some_and(|c| c.verdict != Verdict::Undecided);
+                if o.failure.is_some() || (settled && pairs.len() >= self.plan.least) {
+                    break;
+                }
+                self.out.say("  undecided: measuring more");
+            }
+            let done = finish_bench(
+                b,
+                outcome.expect("measured at least once"),
+                &options,
+                &self.plan,
+                &machine,
+                short(good),
+            );
+            for (doc, at) in [(done.base, good), (done.head, commit)] {
+                if let Some(mut d) = doc {
+                    if let Some(m) = d.machine.as_mut() {
+                        m.git_commit = Some(at.to_string());
+                        m.git_dirty = Some(false);
+                    }
+                    docs.push(d);
+                }
+            }
+            comparisons.push(done.comparison);
+        }
+        self.record(&docs);
+        Ok(Step {
+            commit: commit.to_string(),
+            subject: self.git.commit(commit).subject.unwrap_or_default(),
+            place,
+            comparisons,
+            measuring,
+        })
+    }
+
+    /// Appends the documents of a step to the history; a failure is said, and the bisect goes
+    /// on (its verdicts do not depend on the history).
+    fn record(&self, docs: &[ResultDoc]) {
+        let Some(location) =
+            history::location(self.args.history.history.as_deref(), &self.target_dir)
+        else {
+            return;
+        };
+        let runs = history::runs_of(
+            docs,
+            "bisect",
+            self.branch.clone(),
+            &pilot_engine::probe::machine(),
+        );
+        if let Err(e) = history::record(&location, &runs, &self.git) {
+            eprintln!("warning: {e:#}");
+        }
+    }
+
+    /// Prints a step's evidence.
+    fn say_step(&self, n: usize, s: &Step, state: &State, how: &str) {
+        self.out.say(&format!(
+            "\nstep {n}: {} ({} of {}) {}: {}",
+            short(&s.commit),
+            s.place.0,
+            s.place.1,
+            pilot_engine::fmt::terminal(&s.subject),
+            match state {
+                State::Good => "good (as fast as GOOD)",
+                State::Bad => "bad (slower than GOOD)",
+                _ => "undecided",
+            }
+        ));
+        for c in &s.comparisons {
+            self.out.say(&format!(
+                "  {}",
+                evidence(c, self.plan.confidence, &self.plan.options)
+            ));
+        }
+        if !how.is_empty() {
+            self.out.say(&format!("  {how}"));
+        }
+    }
+
+    /// The whole bisection over `commits` (GOOD..BAD, oldest first; the last is BAD).
+    fn bisect(&mut self, good: &str, commits: &[String]) -> Result<ExitCode, Failure> {
+        let n = commits.len();
+        let bad = commits[n - 1].clone();
+        self.out.say(&format!(
+            "== bisect: {} commits after {} up to {}; each step measures a commit against GOOD in \
+             pairs of processes",
+            n,
+            short(good),
+            short(&bad)
+        ));
+        let good_exes = self
+            .build(good)?
+            .ok_or_else(|| Failure::Error(anyhow!("GOOD ({}) does not build", short(good))))?;
+        // The commits' builds replace GOOD's executables: they are kept apart.
+        let good_exes = self.keep(&good_exes)?;
+        let bad_exes = self
+            .build(&bad)?
+            .ok_or_else(|| Failure::Error(anyhow!("BAD ({}) does not build", short(&bad))))?;
+        let benches = self.benches(&good_exes, &bad_exes, None)?;
+        if benches.is_empty() {
+            return Err(Failure::Error(anyhow!(
+                "no pilot bench matches in both GOOD and BAD"
+            )));
+        }
+        let first = self.step(&benches, (good, &bad), (n, n))?;
+        let slower: Vec<&Comparison> = first
+            .comparisons
+            .iter()
+            .filter(|c| c.verdict == Verdict::Regressed)
+            .collect();
+        self.say_step(
+            1,
+            &first,
+            if slower.is_empty() {
+                &State::Good
+            } else {
+                &State::Bad
+            },
+            "",
+        );
+        if slower.is_empty() {
+            return Err(Failure::Error(anyhow!(
+                "no selected bench is slower at BAD ({}) than at GOOD ({}): nothing to bisect",
+                short(&bad),
+                short(good)
+            )));
+        }
+        let only: Vec<(String, String)> = slower
+            .iter()
+            .map(|c| (c.target.clone(), c.name.clone()))
+            .collect();
+        // Half the slowdown seen at BAD: an undecided step is classed by the nearer level.
+        let half: f64 = slower
+            .iter()
+            .filter_map(|c| c.change)
+            .fold(f64::INFINITY, f64::min)
+            / 2.0;
+        let mut states = vec![State::Untested; n];
+        states[n - 1] = State::Bad;
+        let mut steps = vec![first];
+        let mut culprit_step = 0;
+        loop {
+            let lo = states
+                .iter()
+                .rposition(|s| *s == State::Good)
+                .map_or(0, |i| i + 1);
+            let hi = states
+                .iter()
+                .position(|s| *s == State::Bad)
+                .expect("BAD is bad");
+            let open: Vec<usize> = (lo..hi).filter(|i| states[*i] == State::Untested).collect();
+            if open.is_empty() {
+                break;
+            }
+            // The untested commit nearest the middle, as `git bisect` picks past skipped ones.
+            let mid = (lo + hi) / 2;
+            let i = *open
+                .iter()
+                .min_by_key(|i| i.abs_diff(mid))
+                .expect("not empty");
+            let Some(exes) = self.build(&commits[i])? else {
+                states[i] = State::Skipped;
+                continue;
+            };
+            let these = self.benches(&good_exes, &exes, Some(&only))?;
+            let step = self.step(&these, (good, &commits[i]), (i + 1, n))?;
+            let (state, how) = classify(&step.comparisons, half);
+            self.say_step(steps.len() + 1, &step, &state, &how);
+            states[i] = state;
+            if states[i] == State::Bad {
+                culprit_step = steps.len();
+            }
+            steps.push(step);
+        }
+        self.conclude(commits, &states, &steps, culprit_step);
+        Ok(ExitCode::SUCCESS)
+    }
+
+    /// Names the culprit (or the skipped range it is in), with its change and the time spent.
+    fn conclude(&self, commits: &[String], states: &[State], steps: &[Step], culprit_step: usize) {
+        let hi = states
+            .iter()
+            .position(|s| *s == State::Bad)
+            .expect("BAD is bad");
+        let lo = states
+            .iter()
+            .rposition(|s| *s == State::Good)
+            .map_or(0, |i| i + 1);
+        let skipped: Vec<&String> = (lo..hi).map(|i| &commits[i]).collect();
+        let measuring: Duration = steps.iter().map(|s| s.measuring).sum();
+        let culprit = &commits[hi];
+        let step = &steps[culprit_step];
+        println!(
+            "\nfirst slower commit: {} {}",
+            culprit,
+            pilot_engine::fmt::terminal(&step.subject)
+        );
+        for c in &step.comparisons {
+            println!(
+                "  {}",
+                evidence(c, self.plan.confidence, &self.plan.options)
+            );
+        }
+        if !skipped.is_empty() {
+            println!(
+                "  (or one of the {} commits before it that did not build: {})",
+                skipped.len(),
+                skipped
+                    .iter()
+                    .map(|c| short(c))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        println!(
+            "{} steps; measuring {:.1} s, building {:.1} s",
+            steps.len(),
+            measuring.as_secs_f64(),
+            self.building.as_secs_f64()
+        );
+    }
+}
+
+/// A step's verdict over the bisected benches: bad when one is slower than GOOD, good when
+/// none is; an undecided one (after measuring more) is classed by the nearer level, said so.
+fn classify(comparisons: &[Comparison], half: f64) -> (State, String) {
+    if comparisons.iter().any(|c| c.verdict == Verdict::Regressed) {
+        return (State::Bad, String::new());
+    }
+    if comparisons
+        .iter()
+        .all(|c| matches!(c.verdict, Verdict::NoChange | Verdict::Improved))
+    {
+        return (State::Good, String::new());
+    }
+    let nearer_bad = comparisons
+        .iter()
+        .filter_map(|c| c.change)
+        .any(|x| x > half);
+    let state = if nearer_bad { State::Bad } else { State::Good };
+    (
+        state,
+        format!(
+            "undecided after measuring more: classed by the nearer level (half the slowdown at \
+             BAD is {:+.2}%); this step's error rate is not bounded",
+            100.0 * half
+        ),
+    )
+}
+
+/// A comparison with its evidence and the error rate of its verdict.
+fn evidence(
+    c: &Comparison,
+    confidence: f64,
+    options: &pilot_engine::compare::CompareOptions,
+) -> String {
+    let change = match (c.change, c.change_ci) {
+        (Some(x), Some((lo, hi))) => format!(
+            "{:+.2}% [{:+.2}%, {:+.2}%]",
+            100.0 * x,
+            100.0 * lo,
+            100.0 * hi
+        ),
+        (Some(x), None) => format!("{:+.2}%", 100.0 * x),
+        _ => "no change measured".into(),
+    };
+    let p = c.p.map_or(String::new(), |p| {
+        format!(", {}", pilot_engine::fmt::p_clause(p))
+    });
+    let error = match c.verdict {
+        Verdict::Regressed | Verdict::Improved => {
+            let p = pilot_engine::fmt::format_p(c.p.unwrap_or(options.alpha));
+            let at_most = match p.strip_prefix('<') {
+                Some(floor) => format!("< {floor}"),
+                None => format!("≤ {p}"),
+            };
+            format!("error rate {at_most} (p < {})", options.alpha)
+        }
+        Verdict::NoChange => format!(
+            "error rate ≤ {:.1}% (the {:.0}% interval lies within ±{}%)",
+            100.0 * (1.0 - confidence) / 2.0,
+            100.0 * confidence,
+            100.0 * options.noise
+        ),
+        _ => "no verdict".into(),
+    };
+    format!(
+        "{} ({}): {change}{p}, {} pairs: {}; {error}",
+        pilot_engine::fmt::terminal(&c.name),
+        pilot_engine::fmt::terminal(&c.target),
+        c.pairs.unwrap_or(0),
+        c.verdict.as_str()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmp(verdict: Verdict, change: f64) -> Comparison {
+        Comparison {
+            name: "b".into(),
+            target: "t".into(),
+            base: None,
+            new: None,
+            change: Some(change),
+            change_ci: None,
+            confidence: 0.95,
+            p: Some(0.5),
+            verdict,
+            method: String::new(),
+            pairs: Some(6),
+            reason: None,
+            pis: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_step_is_bad_when_a_bench_is_slower_and_good_when_none_is() {
+        assert_eq!(
+            classify(&[cmp(Verdict::Regressed, 0.08)], 0.04).0,
+            State::Bad
+        );
+        assert_eq!(
+            classify(
+                &[cmp(Verdict::NoChange, 0.001), cmp(Verdict::Improved, -0.03)],
+                0.04
+            )
+            .0,
+            State::Good
+        );
+        let (s, how) = classify(&[cmp(Verdict::Undecided, 0.06)], 0.04);
+        assert_eq!(s, State::Bad);
+        assert!(how.contains("nearer level"), "{how}");
+        assert_eq!(
+            classify(&[cmp(Verdict::Undecided, 0.01)], 0.04).0,
+            State::Good
+        );
+    }
+
+    #[test]
+    fn each_verdict_states_its_error_rate() {
+        let o = pilot_engine::compare::CompareOptions::default();
+        let e = evidence(&cmp(Verdict::NoChange, 0.001), 0.95, &o);
+        assert!(
+            e.contains("error rate ≤ 2.5% (the 95% interval lies within ±1%)"),
+            "{e}"
+        );
+        let mut r = cmp(Verdict::Regressed, 0.08);
+        r.p = Some(1e-6);
+        let e = evidence(&r, 0.95, &o);
+        assert!(
+            e.contains("p < 0.0001, 6 pairs: regressed; error rate < 0.0001 (p < 0.01)"),
+            "{e}"
+        );
+        r.p = Some(0.003);
+        let e = evidence(&r, 0.95, &o);
+        assert!(e.contains("error rate ≤ 0.0030 (p < 0.01)"), "{e}");
+    }
+}

@@ -1,0 +1,188 @@
+//! The level changes of a series: one value per commit (the mean of the logarithms of its
+//! runs' estimates, clean runs on their branch only), and the engine's
+//! [`level_changes`](pilot_engine::stats::level_changes) over them.
+
+use pilot_engine::stats::{LevelChangeConfig, level_changes, relative_interval};
+
+use super::read::{Point, Series};
+
+/// Least commits on each side of a change. One or two odd runs are never a change, and a
+/// change is found once the second commit after it is measured (measured by simulation in
+/// `changes_simulation`, see the book's history chapter).
+pub const MIN_SEGMENT: usize = 3;
+
+/// The thresholds of change detection.
+#[derive(Debug, Clone, Copy)]
+pub struct ChangeOptions {
+    /// A change needs the t-test's p below this.
+    pub max_p: f64,
+    /// A change needs to be larger than this, relative (0.01 is 1%).
+    pub noise: f64,
+}
+
+impl Default for ChangeOptions {
+    fn default() -> Self {
+        ChangeOptions {
+            max_p: 0.001,
+            noise: 0.01,
+        }
+    }
+}
+
+/// A change found in a series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FoundChange {
+    /// Index of its first point in the series' points.
+    pub point: usize,
+    /// The commit it starts at (the first measured at the new level).
+    pub commit: Option<String>,
+    /// Its subject line.
+    pub subject: Option<String>,
+    /// The commit measured before it.
+    pub previous: Option<String>,
+    /// The relative change of the geometric mean time, and its interval.
+    pub change: f64,
+    pub change_ci: Option<(f64, f64)>,
+    /// Student's t-test of the commits on either side.
+    pub p: f64,
+    /// Commits on each side.
+    pub before: usize,
+    pub after: usize,
+}
+
+impl FoundChange {
+    /// Whether it is a slowdown.
+    pub fn is_regression(&self) -> bool {
+        self.change > 0.0
+    }
+
+    /// The change as a signed percentage with its interval: `+8.12% [+6.90%, +9.34%]`.
+    pub fn text(&self) -> String {
+        let pct = |x: f64| format!("{:+.2}%", 100.0 * x);
+        match self.change_ci {
+            Some((lo, hi)) => format!("{} [{}, {}]", pct(self.change), pct(lo), pct(hi)),
+            None => pct(self.change),
+        }
+    }
+
+    /// `slower` or `faster`.
+    pub fn verdict(&self) -> &'static str {
+        if self.is_regression() {
+            "slower"
+        } else {
+            "faster"
+        }
+    }
+
+    /// The change as JSON (`pilot.history/1` and `pilot.changes/1`).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "commit": self.commit,
+            "previous": self.previous,
+            "subject": self.subject,
+            "change": self.change,
+            "change_ci": self.change_ci.map(|(lo, hi)| serde_json::json!({"low": lo, "high": hi})),
+            "p": self.p,
+            "commits_before": self.before,
+            "commits_after": self.after,
+            "verdict": if self.is_regression() { "regressed" } else { "improved" },
+        })
+    }
+}
+
+/// The points that count for changes, grouped by commit in order: each group's first point's
+/// index and its value (mean log estimate).
+fn values(points: &[Point]) -> Vec<(usize, f64)> {
+    let mut out: Vec<(usize, Option<&str>, f64, usize)> = Vec::new();
+    for (i, p) in points.iter().enumerate() {
+        let Some(e) = p.estimate.filter(|e| *e > 0.0 && e.is_finite()) else {
+            continue;
+        };
+        if p.dirty == Some(true) || !p.on_branch {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if p.commit.is_some() && last.1 == p.commit.as_deref() => {
+                last.2 += e.ln();
+                last.3 += 1;
+            }
+            _ => out.push((i, p.commit.as_deref(), e.ln(), 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(i, _, sum, n)| (i, sum / n as f64))
+        .collect()
+}
+
+/// The changes of `series`, oldest first.
+pub fn changes_of(series: &Series, options: &ChangeOptions) -> Vec<FoundChange> {
+    changes_of_points(&series.points, options)
+}
+
+fn changes_of_points(points: &[Point], options: &ChangeOptions) -> Vec<FoundChange> {
+    let vals = values(points);
+    let xs: Vec<f64> = vals.iter().map(|v| v.1).collect();
+    let config = LevelChangeConfig {
+        max_p: options.max_p,
+        min_shift: options.noise.ln_1p(),
+        min_segment: MIN_SEGMENT,
+        ..LevelChangeConfig::default()
+    };
+    let Ok(found) = level_changes(&xs, &config) else {
+        return Vec::new();
+    };
+    found
+        .iter()
+        .map(|c| {
+            let at = vals[c.index].0;
+            let prev = vals[c.index - 1].0;
+            FoundChange {
+                point: at,
+                commit: points[at].commit.clone(),
+                subject: points[at].subject.clone(),
+                previous: points[prev].commit.clone(),
+                change: c.shift().exp_m1(),
+                change_ci: c.shift_ci.map(relative_interval),
+                p: c.p,
+                before: c.n_before,
+                after: c.n_after,
+            }
+        })
+        .collect()
+}
+
+/// The newest change of `series` when it is a regression that its newest commit made known:
+/// the series without that commit's runs shows no slowdown starting within one commit of it.
+/// This is what `cargo pilot changes` exits 3 on, once, on the commit whose run found it.
+pub fn newly_regressed(series: &Series, options: &ChangeOptions) -> Option<FoundChange> {
+    let all = changes_of(series, options);
+    let newest = all.last()?.clone();
+    if !newest.is_regression() {
+        return None;
+    }
+    let last_commit = series
+        .points
+        .iter()
+        .rev()
+        .find(|p| p.estimate.is_some() && p.dirty != Some(true) && p.on_branch)?
+        .commit
+        .clone();
+    let before: Vec<Point> = series
+        .points
+        .iter()
+        .filter(|p| last_commit.is_none() || p.commit != last_commit)
+        .cloned()
+        .collect();
+    let known = changes_of_points(&before, options);
+    // Compared by commit: the two series number their points differently.
+    let order: Vec<Option<String>> = values(&series.points)
+        .iter()
+        .map(|v| series.points[v.0].commit.clone())
+        .collect();
+    let rank = |commit: &Option<String>| order.iter().position(|c| c == commit);
+    let at = rank(&newest.commit)?;
+    let seen = known
+        .iter()
+        .any(|k| k.is_regression() && rank(&k.commit).is_some_and(|r| r.abs_diff(at) <= 1));
+    (!seen).then_some(newest)
+}

@@ -1,0 +1,390 @@
+//! The history store: every `cargo pilot bench`, `run` and `bisect` appends its results to it
+//! (and `cargo pilot history add` fills it from saved results), so that each bench has a series
+//! over commits, per machine, that `cargo pilot history`, `changes` and `report` read.
+//!
+//! Where it is: `--history LOCATION`, else `PILOT_HISTORY`, else
+//! `<target>/pilot/history.sqlite`. A LOCATION starting `postgres://` or `postgresql://` is a
+//! PostgreSQL database (a team's: CI runners on many machines write to one and everyone reads
+//! it); any other is a SQLite file; `off` keeps no history. The default lives under the target
+//! directory because pilot writes nowhere else but the files a user names; `cargo clean` removes
+//! it with the results (the book says so), and a history worth keeping is given a place of its
+//! own.
+//!
+//! The schema is versioned ([`schema`]); both backends hold the same tables. Each append is
+//! one transaction: a run is in the history whole or not at all, and writers at once each add
+//! their own rows (SQLite serialises them on its write lock, PostgreSQL on its rows).
+
+mod changes;
+mod db;
+mod git;
+mod read;
+mod record;
+pub mod schema;
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use anyhow::Context;
+
+pub use changes::{ChangeOptions, FoundChange, MIN_SEGMENT, changes_of, newly_regressed};
+pub use db::Location;
+pub use git::{CommitFacts, Git, branch_of_run};
+pub use read::{Point, Query, Series};
+// `ResultRecord` is named by the history's bench (benches/history.rs).
+#[allow(unused_imports)]
+pub use record::{ResultRecord, RunRecord, runs_of};
+
+use db::{Db, Value};
+
+/// `off`: no history kept.
+pub const OFF: &str = "off";
+
+/// Where the history is, from `--history` (`flag`) and `PILOT_HISTORY`; `None` when it is
+/// `off`.
+pub fn location(flag: Option<&str>, target_dir: &Path) -> Option<Location> {
+    let env = std::env::var("PILOT_HISTORY")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let given = flag.map(str::to_string).or(env);
+    match given.as_deref().map(str::trim) {
+        Some(OFF) => None,
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            Some(Location::Postgres(url.to_string()))
+        }
+        Some(path) => Some(Location::Sqlite(path.into())),
+        None => Some(Location::Sqlite(
+            target_dir.join("pilot").join("history.sqlite"),
+        )),
+    }
+}
+
+/// An open history, brought to the current schema.
+pub struct History {
+    db: Db,
+    location: Location,
+}
+
+impl History {
+    /// Opens the history at `location` (a new SQLite file is created) and migrates it.
+    ///
+    /// # Errors
+    ///
+    /// The database cannot be reached or opened, is something else's, or has a newer schema.
+    pub fn open(location: &Location) -> anyhow::Result<History> {
+        let mut db = Db::open(location)?;
+        schema::migrate(&mut db, location)?;
+        Ok(History {
+            db,
+            location: location.clone(),
+        })
+    }
+
+    /// Opens the history at `location` to read; `None` when a SQLite file is not there yet
+    /// (reading never creates one).
+    pub fn open_existing(location: &Location) -> anyhow::Result<Option<History>> {
+        if let Location::Sqlite(p) = location {
+            if !p.exists() {
+                return Ok(None);
+            }
+        }
+        Self::open(location).map(Some)
+    }
+
+    /// Where it is, for messages.
+    pub fn shown(&self) -> String {
+        self.location.shown()
+    }
+
+    /// Appends `run` in one transaction: its machine and commit (recorded once), the runs of
+    /// its branch that `git` shows are no longer on it marked so, then the run and its results.
+    /// With `skip_known`, a result whose bench, start and machine are already in the history is
+    /// left out (`history add` twice adds nothing twice). Returns the results added.
+    ///
+    /// # Errors
+    ///
+    /// The database refuses a statement; nothing of the run is kept then.
+    pub fn append(
+        &mut self,
+        run: &RunRecord,
+        git: &Git,
+        skip_known: bool,
+    ) -> anyhow::Result<usize> {
+        let facts = run.commit.as_deref().map(|c| git.commit(c));
+        let branch_state = self.branch_state(run, git)?;
+        self.db.begin()?;
+        let done = self.append_in_transaction(run, facts.as_ref(), &branch_state, skip_known);
+        match done {
+            Ok(n) => {
+                self.db.commit()?;
+                Ok(n)
+            }
+            Err(e) => {
+                self.db.rollback();
+                Err(e.context(format!(
+                    "failed to append to the history `{}`",
+                    self.shown()
+                )))
+            }
+        }
+    }
+
+    /// Whether `run`'s commit is on its branch, and the branch's recorded commits git no
+    /// longer has on it (a rebase or a force-push rewrote them).
+    fn branch_state(&mut self, run: &RunRecord, git: &Git) -> anyhow::Result<(bool, Vec<String>)> {
+        let (Some(branch), Some(commit)) = (&run.branch, &run.commit) else {
+            return Ok((true, Vec::new()));
+        };
+        let tip = git.branch_tip(branch).unwrap_or_else(|| commit.clone());
+        let Some(ancestors) = git.ancestors(&tip) else {
+            return Ok((true, Vec::new()));
+        };
+        let recorded: Vec<String> = self
+            .db
+            .query(
+                "SELECT DISTINCT commit_hash FROM runs WHERE branch = ? AND on_branch = ? \
+                 AND commit_hash IS NOT NULL",
+                &[Value::Text(Some(branch.clone())), Value::Bool(Some(true))],
+            )
+            .with_context(|| format!("failed to read the history `{}`", self.shown()))?
+            .into_iter()
+            .filter_map(|r| r[0].text())
+            .filter(|c| !ancestors.contains(c))
+            .collect();
+        // Only commits this repository has: a stale or shallow clone leaves others alone.
+        let known: HashSet<String> = git.known(&recorded);
+        let gone = recorded.into_iter().filter(|c| known.contains(c)).collect();
+        Ok((ancestors.contains(commit), gone))
+    }
+
+    fn append_in_transaction(
+        &mut self,
+        run: &RunRecord,
+        facts: Option<&CommitFacts>,
+        (on_branch, gone): &(bool, Vec<String>),
+        skip_known: bool,
+    ) -> anyhow::Result<usize> {
+        let text = |s: &str| Value::Text(Some(s.to_string()));
+        let opt = |s: &Option<String>| Value::Text(s.clone());
+        let identity = record::identity(&run.machine_name, &run.machine);
+        let machine_json = serde_json::to_string(&run.machine).expect("machine records serialise");
+        self.db.exec(
+            "INSERT INTO machines (identity, name, record) VALUES (?, ?, ?) \
+             ON CONFLICT (identity) DO NOTHING",
+            &[
+                text(&identity),
+                text(&run.machine_name),
+                text(&machine_json),
+            ],
+        )?;
+        let machine_id = self.id(
+            "SELECT id FROM machines WHERE identity = ?",
+            &[text(&identity)],
+        )?;
+        if let Some(f) = facts {
+            self.db.exec(
+                "INSERT INTO commits (hash, committed_at, position, subject) VALUES (?, ?, ?, ?) \
+                 ON CONFLICT (hash) DO UPDATE SET \
+                 committed_at = COALESCE(commits.committed_at, excluded.committed_at), \
+                 position = COALESCE(commits.position, excluded.position), \
+                 subject = COALESCE(commits.subject, excluded.subject)",
+                &[
+                    text(&f.hash),
+                    Value::Int(f.committed_at),
+                    Value::Int(f.position),
+                    opt(&f.subject),
+                ],
+            )?;
+        }
+        for c in gone {
+            self.db.exec(
+                "UPDATE runs SET on_branch = ? WHERE branch = ? AND commit_hash = ?",
+                &[Value::Bool(Some(false)), opt(&run.branch), text(c)],
+            )?;
+        }
+        let run_id = self.id(
+            "INSERT INTO runs (machine_id, commit_hash, dirty, branch, on_branch, started, source, \
+             machine_record, pilot_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            &[
+                Value::Int(Some(machine_id)),
+                opt(&run.commit),
+                Value::Bool(run.dirty),
+                opt(&run.branch),
+                Value::Bool(Some(*on_branch)),
+                text(&run.started),
+                text(run.source),
+                text(&machine_json),
+                text(&run.machine.pilot),
+            ],
+        )?;
+        let mut added = 0;
+        for r in &run.results {
+            self.db.exec(
+                "INSERT INTO benches (target, name) VALUES (?, ?) ON CONFLICT (target, name) DO NOTHING",
+                &[text(&r.target), text(&r.bench)],
+            )?;
+            let bench_id = self.id(
+                "SELECT id FROM benches WHERE target = ? AND name = ?",
+                &[text(&r.target), text(&r.bench)],
+            )?;
+            if skip_known && self.known(bench_id, &r.started, machine_id)? {
+                continue;
+            }
+            let processes = serde_json::to_string(&r.processes).expect("numbers serialise");
+            self.db.exec(
+                "INSERT INTO results (run_id, bench_id, started, status, unit, estimate, low, high, \
+                 confidence, estimator, processes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                &[
+                    Value::Int(Some(run_id)),
+                    Value::Int(Some(bench_id)),
+                    text(&r.started),
+                    text(&r.status),
+                    opt(&r.unit),
+                    Value::Real(r.estimate),
+                    Value::Real(r.low),
+                    Value::Real(r.high),
+                    Value::Real(r.confidence),
+                    opt(&r.estimator),
+                    text(&processes),
+                ],
+            )?;
+            added += 1;
+        }
+        if added == 0 {
+            // Nothing new: the run row goes too.
+            self.db
+                .exec("DELETE FROM runs WHERE id = ?", &[Value::Int(Some(run_id))])?;
+        }
+        Ok(added)
+    }
+
+    /// Whether a result of bench `bench_id` that started at `started` on machine `machine_id`
+    /// is in the history.
+    fn known(&mut self, bench_id: i64, started: &str, machine_id: i64) -> anyhow::Result<bool> {
+        let rows = self.db.query(
+            "SELECT 1 FROM results r JOIN runs u ON u.id = r.run_id \
+             WHERE r.bench_id = ? AND r.started = ? AND u.machine_id = ? LIMIT 1",
+            &[
+                Value::Int(Some(bench_id)),
+                Value::Text(Some(started.to_string())),
+                Value::Int(Some(machine_id)),
+            ],
+        )?;
+        Ok(!rows.is_empty())
+    }
+
+    /// The first column of the first row of `sql`, an id.
+    fn id(&mut self, sql: &str, params: &[Value]) -> anyhow::Result<i64> {
+        self.db
+            .query(sql, params)?
+            .first()
+            .and_then(|r| r[0].int())
+            .ok_or_else(|| anyhow::anyhow!("the history returned no id for `{sql}`"))
+    }
+}
+
+/// Appends `runs` to the history at `location`: what `cargo pilot bench`, `run` and `bisect`
+/// do at their end. Says how many results went in; an error says what failed and that the
+/// results are on disk for `cargo pilot history add`.
+///
+/// # Errors
+///
+/// The history cannot be opened or refuses the run.
+pub fn record(location: &Location, runs: &[RunRecord], git: &Git) -> anyhow::Result<usize> {
+    let mut added = 0;
+    let mut h = History::open(location)?;
+    for run in runs {
+        added += h.append(run, git, false)?;
+    }
+    Ok(added)
+}
+
+/// Appends the results `docs` of one `cargo pilot bench`, `run` or `bisect` (`source`) to the
+/// history `--history` (`flag`) names, with the branch and commits as git in `repo` knows them,
+/// and says so on standard error. Nothing when the history is `off` or there is no result.
+///
+/// # Errors
+///
+/// The history cannot be opened or refuses the run: the error says where the results are, so
+/// that `cargo pilot history add` can add them later.
+pub fn append_docs(
+    flag: Option<&str>,
+    target_dir: &Path,
+    docs: &[pilot_engine::schema::ResultDoc],
+    source: &'static str,
+    repo: &Path,
+) -> anyhow::Result<()> {
+    let Some(location) = location(flag, target_dir) else {
+        return Ok(());
+    };
+    if docs.is_empty() {
+        return Ok(());
+    }
+    let git = Git::at(repo);
+    let branch = branch_of_run(&git);
+    let runs = runs_of(docs, source, branch, &pilot_engine::probe::machine());
+    match record(&location, &runs, &git) {
+        Ok(n) => {
+            eprintln!(
+                "history: {} added to `{}`",
+                pilot_engine::fmt::counted(n, "result", "results"),
+                location.shown()
+            );
+            Ok(())
+        }
+        Err(e) => Err(anyhow::anyhow!(
+            "{e:#}\nthis run's results are not in the history, but they are saved under `{}`: \
+             `cargo pilot history add` adds them once the history can be reached",
+            pilot_engine::store::results_dir(target_dir).display()
+        )),
+    }
+}
+
+/// The series a `cargo pilot history` or `changes` command reads.
+pub struct Selection {
+    /// The history, `None` when it does not exist yet (a SQLite file never written).
+    pub history: Option<History>,
+    /// Where it is.
+    pub location: Location,
+    /// Which series.
+    pub query: Query,
+    /// The thresholds of a change.
+    pub options: ChangeOptions,
+}
+
+/// What `args` select in the history of the workspace whose target directory is
+/// `target_dir`; the branch is the one checked out in the current folder unless given.
+///
+/// # Errors
+///
+/// The history is `off`, or cannot be opened.
+pub fn select(args: &crate::args::SeriesArgs, target_dir: &Path) -> anyhow::Result<Selection> {
+    let location = location(args.history.history.as_deref(), target_dir).ok_or_else(|| {
+        anyhow::anyhow!(
+            "the history is off (`--history off` or PILOT_HISTORY=off): nothing to read"
+        )
+    })?;
+    let history = History::open_existing(&location)?;
+    let here = std::env::current_dir().unwrap_or_else(|_| ".".into());
+    let branch = if args.all {
+        None
+    } else {
+        args.branch
+            .clone()
+            .or_else(|| branch_of_run(&Git::at(&here)))
+    };
+    Ok(Selection {
+        history,
+        location,
+        query: Query {
+            filters: args.filters.clone(),
+            exact: args.exact,
+            branch,
+            machine: args.machine.clone(),
+            all: args.all,
+        },
+        options: ChangeOptions {
+            max_p: args.max_p.0,
+            noise: args.noise.0,
+        },
+    })
+}
