@@ -638,6 +638,7 @@ mod tests {
             pairs: Some(6),
             reason: None,
             pis: Vec::new(),
+            instructions: None,
         }
     }
 
