@@ -34,6 +34,8 @@ pub struct Workspace {
 pub struct HistoryArg {
     /// The history of results over commits: a SQLite file, a `postgres://` URL, or `off`
     /// [default: `target/pilot/history.sqlite`] [PILOT_HISTORY]
+    // The brackets are clap's help text, as its own `[default: …]` and `[env: …]`, not links.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long = "history", value_name = "LOCATION")]
     pub history: Option<String>,
 }

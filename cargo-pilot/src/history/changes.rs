@@ -1,6 +1,6 @@
 //! The level changes of a series: one value per commit (the mean of the logarithms of its
 //! runs' estimates, clean runs on their branch only), and the engine's
-//! [`level_changes`](pilot_engine::stats::level_changes) over them.
+//! [`level_changes`] over them.
 
 use pilot_engine::stats::{LevelChangeConfig, level_changes, relative_interval};
 
