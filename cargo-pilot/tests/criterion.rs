@@ -89,7 +89,9 @@ fn read(path: PathBuf) -> Value {
 // One function: each step starts from the baseline the one before saved.
 #[test]
 fn criterion_benches_run_under_pilot_with_baselines() {
-    let _ = std::fs::remove_dir_all(target_dir().join("pilot"));
+    // Only this test's baseline: the tests beside it keep their files under the same
+    // `pilot` folder (the rankings `--compare-across` saved, read back by its report).
+    let _ = std::fs::remove_dir_all(target_dir().join("pilot/baselines/crit"));
 
     // 1. `cargo pilot bench` finds the target through pilot-criterion and saves a baseline
     //    under criterion's ids, with the group's throughput.
