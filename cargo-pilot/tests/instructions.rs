@@ -145,7 +145,10 @@ fn counts_known_by_construction_come_out_exact_and_are_compared_and_exported() {
     // Against the baseline just saved: the same code, the same counts, no change.
     let second = tmp.join("second.json");
     let o = bench_counts(&["--baseline", "counted", "unit_1000", "iter_"], &second);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // Two 0.3 s runs in one process each: on a busy machine (this binary's other test counts
+    // under valgrind meanwhile) the time can move past its noise and exit 3; the instructions
+    // cannot, which the verdicts below check.
+    assert!(matches!(o.status.code(), Some(0 | 3)), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
         out.contains("instr verdict") && out.contains("1,000 → 1,000"),
