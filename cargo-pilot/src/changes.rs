@@ -4,7 +4,6 @@
 
 use std::process::ExitCode;
 
-use anyhow::anyhow;
 use pilot_engine::fmt::{columns, format_p, markdown_code, terminal};
 use serde_json::json;
 
@@ -38,19 +37,7 @@ struct Listed<'a> {
 pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
     let target_dir = args.series.workspace.target_dir()?;
     let mut sel = history::select(&args.series, &target_dir)?;
-    let Some(h) = sel.history.as_mut() else {
-        return Err(Failure::Error(anyhow!(
-            "no history at `{}` yet: `cargo pilot bench` and `cargo pilot run` add to it",
-            sel.location.shown()
-        )));
-    };
-    let all = h.all_series(&sel.query)?;
-    if all.is_empty() {
-        return Err(Failure::Error(anyhow!(
-            "no run in the history `{}` matches the selection",
-            h.shown()
-        )));
-    }
+    let all = sel.all_series(" the selection")?;
     let mut listed: Vec<Listed> = Vec::new();
     for s in &all {
         let new = history::newly_regressed(s, &sel.options);

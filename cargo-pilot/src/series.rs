@@ -64,20 +64,8 @@ pub fn run(args: &HistoryArgs) -> Result<ExitCode, Failure> {
     }
     let target_dir = args.series.workspace.target_dir()?;
     let mut sel = history::select(&args.series, &target_dir)?;
-    let Some(h) = sel.history.as_mut() else {
-        return Err(Failure::Error(anyhow!(
-            "no history at `{}` yet: `cargo pilot bench` and `cargo pilot run` add to it",
-            sel.location.shown()
-        )));
-    };
-    let all = h.all_series(&sel.query)?;
-    if all.is_empty() {
-        return Err(Failure::Error(anyhow!(
-            "no run in the history `{}` matches{}",
-            h.shown(),
-            describe(&sel.query)
-        )));
-    }
+    let no_match = describe(&sel.query);
+    let all = sel.all_series(&no_match)?;
     let found: Vec<Vec<FoundChange>> = all
         .iter()
         .map(|s| history::changes_of(s, &sel.options))

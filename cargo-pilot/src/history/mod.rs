@@ -351,6 +351,28 @@ pub struct Selection {
     pub options: ChangeOptions,
 }
 
+impl Selection {
+    /// Every selected series, in the history's order.
+    ///
+    /// # Errors
+    ///
+    /// The history does not exist yet; no series matches (the message ends with
+    /// `no_match`, what was asked for); the history cannot be read.
+    pub fn all_series(&mut self, no_match: &str) -> anyhow::Result<Vec<Series>> {
+        let Some(h) = self.history.as_mut() else {
+            anyhow::bail!(
+                "no history at `{}` yet: `cargo pilot bench` and `cargo pilot run` add to it",
+                self.location.shown()
+            );
+        };
+        let all = h.all_series(&self.query)?;
+        if all.is_empty() {
+            anyhow::bail!("no run in the history `{}` matches{no_match}", h.shown());
+        }
+        Ok(all)
+    }
+}
+
 /// What `args` select in the history of the workspace whose target directory is
 /// `target_dir`; the branch is the one checked out in the current folder unless given.
 ///
