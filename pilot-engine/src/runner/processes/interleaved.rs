@@ -72,13 +72,13 @@ pub(in crate::runner) fn measure_interleaved(
             let so_far: Vec<SoFar<'_>> = state.iter().map(MemberProcesses::so_far).collect();
             if rule(&so_far) {
                 for (m, (_, config)) in state.iter_mut().zip(members) {
-                    m.end_settled(config.target);
+                    m.end(config.target, Status::Settled);
                 }
             }
         }
         if start.elapsed() >= cap && cycle >= processes {
             for (m, (_, config)) in state.iter_mut().zip(members) {
-                m.end_at_cap(config.target);
+                m.end(config.target, Status::TimeCap);
             }
         }
     }
@@ -161,35 +161,15 @@ impl MemberProcesses {
         }
     }
 
-    /// The ranking is settled: a member still measuring converged when its estimate meets its
-    /// `target`, else ended settled.
-    fn end_settled(&mut self, target: f64) {
+    /// Ends a member still measuring: converged when its estimate meets its `target`, else
+    /// with `otherwise` (settled when the ranking is, the time cap at the whole's cap).
+    fn end(&mut self, target: f64, otherwise: Status) {
         if self.status.is_none() {
             let met = self
                 .estimate
                 .as_ref()
                 .is_some_and(|e| e.relative_half_width() <= target);
-            self.status = Some(if met {
-                Status::Converged
-            } else {
-                Status::Settled
-            });
-        }
-    }
-
-    /// At the whole's cap: a member still measuring converged when its estimate meets its
-    /// `target`, else ended at the time cap.
-    fn end_at_cap(&mut self, target: f64) {
-        if self.status.is_none() {
-            let met = self
-                .estimate
-                .as_ref()
-                .is_some_and(|e| e.relative_half_width() <= target);
-            self.status = Some(if met {
-                Status::Converged
-            } else {
-                Status::TimeCap
-            });
+            self.status = Some(if met { Status::Converged } else { otherwise });
         }
     }
 }
