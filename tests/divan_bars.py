@@ -4,7 +4,8 @@
   divan_bars.py prepare SRC DST (divan|pilot) PILOT_DIVAN_DIR
       Makes DST a copy of the package SRC (its target/ kept, files rewritten only where they
       differ, so a second run reuses the build), with its own [workspace]; the divan dependency
-      is pinned to =0.1.21 (divan) or replaced by `package = "pilot-divan"` and a path (pilot).
+      is pinned to =0.1.21 (divan) or replaced by `package = "pilot-divan"` and a path (pilot),
+      with pilot-divan's `control` feature (control: its plain `Instant` loop, neither harness).
       divan's examples name `divan` and `libc` from divan's workspace: they get divan 0.1.21's
       (libc 0.2.148) instead.
   divan_bars.py run OUT FILTER MAX_TIME SOURCE ...
@@ -27,10 +28,11 @@ DIVAN = "0.1.21"
 
 def patched(text, kind, pilot_divan):
     """The Cargo.toml TEXT as the copy KIND has it."""
+    features = ', features = ["control"]' if kind == "control" else ""
     if kind == "divan":
         dep = f'divan = "={DIVAN}"'
     else:
-        dep = f'divan = {{ package = "pilot-divan", path = {json.dumps(str(pilot_divan))} }}'
+        dep = f'divan = {{ package = "pilot-divan", path = {json.dumps(str(pilot_divan))}{features} }}'
     # divan's examples: dependencies from divan's own workspace.
     text, n_ws = re.subn(r'^divan = \{ workspace = true \}$', dep, text, flags=re.M)
     text = re.sub(r'^libc = \{ workspace = true \}$', 'libc = "0.2.148"', text, flags=re.M)
@@ -45,6 +47,8 @@ def patched(text, kind, pilot_divan):
                 else:
                     out.append('package = "pilot-divan"')
                     out.append(f"path = {json.dumps(str(pilot_divan))}")
+                    if kind == "control":
+                        out.append('features = ["control"]')
                 done += 1
                 continue
             out.append(line)
@@ -57,7 +61,7 @@ def patched(text, kind, pilot_divan):
     doc = tomllib.loads(text)
     deps = doc.get("dev-dependencies", {}) | doc.get("dependencies", {})
     got = deps["divan"]
-    if kind == "pilot":
+    if kind != "divan":
         assert isinstance(got, dict) and got.get("package") == "pilot-divan", got
     return text
 
@@ -145,6 +149,28 @@ def divan_medians(text):
     return rows
 
 
+def control_figures(text):
+    """{name: [ns, ...]} of the control's output (`NAME<TAB>ns ns ns ns ns` lines; other lines,
+    `no control (N threads)` or `panicked`, are left out)."""
+    found = {}
+    for line in text.splitlines():
+        name, _, rest = line.partition("\t")
+        try:
+            found[name] = [float(x) for x in rest.split()]
+        except ValueError:
+            continue
+        if not found[name]:
+            del found[name]
+    return found
+
+
+def closer(p, d, c):
+    """Which of pilot's estimate P and divan's figure D is nearer the control's C (as ratios)."""
+    import math
+    dp, dd = abs(math.log(p / c)), abs(math.log(d / c))
+    return "pilot" if dp < dd else "divan" if dd < dp else "tie"
+
+
 def agrees(p, d):
     """p = (estimate, low, high), d = (figure, low, high): |p − d| ≤ both half-widths."""
     return abs(p[0] - d[0]) <= (p[2] - p[1]) / 2 + (d[2] - d[1]) / 2
@@ -171,6 +197,9 @@ def run(out, flt, max_time, sources):
         raw.mkdir(parents=True, exist_ok=True)
         dexe = executables(out / f"{name}-divan.build.json")
         pexe = executables(out / f"{name}-pilot.build.json")
+        cjson = out / f"{name}-control.build.json"
+        cexe = executables(cjson) if cjson.exists() else {}
+        closer_count = {"pilot": 0, "divan": 0, "tie": 0}
         rows, ran, agreed, walls = [], 0, 0, {"divan": 0.0, "pilot": 0.0}
         same_ids = True
         for target in sorted(dexe):
@@ -208,12 +237,24 @@ def run(out, flt, max_time, sources):
                     walls["pilot"] += time.time() - t
                     (raw / f"{safe}.pilot.txt").write_text(p.stdout + p.stderr)
 
-                order = ["d", "p", "d", "d"] if k % 2 == 0 else ["p", "d", "d", "d"]
+                controls = {}
+                def control_once():
+                    if target not in cexe:
+                        return
+                    t = time.time()
+                    p = subprocess.run([cexe[target], "--bench", "--exact", bid], env=env,
+                                       capture_output=True, text=True, cwd=out)
+                    walls["control"] = walls.get("control", 0.0) + time.time() - t
+                    (raw / f"{safe}.control.txt").write_text(p.stdout + p.stderr)
+                    controls.update(control_figures(p.stdout))
+                order = ["d", "p", "c", "d", "d"] if k % 2 == 0 else ["p", "d", "c", "d", "d"]
                 i = 0
                 for step in order:
                     if step == "d":
                         divan_once(i)
                         i += 1
+                    elif step == "c":
+                        control_once()
                     else:
                         pilot_once()
                 try:
@@ -227,25 +268,38 @@ def run(out, flt, max_time, sources):
                     row = f"t={m.group(1)}" if m else leaf
                     ds = [md[row] for md in medians if row in md]
                     ran += 1
+                    cs = sorted(controls.get(pn, []))
+                    c = (cs[len(cs) // 2], cs[0], cs[-1]) if cs else None
                     if len(ds) < 3 or pn not in est:
-                        rows.append((f"{target}/{pn}", None, None, est.get(pn), False))
+                        rows.append((f"{target}/{pn}", None, None, est.get(pn), False, c, ""))
                         continue
                     ds.sort()
                     d = (ds[1], ds[0], ds[2])
                     ok = agrees(est[pn], d)
                     agreed += ok
-                    rows.append((f"{target}/{pn}", d, est[pn][0] / d[0], est[pn], ok))
-        lines = ["id\tdivan median ns\tdivan low\tdivan high\tpilot ns\tpilot low\tpilot high\tpilot/divan\tagree"]
-        for rid, d, ratio, p, ok in rows:
+                    near = ""
+                    if not ok and c:
+                        near = closer(est[pn][0], d[0], c[0])
+                        closer_count[near] += 1
+                    rows.append((f"{target}/{pn}", d, est[pn][0] / d[0], est[pn], ok, c, near))
+        lines = ["id\tdivan median ns\tdivan low\tdivan high\tpilot ns\tpilot low\tpilot high"
+                 "\tpilot/divan\tagree\tcontrol ns\tcontrol low\tcontrol high\tcloser to control"]
+        for rid, d, ratio, p, ok, c, near in rows:
             dcols = "\t".join(f"{x:.4g}" for x in d) if d else "-\t-\t-"
             pcols = "\t".join(f"{x:.4g}" for x in p) if p else "-\t-\t-"
-            lines.append(f"{rid}\t{dcols}\t{pcols}\t{ratio:.3f}\t{'yes' if ok else 'NO'}"
-                         if ratio else f"{rid}\t{dcols}\t{pcols}\t-\tNO")
+            ccols = "\t".join(f"{x:.4g}" for x in c) if c else "-\t-\t-"
+            lines.append(f"{rid}\t{dcols}\t{pcols}\t{ratio:.3f}\t{'yes' if ok else 'NO'}\t{ccols}\t{near}"
+                         if ratio else f"{rid}\t{dcols}\t{pcols}\t-\tNO\t{ccols}\t")
         (out / f"{name}.tsv").write_text("\n".join(lines) + "\n")
         print("\n".join(lines))
         s = (f"{name}: ids the same: {'yes' if same_ids else 'NO'}; {ran} benches run, "
              f"{agreed} agree ({100 * agreed / max(ran, 1):.0f}%); wall time divan "
              f"{walls['divan']:.0f} s (3 runs an id), pilot-divan {walls['pilot']:.0f} s")
+        if cexe:
+            s += (f"; of the {ran - agreed} that disagree, the control (a plain Instant loop, "
+                  f"{walls.get('control', 0):.0f} s) is closer to pilot-divan for "
+                  f"{closer_count['pilot']}, to divan for {closer_count['divan']}"
+                  f"{', a tie for ' + str(closer_count['tie']) if closer_count['tie'] else ''}")
         print(s)
         summary.append(s)
     (out / "summary.txt").write_text("\n".join(summary) + "\n")
@@ -265,6 +319,9 @@ math            fastest       │ slowest       │ median        │ mean      
     assert agrees((10.0, 9.0, 11.0), (11.5, 11.0, 12.0))
     assert not agrees((10.0, 9.5, 10.5), (12.0, 11.5, 12.5))
     assert fold(["a::t=1", "a::t=4", "b"]) == ["a", "b"]
+    assert control_figures("m::a\t1.5 2 2.5\nm::b\tno control (4 threads)\n") == {"m::a": [1.5, 2.0, 2.5]}
+    assert closer(2.0, 0.8, 1.0) == "divan" and closer(1.1, 0.8, 1.0) == "pilot"
+    assert 'features = ["control"]' in patched('[dev-dependencies.divan]\nversion = "0.1"\n', "control", "/p")
     assert patched('[dev-dependencies.divan]\nversion = "0.1"\n', "pilot", "/p").count("pilot-divan") == 1
     print("selftest ok")
 

@@ -28,8 +28,12 @@
 # figure the median of its three medians and its interval their range (divan reports no
 # interval: this is divan against itself), and pilot-divan once (`--bench --exact ID --json
 # FILE`), its figure the time estimate with its 95% interval. An id agrees when |pilot − divan|
-# ≤ pilot's half-width + divan's half-range. Printed per source: the table, ids run, ids
-# agreeing, wall time under each tool, the load average at the start and end. Everything is kept
+# ≤ pilot's half-width + divan's half-range. A third build, NAME-control, is pilot-divan with its
+# `control` feature: the same bench functions, each routine timed by a plain `Instant` loop
+# (blocks of about 20 µs, five medians of up to 2000 blocks) instead of either harness; it runs
+# once per id between the others, and where the two harnesses disagree the table says which is
+# closer to it. Printed per source: the table, ids run, ids agreeing, wall time under each tool,
+# which harness the control sides with, the load average at the start and end. Everything is kept
 # in target/divan-bars/: raw/NAME/ (each invocation's output and document), NAME.tsv, summary.txt.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,7 +73,7 @@ fetch() {
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/load-start"
 for name in "${sources[@]}"; do
   fetch "$name" "${version[$name]}"
-  for kind in divan pilot; do
+  for kind in divan pilot control; do
     dir=$out/$name-$kind
     python3 "$here/divan_bars.py" prepare "$out/src/$name" "$dir" "$kind" "$root/pilot/pilot-divan"
     echo "building $name (${version[$name]}, $kind): cargo bench --no-run"

@@ -17,6 +17,9 @@ pub(crate) enum Mode<'b> {
     Probe,
     /// A round of pilot's session (or test mode's one call).
     Run(&'b mut pilot::Bencher),
+    /// The control's plain loop ([`crate::control`]), its figures written here.
+    #[cfg(feature = "control")]
+    Control(&'b mut crate::control::Figures),
 }
 
 /// A call of a bench function: its mode, its threads, and the counters it set.
@@ -101,6 +104,13 @@ impl<'a, 'b> Bencher<'a, 'b> {
     where
         B: FnMut() -> O,
     {
+        #[cfg(feature = "control")]
+        if let Mode::Control(figures) = &mut self.context.mode {
+            **figures = Ok(crate::control::measure(|k| {
+                crate::control::block_of(k, &mut benched)
+            }));
+            return;
+        }
         let Mode::Run(b) = &mut self.context.mode else {
             return;
         };
@@ -181,6 +191,14 @@ where
         GenI: Fn() -> I + Sync,
     {
         let threads = self.context.threads;
+        #[cfg(feature = "control")]
+        if let Mode::Control(figures) = &mut self.context.mode {
+            let mut gen_input = self.config.gen_input;
+            **figures = Ok(crate::control::measure(|k| {
+                crate::control::block_on_values(k, &mut gen_input, &mut |i| benched(i))
+            }));
+            return;
+        }
         let Mode::Run(b) = &mut self.context.mode else {
             return;
         };
@@ -201,6 +219,14 @@ where
     where
         B: FnMut(I) -> O,
     {
+        #[cfg(feature = "control")]
+        if let Mode::Control(figures) = &mut self.context.mode {
+            let (mut gen_input, mut benched) = (self.config.gen_input, benched);
+            **figures = Ok(crate::control::measure(|k| {
+                crate::control::block_on_values(k, &mut gen_input, &mut benched)
+            }));
+            return;
+        }
         if let Mode::Run(b) = &mut self.context.mode {
             b.iter_batched_with(self.config.gen_input, benched, BatchSize::SmallInput);
         }
@@ -215,6 +241,14 @@ where
         GenI: Fn() -> I + Sync,
     {
         let threads = self.context.threads;
+        #[cfg(feature = "control")]
+        if let Mode::Control(figures) = &mut self.context.mode {
+            let mut gen_input = self.config.gen_input;
+            **figures = Ok(crate::control::measure(|k| {
+                crate::control::block_on_refs(k, &mut gen_input, &mut |i: &mut I| benched(i))
+            }));
+            return;
+        }
         let Mode::Run(b) = &mut self.context.mode else {
             return;
         };
@@ -235,6 +269,14 @@ where
     where
         B: FnMut(&mut I) -> O,
     {
+        #[cfg(feature = "control")]
+        if let Mode::Control(figures) = &mut self.context.mode {
+            let (mut gen_input, mut benched) = (self.config.gen_input, benched);
+            **figures = Ok(crate::control::measure(|k| {
+                crate::control::block_on_refs(k, &mut gen_input, &mut benched)
+            }));
+            return;
+        }
         if let Mode::Run(b) = &mut self.context.mode {
             b.iter_batched_ref_with(self.config.gen_input, benched, BatchSize::SmallInput);
         }

@@ -205,6 +205,10 @@ impl Divan {
             ..self.options.clone()
         };
         let benches: &'static [Bench] = BENCHES.get_or_init(|| tree::benches(&overrides));
+        #[cfg(feature = "control")]
+        if action != Some(Action::List) && !argv.iter().any(|a| a == "--list") {
+            return crate::control::run(benches, &filters);
+        }
         let listed: Vec<Listed> = benches
             .iter()
             .enumerate()

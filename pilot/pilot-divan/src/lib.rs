@@ -50,6 +50,14 @@
 //! | `--timer`, `--sort`, `--sortr`, `--color` values of divan's | `--timer`, `--sort`, `--sortr` accepted with no effect; benches run and print in source order; `--color` is pilot's |
 //! | `Divan::main`, `run_benches`, `test_benches`, `list_benches`; `Divan::default()` without `from_args` | as in divan: without `from_args`/`config_with_args` the command line is not read and the benches are measured |
 //!
+//! # Checking a figure
+//!
+//! The `control` feature (off by default) replaces pilot's engine with a plain `Instant` loop:
+//! each selected bench prints five medians of its time per iteration and nothing else, with no
+//! session, interval or result file. It is for checking a figure where pilot-divan and divan
+//! disagree against a timing that is neither harness's (`tests/divan_bars.sh` builds a third
+//! copy of a crate with it); never for measuring.
+//!
 //! divan calls a bench function once per bench; pilot calls it once per round (and once
 //! before, to learn its counters in benchmark mode), so its setup runs each time: a setup
 //! with side effects that must happen once belongs in a `static`.
@@ -63,6 +71,8 @@ mod alloc;
 mod arg;
 mod bencher;
 mod cli;
+#[cfg(feature = "control")]
+mod control;
 pub mod counter;
 mod divan;
 mod entry;

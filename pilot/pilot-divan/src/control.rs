@@ -1,0 +1,238 @@
+//! A control for checking a figure (feature `control`, off by default): each selected bench's
+//! routine timed by a plain `Instant` loop instead of pilot's engine, so that where pilot-divan
+//! and divan disagree, a third timing that is neither harness's says which is right.
+//!
+//! The bench function runs once, with its setup, and its `Bencher` method times the routine in
+//! blocks of about [`BLOCK`]: the iterations of a block are found by doubling from one until the
+//! shortest of three blocks takes that long, then [`BLOCKS`] blocks (fewer when they would take over
+//! [`REPEAT_CAP`]) give one median of the time per iteration; [`REPEATS`] such medians are
+//! printed, one line per bench: `ID<TAB>ns ns ns ns ns`. Inputs are made before a block starts
+//! and outputs dropped after it ends, as divan and pilot both leave them out of the timing; a
+//! routine's output that needs no drop goes through `black_box`. Benches on several threads
+//! print `ID<TAB>no control (N threads)`: a single-thread loop is not their measurement.
+//!
+//! No session, no statistics beyond the median: that is the point of a control.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use crate::Bencher;
+use crate::bencher::{Context, Mode};
+use crate::filter::Filters;
+use crate::tree::Bench;
+
+/// A block's least duration.
+const BLOCK: Duration = Duration::from_micros(20);
+
+/// Blocks per median.
+const BLOCKS: usize = 2000;
+
+/// Medians printed per bench.
+const REPEATS: usize = 5;
+
+/// Most wall time (inputs made included) the blocks of one median take; at least
+/// [`LEAST_BLOCKS`] run whatever they take.
+const REPEAT_CAP: Duration = Duration::from_secs(1);
+
+/// Blocks of one median whatever they take.
+const LEAST_BLOCKS: usize = 11;
+
+/// Most iterations in a block: inputs for a block are made together and held in memory.
+const MOST_ITERS: usize = 1 << 20;
+
+/// The medians of one bench, ns per iteration ([`REPEATS`] of them), or why there are none.
+pub(crate) type Figures = Result<Vec<f64>, String>;
+
+/// Times `block(k)`, which runs `k` iterations and returns the time of the iterations alone,
+/// as the module says. Time: about `REPEATS · min(BLOCKS · BLOCK, REPEAT_CAP)` plus the
+/// calibration.
+pub(crate) fn measure(mut block: impl FnMut(usize) -> Duration) -> Vec<f64> {
+    // The shortest of three blocks decides: a routine's first calls (memory touched for the
+    // first time, code not yet in cache) are slow, and one of them would leave the blocks short.
+    let mut k = 1usize;
+    while k < MOST_ITERS && (0..3).map(|_| block(k)).min().unwrap_or_default() < BLOCK {
+        k *= 2;
+    }
+    (0..REPEATS)
+        .map(|_| {
+            let started = Instant::now();
+            let mut per_iter = Vec::with_capacity(BLOCKS);
+            while per_iter.len() < BLOCKS
+                && (per_iter.len() < LEAST_BLOCKS || started.elapsed() < REPEAT_CAP)
+            {
+                per_iter.push(block(k).as_secs_f64() * 1e9 / k as f64);
+            }
+            per_iter.sort_by(f64::total_cmp);
+            let n = per_iter.len();
+            if n % 2 == 1 {
+                per_iter[n / 2]
+            } else {
+                (per_iter[n / 2 - 1] + per_iter[n / 2]) / 2.0
+            }
+        })
+        .collect()
+}
+
+/// `k` calls of `routine`, timed; outputs that need dropping are kept until the time is read.
+pub(crate) fn block_of<O>(k: usize, routine: &mut impl FnMut() -> O) -> Duration {
+    if std::mem::needs_drop::<O>() {
+        let mut outputs = Vec::with_capacity(k);
+        let started = Instant::now();
+        for _ in 0..k {
+            outputs.push(routine());
+        }
+        let took = started.elapsed();
+        drop(outputs);
+        took
+    } else {
+        let started = Instant::now();
+        for _ in 0..k {
+            black_box(routine());
+        }
+        started.elapsed()
+    }
+}
+
+/// `k` calls of `routine` on inputs made by `gen_input` before the time starts, by value;
+/// outputs are dropped after the time is read.
+pub(crate) fn block_on_values<I, O>(
+    k: usize,
+    gen_input: &mut impl FnMut() -> I,
+    routine: &mut impl FnMut(I) -> O,
+) -> Duration {
+    let inputs: Vec<I> = (0..k).map(|_| gen_input()).collect();
+    let mut outputs = Vec::with_capacity(if std::mem::needs_drop::<O>() { k } else { 0 });
+    let started = Instant::now();
+    for input in inputs {
+        keep(&mut outputs, routine(input));
+    }
+    let took = started.elapsed();
+    drop(outputs);
+    took
+}
+
+/// `k` calls of `routine` on inputs made by `gen_input` before the time starts, by mutable
+/// reference; outputs and inputs are dropped after the time is read.
+pub(crate) fn block_on_refs<I, O>(
+    k: usize,
+    gen_input: &mut impl FnMut() -> I,
+    routine: &mut impl FnMut(&mut I) -> O,
+) -> Duration {
+    let mut inputs: Vec<I> = (0..k).map(|_| gen_input()).collect();
+    let mut outputs = Vec::with_capacity(if std::mem::needs_drop::<O>() { k } else { 0 });
+    let started = Instant::now();
+    for input in inputs.iter_mut() {
+        keep(&mut outputs, routine(input));
+    }
+    let took = started.elapsed();
+    drop(outputs);
+    drop(inputs);
+    took
+}
+
+/// An output kept for dropping after the time is read, or through `black_box` when it needs no
+/// drop.
+#[inline(always)]
+fn keep<O>(outputs: &mut Vec<O>, output: O) {
+    if std::mem::needs_drop::<O>() {
+        outputs.push(output);
+    } else {
+        black_box(output);
+    }
+}
+
+/// Times each of `benches` that `filters` select, printing a line each; the exit code (0, or
+/// 1 when a bench panicked).
+pub(crate) fn run(benches: &[Bench], filters: &Filters) -> std::process::ExitCode {
+    let mut failed = false;
+    for b in benches {
+        if !filters.selects(&b.id, &b.name, b.options.ignore.unwrap_or(false)) {
+            continue;
+        }
+        if b.threads > 1 {
+            println!("{}\tno control ({} threads)", b.name, b.threads);
+            continue;
+        }
+        let mut figures: Figures = Err("the bench function timed nothing".into());
+        let mut context = Context {
+            mode: Mode::Control(&mut figures),
+            threads: b.threads,
+            counters: Default::default(),
+        };
+        let called = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            b.call.call(Bencher::new(&mut context))
+        }));
+        match (called, figures) {
+            (Err(_), _) => {
+                failed = true;
+                println!("{}\tpanicked", b.name);
+            }
+            (Ok(()), Ok(ns)) => {
+                let ns: Vec<String> = ns.iter().map(|x| format!("{x:.6}")).collect();
+                println!("{}\t{}", b.name, ns.join(" "));
+            }
+            (Ok(()), Err(why)) => println!("{}\t{why}", b.name),
+        }
+    }
+    if failed {
+        std::process::ExitCode::from(1)
+    } else {
+        std::process::ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_median_is_of_blocks_of_equal_iterations() {
+        // A block whose time is 1 µs per iteration plus 3 µs, except the very first (a cold
+        // start, 500 µs): k doubles to 32 (35 µs ≥ 20 µs), each size tried three times, and
+        // every block then reads (3 + 32) / 32 µs per iteration.
+        let mut sizes = Vec::new();
+        let got = measure(|k| {
+            sizes.push(k);
+            let cold = if sizes.len() == 1 { 497 } else { 0 };
+            Duration::from_micros(3 + k as u64 + cold)
+        });
+        let tried: Vec<usize> = [1, 2, 4, 8, 16, 32].iter().flat_map(|&k| [k; 3]).collect();
+        assert_eq!(&sizes[..18], &tried[..]);
+        assert!(sizes[18..].iter().all(|&k| k == 32));
+        assert_eq!(got.len(), REPEATS);
+        for m in got {
+            assert!((m - 35_000.0 / 32.0).abs() < 1e-9, "{m}");
+        }
+    }
+
+    #[test]
+    fn a_median_is_the_middle_block() {
+        // Blocks cycle through 10, 90 and 20 µs per iteration: k = 1 (its three tries are 10,
+        // 90 and 20 µs, the shortest under 20 µs), then k = 2 passes; the median is 20 µs.
+        let mut i = 0u64;
+        let got = measure(|k| {
+            i += 1;
+            Duration::from_micros(k as u64 * [20, 10, 90][(i % 3) as usize])
+        });
+        assert!(got.iter().all(|&m| (m - 20_000.0).abs() < 1e-9), "{got:?}");
+    }
+
+    #[test]
+    fn outputs_are_dropped_after_the_time_is_read() {
+        use std::cell::Cell;
+        thread_local!(static DROPPED: Cell<usize> = const { Cell::new(0) });
+        struct Counted;
+        impl Drop for Counted {
+            fn drop(&mut self) {
+                DROPPED.with(|d| d.set(d.get() + 1));
+            }
+        }
+        let mut seen_at_call = Vec::new();
+        block_of(5, &mut || {
+            seen_at_call.push(DROPPED.with(|d| d.get()));
+            Counted
+        });
+        assert_eq!(seen_at_call, vec![0; 5]);
+        assert_eq!(DROPPED.with(|d| d.get()), 5);
+    }
+}
