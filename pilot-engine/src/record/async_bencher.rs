@@ -142,10 +142,12 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
             drive!(bencher, UnitLimit::batched(size), |iters, Marks| {
                 inputs.extend((0..iters).map(|_| setup()));
                 black_box(&mut inputs);
-                outputs.reserve(iters as usize);
+                if std::mem::needs_drop::<O>() {
+                    outputs.reserve(iters as usize);
+                }
                 let mark = Marks::start(watch);
                 for input in inputs.drain(..) {
-                    outputs.push(black_box(routine(input).await));
+                    crate::record::bencher::keep(&mut outputs, routine(input).await);
                 }
                 let lap = Marks::stop(watch, mark);
                 outputs.clear();
@@ -180,10 +182,12 @@ impl<'b, E: AsyncExecutor> AsyncBencher<'b, E> {
             drive!(bencher, UnitLimit::batched(size), |iters, Marks| {
                 inputs.extend((0..iters).map(|_| setup()));
                 black_box(&mut inputs);
-                outputs.reserve(iters as usize);
+                if std::mem::needs_drop::<O>() {
+                    outputs.reserve(iters as usize);
+                }
                 let mark = Marks::start(watch);
                 for input in inputs.iter_mut() {
-                    outputs.push(black_box(routine(input).await));
+                    crate::record::bencher::keep(&mut outputs, routine(input).await);
                 }
                 let lap = Marks::stop(watch, mark);
                 outputs.clear();

@@ -4,8 +4,9 @@
 //!
 //! The bench function runs once, with its setup, and its `Bencher` method times the routine in
 //! blocks of about [`BLOCK`]: the iterations of a block are found by doubling from one until the
-//! shortest of three blocks takes that long, then [`BLOCKS`] blocks (fewer when they would take over
-//! [`REPEAT_CAP`]) give one median of the time per iteration; [`REPEATS`] such medians are
+//! shortest of three blocks takes that long (or three blocks, inputs made included, take over
+//! [`BLOCK_WALL_CAP`] each), then [`BLOCKS`] blocks (fewer when they would take over
+//! [`REPEAT_CAP`], at least [`LEAST_BLOCKS`]) give one median of the time per iteration; [`REPEATS`] such medians are
 //! printed, one line per bench: `ID<TAB>ns ns ns ns ns`. Inputs are made before a block starts
 //! and outputs dropped after it ends, as divan and pilot both leave them out of the timing; a
 //! routine's output that needs no drop goes through `black_box`. Benches on several threads
@@ -35,10 +36,15 @@ const REPEATS: usize = 5;
 const REPEAT_CAP: Duration = Duration::from_secs(1);
 
 /// Blocks of one median whatever they take.
-const LEAST_BLOCKS: usize = 11;
+const LEAST_BLOCKS: usize = 3;
 
 /// Most iterations in a block: inputs for a block are made together and held in memory.
 const MOST_ITERS: usize = 1 << 20;
+
+/// Most wall time of one block while calibrating (inputs made included): a routine whose inputs
+/// take long to make (a million-element set each) gets blocks as long as that allows, even
+/// when they are shorter than [`BLOCK`].
+const BLOCK_WALL_CAP: Duration = Duration::from_millis(50);
 
 /// The medians of one bench, ns per iteration ([`REPEATS`] of them), or why there are none.
 pub(crate) type Figures = Result<Vec<f64>, String>;
@@ -50,7 +56,12 @@ pub(crate) fn measure(mut block: impl FnMut(usize) -> Duration) -> Vec<f64> {
     // The shortest of three blocks decides: a routine's first calls (memory touched for the
     // first time, code not yet in cache) are slow, and one of them would leave the blocks short.
     let mut k = 1usize;
-    while k < MOST_ITERS && (0..3).map(|_| block(k)).min().unwrap_or_default() < BLOCK {
+    while k < MOST_ITERS {
+        let started = Instant::now();
+        let shortest = (0..3).map(|_| block(k)).min().unwrap_or_default();
+        if shortest >= BLOCK || started.elapsed() > 3 * BLOCK_WALL_CAP {
+            break;
+        }
         k *= 2;
     }
     (0..REPEATS)

@@ -427,3 +427,50 @@ fn a_tokio_runtime_runs_the_units() {
         .iter(|| async { tokio::task::yield_now().await });
     assert_eq!(b.take_readings().len(), 1);
 }
+
+#[test]
+fn an_output_is_kept_until_the_unit_ends_only_when_it_needs_dropping() {
+    // An output with a drop is kept (and dropped later, outside the timing); one without goes
+    // through `black_box` and is not stored: storing and reloading it is what stalled.
+    let dropped = Rc::new(Cell::new(0));
+    struct Counted(Rc<Cell<usize>>);
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+    let mut kept: Vec<Counted> = Vec::new();
+    for _ in 0..3 {
+        keep(&mut kept, Counted(dropped.clone()));
+    }
+    assert_eq!((kept.len(), dropped.get()), (3, 0));
+    drop(kept);
+    assert_eq!(dropped.get(), 3);
+    let mut plain: Vec<Option<i32>> = Vec::new();
+    keep(&mut plain, Some(7));
+    assert!(plain.is_empty() && plain.capacity() == 0);
+}
+
+#[test]
+fn batched_outputs_with_a_drop_are_dropped_after_each_unit() {
+    // Three units of four: each unit's four outputs are dropped after its time is read, not
+    // while it runs.
+    let dropped = Rc::new(Cell::new(0));
+    let at_call = RefCell::new(Vec::new());
+    struct Counted(Rc<Cell<usize>>);
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+    let mut b = Bencher::new(measure(3, 4));
+    b.iter_batched(
+        || (),
+        |()| {
+            at_call.borrow_mut().push(dropped.get());
+            Counted(dropped.clone())
+        },
+    );
+    assert_eq!(dropped.get(), 12);
+    assert_eq!(*at_call.borrow(), vec![0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8]);
+}
