@@ -10,17 +10,13 @@
 //! printed, one line per bench: `ID<TAB>ns ns ns ns ns`. Inputs are made before a block starts
 //! and outputs dropped after it ends, as divan and pilot both leave them out of the timing; a
 //! routine's output that needs no drop goes through `black_box`. Benches on several threads
-//! print `ID<TAB>no control (N threads)`: a single-thread loop is not their measurement.
+//! print `ID<TAB>no control (N threads)`: a single-thread loop is not their measurement. The
+//! run over the benches is [`crate::divan`]'s; this module holds the timing alone.
 //!
 //! No session, no statistics beyond the median: that is the point of a control.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-
-use crate::Bencher;
-use crate::bencher::{Context, Mode};
-use crate::filter::Filters;
-use crate::tree::Bench;
 
 /// A block's least duration.
 const BLOCK: Duration = Duration::from_micros(20);
@@ -149,46 +145,6 @@ fn keep<O>(outputs: &mut Vec<O>, output: O) {
         outputs.push(output);
     } else {
         black_box(output);
-    }
-}
-
-/// Times each of `benches` that `filters` select, printing a line each; the exit code (0, or
-/// 1 when a bench panicked).
-pub(crate) fn run(benches: &[Bench], filters: &Filters) -> std::process::ExitCode {
-    let mut failed = false;
-    for b in benches {
-        if !filters.selects(&b.id, &b.name, b.options.ignore.unwrap_or(false)) {
-            continue;
-        }
-        if b.threads > 1 {
-            println!("{}\tno control ({} threads)", b.name, b.threads);
-            continue;
-        }
-        let mut figures: Figures = Err("the bench function timed nothing".into());
-        let mut context = Context {
-            mode: Mode::Control(&mut figures),
-            threads: b.threads,
-            counters: Default::default(),
-        };
-        let called = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            b.call.call(Bencher::new(&mut context))
-        }));
-        match (called, figures) {
-            (Err(_), _) => {
-                failed = true;
-                println!("{}\tpanicked", b.name);
-            }
-            (Ok(()), Ok(ns)) => {
-                let ns: Vec<String> = ns.iter().map(|x| format!("{x:.6}")).collect();
-                println!("{}\t{}", b.name, ns.join(" "));
-            }
-            (Ok(()), Err(why)) => println!("{}\t{why}", b.name),
-        }
-    }
-    if failed {
-        std::process::ExitCode::from(1)
-    } else {
-        std::process::ExitCode::SUCCESS
     }
 }
 

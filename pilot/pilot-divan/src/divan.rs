@@ -207,7 +207,7 @@ impl Divan {
         let benches: &'static [Bench] = BENCHES.get_or_init(|| tree::benches(&overrides));
         #[cfg(feature = "control")]
         if action != Some(Action::List) && !argv.iter().any(|a| a == "--list") {
-            return crate::control::run(benches, &filters);
+            return control_run(benches, &filters);
         }
         let listed: Vec<Listed> = benches
             .iter()
@@ -224,6 +224,47 @@ impl Divan {
             listed,
             &Run { benches, filters },
         )
+    }
+}
+
+#[cfg(feature = "control")]
+/// The control's run (feature `control`, [`crate::control`]): times each of `benches` that `filters` select, printing a line each; the exit code (0, or
+/// 1 when a bench panicked).
+fn control_run(benches: &[Bench], filters: &Filters) -> std::process::ExitCode {
+    let mut failed = false;
+    for b in benches {
+        if !filters.selects(&b.id, &b.name, b.options.ignore.unwrap_or(false)) {
+            continue;
+        }
+        if b.threads > 1 {
+            println!("{}\tno control ({} threads)", b.name, b.threads);
+            continue;
+        }
+        let mut figures: crate::control::Figures = Err("the bench function timed nothing".into());
+        let mut context = Context {
+            mode: Mode::Control(&mut figures),
+            threads: b.threads,
+            counters: Default::default(),
+        };
+        let called = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            b.call.call(Bencher::new(&mut context))
+        }));
+        match (called, figures) {
+            (Err(_), _) => {
+                failed = true;
+                println!("{}\tpanicked", b.name);
+            }
+            (Ok(()), Ok(ns)) => {
+                let ns: Vec<String> = ns.iter().map(|x| format!("{x:.6}")).collect();
+                println!("{}\t{}", b.name, ns.join(" "));
+            }
+            (Ok(()), Err(why)) => println!("{}\t{why}", b.name),
+        }
+    }
+    if failed {
+        std::process::ExitCode::from(1)
+    } else {
+        std::process::ExitCode::SUCCESS
     }
 }
 
