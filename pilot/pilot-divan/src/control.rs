@@ -69,13 +69,7 @@ pub(crate) fn measure(mut block: impl FnMut(usize) -> Duration) -> Vec<f64> {
             {
                 per_iter.push(block(k).as_secs_f64() * 1e9 / k as f64);
             }
-            per_iter.sort_by(f64::total_cmp);
-            let n = per_iter.len();
-            if n % 2 == 1 {
-                per_iter[n / 2]
-            } else {
-                (per_iter[n / 2 - 1] + per_iter[n / 2]) / 2.0
-            }
+            pilot_engine::stats::summary::median(&per_iter)
         })
         .collect()
 }
