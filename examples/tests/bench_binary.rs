@@ -611,6 +611,36 @@ fn a_sweep_that_overflows_its_type_fails_alone() {
     assert!(!line("fine").contains("FAILED"), "{out}");
 }
 
+/// A batched routine whose every input takes tens of milliseconds to build, beside a routine
+/// of about a microsecond (divan's searches over a million elements): calibration stops at one
+/// input a unit instead of the dozen the unit target asks for, and a 1 s cap, split among
+/// processes, still ends with an estimate and its interval. Before, the first process spent
+/// its share building the dozen inputs of one unit, and the bench ended with none.
+#[test]
+fn costly_inputs_still_reach_an_estimate() {
+    let dir = scratch("costly-inputs");
+    let o = run(
+        env!("CARGO_BIN_EXE_demo_costly_inputs"),
+        &["--bench", "--max-time", "1"],
+        &dir,
+    );
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    let r = result_of(&dir, "demo_costly_inputs", "search_fresh_million");
+    assert_eq!(r["iterations_per_unit"], 1, "{r}");
+    let time = &r["pis"][0];
+    assert_eq!(time["name"], "time", "{r}");
+    let (mean, low, high) = (
+        time["mean"].as_f64().unwrap(),
+        time["ci"]["low"].as_f64().unwrap(),
+        time["ci"]["high"].as_f64().unwrap(),
+    );
+    // A search of 20 levels: between 10 ns and 100 µs on any machine, inside its interval.
+    assert!((10.0..100_000.0).contains(&mean), "{r}");
+    assert!(low < mean && mean < high, "{r}");
+    assert!(r["readings"].as_u64().unwrap() >= 2, "{r}");
+}
+
 /// `--help` prints the usage and runs nothing; a misspelt flag is an error, not a filter; a
 /// filter that matches nothing says so.
 #[test]

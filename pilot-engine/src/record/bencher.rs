@@ -15,8 +15,9 @@ use crate::allocations::Counts;
 pub(crate) enum BencherMode {
     /// Test mode: run the routine once, to see that it works.
     Test,
-    /// Find how many iterations make a unit last at least `target_ns`.
-    Calibrate { target_ns: u64 },
+    /// Find how many iterations make a unit last at least `target_ns`, its inputs made in
+    /// at most `inputs_ns` (see [`Calibration`]).
+    Calibrate { target_ns: u64, inputs_ns: u64 },
     /// Run `work` units of `iters` iterations each (fewer where the batch size says so) and
     /// time every unit.
     Measure { work: u64, iters: u64 },
@@ -127,6 +128,8 @@ pub struct Bencher {
     pub(super) watch: Stopwatch,
     /// Iterations per unit found by calibration.
     pub(super) calibrated: Option<u64>,
+    /// Wall time of the measured call's units, their inputs' making included, ns.
+    pub(super) wall_ns: f64,
     /// Iterations in each unit measured, and what limits them.
     pub(super) unit_iters: u64,
     pub(super) limit: UnitLimit,
@@ -178,14 +181,22 @@ macro_rules! drive {
                 bencher.unit_iters = 1;
                 bencher.push(unit);
             }
-            $crate::record::BencherMode::Calibrate { target_ns } => {
+            $crate::record::BencherMode::Calibrate {
+                target_ns,
+                inputs_ns,
+            } => {
                 type $marks = $crate::record::bencher::Timed;
                 let mut calibration =
-                    $crate::record::bencher::Calibration::new(target_ns, limit.calibration_max());
+                    $crate::record::bencher::Calibration::new(target_ns, limit.calibration_max())
+                        .inputs_within(inputs_ns);
                 loop {
                     let $iters: u64 = calibration.iters();
+                    // The unit's wall time, its inputs' making included (calibration only:
+                    // measured units read the clock twice, around the routine alone).
+                    let began = std::time::Instant::now();
                     let unit: $crate::record::bencher::UnitReading = $unit;
-                    if calibration.reached(unit.ns as u64) {
+                    let wall = began.elapsed().as_nanos() as u64;
+                    if calibration.reached(unit.ns as u64, wall) {
                         break;
                     }
                 }
@@ -195,10 +206,13 @@ macro_rules! drive {
                 type $marks = $crate::record::bencher::Timed;
                 let $iters: u64 = limit.clamp(iters);
                 bencher.unit_iters = $iters;
+                // The round's wall time, inputs' making included, read outside every unit.
+                let began = std::time::Instant::now();
                 for _ in 0..work {
                     let unit: $crate::record::bencher::UnitReading = $unit;
                     bencher.push(unit);
                 }
+                bencher.wall_ns = began.elapsed().as_nanos() as f64;
             }
             $crate::record::BencherMode::Count { work, iters } => {
                 type $marks = $crate::record::bencher::Counted;
@@ -264,6 +278,7 @@ impl Bencher {
             counted: false,
             watch,
             calibrated: None,
+            wall_ns: 0.0,
             unit_iters,
             limit: UnitLimit::Any,
             called: false,
@@ -462,6 +477,13 @@ impl Bencher {
         }
     }
 
+    /// Wall time per iteration of the measured call's units, their inputs' making included
+    /// (`None` before any unit).
+    pub(crate) fn wall_per_iter_ns(&self) -> Option<f64> {
+        let iterations = self.readings.len() as f64 * self.unit_iters.max(1) as f64;
+        (iterations > 0.0).then(|| self.wall_ns / iterations)
+    }
+
     /// The unit readings in nanoseconds (whole units, not per iteration).
     pub(crate) fn take_readings(&mut self) -> Vec<f64> {
         std::mem::take(&mut self.readings)
@@ -485,11 +507,24 @@ pub(crate) struct UnitShape {
 }
 
 /// Calibration's search for the iterations that make a unit reach `target_ns`: from 1, doubling,
-/// then straight towards the target once a timing is meaningful, never past `max`.
+/// then straight towards the target once a timing is meaningful, never past `max`, and never
+/// past what makes the unit's inputs cost more than `inputs_ns` to build.
+///
+/// Why the inputs' cost bounds a unit: a batched routine's inputs are built before its unit,
+/// one per iteration. When building one costs far more than the routine (a million-element
+/// set searched once), the iterations a session can run in its time are set by the building,
+/// whatever their grouping: more iterations per unit buy a smaller clock share (the only reason
+/// for the target) at the price of fewer units, and a unit of 4096 inputs built at 0.3 s each
+/// would never finish. So the count stops where the unit's wall time (inputs and routine) would
+/// pass `inputs_ns`, at least one iteration; the clock's share of such units may pass the 0.5%
+/// the target keeps, and pilot's clock check reports it. Measured rounds lengthen short units
+/// only within the same budget, from their own wall time (so a first unit that paid a one-time
+/// cost does not fix the count for good).
 pub(crate) struct Calibration {
     target_ns: u64,
     max: u64,
     iters: u64,
+    inputs_ns: u64,
 }
 
 impl Calibration {
@@ -498,7 +533,14 @@ impl Calibration {
             target_ns,
             max: max.max(1),
             iters: 1,
+            inputs_ns: u64::MAX,
         }
+    }
+
+    /// The same search, its units' wall time (inputs made, routine run) bounded by `inputs_ns`.
+    pub(crate) fn inputs_within(mut self, inputs_ns: u64) -> Self {
+        self.inputs_ns = inputs_ns;
+        self
     }
 
     /// The iteration count to time next (the answer once [`reached`](Self::reached)).
@@ -506,9 +548,11 @@ impl Calibration {
         self.iters
     }
 
-    /// Takes the time of a unit of [`iters`](Self::iters) iterations: true when it reached the
-    /// target or the count is at `max`, else moves on to the next count.
-    pub(crate) fn reached(&mut self, ns: u64) -> bool {
+    /// Takes the time of a unit of [`iters`](Self::iters) iterations, `ns` timed and `wall`
+    /// from before its inputs were made to its end: true when it reached the target, the count
+    /// is at `max`, or a longer unit's inputs would cost too much; else moves on to the next
+    /// count.
+    pub(crate) fn reached(&mut self, ns: u64, wall: u64) -> bool {
         let (iters, target_ns) = (self.iters, self.target_ns);
         if ns >= target_ns || iters >= self.max {
             return true;
@@ -519,9 +563,23 @@ impl Calibration {
         } else {
             iters.saturating_mul(2)
         };
+        // Wall time grows with the iterations: the most whose wall stays within the budget.
+        let affordable = most_within(self.inputs_ns, wall as f64 / iters as f64);
+        if affordable < next {
+            let most = affordable.clamp(1, self.max);
+            let done = most <= iters;
+            self.iters = most;
+            return done;
+        }
         self.iters = next.clamp(iters + 1, self.max);
         false
     }
+}
+
+/// The most iterations whose wall time, at `wall_per_iter_ns` each (inputs made and routine
+/// run), stays within `budget_ns`; at least 1.
+pub(crate) fn most_within(budget_ns: u64, wall_per_iter_ns: f64) -> u64 {
+    ((budget_ns as f64 / wall_per_iter_ns.max(1.0)).floor() as u64).max(1)
 }
 
 #[cfg(test)]

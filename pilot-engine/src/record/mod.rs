@@ -20,7 +20,7 @@ mod timer;
 pub use async_bencher::{AsyncBencher, AsyncExecutor, BlockingExecutor};
 pub use batch::BatchSize;
 pub use bencher::Bencher;
-pub(crate) use bencher::{BencherMode, UnitShape};
+pub(crate) use bencher::{BencherMode, UnitShape, most_within};
 pub use clock::{Clock, ClockInfo, RealClock, measure_clock, measure_timer};
 pub use recorder::{AllocationReadings, Recorder, clear_recorder, recorder, recorder_timed_by};
 pub(crate) use timer::Stopwatch;

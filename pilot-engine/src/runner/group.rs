@@ -125,8 +125,10 @@ impl<'b> Groups<'b> {
             .map(|b| BenchWorkload::new(b, target_unit_ns(clock)).timed_by(clock.timer))
             .collect();
         // A member that cannot calibrate fails alone; the others are still compared.
-        let failed: Vec<Option<String>> =
-            workloads.iter_mut().map(|w| calibrate(w).err()).collect();
+        let failed: Vec<Option<String>> = workloads
+            .iter_mut()
+            .map(|w| calibrate(w, config.max_time / members.len() as u32).err())
+            .collect();
         let mut progress = LiveProgress::start(&format!("group {group}"));
         let mut running: Vec<&mut dyn Workload> = Vec::new();
         let mut running_configs = Vec::new();

@@ -10,7 +10,7 @@ use super::threads;
 use crate::checks::sampler::Sampler;
 use crate::entry::BenchBody;
 use crate::record::{
-    Bencher, BencherMode, ClockInfo, RealClock, Recorder, Stopwatch, Timer, UnitShape,
+    Bencher, BencherMode, ClockInfo, RealClock, Recorder, Stopwatch, Timer, UnitShape, most_within,
 };
 use crate::report::LiveProgress;
 use crate::session::allocations::{RoundAllocations, estimate_allocations};
@@ -75,6 +75,11 @@ pub(super) struct BenchWorkload<'c> {
     last_iters: u64,
     /// Least unit duration in the micro form, so the clock's cost stays under 0.5% of a unit.
     target_unit_ns: u64,
+    /// The most wall time a unit's iterations may take, their inputs' making included (see
+    /// [`calibrate`]): units grow past the calibrated count only within it.
+    inputs_ns: u64,
+    /// Wall time per iteration of the last micro-form round, inputs' making included.
+    wall_per_iter_ns: Option<f64>,
     /// Why the bench cannot run ([`Bench::broken`]): every round fails with it.
     broken: Option<String>,
     /// Samples the machine's state between rounds, when asked to.
@@ -146,6 +151,7 @@ impl Workload for BenchWorkload<'_> {
                     return Err(NEVER_ITERATED.into());
                 }
                 let shape = b.unit_shape();
+                self.wall_per_iter_ns = b.wall_per_iter_ns();
                 self.keep_allocations(b.take_allocations(), shape.iters);
                 Ok(self.micro_round(b.take_readings(), shape))
             }
@@ -168,6 +174,8 @@ impl<'c> BenchWorkload<'c> {
             iters: 1,
             last_iters: 1,
             target_unit_ns,
+            inputs_ns: u64::MAX,
+            wall_per_iter_ns: None,
             broken: b.broken.clone(),
             sampler: None,
             overhead: None,
@@ -367,7 +375,12 @@ impl<'c> BenchWorkload<'c> {
         let median = sorted[sorted.len() / 2].max(1.0);
         if median < self.target_unit_ns as f64 {
             let scale = 1.2 * self.target_unit_ns as f64 / median;
-            self.iters = ((self.iters as f64 * scale).ceil() as u64).max(self.iters + 1);
+            let grown = ((self.iters as f64 * scale).ceil() as u64).max(self.iters + 1);
+            // Not past what the inputs' budget allows (costly inputs: see `calibrate`).
+            let most = self
+                .wall_per_iter_ns
+                .map_or(u64::MAX, |w| most_within(self.inputs_ns, w));
+            self.iters = grown.min(most.max(self.iters));
         }
     }
 }
@@ -385,20 +398,31 @@ pub(super) fn target_unit_ns(clock: ClockInfo) -> u64 {
     (400.0 * clock.overhead_ns).max(1000.0) as u64
 }
 
-/// Finds the micro form's iterations per unit; nothing to do for the other forms.
-pub(super) fn calibrate(workload: &mut BenchWorkload) -> Result<(), String> {
+/// The share of a session's time cap that one calibrated unit's inputs may take to build: a
+/// session then holds tens of units however costly its inputs.
+pub(super) const INPUTS_SHARE: u32 = 32;
+
+/// Finds the micro form's iterations per unit, for a session capped at `max_time`; nothing to
+/// do for the other forms. A batched routine's unit stops short of the target when building
+/// its inputs would take more than 1/[`INPUTS_SHARE`] of `max_time` and more than 1000 times
+/// the target (about 9 ms): see `record::bencher::Calibration`.
+pub(super) fn calibrate(workload: &mut BenchWorkload, max_time: Duration) -> Result<(), String> {
     if let Some(msg) = &workload.broken {
         return Err(msg.clone());
     }
     if let BenchBody::Micro(f) = workload.body {
+        let inputs_ns = ((max_time / INPUTS_SHARE).as_nanos() as u64)
+            .max(workload.target_unit_ns.saturating_mul(1000));
         let mut bencher = Bencher::new(BencherMode::Calibrate {
             target_ns: workload.target_unit_ns,
+            inputs_ns,
         })
         .timed_by(workload.timer);
         workload.call_micro(f, &mut bencher)?;
         workload.iters = bencher
             .calibrated_iters()
             .ok_or_else(|| NEVER_ITERATED.to_string())?;
+        workload.inputs_ns = inputs_ns;
     }
     Ok(())
 }
@@ -416,7 +440,7 @@ pub(super) fn measure(
     let mut workload = BenchWorkload::new(b, target_unit_ns(clock))
         .timed_by(clock.timer)
         .with_closure(closure);
-    if let Err(msg) = calibrate(&mut workload) {
+    if let Err(msg) = calibrate(&mut workload, config.max_time) {
         progress.finish();
         return (failed_session(&msg), None);
     }

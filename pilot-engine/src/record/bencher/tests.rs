@@ -15,6 +15,7 @@ const TEST: BencherMode = BencherMode::Test;
 /// A target no unit reaches: calibration runs up to the batch size's most inputs.
 const CALIBRATE_TO_MAX: BencherMode = BencherMode::Calibrate {
     target_ns: u64::MAX,
+    inputs_ns: u64::MAX,
 };
 
 fn measure(work: u64, iters: u64) -> BencherMode {
@@ -92,7 +93,7 @@ fn assert_units_of(counts: &Counts, n: u64) {
 
 fn calibrate(target_ns: u64, max: u64, mut time: impl FnMut(u64) -> u64) -> u64 {
     let mut c = Calibration::new(target_ns, max);
-    while !c.reached(time(c.iters())) {}
+    while !c.reached(time(c.iters()), 0) {}
     c.iters()
 }
 
@@ -105,6 +106,63 @@ fn calibration_reaches_the_target() {
     assert_eq!(calibrate(1000, 8, |n| n), 8);
     assert_eq!(calibrate(10, u64::MAX, |_| 50), 1);
     assert_eq!(calibrate(u64::MAX, 1, |n| n), 1);
+}
+
+/// Calibration with `inputs_ns` of budget, `time` giving each tried count's (timed, wall)
+/// nanoseconds: the iterations found and every count tried.
+fn calibrate_with_inputs(
+    target_ns: u64,
+    inputs_ns: u64,
+    mut time: impl FnMut(u64) -> (u64, u64),
+) -> (u64, Vec<u64>) {
+    let mut c = Calibration::new(target_ns, u64::MAX).inputs_within(inputs_ns);
+    let mut tried = Vec::new();
+    loop {
+        tried.push(c.iters());
+        let (ns, wall) = time(c.iters());
+        if c.reached(ns, wall) {
+            break;
+        }
+    }
+    (c.iters(), tried)
+}
+
+#[test]
+fn costly_inputs_stop_a_unit_short_of_the_target() {
+    // divan's search over a million elements: each input takes 0.3 s to build, the search
+    // 2 µs; one unit is over the 31 ms budget already: one iteration.
+    let (iters, tried) = calibrate_with_inputs(9_200, 31_000_000, |n| {
+        (2_000 * n, 300_000_000 * n + 2_000 * n)
+    });
+    assert_eq!((iters, tried), (1, vec![1]));
+    // Inputs of 1 ms, a routine of 10 ns, a 10 µs target and a 50 ms budget. Doubling from 1
+    // to 32 (320 ns, under 10 000 / 16); 64 would take 64 ms: ⌊50 000 000 / 1 000 010⌋ = 49
+    // is the most a unit may hold, and it is the answer (490 ns, short of the target).
+    let (iters, tried) =
+        calibrate_with_inputs(10_000, 50_000_000, |n| (10 * n, 1_000_000 * n + 10 * n));
+    assert_eq!((iters, tried), (49, vec![1, 2, 4, 8, 16, 32, 49]));
+    // Inputs of 20 ms against a 50 ms budget: two a unit.
+    let (iters, tried) = calibrate_with_inputs(10_000, 50_000_000, |n| (10 * n, 20_000_000 * n));
+    assert_eq!((iters, tried), (2, vec![1, 2]));
+}
+
+#[test]
+fn cheap_inputs_leave_the_target_alone() {
+    // Inputs of 1 µs beside a 3 ns routine (4000 of them, 4 ms, within the least budget of
+    // 1000 targets): the target decides, as without a budget.
+    let (iters, _) = calibrate_with_inputs(10_000, 1000 * 10_000, |n| (3 * n, 1_003 * n));
+    assert_eq!(iters, calibrate(10_000, u64::MAX, |n| 3 * n));
+    // `iter`'s wall is its timed part: never over a budget larger than the target.
+    let (iters, _) = calibrate_with_inputs(10_000, 1000 * 10_000, |n| (3 * n, 3 * n));
+    assert_eq!(iters, calibrate(10_000, u64::MAX, |n| 3 * n));
+}
+
+#[test]
+fn most_within_a_budget_is_at_least_one() {
+    assert_eq!(most_within(1_000, 10.0), 100);
+    assert_eq!(most_within(1_000, 300.0), 3);
+    assert_eq!(most_within(1_000, 5_000.0), 1);
+    assert_eq!(most_within(1_000, 0.0), 1_000);
 }
 
 #[test]
@@ -131,7 +189,10 @@ fn iter_runs_once_in_test_mode_and_work_times_iters_in_measure() {
 
 #[test]
 fn iter_calibrates_by_doubling_a_unit() {
-    let mut b = Bencher::new(BencherMode::Calibrate { target_ns: 200_000 });
+    let mut b = Bencher::new(BencherMode::Calibrate {
+        target_ns: 200_000,
+        inputs_ns: u64::MAX,
+    });
     let mut calls = 0u64;
     b.iter(|| {
         calls += 1;
@@ -294,7 +355,10 @@ fn iter_custom_durations_are_the_readings() {
 #[test]
 fn iter_custom_calibrates_on_the_durations_it_returns() {
     let mut tried = Vec::new();
-    let mut b = Bencher::new(BencherMode::Calibrate { target_ns: 10_000 });
+    let mut b = Bencher::new(BencherMode::Calibrate {
+        target_ns: 10_000,
+        inputs_ns: u64::MAX,
+    });
     b.iter_custom(|iters| {
         tried.push(iters);
         Duration::from_nanos(3 * iters)

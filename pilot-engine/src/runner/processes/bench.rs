@@ -44,9 +44,16 @@ pub(in crate::runner) fn measure_in_processes(
     let mut estimate = None;
     let mut wanted = processes;
     let mut warm_up = WarmUp::default();
+    // Set when the first process's share was too short for any estimate: the rest of the cap
+    // goes to one process.
+    let mut alone_retry = false;
     let status = loop {
         let remaining = config.max_time.saturating_sub(start.elapsed());
-        let cap = process_cap(&costs, (done.len(), processes, wanted), config, remaining);
+        let cap = if alone_retry && done.is_empty() {
+            remaining
+        } else {
+            process_cap(&costs, (done.len(), processes, wanted), config, remaining)
+        };
         let began = Instant::now();
         match run_process(
             &b.name,
@@ -62,6 +69,25 @@ pub(in crate::runner) fn measure_in_processes(
                 done.push(p);
             }
             Err(_) if crate::runner::interrupt::requested() => break Status::Interrupted,
+            Err(msg)
+                if msg.starts_with(NO_ESTIMATE)
+                    && retry_alone(
+                        &msg,
+                        done.len(),
+                        alone_retry,
+                        cap,
+                        config.max_time.saturating_sub(start.elapsed()),
+                    ) =>
+            {
+                warnings.push(format!(
+                    "the first process found no estimate in its share of the time cap ({}): \
+                     a unit (its inputs' making included) lasts too long for several \
+                     processes, so the rest of the cap went to one process",
+                    crate::fmt::format_ns(cap.as_nanos() as f64)
+                ));
+                alone_retry = true;
+                continue;
+            }
             Err(msg) if msg.starts_with(NO_ESTIMATE) => {
                 warnings.push(format!("process {} of this bench: {msg}", done.len() + 1));
                 break no_estimate_status(&msg);
@@ -108,6 +134,15 @@ pub(in crate::runner) fn measure_in_processes(
         });
     }
     processes_result(done, status, estimate, warnings, config, start.elapsed())
+}
+
+/// Whether a process that found no estimate (`msg`) with `done` processes before it, given
+/// `cap`, is followed by one process given all that is `left` of the bench's cap: only the
+/// first, only once, only when it ran out of time, and only when what is left is at least
+/// twice its share (the bench's units, inputs included, outlast a process's share: a single
+/// process can still reach an estimate, several cannot).
+fn retry_alone(msg: &str, done: usize, retried: bool, cap: Duration, left: Duration) -> bool {
+    done == 0 && !retried && no_estimate_status(msg) == Status::TimeCap && left >= 2 * cap
 }
 
 /// After a process, with at least two `done`: their combined estimate (shown in `progress`),
@@ -194,5 +229,31 @@ fn process_cap(
             (share + overhead).min(remaining.max(LEAST_SHARE))
         }
         None => (remaining / left).max(LEAST_SHARE),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_first_process_out_of_time_with_room_left_is_retried_alone() {
+        let at_cap = format!("{NO_ESTIMATE} (time cap)");
+        let (share, s) = (Duration::from_millis(250), Duration::from_secs);
+        assert!(retry_alone(&at_cap, 0, false, share, s(2)));
+        // Exactly twice the share left still retries; less does not.
+        assert!(retry_alone(&at_cap, 0, false, share, 2 * share));
+        assert!(!retry_alone(
+            &at_cap,
+            0,
+            false,
+            share,
+            2 * share - Duration::from_nanos(1)
+        ));
+        // A later process, a second retry, or another reason: the bench ends as before.
+        assert!(!retry_alone(&at_cap, 1, false, share, s(2)));
+        assert!(!retry_alone(&at_cap, 0, true, share, s(2)));
+        let steady = format!("{NO_ESTIMATE} (no steady state)");
+        assert!(!retry_alone(&steady, 0, false, share, s(2)));
     }
 }

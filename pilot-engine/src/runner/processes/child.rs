@@ -54,7 +54,7 @@ pub(in crate::runner) fn child_session(
     let mut workload = BenchWorkload::new(b, target_unit_ns(clock))
         .timed_by(clock.timer)
         .with_closure(closure);
-    let ready = calibrate(&mut workload).and_then(|()| match WarmUp::asked() {
+    let ready = calibrate(&mut workload, config.max_time).and_then(|()| match WarmUp::asked() {
         Some(w) => workload.warm_up(w.iterations, w.budget),
         None => Ok(()),
     });

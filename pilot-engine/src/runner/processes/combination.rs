@@ -62,10 +62,11 @@ pub(super) fn processes_result(
     if status == Status::TimeCap {
         if let Some(e) = &estimate {
             warnings.push(format!(
-                "time cap reached with ±{:.2}% of the mean (target ±{:.2}%) over {} processes",
+                "time cap reached with ±{:.2}% of the mean (target ±{:.2}%) over {} process{}",
                 100.0 * e.relative_half_width(),
                 100.0 * config.target,
-                done.len()
+                done.len(),
+                if done.len() == 1 { "" } else { "es" }
             ));
         }
     }
