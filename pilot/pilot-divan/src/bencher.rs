@@ -106,8 +106,9 @@ impl<'a, 'b> Bencher<'a, 'b> {
     {
         #[cfg(feature = "control")]
         if let Mode::Control(figures) = &mut self.context.mode {
+            let mut buffers = crate::control::Buffers::default();
             **figures = Ok(crate::control::measure(|k| {
-                crate::control::block_of(k, &mut benched)
+                crate::control::block_of(k, &mut buffers, &mut benched)
             }));
             return;
         }
@@ -194,8 +195,11 @@ where
         #[cfg(feature = "control")]
         if let Mode::Control(figures) = &mut self.context.mode {
             let mut gen_input = self.config.gen_input;
+            let mut buffers = crate::control::Buffers::default();
             **figures = Ok(crate::control::measure(|k| {
-                crate::control::block_on_values(k, &mut gen_input, &mut |i| benched(i))
+                crate::control::block_on_values(k, &mut buffers, &mut gen_input, &mut |i| {
+                    benched(i)
+                })
             }));
             return;
         }
@@ -222,8 +226,9 @@ where
         #[cfg(feature = "control")]
         if let Mode::Control(figures) = &mut self.context.mode {
             let (mut gen_input, mut benched) = (self.config.gen_input, benched);
+            let mut buffers = crate::control::Buffers::default();
             **figures = Ok(crate::control::measure(|k| {
-                crate::control::block_on_values(k, &mut gen_input, &mut benched)
+                crate::control::block_on_values(k, &mut buffers, &mut gen_input, &mut benched)
             }));
             return;
         }
@@ -244,8 +249,11 @@ where
         #[cfg(feature = "control")]
         if let Mode::Control(figures) = &mut self.context.mode {
             let mut gen_input = self.config.gen_input;
+            let mut buffers = crate::control::Buffers::default();
             **figures = Ok(crate::control::measure(|k| {
-                crate::control::block_on_refs(k, &mut gen_input, &mut |i: &mut I| benched(i))
+                crate::control::block_on_refs(k, &mut buffers, &mut gen_input, &mut |i: &mut I| {
+                    benched(i)
+                })
             }));
             return;
         }
@@ -272,8 +280,9 @@ where
         #[cfg(feature = "control")]
         if let Mode::Control(figures) = &mut self.context.mode {
             let (mut gen_input, mut benched) = (self.config.gen_input, benched);
+            let mut buffers = crate::control::Buffers::default();
             **figures = Ok(crate::control::measure(|k| {
-                crate::control::block_on_refs(k, &mut gen_input, &mut benched)
+                crate::control::block_on_refs(k, &mut buffers, &mut gen_input, &mut benched)
             }));
             return;
         }
