@@ -175,6 +175,14 @@ def closer(p, d, c):
     return "pilot" if dp < dd else "divan" if dd < dp else "tie"
 
 
+def ran_together(at_once, threads, cores=None):
+    """"together" when the control's threads were timing at once for at least 90% of what the
+    machine allows (min(threads, cores)), else "apart": apart, a contended routine was timed
+    without its contention."""
+    cores = cores or os.cpu_count() or 1
+    return "together" if at_once >= 0.9 * min(threads, cores) else "apart"
+
+
 def agrees(p, d):
     """p = (estimate, low, high), d = (figure, low, high): |p − d| ≤ both half-widths."""
     return abs(p[0] - d[0]) <= (p[2] - p[1]) / 2 + (d[2] - d[1]) / 2
@@ -204,6 +212,9 @@ def run(out, flt, max_time, sources):
         cjson = out / f"{name}-control.build.json"
         cexe = executables(cjson) if cjson.exists() else {}
         closer_count = {"pilot": 0, "divan": 0, "tie": 0}
+        # Threaded disagreements: {"together" | "apart": {harness: count}}.
+        threaded = {"together": {"pilot": 0, "divan": 0, "tie": 0},
+                    "apart": {"pilot": 0, "divan": 0, "tie": 0}}
         rows, ran, agreed, walls = [], 0, 0, {"divan": 0.0, "pilot": 0.0}
         same_ids = True
         for target in sorted(dexe):
@@ -286,6 +297,8 @@ def run(out, flt, max_time, sources):
                     if not ok and c:
                         near = closer(est[pn][0], d[0], c[0])
                         closer_count[near] += 1
+                        if at_once is not None:
+                            threaded[ran_together(at_once, int(m.group(1)))][near] += 1
                     rows.append((f"{target}/{pn}", d, est[pn][0] / d[0], est[pn], ok, c, near, at_once))
         lines = ["id\tdivan median ns\tdivan low\tdivan high\tpilot ns\tpilot low\tpilot high"
                  "\tpilot/divan\tagree\tcontrol ns\tcontrol low\tcontrol high\tcloser to control"
@@ -307,6 +320,12 @@ def run(out, flt, max_time, sources):
                   f"{walls.get('control', 0):.0f} s) is closer to pilot-divan for "
                   f"{closer_count['pilot']}, to divan for {closer_count['divan']}"
                   f"{', a tie for ' + str(closer_count['tie']) if closer_count['tie'] else ''}")
+            for how, said in (("together", "ran together"), ("apart", "did not run together")):
+                n = sum(threaded[how].values())
+                if n:
+                    s += (f"; of the {n} on several threads whose control's threads {said}, "
+                          f"closer to pilot-divan {threaded[how]['pilot']}, to divan "
+                          f"{threaded[how]['divan']}")
         print(s)
         summary.append(s)
     (out / "summary.txt").write_text("\n".join(summary) + "\n")
@@ -328,6 +347,8 @@ math            fastest       │ slowest       │ median        │ mean      
     assert fold(["a::t=1", "a::t=4", "b"]) == ["a", "b"]
     assert control_figures("m::a\t1.5 2 2.5\nm::b::t=4\t3 4 5\tat once 1.96\nm::c\tpanicked\n") == {
         "m::a": ([1.5, 2.0, 2.5], None), "m::b::t=4": ([3.0, 4.0, 5.0], 1.96)}
+    assert ran_together(1.95, 2, 2) == "together" and ran_together(1.2, 2, 2) == "apart"
+    assert ran_together(1.85, 16, 2) == "together" and ran_together(3.7, 4, 8) == "together"
     assert closer(2.0, 0.8, 1.0) == "divan" and closer(1.1, 0.8, 1.0) == "pilot"
     assert 'features = ["control"]' in patched('[dev-dependencies.divan]\nversion = "0.1"\n', "control", "/p")
     assert patched('[dev-dependencies.divan]\nversion = "0.1"\n', "pilot", "/p").count("pilot-divan") == 1
