@@ -1,22 +1,24 @@
 //! The control's blocks on N threads: a crew of N − 1 threads started once per bench, and the
 //! calling thread, run every block together. For each block the calling thread says how many
 //! iterations, every thread makes its inputs, all cross a gate that releases them together, each
-//! times its own iterations with `Instant`, and each leaves its time in a slot of its own; once
-//! all have crossed the gate after the block, the calling thread reads the slots.
+//! times its own iterations with `Instant`, and each leaves its span (start and end) in a slot of
+//! its own; once all have crossed the gate after the block, the calling thread reads the slots.
 //!
 //! The gates spin rather than sleep: a thread waiting on a futex (`std::sync::Barrier`, which
-//! divan and pilot-divan's engine path both use) is woken tens of microseconds after the last one
-//! arrives, longer than a short block, so the threads' timed loops would not overlap and a
-//! contended routine would be timed uncontended. A spinning thread yields its core after
-//! [`SPINS`] turns, so that on more threads than cores the ones still making inputs get to run.
-//! Nothing is allocated or locked on a thread's timed path: the slots are atomics written after
-//! the time is read, the gates are crossed before and after it.
+//! divan and pilot-divan's engine path both use) is put to sleep and woken after the last one
+//! arrives, later than a short block lasts (two threads released so for 2 µs blocks never
+//! overlapped on a 2-core machine), and a contended routine would be timed uncontended. A
+//! spinning thread yields its core after [`SPINS`] turns, so that on more threads than cores the
+//! ones still making inputs get to run; when other work holds the cores, the threads may then not
+//! run together either, which the figure's threads at once ([`at_once`]) shows. Nothing is
+//! allocated or locked on a thread's timed path: the slots are atomics written after the time is
+//! read, the gates are crossed before and after it.
 //!
 //! More threads than cores: the threads cannot all run at once. A thread's time is from its own
 //! start to its own end, so a block that is not preempted reads the routine's time among the
 //! threads that did run beside it (as many as there are cores); a block preempted part way reads
 //! the time its thread waited too. Short blocks are seldom preempted, so the control's figure for
-//! `t=16` on two cores is close to its figure for `t=2`.
+//! `t=16` on two cores is at best its figure for `t=2`.
 //!
 //! A panic on any thread ends the bench: every gate gives up once one has panicked, the crew
 //! stops, and the panic is the calling thread's.
