@@ -150,17 +150,21 @@ def divan_medians(text):
 
 
 def control_figures(text):
-    """{name: [ns, ...]} of the control's output (`NAME<TAB>ns ns ns ns ns` lines; other lines,
-    `no control (N threads)` or `panicked`, are left out)."""
+    """{name: ([ns, ...], at_once)} of the control's output: `NAME<TAB>ns ns ns ns ns` lines, and
+    on several threads `NAME<TAB>ns ...<TAB>at once X` (how many threads were timing at once, on
+    average over its blocks; None for one thread). Other lines (`panicked`, a reason) are left
+    out."""
     found = {}
     for line in text.splitlines():
         name, _, rest = line.partition("\t")
+        medians, _, extra = rest.partition("\t")
         try:
-            found[name] = [float(x) for x in rest.split()]
+            ns = [float(x) for x in medians.split()]
+            at_once = float(extra.removeprefix("at once ")) if extra else None
         except ValueError:
             continue
-        if not found[name]:
-            del found[name]
+        if ns:
+            found[name] = (ns, at_once)
     return found
 
 
@@ -169,6 +173,14 @@ def closer(p, d, c):
     import math
     dp, dd = abs(math.log(p / c)), abs(math.log(d / c))
     return "pilot" if dp < dd else "divan" if dd < dp else "tie"
+
+
+def ran_together(at_once, threads, cores=None):
+    """"together" when the control's threads were timing at once for at least 90% of what the
+    machine allows (min(threads, cores)), else "apart": apart, a contended routine was timed
+    without its contention."""
+    cores = cores or os.cpu_count() or 1
+    return "together" if at_once >= 0.9 * min(threads, cores) else "apart"
 
 
 def agrees(p, d):
@@ -200,6 +212,9 @@ def run(out, flt, max_time, sources):
         cjson = out / f"{name}-control.build.json"
         cexe = executables(cjson) if cjson.exists() else {}
         closer_count = {"pilot": 0, "divan": 0, "tie": 0}
+        # Threaded disagreements: {"together" | "apart": {harness: count}}.
+        threaded = {"together": {"pilot": 0, "divan": 0, "tie": 0},
+                    "apart": {"pilot": 0, "divan": 0, "tie": 0}}
         rows, ran, agreed, walls = [], 0, 0, {"divan": 0.0, "pilot": 0.0}
         same_ids = True
         for target in sorted(dexe):
@@ -268,10 +283,11 @@ def run(out, flt, max_time, sources):
                     row = f"t={m.group(1)}" if m else leaf
                     ds = [md[row] for md in medians if row in md]
                     ran += 1
-                    cs = sorted(controls.get(pn, []))
+                    cs, at_once = controls.get(pn, ([], None))
+                    cs = sorted(cs)
                     c = (cs[len(cs) // 2], cs[0], cs[-1]) if cs else None
                     if len(ds) < 3 or pn not in est:
-                        rows.append((f"{target}/{pn}", None, None, est.get(pn), False, c, ""))
+                        rows.append((f"{target}/{pn}", None, None, est.get(pn), False, c, "", at_once))
                         continue
                     ds.sort()
                     d = (ds[1], ds[0], ds[2])
@@ -281,15 +297,19 @@ def run(out, flt, max_time, sources):
                     if not ok and c:
                         near = closer(est[pn][0], d[0], c[0])
                         closer_count[near] += 1
-                    rows.append((f"{target}/{pn}", d, est[pn][0] / d[0], est[pn], ok, c, near))
+                        if at_once is not None:
+                            threaded[ran_together(at_once, int(m.group(1)))][near] += 1
+                    rows.append((f"{target}/{pn}", d, est[pn][0] / d[0], est[pn], ok, c, near, at_once))
         lines = ["id\tdivan median ns\tdivan low\tdivan high\tpilot ns\tpilot low\tpilot high"
-                 "\tpilot/divan\tagree\tcontrol ns\tcontrol low\tcontrol high\tcloser to control"]
-        for rid, d, ratio, p, ok, c, near in rows:
+                 "\tpilot/divan\tagree\tcontrol ns\tcontrol low\tcontrol high\tcloser to control"
+                 "\tcontrol threads at once"]
+        for rid, d, ratio, p, ok, c, near, at_once in rows:
             dcols = "\t".join(f"{x:.4g}" for x in d) if d else "-\t-\t-"
             pcols = "\t".join(f"{x:.4g}" for x in p) if p else "-\t-\t-"
             ccols = "\t".join(f"{x:.4g}" for x in c) if c else "-\t-\t-"
-            lines.append(f"{rid}\t{dcols}\t{pcols}\t{ratio:.3f}\t{'yes' if ok else 'NO'}\t{ccols}\t{near}"
-                         if ratio else f"{rid}\t{dcols}\t{pcols}\t-\tNO\t{ccols}\t")
+            once = f"{at_once:.2f}" if at_once is not None else "-"
+            lines.append(f"{rid}\t{dcols}\t{pcols}\t{ratio:.3f}\t{'yes' if ok else 'NO'}\t{ccols}\t{near}\t{once}"
+                         if ratio else f"{rid}\t{dcols}\t{pcols}\t-\tNO\t{ccols}\t\t{once}")
         (out / f"{name}.tsv").write_text("\n".join(lines) + "\n")
         print("\n".join(lines))
         s = (f"{name}: ids the same: {'yes' if same_ids else 'NO'}; {ran} benches run, "
@@ -300,6 +320,12 @@ def run(out, flt, max_time, sources):
                   f"{walls.get('control', 0):.0f} s) is closer to pilot-divan for "
                   f"{closer_count['pilot']}, to divan for {closer_count['divan']}"
                   f"{', a tie for ' + str(closer_count['tie']) if closer_count['tie'] else ''}")
+            for how, said in (("together", "ran together"), ("apart", "did not run together")):
+                n = sum(threaded[how].values())
+                if n:
+                    s += (f"; of the {n} on several threads whose control's threads {said}, "
+                          f"closer to pilot-divan {threaded[how]['pilot']}, to divan "
+                          f"{threaded[how]['divan']}")
         print(s)
         summary.append(s)
     (out / "summary.txt").write_text("\n".join(summary) + "\n")
@@ -319,7 +345,10 @@ math            fastest       │ slowest       │ median        │ mean      
     assert agrees((10.0, 9.0, 11.0), (11.5, 11.0, 12.0))
     assert not agrees((10.0, 9.5, 10.5), (12.0, 11.5, 12.5))
     assert fold(["a::t=1", "a::t=4", "b"]) == ["a", "b"]
-    assert control_figures("m::a\t1.5 2 2.5\nm::b\tno control (4 threads)\n") == {"m::a": [1.5, 2.0, 2.5]}
+    assert control_figures("m::a\t1.5 2 2.5\nm::b::t=4\t3 4 5\tat once 1.96\nm::c\tpanicked\n") == {
+        "m::a": ([1.5, 2.0, 2.5], None), "m::b::t=4": ([3.0, 4.0, 5.0], 1.96)}
+    assert ran_together(1.95, 2, 2) == "together" and ran_together(1.2, 2, 2) == "apart"
+    assert ran_together(1.85, 16, 2) == "together" and ran_together(3.7, 4, 8) == "together"
     assert closer(2.0, 0.8, 1.0) == "divan" and closer(1.1, 0.8, 1.0) == "pilot"
     assert 'features = ["control"]' in patched('[dev-dependencies.divan]\nversion = "0.1"\n', "control", "/p")
     assert patched('[dev-dependencies.divan]\nversion = "0.1"\n', "pilot", "/p").count("pilot-divan") == 1

@@ -30,9 +30,11 @@
 # FILE`), its figure the time estimate with its 95% interval. An id agrees when |pilot − divan|
 # ≤ pilot's half-width + divan's half-range. A third build, NAME-control, is pilot-divan with its
 # `control` feature: the same bench functions, each routine timed by a plain `Instant` loop
-# (blocks of about 20 µs, five medians of up to 2000 blocks) instead of either harness; it runs
-# once per id between the others, and where the two harnesses disagree the table says which is
-# closer to it. Printed per source: the table, ids run, ids agreeing, wall time under each tool,
+# (blocks of about 20 µs, five medians of up to 2000 blocks) instead of either harness; on N
+# threads, N threads released together by a spinning gate for each block, each timing its own
+# part, the median over every thread's readings (its last column: how many threads were timing at
+# once, on average); it runs once per id between the others, and where the two harnesses
+# disagree the table says which is closer to it. Printed per source: the table, ids run, ids agreeing, wall time under each tool,
 # which harness the control sides with, the load average at the start and end. Everything is kept
 # in target/divan-bars/: raw/NAME/ (each invocation's output and document), NAME.tsv, summary.txt.
 set -euo pipefail

@@ -186,8 +186,10 @@ for name in ("nonempty-collections", "bytesize"):
               f"pilot-divan {p[0]:.4g} ns [{p[1]:.4g}, {p[2]:.4g}]; closer to the control: {closer}")
 examples = bars / "examples.tsv"
 if examples.exists():
-    rows = [l.split("\t") for l in examples.read_text().splitlines()[1:]]
-    bad = [r[0] for r in rows if r[-1] != "yes"]
+    header, *lines = examples.read_text().splitlines()
+    agree = header.split("\t").index("agree")
+    rows = [l.split("\t") for l in lines]
+    bad = [r[0] for r in rows if r[agree] != "yes"]
     print(f"== divan's examples: {len(bad)} of {len(rows)} benches disagree; no control here for: "
           + (", ".join(bad[:40]) + (" …" if len(bad) > 40 else "") if bad else "none"))
 PY

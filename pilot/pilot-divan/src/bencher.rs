@@ -19,7 +19,7 @@ pub(crate) enum Mode<'b> {
     Run(&'b mut pilot::Bencher),
     /// The control's plain loop ([`crate::control`]), its figures written here.
     #[cfg(feature = "control")]
-    Control(&'b mut crate::control::Figures),
+    Control(&'b mut Result<crate::control::Figures, String>),
 }
 
 /// A call of a bench function: its mode, its threads, and the counters it set.
@@ -194,13 +194,20 @@ where
         let threads = self.context.threads;
         #[cfg(feature = "control")]
         if let Mode::Control(figures) = &mut self.context.mode {
-            let mut gen_input = self.config.gen_input;
-            let mut buffers = crate::control::Buffers::default();
-            **figures = Ok(crate::control::measure(|k| {
-                crate::control::block_on_values(k, &mut buffers, &mut gen_input, &mut |i| {
-                    benched(i)
+            let gen_input = self.config.gen_input;
+            **figures = Ok(if threads > 1 {
+                crate::control::measure_on_threads(threads, &|part| {
+                    let inputs: Vec<I> = (0..part.iters).map(|_| gen_input()).collect();
+                    crate::control::timed_part(part, inputs, &benched)
                 })
-            }));
+            } else {
+                let mut buffers = crate::control::Buffers::default();
+                crate::control::measure(|k| {
+                    crate::control::block_on_values(k, &mut buffers, &mut &gen_input, &mut |i| {
+                        benched(i)
+                    })
+                })
+            });
             return;
         }
         let Mode::Run(b) = &mut self.context.mode else {
@@ -248,13 +255,23 @@ where
         let threads = self.context.threads;
         #[cfg(feature = "control")]
         if let Mode::Control(figures) = &mut self.context.mode {
-            let mut gen_input = self.config.gen_input;
-            let mut buffers = crate::control::Buffers::default();
-            **figures = Ok(crate::control::measure(|k| {
-                crate::control::block_on_refs(k, &mut buffers, &mut gen_input, &mut |i: &mut I| {
-                    benched(i)
+            let gen_input = self.config.gen_input;
+            **figures = Ok(if threads > 1 {
+                crate::control::measure_on_threads(threads, &|part| {
+                    let mut inputs: Vec<I> = (0..part.iters).map(|_| gen_input()).collect();
+                    crate::control::timed_part(part, inputs.iter_mut(), &benched)
                 })
-            }));
+            } else {
+                let mut buffers = crate::control::Buffers::default();
+                crate::control::measure(|k| {
+                    crate::control::block_on_refs(
+                        k,
+                        &mut buffers,
+                        &mut &gen_input,
+                        &mut |i: &mut I| benched(i),
+                    )
+                })
+            });
             return;
         }
         let Mode::Run(b) = &mut self.context.mode else {

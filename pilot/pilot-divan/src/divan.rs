@@ -236,11 +236,8 @@ fn control_run(benches: &[Bench], filters: &Filters) -> std::process::ExitCode {
         if !filters.selects(&b.id, &b.name, b.options.ignore.unwrap_or(false)) {
             continue;
         }
-        if b.threads > 1 {
-            println!("{}\tno control ({} threads)", b.name, b.threads);
-            continue;
-        }
-        let mut figures: crate::control::Figures = Err("the bench function timed nothing".into());
+        let mut figures: Result<crate::control::Figures, String> =
+            Err("the bench function timed nothing".into());
         let mut context = Context {
             mode: Mode::Control(&mut figures),
             threads: b.threads,
@@ -254,9 +251,14 @@ fn control_run(benches: &[Bench], filters: &Filters) -> std::process::ExitCode {
                 failed = true;
                 println!("{}\tpanicked", b.name);
             }
-            (Ok(()), Ok(ns)) => {
-                let ns: Vec<String> = ns.iter().map(|x| format!("{x:.6}")).collect();
-                println!("{}\t{}", b.name, ns.join(" "));
+            (Ok(()), Ok(f)) => {
+                let ns: Vec<String> = f.medians.iter().map(|x| format!("{x:.6}")).collect();
+                match f.at_once {
+                    Some(at_once) => {
+                        println!("{}\t{}\tat once {at_once:.2}", b.name, ns.join(" "))
+                    }
+                    None => println!("{}\t{}", b.name, ns.join(" ")),
+                }
             }
             (Ok(()), Err(why)) => println!("{}\t{why}", b.name),
         }

@@ -6,15 +6,26 @@
 //! blocks of about [`BLOCK`]: the iterations of a block are found by doubling from one until the
 //! shortest of three blocks takes that long (or three blocks, inputs made included, take over
 //! [`BLOCK_WALL_CAP`] each), then [`BLOCKS`] blocks (fewer when they would take over
-//! [`REPEAT_CAP`], at least [`LEAST_BLOCKS`]) give one median of the time per iteration; [`REPEATS`] such medians are
-//! printed, one line per bench: `ID<TAB>ns ns ns ns ns`. Inputs are made before a block starts
-//! and outputs dropped after it ends, as divan and pilot both leave them out of the timing, in
-//! buffers kept from block to block as pilot keeps its own ([`Buffers`]); a routine's output
-//! that needs no drop goes through `black_box`. Benches on several threads
-//! print `ID<TAB>no control (N threads)`: a single-thread loop is not their measurement. The
-//! run over the benches is [`crate::divan`]'s; this module holds the timing alone.
+//! [`REPEAT_CAP`], at least [`LEAST_BLOCKS`]) give one median of the time per iteration;
+//! [`REPEATS`] such medians are printed, one line per bench: `ID<TAB>ns ns ns ns ns`. Inputs are
+//! made before a block starts and outputs dropped after it ends, as divan and pilot both leave
+//! them out of the timing, in buffers kept from block to block as pilot keeps its own
+//! ([`Buffers`]); a routine's output that needs no drop goes through `black_box`.
 //!
-//! No session, no statistics beyond the median: that is the point of a control.
+//! A bench on N threads (`threads = [...]`, `…::t=N`) runs each block on N threads at once
+//! ([`crew`]): each makes its inputs, all are released together, each times its own iterations.
+//! A block then gives N readings, and the median is over all the readings of its blocks: the time
+//! per iteration of one thread while N run, divan's figure for `t=N` (divan's samples are
+//! per thread, its median over all of them). Its line ends with how many threads were timing at
+//! once, on average over the blocks: `ID<TAB>ns ns ns ns ns<TAB>at once 1.97`. On a thread
+//! count above the machine's cores the threads cannot all run at once; see [`crew`].
+//!
+//! The run over the benches is [`crate::divan`]'s; this module holds the timing alone. No
+//! session, no statistics beyond the median: that is the point of a control.
+
+mod crew;
+
+pub(crate) use crew::{measure_on_threads, timed_part};
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -43,32 +54,64 @@ const MOST_ITERS: usize = 1 << 20;
 /// when they are shorter than [`BLOCK`].
 const BLOCK_WALL_CAP: Duration = Duration::from_millis(50);
 
-/// The medians of one bench, ns per iteration ([`REPEATS`] of them), or why there are none.
-pub(crate) type Figures = Result<Vec<f64>, String>;
+/// What the control found for one bench.
+#[derive(Debug)]
+pub(crate) struct Figures {
+    /// The medians, ns per iteration ([`REPEATS`] of them).
+    pub(crate) medians: Vec<f64>,
+    /// On several threads: how many were timing at once, on average over the blocks
+    /// ([`crew`]'s `at_once`).
+    pub(crate) at_once: Option<f64>,
+}
 
 /// Times `block(k)`, which runs `k` iterations and returns the time of the iterations alone,
 /// as the module says. Time: about `REPEATS · min(BLOCKS · BLOCK, REPEAT_CAP)` plus the
 /// calibration.
-pub(crate) fn measure(mut block: impl FnMut(usize) -> Duration) -> Vec<f64> {
+pub(crate) fn measure(mut block: impl FnMut(usize) -> Duration) -> Figures {
+    Figures {
+        medians: measure_blocks(1, BLOCKS, |k, readings| readings.push(block(k))),
+        at_once: None,
+    }
+}
+
+/// Times blocks of `threads` readings each: `block(k, readings)` runs a block of `k` iterations
+/// on each thread and pushes each thread's time of them to `readings`. The block's iterations
+/// are calibrated on its shortest reading (every thread's part lasts about [`BLOCK`] at least);
+/// each median is over every reading of up to `blocks` blocks ([`BLOCKS`] but in tests), as time
+/// per iteration. `readings` is allocated before the blocks run and cleared between them.
+fn measure_blocks(
+    threads: usize,
+    blocks: usize,
+    mut block: impl FnMut(usize, &mut Vec<Duration>),
+) -> Vec<f64> {
+    let mut readings = Vec::with_capacity(threads);
+    let mut run = |k: usize| {
+        readings.clear();
+        block(k, &mut readings);
+        readings.iter().copied().min().unwrap_or_default()
+    };
     // The shortest of three blocks decides: a routine's first calls (memory touched for the
     // first time, code not yet in cache) are slow, and one of them would leave the blocks short.
     let mut k = 1usize;
     while k < MOST_ITERS {
         let started = Instant::now();
-        let shortest = (0..3).map(|_| block(k)).min().unwrap_or_default();
+        let shortest = (0..3).map(|_| run(k)).min().unwrap_or_default();
         if shortest >= BLOCK || started.elapsed() > 3 * BLOCK_WALL_CAP {
             break;
         }
         k *= 2;
     }
+    let mut per_iter = Vec::with_capacity(blocks * threads);
     (0..REPEATS)
         .map(|_| {
             let started = Instant::now();
-            let mut per_iter = Vec::with_capacity(BLOCKS);
-            while per_iter.len() < BLOCKS
-                && (per_iter.len() < LEAST_BLOCKS || started.elapsed() < REPEAT_CAP)
-            {
-                per_iter.push(block(k).as_secs_f64() * 1e9 / k as f64);
+            per_iter.clear();
+            let mut done = 0;
+            while done < blocks && (done < LEAST_BLOCKS || started.elapsed() < REPEAT_CAP) {
+                readings.clear();
+                block(k, &mut readings);
+                per_iter.extend(readings.iter().map(|d| d.as_secs_f64() * 1e9 / k as f64));
+                done += 1;
             }
             pilot_engine::stats::summary::median(&per_iter)
         })
@@ -181,6 +224,17 @@ pub(crate) fn block_on_refs<I, O>(
     took
 }
 
+/// An output kept for dropping after the time is read, or through `black_box` when it needs no
+/// drop (the threaded parts of [`crew`]; the single-thread blocks keep theirs in [`Buffers`]).
+#[inline(always)]
+fn keep<O>(outputs: &mut Vec<O>, output: O) {
+    if std::mem::needs_drop::<O>() {
+        outputs.push(output);
+    } else {
+        black_box(output);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,8 +253,8 @@ mod tests {
         let tried: Vec<usize> = [1, 2, 4, 8, 16, 32].iter().flat_map(|&k| [k; 3]).collect();
         assert_eq!(&sizes[..18], &tried[..]);
         assert!(sizes[18..].iter().all(|&k| k == 32));
-        assert_eq!(got.len(), REPEATS);
-        for m in got {
+        assert_eq!(got.medians.len(), REPEATS);
+        for m in got.medians {
             assert!((m - 35_000.0 / 32.0).abs() < 1e-9, "{m}");
         }
     }
@@ -214,7 +268,10 @@ mod tests {
             i += 1;
             Duration::from_micros(k as u64 * [20, 10, 90][(i % 3) as usize])
         });
-        assert!(got.iter().all(|&m| (m - 20_000.0).abs() < 1e-9), "{got:?}");
+        assert!(
+            got.medians.iter().all(|&m| (m - 20_000.0).abs() < 1e-9),
+            "{got:?}"
+        );
     }
 
     #[test]
