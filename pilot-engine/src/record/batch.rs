@@ -32,8 +32,9 @@
 pub enum BatchSize {
     /// Inputs are small enough that thousands may be held at once: a unit holds as many as make
     /// it long enough for the clock, up to 4096, and fewer (one at least) where building them
-    /// would take longer than a 32nd of the time cap and about 9 ms: inputs that cost far more
-    /// than the routine buy more units, not longer ones. What the two-argument
+    /// would take longer than a quarter of a process's share of the time cap and about 9 ms:
+    /// inputs that cost far more than the routine buy more units, not longer ones. What the
+    /// two-argument
     /// [`iter_batched`](crate::Bencher::iter_batched) uses; prefer it unless memory says
     /// otherwise.
     SmallInput,
