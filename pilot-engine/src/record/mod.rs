@@ -12,6 +12,7 @@
 mod async_bencher;
 mod batch;
 mod bencher;
+mod calibration;
 pub mod callgrind;
 mod clock;
 mod recorder;
