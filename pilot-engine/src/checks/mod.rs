@@ -272,6 +272,33 @@ mod tests {
     }
 
     #[test]
+    fn the_clock_is_named_when_two_reads_pass_a_percent_of_a_unit() {
+        let clock = |ns: f64| crate::record::ClockInfo {
+            overhead_ns: ns,
+            resolution_ns: 1.0,
+            timer: crate::record::Timer::Instant,
+        };
+        // Full form, 50 ns units and 20 ns reads: two reads are 80% of a unit.
+        let c = clock_overhead(Some(50.0), clock(20.0), None).unwrap();
+        assert_eq!(c.kind, "clock_overhead");
+        assert_eq!(c.figures["share"], 0.8);
+        assert_eq!(c.figures["unit_ns"], 50.0);
+        assert!(c.message.contains("80.0% of a timed unit"), "{}", c.message);
+        assert!(c.message.contains("use the micro form"), "{}", c.message);
+        // Micro form: the unit is the iterations a unit holds; its advice is the batch size.
+        let c = clock_overhead(Some(50.0), clock(20.0), Some(4)).unwrap();
+        assert_eq!(c.figures["unit_ns"], 200.0);
+        assert_eq!(c.figures["share"], 0.2);
+        assert!(c.message.contains("BatchSize::SmallInput"), "{}", c.message);
+        // Exactly 1% is not more than 1%; just above it is.
+        assert_eq!(clock_overhead(Some(4000.0), clock(20.0), None), None);
+        assert!(clock_overhead(Some(3999.0), clock(20.0), None).is_some());
+        // No estimate, or a unit of no time: nothing to judge.
+        assert_eq!(clock_overhead(None, clock(20.0), None), None);
+        assert_eq!(clock_overhead(Some(0.0), clock(20.0), None), None);
+    }
+
+    #[test]
     fn processes_left_out_are_named_with_their_side_and_size() {
         // Eight processes of a 12 ns bench: two at 21 and 21.6 (75% and 80% slower), one at
         // 11 (8.3% faster), left out; the estimate 12.

@@ -353,6 +353,21 @@ fn iter_custom_durations_are_the_readings() {
 }
 
 #[test]
+fn a_second_iter_call_replaces_the_first_calls_readings() {
+    // criterion keeps the last routine's time when a bench function calls `iter` twice: the
+    // first routine (1000 ns an iteration) leaves no reading beside the second's (10 ns).
+    let mut b = Bencher::new(measure(3, 2));
+    b.iter_custom(|iters| Duration::from_nanos(1000 * iters));
+    b.iter_custom(|iters| Duration::from_nanos(10 * iters));
+    assert_eq!(b.take_readings(), [20.0, 20.0, 20.0]);
+    // Whatever form the first call had.
+    let mut b = Bencher::new(measure(2, 1));
+    b.iter(|| std::thread::sleep(Duration::from_micros(1)));
+    b.iter_custom(|iters| Duration::from_nanos(7 * iters));
+    assert_eq!(b.take_readings(), [7.0, 7.0]);
+}
+
+#[test]
 fn iter_custom_calibrates_on_the_durations_it_returns() {
     let mut tried = Vec::new();
     let mut b = Bencher::new(BencherMode::Calibrate {

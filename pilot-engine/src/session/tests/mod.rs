@@ -503,6 +503,7 @@ fn a_cap_reached_before_any_estimate_says_why() {
     );
 }
 
+mod checks;
 mod readings_only;
 
 /// A session of `steady`-ns units whose first 30 units take `start` times as long, and the
