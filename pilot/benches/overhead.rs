@@ -7,17 +7,20 @@
 //! `instant_read` and `tsc_read` are one read of each timer (`--timer tsc` reads the
 //! time-stamp counter), `tsc_pair` and `recorder_unit_tsc` the TSC's pair and recorder: the
 //! evidence for which timer suits this machine (issue 31's bar: a TSC read costs at most half
-//! an `Instant::now()`). The TSC benches fail, saying why, where the TSC cannot be used.
+//! an `Instant::now()`). The TSC benches exist on x86-64 only, and fail, saying why, where its
+//! TSC cannot be used.
 //!
 //! `cargo bench -p pilot --bench overhead`
 
 use std::time::Instant;
 
+#[cfg(target_arch = "x86_64")]
 use pilot::__private::{Timer, Tsc};
 
 const CAPACITY: usize = 1 << 16;
 
 /// The TSC, calibrated; a bench that needs it fails where it cannot be used.
+#[cfg(target_arch = "x86_64")]
 fn tsc() -> Tsc {
     Tsc::calibrate().unwrap_or_else(|why| panic!("the TSC cannot be used here: {why}"))
 }
@@ -48,12 +51,14 @@ fn instant_read(b: &mut pilot::Bencher) {
     b.iter(Instant::now);
 }
 
+#[cfg(target_arch = "x86_64")]
 #[pilot::bench]
 fn tsc_read(b: &mut pilot::Bencher) {
     let tsc = tsc();
     b.iter(|| tsc.read());
 }
 
+#[cfg(target_arch = "x86_64")]
 #[pilot::bench]
 fn tsc_pair(b: &mut pilot::Bencher) {
     let tsc = tsc();
@@ -64,6 +69,7 @@ fn tsc_pair(b: &mut pilot::Bencher) {
     });
 }
 
+#[cfg(target_arch = "x86_64")]
 #[pilot::bench]
 fn recorder_unit_tsc(b: &mut pilot::Bencher) {
     let mut rec = pilot::__private::recorder_timed_by(CAPACITY as u64, Timer::Tsc(tsc()));

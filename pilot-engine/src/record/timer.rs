@@ -118,16 +118,25 @@ const CALIBRATION: Duration = Duration::from_millis(10);
 
 impl Tsc {
     /// The TSC with its rate measured against `Instant` over [`CALIBRATION`] (each TSC read
-    /// between two `Instant` reads, timed at their midpoint); an error saying why it cannot
-    /// be used where the processor is not x86-64, does not have an invariant TSC, or the rate
-    /// found is not a processor's (outside 50 MHz to 20 GHz).
+    /// between two `Instant` reads, timed at their midpoint, the closest pair of five); an
+    /// error saying why it cannot be used where the processor is not x86-64, does not have an
+    /// invariant TSC, or the rate found is not a processor's (outside 50 MHz to 20 GHz).
     pub fn calibrate() -> Result<Tsc, String> {
         invariant()?;
+        // The TSC read between two `Instant` reads, of five tries the one whose reads came
+        // closest together: a preemption between them would move the midpoint by half of it.
         let paired = || {
-            let before = Instant::now();
-            let t = ticks();
-            let after = Instant::now();
-            (before + after.saturating_duration_since(before) / 2, t)
+            (0..5)
+                .map(|_| {
+                    let before = Instant::now();
+                    let t = ticks();
+                    let after = Instant::now();
+                    let gap = after.saturating_duration_since(before);
+                    (gap, before + gap / 2, t)
+                })
+                .min_by_key(|&(gap, _, _)| gap)
+                .map(|(_, at, t)| (at, t))
+                .expect("five tries")
         };
         let (i0, t0) = paired();
         while i0.elapsed() < CALIBRATION {
