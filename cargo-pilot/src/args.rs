@@ -113,6 +113,12 @@ pub struct CargoOptions {
     /// Directory for all generated artifacts (default: cargo's, `CARGO_TARGET_DIR` respected)
     #[arg(long, value_name = "DIR")]
     pub target_dir: Option<PathBuf>,
+    /// cargo's build directory for this build alone (not a flag): a checkout's build (the
+    /// base of `--against`, a commit of `bisect`) keeps its intermediate files apart from
+    /// the working tree's, as a `build-dir` they shared would let one build's bench
+    /// executables overwrite the other's.
+    #[arg(skip)]
+    pub build_dir: Option<PathBuf>,
 }
 
 impl CargoOptions {

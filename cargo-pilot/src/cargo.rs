@@ -162,6 +162,9 @@ pub fn build(options: &CargoOptions, packages: &[String]) -> anyhow::Result<Vec<
     if let Some(dir) = &options.target_dir {
         cmd.arg("--target-dir").arg(dir);
     }
+    if let Some(dir) = &options.build_dir {
+        cmd.env("CARGO_BUILD_BUILD_DIR", dir);
+    }
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

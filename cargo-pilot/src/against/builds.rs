@@ -179,6 +179,10 @@ pub fn checkout_options(
     Ok(CargoOptions {
         manifest_path: Some(checkout_manifest),
         target_dir: Some(build_target.to_path_buf()),
+        // cargo names a workspace's own executables alike in every checkout: a build
+        // directory configured for all builds (`build.build-dir`, `CARGO_BUILD_BUILD_DIR`)
+        // would hold one executable for both.
+        build_dir: Some(build_target.to_path_buf()),
         packages: Vec::new(),
         ..cargo.clone()
     })
