@@ -67,9 +67,16 @@ fn against(dir: &Path, target: &Path, args: &[&str]) -> Output {
     against_for(dir, target, args, &["--max-time", "1", "--ci", "0.05"])
 }
 
-/// `cargo pilot bench --against ARGS`, each bench capped by the settings `time`.
+/// `cargo pilot bench --against ARGS`, each bench capped by the settings `time`. The base
+/// builds into a target directory that outlives the test's (which each run starts without),
+/// so that a rerun compiles only the fixture.
 fn against_for(dir: &Path, target: &Path, args: &[&str], time: &[&str]) -> Output {
-    against_command(dir, target, args, time).output().unwrap()
+    let base = tmp().join("against-base-build");
+    against_command(dir, target, args, time)
+        .arg("--base-target-dir")
+        .arg(base)
+        .output()
+        .unwrap()
 }
 
 fn against_command(dir: &Path, target: &Path, args: &[&str], time: &[&str]) -> Command {
@@ -79,6 +86,7 @@ fn against_command(dir: &Path, target: &Path, args: &[&str], time: &[&str]) -> C
         .args(time)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
+        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
         .env("CI", "1");
     cmd
 }
@@ -226,9 +234,11 @@ fn two_builds_are_compared_interleaved_in_one_job() {
     }
 
     // 3b. Too little time for the least pairs: no verdict is taken from the few pairs there
-    //     are; each bench is `undecided` with the reason, and undecided is no error (exit 0).
-    //     A target too narrow to meet keeps each process to its whole 0.1 s, so a 0.5 s cap
-    //     (1 s for both builds) holds at most 4 pairs of them.
+    //     are; each such bench is `undecided` with the reason, and undecided is no error
+    //     (exit 0). A target too narrow to meet keeps each process to its share of a 0.5 s
+    //     cap, or to the least analysed time after which it is out of reach: how many pairs
+    //     fit depends on the machine's speed, so what is asserted is the rule, bench by bench
+    //     (a decided bench had the least pairs, `verdicts` checks).
     let o = against_for(
         &repo,
         &target,
@@ -238,19 +248,20 @@ fn two_builds_are_compared_interleaved_in_one_job() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let least = least_pairs();
     let needed = format!("at least {least} are needed: raise --max-time");
-    for (name, verdict) in verdicts(&o) {
-        assert_eq!(verdict, "undecided", "{name}: {}", text(&o));
-    }
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
     for b in doc["benches"].as_array().unwrap() {
-        assert!(b["pairs"].as_u64().unwrap() < least, "{b}");
-        let reason = b["reason"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no reason: {b}"));
-        assert!(reason.ends_with(&needed), "{b}");
+        if b["pairs"].as_u64().unwrap() < least {
+            assert_eq!(b["verdict"], "undecided", "{b}");
+            let reason = b["reason"]
+                .as_str()
+                .unwrap_or_else(|| panic!("no reason: {b}"));
+            assert!(reason.ends_with(&needed), "{b}");
+        }
     }
-    // 3c. Time for one pair at most (0.2 s a process pair, 0.4 s for both builds): the terminal
-    //     says why there is no verdict, and claims no save, as no bench has two processes.
+    verdicts(&o);
+    // 3c. Time for a pair or two (0.2 s a process pair, 0.4 s for both builds): a bench with
+    //     too few pairs says why there is no verdict on the terminal, and nothing is claimed
+    //     saved unless a bench had two processes a side.
     let o = against_for(
         &repo,
         &target,
@@ -261,14 +272,16 @@ fn two_builds_are_compared_interleaved_in_one_job() {
     assert_eq!(o.status.code(), Some(0), "{out}");
     for name in ["spin", "units"] {
         let why = format!("`{name}` (cost) is undecided: ");
-        let line = out
-            .lines()
-            .find(|l| l.starts_with(&why))
-            .unwrap_or_else(|| panic!("no reason for `{name}`: {out}"));
-        assert!(line.ends_with(&needed), "{out}");
+        if let Some(line) = out.lines().find(|l| l.starts_with(&why)) {
+            assert!(line.ends_with(&needed), "{out}");
+        }
     }
-    assert!(!out.contains("saved as baseline"), "{out}");
-    assert!(out.contains("nothing of the base `base`"), "{out}");
+    // The closing line claims a save or says there was none, never both.
+    assert_ne!(
+        out.contains("saved as baseline"),
+        out.contains("nothing of the base `base`"),
+        "{out}"
+    );
 
     // 4. Four times the work in the working tree: regressed, exit 3, as Markdown for a PR.
     edit(
@@ -357,7 +370,13 @@ fn two_builds_are_compared_interleaved_in_one_job() {
 
     // 6. A group: each member compared with itself across the builds, and the working tree's
     //    ranking (a quarter of the work first, clearly faster than the whole).
-    let o = against(&repo, &target, &["base", "--features", "groups", "pick"]);
+    // The same code in both builds: a noise threshold wide enough that the builds' own
+    // layouts and a busy machine make no verdict (as in the A/A steps above).
+    let o = against(
+        &repo,
+        &target,
+        &["base", "--features", "groups", "pick", "--noise", "0.5"],
+    );
     let out = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.contains("how: paired:"), "{out}");
@@ -488,7 +507,10 @@ fn interrupt_base_build(
     use std::os::unix::process::CommandExt;
 
     let mut cmd = against_command(repo, target, &["base"], &["--max-time", "1"]);
-    cmd.process_group(0)
+    // Built from nothing, in its own target directory: the shared build directory would
+    // leave cargo nothing to compile.
+    cmd.env_remove("CARGO_BUILD_BUILD_DIR")
+        .process_group(0)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let mut child = cmd.spawn().unwrap();

@@ -1,16 +1,23 @@
 //! End-to-end tests of the accuracy checks: `cargo pilot bench` on the fixture's `checks`
 //! target (`tests/fixture-bench/benches/checks.rs`), whose benches leak, or do the same work
-//! without leaking, or get 20% slower over their session, or leave a buffer's first touch to
-//! each round's first unit, or time one input a unit, and the same
-//! bench while this test keeps two cores busy. Each asserts what one run of a bench must show; the repeated bars are
-//! `tests/fixture-bench/checks_bars.sh`.
-
+//! without leaking, or get four times slower over their session, or leave a buffer's first
+//! touch to each round's first unit, or time one input a unit, and the same bench while this
+//! test keeps two cores busy.
+//!
+//! Each cause is injected far beyond what a busy machine can add or hide, and the test asserts
+//! only that its check is named: the figures of a check and the decisions behind it (the
+//! trend's test, who is blamed for a drift, the thresholds) are tested on scripted readings and
+//! injected machine samples in the engine (`session::tests::checks`, `checks::memory`,
+//! `session::coldstart`, `checks::sampler::judge`, `checks::tests`). How often each check
+//! fires on a real machine is measured by `tests/fixture-bench/checks_bars.sh`.
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::Value;
+
+mod common;
 
 fn target_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-checks")
@@ -35,6 +42,7 @@ fn bench(name: &str, args: &[&str], envs: &[(&str, &str)]) -> (Output, Value) {
     .arg("--manifest-path")
     .arg(manifest)
     .env("CARGO_TARGET_DIR", target_dir())
+    .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
     .env("CI", "1");
     for (k, _) in std::env::vars() {
         if k.starts_with("PILOT_") {
@@ -80,13 +88,15 @@ fn check<'a>(doc: &'a Value, kind: &str) -> &'a Value {
 // One function: its steps share the fixture's build and results, and the busy step's spinning
 // threads must not run beside the others.
 #[test]
-fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
-    let (out, leak) = bench("leak", &["--max-time", "2"], &[]);
+fn a_leak_a_slowdown_a_cold_start_and_a_busy_machine_are_named() {
+    // One process, so that one session holds the dozens of rounds the leak's test wants
+    // (several short processes would each see a few).
+    let (out, leak) = bench("leak", &["--max-time", "3", "--processes", "1"], &[]);
     let c = check(&leak, "leak");
     let per_round = c["bytes_per_round"].as_f64().unwrap();
-    // 64 KiB per round, give or take the allocator's rounding and pilot's own share.
+    // 64 KiB per round, give or take the allocator's rounding and pilot's own share: memory,
+    // which the machine's load does not move.
     assert!((48e3..100e3).contains(&per_round), "{c:#}");
-    assert!(c["p"].as_f64().unwrap() < 1e-3, "{c:#}");
     assert!(
         c["message"]
             .as_str()
@@ -107,27 +117,39 @@ fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
     assert!(no_leak["warm_up"].is_string());
     assert!(no_leak["outliers"]["readings"].as_u64().unwrap() > 0);
 
-    let (_, slow) = bench(
+    // Four times the work by the end of the session: a drift no neighbour hides. Whose it is
+    // (the workload's `slowdown`, or the machine's when the speed probe or the load sampled
+    // during the rounds moved with it) is the blame's decision, tested on injected samples.
+    // One process: the fixture slows down over its process's first 5 s.
+    let (out, slow) = bench(
         "slowdown",
-        // One process: the fixture slows down over its process's first 5 s, which several
-        // short processes would each see only the start of. 5 s rather than 3: about 18
-        // rounds, so that one noisy round cannot hide the trend from the drift's test (at 3 s,
-        // 11 rounds sometimes left p above 0.001 on a quiet machine).
         &["--min-time", "5", "--max-time", "5", "--processes", "1"],
-        &[("PILOT_FIXTURE_SLOWDOWN_S", "5")],
+        &[
+            ("PILOT_FIXTURE_SLOWDOWN_S", "5"),
+            ("PILOT_FIXTURE_SLOWDOWN_GROWTH", "3"),
+        ],
     );
-    let c = check(&slow, "slowdown");
-    let relative = c["relative"].as_f64().unwrap();
-    assert!((0.1..0.3).contains(&relative), "{c:#}");
+    let drift = slow["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "slowdown" || c["kind"] == "machine_drift")
+        .unwrap_or_else(|| panic!("no drift named: {:#}\n{}", slow["checks"], text(&out)));
+    assert!(drift["relative"].as_f64().unwrap() > 0.0, "{drift:#}");
+    assert!(
+        drift["message"]
+            .as_str()
+            .unwrap()
+            .contains("got slower from round to round"),
+        "{drift:#}"
+    );
 
-    // Each round's first unit maps a 32 MiB buffer that the setup allocated: far slower than
-    // the rest, and named with its share of the mean. The leak-free bench's first units are not.
-    // One process, as for the slowdown: a cold start is judged from a process's own rounds
-    // (at least 3), which a 2 s cap shared by several processes leaves too few of.
+    // Each round's first unit maps a 32 MiB buffer that the setup allocated, several times a
+    // unit's one write of it: named with its share of the mean. The leak-free bench's first
+    // units are not. One process, as for the slowdown: a cold start is judged from a
+    // process's own rounds.
     let (out, touch) = bench("first_touch", &["--max-time", "2", "--processes", "1"], &[]);
     let c = check(&touch, "cold_start");
-    assert!(c["ratio"].as_f64().unwrap() > 1.5, "{c:#}");
-    assert!(c["effect_on_mean"].as_f64().unwrap() > 0.01, "{c:#}");
     assert!(
         c["message"]
             .as_str()
@@ -142,7 +164,8 @@ fn a_leak_a_slowdown_and_a_busy_machine_are_named_with_their_figures() {
         no_leak["checks"]
     );
 
-    // One input a unit: each reading of about 50 ns of work carries two clock reads.
+    // One input a unit: each reading of about 50 ns of work carries two clock reads, which
+    // cost tens of times the 1% the check fires at (load makes no clock read cheaper).
     let (_, one) = bench("per_iteration_50ns", &["--max-time", "1"], &[]);
     assert_eq!(one["iterations_per_unit"], 1, "{one:#}");
     // Its short first rounds fill the early readings the warm-up class is judged from (a few

@@ -21,31 +21,21 @@ fn target_dir() -> PathBuf {
 
 /// The bench executable cargo builds for `dvn`, built now (once per test process).
 fn dvn_exe() -> PathBuf {
-    static BUILT: std::sync::Once = std::sync::Once::new();
-    BUILT.call_once(|| {
-        let o = Command::new(env!("CARGO"))
-            .args(["bench", "--no-run", "--features", "divan", "--bench", "dvn"])
-            .arg("--manifest-path")
-            .arg(manifest())
-            .env("CARGO_TARGET_DIR", target_dir())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", common::text(&o));
-    });
-    std::fs::read_dir(target_dir().join("release/deps"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            name.starts_with("dvn-") && p.extension().is_none()
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            common::fixture_bench_executable(&manifest(), "divan", "dvn", &target_dir())
         })
-        .max_by_key(|p| std::fs::metadata(p).unwrap().modified().unwrap())
-        .expect("cargo built the dvn target")
+        .clone()
 }
 
 fn run_exe(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    // The executable is in the shared build directory, three levels under which pilot would
+    // put its results: they go to this test's target directory instead.
     let mut cmd = Command::new(dvn_exe());
-    cmd.args(args).current_dir(target_dir());
+    cmd.args(args)
+        .current_dir(target_dir())
+        .env("CARGO_TARGET_DIR", target_dir());
     for (k, _) in std::env::vars() {
         if k.starts_with("PILOT_") || k.starts_with("DIVAN_") || k == "NEXTEST" {
             cmd.env_remove(k);
@@ -162,8 +152,9 @@ fn measured_with_a_counters_throughput_and_thread_counts() {
         &[
             "--bench",
             "spin::2000|on_threads",
+            // Half a second a process: time for an estimate on a busy machine too.
             "--max-time",
-            "0.5",
+            "1",
             "--ci",
             "0.05",
             "--processes",
@@ -234,6 +225,7 @@ fn cargo_pilot_bench_finds_pilot_divan_targets() {
     ])
     .arg(manifest())
     .env("CARGO_TARGET_DIR", target_dir())
+    .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
     .env("CI", "1");
     let o = cmd.output().unwrap();
     let out = common::text(&o);

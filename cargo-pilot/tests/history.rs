@@ -775,7 +775,7 @@ fn bisect_names_the_commit_that_made_a_bench_slower() {
             edit(
                 &source,
                 "const SOURCE_COST: f64 = 1.0;",
-                "const SOURCE_COST: f64 = 1.5;",
+                "const SOURCE_COST: f64 = 2.0;",
             );
         } else {
             let text = std::fs::read_to_string(&source).unwrap();
@@ -791,7 +791,11 @@ fn bisect_names_the_commit_that_made_a_bench_slower() {
     }
     let head = git(&repo_dir, &["rev-parse", "HEAD"]);
     let history = dir.join("history.sqlite");
-    let env = [("CARGO_TARGET_DIR", target.to_str().unwrap())];
+    let build = common::fixture_build_dir();
+    let env = [
+        ("CARGO_TARGET_DIR", target.to_str().unwrap()),
+        ("CARGO_BUILD_BUILD_DIR", build.to_str().unwrap()),
+    ];
 
     let o = pilot(
         &repo_dir,
@@ -803,6 +807,10 @@ fn bisect_names_the_commit_that_made_a_bench_slower() {
             "--exact",
             "--max-time",
             "2",
+            // Twice the work at the culprit, none elsewhere: a noise threshold far below the
+            // one and far above what a busy machine makes of the same code in two builds.
+            "--noise",
+            "0.2",
             "--history",
             history.to_str().unwrap(),
         ],

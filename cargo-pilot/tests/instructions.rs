@@ -23,9 +23,10 @@ fn manifest() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixture-bench/Cargo.toml")
 }
 
-/// The same target directory as `cargo_pilot.rs`'s: the fixture's dependencies build once.
+/// Its own target directory for results (`cargo_pilot.rs` starts from an empty one, and
+/// nextest may run both at once); the build is the shared one.
 fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-bench")
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-instructions")
 }
 
 /// `cargo pilot bench ARGS` on the fixture's `counts` target, short sessions.
@@ -45,6 +46,7 @@ fn bench_counts(args: &[&str], json: &Path) -> Output {
         .arg(json)
         .args(args)
         .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
         .env("CI", "1");
     cmd.output().unwrap()
 }

@@ -3,8 +3,15 @@
 //! bench, sees a quiet machine both times. The drift must be blamed on the machine from the load sampled
 //! during the rounds (`machine_drift`), not on the workload (`slowdown`, `speedup`).
 //!
-//! Its own test binary: the neighbour (two spinning threads of this process) must not slow the
+//! Its own test binary: the neighbour (spinning threads of this process) must not slow the
 //! other tests' benches, and theirs must not be mistaken for it.
+//!
+//! Not part of `cargo test`: it needs a machine that is quiet apart from the neighbour it
+//! starts (on a busy one the neighbour changes little, and either verdict can be right). The
+//! blame itself is decided on injected machine samples in
+//! `session::tests::checks::a_neighbour_that_stops_halfway_is_the_machines_drift_not_the_workloads`;
+//! `lab/neighbour-blame.sh` runs this test repeatedly and counts how often a real neighbour
+//! is blamed on the machine.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -36,6 +43,7 @@ fn spin(n: usize, stop: &Arc<AtomicBool>) -> Vec<std::thread::JoinHandle<()>> {
 }
 
 #[test]
+#[ignore = "a measurement on a quiet machine: lab/neighbour-blame.sh runs it"]
 fn a_neighbour_that_stops_halfway_through_a_bench_is_blamed_on_the_machine() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixture-bench/Cargo.toml");
     let scratch = tempfile::tempdir().unwrap();
@@ -49,6 +57,7 @@ fn a_neighbour_that_stops_halfway_through_a_bench_is_blamed_on_the_machine() {
         .arg("--manifest-path")
         .arg(&manifest)
         .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
         .env("PILOT_FIXTURE_STARTED", &started)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

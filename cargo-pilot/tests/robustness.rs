@@ -170,6 +170,7 @@ fn runs_killed_at_any_moment_leave_only_whole_files() {
             .arg("--manifest-path")
             .arg(&manifest)
             .env("CARGO_TARGET_DIR", &target)
+            .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
             .env("CI", "1")
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());

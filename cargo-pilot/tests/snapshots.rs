@@ -763,9 +763,8 @@ fn is_cargo_status(line: &str) -> bool {
 /// directory `dir/target`: its command line, and its output with cargo's status lines (which
 /// depend on what was built before) left out and `dir` shown as `[scratch]`.
 ///
-/// The build goes into the build directory of `cli_cargo_pilot`'s test (cargo's `build-dir`,
-/// stable since Rust 1.91; an older cargo ignores the setting and builds in `dir/target`): one
-/// build of the fixture serves both tests, and the results still go to `dir/target`.
+/// The build goes into the build directory every test's fixture builds share
+/// (`common::fixture_build_dir`), and the results to `dir/target`.
 fn on_fixture<'a>(dir: &Path, args: &[&'a str]) -> (Vec<&'a str>, Output) {
     let manifest = workspace().join("tests/fixture-bench/Cargo.toml");
     let o = common::cargo_pilot(EXE)
@@ -774,10 +773,7 @@ fn on_fixture<'a>(dir: &Path, args: &[&'a str]) -> (Vec<&'a str>, Output) {
         .arg(&manifest)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", dir.join("target"))
-        .env(
-            "CARGO_BUILD_BUILD_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-bench"),
-        )
+        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
         .env_remove("RUST_BACKTRACE")
         .output()
         .unwrap();
@@ -815,7 +811,9 @@ fn bench_and_list_on_the_fixture_workspace() {
     let text = seen(&args, &o);
     insta::assert_snapshot!("list_before_a_run", text);
 
-    let (args, o) = on_fixture(&dir, &["bench", "--max-time", "0.2"]);
+    // Long enough for both benches to reach an estimate on a busy machine: a bench without
+    // one prints another line.
+    let (args, o) = on_fixture(&dir, &["bench", "--max-time", "0.5"]);
     let text = seen_timed(&args, &o);
     insta::assert_snapshot!("bench", text);
 

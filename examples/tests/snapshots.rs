@@ -122,7 +122,9 @@ fn bench_mode() {
         }
         format!("{}\n{}", command_line(args), common::shown_timed(&o))
     };
-    let text = shown(&["--bench", "--max-time", "0.2"]);
+    // Long enough for every form to reach an estimate on a busy machine: a bench without one
+    // prints another line.
+    let text = shown(&["--bench", "--max-time", "0.5"]);
     insta::assert_snapshot!("bench_mode", text);
     let text = shown(&[
         "--bench",

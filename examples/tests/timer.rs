@@ -142,8 +142,10 @@ fn flags_reach_the_processes_a_bench_runs_in() {
             "--bench",
             "--processes",
             "2",
+            // A second a process: time for the overhead's blocks (a sixth of a session at
+            // most) however a busy machine slows the rounds.
             "--max-time",
-            "1",
+            "2",
             "--exact",
             "three_allocations",
         ];

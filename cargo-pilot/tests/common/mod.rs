@@ -193,3 +193,42 @@ pub fn valgrind_here() -> bool {
     }
     found
 }
+
+/// The build directory (cargo's `build-dir`) that every test's builds of the fixture workspace
+/// share, whatever target directory each keeps its results in: one build of pilot and its
+/// dependencies serves them all, the `--against` and bisect worktrees' too (their pilot is
+/// this checkout's). cargo locks it, so tests that build at once wait for each other rather
+/// than build the same crates twice. (Stable since Rust 1.91; an older cargo ignores the
+/// setting and builds in each target directory.)
+#[allow(dead_code)]
+pub fn fixture_build_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-build")
+}
+
+/// The executable cargo builds for bench target `bench` of the fixture workspace at `manifest`
+/// with `features`, built now into the shared build directory (results under `target_dir`),
+/// found from cargo's own report of what it built.
+#[allow(dead_code)]
+pub fn fixture_bench_executable(
+    manifest: &std::path::Path,
+    features: &str,
+    bench: &str,
+    target_dir: &std::path::Path,
+) -> std::path::PathBuf {
+    std::fs::create_dir_all(target_dir).unwrap();
+    let o = std::process::Command::new(env!("CARGO"))
+        .args(["bench", "--no-run", "--message-format=json", "--features"])
+        .args([features, "--bench", bench, "--manifest-path"])
+        .arg(manifest)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env("CARGO_BUILD_BUILD_DIR", fixture_build_dir())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == bench)
+        .find_map(|m| m["executable"].as_str().map(std::path::PathBuf::from))
+        .unwrap_or_else(|| panic!("cargo built no executable for `{bench}`: {}", text(&o)))
+}

@@ -1,6 +1,6 @@
 //! Benches that the accuracy checks must catch (issue 13's bars, `checks_bars.sh`, and
 //! `cargo-pilot/tests/checks.rs`): one that keeps 64 KiB more memory every round, the same work without
-//! the leak, one that gets 20% slower over its session, one whose setup leaves a buffer's first
+//! the leak, one that gets slower over its session (20% by default), one whose setup leaves a buffer's first
 //! touch to the first unit of each round, and a full-form unit of about 50 ns
 //! whose recording overhead pilot measures, beside the same work timed as whole rounds with
 //! and without two clock reads per unit (the independent measurement of that overhead), and the
@@ -48,18 +48,24 @@ fn no_leak(work: u64, rec: &mut Recorder) {
 /// When the slowing bench was first called.
 static FIRST_CALL: Mutex<Option<Instant>> = Mutex::new(None);
 
-/// Each unit costs 20% more at the end of `PILOT_FIXTURE_SLOWDOWN_S` seconds (default 3) than
-/// at its first call, growing evenly in between: run it with `--min-time` and `--max-time`
-/// of that length.
-#[pilot::bench]
-fn slowdown(work: u64, rec: &mut Recorder) {
-    let span: f64 = std::env::var("PILOT_FIXTURE_SLOWDOWN_S")
+/// A number from the environment variable `name`, or `default`.
+fn env_or(name: &str, default: f64) -> f64 {
+    std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(3.0);
+        .unwrap_or(default)
+}
+
+/// Each unit costs `PILOT_FIXTURE_SLOWDOWN_GROWTH` (default 0.2: 20%) more at the end of
+/// `PILOT_FIXTURE_SLOWDOWN_S` seconds (default 3) than at its first call, growing evenly in
+/// between: run it with `--min-time` and `--max-time` of that length.
+#[pilot::bench]
+fn slowdown(work: u64, rec: &mut Recorder) {
+    let span = env_or("PILOT_FIXTURE_SLOWDOWN_S", 3.0);
+    let growth = env_or("PILOT_FIXTURE_SLOWDOWN_GROWTH", 0.2);
     let first = *FIRST_CALL.lock().unwrap().get_or_insert_with(Instant::now);
     let progress = (first.elapsed().as_secs_f64() / span).min(1.0);
-    let steps = (2_000.0 * (1.0 + 0.2 * progress)).round() as u64;
+    let steps = (2_000.0 * (1.0 + growth * progress)).round() as u64;
     for _ in 0..work {
         rec.unit(|| mix(black_box(steps)));
     }
@@ -80,20 +86,21 @@ fn neighbour(work: u64, rec: &mut Recorder) {
     }
 }
 
-/// A buffer allocated before timing (zero pages, mapped on first touch) and written whole 16
-/// times by every iteration (about 20 ms here): each round's first unit also pays for mapping
-/// its 32 MiB (about 17 ms), and a round of units this long runs about ten, too few for
-/// change-point detection to cut the first (base64's 30 MiB `decode_slice` bench, in small).
-/// The cold_start check must name it.
-#[pilot::bench]
-fn first_touch(b: &mut Bencher) {
+/// A buffer allocated before timing (zero pages, mapped on first touch) and written whole by
+/// every unit: each round's first unit also pays for mapping its 32 MiB, several times a
+/// unit's one write of it. A round holds eight units, too few for change-point detection or
+/// the trimming of a segment's edges to cut the first (base64's 30 MiB `decode_slice` bench
+/// under criterion, which runs a few iterations a sample, in small). The cold_start check must
+/// name it.
+#[pilot::bench(work = 8..=8)]
+fn first_touch(work: u64, rec: &mut Recorder) {
     let mut buf = vec![0u8; 32 << 20];
-    b.iter(|| {
-        for k in 0..16 {
-            buf.fill(black_box(k));
-        }
-        black_box(&buf);
-    });
+    for k in 0..work {
+        rec.unit(|| {
+            buf.fill(black_box(k as u8));
+            black_box(&buf);
+        });
+    }
 }
 
 /// Steps of `mix` in a unit of about 50 ns here.
