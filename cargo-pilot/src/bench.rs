@@ -105,7 +105,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
              `pilot-criterion` or `pilot-divan` among its dependencies and a `[[bench]]` with `harness = false`)"
         )));
     }
-    let exes = cargo::build(&args.cargo, &packages)?;
+    let exes = cargo::build(&args.cargo, &packages).map_err(interrupt::failure)?;
     interrupt::install();
     let mut log = RunLog::start(&target_dir, args.resume)?;
     // The binaries' run documents, removed on every way out of this function.

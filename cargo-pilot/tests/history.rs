@@ -17,6 +17,9 @@ use serde_json::{Value, json};
 mod common;
 use common::text;
 
+#[path = "history/faults.rs"]
+mod faults;
+
 fn tmp(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("history")
