@@ -93,6 +93,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     }
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
+    // A history that cannot be one is a usage error before anything is built, not after the run.
+    let history = crate::history::location(args.history.history.as_deref(), &target_dir)?;
     // A missing or corrupt baseline stops the run before anything is built.
     let base = match &args.baselines.baseline {
         Some(name) => Some(read_baseline(&target_dir, name)?),
@@ -105,7 +107,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
              `pilot-criterion` or `pilot-divan` among its dependencies and a `[[bench]]` with `harness = false`)"
         )));
     }
-    let exes = cargo::build(&args.cargo, &packages)?;
+    let exes = cargo::build(&args.cargo, &packages).map_err(interrupt::failure)?;
     interrupt::install();
     let mut log = RunLog::start(&target_dir, args.resume)?;
     // The binaries' run documents, removed on every way out of this function.
@@ -158,7 +160,13 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     }
     log.finish();
     let root = metadata.workspace_root.clone().into_std_path_buf();
-    finish(args, (&target_dir, &root), got, base, &options)
+    finish(
+        args,
+        (&target_dir, &root, history.as_ref()),
+        got,
+        base,
+        &options,
+    )
 }
 
 /// The targets to run: with filters (or `--compare-across`), each target lists what it
@@ -295,7 +303,7 @@ fn gather(
 /// document, and the exit code.
 fn finish(
     args: &BenchArgs,
-    (target_dir, root): (&Path, &Path),
+    (target_dir, root, history): (&Path, &Path, Option<&crate::history::Location>),
     got: Gathered,
     base: Option<Vec<SavedResult>>,
     options: &CompareOptions,
@@ -333,13 +341,7 @@ fn finish(
     let failed = got.failed;
     // The results are on disk already: a history that cannot take them loses nothing, and
     // the run ends with the error after its run document is written.
-    let recorded = crate::history::append_docs(
-        args.history.history.as_deref(),
-        target_dir,
-        &got.documents,
-        "bench",
-        root,
-    );
+    let recorded = crate::history::append_docs(history, target_dir, &got.documents, "bench", root);
     write_run(args, target_dir, got, comparison)?;
     recorded?;
     Ok(comparison_exit(failed, &comparisons))

@@ -93,6 +93,8 @@ struct Bisect<'a> {
     out: Out,
     building: Duration,
     branch: Option<String>,
+    /// The history every measured commit goes into (`None`: off).
+    history: Option<history::Location>,
 }
 
 /// Runs `cargo pilot bisect`.
@@ -100,6 +102,8 @@ pub fn run(args: &BisectArgs) -> Result<ExitCode, Failure> {
     interrupt::install();
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
+    // A history that cannot be one is a usage error before anything is built.
+    let location = history::location(args.history.history.as_deref(), &target_dir)?;
     let root = metadata.workspace_root.clone().into_std_path_buf();
     let repo = Repo::find(&root)?;
     let good = repo.resolve(&args.good)?;
@@ -136,10 +140,16 @@ pub fn run(args: &BisectArgs) -> Result<ExitCode, Failure> {
             format: Format::Table,
         },
         building: Duration::ZERO,
+        history: location,
     };
     let result = b.bisect(&good, &commits);
     if interrupt::happened() {
-        eprintln!("cargo pilot: interrupted; the commits measured so far are in the history");
+        match result {
+            Err(Failure::Interrupted(e)) => eprintln!("cargo pilot: {e:#}"),
+            _ => eprintln!(
+                "cargo pilot: interrupted; the commits measured so far are in the history"
+            ),
+        }
         return Ok(ExitCode::from(exit::Exit::Interrupted));
     }
     result
@@ -349,7 +359,7 @@ impl Bisect<'_> {
             }
             comparisons.push(done.comparison);
         }
-        self.record(&docs);
+        self.record(&docs)?;
         Ok(Step {
             commit: commit.to_string(),
             subject: self.git.commit(commit).subject.unwrap_or_default(),
@@ -360,12 +370,10 @@ impl Bisect<'_> {
     }
 
     /// Appends the documents of a step to the history; a failure is said, and the bisect goes
-    /// on (its verdicts do not depend on the history).
-    fn record(&self, docs: &[ResultDoc]) {
-        let Some(location) =
-            history::location(self.args.history.history.as_deref(), &self.target_dir)
-        else {
-            return;
+    /// on (its verdicts do not depend on the history), unless an interrupt stopped it.
+    fn record(&self, docs: &[ResultDoc]) -> Result<(), Failure> {
+        let Some(location) = &self.history else {
+            return Ok(());
         };
         let runs = history::runs_of(
             docs,
@@ -373,9 +381,16 @@ impl Bisect<'_> {
             self.branch.clone(),
             &pilot_engine::probe::machine(),
         );
-        if let Err(e) = history::record(&location, &runs, &self.git) {
+        if let Err(e) = history::record(location, &runs, &self.git) {
+            if interrupt::happened() {
+                return Err(Failure::Interrupted(anyhow!(
+                    "{e:#}\nthis step's measurements are not in the history; the commits \
+                     measured before it are"
+                )));
+            }
             eprintln!("warning: {e:#}");
         }
+        Ok(())
     }
 
     /// Prints a step's evidence.

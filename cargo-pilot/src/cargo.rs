@@ -165,13 +165,32 @@ pub fn build(options: &CargoOptions, packages: &[String]) -> anyhow::Result<Vec<
     if let Some(dir) = &options.build_dir {
         cmd.env("CARGO_BUILD_BUILD_DIR", dir);
     }
+    // cargo and what it starts (compilers, build scripts) in a process group of their own, to
+    // which an interrupt is passed on whole: sent to cargo alone, it would leave its children
+    // compiling after this command ended. The terminal's Ctrl-C now reaches this process
+    // only, which passes it on (so the handler is installed here).
+    interrupt::install();
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+        // SAFETY: signal() is async-signal-safe, and the closure touches nothing else. A group
+        // that is not the terminal's may write to it only while SIGTTOU is ignored, when the
+        // terminal stops background writers (`stty tostop`).
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::signal(libc::SIGTTOU, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+    }
     let mut child = cmd
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
         .with_context(|| format!("failed to start `{}`", cargo().display()))?;
-    // Ctrl-C sent to this process alone (a CI runner cancelling the job) reaches cargo too.
-    let _watched = interrupt::watch(&child);
+    let _watched = interrupt::watch_group(&child);
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut exes = Vec::new();
     for message in Message::parse_stream(BufReader::new(stdout)) {
@@ -199,6 +218,11 @@ pub fn build(options: &CargoOptions, packages: &[String]) -> anyhow::Result<Vec<
     }
     let status = child.wait().context("failed to wait for cargo")?;
     interrupt::note(&status);
+    if interrupt::happened() {
+        // No compiler or build script of the group outlives the command.
+        interrupt::end_group(child.id());
+        bail!("interrupted while building the bench targets");
+    }
     if !status.success() {
         bail!("building the bench targets failed (`cargo bench --no-run` exited with {status})");
     }

@@ -21,14 +21,16 @@ pub fn comparison_exit(failed: bool, comparisons: &[Comparison]) -> ExitCode {
     }
 }
 
-/// A failed command: either the user asked for something malformed (exit 2) or the data or the
-/// run went wrong (exit 1).
+/// A failed command: the user asked for something malformed (exit 2), the data or the run
+/// went wrong (exit 1), or Ctrl-C (or SIGTERM) stopped a step that was waiting (exit 130).
 #[derive(Debug)]
 pub enum Failure {
     /// Bad flags or arguments; the message names the flag.
     Usage(anyhow::Error),
     /// Bad data or a failed step.
     Error(anyhow::Error),
+    /// Stopped by an interrupt; the message says what was kept.
+    Interrupted(anyhow::Error),
 }
 
 impl Failure {
@@ -37,6 +39,14 @@ impl Failure {
         match self {
             Failure::Usage(_) => Exit::Usage.code(),
             Failure::Error(_) => Exit::Error.code(),
+            Failure::Interrupted(_) => Exit::Interrupted.code(),
+        }
+    }
+
+    /// What the failure says.
+    pub fn error(&self) -> &anyhow::Error {
+        match self {
+            Failure::Usage(e) | Failure::Error(e) | Failure::Interrupted(e) => e,
         }
     }
 }

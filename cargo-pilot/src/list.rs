@@ -22,7 +22,7 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
     let packages = cargo::pilot_packages(&metadata, &args.cargo)?;
-    let exes = cargo::build(&args.cargo, &packages)?;
+    let exes = cargo::build(&args.cargo, &packages).map_err(crate::interrupt::failure)?;
     let mut rows: Vec<[String; 4]> = Vec::new();
     let mut problems = Vec::new();
     // Result files accounted for by a bench of the workspace.

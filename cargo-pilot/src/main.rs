@@ -97,9 +97,12 @@ fn main() -> ExitCode {
         Command::Bisect(args) => bisect::run(&args),
     };
     result.unwrap_or_else(|failure| {
-        let code = failure.code();
-        let (Failure::Usage(e) | Failure::Error(e)) = failure;
-        eprintln!("error: {e:#}");
-        ExitCode::from(code)
+        // An interrupt is no error: said as the other interrupted steps say it.
+        let lead = match failure {
+            Failure::Interrupted(_) => "cargo pilot",
+            Failure::Usage(_) | Failure::Error(_) => "error",
+        };
+        eprintln!("{lead}: {:#}", failure.error());
+        ExitCode::from(failure.code())
     })
 }

@@ -250,7 +250,7 @@ fn document(all: &[Series], found: &[Vec<FoundChange>]) -> Json {
 /// Runs `cargo pilot history add`.
 fn run_add(args: &AddArgs) -> Result<ExitCode, Failure> {
     let target_dir = args.workspace.target_dir()?;
-    let location = history::location(args.history.history.as_deref(), &target_dir)
+    let location = history::location(args.history.history.as_deref(), &target_dir)?
         .ok_or_else(|| Failure::Usage(anyhow!("`history add` needs a history, not `off`")))?;
     let docs = gather(args, &target_dir)?;
     if docs.is_empty() {

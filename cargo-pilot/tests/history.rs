@@ -17,6 +17,9 @@ use serde_json::{Value, json};
 mod common;
 use common::text;
 
+#[path = "history/faults.rs"]
+mod faults;
+
 fn tmp(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("history")
@@ -598,8 +601,10 @@ fn a_newer_schema_and_a_foreign_database_are_refused() {
 fn an_unreachable_database_loses_nothing_of_the_run() {
     let dir = tmp("unreachable");
     let out = dir.join("results");
-    // Nothing listens on port 1 of the loopback.
-    let url = "postgres://pilot@127.0.0.1:1/pilot";
+    // Nothing listens on port 1 of the loopback: refused at once, not after the limit (a bound
+    // far above the run, far below the limit).
+    let url = "postgres://pilot@127.0.0.1:1/pilot?connect_timeout=120";
+    let start = std::time::Instant::now();
     let o = pilot(
         &dir,
         &[
@@ -620,9 +625,13 @@ fn an_unreachable_database_loses_nothing_of_the_run() {
         &[],
     );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(start.elapsed().as_secs() < 60, "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("cannot connect to the history database `postgres://pilot@127.0.0.1:1/pilot`"),
+        err.contains(
+            "cannot connect to the history database \
+             `postgres://pilot@127.0.0.1:1/pilot?connect_timeout=120`"
+        ),
         "{err}"
     );
     assert!(err.contains("cargo pilot history add"), "{err}");

@@ -26,6 +26,8 @@ pub struct Builds {
     pub base_exes: Vec<BenchExe>,
     /// The working tree's.
     pub head_exes: Vec<BenchExe>,
+    /// The history both sides go into (`None`: off).
+    pub history: Option<crate::history::Location>,
 }
 
 /// Checks REV out and builds both sides; `step` says what it is doing, for an interrupt.
@@ -38,6 +40,8 @@ pub fn prepare(
     *step = "reading the workspace".into();
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
+    // A history that cannot be one is a usage error before anything is built.
+    let history = crate::history::location(args.history.history.as_deref(), &target_dir)?;
     let root = metadata.workspace_root.clone().into_std_path_buf();
     let repo = git::Repo::find(&root)?;
     let commit = repo.resolve(rev)?;
@@ -99,6 +103,7 @@ pub fn prepare(
         root: root.clone(),
         base_exes,
         head_exes,
+        history,
     })
 }
 

@@ -174,7 +174,7 @@ fn compare_builds(
     // (dirty when it is); the results are saved already, whatever the history says.
     let both: Vec<ResultDoc> = base_docs.into_iter().chain(head_docs).collect();
     crate::history::append_docs(
-        args.history.history.as_deref(),
+        builds.history.as_ref(),
         target_dir,
         &both,
         "bench",

@@ -281,9 +281,7 @@ mod tests {
     use super::*;
 
     fn message(f: Failure) -> String {
-        match f {
-            Failure::Usage(e) | Failure::Error(e) => format!("{e:#}"),
-        }
+        format!("{:#}", f.error())
     }
 
     const SMALL: Limits = Limits { line: 8, file: 20 };

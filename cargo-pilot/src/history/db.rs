@@ -2,10 +2,15 @@
 //! the store needs: statements with parameters, rows of plain cells, and transactions. SQL is
 //! written once with `?` placeholders (numbered `$1`, `$2`, … for PostgreSQL).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, anyhow};
+use tokio_postgres::types::ToSql;
+
+pub use super::location::Location;
+use super::location::check_file;
+use super::pg::Pg;
 
 /// A parameter of a statement, typed even when it is NULL (PostgreSQL checks each parameter's
 /// type against its column).
@@ -69,76 +74,44 @@ impl Cell {
     }
 }
 
-/// Which database a history is kept in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Location {
-    /// A SQLite file.
-    Sqlite(PathBuf),
-    /// A PostgreSQL server, by its connection URL.
-    Postgres(String),
-}
-
-impl Location {
-    /// The location as a user would recognise it in a message: the file, or the server's URL
-    /// with its password hidden.
-    pub fn shown(&self) -> String {
-        match self {
-            Location::Sqlite(p) => p.display().to_string(),
-            Location::Postgres(url) => hide_password(url),
-        }
-    }
-}
-
-/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
-fn hide_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let (auth, host) = match rest.rsplit_once('@') {
-        Some(parts) => parts,
-        None => return url.to_string(),
-    };
-    match auth.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-        None => url.to_string(),
-    }
-}
-
 /// A connection to a history's database.
 pub enum Db {
     Sqlite(rusqlite::Connection),
-    Postgres(Box<postgres::Client>),
+    Postgres(Box<Pg>),
 }
 
-/// How long a writer waits for another writer's transaction before it gives up.
+/// How long a SQLite writer waits for another writer's transaction before it gives up.
 const BUSY: Duration = Duration::from_secs(60);
 
 impl Db {
-    /// Opens (and for SQLite, creates) the database at `location`.
+    /// Opens (and for SQLite, creates) the database at `location`, changing nothing of it:
+    /// [`Db::prepare`] does, once the database is known to be pilot's or empty.
     ///
     /// # Errors
     ///
-    /// The file cannot be created or opened, or the server refuses or cannot be reached; the
-    /// message names the location.
+    /// The file cannot be created or opened, or the server refuses, cannot be reached or does
+    /// not answer; the message names the location.
     pub fn open(location: &Location) -> anyhow::Result<Db> {
         match location {
             Location::Sqlite(path) => open_sqlite(path),
-            Location::Postgres(url) => {
-                let mut config: postgres::Config = url
-                    .parse()
-                    .with_context(|| format!("`{}` is not a PostgreSQL URL", hide_password(url)))?;
-                if config.get_connect_timeout().is_none() {
-                    config.connect_timeout(Duration::from_secs(10));
-                }
-                let client = config.connect(postgres::NoTls).with_context(|| {
+            Location::Postgres(c) => Ok(Db::Postgres(Box::new(Pg::connect(c)?))),
+        }
+    }
+
+    /// Sets what a history needs of SQLite: the write-ahead log (readers go on while a
+    /// writer writes, and a crash loses no committed run) and foreign keys.
+    pub fn prepare(&mut self, location: &Location) -> anyhow::Result<()> {
+        if let Db::Sqlite(c) = self {
+            c.pragma_update(None, "journal_mode", "WAL")
+                .and_then(|_| c.pragma_update(None, "foreign_keys", "ON"))
+                .with_context(|| {
                     format!(
-                        "cannot connect to the history database `{}`",
-                        hide_password(url)
+                        "`{}` is not a SQLite database (or is corrupt)",
+                        location.shown()
                     )
                 })?;
-                Ok(Db::Postgres(Box::new(client)))
-            }
         }
+        Ok(())
     }
 
     /// Runs `sql` (one statement, `?` placeholders) with `params`; the rows it changed.
@@ -154,10 +127,8 @@ impl Db {
             Db::Postgres(c) => {
                 let sql = numbered(sql);
                 let p = pg_params(params);
-                let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
-                    p.iter().map(|b| b.as_ref() as _).collect();
-                c.execute(sql.as_str(), &refs)
-                    .with_context(|| sql_error(&sql))
+                let refs: Vec<&(dyn ToSql + Sync)> = p.iter().map(|b| b.as_ref() as _).collect();
+                c.execute(sql.as_str(), &refs, || sql_error(&sql))
             }
         }
     }
@@ -191,11 +162,8 @@ impl Db {
             Db::Postgres(c) => {
                 let sql = numbered(sql);
                 let p = pg_params(params);
-                let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
-                    p.iter().map(|b| b.as_ref() as _).collect();
-                let rows = c
-                    .query(sql.as_str(), &refs)
-                    .with_context(|| sql_error(&sql))?;
+                let refs: Vec<&(dyn ToSql + Sync)> = p.iter().map(|b| b.as_ref() as _).collect();
+                let rows = c.query(sql.as_str(), &refs, || sql_error(&sql))?;
                 rows.iter().map(pg_row).collect()
             }
         }
@@ -205,7 +173,7 @@ impl Db {
     pub fn batch(&mut self, sql: &str) -> anyhow::Result<()> {
         match self {
             Db::Sqlite(c) => c.execute_batch(sql).context("failed to run a migration"),
-            Db::Postgres(c) => c.batch_execute(sql).context("failed to run a migration"),
+            Db::Postgres(c) => c.batch(sql, || "failed to run a migration".into()),
         }
     }
 
@@ -217,9 +185,7 @@ impl Db {
             Db::Sqlite(c) => c
                 .execute_batch("BEGIN IMMEDIATE")
                 .context("failed to start a transaction"),
-            Db::Postgres(c) => c
-                .batch_execute("BEGIN")
-                .context("failed to start a transaction"),
+            Db::Postgres(c) => c.batch("BEGIN", || "failed to start a transaction".into()),
         }
     }
 
@@ -227,16 +193,18 @@ impl Db {
     pub fn commit(&mut self) -> anyhow::Result<()> {
         match self {
             Db::Sqlite(c) => c.execute_batch("COMMIT").map_err(anyhow::Error::from),
-            Db::Postgres(c) => c.batch_execute("COMMIT").map_err(anyhow::Error::from),
+            Db::Postgres(c) => c.batch("COMMIT", || "the server refused `COMMIT`".into()),
         }
         .context("failed to commit to the history")
     }
 
-    /// Rolls the transaction back (after an error: nothing of it is kept).
+    /// Rolls the transaction back (after an error: nothing of it is kept). On a connection
+    /// whose call was given up nothing is sent: the server rolls back when it closes.
     pub fn rollback(&mut self) {
         let _ = match self {
             Db::Sqlite(c) => c.execute_batch("ROLLBACK").map_err(|_| ()),
-            Db::Postgres(c) => c.batch_execute("ROLLBACK").map_err(|_| ()),
+            Db::Postgres(c) if c.usable() => c.batch("ROLLBACK", String::new).map_err(|_| ()),
+            Db::Postgres(_) => Ok(()),
         };
     }
 
@@ -251,31 +219,45 @@ fn sql_error(sql: &str) -> String {
     format!("the history database refused `{first} …`")
 }
 
+/// Opens the SQLite file at `path` (made, with its folders, when it is not there), checked
+/// first to be a regular file, with a busy handler that waits for another writer up to
+/// [`BUSY`] but not past an interrupt. Nothing of an existing file is changed.
 fn open_sqlite(path: &Path) -> anyhow::Result<Db> {
+    check_file(path).map_err(|e| anyhow!("the history {e}"))?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("failed to create the folder `{}`", dir.display()))?;
     }
-    if path.is_dir() {
-        return Err(anyhow!(
-            "the history `{}` is a folder, not a SQLite file",
-            path.display()
-        ));
-    }
     let c = rusqlite::Connection::open(path)
         .with_context(|| format!("failed to open the history `{}`", path.display()))?;
-    c.busy_timeout(BUSY)
-        .context("failed to set SQLite's busy timeout")?;
-    // Readers go on while a writer writes, and a crash loses no committed run.
-    c.pragma_update(None, "journal_mode", "WAL")
-        .and_then(|_| c.pragma_update(None, "foreign_keys", "ON"))
-        .with_context(|| {
-            format!(
-                "`{}` is not a SQLite database (or is corrupt)",
-                path.display()
-            )
-        })?;
+    c.busy_handler(Some(busy))
+        .context("failed to set SQLite's busy handler")?;
     Ok(Db::Sqlite(c))
+}
+
+/// SQLite's busy handler: whether to try again after the `n`th wait for another writer's
+/// lock. It sleeps as SQLite's own busy timeout does (1 ms, 2, 5, … up to 100 ms at a time)
+/// and gives up after [`BUSY`], or at once when an interrupt came.
+fn busy(n: i32) -> bool {
+    const DELAYS_MS: [u64; 12] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
+    let n = usize::try_from(n).unwrap_or(0);
+    let waited: u64 =
+        DELAYS_MS.iter().take(n).sum::<u64>() + n.saturating_sub(DELAYS_MS.len()) as u64 * 100;
+    if crate::interrupt::happened() || Duration::from_millis(waited) >= BUSY {
+        return false;
+    }
+    let delay = DELAYS_MS.get(n).copied().unwrap_or(100);
+    // Slept in steps, so that an interrupt is seen within one.
+    let mut left = delay;
+    while left > 0 {
+        let step = left.min(20);
+        std::thread::sleep(Duration::from_millis(step));
+        left -= step;
+        if crate::interrupt::happened() {
+            return false;
+        }
+    }
+    true
 }
 
 fn sqlite_value(v: &Value) -> rusqlite::types::Value {
@@ -289,10 +271,10 @@ fn sqlite_value(v: &Value) -> rusqlite::types::Value {
     }
 }
 
-fn pg_params(params: &[Value]) -> Vec<Box<dyn postgres::types::ToSql + Sync>> {
+fn pg_params(params: &[Value]) -> Vec<Box<dyn ToSql + Sync>> {
     params
         .iter()
-        .map(|v| -> Box<dyn postgres::types::ToSql + Sync> {
+        .map(|v| -> Box<dyn ToSql + Sync> {
             match v.clone() {
                 Value::Int(i) => Box::new(i),
                 Value::Real(r) => Box::new(r),
@@ -303,8 +285,8 @@ fn pg_params(params: &[Value]) -> Vec<Box<dyn postgres::types::ToSql + Sync>> {
         .collect()
 }
 
-fn pg_row(row: &postgres::Row) -> anyhow::Result<Vec<Cell>> {
-    use postgres::types::Type;
+fn pg_row(row: &tokio_postgres::Row) -> anyhow::Result<Vec<Cell>> {
+    use tokio_postgres::types::Type;
     let mut out = Vec::with_capacity(row.len());
     for (i, col) in row.columns().iter().enumerate() {
         let t = col.type_();
@@ -352,22 +334,6 @@ mod tests {
         assert_eq!(
             numbered("SELECT a FROM t WHERE b = ? AND c = ?"),
             "SELECT a FROM t WHERE b = $1 AND c = $2"
-        );
-    }
-
-    #[test]
-    fn a_password_is_never_shown() {
-        assert_eq!(
-            hide_password("postgres://pilot:s3cret@db.example:5432/bench"),
-            "postgres://pilot:***@db.example:5432/bench"
-        );
-        assert_eq!(
-            hide_password("postgres://pilot@localhost/bench"),
-            "postgres://pilot@localhost/bench"
-        );
-        assert_eq!(
-            hide_password("postgresql://localhost"),
-            "postgresql://localhost"
         );
     }
 }

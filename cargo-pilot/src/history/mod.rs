@@ -3,20 +3,23 @@
 //! over commits, per machine, that `cargo pilot history`, `changes` and `report` read.
 //!
 //! Where it is: `--history LOCATION`, else `PILOT_HISTORY`, else
-//! `<target>/pilot/history.sqlite`. A LOCATION starting `postgres://` or `postgresql://` is a
-//! PostgreSQL database (a team's: CI runners on many machines write to one and everyone reads
-//! it); any other is a SQLite file; `off` keeps no history. The default lives under the target
-//! directory because pilot writes nowhere else but the files a user names; `cargo clean` removes
-//! it with the results (the book says so), and a history worth keeping is given a place of its
-//! own.
+//! `<target>/pilot/history.sqlite`, read by [`location`] for every command. A PostgreSQL
+//! connection string (`postgres://…`) is a team's database (CI runners on many machines write
+//! to one and everyone reads it); a path is a SQLite file; `off` keeps no history. The default
+//! lives under the target directory because pilot writes nowhere else but the files a user
+//! names; `cargo clean` removes it with the results (the book says so), and a history worth
+//! keeping is given a place of its own.
 //!
 //! The schema is versioned ([`schema`]); both backends hold the same tables. Each append is
 //! one transaction: a run is in the history whole or not at all, and writers at once each add
 //! their own rows (SQLite serialises them on its write lock, PostgreSQL on its rows).
 
 mod changes;
+mod conninfo;
 mod db;
 mod git;
+mod location;
+mod pg;
 mod read;
 mod record;
 pub mod schema;
@@ -26,37 +29,17 @@ use std::path::Path;
 
 use anyhow::Context;
 
+use crate::exit::Failure;
+
 pub use changes::{ChangeOptions, FoundChange, MIN_SEGMENT, changes_of, newly_regressed};
-pub use db::Location;
 pub use git::{CommitFacts, Git, branch_of_run};
+pub use location::{Location, location};
 pub use read::{Point, Query, Series};
 // `ResultRecord` is named by the history's bench (benches/history.rs).
 #[allow(unused_imports)]
 pub use record::{ResultRecord, RunRecord, runs_of};
 
 use db::{Db, Value};
-
-/// `off`: no history kept.
-pub const OFF: &str = "off";
-
-/// Where the history is, from `--history` (`flag`) and `PILOT_HISTORY`; `None` when it is
-/// `off`.
-pub fn location(flag: Option<&str>, target_dir: &Path) -> Option<Location> {
-    let env = std::env::var("PILOT_HISTORY")
-        .ok()
-        .filter(|v| !v.trim().is_empty());
-    let given = flag.map(str::to_string).or(env);
-    match given.as_deref().map(str::trim) {
-        Some(OFF) => None,
-        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-            Some(Location::Postgres(url.to_string()))
-        }
-        Some(path) => Some(Location::Sqlite(path.into())),
-        None => Some(Location::Sqlite(
-            target_dir.join("pilot").join("history.sqlite"),
-        )),
-    }
-}
 
 /// An open history, brought to the current schema.
 pub struct History {
@@ -72,6 +55,9 @@ impl History {
     /// The database cannot be reached or opened, is something else's, or has a newer schema.
     pub fn open(location: &Location) -> anyhow::Result<History> {
         let mut db = Db::open(location)?;
+        // Something else's database is refused before anything of it is changed.
+        schema::version(&mut db, location)?;
+        db.prepare(location)?;
         schema::migrate(&mut db, location)?;
         Ok(History {
             db,
@@ -299,21 +285,22 @@ pub fn record(location: &Location, runs: &[RunRecord], git: &Git) -> anyhow::Res
 }
 
 /// Appends the results `docs` of one `cargo pilot bench`, `run` or `bisect` (`source`) to the
-/// history `--history` (`flag`) names, with the branch and commits as git in `repo` knows them,
-/// and says so on standard error. Nothing when the history is `off` or there is no result.
+/// history at `location` (`None`: off), with the branch and commits as git in `repo` knows
+/// them, and says so on standard error. Nothing when there is no result.
 ///
 /// # Errors
 ///
-/// The history cannot be opened or refuses the run: the error says where the results are, so
-/// that `cargo pilot history add` can add them later.
+/// The history cannot be opened or refuses the run, or an interrupt stopped the wait for it
+/// ([`Failure::Interrupted`]): the message says where the results are, so that `cargo pilot
+/// history add` can add them later.
 pub fn append_docs(
-    flag: Option<&str>,
+    location: Option<&Location>,
     target_dir: &Path,
     docs: &[pilot_engine::schema::ResultDoc],
     source: &'static str,
     repo: &Path,
-) -> anyhow::Result<()> {
-    let Some(location) = location(flag, target_dir) else {
+) -> Result<(), Failure> {
+    let Some(location) = location else {
         return Ok(());
     };
     if docs.is_empty() {
@@ -322,7 +309,7 @@ pub fn append_docs(
     let git = Git::at(repo);
     let branch = branch_of_run(&git);
     let runs = runs_of(docs, source, branch, &pilot_engine::probe::machine());
-    match record(&location, &runs, &git) {
+    match record(location, &runs, &git) {
         Ok(n) => {
             eprintln!(
                 "history: {} added to `{}`",
@@ -331,11 +318,14 @@ pub fn append_docs(
             );
             Ok(())
         }
-        Err(e) => Err(anyhow::anyhow!(
-            "{e:#}\nthis run's results are not in the history, but they are saved under `{}`: \
-             `cargo pilot history add` adds them once the history can be reached",
-            pilot_engine::store::results_dir(target_dir).display()
-        )),
+        Err(e) => {
+            let e = anyhow::anyhow!(
+                "{e:#}\nthis run's results are not in the history, but they are saved under \
+                 `{}`: `cargo pilot history add` adds them once the history can be reached",
+                pilot_engine::store::results_dir(target_dir).display()
+            );
+            Err(crate::interrupt::failure(e))
+        }
     }
 }
 
@@ -378,9 +368,9 @@ impl Selection {
 ///
 /// # Errors
 ///
-/// The history is `off`, or cannot be opened.
-pub fn select(args: &crate::args::SeriesArgs, target_dir: &Path) -> anyhow::Result<Selection> {
-    let location = location(args.history.history.as_deref(), target_dir).ok_or_else(|| {
+/// The location is malformed (a usage error), the history is `off`, or cannot be opened.
+pub fn select(args: &crate::args::SeriesArgs, target_dir: &Path) -> Result<Selection, Failure> {
+    let location = location(args.history.history.as_deref(), target_dir)?.ok_or_else(|| {
         anyhow::anyhow!(
             "the history is off (`--history off` or PILOT_HISTORY=off): nothing to read"
         )

@@ -173,7 +173,13 @@ pub fn version(db: &mut Db, location: &Location) -> anyhow::Result<Option<i64>> 
     };
     let names: Vec<String> = db
         .query(tables, &[])
-        .with_context(|| format!("failed to read the history `{}`", location.shown()))?
+        .with_context(|| match location {
+            Location::Sqlite(_) => format!(
+                "`{}` is not a SQLite database (or is corrupt)",
+                location.shown()
+            ),
+            Location::Postgres(_) => format!("failed to read the history `{}`", location.shown()),
+        })?
         .into_iter()
         .filter_map(|r| r[0].text())
         .collect();

@@ -193,7 +193,10 @@ fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
             format!("baseline `{name}`"),
         ));
     }
-    let (history, history_from) = read_history(args, target_dir);
+    // A location that cannot be a history is the flag's mistake (exit 2); one that cannot be
+    // read is a warning.
+    let location = crate::history::location(args.history.history.as_deref(), target_dir)?;
+    let (history, history_from) = read_history(args, location.as_ref());
     Ok(Inputs {
         results,
         results_dir,
@@ -208,17 +211,17 @@ fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
 /// is no history. A history that cannot be read is a warning: the page is about the results.
 fn read_history(
     args: &ReportArgs,
-    target_dir: &Path,
+    location: Option<&crate::history::Location>,
 ) -> (
     Vec<(crate::history::Series, Vec<crate::history::FoundChange>)>,
     String,
 ) {
     use crate::history;
-    let Some(location) = history::location(args.history.history.as_deref(), target_dir) else {
+    let Some(location) = location else {
         return (Vec::new(), String::new());
     };
     let read = || -> anyhow::Result<Vec<history::Series>> {
-        let Some(mut h) = history::History::open_existing(&location)? else {
+        let Some(mut h) = history::History::open_existing(location)? else {
             return Ok(Vec::new());
         };
         let here = std::env::current_dir().unwrap_or_else(|_| ".".into());

@@ -300,18 +300,14 @@ fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
 /// Runs `cargo pilot run`, and appends its results to the history.
 pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     let plan = plan(args).map_err(Failure::Usage)?;
+    // A history that cannot be one is a usage error before anything is measured.
+    let history = crate::history::location(args.history.history.as_deref(), &plan.root)?;
     let (code, docs) = run_plan(&plan);
     if code == ExitCode::from(pilot_engine::Exit::Interrupted) {
         return Ok(code);
     }
     let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    crate::history::append_docs(
-        args.history.history.as_deref(),
-        &plan.root,
-        &docs,
-        "run",
-        &here,
-    )?;
+    crate::history::append_docs(history.as_ref(), &plan.root, &docs, "run", &here)?;
     Ok(code)
 }
 
