@@ -388,7 +388,7 @@ fn two_builds_are_compared_interleaved_in_one_job() {
     assert_eq!(rows.len(), 2, "{ranking}");
     assert!(rows[0].starts_with("1  pick_quarter"), "{ranking}");
     assert!(
-        rows[1].contains("vs pick_quarter") && rows[1].ends_with("faster"),
+        rows[1].contains("vs pick_quarter") && rows[1].ends_with("slower"),
         "{ranking}"
     );
 }

@@ -237,10 +237,10 @@ fn compare_groups_ranks_a_criterion_groups_alternatives_interleaved() {
         .lines()
         .find(|l| l.contains("  mix/spin/2000"))
         .unwrap();
-    // A verdict beside it: `faster` when the cap allowed enough processes to settle it.
-    let spin_line = spin_line.trim_end();
+    // A verdict beside it, read against the quarter: `slower` when the cap allowed enough
+    // processes to settle it (with a caveat when few rounds were analysed), else undecided.
     assert!(
-        spin_line.ends_with("faster") || spin_line.ends_with("undecided"),
+        spin_line.contains("slower") || spin_line.trim_end().ends_with("undecided"),
         "{out}"
     );
     // Interleaved by processes: every member ran in several.

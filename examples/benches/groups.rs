@@ -2,8 +2,9 @@
 //!
 //! `group = "iterate"` makes the three containers alternatives: in benchmark mode they run
 //! interleaved, round by round, and are ranked with the ratio of each to the fastest and a
-//! verdict (`faster`, `equivalent`, `undecided`) for each adjacent pair. With `args`, each
-//! argument value is its own comparison (`iterate/1000`, `iterate/100000`).
+//! verdict for each adjacent pair (`slower`, `equivalent`, `undecided`: each member against the
+//! one before it). With `args`, each argument value is its own comparison (`iterate/1000`,
+//! `iterate/100000`).
 //!
 //! `sum_sweep` sweeps its input size with `pilot::range` (Auto-pilot's `FOR … FACTOR` loop):
 //! one bench per value, `sum_sweep/1000` … `sum_sweep/64000`, each with its throughput in

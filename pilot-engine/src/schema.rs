@@ -30,9 +30,9 @@ pub use result::{
     SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES, WarmUpWorkDoc,
 };
 pub use run::{
-    CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FinishedTargetDoc, GroupDoc, MemberDoc,
+    CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FEW_ROUNDS, FinishedTargetDoc, GroupDoc, MemberDoc,
     PROGRESS_SCHEMA, PairDoc, ProgressDoc, RANKINGS_SCHEMA, RUN_SCHEMA, RankingsDoc, RunDoc,
-    RunningDoc,
+    RunningDoc, row_verdict,
 };
 pub(crate) use validate::check_schema;
 

@@ -54,8 +54,10 @@ pub fn rankings(exes: &[BenchExe], docs: &[ResultDoc], options: &CompareOptions)
                         ),
                         None => format!("{}× vs {prev}", ratio(c.change)),
                     };
+                    // Read in this member's row, against the one before it, as a group's
+                    // ranking reads (`schema::row_verdict`).
                     let verdict = match c.verdict {
-                        Verdict::Regressed | Verdict::Improved => "faster",
+                        Verdict::Regressed | Verdict::Improved => "slower",
                         Verdict::NoChange => "equivalent",
                         _ => "undecided",
                     };

@@ -1,15 +1,31 @@
-//! The `pilot.result/1` document of an imported series: pilot's analysis of its readings, the
-//! figures and warnings a result holds, and the document checked as pilot reads it back.
+//! The `pilot.result/1` document of an imported series: its estimate with pilot's interval,
+//! the figures and warnings a result holds, and the document checked as pilot reads it back.
+//!
+//! The estimate is the mean of every reading, the figure the other harness itself reports as
+//! its mean: criterion's `mean` is the plain mean of `times[i] / iters[i]` over all its
+//! samples (its `src/analysis/mod.rs`, `estimates`: `Sample::mean` of the per-iteration
+//! times, with a bootstrap interval), and hyperfine's `mean` that of every run. Both harnesses
+//! warm up before they sample, so none of their readings is a warm-up to cut. Cutting at a
+//! change point, as pilot's own sessions do and as the import did before, leaves out samples
+//! that the harness's mean holds; where those differ (criterion's first linear samples carry
+//! the timer's fixed cost over few iterations each) the imported mean moved outside the
+//! harness's own interval. The change points found are reported in the warnings instead, and
+//! `cargo pilot analyze --from` still shows pilot's stable segment. The interval is pilot's:
+//! subsession analysis over all the readings, Student's t over the subsession means.
 
 use anyhow::anyhow;
 use pilot_engine::schema::{
     CiDoc, ConfigDoc, PiDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, SubsessionDoc,
 };
-use pilot_engine::stats::{Analysis, AnalysisConfig, Summary, analyze};
+use pilot_engine::stats::{
+    Analysis, AnalysisConfig, ConfidenceInterval, StableSegment, Summary, analyze,
+    find_stable_segment,
+};
 
 use super::Series;
 
-/// The analysis settings of an import, as `cargo pilot analyze` has them by default.
+/// The analysis settings of an import, as `cargo pilot analyze` has them by default (its
+/// change-point settings find the change points the warnings report).
 pub fn analysis_config(confidence: f64, target: f64) -> AnalysisConfig {
     AnalysisConfig {
         confidence,
@@ -18,25 +34,67 @@ pub fn analysis_config(confidence: f64, target: f64) -> AnalysisConfig {
     }
 }
 
-/// Analyses a series, naming its file on failure.
-pub fn analyze_series(s: &Series, config: &AnalysisConfig) -> anyhow::Result<Analysis> {
-    analyze(&s.readings, config).map_err(|e| {
+/// An imported series analysed: over all its readings, and the stable segment change-point
+/// detection finds in them (reported, not cut).
+pub struct Imported {
+    /// pilot's analysis of every reading, as one stable phase.
+    pub analysis: Analysis,
+    /// What change-point detection finds in the readings.
+    pub found: StableSegment,
+}
+
+impl Imported {
+    /// The estimate: the mean of every reading (the harness's own mean), and pilot's interval
+    /// around it. The interval's half-width is that of subsession analysis, whose samples are
+    /// whole subsessions (the last `q − 1` readings or fewer left out); it is centred on the
+    /// mean of all readings, from which the subsessions' mean differs by those few only.
+    pub fn estimate(&self) -> (f64, ConfidenceInterval) {
+        let a = &self.analysis;
+        let mean = a.raw.mean;
+        let half = a.ci.half_width();
+        (
+            mean,
+            ConfidenceInterval {
+                low: mean - half,
+                high: mean + half,
+                ..a.ci
+            },
+        )
+    }
+}
+
+/// Analyses a series over all its readings and finds its change points, naming its file on
+/// failure.
+pub fn analyze_series(s: &Series, config: &AnalysisConfig) -> anyhow::Result<Imported> {
+    let failed = |e: pilot_engine::Error| {
         anyhow!(
             "`{}`: the readings of `{}` cannot be analysed: {e}",
             s.source.display(),
             s.origin
         )
-    })
+    };
+    let whole = AnalysisConfig {
+        changepoints: None,
+        ..config.clone()
+    };
+    let analysis = analyze(&s.readings, &whole).map_err(failed)?;
+    let found = match &config.changepoints {
+        Some(cp) => find_stable_segment(&s.readings, cp).map_err(failed)?,
+        None => analysis.stable.clone(),
+    };
+    Ok(Imported { analysis, found })
 }
 
 /// The `pilot.result/1` document of an imported series: its time per unit with pilot's
 /// interval, the subsession samples a comparison needs, the readings as one round, and
 /// warnings saying where it came from.
-pub fn document(s: &Series, a: &Analysis, config: &AnalysisConfig, source: &str) -> ResultDoc {
+pub fn document(s: &Series, i: &Imported, config: &AnalysisConfig, source: &str) -> ResultDoc {
+    let a = &i.analysis;
     let sub = &a.subsession;
     let samples = Summary::of(&sub.means).expect("subsession samples are finite and non-empty");
-    let met = a.ci.half_width() <= config.target_relative_half_width * a.mean;
-    let status = if !a.stable.dominant {
+    let (mean, ci) = i.estimate();
+    let met = ci.half_width() <= config.target_relative_half_width * mean;
+    let status = if !i.found.dominant {
         "no steady state"
     } else if met {
         "ok"
@@ -55,7 +113,7 @@ pub fn document(s: &Series, a: &Analysis, config: &AnalysisConfig, source: &str)
         form: s.form.to_string(),
         status: status.to_string(),
         status_detail: None,
-        pis: pis(s, a, config),
+        pis: pis(s, i, config),
         subsession: Some(SubsessionDoc {
             count: sub.count(),
             mean: samples.mean,
@@ -75,7 +133,7 @@ pub fn document(s: &Series, a: &Analysis, config: &AnalysisConfig, source: &str)
         readings: s.readings.len() as u64,
         iterations_per_unit: None,
         clock: Default::default(),
-        warnings: warnings(s, a, config, source, met),
+        warnings: warnings(s, i, config, source, met),
         machine: None,
         started: String::new(),
         finished,
@@ -94,17 +152,19 @@ pub fn document(s: &Series, a: &Analysis, config: &AnalysisConfig, source: &str)
 
 /// The performance indices: the time per unit with pilot's interval, and the throughput when
 /// the bench declared one.
-fn pis(s: &Series, a: &Analysis, config: &AnalysisConfig) -> Vec<PiDoc> {
+fn pis(s: &Series, i: &Imported, config: &AnalysisConfig) -> Vec<PiDoc> {
+    let a = &i.analysis;
     let sub = &a.subsession;
+    let (mean, interval) = i.estimate();
     let ci = CiDoc {
-        low: Some(a.ci.low),
-        high: Some(a.ci.high),
+        low: Some(interval.low),
+        high: Some(interval.high),
         confidence: config.confidence,
     };
     let mut pis = vec![PiDoc {
         name: "time".to_string(),
         unit: "ns".to_string(),
-        mean: Some(a.mean),
+        mean: Some(mean),
         ci,
         n: a.stable_summary.n,
         subsession_size: sub.size,
@@ -112,7 +172,7 @@ fn pis(s: &Series, a: &Analysis, config: &AnalysisConfig) -> Vec<PiDoc> {
         required_n: a.required_n,
         interval_from: Some("readings".to_string()),
         machine: None,
-        // Another harness's samples, analysed as pilot analyses data from anywhere: their mean.
+        // Another harness's samples: the mean of them all, as that harness reports it.
         estimator: Some("mean".to_string()),
     }];
     if let Some((per_unit, unit)) = s.throughput {
@@ -120,10 +180,10 @@ fn pis(s: &Series, a: &Analysis, config: &AnalysisConfig) -> Vec<PiDoc> {
         pis.push(PiDoc {
             name: "throughput".to_string(),
             unit: format!("{unit}/s"),
-            mean: rate(a.mean),
+            mean: rate(mean),
             ci: CiDoc {
-                low: rate(a.ci.high),
-                high: rate(a.ci.low),
+                low: rate(interval.high),
+                high: rate(interval.low),
                 confidence: config.confidence,
             },
             ..pis[0].clone()
@@ -133,34 +193,54 @@ fn pis(s: &Series, a: &Analysis, config: &AnalysisConfig) -> Vec<PiDoc> {
     pis
 }
 
-/// Where the series came from, whether the interval reached the target (`met`), and the
-/// analysis's own warnings.
+/// Where the series came from and what its estimate is, whether the interval reached the
+/// target (`met`), the change points found (not cut), and the analysis's own warnings.
 fn warnings(
     s: &Series,
-    a: &Analysis,
+    i: &Imported,
     config: &AnalysisConfig,
     source: &str,
     met: bool,
 ) -> Vec<String> {
+    let (mean, ci) = i.estimate();
     let mut warnings = vec![format!(
-        "imported from {source}: `{}` ({}), analysed by pilot; the machine it ran on is not \
-         recorded",
+        "imported from {source}: `{}` ({}); the time per unit is the mean of every reading, \
+         as {source} reports it, with pilot's interval; the machine it ran on is not recorded",
         s.source.display(),
         s.what
     )];
-    if !met && a.stable.dominant {
+    if !met {
         warnings.push(format!(
             "the interval reached (±{:.2}%) is wider than the target (±{:.2}%): {source} \
              stopped measuring first",
-            100.0 * a.ci.half_width() / a.mean,
+            100.0 * ci.half_width() / mean,
             100.0 * config.target_relative_half_width
         ));
     }
-    warnings.extend(a.warnings.iter().cloned());
+    let found = &i.found;
+    if !found.changepoints.is_empty() {
+        let at: Vec<String> = found.changepoints.iter().map(|c| c.to_string()).collect();
+        warnings.push(format!(
+            "change point(s) at reading {} of {}: not every reading comes from one steady \
+             state ({}the longest stable segment is readings {}..{}); all are in the mean, \
+             as in {source}'s (`cargo pilot analyze --from {source}` shows the stable \
+             segment's)",
+            at.join(", "),
+            s.readings.len(),
+            if found.dominant {
+                ""
+            } else {
+                "no steady state: "
+            },
+            found.start,
+            found.end,
+        ));
+    }
+    warnings.extend(i.analysis.warnings.iter().cloned());
     warnings
 }
 
-/// The series's readings as one round, with its stable phase.
+/// The series's readings as one round, all of them analysed as its stable phase.
 fn round(s: &Series, a: &Analysis) -> RoundDoc {
     RoundDoc {
         work: s.work,

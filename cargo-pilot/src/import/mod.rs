@@ -2,9 +2,10 @@
 //! baseline, so that `cargo pilot compare NAME` compares them with today's pilot results.
 //!
 //! Each benchmark's readings (criterion: `times[i] / iters[i]`, the time per iteration of each
-//! sample; hyperfine: each run's time) go through pilot's own analysis, the one `cargo pilot
-//! analyze` runs: change points cut the warm-up, subsession analysis merges correlated
-//! readings, and the interval is over the merged samples. Each becomes a `pilot.result/1`
+//! sample; hyperfine: each run's time) give its time per unit as the harness gives its own
+//! mean, the mean of every reading, with pilot's interval: subsession analysis merges
+//! correlated readings and the interval is over the merged samples; change points are found
+//! and reported, not cut (see [`mod@document`]). Each becomes a `pilot.result/1`
 //! document named as pilot names the same bench (see [`criterion::BenchmarkId::pilot_name`]
 //! and [`hyperfine`]). The whole baseline is written to a hidden folder beside the baselines
 //! and renamed into place, so bad input saves nothing and an existing baseline is replaced

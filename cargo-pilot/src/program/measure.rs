@@ -20,7 +20,9 @@ use pilot_engine::fmt::Paint;
 use pilot_engine::record::{ClockInfo, RealClock, measure_clock};
 use pilot_engine::report::{LiveProgress, TimePer, render_table};
 use pilot_engine::runner::{LineStyle, MachineSpeed, print_outcome, row};
-use pilot_engine::runner::{group_config, group_doc, group_report, rank_sessions, render_report};
+use pilot_engine::runner::{
+    few_rounds_note, group_config, group_doc, group_report, rank_sessions, render_report,
+};
 use pilot_engine::runner::{load_baseline, save_result};
 use pilot_engine::schema::{GroupDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use pilot_engine::session::group::{PairComparison, run_group};
@@ -364,7 +366,14 @@ fn group_docs(
         g.ranking_settled,
     )
     .stopped_at_most_units(g.at_most_units);
-    print!("{}", render_report(&report, plan.sequential));
+    let mut out = render_report(&report, plan.sequential);
+    if let Some(note) = few_rounds_note(std::slice::from_ref(&report)) {
+        // Under the ranking, in place of its blank line, as a bench binary prints it.
+        out.pop();
+        out.push_str(note);
+        out.push('\n');
+    }
+    print!("{out}");
     vec![group_doc(&report, interleaved)]
 }
 

@@ -93,4 +93,5 @@ th{background:#f0f0f0}
 .verdict.bad{background:#d62728;color:#fff}
 .verdict.good{background:#2ca02c;color:#fff}
 .verdict.weak{background:#eee;color:#555}
+.caveat{color:#555;font-size:.9em}
 ";

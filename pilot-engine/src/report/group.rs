@@ -13,7 +13,8 @@ pub(crate) struct GroupRow {
     pub vs_next: String,
     /// Welch's p of that pair.
     pub p: String,
-    /// `faster`, `equivalent` or `undecided`.
+    /// `slower`, `equivalent` or `undecided`, of this member against the one before it, with
+    /// its caveat.
     pub verdict: String,
 }
 
@@ -65,7 +66,7 @@ mod tests {
         let t = render_group(
             &[
                 row("1", "vec", "1.00×", ""),
-                row("2", "linked_list", "1.34× ± 0.02×", "faster"),
+                row("2", "linked_list", "1.34× ± 0.02×", "slower"),
             ],
             "time per iteration",
         );
@@ -74,7 +75,7 @@ mod tests {
         assert!(lines[0].contains("  time per iteration  "), "{t}");
         let cells: Vec<&str> = lines[2].split_whitespace().collect();
         assert_eq!(cells[..4], ["2", "linked_list", "1.000", "µs"], "{t}");
-        assert!(lines[2].ends_with("faster"), "{t}");
+        assert!(lines[2].ends_with("slower"), "{t}");
         let end =
             |l: &str, cell: &str| l[..l.find(cell).unwrap()].chars().count() + cell.chars().count();
         assert_eq!(end(lines[1], "1.00×"), end(lines[2], "0.02×"), "{t}");

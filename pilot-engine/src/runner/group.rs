@@ -28,7 +28,7 @@ use crate::record::{ClockInfo, RealClock};
 use crate::report::LiveProgress;
 use crate::schema::GroupDoc;
 use crate::session::group::{
-    GroupConfig, GroupResult, MemberView, PairComparison, PairVerdict, rank, run_group,
+    GroupConfig, GroupResult, MemberView, PairComparison, rank, run_group,
 };
 use crate::session::{SessionConfig, SessionResult, Workload};
 
@@ -38,7 +38,7 @@ mod report;
 use ranking::rank_samples;
 pub use ranking::rank_sessions;
 use report::GroupReport;
-pub use report::{group_doc, group_report, render_report};
+pub use report::{few_rounds_note, group_doc, group_report, render_report};
 
 /// Least processes of each member before a ranking by processes may stop them (Welch's test
 /// over three process means a member): pairs that differ clearly settle in a few seconds, and
@@ -404,7 +404,7 @@ pub(super) fn settle_rule<'m>(
                 continue;
             }
             let (_, pairs) = rank(&views, &config);
-            if pairs.iter().any(|p| p.verdict == PairVerdict::Undecided) {
+            if !pairs.iter().all(PairComparison::settled) {
                 return false;
             }
             ranked += 1;

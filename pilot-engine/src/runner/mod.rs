@@ -46,7 +46,8 @@ pub use bench::{
     save_result,
 };
 pub use group::{
-    MEMBER_MAX_ROUND, group_config, group_doc, group_report, rank_sessions, render_report,
+    MEMBER_MAX_ROUND, few_rounds_note, group_config, group_doc, group_report, rank_sessions,
+    render_report,
 };
 pub use interrupt::install as interrupt_install;
 pub use processes::{ChildFailure, ChildReport, WarmUp, combine_children};

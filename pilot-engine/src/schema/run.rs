@@ -97,8 +97,38 @@ pub struct PairDoc {
     pub ratio_ci: RangeDoc,
     /// Welch's p; `null` when not computed.
     pub p: Option<f64>,
-    /// `faster`, `equivalent` or `undecided`.
+    /// `faster` (`a` is faster than `b`), `equivalent` or `undecided`.
     pub verdict: String,
+    /// What to bear in mind beside the verdict: [`FEW_ROUNDS`] when a member had fewer analysed
+    /// rounds than the usual rule needs, so that the verdict came from a wider interval.
+    /// Absent when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caveat: Option<String>,
+}
+
+/// The caveat of a pair a member of which had fewer analysed rounds than the usual rule needs.
+pub const FEW_ROUNDS: &str = "few analysed rounds";
+
+impl PairDoc {
+    /// The verdict as the row of `b` shows it (see [`row_verdict`]).
+    pub fn row_verdict(&self) -> String {
+        row_verdict(&self.verdict, self.caveat.as_deref())
+    }
+}
+
+/// A pair's verdict as the row of its slower member shows it, read against the member ranked
+/// before it: `slower` for the pair's `faster` (the row's bench is the slower one),
+/// `equivalent` or `undecided` as they are, with the caveat beside it in parentheses.
+pub fn row_verdict(verdict: &str, caveat: Option<&str>) -> String {
+    let word = if verdict == "faster" {
+        "slower"
+    } else {
+        verdict
+    };
+    match caveat {
+        Some(c) => format!("{word} ({c})"),
+        None => word.to_string(),
+    }
 }
 
 /// A group member's time per unit.

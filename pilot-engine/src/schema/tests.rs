@@ -218,6 +218,7 @@ fn every_other_document_reads_back_unchanged() {
                 ratio_ci: range,
                 p: None,
                 verdict: "faster".into(),
+                caveat: Some(FEW_ROUNDS.into()),
             }],
             members: vec![MemberDoc {
                 name: "a".into(),

@@ -38,7 +38,9 @@ pub struct GroupConfig {
     pub max_time: Duration,
     /// The group runs at least this long.
     pub min_time: Duration,
-    /// Least analysed rounds each member of a pair needs before the pair can be settled.
+    /// Least analysed rounds each member of a pair needs before the usual rule settles the
+    /// pair; with fewer, a stricter rule judges it, with a caveat (see
+    /// [`PairComparison::few_rounds`]).
     pub min_rounds: usize,
     /// Whether the group also waits for each member's interval to meet its target once the
     /// ranking is settled (a `ci` set explicitly), rather than stopping with the ranking.
@@ -201,10 +203,7 @@ impl Looks {
     ) -> bool {
         let (indices, members) = views(states, ended);
         let (_, pairs) = rank(&members, config);
-        self.undecided = pairs
-            .iter()
-            .filter(|p| p.verdict == PairVerdict::Undecided)
-            .count();
+        self.undecided = pairs.iter().filter(|p| !p.settled()).count();
         let complete = indices.len() + ended.iter().filter(|e| e.is_some()).count() == ended.len();
         // Settled only once every member is ranked: before then, no pair is undecided because
         // there are too few members with an estimate to pair.

@@ -4,6 +4,7 @@
 //! plain figures (no documents), so what is drawn is what the caller computed. This module
 //! holds what every plot shares: the size, the colours and the drawing helpers.
 
+mod axis;
 mod bars;
 mod history;
 mod session;

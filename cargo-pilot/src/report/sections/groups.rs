@@ -3,7 +3,7 @@
 //! drawn as one chart with a line per alternative; any other group is drawn as bars. Under the
 //! chart, each instance's pairs: their ratio, Welch's p and the verdict.
 
-use pilot_engine::schema::GroupDoc;
+use pilot_engine::schema::{GroupDoc, PairDoc, row_verdict};
 
 use super::sweeps::split_parameter;
 use super::{axes_note, escape, figure, table, verdict};
@@ -94,7 +94,8 @@ pub fn groups(families: &[Family<'_>]) -> Result<String, String> {
          against the parameter, a line with its intervals as error bars. Another group's \
          members are bars, fastest at the top, with their intervals as whiskers. Under each \
          chart, each adjacent pair's ratio (the slower over the faster) with its interval, \
-         Welch's p and the verdict.</p>\n",
+         Welch's p and the verdict: whether the bench is slower than the one before it, \
+         equivalent to it within the noise threshold, or undecided.</p>\n",
     );
     for f in families {
         if f.is_sweep() {
@@ -180,6 +181,20 @@ fn instance_meta(g: &GroupDoc) -> String {
     )
 }
 
+/// A pair's verdict as its slower member's row reads it against the member before it
+/// (`slower`, `equivalent`, `undecided`), in a badge, with its caveat beside it.
+fn pair_verdict(p: &PairDoc) -> String {
+    let word = row_verdict(&p.verdict, None);
+    match &p.caveat {
+        Some(c) => format!(
+            "{} <span class=\"caveat\">({})</span>",
+            verdict(&word),
+            escape(c)
+        ),
+        None => verdict(&word),
+    }
+}
+
 /// The table of a group instance's adjacent pairs.
 fn pairs(g: &GroupDoc) -> String {
     let rows: Vec<Vec<String>> = g
@@ -194,7 +209,7 @@ fn pairs(g: &GroupDoc) -> String {
                     p.ratio, p.ratio_ci.low, p.ratio_ci.high
                 ),
                 p.p.map_or("-".into(), pilot_engine::fmt::format_p),
-                verdict(&p.verdict),
+                pair_verdict(p),
             ]
         })
         .collect();
@@ -214,6 +229,40 @@ mod tests {
             "ranking_settled_s": null,
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn a_pair_reads_in_its_slower_members_row_with_its_caveat() {
+        let pair = |verdict: &str, caveat: Option<&str>| -> PairDoc {
+            serde_json::from_value(serde_json::json!({
+                "a": "vec_deque/100000", "b": "linked_list/100000", "ratio": 11.9,
+                "ratio_ci": {"low": 10.3, "high": 13.8}, "p": 1e-5, "verdict": verdict,
+                "caveat": caveat,
+            }))
+            .unwrap()
+        };
+        assert_eq!(
+            pair_verdict(&pair("faster", Some("few analysed rounds"))),
+            "<span class=\"verdict plain\">slower</span> \
+             <span class=\"caveat\">(few analysed rounds)</span>"
+        );
+        assert_eq!(
+            pair_verdict(&pair("faster", None)),
+            "<span class=\"verdict plain\">slower</span>"
+        );
+        assert_eq!(
+            pair_verdict(&pair("undecided", Some("few analysed rounds"))),
+            "<span class=\"verdict weak\">undecided</span> \
+             <span class=\"caveat\">(few analysed rounds)</span>"
+        );
+        let table = pairs(&GroupDoc {
+            pairs: vec![pair("faster", Some("few analysed rounds"))],
+            ..group("iterate/100000", &[])
+        });
+        assert!(
+            table.contains("<td>linked_list/100000</td><td>vec_deque/100000</td>"),
+            "{table}"
+        );
     }
 
     #[test]

@@ -86,7 +86,7 @@ fn verdict(v: &str) -> String {
     let class = match v {
         "regressed" | "failed" => "bad",
         "improved" => "good",
-        "faster" | "equivalent" | "no change" => "plain",
+        "faster" | "slower" | "equivalent" | "no change" => "plain",
         _ => "weak",
     };
     format!("<span class=\"verdict {class}\">{}</span>", escape(v))

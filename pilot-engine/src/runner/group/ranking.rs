@@ -2,7 +2,7 @@
 //! processes), by the group's rule over each member's independent samples of its mean.
 
 use crate::session::SessionResult;
-use crate::session::group::{GroupConfig, MemberView, PairComparison, PairVerdict, rank};
+use crate::session::group::{GroupConfig, MemberView, PairComparison, rank};
 
 /// Ranks sessions measured one after another by the group's rule (with each round's mean over
 /// its stable readings): the ranking, its adjacent pairs, and whether every pair was settled.
@@ -51,6 +51,6 @@ pub(super) fn rank_samples(
             ..p
         })
         .collect();
-    let settled = pairs.iter().all(|p| p.verdict != PairVerdict::Undecided);
+    let settled = pairs.iter().all(PairComparison::settled);
     (ranking, pairs, settled)
 }

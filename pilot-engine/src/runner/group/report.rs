@@ -7,7 +7,7 @@ use crate::fmt::format_estimate;
 use crate::report::{GroupRow, TimePer, render_group};
 use crate::runner::registry::Bench;
 use crate::runner::workload::form;
-use crate::schema::{GroupDoc, MemberDoc, PairDoc, RangeDoc};
+use crate::schema::{FEW_ROUNDS, GroupDoc, MemberDoc, PairDoc, RangeDoc, row_verdict};
 use crate::session::group::PairComparison;
 
 /// A finished group, for the table and the run document.
@@ -68,6 +68,7 @@ pub fn group_doc(g: &GroupReport, interleaved: bool) -> GroupDoc {
                 },
                 p: p.p,
                 verdict: p.verdict.as_str().to_string(),
+                caveat: p.few_rounds.then(|| FEW_ROUNDS.to_string()),
             })
             .collect(),
         members: g
@@ -187,7 +188,7 @@ pub fn render_report(g: &GroupReport, sequential: bool) -> String {
                         pair.ratio, pair.ratio_ci.low, pair.ratio_ci.high
                     ),
                     pair.p.map_or("-".to_string(), crate::fmt::format_p),
-                    pair.verdict.as_str().to_string(),
+                    row_verdict(pair.verdict.as_str(), pair.few_rounds.then_some(FEW_ROUNDS)),
                 ),
                 None => (String::new(), String::new(), String::new()),
             };
@@ -207,14 +208,15 @@ pub fn render_report(g: &GroupReport, sequential: bool) -> String {
     out
 }
 
-/// The note under the rankings when a pair of some group is undecided for want of rounds
-/// (once, however many groups it touches); `None` otherwise.
+/// The note under the rankings when a member of some pair had fewer analysed rounds than the
+/// usual rule needs (once, however many groups it touches); `None` otherwise.
 pub fn few_rounds_note(reports: &[GroupReport]) -> Option<&'static str> {
     reports
         .iter()
         .any(|g| g.pairs.iter().any(|(_, _, p)| p.few_rounds))
         .then_some(
-            "undecided: a member had too few analysed rounds for a verdict, whatever p says; \
-             give the group more time (--max-time)\n",
+            "few analysed rounds: a member had fewer rounds than the usual rule needs, so the \
+             pair's verdict comes from a wider interval that must clear the noise band: only a \
+             clear difference is settled; give the group more time (--max-time) for the rest\n",
         )
 }

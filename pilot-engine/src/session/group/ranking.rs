@@ -4,7 +4,7 @@
 use super::GroupConfig;
 use crate::session::Estimate;
 use crate::stats::summary::Moments;
-use crate::stats::welch::welch_test;
+use crate::stats::welch::{WelchTest, welch_test};
 use crate::stats::{ConfidenceInterval, Summary};
 
 /// The outcome of comparing two adjacent members of the ranking.
@@ -44,9 +44,18 @@ pub struct PairComparison {
     pub p: Option<f64>,
     /// Whether the order of the pair is settled.
     pub verdict: PairVerdict,
-    /// Undecided only because a member had fewer analysed rounds than a verdict needs
-    /// (`min_rounds`), whatever p says.
+    /// A member had fewer analysed rounds than the usual rule needs (`min_rounds`): the
+    /// verdict is the stricter early one (see `compare_pair`), and says so beside it.
     pub few_rounds: bool,
+}
+
+impl PairComparison {
+    /// Whether the pair is settled by the usual rule: decided, each member with `min_rounds`
+    /// analysed rounds. A verdict on fewer rounds is what a group reports when its cap comes
+    /// first; it does not stop a group, nor settle its ranking.
+    pub fn settled(&self) -> bool {
+        self.verdict != PairVerdict::Undecided && !self.few_rounds
+    }
 }
 
 /// What a member brings to a pair comparison.
@@ -70,11 +79,28 @@ pub(crate) struct MemberView<'a> {
 /// logarithms roughly normal. Readings-only members have no round means: their pair uses the
 /// members' intervals only (ratio interval by the delta method, no p).
 ///
-/// Verdicts, in order: `faster` when the members' intervals do not overlap or p < `alpha` (and
-/// the difference points the way of the ranking); `equivalent` when the ratio's interval lies
-/// inside `1 ± noise`; otherwise `undecided`. Before each member has `min_rounds` analysed
-/// rounds, a pair is `undecided`, which keeps early noise from settling it. Time: O(n) in the
-/// round means.
+/// Verdicts, once each member has `min_rounds` analysed rounds: `faster` when the members'
+/// intervals do not overlap or p < `alpha` (and the difference points the way of the ranking);
+/// `equivalent` when the ratio's interval lies inside `1 ± noise`; otherwise `undecided`.
+///
+/// Before then the test is fragile: its variance comes from a handful of round means, their
+/// logarithms must be roughly normal for the t interval to hold, and the group looks at the
+/// pair after each cycle, each look a chance for noise to pass the test. Yet a difference far
+/// past all of that (a list twelve times slower than a deque, p < 0.0001, at the cap of a
+/// short run) is no less certain for it. So with fewer rounds, what decides is the ratio's
+/// interval widened for the caveat, and its distance from the noise band: `faster` when p <
+/// `alpha / min_rounds` and the ratio's interval at confidence `1 − (1 − confidence) /
+/// min_rounds` lies wholly above `1 + noise`; `equivalent` when that interval lies inside
+/// `1 ± noise`; otherwise `undecided`. Dividing by `min_rounds` is Bonferroni's correction for
+/// the looks a pair gets before its members reach `min_rounds` rounds (a member gains about one
+/// analysed round a cycle and the group looks at most once a cycle), so noise settles a pair
+/// over those early looks no more often than `alpha`; asking the widened interval to clear the
+/// noise band, not only 1, leaves a difference near the threshold for the usual rule after
+/// more rounds. The members' own intervals (the disjoint rule, readings-only members) are not
+/// trusted so early. Such a pair, decided or not, says so ([`PairComparison::few_rounds`]);
+/// its reported interval stays at the group's confidence. Only the usual rule stops a group
+/// ([`PairComparison::settled`]): the early verdict is what a group reports when its cap
+/// comes before the rounds. Time: O(n) in the round means.
 pub(crate) fn compare_pair(
     a: &MemberView<'_>,
     b: &MemberView<'_>,
@@ -84,18 +110,12 @@ pub(crate) fn compare_pair(
     let (ea, eb) = (a.estimate, b.estimate);
     let enough = ea.rounds >= config.min_rounds && eb.rounds >= config.min_rounds;
     let disjoint = !ea.ci.overlaps(&eb.ci) && eb.mean > ea.mean;
-    let welch = match (log_moments(a.round_means), log_moments(b.round_means)) {
-        (Some(x), Some(y)) => welch_test(&x, &y, config.confidence).ok(),
-        _ => None,
-    };
+    let moments = log_moments(a.round_means).zip(log_moments(b.round_means));
+    let welch = moments.and_then(|(x, y)| welch_test(&x, &y, config.confidence).ok());
     let (ratio, ratio_ci, p, significant) = match welch {
         Some(w) => (
             w.difference.exp(),
-            ConfidenceInterval {
-                low: w.difference_ci.low.exp(),
-                high: w.difference_ci.high.exp(),
-                confidence: config.confidence,
-            },
+            ratio_interval(&w, config.confidence),
             Some(w.p),
             w.p < config.alpha && w.difference > 0.0,
         ),
@@ -116,10 +136,10 @@ pub(crate) fn compare_pair(
         }
     };
     let verdict = if !enough {
-        PairVerdict::Undecided
+        verdict_on_few_rounds(moments, config)
     } else if disjoint || significant {
         PairVerdict::Faster
-    } else if ratio_ci.low >= 1.0 - config.noise && ratio_ci.high <= 1.0 + config.noise {
+    } else if inside_noise(&ratio_ci, config.noise) {
         PairVerdict::Equivalent
     } else {
         PairVerdict::Undecided
@@ -133,6 +153,40 @@ pub(crate) fn compare_pair(
         verdict,
         few_rounds: !enough,
     }
+}
+
+/// The verdict of a pair one of whose members has fewer than `min_rounds` analysed rounds,
+/// from the moments of the members' log round means (`None` when a member has fewer than 2,
+/// or is readings-only): Welch's test at `alpha / min_rounds` with the ratio's interval at
+/// `1 − (1 − confidence) / min_rounds`, judged against the noise band (see `compare_pair`).
+fn verdict_on_few_rounds(moments: Option<(Moments, Moments)>, config: &GroupConfig) -> PairVerdict {
+    let looks = config.min_rounds.max(1) as f64;
+    let confidence = 1.0 - (1.0 - config.confidence) / looks;
+    let Some(w) = moments.and_then(|(x, y)| welch_test(&x, &y, confidence).ok()) else {
+        return PairVerdict::Undecided;
+    };
+    let widened = ratio_interval(&w, confidence);
+    if w.p < config.alpha / looks && widened.low > 1.0 + config.noise {
+        PairVerdict::Faster
+    } else if inside_noise(&widened, config.noise) {
+        PairVerdict::Equivalent
+    } else {
+        PairVerdict::Undecided
+    }
+}
+
+/// The interval of the ratio `exp(d)` from Welch's interval of the difference `d` of logarithms.
+fn ratio_interval(w: &WelchTest, confidence: f64) -> ConfidenceInterval {
+    ConfidenceInterval {
+        low: w.difference_ci.low.exp(),
+        high: w.difference_ci.high.exp(),
+        confidence,
+    }
+}
+
+/// Whether a ratio's interval lies inside `1 ± noise`.
+fn inside_noise(ci: &ConfidenceInterval, noise: f64) -> bool {
+    ci.low >= 1.0 - noise && ci.high <= 1.0 + noise
 }
 
 /// Mean and variance of the logarithms of the positive values; `None` with fewer than 2.
@@ -164,7 +218,7 @@ pub(crate) fn rank(
     (ranking, pairs)
 }
 
-/// Cycles to run before the next look at the pairs: from the round means each undecided pair
+/// Cycles to run before the next look at the pairs: from the round means each unsettled pair
 /// still needs (for `faster`: Welch's required sample size at power 0.8,
 /// [`required_to_resolve`](crate::stats::samplesize::required_to_resolve); for `equivalent`:
 /// the size at which the ratio's interval fits inside the noise band), the smaller of the two,
@@ -177,7 +231,7 @@ pub(super) fn cycles_until_next_look(
     config: &GroupConfig,
 ) -> usize {
     let mut need = 1usize;
-    for pair in pairs.iter().filter(|p| p.verdict == PairVerdict::Undecided) {
+    for pair in pairs.iter().filter(|p| !p.settled()) {
         let (a, b) = (&members[pair.a], &members[pair.b]);
         let have = a.round_means.len().min(b.round_means.len());
         let var = |xs: &[f64]| log_moments(xs).map_or(0.0, |m| m.variance);
