@@ -387,8 +387,10 @@ fn two_builds_are_compared_interleaved_in_one_job() {
     let rows: Vec<&str> = ranking.lines().filter(|l| l.contains("pick_")).collect();
     assert_eq!(rows.len(), 2, "{ranking}");
     assert!(rows[0].starts_with("1  pick_quarter"), "{ranking}");
+    // Four times the work ranks second on any machine; `slower` once the cap settled it.
     assert!(
-        rows[1].contains("vs pick_quarter") && rows[1].ends_with("slower"),
+        rows[1].contains("vs pick_quarter")
+            && (rows[1].contains("slower") || rows[1].ends_with("undecided")),
         "{ranking}"
     );
 }
