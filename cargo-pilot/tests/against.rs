@@ -86,7 +86,11 @@ fn against_command(dir: &Path, target: &Path, args: &[&str], time: &[&str]) -> C
         .args(time)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
-        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
+        // A build directory of the working tree's own, which outlives the test's target
+        // directory (each run starts without one): the fixture's copy in a repository of its
+        // own must not share `common::fixture_build_dir` with the fixture itself, whose
+        // executables would have the same names.
+        .env("CARGO_BUILD_BUILD_DIR", tmp().join("against-head-build"))
         .env("CI", "1");
     cmd
 }
@@ -509,10 +513,7 @@ fn interrupt_base_build(
     use std::os::unix::process::CommandExt;
 
     let mut cmd = against_command(repo, target, &["base"], &["--max-time", "1"]);
-    // Built from nothing, in its own target directory: the shared build directory would
-    // leave cargo nothing to compile.
-    cmd.env_remove("CARGO_BUILD_BUILD_DIR")
-        .process_group(0)
+    cmd.process_group(0)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let mut child = cmd.spawn().unwrap();

@@ -800,11 +800,7 @@ fn bisect_names_the_commit_that_made_a_bench_slower() {
     }
     let head = git(&repo_dir, &["rev-parse", "HEAD"]);
     let history = dir.join("history.sqlite");
-    let build = common::fixture_build_dir();
-    let env = [
-        ("CARGO_TARGET_DIR", target.to_str().unwrap()),
-        ("CARGO_BUILD_BUILD_DIR", build.to_str().unwrap()),
-    ];
+    let env = [("CARGO_TARGET_DIR", target.to_str().unwrap())];
 
     let o = pilot(
         &repo_dir,

@@ -195,11 +195,12 @@ pub fn valgrind_here() -> bool {
 }
 
 /// The build directory (cargo's `build-dir`) that every test's builds of the fixture workspace
-/// share, whatever target directory each keeps its results in: one build of pilot and its
-/// dependencies serves them all, the `--against` and bisect worktrees' too (their pilot is
-/// this checkout's). cargo locks it, so tests that build at once wait for each other rather
-/// than build the same crates twice. (Stable since Rust 1.91; an older cargo ignores the
-/// setting and builds in each target directory.)
+/// `tests/fixture-bench` share, whatever target directory each keeps its results in: one build
+/// of pilot and its dependencies serves them all. cargo locks it, so tests that build at once
+/// wait for each other rather than build the same crates twice. Only for that folder: cargo
+/// names a workspace's own executables by their path inside the workspace, so a copy of the
+/// fixture elsewhere (a test's git repository) building here would overwrite them. (Stable
+/// since Rust 1.91; an older cargo ignores the setting and builds in each target directory.)
 #[allow(dead_code)]
 pub fn fixture_build_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-build")
