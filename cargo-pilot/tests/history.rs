@@ -29,6 +29,20 @@ fn tmp(name: &str) -> PathBuf {
     dir
 }
 
+/// The target directory of the tests' bisects, held by one test at a time (the lock's guard):
+/// it outlives a run, so that bisect's build of pilot and its dependencies (in
+/// `pilot/bisect/target`) is made once for every test and run, but not its checkout
+/// (`pilot/bisect/worktree`), which belonged to another test's repository. Its checkout is
+/// always at the same place, so the builds of the fixture's copies are taken for one another,
+/// as bisect's own builds of two commits are, and rebuilt.
+fn bisect_target() -> (std::sync::MutexGuard<'static, ()>, PathBuf) {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("history-bisect-target");
+    let _ = std::fs::remove_dir_all(dir.join("pilot/bisect/worktree"));
+    (guard, dir)
+}
+
 fn git(dir: &Path, args: &[&str]) -> String {
     let o = Command::new("git")
         .arg("-C")
@@ -772,7 +786,7 @@ fn bisect_names_the_commit_that_made_a_bench_slower() {
     let dir = tmp("bisect");
     let repo_dir = dir.join("repo");
     copy_fixture(&repo_dir);
-    let target = dir.join("target");
+    let (_one_bisect, target) = bisect_target();
     git(&repo_dir, &["init", "--quiet", "--initial-branch=main"]);
     git(&repo_dir, &["add", "-A"]);
     git(&repo_dir, &["commit", "--quiet", "-m", "base"]);

@@ -622,7 +622,9 @@ fn an_interrupted_bisect_build_leaves_no_process() {
         &["commit", "--quiet", "--allow-empty", "-m", "next"],
     );
     let pid_file = dir.join("build-script.pid");
-    let target = dir.join("target");
+    // pilot and its dependencies built by an earlier bisect: the fixture's build script runs
+    // soon.
+    let (_one_bisect, target) = bisect_target();
     let child = spawn(
         &repo_dir,
         &["bisect", &good, "HEAD", "--history", "off"],
