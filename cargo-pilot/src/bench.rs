@@ -54,6 +54,7 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
 /// error (exit 2), found before anything is built; so is a missing Valgrind for
 /// `--instructions` (an error, exit 1).
 fn check(args: &BenchArgs) -> Result<(), Failure> {
+    args.settings.check_together().map_err(Failure::Usage)?;
     // Counting needs Valgrind: said before anything is built, not by each binary after.
     if args.settings.on("instructions") {
         pilot_engine::runner::counting::Valgrind::find()

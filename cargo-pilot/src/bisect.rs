@@ -97,6 +97,7 @@ struct Bisect<'a> {
 
 /// Runs `cargo pilot bisect`.
 pub fn run(args: &BisectArgs) -> Result<ExitCode, Failure> {
+    args.settings.check_together().map_err(Failure::Usage)?;
     interrupt::install();
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);

@@ -403,3 +403,40 @@ fn bench_processes() -> Vec<String> {
         .filter(|c| c.starts_with(&target) && c.contains("--bench"))
         .collect()
 }
+
+/// `--cache-sim` means nothing without `--instructions`: a usage error naming both, found
+/// before anything is built or measured, even where no Valgrind (nor cargo) can be found.
+#[test]
+fn cache_sim_without_instructions_is_a_usage_error() {
+    let nothing = tempfile::tempdir().unwrap();
+    let path = nothing.path().to_str().unwrap();
+    for args in [
+        &["bench", "--cache-sim"][..],
+        &["bench", "--cache-sim", "--against", "HEAD~1"],
+        &["bisect", "HEAD~2", "HEAD", "--cache-sim"],
+    ] {
+        let o = pilot(args, "1", &[("PATH", path)]);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("error: --cache-sim needs --instructions"),
+            "{args:?}: {}",
+            text(&o)
+        );
+    }
+    // The variable the bench binaries inherit counts as the flag, either way round.
+    let o = pilot(&["bench"], "1", &[("PATH", path), ("PILOT_CACHE_SIM", "1")]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("PILOT_CACHE_SIM needs --instructions"),
+        "{}",
+        text(&o)
+    );
+    let o = pilot(
+        &["bench", "--cache-sim"],
+        "1",
+        &[("PATH", path), ("PILOT_INSTRUCTIONS", "1")],
+    );
+    assert_ne!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!text(&o).contains("needs --instructions"), "{}", text(&o));
+}

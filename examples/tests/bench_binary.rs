@@ -82,6 +82,27 @@ fn usage_errors_exit_with_2() {
     let o = demo(&["--bench", "--ci", "7"], &dir);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("--ci: `7` must be strictly between 0 and 1"));
+    // A setting that means nothing without another is refused, not ignored, before anything
+    // is measured: no result is saved.
+    for args in [&["--bench", "--cache-sim"][..], &["--list", "--cache-sim"]] {
+        let o = demo(args, &dir);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&o.stderr).contains("error: --cache-sim needs --instructions"),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_demo_benches"))
+        .arg("--bench")
+        .env("CARGO_TARGET_DIR", &dir)
+        .env("PILOT_CACHE_SIM", "1")
+        .env_remove("PILOT_INSTRUCTIONS")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("error: PILOT_CACHE_SIM needs --instructions"));
+    assert!(!dir.join("pilot/results").exists());
 }
 
 fn result(dir: &std::path::Path, name: &str) -> Value {
