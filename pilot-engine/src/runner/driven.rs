@@ -395,7 +395,23 @@ impl State {
 
     fn finish(mut self) -> ExitCode {
         self.flush_group();
+        let paired = !self.deferred.is_empty();
         self.measure_deferred();
+        if let (Mode::Bench, Some(pattern), false) = (
+            self.args.mode,
+            self.args.compare_across.as_deref(),
+            paired || self.benches.is_empty(),
+        ) {
+            // Exit code 0 all the same, as for a filter: cargo gives every bench target the
+            // same flags, and one target whose ids the pattern does not name is no mistake.
+            // What was asked for did not happen, though, and is said.
+            eprintln!(
+                "pilot: --compare-across `{}` matched no bench (of {} measured): nothing was \
+                 compared across groups",
+                crate::fmt::terminal(pattern),
+                self.benches.len()
+            );
+        }
         if self.benches.is_empty() && self.selection.by_name() && self.args.mode != Mode::Child {
             // Exit code 0 all the same: cargo gives every bench target the same filters, and
             // one target without a match is no mistake (`cargo pilot bench`, which sees them
