@@ -128,9 +128,9 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let pilot_exes = select_targets(args, pilot_exes)?;
     let mut got = Gathered::default();
     for exe in pilot_exes {
-        println!("\n== {} ({})", exe.target, exe.package);
+        pilot_engine::outln!("\n== {} ({})", exe.target, exe.package);
         if let Some(finished) = log.finished(exe) {
-            println!("finished by the interrupted run, not run again");
+            pilot_engine::outln!("finished by the interrupted run, not run again");
             got.documents.extend(finished.results(&target_dir));
             got.selected.extend(finished.selected());
             log.done(finished);
@@ -141,7 +141,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             .join(format!("{}-{}.json", exe.package, exe.target));
         let status = run_target(args, exe, &json, &target_dir, &mut log)?;
         if interrupt::happened() {
-            println!(
+            pilot_engine::outln!(
                 "\n{}",
                 pilot_engine::report::results_table(&got.documents, false, args.settings.paint())
             );
@@ -302,7 +302,7 @@ fn finish(
     options: &CompareOptions,
 ) -> Result<ExitCode, Failure> {
     let verbose = args.settings.on("verbose");
-    println!(
+    pilot_engine::outln!(
         "\n{}",
         pilot_engine::report::results_table(&got.documents, verbose, args.settings.paint())
             .trim_end()
@@ -315,9 +315,9 @@ fn finish(
         args.settings.paint(),
     );
     if !summary.is_empty() {
-        print!("\n{summary}");
+        pilot_engine::out!("\n{summary}");
     }
-    println!(
+    pilot_engine::outln!(
         "results: {}",
         pilot_engine::store::results_dir(target_dir).display()
     );
@@ -357,9 +357,9 @@ fn say_saved_baseline(name: &BaselineName, target_dir: &Path, got: &Gathered) {
             dir.display()
         );
     } else {
-        println!("saved as baseline `{name}`: {}", dir.display());
+        pilot_engine::outln!("saved as baseline `{name}`: {}", dir.display());
         if let Some(w) = pilot_engine::report::weak_baseline(&got.documents, name) {
-            println!("warning: {}", pilot_engine::fmt::terminal(&w));
+            pilot_engine::outln!("warning: {}", pilot_engine::fmt::terminal(&w));
         }
     }
 }
@@ -388,7 +388,7 @@ fn compare_with_baseline(
         |r| got.selected.contains(&(r.target.clone(), r.name.clone())),
         options,
     );
-    println!(
+    pilot_engine::outln!(
         "\ncompared with baseline `{}`:\n{}",
         args.baselines.baseline.as_deref().unwrap_or(""),
         pilot_engine::report::comparison_table(&comparisons, options)

@@ -517,19 +517,19 @@ impl Bisect<'_> {
         let measuring: Duration = steps.iter().map(|s| s.measuring).sum();
         let culprit = &commits[hi];
         let step = &steps[culprit_step];
-        println!(
+        pilot_engine::outln!(
             "\nfirst slower commit: {} {}",
             culprit,
             pilot_engine::fmt::terminal(&step.subject)
         );
         for c in &step.comparisons {
-            println!(
+            pilot_engine::outln!(
                 "  {}",
                 evidence(c, self.plan.confidence, &self.plan.options)
             );
         }
         if !skipped.is_empty() {
-            println!(
+            pilot_engine::outln!(
                 "  (or one of the {} commits before it that did not build: {})",
                 skipped.len(),
                 skipped
@@ -539,7 +539,7 @@ impl Bisect<'_> {
                     .join(", ")
             );
         }
-        println!(
+        pilot_engine::outln!(
             "{} steps; measuring {:.1} s, building {:.1} s",
             steps.len(),
             measuring.as_secs_f64(),

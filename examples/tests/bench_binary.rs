@@ -1061,3 +1061,78 @@ fn json_to_a_symlink_or_a_device_is_written_in_place() {
     let full = std::fs::symlink_metadata("/dev/full").unwrap();
     assert!(full.file_type().is_char_device());
 }
+
+/// Standard output as a pipe whose reader has already closed it, as `| head -1` leaves it
+/// once it has its line: every write the binary makes to it fails with `EPIPE`.
+#[cfg(unix)]
+fn closed_pipe() -> std::process::Stdio {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: pipe(2) opened both descriptors, and each is owned once, here.
+    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(reader);
+    std::process::Stdio::from(writer)
+}
+
+/// A closed standard output ends the run quietly, exit code 0, in every mode that prints: no
+/// panic, no backtrace, nothing on standard error (`bench | head -1`).
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_ends_the_run_quietly() {
+    let dir = scratch("closed-stdout");
+    for args in [
+        &["--list"][..],
+        &["--list", "--format", "terse"],
+        &["--help"],
+        &[],
+        &["--bench", "--max-time", "0.3", "--ci", "0.2"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_demo_benches"))
+            .args(args)
+            .env("CARGO_TARGET_DIR", &dir)
+            .stdout(closed_pipe())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stderr), "", "{args:?}");
+    }
+    // As `| head -1` does it: the first line read, then the pipe closed while the run goes on.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_demo_benches"))
+        .args(["--bench", "--max-time", "0.3", "--ci", "0.2"])
+        .env("CARGO_TARGET_DIR", &dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(!text(&o.stderr).contains("panicked"), "{}", text(&o.stderr));
+}
+
+/// Any other failure to write standard output (a full disk behind a redirect) is an error that
+/// says so, exit code 1, not a panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn standard_output_that_cannot_be_written_is_an_error() {
+    let dir = scratch("full-stdout");
+    let o = Command::new(env!("CARGO_BIN_EXE_demo_benches"))
+        .arg("--list")
+        .env("CARGO_TARGET_DIR", &dir)
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).starts_with("error: failed to write to standard output: "),
+        "{}",
+        text(&o.stderr)
+    );
+}

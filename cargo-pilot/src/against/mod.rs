@@ -55,7 +55,7 @@ impl Out {
     /// Prints a line of progress.
     pub fn say(&self, line: &str) {
         if self.format == Format::Table {
-            println!("{line}");
+            pilot_engine::outln!("{line}");
         } else {
             eprintln!("{line}");
         }

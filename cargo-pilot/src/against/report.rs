@@ -95,15 +95,15 @@ pub fn report(
     out.say(&saved.say(rev, short));
     let report = pilot_engine::report::comparison_doc(comparisons, options);
     match args.format {
-        Format::Table => println!(
+        Format::Table => pilot_engine::outln!(
             "\ncompared with `{rev}` ({short}), interleaved:\n{}",
             pilot_engine::report::comparison_table(comparisons, options)
         ),
-        Format::Md => print!(
+        Format::Md => pilot_engine::out!(
             "{}",
             pilot_engine::report::comparison_markdown(comparisons, options)
         ),
-        Format::Json => println!(
+        Format::Json => pilot_engine::outln!(
             "{}",
             serde_json::to_string_pretty(&report).expect("JSON values serialise")
         ),

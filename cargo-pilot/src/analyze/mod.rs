@@ -157,9 +157,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, Failure> {
     }
     let comparisons = compare(&reports, args)?;
     if args.json {
-        println!("{}", render::json(&reports, &comparisons, args));
+        pilot_engine::outln!("{}", render::json(&reports, &comparisons, args));
     } else {
-        print!("{}", render::human(&reports, &comparisons, args));
+        pilot_engine::out!("{}", render::human(&reports, &comparisons, args));
     }
     Ok(ExitCode::SUCCESS)
 }

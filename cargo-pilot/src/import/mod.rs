@@ -199,8 +199,8 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode, Failure> {
         "status".to_string(),
         format!("{source}'s name"),
     ];
-    print!("{}", columns(&header, &rows, &[0, 2, 3], ""));
-    println!(
+    pilot_engine::out!("{}", columns(&header, &rows, &[0, 2, 3], ""));
+    pilot_engine::outln!(
         "saved {} result(s) as baseline `{name}` in `{}`; compare with `cargo pilot compare {name}`",
         docs.len(),
         dest.display()

@@ -85,12 +85,12 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
     let measured = results(plan, sessions, &workloads, configs, shell_hw, &start);
     let mut failed = save_and_print(plan, &measured);
     let groups = group.map_or_else(Vec::new, |g| group_docs(plan, &measured, g, interleaved));
-    println!(
+    pilot_engine::outln!(
         "results: {}",
         store::results_dir(&plan.root).join(TARGET).display()
     );
     if let Some(w) = start.speed.finish() {
-        println!("warning: {}", pilot_engine::fmt::terminal(&w));
+        pilot_engine::outln!("warning: {}", pilot_engine::fmt::terminal(&w));
     }
     let comparison = base.map(|base| compare(plan, &base, &measured));
     let regressed = comparison.as_ref().is_some_and(|(_, r)| *r);
@@ -135,7 +135,7 @@ fn begin(plan: &Plan) -> Start {
     let mut machine = pilot_engine::probe::machine();
     let (speed, speed_warnings) = MachineSpeed::start(&plan.root, &machine, &started);
     machine.speed = Some(speed.doc());
-    println!(
+    pilot_engine::outln!(
         "\nrunning {}{}\n{}",
         pilot_engine::fmt::counted(plan.programs.len(), "program", "programs"),
         match plan.mode {
@@ -146,7 +146,7 @@ fn begin(plan: &Plan) -> Start {
         speed.describe(plan.confidence)
     );
     for w in speed_warnings {
-        println!("warning: {}", pilot_engine::fmt::terminal(&w));
+        pilot_engine::outln!("warning: {}", pilot_engine::fmt::terminal(&w));
     }
     Start {
         clock,
@@ -323,11 +323,11 @@ fn save_and_print(plan: &Plan, measured: &[Measured]) -> usize {
         );
     }
     let rows: Vec<_> = measured.iter().map(row_of).collect();
-    println!(
+    pilot_engine::outln!(
         "\n{}",
         render_table(&rows, plan.confidence, false, Paint::plain()).trim_end()
     );
-    print!("{}", extras_table(measured));
+    pilot_engine::out!("{}", extras_table(measured));
     failed
 }
 
@@ -364,7 +364,7 @@ fn group_docs(
         g.ranking_settled,
     )
     .stopped_at_most_units(g.at_most_units);
-    print!("{}", render_report(&report, plan.sequential));
+    pilot_engine::out!("{}", render_report(&report, plan.sequential));
     vec![group_doc(&report, interleaved)]
 }
 

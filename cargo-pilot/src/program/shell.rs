@@ -26,7 +26,7 @@ pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f
                 .map_or(0.0, |v| v.relative_half_width(plan.confidence));
             speed.add_bench(&name, mean);
             let shell_hw = mean * rel.hypot(run_to_run);
-            println!(
+            pilot_engine::outln!(
                 "shell: `{shell} -c` starts in {} ± {:.1}% ({}), subtracted from each run; the \
                  intervals include that uncertainty (-N runs without a shell)",
                 format_ns(mean),
@@ -40,7 +40,7 @@ pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f
             Ok((mean, shell_hw))
         }
         (Some(shell), _) => {
-            println!(
+            pilot_engine::outln!(
                 "shell: `{shell} -c`; its start-up time is {} (-N runs without a shell)",
                 if plan.mode == Mode::Work {
                     "part of the fitted start-up α"
@@ -51,7 +51,7 @@ pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f
             Ok((0.0, 0.0))
         }
         (None, _) => {
-            println!("no shell: commands are started directly (-N)");
+            pilot_engine::outln!("no shell: commands are started directly (-N)");
             Ok((0.0, 0.0))
         }
     }

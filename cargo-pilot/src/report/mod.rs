@@ -98,7 +98,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     let index = out.join("index.html");
     pilot_engine::files::write_output(&index, html.as_bytes(), Existing::Replace)
         .with_context(|| format!("failed to write `{}`", index.display()))?;
-    println!(
+    pilot_engine::outln!(
         "report: {} ({}, {} kB)",
         index.display(),
         pilot_engine::fmt::counted(inputs.results.len(), "bench", "benches"),

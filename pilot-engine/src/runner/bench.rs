@@ -120,13 +120,13 @@ fn print_header(args: &Args, announce: &Announce, clock: ClockInfo, speed: &Mach
         ),
         None => "benches as they are announced".to_string(),
     };
-    println!(
+    crate::outln!(
         "\nrunning {count}; {}\n{}",
         clock_line(clock),
         speed.describe(args.confidence.unwrap_or(0.95))
     );
     if let Some(cost) = crate::allocations::counting_cost() {
-        println!(
+        crate::outln!(
             "allocations: counted by pilot::CountingAlloc on each unit's thread, {cost:.2} ns \
              per allocation"
         );
@@ -227,14 +227,14 @@ impl<'a> Run<'a> {
             print_header(args, &announce, clock, &speed);
         }
         for w in speed_warnings {
-            println!("warning: {}", crate::fmt::terminal(&w));
+            crate::outln!("warning: {}", crate::fmt::terminal(&w));
         }
         let start_checks = start_checks(&machine, &announce);
         if verbose {
-            print!("{}", crate::checks::system::describe(&start_checks));
+            crate::out!("{}", crate::checks::system::describe(&start_checks));
         }
         if !args.no_sampling && crate::checks::sampler::Sampler::start().is_none() {
-            println!(
+            crate::outln!(
                 "machine state: not sampled (this system has no /proc/stat to read); \
                  busy-machine, steal, throttling and saturated-device checks are off"
             );
@@ -270,7 +270,9 @@ impl<'a> Run<'a> {
             if announce.count.is_none_or(|(n, _)| n > 0)
                 && store::baselines_dir(&run.root).join(name).is_dir()
             {
-                println!("baseline `{name}` exists: the results of these benches replace its own");
+                crate::outln!(
+                    "baseline `{name}` exists: the results of these benches replace its own"
+                );
             }
         }
         Ok((run, base))
@@ -403,7 +405,7 @@ impl Run<'_> {
         let Some(doc) = self.log.resumed(b, &self.root, &self.target, config) else {
             return false;
         };
-        println!(
+        crate::outln!(
             "{}: finished by the interrupted run, not measured again",
             b.name
         );

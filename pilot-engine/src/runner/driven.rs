@@ -176,7 +176,7 @@ impl State {
         if std::env::var_os("PILOT_PROBE").is_some() {
             // `cargo pilot` asks whether this is a pilot binary; announced benches are in no
             // pilot group, so `PILOT_PROBE=groups` lists none.
-            println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+            crate::outln!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
             std::process::exit(0);
         }
         let args = match args().and_then(|a| cli::parse(a, |k| std::env::var(k).ok())) {
@@ -187,7 +187,7 @@ impl State {
             }
         };
         if args.mode == Mode::Help {
-            print!("{}", cli::help(pilot_settings::SETTINGS, syntax));
+            crate::out!("{}", cli::help(pilot_settings::SETTINGS, syntax));
             std::process::exit(0);
         }
         let usage = |e: String| -> ! {
@@ -200,7 +200,7 @@ impl State {
             .as_deref()
             .map(|p| Pairing::new(p).unwrap_or_else(|e| usage(e)));
         if args.mode == Mode::Test {
-            println!("\nrunning benches as they are announced");
+            crate::outln!("\nrunning benches as they are announced");
         }
         State {
             args: Box::leak(Box::new(args)),
@@ -262,7 +262,9 @@ impl State {
             return;
         }
         match self.args.mode {
-            Mode::List | Mode::ListTerse => println!("{}: benchmark", crate::fmt::terminal(name)),
+            Mode::List | Mode::ListTerse => {
+                crate::outln!("{}: benchmark", crate::fmt::terminal(name))
+            }
             Mode::Test => self.test(&b, body),
             Mode::Child => {
                 if self.child.is_some() {
@@ -293,10 +295,10 @@ impl State {
         match outcome {
             Ok(()) => {
                 self.passed += 1;
-                println!("test {} ... ok", crate::fmt::terminal(&b.name));
+                crate::outln!("test {} ... ok", crate::fmt::terminal(&b.name));
             }
             Err(msg) => {
-                println!("test {} ... FAILED", crate::fmt::terminal(&b.name));
+                crate::outln!("test {} ... FAILED", crate::fmt::terminal(&b.name));
                 self.failures.push((b.name.clone(), msg));
                 self.stopped = self.args.fail_fast;
             }
@@ -341,7 +343,7 @@ impl State {
         let pattern = self.args.compare_across.as_deref().unwrap_or_default();
         for c in &comparisons {
             if let [alone] = c[..] {
-                println!(
+                crate::outln!(
                     "`{}` has no partner under --compare-across `{}` (no other bench's id is \
                      the same once its matches are set aside): measured alone",
                     crate::fmt::terminal(&benches[alone].name),
@@ -422,7 +424,7 @@ impl State {
         match self.args.mode {
             Mode::List | Mode::ListTerse => {
                 if self.args.mode == Mode::List {
-                    println!(
+                    crate::outln!(
                         "\n{}",
                         crate::fmt::counted(selected.len(), "benchmark", "benchmarks")
                     );
@@ -431,12 +433,12 @@ impl State {
             }
             Mode::Test => {
                 if !self.failures.is_empty() {
-                    println!("\nfailures:");
+                    crate::outln!("\nfailures:");
                     for (name, msg) in &self.failures {
-                        println!("    {name}: {msg}");
+                        crate::outln!("    {name}: {msg}");
                     }
                 }
-                println!(
+                crate::outln!(
                     "\ntest result: {}. {} passed; {} failed; 0 ignored; 0 measured; {} \
                      filtered out; finished in {:.2}s\n",
                     if self.failures.is_empty() {

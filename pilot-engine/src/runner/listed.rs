@@ -52,7 +52,7 @@ pub fn main(
 ) -> ExitCode {
     if std::env::var_os("PILOT_PROBE").is_some() {
         // Listed benches are in none of pilot's groups: `PILOT_PROBE=groups` lists none.
-        println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+        crate::outln!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
         return ExitCode::SUCCESS;
     }
     let args = match argv.and_then(|a| cli::parse(a, |k| std::env::var(k).ok())) {
@@ -63,7 +63,7 @@ pub fn main(
         }
     };
     if args.mode == Mode::Help {
-        print!(
+        crate::out!(
             "{}",
             cli::help(pilot_settings::SETTINGS, FilterSyntax::Regex)
         );

@@ -83,7 +83,7 @@ pub fn main_with(debug_build: bool, syntax: FilterSyntax) -> ExitCode {
         }
     };
     if args.mode == Mode::Help {
-        print!("{}", cli::help(pilot_settings::SETTINGS, syntax));
+        crate::out!("{}", cli::help(pilot_settings::SETTINGS, syntax));
         return ExitCode::SUCCESS;
     }
     let selection = match Selection::new(&args, syntax) {
@@ -141,11 +141,11 @@ fn run(
 /// Answers `cargo pilot`'s question whether this is a pilot binary (`PILOT_PROBE` set): its
 /// version, and with `PILOT_PROBE=groups` the group members too.
 fn answer_probe(probe: &std::ffi::OsStr) -> ExitCode {
-    println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+    crate::outln!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
     if probe == "groups" {
         for b in registered() {
             if let Some(group) = &b.group {
-                println!("group\t{group}\t{}", b.name);
+                crate::outln!("group\t{group}\t{}", b.name);
             }
         }
     }
@@ -176,10 +176,10 @@ fn check_names(benches: &[Bench]) -> Result<(), ExitCode> {
 /// `--list`: the selected benches, one line each, with their count unless `--format terse`.
 fn list(args: &cli::Args, selected: &[&Bench]) -> ExitCode {
     for b in selected {
-        println!("{}: benchmark", crate::fmt::terminal(&b.name));
+        crate::outln!("{}: benchmark", crate::fmt::terminal(&b.name));
     }
     if args.mode == Mode::List {
-        println!(
+        crate::outln!(
             "\n{}",
             crate::fmt::counted(selected.len(), "benchmark", "benchmarks")
         );

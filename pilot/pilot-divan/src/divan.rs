@@ -249,18 +249,18 @@ fn control_run(benches: &[Bench], filters: &Filters) -> std::process::ExitCode {
         match (called, figures) {
             (Err(_), _) => {
                 failed = true;
-                println!("{}\tpanicked", b.name);
+                pilot_engine::outln!("{}\tpanicked", b.name);
             }
             (Ok(()), Ok(f)) => {
                 let ns: Vec<String> = f.medians.iter().map(|x| format!("{x:.6}")).collect();
                 match f.at_once {
                     Some(at_once) => {
-                        println!("{}\t{}\tat once {at_once:.2}", b.name, ns.join(" "))
+                        pilot_engine::outln!("{}\t{}\tat once {at_once:.2}", b.name, ns.join(" "))
                     }
-                    None => println!("{}\t{}", b.name, ns.join(" ")),
+                    None => pilot_engine::outln!("{}\t{}", b.name, ns.join(" ")),
                 }
             }
-            (Ok(()), Err(why)) => println!("{}\t{why}", b.name),
+            (Ok(()), Err(why)) => pilot_engine::outln!("{}\t{why}", b.name),
         }
     }
     if failed {

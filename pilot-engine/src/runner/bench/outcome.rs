@@ -66,24 +66,24 @@ pub fn print_outcome(row: &Row, markers: &[&str], s: &SessionResult, style: Line
         Status::Failed(msg) => Some(msg.as_str()),
         _ => None,
     };
-    println!("{}", line(row, markers, failure, style));
+    crate::outln!("{}", line(row, markers, failure, style));
     if !style.verbose {
         return;
     }
     if let Some(o) = &s.overhead {
-        println!(
+        crate::outln!(
             "  {}",
             overhead_line(o, s.estimate.as_ref().map(|e| e.mean))
         );
     }
     if let Some(a) = &s.allocations {
-        println!(
+        crate::outln!(
             "  {}",
             allocations_line(a, s.estimate.as_ref().map(|e| e.mean))
         );
     }
     for w in &s.warnings {
-        println!("  warning: {}", crate::fmt::terminal(w));
+        crate::outln!("  warning: {}", crate::fmt::terminal(w));
     }
 }
 

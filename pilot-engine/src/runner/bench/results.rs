@@ -74,7 +74,7 @@ pub fn compare_with_baseline(
     baseline: &str,
 ) -> (CompareDoc, bool) {
     let comparisons = compare_results((root, target), docs, base, ran, options);
-    println!(
+    crate::outln!(
         "\ncompared with baseline `{baseline}`:\n{}",
         crate::report::comparison_table(&comparisons, options)
     );
@@ -102,7 +102,7 @@ pub fn compare_results(
         .collect();
     let comparisons = crate::compare::against_baseline(base, &results, |r| ran(&r.name), options);
     for w in crate::compare::machine_mismatch(base, &results) {
-        println!("warning: {}", crate::fmt::terminal(&w));
+        crate::outln!("warning: {}", crate::fmt::terminal(&w));
     }
     comparisons
 }
