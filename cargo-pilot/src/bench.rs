@@ -121,14 +121,19 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         } else {
             eprintln!(
                 "cargo pilot: skipping bench target `{}` of `{}`: not a pilot bench binary",
-                exe.target, exe.package
+                pilot_engine::fmt::terminal(&exe.target),
+                pilot_engine::fmt::terminal(&exe.package)
             );
         }
     }
     let pilot_exes = select_targets(args, pilot_exes)?;
     let mut got = Gathered::default();
     for exe in pilot_exes {
-        pilot_engine::outln!("\n== {} ({})", exe.target, exe.package);
+        pilot_engine::outln!(
+            "\n== {} ({})",
+            pilot_engine::fmt::terminal(&exe.target),
+            pilot_engine::fmt::terminal(&exe.package)
+        );
         if let Some(finished) = log.finished(exe) {
             pilot_engine::outln!("finished by the interrupted run, not run again");
             got.documents.extend(finished.results(&target_dir));
@@ -148,7 +153,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             eprintln!(
                 "cargo pilot: interrupted while running `{}`; every bench finished so far is \
                  saved: `cargo pilot bench --resume` with the same arguments measures the rest",
-                exe.target
+                pilot_engine::fmt::terminal(&exe.target)
             );
             return Ok(ExitCode::from(exit::Exit::Interrupted));
         }
@@ -262,7 +267,7 @@ fn gather(
         Err(_) => {
             eprintln!(
                 "error: bench target `{}` exited with {status} without reporting results",
-                exe.target
+                pilot_engine::fmt::terminal(&exe.target)
             );
             got.failed = true;
             return;
@@ -271,7 +276,11 @@ fn gather(
     let run: RunDoc = match serde_json::from_str(&text) {
         Ok(run) => run,
         Err(e) => {
-            eprintln!("error: unreadable results of `{}`: {e}", exe.target);
+            eprintln!(
+                "error: unreadable results of `{}`: {}",
+                pilot_engine::fmt::terminal(&exe.target),
+                pilot_engine::fmt::terminal_lines(&format!("{e:#}"))
+            );
             got.failed = true;
             return;
         }
@@ -319,7 +328,7 @@ fn finish(
     }
     pilot_engine::outln!(
         "results: {}",
-        pilot_engine::store::results_dir(target_dir).display()
+        pilot_engine::fmt::terminal_path(&pilot_engine::store::results_dir(target_dir))
     );
     if let Some(name) = &args.baselines.save_baseline {
         say_saved_baseline(name, target_dir, &got);
@@ -352,12 +361,17 @@ fn say_saved_baseline(name: &BaselineName, target_dir: &Path, got: &Gathered) {
     if got.failed {
         // Each bench's result was saved as it finished, or not: never claim the whole.
         eprintln!(
-            "baseline `{name}` is incomplete: a bench failed or its result could not be \
-             written ({})",
-            dir.display()
+            "baseline `{}` is incomplete: a bench failed or its result could not be written \
+             ({})",
+            pilot_engine::fmt::terminal(name),
+            pilot_engine::fmt::terminal_path(&dir)
         );
     } else {
-        pilot_engine::outln!("saved as baseline `{name}`: {}", dir.display());
+        pilot_engine::outln!(
+            "saved as baseline `{}`: {}",
+            pilot_engine::fmt::terminal(name),
+            pilot_engine::fmt::terminal_path(&dir)
+        );
         if let Some(w) = pilot_engine::report::weak_baseline(&got.documents, name) {
             pilot_engine::outln!("warning: {}", pilot_engine::fmt::terminal(&w));
         }
@@ -390,7 +404,7 @@ fn compare_with_baseline(
     );
     pilot_engine::outln!(
         "\ncompared with baseline `{}`:\n{}",
-        args.baselines.baseline.as_deref().unwrap_or(""),
+        pilot_engine::fmt::terminal(args.baselines.baseline.as_deref().unwrap_or("")),
         pilot_engine::report::comparison_table(&comparisons, options)
     );
     comparisons
@@ -419,7 +433,10 @@ fn write_run(
     // the last one.
     let last = pilot_engine::store::last_run_path(target_dir);
     if let Err(e) = pilot_engine::files::write_atomic(&last, &bytes) {
-        eprintln!("warning: failed to write `{}`: {e}", last.display());
+        eprintln!(
+            "warning: failed to write `{}`: {e}",
+            pilot_engine::fmt::terminal_path(&last)
+        );
     }
     if let Some(path) = &args.json {
         pilot_engine::files::write_output(path, &bytes, Existing::Replace)

@@ -375,7 +375,10 @@ impl Bisect<'_> {
             &pilot_engine::probe::machine(),
         );
         if let Err(e) = history::record(&location, &runs, &self.git) {
-            eprintln!("warning: {e:#}");
+            eprintln!(
+                "warning: {}",
+                pilot_engine::fmt::terminal_lines(&format!("{e:#}"))
+            );
         }
     }
 

@@ -99,7 +99,11 @@ fn main() -> ExitCode {
     result.unwrap_or_else(|failure| {
         let code = failure.code();
         let (Failure::Usage(e) | Failure::Error(e)) = failure;
-        eprintln!("error: {e:#}");
+        // The chain names paths, benches and commands: shown, never obeyed.
+        eprintln!(
+            "error: {}",
+            pilot_engine::fmt::terminal_lines(&format!("{e:#}"))
+        );
         ExitCode::from(code)
     })
 }

@@ -1136,3 +1136,73 @@ fn standard_output_that_cannot_be_written_is_an_error() {
         text(&o.stderr)
     );
 }
+
+/// The raw control bytes a name may carry to a terminal: ESC (a CSI or OSC starts with it),
+/// BEL (ends an OSC), and the C1 forms of CSI and OSC as UTF-8.
+fn control_bytes(out: &[u8]) -> Vec<&'static str> {
+    let text = String::from_utf8_lossy(out);
+    [
+        ('\u{1b}', "ESC"),
+        ('\u{7}', "BEL"),
+        ('\u{9b}', "CSI"),
+        ('\u{9d}', "OSC"),
+    ]
+    .into_iter()
+    .filter(|(c, _)| text.contains(*c))
+    .map(|(_, name)| name)
+    .collect()
+}
+
+/// Bench and group names that hold ESC, BEL, a CSI and an OSC reach standard output and error
+/// as text in every mode that prints them: the list, test mode, each bench's line, the group's
+/// ranking, the table, a comparison with a baseline, libtest's bench lines, the messages.
+#[test]
+fn names_with_control_sequences_reach_the_terminal_as_text() {
+    let dir = scratch("hostile");
+    let run = |args: &[&str]| run(env!("CARGO_BIN_EXE_demo_hostile"), args, &dir);
+    let quick = [
+        "--bench",
+        "--max-time",
+        "0.3",
+        "--ci",
+        "0.2",
+        "--color",
+        "never",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        quick.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    for args in [
+        vec!["--list".to_string()],
+        vec!["--list".into(), "--format".into(), "terse".into()],
+        vec![],
+        vec!["--exact".into(), "\u{1b}[31mnone".into()],
+        with(&["--save-baseline", "b"]),
+        with(&["--baseline", "b", "--verbose"]),
+        with(&["--output-format", "bencher", "--processes", "1"]),
+        with(&["--sequential", "--processes", "1"]),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&args);
+        assert!(
+            matches!(o.status.code(), Some(0 | 3)),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+        for (stream, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+            let found = control_bytes(bytes);
+            assert!(
+                found.is_empty(),
+                "{args:?}: {found:?} on {stream}:\n{}",
+                text(bytes)
+            );
+        }
+    }
+    // Shown, not dropped: the escapes are there as text.
+    let o = run(&["--list"]);
+    assert!(
+        text(&o.stdout).contains("\\u{1b}]0;title\\u{7}\\u{1b}[31mred\\u{9b}2J\\u{9d}x: benchmark"),
+        "{}",
+        text(&o.stdout)
+    );
+}

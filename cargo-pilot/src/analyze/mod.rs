@@ -159,7 +159,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, Failure> {
     if args.json {
         pilot_engine::outln!("{}", render::json(&reports, &comparisons, args));
     } else {
-        pilot_engine::out!("{}", render::human(&reports, &comparisons, args));
+        // File names and column labels are the user's: shown, never obeyed.
+        pilot_engine::out!(
+            "{}",
+            pilot_engine::fmt::terminal_lines(&render::human(&reports, &comparisons, args))
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -80,11 +80,14 @@ pub enum Location {
 
 impl Location {
     /// The location as a user would recognise it in a message: the file, or the server's URL
-    /// with its password hidden.
+    /// with its password hidden, control characters shown as escapes (see
+    /// [`pilot_engine::fmt::terminal`]).
     pub fn shown(&self) -> String {
         match self {
-            Location::Sqlite(p) => p.display().to_string(),
-            Location::Postgres(url) => hide_password(url),
+            Location::Sqlite(p) => pilot_engine::fmt::terminal_path(p),
+            Location::Postgres(url) => {
+                pilot_engine::fmt::terminal(&hide_password(url)).into_owned()
+            }
         }
     }
 }

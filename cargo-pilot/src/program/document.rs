@@ -245,7 +245,7 @@ pub(super) fn extras_table(measured: &[Measured]) -> String {
             };
             out.push_str(&format!(
                 "{}: fit t = α + w/v: start-up α = {}, speed v = {}\n",
-                m.program.name,
+                pilot_engine::fmt::terminal(&m.program.name),
                 range(a, &format_ns),
                 range(v, &|x| format!(
                     "{}work/s",
@@ -267,7 +267,7 @@ pub(super) fn extras_table(measured: &[Measured]) -> String {
         let peak = pi("peak_memory").map_or("not measured".to_string(), |p| est(p, &mib));
         out.push_str(&format!(
             "{}: user {}, system {}, peak memory {peak}\n",
-            m.program.name,
+            pilot_engine::fmt::terminal(&m.program.name),
             est(user, &format_ns),
             est(sys, &format_ns),
         ));

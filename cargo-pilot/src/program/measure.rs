@@ -78,7 +78,7 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
         if let Some(cleanup) = &plan.cleanup
             && let Err(e) = run_side(plan, cleanup, "cleanup", &p.name)
         {
-            eprintln!("warning: {e}");
+            eprintln!("warning: {}", pilot_engine::fmt::terminal_lines(&e));
         }
     }
     let interrupted = stop::requested();
@@ -87,7 +87,7 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
     let groups = group.map_or_else(Vec::new, |g| group_docs(plan, &measured, g, interleaved));
     pilot_engine::outln!(
         "results: {}",
-        store::results_dir(&plan.root).join(TARGET).display()
+        pilot_engine::fmt::terminal_path(&store::results_dir(&plan.root).join(TARGET))
     );
     if let Some(w) = start.speed.finish() {
         pilot_engine::outln!("warning: {}", pilot_engine::fmt::terminal(&w));
@@ -115,7 +115,7 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
     let code = if interrupted {
         eprintln!(
             "\ninterrupted: the programs finished before it are saved in `{}`",
-            store::results_dir(&plan.root).join(TARGET).display()
+            pilot_engine::fmt::terminal_path(&store::results_dir(&plan.root).join(TARGET))
         );
         ExitCode::from(Exit::Interrupted)
     } else if failed > 0 {

@@ -21,13 +21,14 @@ pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f
         (Some(shell), Mode::Runs) => {
             let (mean, rel) = shell_time(plan, shell)?;
             let name = format!("{shell} -c ''");
+            let shown = pilot_engine::fmt::terminal(shell);
             let run_to_run = speed
                 .variation_for(&name)
                 .map_or(0.0, |v| v.relative_half_width(plan.confidence));
             speed.add_bench(&name, mean);
             let shell_hw = mean * rel.hypot(run_to_run);
             pilot_engine::outln!(
-                "shell: `{shell} -c` starts in {} ± {:.1}% ({}), subtracted from each run; the \
+                "shell: `{shown} -c` starts in {} ± {:.1}% ({}), subtracted from each run; the \
                  intervals include that uncertainty (-N runs without a shell)",
                 format_ns(mean),
                 100.0 * shell_hw / mean,
@@ -41,7 +42,8 @@ pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f
         }
         (Some(shell), _) => {
             pilot_engine::outln!(
-                "shell: `{shell} -c`; its start-up time is {} (-N runs without a shell)",
+                "shell: `{}-c`; its start-up time is {} (-N runs without a shell)",
+                pilot_engine::fmt::terminal(&format!("{shell} ")),
                 if plan.mode == Mode::Work {
                     "part of the fitted start-up α"
                 } else {

@@ -100,7 +100,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
         .with_context(|| format!("failed to write `{}`", index.display()))?;
     pilot_engine::outln!(
         "report: {} ({}, {} kB)",
-        index.display(),
+        pilot_engine::fmt::terminal_path(&index),
         pilot_engine::fmt::counted(inputs.results.len(), "bench", "benches"),
         html.len().div_ceil(1024)
     );
@@ -244,7 +244,10 @@ fn read_history(
             (with, location.shown())
         }
         Err(e) => {
-            eprintln!("warning: the history is left out of the report: {e:#}");
+            eprintln!(
+                "warning: the history is left out of the report: {}",
+                pilot_engine::fmt::terminal_lines(&format!("{e:#}"))
+            );
             (Vec::new(), String::new())
         }
     }
@@ -282,12 +285,14 @@ fn open(index: &Path) {
     match status {
         Ok(s) if s.success() => {}
         Ok(s) => eprintln!(
-            "could not open the report (`{opener}` exited with {s}): open `{}` in a browser",
-            index.display()
+            "could not open the report (`{}` exited with {s}): open `{}` in a browser",
+            opener,
+            pilot_engine::fmt::terminal_path(index)
         ),
         Err(e) => eprintln!(
-            "could not open the report (`{opener}`: {e}): open `{}` in a browser",
-            index.display()
+            "could not open the report (`{}`: {e}): open `{}` in a browser",
+            opener,
+            pilot_engine::fmt::terminal_path(index)
         ),
     }
 }

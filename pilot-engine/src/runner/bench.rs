@@ -204,16 +204,16 @@ impl<'a> Run<'a> {
         let valgrind = match args.instructions.then(Valgrind::find).transpose() {
             Ok(v) => v,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", crate::fmt::terminal_lines(&e));
                 return Err(ExitCode::FAILURE);
             }
         };
         let base = load_baseline(&root, args.baseline.as_deref(), &target).map_err(|e| {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             ExitCode::FAILURE
         })?;
         let clock = measure_clock_of(args).map_err(|e| {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             ExitCode::FAILURE
         })?;
         // What counting an allocation costs is measured now, at the start, outside any unit.
@@ -240,7 +240,7 @@ impl<'a> Run<'a> {
             );
         }
         let log = RunLog::start(args, &root, &target, &started).map_err(|e| {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             ExitCode::FAILURE
         })?;
         let baseline_flag = args.baseline.is_some() || args.save_baseline.is_some();
@@ -271,7 +271,8 @@ impl<'a> Run<'a> {
                 && store::baselines_dir(&run.root).join(name).is_dir()
             {
                 crate::outln!(
-                    "baseline `{name}` exists: the results of these benches replace its own"
+                    "baseline `{}` exists: the results of these benches replace its own",
+                    crate::fmt::terminal(name)
                 );
             }
         }
@@ -407,7 +408,7 @@ impl Run<'_> {
         };
         crate::outln!(
             "{}: finished by the interrupted run, not measured again",
-            b.name
+            crate::fmt::terminal(&b.name)
         );
         self.rows.push(crate::report::row_of_document(&doc, false));
         self.documents.push(doc);

@@ -182,7 +182,7 @@ impl State {
         let args = match args().and_then(|a| cli::parse(a, |k| std::env::var(k).ok())) {
             Ok(a) => a,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", crate::fmt::terminal_lines(&e));
                 std::process::exit(2);
             }
         };
@@ -191,7 +191,7 @@ impl State {
             std::process::exit(0);
         }
         let usage = |e: String| -> ! {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             std::process::exit(2);
         };
         let selection = Selection::new(&args, syntax).unwrap_or_else(|e| usage(e));
@@ -224,11 +224,14 @@ impl State {
     fn bench(&mut self, announced: &Announced<'_>, body: &mut dyn FnMut(&mut Bencher)) {
         let name = announced.name;
         if !self.names.insert(name.to_string()) {
-            eprintln!("error: two benches are named `{name}`; give one another name");
+            eprintln!(
+                "error: two benches are named `{}`; give one another name",
+                crate::fmt::terminal(name)
+            );
             std::process::exit(2);
         }
         if let Err(e) = store::check_names([name]) {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             std::process::exit(2);
         }
         if !self.selection.selects(name, false) {
@@ -237,7 +240,11 @@ impl State {
         }
         let b = registration(announced);
         if let Err(e) = super::config::check_session_config(self.args, b.def) {
-            eprintln!("error: bench `{name}`: {e}");
+            eprintln!(
+                "error: bench `{}`: {}",
+                crate::fmt::terminal(name),
+                crate::fmt::terminal_lines(&e)
+            );
             std::process::exit(2);
         }
         if self.stopped {
@@ -435,7 +442,11 @@ impl State {
                 if !self.failures.is_empty() {
                     crate::outln!("\nfailures:");
                     for (name, msg) in &self.failures {
-                        crate::outln!("    {name}: {msg}");
+                        crate::outln!(
+                            "    {}: {}",
+                            crate::fmt::terminal(name),
+                            crate::fmt::terminal_lines(msg)
+                        );
                     }
                 }
                 crate::outln!(

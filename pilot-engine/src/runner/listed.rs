@@ -58,7 +58,7 @@ pub fn main(
     let args = match argv.and_then(|a| cli::parse(a, |k| std::env::var(k).ok())) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             return ExitCode::from(2);
         }
     };
@@ -74,7 +74,7 @@ pub fn main(
     let selection = match super::Selection::new(&args, FilterSyntax::Regex) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             return ExitCode::from(2);
         }
     };

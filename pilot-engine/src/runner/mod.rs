@@ -78,7 +78,7 @@ pub fn main_with(debug_build: bool, syntax: FilterSyntax) -> ExitCode {
     let args = match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             return ExitCode::from(2);
         }
     };
@@ -89,7 +89,7 @@ pub fn main_with(debug_build: bool, syntax: FilterSyntax) -> ExitCode {
     let selection = match Selection::new(&args, syntax) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             return ExitCode::from(2);
         }
     };
@@ -123,7 +123,11 @@ fn run(
     }
     for b in &selected {
         if let Err(e) = config::check_session_config(args, b.def) {
-            eprintln!("error: bench `{}`: {e}", b.name);
+            eprintln!(
+                "error: bench `{}`: {}",
+                crate::fmt::terminal(&b.name),
+                crate::fmt::terminal_lines(&e)
+            );
             return ExitCode::from(2);
         }
     }
@@ -161,13 +165,17 @@ fn check_names(benches: &[Bench]) -> Result<(), ExitCode> {
             eprintln!(
                 "error: two benches are named `{}` ({}:{} and {}:{}); rename one with \
                  #[pilot::bench(name = \"...\")]",
-                b.name, first.def.file, first.def.line, b.def.file, b.def.line
+                crate::fmt::terminal(&b.name),
+                crate::fmt::terminal(first.def.file),
+                first.def.line,
+                crate::fmt::terminal(b.def.file),
+                b.def.line
             );
             return Err(ExitCode::from(2));
         }
     }
     if let Err(e) = crate::store::check_names(benches.iter().map(|b| b.name.as_str())) {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", crate::fmt::terminal_lines(&e));
         return Err(ExitCode::from(2));
     }
     Ok(())

@@ -73,7 +73,7 @@ impl RunLog {
             crate::outln!(
                 "{}: finished by the interrupted run under other settings (ci {}, confidence \
                  {}, max-time {} s, min-time {} s); measured again",
-                b.name,
+                crate::fmt::terminal(&b.name),
                 doc.config.ci,
                 doc.config.confidence,
                 doc.config.max_time,
@@ -113,7 +113,10 @@ impl RunLog {
         };
         let bytes = serde_json::to_vec_pretty(&doc).expect("documents serialise");
         if let Err(e) = crate::files::write_atomic(&self.path, &bytes) {
-            eprintln!("warning: failed to write `{}`: {e}", self.path.display());
+            eprintln!(
+                "warning: failed to write `{}`: {e}",
+                crate::fmt::terminal_path(&self.path)
+            );
         }
     }
 }

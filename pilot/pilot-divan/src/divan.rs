@@ -163,7 +163,7 @@ impl Divan {
         let (mut argv, flags) = match cli::translate(given, env) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", pilot_engine::fmt::terminal_lines(&e));
                 return std::process::ExitCode::from(2);
             }
         };
@@ -189,7 +189,7 @@ impl Divan {
             Ok(args) => match Filters::of(&args, &self.skips) {
                 Ok(f) => f,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    eprintln!("error: {}", pilot_engine::fmt::terminal_lines(&e));
                     return std::process::ExitCode::from(2);
                 }
             },
@@ -249,18 +249,30 @@ fn control_run(benches: &[Bench], filters: &Filters) -> std::process::ExitCode {
         match (called, figures) {
             (Err(_), _) => {
                 failed = true;
-                pilot_engine::outln!("{}\tpanicked", b.name);
+                pilot_engine::outln!("{}\tpanicked", pilot_engine::fmt::terminal(&b.name));
             }
             (Ok(()), Ok(f)) => {
                 let ns: Vec<String> = f.medians.iter().map(|x| format!("{x:.6}")).collect();
                 match f.at_once {
                     Some(at_once) => {
-                        pilot_engine::outln!("{}\t{}\tat once {at_once:.2}", b.name, ns.join(" "))
+                        pilot_engine::outln!(
+                            "{}\t{}\tat once {at_once:.2}",
+                            pilot_engine::fmt::terminal(&b.name),
+                            ns.join(" ")
+                        )
                     }
-                    None => pilot_engine::outln!("{}\t{}", b.name, ns.join(" ")),
+                    None => {
+                        pilot_engine::outln!(
+                            "{}\t{}",
+                            pilot_engine::fmt::terminal(&b.name),
+                            ns.join(" ")
+                        )
+                    }
                 }
             }
-            (Ok(()), Err(why)) => pilot_engine::outln!("{}\t{why}", b.name),
+            (Ok(()), Err(why)) => {
+                pilot_engine::outln!("{}\t{}", pilot_engine::fmt::terminal(&b.name), why)
+            }
         }
     }
     if failed {

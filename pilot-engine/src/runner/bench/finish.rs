@@ -65,7 +65,10 @@ impl Run<'_> {
         if !groups.is_empty() {
             // Where `cargo pilot report` finds them, however this run was started.
             if let Err(e) = store::save_rankings(&self.root, &self.target, &groups, &super::now()) {
-                eprintln!("warning: the groups' rankings were not saved: {e}");
+                eprintln!(
+                    "warning: the groups' rankings were not saved: {}",
+                    crate::fmt::terminal_lines(&e.to_string())
+                );
             }
         }
         if let Some(path) = &self.args.json {
@@ -85,7 +88,10 @@ impl Run<'_> {
             if let Err(e) =
                 crate::files::write_output(Path::new(path), &bytes, crate::files::Existing::Replace)
             {
-                eprintln!("error: failed to write `{path}`: {e}");
+                eprintln!(
+                    "error: failed to write `{}`: {e}",
+                    crate::fmt::terminal(path)
+                );
                 return ExitCode::FAILURE;
             }
         }
@@ -143,11 +149,11 @@ impl Run<'_> {
         crate::out!("{summary}");
         let results = store::results_dir(&self.root).join(&self.target);
         if self.args.verbose {
-            crate::outln!("results: {}", results.display());
+            crate::outln!("results: {}", crate::fmt::terminal_path(&results));
         } else if explained.kinds.insert("results".into()) {
             crate::outln!(
                 "results: {}; {} (--verbose: every column and warning)",
-                results.display(),
+                crate::fmt::terminal_path(&results),
                 self.speed.note()
             );
         }

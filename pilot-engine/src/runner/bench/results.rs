@@ -39,8 +39,10 @@ pub fn save_result(
 ) -> usize {
     if let Err(e) = doc.validate() {
         eprintln!(
-            "error: `{name}` produced a result pilot cannot read back, so it was not saved (a \
-             bug in pilot): {e}"
+            "error: `{}` produced a result pilot cannot read back, so it was not saved (a bug \
+             in pilot): {}",
+            crate::fmt::terminal(name),
+            crate::fmt::terminal_lines(&e)
         );
         return 1;
     }
@@ -53,8 +55,9 @@ pub fn save_result(
     for path in paths {
         if let Err(e) = crate::files::write_atomic(&path, &bytes) {
             eprintln!(
-                "error: failed to write the result of `{name}` to `{}`: {e}",
-                path.display()
+                "error: failed to write the result of `{}` to `{}`: {e}",
+                crate::fmt::terminal(name),
+                crate::fmt::terminal_path(&path)
             );
             failed += 1;
         }
@@ -75,7 +78,8 @@ pub fn compare_with_baseline(
 ) -> (CompareDoc, bool) {
     let comparisons = compare_results((root, target), docs, base, ran, options);
     crate::outln!(
-        "\ncompared with baseline `{baseline}`:\n{}",
+        "\ncompared with baseline `{}`:\n{}",
+        crate::fmt::terminal(baseline),
         crate::report::comparison_table(&comparisons, options)
     );
     (
