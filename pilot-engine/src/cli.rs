@@ -588,14 +588,21 @@ mod tests {
                 pilot_settings::Kind::Count | pilot_settings::Kind::Seconds => "2",
                 _ => "0.5",
             };
-            let flag = if s.kind.takes_value() {
-                args(&[s.flag, value]).unwrap()
+            // A setting that means nothing without another comes with it (`check_together`).
+            let with: &[&str] = if s.name == "cache_sim" {
+                &["--instructions"]
             } else {
-                args(&[s.flag]).unwrap()
+                &[]
             };
+            let given = if s.kind.takes_value() {
+                vec![s.flag, value]
+            } else {
+                vec![s.flag]
+            };
+            let flag = args(&[&given[..], with].concat()).unwrap();
             let raw = if s.kind.takes_value() { value } else { "1" };
             assert_eq!(flag.settings[s.name], raw, "{}", s.name);
-            let var = with_env(&[], &[(s.env, raw)]).unwrap();
+            let var = with_env(with, &[(s.env, raw)]).unwrap();
             assert_eq!(var.settings[s.name], raw, "{}", s.name);
             assert_eq!(
                 flag, var,
