@@ -79,8 +79,7 @@ pub fn command_line(words: &[&str]) -> String {
 }
 
 /// The statuses a result may have (`pilot::schema`'s list), as a regular expression.
-const STATUSES: &str =
-    "ok|time cap|out of reach|settled|no steady state|below clock resolution|unresolved|failed";
+const STATUSES: &str = "ok|time cap|out of reach|settled|no steady state|below clock resolution|below shell resolution|unresolved|failed";
 
 /// The output of a timed run with what a real measurement makes vary from run to run redacted,
 /// and its shape (the lines, the columns, the words) kept:

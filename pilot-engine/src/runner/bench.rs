@@ -31,7 +31,7 @@ mod outcome;
 mod results;
 
 pub use outcome::{LineStyle, line, print_outcome, row};
-pub use results::{compare_results, compare_with_baseline, load_baseline, save_result};
+pub use results::{Saved, compare_results, compare_with_baseline, load_baseline, save_result};
 
 /// A benchmark run of this binary: where its results go, what it has measured so far.
 pub(super) struct Run<'a> {
@@ -562,6 +562,7 @@ impl Run<'_> {
             name,
             doc,
             self.args.save_baseline.as_deref(),
-        );
+        )
+        .failed;
     }
 }

@@ -42,8 +42,8 @@ use registry::{Bench, registered};
 pub use crate::cli::FilterSyntax;
 pub use across::Pairing;
 pub use bench::{
-    LineStyle, compare_results, compare_with_baseline, line, load_baseline, print_outcome, row,
-    save_result,
+    LineStyle, Saved, compare_results, compare_with_baseline, line, load_baseline, print_outcome,
+    row, save_result,
 };
 pub use group::{
     MEMBER_MAX_ROUND, group_config, group_doc, group_report, rank_sessions, render_report,
