@@ -18,6 +18,12 @@ use crate::cli::{self, Args, FilterSyntax, Mode};
 use crate::entry::BenchDef;
 use crate::store::result::Rate;
 
+/// The variable `cargo pilot` sets when it lists a binary's benches (`--list --format
+/// terse`): a front end that prints its own listing instead of the engine's (pilot-divan
+/// prints divan's, whose ids leave thread counts out) prints the engine's, pilot's bench names,
+/// one per thread count: what `cargo pilot` runs with `--exact` and finds results under.
+pub const LIST_NAMES: &str = "PILOT_LIST_NAMES";
+
 /// One bench of the list.
 pub struct Listed {
     /// The bench's full name, unique in the binary: its results are saved under it, and a

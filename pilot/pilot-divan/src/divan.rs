@@ -6,7 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use pilot_engine::cli::Args;
+use pilot_engine::cli::{Args, Mode as RunMode};
 use pilot_engine::entry::{BenchBody, BenchDef};
 use pilot_engine::runner::listed::{self, Listed, Table};
 use pilot_engine::store::result::Rate;
@@ -14,6 +14,7 @@ use pilot_engine::store::result::Rate;
 use crate::bencher::{Context, Mode};
 use crate::counter::{BytesCount, BytesFormat, CharsCount, CyclesCount, IntoCounter, ItemsCount};
 use crate::filter::{Filters, Pattern};
+use crate::list;
 use crate::options::BenchOptions;
 use crate::tree::{self, Bench};
 use crate::{Bencher, cli};
@@ -185,8 +186,9 @@ impl Divan {
         }
         // The filters are divan's (regular expressions): read here, where a bad one is a
         // usage error before anything runs; pilot's runner reads the rest.
-        let filters = match pilot_engine::cli::parse(argv.clone(), env) {
-            Ok(args) => match Filters::of(&args, &self.skips) {
+        let parsed = pilot_engine::cli::parse(argv.clone(), env);
+        let filters = match &parsed {
+            Ok(args) => match Filters::of(args, &self.skips) {
                 Ok(f) => f,
                 Err(e) => {
                     eprintln!("error: {}", pilot_engine::fmt::terminal_lines(&e));
@@ -205,6 +207,21 @@ impl Divan {
             ..self.options.clone()
         };
         let benches: &'static [Bench] = BENCHES.get_or_init(|| tree::benches(&overrides));
+        // `--list` as divan prints it: its tree, or its terse lines for cargo-nextest; pilot's
+        // own names (a bench per thread count) when `cargo pilot` asks, or for pilot's probe.
+        let own_list = std::env::var_os("PILOT_PROBE").is_none()
+            && std::env::var_os(listed::LIST_NAMES).is_none();
+        if let (Ok(args), true) = (&parsed, own_list) {
+            let text = match args.mode {
+                RunMode::ListTerse => Some(list::terse(benches, &filters)),
+                RunMode::List => Some(list::painted(benches, &filters, flags.sort.0, flags.sort.1)),
+                _ => None,
+            };
+            if let Some(text) = text {
+                pilot_engine::out!("{text}");
+                return std::process::ExitCode::SUCCESS;
+            }
+        }
         #[cfg(feature = "control")]
         if action != Some(Action::List) && !argv.iter().any(|a| a == "--list") {
             return control_run(benches, &filters);
