@@ -551,3 +551,31 @@ fn compare_across_that_matches_nothing_says_so() {
         common::text(&o)
     );
 }
+
+/// A reader that closed the pipe (`crit --list | head -1`) ends the listing, or a measured
+/// run, quietly: exit code 0, nothing on standard error, where println! panicked.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_ends_the_run_quietly() {
+    for args in [
+        &["--list"][..],
+        &["--list", "--format", "terse"],
+        &[
+            "--bench",
+            "--max-time",
+            "0.3",
+            "--processes",
+            "1",
+            "^may_panic$",
+        ],
+    ] {
+        let o = Command::new(crit_exe())
+            .args(args)
+            .current_dir(target_dir())
+            .stdout(common::closed_pipe())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", common::text(&o));
+        assert!(o.stderr.is_empty(), "{args:?}: {}", common::text(&o));
+    }
+}

@@ -228,6 +228,17 @@ dvn
     // What the filters select, as the run would.
     assert_eq!(tree(&["spin"]), "dvn\n╰─ mixing\n   ╰─ spin\n\n");
     assert_eq!(tree(&["nothing-matches"]), "");
+    // A reader that closed the pipe (`| head -1`) ends the listing quietly.
+    #[cfg(unix)]
+    for args in [&["--list"][..], &["--list", "--format", "terse"]] {
+        let o = Command::new(dvn_exe())
+            .args(args)
+            .stdout(common::closed_pipe())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", common::text(&o));
+        assert!(o.stderr.is_empty(), "{args:?}: {}", common::text(&o));
+    }
 }
 
 #[test]

@@ -527,20 +527,6 @@ fn hostile_names_are_text_in_csv_markdown_and_the_terminal() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
-/// Standard output as a pipe whose reader has already closed it, as `| head -1` leaves it
-/// once it has its line: every write to it fails with `EPIPE`.
-#[cfg(unix)]
-fn closed_pipe() -> std::process::Stdio {
-    use std::os::fd::{FromRawFd, OwnedFd};
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    // SAFETY: pipe(2) opened both descriptors, and each is owned once, here.
-    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    drop(reader);
-    std::process::Stdio::from(writer)
-}
-
 /// A closed standard output (`cargo pilot … | head -1`) ends each command quietly, exit code
 /// 0: no panic, no backtrace, nothing on standard error.
 #[cfg(unix)]
@@ -569,7 +555,7 @@ fn a_closed_standard_output_ends_each_command_quietly() {
         let o = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
             .args(args)
             .env("CI", "1")
-            .stdout(closed_pipe())
+            .stdout(common::closed_pipe())
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);

@@ -1062,20 +1062,6 @@ fn json_to_a_symlink_or_a_device_is_written_in_place() {
     assert!(full.file_type().is_char_device());
 }
 
-/// Standard output as a pipe whose reader has already closed it, as `| head -1` leaves it
-/// once it has its line: every write the binary makes to it fails with `EPIPE`.
-#[cfg(unix)]
-fn closed_pipe() -> std::process::Stdio {
-    use std::os::fd::{FromRawFd, OwnedFd};
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    // SAFETY: pipe(2) opened both descriptors, and each is owned once, here.
-    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    drop(reader);
-    std::process::Stdio::from(writer)
-}
-
 /// A closed standard output ends the run quietly, exit code 0, in every mode that prints: no
 /// panic, no backtrace, nothing on standard error (`bench | head -1`).
 #[cfg(unix)]
@@ -1092,7 +1078,7 @@ fn a_closed_standard_output_ends_the_run_quietly() {
         let o = Command::new(env!("CARGO_BIN_EXE_demo_benches"))
             .args(args)
             .env("CARGO_TARGET_DIR", &dir)
-            .stdout(closed_pipe())
+            .stdout(common::closed_pipe())
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
