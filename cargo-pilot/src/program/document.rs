@@ -54,8 +54,8 @@ pub(super) fn note_killed(plan: &Plan, w: &ProgramWorkload, s: &mut SessionResul
 }
 
 /// A program whose time cannot be told from 0 through the shell: most of its runs were shorter
-/// than the shell's start-up time subtracted from each (their readings were 0, so the session
-/// ended below the clock's resolution, it seemed), or its mean is within `shell_hw`, that
+/// than the shell's start-up time subtracted from each (readings of 0, which the session took
+/// for a clock too coarse: `below clock resolution`), or its mean is within `shell_hw`, that
 /// start-up's uncertainty, the resolution the subtraction leaves. Its status then says so with
 /// both figures, and it has no estimate: a time at or under the resolution is no time (a mean
 /// of 0 could not even be saved). Only in runs mode through a shell. O(rounds).
