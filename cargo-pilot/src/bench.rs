@@ -265,6 +265,9 @@ fn gather(
     let text = match std::fs::read_to_string(json) {
         Ok(text) => text,
         Err(_) => {
+            // A binary stops there, quietly, when the standard output it shares with this
+            // process has lost its reader (`cargo pilot bench | head -1`): so does this one.
+            pilot_engine::out::end_if_closed();
             eprintln!(
                 "error: bench target `{}` exited with {status} without reporting results",
                 pilot_engine::fmt::terminal(&exe.target)

@@ -28,6 +28,27 @@ pub fn write_fmt(args: std::fmt::Arguments<'_>) {
     }
 }
 
+/// Ends the process quietly (code 0) when standard output is a pipe whose reader has gone, as
+/// the next print would; returns otherwise. For a program about to report that another
+/// process, which shares its standard output, stopped early: that process (a bench binary
+/// under `cargo pilot bench`) ended for the same closed pipe, and said nothing, rightly.
+/// Nothing is written to find out (unix: `poll` sees the pipe's error).
+pub fn end_if_closed() {
+    #[cfg(unix)]
+    {
+        let mut fd = libc::pollfd {
+            fd: libc::STDOUT_FILENO,
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, a zero timeout: poll only reads and writes `fd`.
+        let ready = unsafe { libc::poll(&mut fd, 1, 0) };
+        if ready == 1 && fd.revents & libc::POLLERR != 0 {
+            std::process::exit(0);
+        }
+    }
+}
+
 /// Ends the process after standard output failed with `e`: quietly with code 0 when its reader
 /// closed it, else with the error said and code 1.
 fn closed(e: &std::io::Error) -> ! {
