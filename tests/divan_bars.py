@@ -219,7 +219,8 @@ def run(out, flt, max_time, sources):
         same_ids = True
         for target in sorted(dexe):
             d_ids = listed(dexe[target], {**env, "NEXTEST": "1"})
-            p_all = listed(pexe[target], env)
+            # pilot's names, a bench per thread count (its terse list is divan's ids).
+            p_all = listed(pexe[target], {**env, "PILOT_LIST_NAMES": "1"})
             p_ids = fold(p_all)
             if sorted(d_ids) != sorted(p_ids):
                 same_ids = False

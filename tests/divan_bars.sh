@@ -22,9 +22,9 @@
 # divan dependency replaced by `package = "pilot-divan"` and a path to this repository's
 # pilot/pilot-divan: the one line a user changes. Both get an empty [workspace] table; nothing
 # else is touched. Both are built with `cargo bench --no-run`; the ids are compared (divan's
-# `--list --format terse` under NEXTEST=1; pilot-divan's `--list --format terse`, whose
-# `::t=N` thread-count suffixes are divan's `t=N` rows, folded into their id for the
-# comparison); then each id runs interleaved: divan three times (`--bench --exact ID`), its
+# `--list --format terse` under NEXTEST=1; pilot-divan's under PILOT_LIST_NAMES=1, pilot's
+# names, whose `::t=N` thread-count suffixes are divan's `t=N` rows, folded into their id for
+# the comparison); then each id runs interleaved: divan three times (`--bench --exact ID`), its
 # figure the median of its three medians and its interval their range (divan reports no
 # interval: this is divan against itself), and pilot-divan once (`--bench --exact ID --json
 # FILE`), its figure the time estimate with its 95% interval. An id agrees when |pilot − divan|

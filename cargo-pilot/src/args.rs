@@ -324,6 +324,24 @@ impl Settings {
         self.given.contains_key(name)
     }
 
+    /// Refuses settings that mean nothing without another (`--cache-sim` without
+    /// `--instructions`, see [`pilot_engine::cli::check_together`]), given as flags here or as
+    /// the variables the bench binaries inherit: a usage error naming both, before anything is
+    /// built.
+    pub fn check_together(&self) -> anyhow::Result<()> {
+        let source = |name: &str| -> Option<String> {
+            let s = forwarded(SETTINGS).find(|s| s.name == name)?;
+            if self.given.contains_key(name) {
+                return Some(s.flag.to_string());
+            }
+            std::env::var(s.env)
+                .ok()
+                .filter(|raw| pilot_settings::switch(raw).unwrap_or(false))
+                .map(|_| s.env.to_string())
+        };
+        pilot_engine::cli::check_together(source).map_err(anyhow::Error::msg)
+    }
+
     /// The flags that pass the given settings on to a bench binary, as given, except those in
     /// `except` (the caller passes its own value for them).
     pub fn forward(&self, except: &[&str]) -> Vec<OsString> {

@@ -54,6 +54,7 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
 /// error (exit 2), found before anything is built; so is a missing Valgrind for
 /// `--instructions` (an error, exit 1).
 fn check(args: &BenchArgs) -> Result<(), Failure> {
+    args.settings.check_together().map_err(Failure::Usage)?;
     // Counting needs Valgrind: said before anything is built, not by each binary after.
     if args.settings.on("instructions") {
         pilot_engine::runner::counting::Valgrind::find()
@@ -122,16 +123,21 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         } else {
             eprintln!(
                 "cargo pilot: skipping bench target `{}` of `{}`: not a pilot bench binary",
-                exe.target, exe.package
+                pilot_engine::fmt::terminal(&exe.target),
+                pilot_engine::fmt::terminal(&exe.package)
             );
         }
     }
     let pilot_exes = select_targets(args, pilot_exes)?;
     let mut got = Gathered::default();
     for exe in pilot_exes {
-        println!("\n== {} ({})", exe.target, exe.package);
+        pilot_engine::outln!(
+            "\n== {} ({})",
+            pilot_engine::fmt::terminal(&exe.target),
+            pilot_engine::fmt::terminal(&exe.package)
+        );
         if let Some(finished) = log.finished(exe) {
-            println!("finished by the interrupted run, not run again");
+            pilot_engine::outln!("finished by the interrupted run, not run again");
             got.documents.extend(finished.results(&target_dir));
             got.selected.extend(finished.selected());
             log.done(finished);
@@ -142,14 +148,14 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             .join(format!("{}-{}.json", exe.package, exe.target));
         let status = run_target(args, exe, &json, &target_dir, &mut log)?;
         if interrupt::happened() {
-            println!(
+            pilot_engine::outln!(
                 "\n{}",
                 pilot_engine::report::results_table(&got.documents, false, args.settings.paint())
             );
             eprintln!(
                 "cargo pilot: interrupted while running `{}`; every bench finished so far is \
                  saved: `cargo pilot bench --resume` with the same arguments measures the rest",
-                exe.target
+                pilot_engine::fmt::terminal(&exe.target)
             );
             return Ok(ExitCode::from(exit::Exit::Interrupted));
         }
@@ -267,9 +273,12 @@ fn gather(
     let text = match std::fs::read_to_string(json) {
         Ok(text) => text,
         Err(_) => {
+            // A binary stops there, quietly, when the standard output it shares with this
+            // process has lost its reader (`cargo pilot bench | head -1`): so does this one.
+            pilot_engine::out::end_if_closed();
             eprintln!(
                 "error: bench target `{}` exited with {status} without reporting results",
-                exe.target
+                pilot_engine::fmt::terminal(&exe.target)
             );
             got.failed = true;
             return;
@@ -278,7 +287,11 @@ fn gather(
     let run: RunDoc = match serde_json::from_str(&text) {
         Ok(run) => run,
         Err(e) => {
-            eprintln!("error: unreadable results of `{}`: {e}", exe.target);
+            eprintln!(
+                "error: unreadable results of `{}`: {}",
+                pilot_engine::fmt::terminal(&exe.target),
+                pilot_engine::fmt::terminal_lines(&format!("{e:#}"))
+            );
             got.failed = true;
             return;
         }
@@ -309,7 +322,7 @@ fn finish(
     options: &CompareOptions,
 ) -> Result<ExitCode, Failure> {
     let verbose = args.settings.on("verbose");
-    println!(
+    pilot_engine::outln!(
         "\n{}",
         pilot_engine::report::results_table(&got.documents, verbose, args.settings.paint())
             .trim_end()
@@ -322,11 +335,11 @@ fn finish(
         args.settings.paint(),
     );
     if !summary.is_empty() {
-        print!("\n{summary}");
+        pilot_engine::out!("\n{summary}");
     }
-    println!(
+    pilot_engine::outln!(
         "results: {}",
-        pilot_engine::store::results_dir(target_dir).display()
+        pilot_engine::fmt::terminal_path(&pilot_engine::store::results_dir(target_dir))
     );
     if let Some(name) = &args.baselines.save_baseline {
         say_saved_baseline(name, target_dir, &got);
@@ -353,14 +366,19 @@ fn say_saved_baseline(name: &BaselineName, target_dir: &Path, got: &Gathered) {
     if got.failed {
         // Each bench's result was saved as it finished, or not: never claim the whole.
         eprintln!(
-            "baseline `{name}` is incomplete: a bench failed or its result could not be \
-             written ({})",
-            dir.display()
+            "baseline `{}` is incomplete: a bench failed or its result could not be written \
+             ({})",
+            pilot_engine::fmt::terminal(name),
+            pilot_engine::fmt::terminal_path(&dir)
         );
     } else {
-        println!("saved as baseline `{name}`: {}", dir.display());
+        pilot_engine::outln!(
+            "saved as baseline `{}`: {}",
+            pilot_engine::fmt::terminal(name),
+            pilot_engine::fmt::terminal_path(&dir)
+        );
         if let Some(w) = pilot_engine::report::weak_baseline(&got.documents, name) {
-            println!("warning: {}", pilot_engine::fmt::terminal(&w));
+            pilot_engine::outln!("warning: {}", pilot_engine::fmt::terminal(&w));
         }
     }
 }
@@ -389,9 +407,9 @@ fn compare_with_baseline(
         |r| got.selected.contains(&(r.target.clone(), r.name.clone())),
         options,
     );
-    println!(
+    pilot_engine::outln!(
         "\ncompared with baseline `{}`:\n{}",
-        args.baselines.baseline.as_deref().unwrap_or(""),
+        pilot_engine::fmt::terminal(args.baselines.baseline.as_deref().unwrap_or("")),
         pilot_engine::report::comparison_table(&comparisons, options)
     );
     comparisons
@@ -420,7 +438,10 @@ fn write_run(
     // the last one.
     let last = pilot_engine::store::last_run_path(target_dir);
     if let Err(e) = pilot_engine::files::write_atomic(&last, &bytes) {
-        eprintln!("warning: failed to write `{}`: {e}", last.display());
+        eprintln!(
+            "warning: failed to write `{}`: {e}",
+            pilot_engine::fmt::terminal_path(&last)
+        );
     }
     if let Some(path) = &args.json {
         pilot_engine::files::write_output(path, &bytes, Existing::Replace)

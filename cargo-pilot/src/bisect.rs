@@ -99,6 +99,7 @@ struct Bisect<'a> {
 
 /// Runs `cargo pilot bisect`.
 pub fn run(args: &BisectArgs) -> Result<ExitCode, Failure> {
+    args.settings.check_together().map_err(Failure::Usage)?;
     interrupt::install();
     let metadata = cargo::metadata(&args.cargo)?;
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
@@ -388,7 +389,10 @@ impl Bisect<'_> {
                      measured before it are"
                 )));
             }
-            eprintln!("warning: {e:#}");
+            eprintln!(
+                "warning: {}",
+                pilot_engine::fmt::terminal_lines(&format!("{e:#}"))
+            );
         }
         Ok(())
     }
@@ -531,19 +535,19 @@ impl Bisect<'_> {
         let measuring: Duration = steps.iter().map(|s| s.measuring).sum();
         let culprit = &commits[hi];
         let step = &steps[culprit_step];
-        println!(
+        pilot_engine::outln!(
             "\nfirst slower commit: {} {}",
             culprit,
             pilot_engine::fmt::terminal(&step.subject)
         );
         for c in &step.comparisons {
-            println!(
+            pilot_engine::outln!(
                 "  {}",
                 evidence(c, self.plan.confidence, &self.plan.options)
             );
         }
         if !skipped.is_empty() {
-            println!(
+            pilot_engine::outln!(
                 "  (or one of the {} commits before it that did not build: {})",
                 skipped.len(),
                 skipped
@@ -553,7 +557,7 @@ impl Bisect<'_> {
                     .join(", ")
             );
         }
-        println!(
+        pilot_engine::outln!(
             "{} steps; measuring {:.1} s, building {:.1} s",
             steps.len(),
             measuring.as_secs_f64(),

@@ -325,7 +325,10 @@ pub fn list_selected(
     extra: &[std::ffi::OsString],
 ) -> anyhow::Result<Vec<String>> {
     let mut cmd = Command::new(&exe.path);
-    cmd.args(["--list", "--format", "terse"]).args(filters);
+    // pilot's names (a thread count each), not a front end's own listing.
+    cmd.env(pilot_engine::runner::listed::LIST_NAMES, "1")
+        .args(["--list", "--format", "terse"])
+        .args(filters);
     if exact {
         cmd.arg("--exact");
     }

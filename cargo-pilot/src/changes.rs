@@ -56,9 +56,9 @@ pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
         std::cmp::Reverse((p.committed_at, p.position, p.started.clone()))
     });
     match args.series.format {
-        SeriesFormat::Table => print!("{}", table(&listed, &all, &sel.options)),
-        SeriesFormat::Md => print!("{}", markdown(&listed)),
-        SeriesFormat::Json => println!(
+        SeriesFormat::Table => pilot_engine::out!("{}", table(&listed, &all, &sel.options)),
+        SeriesFormat::Md => pilot_engine::out!("{}", markdown(&listed)),
+        SeriesFormat::Json => pilot_engine::outln!(
             "{}",
             serde_json::to_string_pretty(&json!({
                 "schema": "pilot.changes/1",

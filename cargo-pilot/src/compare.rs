@@ -87,15 +87,15 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
         pilot_engine::compare::compare(&base, &new, &options)
     };
     match args.format {
-        Format::Table => print!(
+        Format::Table => pilot_engine::out!(
             "{}",
             pilot_engine::report::comparison_table(&comparisons, &options)
         ),
-        Format::Md => print!(
+        Format::Md => pilot_engine::out!(
             "{}",
             pilot_engine::report::comparison_markdown(&comparisons, &options)
         ),
-        Format::Json => println!(
+        Format::Json => pilot_engine::outln!(
             "{}",
             serde_json::to_string_pretty(&pilot_engine::report::comparison_doc(
                 &comparisons,

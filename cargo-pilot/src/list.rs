@@ -77,11 +77,11 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
     }
     let header = ["bench", "latest result", "finished", "package"].map(String::from);
     let lines: Vec<Vec<String>> = rows.iter().map(|r| r.to_vec()).collect();
-    print!(
+    pilot_engine::out!(
         "{}",
         pilot_engine::report::columns(&header, &lines, &[0, 1, 2, 3], "")
     );
-    println!(
+    pilot_engine::outln!(
         "\n{}",
         pilot_engine::fmt::counted(rows.len(), "bench", "benches")
     );

@@ -102,7 +102,11 @@ fn main() -> ExitCode {
             Failure::Interrupted(_) => "cargo pilot",
             Failure::Usage(_) | Failure::Error(_) => "error",
         };
-        eprintln!("{lead}: {:#}", failure.error());
+        // The chain names paths, benches and commands: shown, never obeyed.
+        eprintln!(
+            "{lead}: {}",
+            pilot_engine::fmt::terminal_lines(&format!("{:#}", failure.error()))
+        );
         ExitCode::from(failure.code())
     })
 }

@@ -98,15 +98,19 @@ impl RunLog {
                 Ok(Some(p)) if !p.finished => {
                     log.earlier = p.done.into_iter().map(FinishedTarget::from_doc).collect();
                     log.was_running = p.running.map(|r| (r.package, r.target));
-                    println!(
+                    pilot_engine::outln!(
                         "resuming an interrupted run: {} already done",
                         pilot_engine::fmt::counted(log.earlier.len(), "target", "targets")
                     );
                 }
                 Ok(Some(_)) => {
-                    println!("nothing to resume (the last run finished): running every target")
+                    pilot_engine::outln!(
+                        "nothing to resume (the last run finished): running every target"
+                    )
                 }
-                Ok(None) => println!("nothing to resume (no earlier run): running every target"),
+                Ok(None) => {
+                    pilot_engine::outln!("nothing to resume (no earlier run): running every target")
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -161,7 +165,10 @@ impl RunLog {
         };
         let bytes = serde_json::to_vec_pretty(&doc).expect("documents serialise");
         if let Err(e) = pilot_engine::files::write_atomic(&self.path, &bytes) {
-            eprintln!("warning: failed to write `{}`: {e}", self.path.display());
+            eprintln!(
+                "warning: failed to write `{}`: {e}",
+                pilot_engine::fmt::terminal_path(&self.path)
+            );
         }
     }
 }

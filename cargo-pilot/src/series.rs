@@ -71,9 +71,11 @@ pub fn run(args: &HistoryArgs) -> Result<ExitCode, Failure> {
         .map(|s| history::changes_of(s, &sel.options))
         .collect();
     match args.series.format {
-        SeriesFormat::Table => print!("{}", table(&all, &found, sel.query.branch.as_deref())),
-        SeriesFormat::Md => print!("{}", markdown(&all, &found)),
-        SeriesFormat::Json => println!(
+        SeriesFormat::Table => {
+            pilot_engine::out!("{}", table(&all, &found, sel.query.branch.as_deref()))
+        }
+        SeriesFormat::Md => pilot_engine::out!("{}", markdown(&all, &found)),
+        SeriesFormat::Json => pilot_engine::outln!(
             "{}",
             serde_json::to_string_pretty(&document(&all, &found)).expect("JSON values serialise")
         ),
@@ -265,7 +267,7 @@ fn run_add(args: &AddArgs) -> Result<ExitCode, Failure> {
     for run in &runs {
         added += h.append(run, &git, true)?;
     }
-    println!(
+    pilot_engine::outln!(
         "history: {} of {} added to `{}` ({} already there)",
         pilot_engine::fmt::counted(added, "result", "results"),
         docs.len(),

@@ -451,3 +451,77 @@ fn bench_processes() -> Vec<String> {
         .filter(|c| c.starts_with(&exe) && c.contains("--bench"))
         .collect()
 }
+
+/// `--cache-sim` means nothing without `--instructions`: a usage error naming both, found
+/// before anything is built or measured, even where no Valgrind (nor cargo) can be found.
+#[test]
+fn cache_sim_without_instructions_is_a_usage_error() {
+    let nothing = tempfile::tempdir().unwrap();
+    let path = nothing.path().to_str().unwrap();
+    for args in [
+        &["bench", "--cache-sim"][..],
+        &["bench", "--cache-sim", "--against", "HEAD~1"],
+        &["bisect", "HEAD~2", "HEAD", "--cache-sim"],
+    ] {
+        let o = pilot(args, "1", &[("PATH", path)]);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("error: --cache-sim needs --instructions"),
+            "{args:?}: {}",
+            text(&o)
+        );
+    }
+    // The variable the bench binaries inherit counts as the flag, either way round.
+    let o = pilot(&["bench"], "1", &[("PATH", path), ("PILOT_CACHE_SIM", "1")]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("PILOT_CACHE_SIM needs --instructions"),
+        "{}",
+        text(&o)
+    );
+    let o = pilot(
+        &["bench", "--cache-sim"],
+        "1",
+        &[("PATH", path), ("PILOT_INSTRUCTIONS", "1")],
+    );
+    assert_ne!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!text(&o).contains("needs --instructions"), "{}", text(&o));
+}
+
+/// `cargo pilot bench | head -2`: the reader goes once it has its lines, while a bench binary
+/// runs. The binary ends quietly at its next print, and so does `cargo pilot`, where it said
+/// the binary had reported no results (and once panicked at its own next print): exit code 0,
+/// no error.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_ends_cargo_pilot_bench_quietly() {
+    use std::io::BufRead;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
+    cmd.args(["pilot", "bench", "--max-time", "2", "--processes", "1"])
+        .arg("--manifest-path")
+        .arg(manifest())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CI", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PILOT_") {
+            cmd.env_remove(k);
+        }
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut lines = String::new();
+    // An empty line, then the target's heading, which cargo pilot prints before its binary
+    // runs.
+    for _ in 0..2 {
+        reader.read_line(&mut lines).unwrap();
+    }
+    drop(reader);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(lines.contains("== cost"), "{lines}");
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("error") && !err.contains("panicked"), "{err}");
+}

@@ -498,3 +498,81 @@ fn compare_across_ranks_one_function_across_groups_and_the_report_shows_it() {
     assert_eq!(html.matches("group *_2000/*::half</h3>").count(), 1);
     assert_eq!(html.matches("group *_2000/*::mix</h3>").count(), 1);
 }
+
+/// A `--compare-across` pattern that matches no bench's id: the benches are measured as usual,
+/// and a note on standard error names the pattern; exit code 0, as libtest's for a filter that
+/// matches nothing (cargo gives every bench target the same flags).
+#[test]
+fn compare_across_that_matches_nothing_says_so() {
+    let o = run_exe(
+        &[
+            "--bench",
+            "--compare-across",
+            "LibC|LibD",
+            "--max-time",
+            "0.3",
+            "--processes",
+            "1",
+            "^may_panic$",
+        ],
+        &[("PILOT_FIXTURE_LIBS", "1")],
+    );
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("may_panic"), "measured as usual: {out}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(
+            "pilot: --compare-across `LibC|LibD` matched no bench (of 1 measured): nothing was \
+             compared across groups"
+        ),
+        "{out}"
+    );
+    // A pattern that pairs benches says nothing of the kind.
+    let o = run_exe(
+        &[
+            "--bench",
+            "--compare-across",
+            "LibA|LibB",
+            "--max-time",
+            "0.3",
+            "--processes",
+            "1",
+            "::half$",
+        ],
+        &[("PILOT_FIXTURE_LIBS", "1")],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    assert!(
+        !common::text(&o).contains("matched no bench"),
+        "{}",
+        common::text(&o)
+    );
+}
+
+/// A reader that closed the pipe (`crit --list | head -1`) ends the listing, or a measured
+/// run, quietly: exit code 0, nothing on standard error, where println! panicked.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_ends_the_run_quietly() {
+    for args in [
+        &["--list"][..],
+        &["--list", "--format", "terse"],
+        &[
+            "--bench",
+            "--max-time",
+            "0.3",
+            "--processes",
+            "1",
+            "^may_panic$",
+        ],
+    ] {
+        let o = Command::new(crit_exe())
+            .args(args)
+            .current_dir(target_dir())
+            .stdout(common::closed_pipe())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", common::text(&o));
+        assert!(o.stderr.is_empty(), "{args:?}: {}", common::text(&o));
+    }
+}

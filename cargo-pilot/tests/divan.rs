@@ -44,10 +44,20 @@ fn run_exe(args: &[&str], envs: &[(&str, &str)]) -> Output {
     cmd.envs(envs.iter().copied()).output().unwrap()
 }
 
+/// The ids `--list --format terse` prints (what cargo-nextest reads).
 fn listed(args: &[&str]) -> Vec<String> {
+    listed_with(args, &[])
+}
+
+/// pilot's bench names, a thread count each: the terse list `cargo pilot` asks for.
+fn names(args: &[&str]) -> Vec<String> {
+    listed_with(args, &[("PILOT_LIST_NAMES", "1")])
+}
+
+fn listed_with(args: &[&str], envs: &[(&str, &str)]) -> Vec<String> {
     let mut all = vec!["--list", "--format", "terse"];
     all.extend_from_slice(args);
-    let o = run_exe(&all, &[]);
+    let o = run_exe(&all, envs);
     assert!(o.status.success(), "{}", common::text(&o));
     String::from_utf8(o.stdout)
         .unwrap()
@@ -59,9 +69,23 @@ fn listed(args: &[&str]) -> Vec<String> {
 #[test]
 fn divan_ids_and_filters() {
     // divan's ids: the crate (bench target) first, the group's name for its module, the
-    // argument, the type; the thread counts after the id.
+    // argument, the type; one id for all of a bench's thread counts, as divan lists them for
+    // cargo-nextest.
     assert_eq!(
         listed(&[]),
+        [
+            "dvn::mixing::spin::500",
+            "dvn::mixing::spin::2000",
+            "dvn::mixing::on_threads",
+            "dvn::width::u8",
+            "dvn::width::u64",
+            "dvn::may_panic",
+        ]
+    );
+    // pilot's names, which `cargo pilot` runs and reads results under: the thread counts after
+    // the id.
+    assert_eq!(
+        names(&[]),
         [
             "dvn::mixing::spin::500",
             "dvn::mixing::spin::2000",
@@ -83,15 +107,19 @@ fn divan_ids_and_filters() {
     );
     // `--exact` on divan's id selects all its thread counts; on a name, that count.
     assert_eq!(
-        listed(&["--exact", "dvn::mixing::on_threads"]),
+        names(&["--exact", "dvn::mixing::on_threads"]),
         [
             "dvn::mixing::on_threads::t=1",
             "dvn::mixing::on_threads::t=2"
         ]
     );
     assert_eq!(
-        listed(&["--exact", "dvn::mixing::on_threads::t=2"]),
+        names(&["--exact", "dvn::mixing::on_threads::t=2"]),
         ["dvn::mixing::on_threads::t=2"]
+    );
+    assert_eq!(
+        listed(&["--exact", "dvn::mixing::on_threads::t=2"]),
+        ["dvn::mixing::on_threads"]
     );
     // `--skip` wins over a filter; divan's own flags are accepted.
     assert_eq!(
@@ -108,8 +136,12 @@ fn divan_ids_and_filters() {
     );
     // `--threads` is every bench's thread counts, as in divan.
     assert_eq!(
-        listed(&["width::u8", "--threads", "1,3"]),
+        names(&["width::u8", "--threads", "1,3"]),
         ["dvn::width::u8::t=1", "dvn::width::u8::t=3"]
+    );
+    assert_eq!(
+        listed(&["width::u8", "--threads", "1,3"]),
+        ["dvn::width::u8"]
     );
     // A filter that is not a regular expression is a usage error, before anything runs.
     let o = run_exe(&["--bench", "spin("], &[]);
@@ -122,6 +154,81 @@ fn divan_ids_and_filters() {
     // pilot's probe: a pilot binary.
     let o = run_exe(&["--list"], &[("PILOT_PROBE", "1")]);
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("pilot-harness "));
+}
+
+/// `--list` prints divan's tree of the fixture's benches, written here by hand from divan
+/// 0.1.21's `tree_painter.rs`: the crate, then at each level the benches before the groups and
+/// generic functions, by name (`u8` before `u64`), `├─ ` and `╰─ ` before each, `│  ` below a
+/// node with siblings after it, no arguments or thread counts, an empty line after the crate;
+/// `(ignored)` past the widest name (the arguments' count, a level below their bench) for each
+/// bench the run leaves out.
+#[test]
+fn list_prints_divans_tree() {
+    let tree = |args: &[&str]| {
+        let mut all = vec!["--list"];
+        all.extend_from_slice(args);
+        let o = run_exe(&all, &[]);
+        assert!(o.status.success(), "{}", common::text(&o));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    assert_eq!(
+        tree(&[]),
+        "\
+dvn
+├─ may_panic
+├─ mixing
+│  ├─ on_threads
+│  ╰─ spin
+╰─ width
+   ├─ u8
+   ╰─ u64
+
+"
+    );
+    // With `--ignored`, every bench here is one the run leaves out.
+    assert_eq!(
+        tree(&["--ignored"]),
+        "\
+dvn
+├─ may_panic      (ignored)
+├─ mixing
+│  ├─ on_threads  (ignored)
+│  ╰─ spin        (ignored)
+╰─ width
+   ├─ u8          (ignored)
+   ╰─ u64         (ignored)
+
+"
+    );
+    // divan's `--sortr kind`: descending, groups first.
+    assert_eq!(
+        tree(&["--sortr", "kind"]),
+        "\
+dvn
+├─ width
+│  ├─ u64
+│  ╰─ u8
+├─ mixing
+│  ├─ spin
+│  ╰─ on_threads
+╰─ may_panic
+
+"
+    );
+    // What the filters select, as the run would.
+    assert_eq!(tree(&["spin"]), "dvn\n╰─ mixing\n   ╰─ spin\n\n");
+    assert_eq!(tree(&["nothing-matches"]), "");
+    // A reader that closed the pipe (`| head -1`) ends the listing quietly.
+    #[cfg(unix)]
+    for args in [&["--list"][..], &["--list", "--format", "terse"]] {
+        let o = Command::new(dvn_exe())
+            .args(args)
+            .stdout(common::closed_pipe())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", common::text(&o));
+        assert!(o.stderr.is_empty(), "{args:?}: {}", common::text(&o));
+    }
 }
 
 #[test]

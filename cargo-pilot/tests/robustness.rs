@@ -527,3 +527,153 @@ fn hostile_names_are_text_in_csv_markdown_and_the_terminal() {
     let o = cargo_pilot(&["export", "--format", "bmf", base.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+/// A closed standard output (`cargo pilot … | head -1`) ends each command quietly, exit code
+/// 0: no panic, no backtrace, nothing on standard error.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_ends_each_command_quietly() {
+    let dir = scratch("closed-stdout");
+    write(&dir.join("base/sort.json"), &result("sort", 100.0));
+    write(&dir.join("new/sort.json"), &result("sort", 100.0));
+    let (base, new) = (dir.join("base"), dir.join("new"));
+    let (base, new) = (base.to_str().unwrap(), new.to_str().unwrap());
+    let out = dir.join("out");
+    for args in [
+        &["compare", base, new][..],
+        &["compare", base, new, "--format", "md"],
+        &["export", "--format", "csv", base],
+        &[
+            "run",
+            "-N",
+            "true",
+            "--max-time",
+            "0.2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ] {
+        let o = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
+            .args(args)
+            .env("CI", "1")
+            .stdout(common::closed_pipe())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert_eq!(err, "", "{args:?}");
+    }
+}
+
+/// An OSC that sets the window title and a CSI that colours, with their C1 forms.
+const CONTROLS: &str = "\u{1b}]0;title\u{7}\u{1b}[31mRED\u{9b}2J\u{9d}x";
+
+/// The raw control bytes a name may carry to a terminal found in `out`: ESC (a CSI or OSC
+/// starts with it), BEL (ends an OSC), and the C1 forms of CSI and OSC as UTF-8.
+fn control_bytes(out: &[u8]) -> Vec<&'static str> {
+    let text = String::from_utf8_lossy(out);
+    [
+        ('\u{1b}', "ESC"),
+        ('\u{7}', "BEL"),
+        ('\u{9b}', "CSI"),
+        ('\u{9d}', "OSC"),
+    ]
+    .into_iter()
+    .filter(|(c, _)| text.contains(*c))
+    .map(|(_, name)| name)
+    .collect()
+}
+
+/// A name (a command's, a bench's, a baseline's, a file's or folder's) that holds ESC, BEL, a
+/// CSI and an OSC goes through every command that prints names, and none of those bytes
+/// reaches standard output or error: each line says the name as text.
+#[test]
+fn names_with_control_sequences_reach_the_terminal_as_text() {
+    let dir = scratch("controls");
+    let out = dir.join(format!("out{CONTROLS}"));
+    let history = dir.join(format!("h{CONTROLS}.sqlite"));
+    let (out, history) = (out.to_str().unwrap(), history.to_str().unwrap());
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "-N",
+            "-n",
+            CONTROLS,
+            "true",
+            "--max-time",
+            "0.3",
+            "--out",
+            out,
+            "--history",
+            history,
+        ];
+        args.extend_from_slice(extra);
+        args.into_iter().map(String::from).collect::<Vec<String>>()
+    };
+    let file = dir.join(format!("data{CONTROLS}.csv"));
+    std::fs::write(&file, "1\n2\n3\n2\n1\n2\n3\n2\n").unwrap();
+    let (base, new) = (dir.join("base"), dir.join("new"));
+    write(&base.join("n.json"), &result(CONTROLS, 100.0));
+    write(&new.join("n.json"), &result(CONTROLS, 200.0));
+    let mut failed = result(CONTROLS, 100.0);
+    failed["status"] = json!("failed");
+    failed["status_detail"] = json!(format!("panicked: {CONTROLS}"));
+    failed["pis"] = json!([]);
+    failed["subsession"] = Value::Null;
+    write(&dir.join("failed/n.json"), &failed);
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let strings = |a: &[&str]| a.iter().map(|x| x.to_string()).collect::<Vec<String>>();
+    for args in [
+        run(&["--save-baseline", "b"]),
+        run(&["--baseline", "b"]),
+        // A command that fails: its name is in the error.
+        strings(&["run", "-N", "-n", CONTROLS, "false", "--out", out]),
+        // A shell whose name is hostile, and that cannot start.
+        strings(&["run", "--shell", CONTROLS, "true", "--out", out]),
+        strings(&["history", "--history", history]),
+        strings(&["history", "--history", history, "--format", "md"]),
+        strings(&["changes", "--history", history]),
+        vec!["compare".into(), s(&base), s(&new)],
+        vec!["compare".into(), s(&base), s(&new), "--verbose".into()],
+        vec!["compare".into(), s(&base), s(&dir.join("failed"))],
+        vec!["compare".into(), s(&base), s(&dir.join(CONTROLS))],
+        vec!["export".into(), "--format".into(), "md".into(), s(&base)],
+        vec![
+            "export".into(),
+            "--format".into(),
+            "bmf".into(),
+            s(&dir.join("failed")),
+        ],
+        vec!["analyze".into(), s(&file)],
+        vec![
+            "analyze".into(),
+            s(&file),
+            s(&file),
+            "--format".into(),
+            "json".into(),
+        ],
+        vec![
+            "report".into(),
+            "--run".into(),
+            s(&dir.join(format!("{CONTROLS}.json"))),
+        ],
+    ] {
+        let o = cargo_pilot(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        for (stream, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+            let found = control_bytes(bytes);
+            assert!(
+                found.is_empty(),
+                "{args:?}: {found:?} on {stream}:\n{}",
+                text(&o)
+            );
+        }
+    }
+    // Shown, not dropped, on the line that once printed it raw: the program's CPU time.
+    let o = cargo_pilot(&run(&[]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .contains("\\u{1b}]0;title\\u{7}\\u{1b}[31mRED\\u{9b}2J\\u{9d}x: user "),
+        "{}",
+        text(&o)
+    );
+}

@@ -628,3 +628,141 @@ fn a_command_that_never_exits_is_killed_at_the_time_cap() {
         assert!(took.as_secs_f64() < 10.0, "{flag} took {took:?}");
     }
 }
+
+/// The history's results rows at `path`: each bench's status and estimate.
+fn history_rows(path: &Path) -> Vec<(String, Option<f64>)> {
+    let c = rusqlite::Connection::open(path).unwrap();
+    let mut q = c.prepare("SELECT status, estimate FROM results").unwrap();
+    q.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// A command shorter than the shell's start-up that is subtracted from each run: its status
+/// says so with the resolution, the result is saved as such (no time, and no interval around
+/// 0), the history holds that, and nothing claims a bug. With every run of it 0 after the
+/// subtraction, its mean was once 0 ns: a document that could not be saved, announced as saved
+/// and added to the history all the same.
+#[cfg(unix)]
+#[test]
+fn a_command_within_the_shells_start_up_is_below_its_resolution() {
+    let dir = tmp();
+    // A shell whose `-c ''` takes 50 ms and that runs a command at once: every run of the
+    // command is shorter than the start-up subtracted from it, on any machine.
+    let shell = script(
+        dir.path(),
+        "slow-start.sh",
+        "[ -z \"$2\" ] && sleep 0.05\nexit 0",
+    );
+    let shell = shell.to_str().unwrap();
+    let history = dir.path().join("history.sqlite");
+    for (i, extra) in [&[][..], &["--max-runs", "2"]].into_iter().enumerate() {
+        let json = dir.path().join(format!("run{i}.json"));
+        let mut args = vec![
+            "--shell",
+            shell,
+            "--max-time",
+            "1",
+            "--history",
+            history.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+            "true",
+        ];
+        args.extend_from_slice(extra);
+        let o = pilot_run(dir.path(), &args);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {out}");
+        assert!(!out.contains("a bug in pilot"), "{extra:?}: {out}");
+        assert!(out.contains("  below shell resolution"), "{extra:?}: {out}");
+        assert!(
+            out.contains("(the resolution through the shell) cannot be told from 0"),
+            "{extra:?}: {out}"
+        );
+        let results = dir.path().join("pilot/results/run");
+        assert!(
+            out.contains(&format!("results: {}", results.display())),
+            "{out}"
+        );
+        for doc in [
+            read(&results.join("true.json")),
+            read(&json)["results"][0].clone(),
+        ] {
+            assert_eq!(doc["status"], "below shell resolution", "{doc}");
+            assert!(doc["pis"].as_array().unwrap().is_empty(), "{doc}");
+            let detail = doc["status_detail"].as_str().unwrap();
+            assert!(
+                detail.starts_with(&format!("`{shell} -c ''` starts in ")),
+                "{detail}"
+            );
+        }
+    }
+    // The history holds the two results the folder held, without a time.
+    assert_eq!(
+        history_rows(&history),
+        vec![("below shell resolution".to_string(), None); 2]
+    );
+    // Every reader takes the status: a comparison names it, the export's table shows it, and
+    // so does the report's page, with the resolution.
+    let results = dir.path().join("pilot/results/run");
+    let o = cargo_pilot()
+        .args(["compare", "--format", "json"])
+        .args([&results, &results])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        doc["benches"][0]["method"]
+            .as_str()
+            .unwrap()
+            .ends_with("(status below shell resolution)"),
+        "{doc}"
+    );
+    let o = cargo_pilot()
+        .args(["export", "--format", "md"])
+        .arg(&results)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("| below shell resolution |"),
+        "{}",
+        text(&o)
+    );
+    let o = cargo_pilot()
+        .arg("report")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("CARGO_TARGET_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let page = std::fs::read_to_string(dir.path().join("pilot/report/index.html")).unwrap();
+    assert!(
+        page.contains("status <b>below shell resolution</b> (<code>"),
+        "the report shows the status and its detail"
+    );
+
+    // A result that could not be written is not announced, and the history does not get it.
+    let blocked = dir.path().join("blocked");
+    std::fs::create_dir_all(blocked.join("pilot/results")).unwrap();
+    std::fs::write(blocked.join("pilot/results/run"), "in the way").unwrap();
+    let history = dir.path().join("blocked.sqlite");
+    let o = cargo_pilot()
+        .args(["run", "-N", "--max-time", "0.3", "true", "--out"])
+        .arg(&blocked)
+        .arg("--history")
+        .arg(&history)
+        .output()
+        .unwrap();
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("error: failed to write the result of `true`"),
+        "{out}"
+    );
+    assert!(!out.contains("results: "), "{out}");
+    assert!(!out.contains("history: "), "{out}");
+    assert!(!history.exists() || history_rows(&history).is_empty());
+}

@@ -82,6 +82,27 @@ fn usage_errors_exit_with_2() {
     let o = demo(&["--bench", "--ci", "7"], &dir);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("--ci: `7` must be strictly between 0 and 1"));
+    // A setting that means nothing without another is refused, not ignored, before anything
+    // is measured: no result is saved.
+    for args in [&["--bench", "--cache-sim"][..], &["--list", "--cache-sim"]] {
+        let o = demo(args, &dir);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&o.stderr).contains("error: --cache-sim needs --instructions"),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_demo_benches"))
+        .arg("--bench")
+        .env("CARGO_TARGET_DIR", &dir)
+        .env("PILOT_CACHE_SIM", "1")
+        .env_remove("PILOT_INSTRUCTIONS")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("error: PILOT_CACHE_SIM needs --instructions"));
+    assert!(!dir.join("pilot/results").exists());
 }
 
 fn result(dir: &std::path::Path, name: &str) -> Value {
@@ -1017,4 +1038,135 @@ fn json_to_a_symlink_or_a_device_is_written_in_place() {
     );
     let full = std::fs::symlink_metadata("/dev/full").unwrap();
     assert!(full.file_type().is_char_device());
+}
+
+/// A closed standard output ends the run quietly, exit code 0, in every mode that prints: no
+/// panic, no backtrace, nothing on standard error (`bench | head -1`).
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_ends_the_run_quietly() {
+    let dir = scratch("closed-stdout");
+    for args in [
+        &["--list"][..],
+        &["--list", "--format", "terse"],
+        &["--help"],
+        &[],
+        &["--bench", "--max-time", "0.3", "--ci", "0.2"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_demo_benches"))
+            .args(args)
+            .env("CARGO_TARGET_DIR", &dir)
+            .stdout(common::closed_pipe())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stderr), "", "{args:?}");
+    }
+    // As `| head -1` does it: the first line read, then the pipe closed while the run goes on.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_demo_benches"))
+        .args(["--bench", "--max-time", "0.3", "--ci", "0.2"])
+        .env("CARGO_TARGET_DIR", &dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(!text(&o.stderr).contains("panicked"), "{}", text(&o.stderr));
+}
+
+/// Any other failure to write standard output (a full disk behind a redirect) is an error that
+/// says so, exit code 1, not a panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn standard_output_that_cannot_be_written_is_an_error() {
+    let dir = scratch("full-stdout");
+    let o = Command::new(env!("CARGO_BIN_EXE_demo_benches"))
+        .arg("--list")
+        .env("CARGO_TARGET_DIR", &dir)
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).starts_with("error: failed to write to standard output: "),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// The raw control bytes a name may carry to a terminal: ESC (a CSI or OSC starts with it),
+/// BEL (ends an OSC), and the C1 forms of CSI and OSC as UTF-8.
+fn control_bytes(out: &[u8]) -> Vec<&'static str> {
+    let text = String::from_utf8_lossy(out);
+    [
+        ('\u{1b}', "ESC"),
+        ('\u{7}', "BEL"),
+        ('\u{9b}', "CSI"),
+        ('\u{9d}', "OSC"),
+    ]
+    .into_iter()
+    .filter(|(c, _)| text.contains(*c))
+    .map(|(_, name)| name)
+    .collect()
+}
+
+/// Bench and group names that hold ESC, BEL, a CSI and an OSC reach standard output and error
+/// as text in every mode that prints them: the list, test mode, each bench's line, the group's
+/// ranking, the table, a comparison with a baseline, libtest's bench lines, the messages.
+#[test]
+fn names_with_control_sequences_reach_the_terminal_as_text() {
+    let dir = scratch("hostile");
+    let run = |args: &[&str]| run(env!("CARGO_BIN_EXE_demo_hostile"), args, &dir);
+    let quick = [
+        "--bench",
+        "--max-time",
+        "0.3",
+        "--ci",
+        "0.2",
+        "--color",
+        "never",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        quick.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    for args in [
+        vec!["--list".to_string()],
+        vec!["--list".into(), "--format".into(), "terse".into()],
+        vec![],
+        vec!["--exact".into(), "\u{1b}[31mnone".into()],
+        with(&["--save-baseline", "b"]),
+        with(&["--baseline", "b", "--verbose"]),
+        with(&["--output-format", "bencher", "--processes", "1"]),
+        with(&["--sequential", "--processes", "1"]),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&args);
+        assert!(
+            matches!(o.status.code(), Some(0 | 3)),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+        for (stream, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+            let found = control_bytes(bytes);
+            assert!(
+                found.is_empty(),
+                "{args:?}: {found:?} on {stream}:\n{}",
+                text(bytes)
+            );
+        }
+    }
+    // Shown, not dropped: the escapes are there as text.
+    let o = run(&["--list"]);
+    assert!(
+        text(&o.stdout).contains("\\u{1b}]0;title\\u{7}\\u{1b}[31mred\\u{9b}2J\\u{9d}x: benchmark"),
+        "{}",
+        text(&o.stdout)
+    );
 }

@@ -276,6 +276,7 @@ pub fn parse_with(
         flags.take(&mut out, &flag, &arg, &mut value)?;
     }
     from_env(table, &mut given, &env)?;
+    check_together(|name| given.get(name).map(|(source, _)| source.clone()))?;
     out.no_table = switch(&env, "PILOT_NO_TABLE")?;
     out.fill(&given)?;
     out.settings = given.into_iter().map(|(k, (_, v))| (k, v)).collect();
@@ -298,6 +299,21 @@ pub fn parse_with(
         }
     }
     Ok(out)
+}
+
+/// Settings that mean nothing without another, refused rather than ignored: `--cache-sim`
+/// is a setting of the counting processes that only `--instructions` starts. `source(name)`
+/// is the flag or variable that gave setting `name`, `None` when it was not given; the error
+/// names both. The bench binary checks its own arguments with it, and `cargo pilot bench`
+/// those it is given, before anything is built.
+pub fn check_together(source: impl Fn(&str) -> Option<String>) -> Result<(), String> {
+    if let (Some(cache_sim), None) = (source("cache_sim"), source("instructions")) {
+        return Err(format!(
+            "{cache_sim} needs --instructions: callgrind's cache simulation runs only in the \
+             processes that count instructions"
+        ));
+    }
+    Ok(())
 }
 
 /// The flags that decide the mode, as given.
@@ -572,14 +588,21 @@ mod tests {
                 pilot_settings::Kind::Count | pilot_settings::Kind::Seconds => "2",
                 _ => "0.5",
             };
-            let flag = if s.kind.takes_value() {
-                args(&[s.flag, value]).unwrap()
+            // A setting that means nothing without another comes with it (`check_together`).
+            let with: &[&str] = if s.name == "cache_sim" {
+                &["--instructions"]
             } else {
-                args(&[s.flag]).unwrap()
+                &[]
             };
+            let given = if s.kind.takes_value() {
+                vec![s.flag, value]
+            } else {
+                vec![s.flag]
+            };
+            let flag = args(&[&given[..], with].concat()).unwrap();
             let raw = if s.kind.takes_value() { value } else { "1" };
             assert_eq!(flag.settings[s.name], raw, "{}", s.name);
-            let var = with_env(&[], &[(s.env, raw)]).unwrap();
+            let var = with_env(with, &[(s.env, raw)]).unwrap();
             assert_eq!(var.settings[s.name], raw, "{}", s.name);
             assert_eq!(
                 flag, var,
@@ -686,6 +709,20 @@ mod tests {
         let env = with_env(&[], &[("PILOT_BASELINE", "pr-12")]);
         assert_eq!(env.unwrap().baseline.as_deref(), Some("pr-12"));
         assert!(args(&["--baseline", ".hidden"]).is_err());
+    }
+
+    #[test]
+    fn cache_sim_without_instructions_is_refused_naming_both() {
+        let e = args(&["--bench", "--cache-sim"]).unwrap_err();
+        assert!(e.starts_with("--cache-sim needs --instructions"), "{e}");
+        let e = with_env(&["--bench"], &[("PILOT_CACHE_SIM", "1")]).unwrap_err();
+        assert!(e.starts_with("PILOT_CACHE_SIM needs --instructions"), "{e}");
+        let a = args(&["--bench", "--cache-sim", "--instructions"]).unwrap();
+        assert!(a.cache_sim && a.instructions);
+        let a = with_env(&["--cache-sim"], &[("PILOT_INSTRUCTIONS", "1")]).unwrap();
+        assert!(a.cache_sim && a.instructions);
+        // A variable that says off gives nothing, so it asks for no cache simulation.
+        assert!(with_env(&[], &[("PILOT_CACHE_SIM", "off")]).is_ok());
     }
 
     #[test]

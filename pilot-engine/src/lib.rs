@@ -12,7 +12,7 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | 0 | [`allocations`], [`error`], [`exit`], [`fmt`], [`files`], [`sweep`] |
+//! | 0 | [`allocations`], [`error`], [`exit`], [`fmt`], [`files`], [`out`](mod@out), [`sweep`] |
 //! | 1 | [`stats`], [`counts`] |
 //! | 2 | [`settings`], [`schema`], [`record`] |
 //! | 3 | [`probe`], [`checks`], [`entry`], [`cli`] |
@@ -35,6 +35,7 @@ pub mod error;
 pub mod exit;
 pub mod files;
 pub mod fmt;
+pub mod out;
 pub mod probe;
 pub mod record;
 pub mod report;

@@ -2,7 +2,7 @@
 # The bench ids of nonempty-collections 1.4.0's divan benches, as divan forms them.
 #
 #   bash tests/divan-nonempty/ids.sh                 # the file unchanged; pilot-divan's
-#                                                    # `--list` against ids.txt
+#                                                    # `--list --format terse` against ids.txt
 #   bash tests/divan-nonempty/ids.sh --from-divan    # rewrite ids.txt from divan 0.1.21
 #   bash tests/divan-nonempty/ids.sh --results RUN.json…  # measured runs: an estimate with an
 #                                                    # interval for each id
@@ -70,8 +70,8 @@ fi
 (cd "$here" && sha256sum --check --quiet) <<<"$bench_sha256  benches/vec.rs"
 
 cd "$here/../.."
-listed="$(cargo bench -q -p divan-nonempty --bench vec -- --list | ids)"
-if diff -u --label "ids.txt (divan 0.1.21)" --label "pilot-divan --list" \
+listed="$(cargo bench -q -p divan-nonempty --bench vec -- --list --format terse | ids)"
+if diff -u --label "ids.txt (divan 0.1.21)" --label "pilot-divan --list --format terse" \
   "$here/ids.txt" - <<<"$listed"; then
   echo "pilot-divan lists divan's $(wc -l < "$here/ids.txt") ids"
 else

@@ -160,8 +160,9 @@ fn save(doc: &ResultDoc, path: &Path) -> bool {
     if let Err(e) = doc.validate() {
         eprintln!(
             "error: the result of `{}` would not read back, so it was not saved (a bug in \
-             pilot): {e}",
-            doc.name
+             pilot): {}",
+            pilot_engine::fmt::terminal(&doc.name),
+            pilot_engine::fmt::terminal_lines(&e)
         );
         return false;
     }
@@ -169,7 +170,10 @@ fn save(doc: &ResultDoc, path: &Path) -> bool {
     match pilot_engine::files::write_atomic(path, &bytes) {
         Ok(()) => true,
         Err(e) => {
-            eprintln!("error: failed to write `{}`: {e}", path.display());
+            eprintln!(
+                "error: failed to write `{}`: {e}",
+                pilot_engine::fmt::terminal_path(path)
+            );
             false
         }
     }

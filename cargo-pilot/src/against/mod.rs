@@ -52,12 +52,19 @@ pub struct Out {
 }
 
 impl Out {
-    /// Prints a line of progress.
+    /// Prints a line of progress (or several). It names benches, targets, revisions and
+    /// paths: its control characters are shown as escapes, never obeyed by the terminal.
     pub fn say(&self, line: &str) {
+        self.say_painted(&pilot_engine::fmt::terminal_lines(line));
+    }
+
+    /// Prints `block` as it is: a table or summary that escaped its names itself and may
+    /// hold the colours of `--color`.
+    pub fn say_painted(&self, block: &str) {
         if self.format == Format::Table {
-            println!("{line}");
+            pilot_engine::outln!("{block}");
         } else {
-            eprintln!("{line}");
+            eprintln!("{block}");
         }
     }
 }
@@ -114,7 +121,7 @@ fn compare_builds(
             eprintln!(
                 "cargo pilot: interrupted while comparing `{}`; every bench compared before it \
                  is saved (latest results, and baseline `{short}` for the base)",
-                b.name
+                pilot_engine::fmt::terminal(&b.name)
             );
             return Ok(ExitCode::from(exit::Exit::Interrupted));
         }
@@ -128,14 +135,15 @@ fn compare_builds(
                     eprintln!(
                         "cargo pilot: interrupted while counting `{}`; every bench compared \
                          before it is saved",
-                        b.name
+                        pilot_engine::fmt::terminal(&b.name)
                     );
                     return Ok(ExitCode::from(exit::Exit::Interrupted));
                 }
                 Err(e) => {
                     eprintln!(
-                        "error: the instructions of `{}` were not counted: {e}",
-                        b.name
+                        "error: the instructions of `{}` were not counted: {}",
+                        pilot_engine::fmt::terminal(&b.name),
+                        pilot_engine::fmt::terminal_lines(&e.to_string())
                     );
                     failed = true;
                 }
@@ -168,7 +176,7 @@ fn compare_builds(
     )?;
     let ranked = groups::rankings(&builds.head_exes, &head_docs, &options);
     if !ranked.is_empty() {
-        out.say(ranked.trim());
+        out.say_painted(ranked.trim());
     }
     // Both sides into the history: REV's runs at its commit, the working tree's at HEAD
     // (dirty when it is); the results are saved already, whatever the history says.

@@ -81,7 +81,7 @@ pub fn report(
 ) -> Result<(), Failure> {
     let paint = args.settings.paint();
     let verbose = args.settings.on("verbose");
-    out.say(&format!(
+    out.say_painted(&format!(
         "\n{}",
         pilot_engine::report::results_table(head_docs, verbose, paint).trim_end()
     ));
@@ -90,20 +90,21 @@ pub fn report(
     let summary =
         pilot_engine::report::summary(head_docs, &context, &mut Default::default(), paint);
     if !summary.is_empty() {
-        out.say(summary.trim_end());
+        out.say_painted(summary.trim_end());
     }
     out.say(&saved.say(rev, short));
     let report = pilot_engine::report::comparison_doc(comparisons, options);
     match args.format {
-        Format::Table => println!(
-            "\ncompared with `{rev}` ({short}), interleaved:\n{}",
+        Format::Table => pilot_engine::outln!(
+            "\ncompared with `{}` ({short}), interleaved:\n{}",
+            pilot_engine::fmt::terminal(rev),
             pilot_engine::report::comparison_table(comparisons, options)
         ),
-        Format::Md => print!(
+        Format::Md => pilot_engine::out!(
             "{}",
             pilot_engine::report::comparison_markdown(comparisons, options)
         ),
-        Format::Json => println!(
+        Format::Json => pilot_engine::outln!(
             "{}",
             serde_json::to_string_pretty(&report).expect("JSON values serialise")
         ),
@@ -125,7 +126,10 @@ pub fn report(
     // `cargo pilot report` draws the comparison from the last run's document.
     let last = pilot_engine::store::last_run_path(target_dir);
     if let Err(e) = pilot_engine::files::write_atomic(&last, &bytes) {
-        eprintln!("warning: failed to write `{}`: {e}", last.display());
+        eprintln!(
+            "warning: failed to write `{}`: {e}",
+            pilot_engine::fmt::terminal_path(&last)
+        );
     }
     if let Some(path) = &args.json {
         // A user's output: a device, FIFO or symlink is written in place.

@@ -157,9 +157,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, Failure> {
     }
     let comparisons = compare(&reports, args)?;
     if args.json {
-        println!("{}", render::json(&reports, &comparisons, args));
+        pilot_engine::outln!("{}", render::json(&reports, &comparisons, args));
     } else {
-        print!("{}", render::human(&reports, &comparisons, args));
+        // File names and column labels are the user's: shown, never obeyed.
+        pilot_engine::out!(
+            "{}",
+            pilot_engine::fmt::terminal_lines(&render::human(&reports, &comparisons, args))
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

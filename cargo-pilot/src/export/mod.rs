@@ -73,7 +73,7 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, Failure> {
         }
     };
     match &args.out {
-        None => print!("{text}"),
+        None => pilot_engine::out!("{text}"),
         Some(path) => write_out(path, text.as_bytes(), args.force)?,
     }
     Ok(ExitCode::SUCCESS)

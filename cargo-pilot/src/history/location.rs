@@ -38,11 +38,12 @@ pub enum Location {
 
 impl Location {
     /// The location as a user would recognise it in a message: the file, or the connection
-    /// string with its password hidden.
+    /// string with its password hidden, control characters shown as escapes (see
+    /// [`pilot_engine::fmt::terminal`]).
     pub fn shown(&self) -> String {
         match self {
-            Location::Sqlite(p) => p.display().to_string(),
-            Location::Postgres(c) => c.shown().to_string(),
+            Location::Sqlite(p) => pilot_engine::fmt::terminal_path(p),
+            Location::Postgres(c) => pilot_engine::fmt::terminal(c.shown()).into_owned(),
         }
     }
 }

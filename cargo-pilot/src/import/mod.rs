@@ -200,11 +200,12 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode, Failure> {
         "status".to_string(),
         format!("{source}'s name"),
     ];
-    print!("{}", columns(&header, &rows, &[0, 2, 3], ""));
-    println!(
+    pilot_engine::out!("{}", columns(&header, &rows, &[0, 2, 3], ""));
+    let name = pilot_engine::fmt::terminal(name);
+    pilot_engine::outln!(
         "saved {} result(s) as baseline `{name}` in `{}`; compare with `cargo pilot compare {name}`",
         docs.len(),
-        dest.display()
+        pilot_engine::fmt::terminal_path(&dest)
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -53,6 +53,40 @@ pub(super) fn note_killed(plan: &Plan, w: &ProgramWorkload, s: &mut SessionResul
     }
 }
 
+/// A program whose time cannot be told from 0 through the shell: most of its runs were shorter
+/// than the shell's start-up time subtracted from each (readings of 0, which the session took
+/// for a clock too coarse: `below clock resolution`), or its mean is within `shell_hw`, that
+/// start-up's uncertainty, the resolution the subtraction leaves. Its status then says so with
+/// both figures, and it has no estimate: a time at or under the resolution is no time (a mean
+/// of 0 could not even be saved). Only in runs mode through a shell. O(rounds).
+pub(super) fn note_below_shell(
+    plan: &Plan,
+    w: &ProgramWorkload,
+    shell_hw: f64,
+    s: &mut SessionResult,
+) {
+    let Some(shell) = &plan.shell else { return };
+    if plan.mode != Mode::Runs || w.shell_ns <= 0.0 || matches!(s.status, Status::Failed(_)) {
+        return;
+    }
+    let within = s.estimate.as_ref().is_some_and(|e| e.mean <= shell_hw);
+    if s.status != Status::BelowResolution && !within {
+        return;
+    }
+    let runs: usize = w.extras.iter().map(|e| e.wall_ns.len()).sum();
+    s.status = Status::BelowShellResolution(format!(
+        "`{shell} -c ''` starts in {} ± {}, subtracted from each run; {} of {runs} runs of \
+         `{}` were shorter, and a time within ±{} (the resolution through the shell) cannot \
+         be told from 0; -N runs the command without a shell",
+        format_ns(w.shell_ns),
+        format_ns(shell_hw),
+        w.below_shell,
+        w.name,
+        format_ns(shell_hw),
+    ));
+    s.estimate = None;
+}
+
 /// Warnings about the runs themselves: failures accepted, runs faster than the shell, peak
 /// memory below what can be seen, and the run cap.
 pub(super) fn note_runs(plan: &Plan, w: &ProgramWorkload, s: &mut SessionResult) {
@@ -78,6 +112,12 @@ pub(super) fn note_runs(plan: &Plan, w: &ProgramWorkload, s: &mut SessionResult)
         ));
     }
     if w.below_shell > 0 {
+        // Their readings of 0 are the shell's doing, not the clock's (a run takes far longer
+        // than the clock's step): the session's warning about the clock would mislead.
+        s.warnings
+            .retain(|x| !x.contains(pilot_engine::session::ZERO_READINGS));
+    }
+    if w.below_shell > 0 && !matches!(s.status, Status::BelowShellResolution(_)) {
         s.warnings.push(format!(
             "{} run(s) took less than the shell's own start-up time and count as 0: the \
              program is too short to measure through a shell; -N runs it directly",
@@ -245,7 +285,7 @@ pub(super) fn extras_table(measured: &[Measured]) -> String {
             };
             out.push_str(&format!(
                 "{}: fit t = α + w/v: start-up α = {}, speed v = {}\n",
-                m.program.name,
+                pilot_engine::fmt::terminal(&m.program.name),
                 range(a, &format_ns),
                 range(v, &|x| format!(
                     "{}work/s",
@@ -267,7 +307,7 @@ pub(super) fn extras_table(measured: &[Measured]) -> String {
         let peak = pi("peak_memory").map_or("not measured".to_string(), |p| est(p, &mib));
         out.push_str(&format!(
             "{}: user {}, system {}, peak memory {peak}\n",
-            m.program.name,
+            pilot_engine::fmt::terminal(&m.program.name),
             est(user, &format_ns),
             est(sys, &format_ns),
         ));

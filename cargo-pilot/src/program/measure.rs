@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use super::document::{
-    compare, document, extras_table, note_killed, note_runs, stable_runs, widen_for_shell,
+    compare, document, extras_table, note_below_shell, note_killed, note_runs, stable_runs,
+    widen_for_shell,
 };
 use super::shell::shell_start_up;
 use super::spawn;
@@ -25,7 +26,7 @@ use pilot_engine::runner::{
 };
 use pilot_engine::runner::{load_baseline, save_result};
 use pilot_engine::schema::{GroupDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
-use pilot_engine::session::group::{PairComparison, run_group};
+use pilot_engine::session::group::{GroupConfig, PairComparison, run_group};
 use pilot_engine::session::{SessionConfig, SessionResult, Status, Workload, run_session, stop};
 use pilot_engine::store::{self, result};
 
@@ -80,19 +81,26 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
         if let Some(cleanup) = &plan.cleanup
             && let Err(e) = run_side(plan, cleanup, "cleanup", &p.name)
         {
-            eprintln!("warning: {e}");
+            eprintln!("warning: {}", pilot_engine::fmt::terminal_lines(&e));
         }
     }
     let interrupted = stop::requested();
+    let gc = group_config(&configs);
     let measured = results(plan, sessions, &workloads, configs, shell_hw, &start);
-    let mut failed = save_and_print(plan, &measured);
-    let groups = group.map_or_else(Vec::new, |g| group_docs(plan, &measured, g, interleaved));
-    println!(
-        "results: {}",
-        store::results_dir(&plan.root).join(TARGET).display()
-    );
+    let (mut failed, saved) = save_and_print(plan, &measured);
+    let groups = group.map_or_else(Vec::new, |g| {
+        group_docs(plan, &measured, rerank(g, &measured, &gc), interleaved)
+    });
+    let results_dir = store::results_dir(&plan.root).join(TARGET);
+    // Only what was written is said to be: a result refused or not written was said so.
+    if !saved.is_empty() {
+        pilot_engine::outln!(
+            "results: {}",
+            pilot_engine::fmt::terminal_path(&results_dir)
+        );
+    }
     if let Some(w) = start.speed.finish() {
-        println!("warning: {}", pilot_engine::fmt::terminal(&w));
+        pilot_engine::outln!("warning: {}", pilot_engine::fmt::terminal(&w));
     }
     let comparison = base.map(|base| compare(plan, &base, &measured));
     let regressed = comparison.as_ref().is_some_and(|(_, r)| *r);
@@ -113,12 +121,15 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
             &serde_json::to_vec_pretty(&doc).expect("documents serialise"),
         );
     }
-    let docs = measured.iter().map(|m| m.doc.clone()).collect();
     let code = if interrupted {
-        eprintln!(
-            "\ninterrupted: the programs finished before it are saved in `{}`",
-            store::results_dir(&plan.root).join(TARGET).display()
-        );
+        if saved.is_empty() {
+            eprintln!("\ninterrupted: no program finished before it, so nothing was saved");
+        } else {
+            eprintln!(
+                "\ninterrupted: the programs finished before it are saved in `{}`",
+                pilot_engine::fmt::terminal_path(&results_dir)
+            );
+        }
         ExitCode::from(Exit::Interrupted)
     } else if failed > 0 {
         ExitCode::FAILURE
@@ -127,7 +138,8 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
     } else {
         ExitCode::SUCCESS
     };
-    Ok((code, docs))
+    // The history takes what the results folder holds, no more.
+    Ok((code, saved))
 }
 
 /// The clock's cost, the machine and its speed probe, and the run announced.
@@ -137,7 +149,7 @@ fn begin(plan: &Plan) -> Start {
     let mut machine = pilot_engine::probe::machine();
     let (speed, speed_warnings) = MachineSpeed::start(&plan.root, &machine, &started);
     machine.speed = Some(speed.doc());
-    println!(
+    pilot_engine::outln!(
         "\nrunning {}{}\n{}",
         pilot_engine::fmt::counted(plan.programs.len(), "program", "programs"),
         match plan.mode {
@@ -148,7 +160,7 @@ fn begin(plan: &Plan) -> Start {
         speed.describe(plan.confidence)
     );
     for w in speed_warnings {
-        println!("warning: {}", pilot_engine::fmt::terminal(&w));
+        pilot_engine::outln!("warning: {}", pilot_engine::fmt::terminal(&w));
     }
     Start {
         clock,
@@ -268,6 +280,7 @@ fn results(
         }
         widen_for_shell(&mut session, shell_hw);
         note_killed(plan, w, &mut session);
+        note_below_shell(plan, w, shell_hw, &mut session);
         note_runs(plan, w, &mut session);
         let doc = document(
             plan,
@@ -289,9 +302,11 @@ fn results(
 }
 
 /// Prints each outcome, saves each result (and the baseline asked for), and prints the table;
-/// the count of programs that failed or whose result could not be written.
-fn save_and_print(plan: &Plan, measured: &[Measured]) -> usize {
+/// the count of programs that failed or whose result could not be written, and the results
+/// saved as the latest.
+fn save_and_print(plan: &Plan, measured: &[Measured]) -> (usize, Vec<ResultDoc>) {
     let mut failed = 0;
+    let mut saved = Vec::new();
     let work = result::Rate::units("work");
     let row_of = |m: &Measured| {
         row(
@@ -316,21 +331,45 @@ fn save_and_print(plan: &Plan, measured: &[Measured]) -> usize {
         let markers = pilot_engine::report::markers(&m.doc);
         print_outcome(&row_of(m), &markers, &m.session, style);
         failed += usize::from(matches!(m.session.status, Status::Failed(_)));
-        failed += save_result(
+        let written = save_result(
             &plan.root,
             TARGET,
             &m.program.name,
             &m.doc,
             plan.save_baseline.as_deref(),
         );
+        failed += written.failed;
+        if written.latest {
+            saved.push(m.doc.clone());
+        }
     }
     let rows: Vec<_> = measured.iter().map(row_of).collect();
-    println!(
+    pilot_engine::outln!(
         "\n{}",
         render_table(&rows, plan.confidence, false, Paint::plain()).trim_end()
     );
-    print!("{}", extras_table(measured));
-    failed
+    pilot_engine::out!("{}", extras_table(measured));
+    (failed, saved)
+}
+
+/// The group's ranking again when a member lost its estimate after the sessions (below the
+/// shell's resolution): ranked from the sessions as they ended, without it, so no pair names a
+/// member the ranking leaves out. Unchanged otherwise.
+fn rerank(g: GroupOutcome, measured: &[Measured], gc: &GroupConfig) -> GroupOutcome {
+    let lost = measured
+        .iter()
+        .any(|m| matches!(m.session.status, Status::BelowShellResolution(_)));
+    if !lost || measured.len() < 2 {
+        return g;
+    }
+    let sessions: Vec<SessionResult> = measured.iter().map(|m| m.session.clone()).collect();
+    let (ranking, pairs, settled) = rank_sessions(&sessions, gc);
+    GroupOutcome {
+        ranking,
+        pairs,
+        settled,
+        ..g
+    }
 }
 
 /// The group's report printed, and its document, when every program was measured.
@@ -373,7 +412,7 @@ fn group_docs(
         out.push_str(note);
         out.push('\n');
     }
-    print!("{out}");
+    pilot_engine::out!("{out}");
     vec![group_doc(&report, interleaved)]
 }
 

@@ -136,7 +136,7 @@ pub fn run(plan: &Plan) -> (ExitCode, Vec<ResultDoc>) {
     match measure::measure_all(plan) {
         Ok(done) => done,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", pilot_engine::fmt::terminal_lines(&e));
             let code = if stop::requested() {
                 ExitCode::from(pilot_engine::Exit::Interrupted)
             } else {
@@ -226,7 +226,10 @@ pub(crate) fn write(path: &Path, bytes: &[u8]) -> usize {
     match pilot_engine::files::write_output(path, bytes, pilot_engine::files::Existing::Replace) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("error: failed to write `{}`: {e}", path.display());
+            eprintln!(
+                "error: failed to write `{}`: {e}",
+                pilot_engine::fmt::terminal_path(path)
+            );
             1
         }
     }

@@ -21,13 +21,14 @@ pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f
         (Some(shell), Mode::Runs) => {
             let (mean, rel) = shell_time(plan, shell)?;
             let name = format!("{shell} -c ''");
+            let shown = pilot_engine::fmt::terminal(shell);
             let run_to_run = speed
                 .variation_for(&name)
                 .map_or(0.0, |v| v.relative_half_width(plan.confidence));
             speed.add_bench(&name, mean);
             let shell_hw = mean * rel.hypot(run_to_run);
-            println!(
-                "shell: `{shell} -c` starts in {} ± {:.1}% ({}), subtracted from each run; the \
+            pilot_engine::outln!(
+                "shell: `{shown} -c` starts in {} ± {:.1}% ({}), subtracted from each run; the \
                  intervals include that uncertainty (-N runs without a shell)",
                 format_ns(mean),
                 100.0 * shell_hw / mean,
@@ -40,8 +41,9 @@ pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f
             Ok((mean, shell_hw))
         }
         (Some(shell), _) => {
-            println!(
-                "shell: `{shell} -c`; its start-up time is {} (-N runs without a shell)",
+            pilot_engine::outln!(
+                "shell: `{}-c`; its start-up time is {} (-N runs without a shell)",
+                pilot_engine::fmt::terminal(&format!("{shell} ")),
                 if plan.mode == Mode::Work {
                     "part of the fitted start-up α"
                 } else {
@@ -51,7 +53,7 @@ pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f
             Ok((0.0, 0.0))
         }
         (None, _) => {
-            println!("no shell: commands are started directly (-N)");
+            pilot_engine::outln!("no shell: commands are started directly (-N)");
             Ok((0.0, 0.0))
         }
     }

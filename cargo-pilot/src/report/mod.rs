@@ -98,9 +98,9 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     let index = out.join("index.html");
     pilot_engine::files::write_output(&index, html.as_bytes(), Existing::Replace)
         .with_context(|| format!("failed to write `{}`", index.display()))?;
-    println!(
+    pilot_engine::outln!(
         "report: {} ({}, {} kB)",
-        index.display(),
+        pilot_engine::fmt::terminal_path(&index),
         pilot_engine::fmt::counted(inputs.results.len(), "bench", "benches"),
         html.len().div_ceil(1024)
     );
@@ -247,7 +247,10 @@ fn read_history(
             (with, location.shown())
         }
         Err(e) => {
-            eprintln!("warning: the history is left out of the report: {e:#}");
+            eprintln!(
+                "warning: the history is left out of the report: {}",
+                pilot_engine::fmt::terminal_lines(&format!("{e:#}"))
+            );
             (Vec::new(), String::new())
         }
     }
@@ -285,12 +288,14 @@ fn open(index: &Path) {
     match status {
         Ok(s) if s.success() => {}
         Ok(s) => eprintln!(
-            "could not open the report (`{opener}` exited with {s}): open `{}` in a browser",
-            index.display()
+            "could not open the report (`{}` exited with {s}): open `{}` in a browser",
+            opener,
+            pilot_engine::fmt::terminal_path(index)
         ),
         Err(e) => eprintln!(
-            "could not open the report (`{opener}`: {e}): open `{}` in a browser",
-            index.display()
+            "could not open the report (`{}`: {e}): open `{}` in a browser",
+            opener,
+            pilot_engine::fmt::terminal_path(index)
         ),
     }
 }

@@ -29,6 +29,21 @@ pub fn cargo_pilot(exe: &str) -> std::process::Command {
     cmd
 }
 
+/// Standard output as a pipe whose reader has already closed it, as `| head -1` leaves it once
+/// it has its line: every write to it fails with `EPIPE`.
+#[cfg(unix)]
+#[allow(dead_code)]
+pub fn closed_pipe() -> std::process::Stdio {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: pipe(2) opened both descriptors, and each is owned once, here.
+    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(reader);
+    std::process::Stdio::from(writer)
+}
+
 /// A finished command's standard output, then its standard error, for failure messages.
 #[allow(dead_code)]
 pub fn text(o: &std::process::Output) -> String {
@@ -79,8 +94,7 @@ pub fn command_line(words: &[&str]) -> String {
 }
 
 /// The statuses a result may have (`pilot::schema`'s list), as a regular expression.
-const STATUSES: &str =
-    "ok|time cap|out of reach|settled|no steady state|below clock resolution|unresolved|failed";
+const STATUSES: &str = "ok|time cap|out of reach|settled|no steady state|below clock resolution|below shell resolution|unresolved|failed";
 
 /// The output of a timed run with what a real measurement makes vary from run to run redacted,
 /// and its shape (the lines, the columns, the words) kept:

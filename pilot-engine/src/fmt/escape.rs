@@ -36,6 +36,24 @@ pub fn terminal(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` of one or more lines (a message or an error's chain, which may hold names) as
+/// [`terminal`] shows it, its line breaks kept: every other control character and
+/// bidirectional control is written as its escape. A name alone goes through [`terminal`],
+/// where a line break is escaped too (a name cannot start a line of its own). Time: O(n).
+pub fn terminal_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && is_control(c)) {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<Cow<'_, str>> = text.split('\n').map(terminal).collect();
+    Cow::Owned(lines.join("\n"))
+}
+
+/// A path as [`terminal`] shows it (`path.display()`, its control characters escaped): a
+/// folder's name is the user's, and may hold anything but `/`. Time: O(n).
+pub fn terminal_path(path: &std::path::Path) -> String {
+    terminal(&path.display().to_string()).into_owned()
+}
+
 /// `text` as a Markdown code span in a table cell: control characters escaped as for
 /// [`terminal`] (a line break would end the row), `|` as `\|` (GitHub's tables split cells on
 /// it even inside code), and a fence of backticks one longer than the longest run of them in
@@ -90,6 +108,20 @@ mod tests {
         assert_eq!(terminal("\u{7f}"), "\\u{7f}");
         assert_eq!(terminal("µs ± 1%"), "µs ± 1%");
         assert_eq!(terminal("a\u{202e}b\u{2066}"), "a\\u{202e}b\\u{2066}");
+    }
+
+    #[test]
+    fn lines_keep_their_breaks_and_lose_their_escapes() {
+        assert!(matches!(terminal_lines("a\nb"), Cow::Borrowed("a\nb")));
+        assert_eq!(
+            terminal_lines("error: `\u{1b}]0;title\u{7}x`\n  caused by: \u{9b}31m"),
+            "error: `\\u{1b}]0;title\\u{7}x`\n  caused by: \\u{9b}31m"
+        );
+        assert_eq!(terminal_lines("a\r\nb\t"), "a\\r\nb\\t");
+        assert_eq!(
+            terminal_path(std::path::Path::new("/tmp/\u{1b}[2J/x")),
+            "/tmp/\\u{1b}[2J/x"
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 mod escape;
 mod paint;
 
-pub use escape::{csv_text, markdown_code, terminal};
+pub use escape::{csv_text, markdown_code, terminal, terminal_lines, terminal_path};
 pub use paint::{ColorChoice, Paint};
 
 /// A mean time per unit with its interval's half-width relative to it: `84.90 µs ± 0.97%`.

@@ -28,7 +28,8 @@ impl LiveProgress {
                 ProgressStyle::with_template("{spinner} {prefix:.bold} {wide_msg}")
                     .expect("a valid template"),
             );
-            bar.set_prefix(name.to_string());
+            // A name is shown, never obeyed: indicatif draws the prefix as it is.
+            bar.set_prefix(crate::fmt::terminal(name).into_owned());
             bar.set_message("calibrating…");
             // No steady tick: it would draw from a thread of its own while the workload is
             // measured. The spinner moves with each update, between rounds.
@@ -56,7 +57,7 @@ impl LiveProgress {
     /// Shows a free-form status, e.g. a group's cycle count.
     pub fn message(&mut self, msg: &str) {
         if let Some(bar) = &self.bar {
-            bar.set_message(msg.to_string());
+            bar.set_message(crate::fmt::terminal(msg).into_owned());
             bar.tick();
         }
     }

@@ -52,7 +52,7 @@ pub fn bencher_lines(documents: &[ResultDoc]) -> String {
         };
         out.push_str(&format!(
             "test {} ... bench: {:>11} ns/iter (+/- {})\n",
-            d.name,
+            crate::fmt::terminal(&d.name),
             thousands(mean.round() as u64),
             thousands(((high - low) / 2.0).round() as u64)
         ));

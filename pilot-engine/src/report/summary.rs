@@ -16,7 +16,7 @@ use crate::fmt::Paint;
 use crate::schema::ResultDoc;
 
 /// Statuses the summary explains, with what they mean (the remedy is [`status_advice`]'s).
-const STATUSES: [(&str, &str); 5] = [
+const STATUSES: [(&str, &str); 6] = [
     (
         "failed",
         "the bench panicked or returned an error: its line says why",
@@ -33,6 +33,11 @@ const STATUSES: [(&str, &str); 5] = [
     (
         "below clock resolution",
         "the units are shorter than the clock resolves",
+    ),
+    (
+        "below shell resolution",
+        "the program's runs were mostly shorter than the shell's start-up time subtracted from \
+         each: its time cannot be told from 0 through the shell, and has no estimate",
     ),
     (
         "unresolved",
@@ -102,6 +107,9 @@ fn status_advice(status: &str, ctx: &Context) -> Option<String> {
             "time more work per unit, or use the micro form (`b.iter`), which batches iterations"
                 .into(),
         ),
+        "below shell resolution" => {
+            Some("run the command without a shell (-N), or give each run more work".into())
+        }
         "unresolved" => Some("raise the top of the work range, or the time cap".into()),
         _ => None,
     }

@@ -31,7 +31,7 @@ mod outcome;
 mod results;
 
 pub use outcome::{LineStyle, line, print_outcome, row};
-pub use results::{compare_results, compare_with_baseline, load_baseline, save_result};
+pub use results::{Saved, compare_results, compare_with_baseline, load_baseline, save_result};
 
 /// A benchmark run of this binary: where its results go, what it has measured so far.
 pub(super) struct Run<'a> {
@@ -120,13 +120,13 @@ fn print_header(args: &Args, announce: &Announce, clock: ClockInfo, speed: &Mach
         ),
         None => "benches as they are announced".to_string(),
     };
-    println!(
+    crate::outln!(
         "\nrunning {count}; {}\n{}",
         clock_line(clock),
         speed.describe(args.confidence.unwrap_or(0.95))
     );
     if let Some(cost) = crate::allocations::counting_cost() {
-        println!(
+        crate::outln!(
             "allocations: counted by pilot::CountingAlloc on each unit's thread, {cost:.2} ns \
              per allocation"
         );
@@ -204,16 +204,16 @@ impl<'a> Run<'a> {
         let valgrind = match args.instructions.then(Valgrind::find).transpose() {
             Ok(v) => v,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", crate::fmt::terminal_lines(&e));
                 return Err(ExitCode::FAILURE);
             }
         };
         let base = load_baseline(&root, args.baseline.as_deref(), &target).map_err(|e| {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             ExitCode::FAILURE
         })?;
         let clock = measure_clock_of(args).map_err(|e| {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             ExitCode::FAILURE
         })?;
         // What counting an allocation costs is measured now, at the start, outside any unit.
@@ -227,20 +227,20 @@ impl<'a> Run<'a> {
             print_header(args, &announce, clock, &speed);
         }
         for w in speed_warnings {
-            println!("warning: {}", crate::fmt::terminal(&w));
+            crate::outln!("warning: {}", crate::fmt::terminal(&w));
         }
         let start_checks = start_checks(&machine, &announce);
         if verbose {
-            print!("{}", crate::checks::system::describe(&start_checks));
+            crate::out!("{}", crate::checks::system::describe(&start_checks));
         }
         if !args.no_sampling && crate::checks::sampler::Sampler::start().is_none() {
-            println!(
+            crate::outln!(
                 "machine state: not sampled (this system has no /proc/stat to read); \
                  busy-machine, steal, throttling and saturated-device checks are off"
             );
         }
         let log = RunLog::start(args, &root, &target, &started).map_err(|e| {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             ExitCode::FAILURE
         })?;
         let baseline_flag = args.baseline.is_some() || args.save_baseline.is_some();
@@ -270,7 +270,10 @@ impl<'a> Run<'a> {
             if announce.count.is_none_or(|(n, _)| n > 0)
                 && store::baselines_dir(&run.root).join(name).is_dir()
             {
-                println!("baseline `{name}` exists: the results of these benches replace its own");
+                crate::outln!(
+                    "baseline `{}` exists: the results of these benches replace its own",
+                    crate::fmt::terminal(name)
+                );
             }
         }
         Ok((run, base))
@@ -403,9 +406,9 @@ impl Run<'_> {
         let Some(doc) = self.log.resumed(b, &self.root, &self.target, config) else {
             return false;
         };
-        println!(
+        crate::outln!(
             "{}: finished by the interrupted run, not measured again",
-            b.name
+            crate::fmt::terminal(&b.name)
         );
         self.rows.push(crate::report::row_of_document(&doc, false));
         self.documents.push(doc);
@@ -559,6 +562,7 @@ impl Run<'_> {
             name,
             doc,
             self.args.save_baseline.as_deref(),
-        );
+        )
+        .failed;
     }
 }

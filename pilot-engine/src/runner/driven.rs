@@ -176,22 +176,22 @@ impl State {
         if std::env::var_os("PILOT_PROBE").is_some() {
             // `cargo pilot` asks whether this is a pilot binary; announced benches are in no
             // pilot group, so `PILOT_PROBE=groups` lists none.
-            println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+            crate::outln!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
             std::process::exit(0);
         }
         let args = match args().and_then(|a| cli::parse(a, |k| std::env::var(k).ok())) {
             Ok(a) => a,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", crate::fmt::terminal_lines(&e));
                 std::process::exit(2);
             }
         };
         if args.mode == Mode::Help {
-            print!("{}", cli::help(pilot_settings::SETTINGS, syntax));
+            crate::out!("{}", cli::help(pilot_settings::SETTINGS, syntax));
             std::process::exit(0);
         }
         let usage = |e: String| -> ! {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             std::process::exit(2);
         };
         let selection = Selection::new(&args, syntax).unwrap_or_else(|e| usage(e));
@@ -200,7 +200,7 @@ impl State {
             .as_deref()
             .map(|p| Pairing::new(p).unwrap_or_else(|e| usage(e)));
         if args.mode == Mode::Test {
-            println!("\nrunning benches as they are announced");
+            crate::outln!("\nrunning benches as they are announced");
         }
         State {
             args: Box::leak(Box::new(args)),
@@ -224,11 +224,14 @@ impl State {
     fn bench(&mut self, announced: &Announced<'_>, body: &mut dyn FnMut(&mut Bencher)) {
         let name = announced.name;
         if !self.names.insert(name.to_string()) {
-            eprintln!("error: two benches are named `{name}`; give one another name");
+            eprintln!(
+                "error: two benches are named `{}`; give one another name",
+                crate::fmt::terminal(name)
+            );
             std::process::exit(2);
         }
         if let Err(e) = store::check_names([name]) {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             std::process::exit(2);
         }
         if !self.selection.selects(name, false) {
@@ -237,7 +240,11 @@ impl State {
         }
         let b = registration(announced);
         if let Err(e) = super::config::check_session_config(self.args, b.def) {
-            eprintln!("error: bench `{name}`: {e}");
+            eprintln!(
+                "error: bench `{}`: {}",
+                crate::fmt::terminal(name),
+                crate::fmt::terminal_lines(&e)
+            );
             std::process::exit(2);
         }
         if self.stopped {
@@ -262,7 +269,9 @@ impl State {
             return;
         }
         match self.args.mode {
-            Mode::List | Mode::ListTerse => println!("{}: benchmark", crate::fmt::terminal(name)),
+            Mode::List | Mode::ListTerse => {
+                crate::outln!("{}: benchmark", crate::fmt::terminal(name))
+            }
             Mode::Test => self.test(&b, body),
             Mode::Child => {
                 if self.child.is_some() {
@@ -293,10 +302,10 @@ impl State {
         match outcome {
             Ok(()) => {
                 self.passed += 1;
-                println!("test {} ... ok", crate::fmt::terminal(&b.name));
+                crate::outln!("test {} ... ok", crate::fmt::terminal(&b.name));
             }
             Err(msg) => {
-                println!("test {} ... FAILED", crate::fmt::terminal(&b.name));
+                crate::outln!("test {} ... FAILED", crate::fmt::terminal(&b.name));
                 self.failures.push((b.name.clone(), msg));
                 self.stopped = self.args.fail_fast;
             }
@@ -341,7 +350,7 @@ impl State {
         let pattern = self.args.compare_across.as_deref().unwrap_or_default();
         for c in &comparisons {
             if let [alone] = c[..] {
-                println!(
+                crate::outln!(
                     "`{}` has no partner under --compare-across `{}` (no other bench's id is \
                      the same once its matches are set aside): measured alone",
                     crate::fmt::terminal(&benches[alone].name),
@@ -395,7 +404,23 @@ impl State {
 
     fn finish(mut self) -> ExitCode {
         self.flush_group();
+        let paired = !self.deferred.is_empty();
         self.measure_deferred();
+        if let (Mode::Bench, Some(pattern), false) = (
+            self.args.mode,
+            self.args.compare_across.as_deref(),
+            paired || self.benches.is_empty(),
+        ) {
+            // Exit code 0 all the same, as for a filter: cargo gives every bench target the
+            // same flags, and one target whose ids the pattern does not name is no mistake.
+            // What was asked for did not happen, though, and is said.
+            eprintln!(
+                "pilot: --compare-across `{}` matched no bench (of {} measured): nothing was \
+                 compared across groups",
+                crate::fmt::terminal(pattern),
+                self.benches.len()
+            );
+        }
         if self.benches.is_empty() && self.selection.by_name() && self.args.mode != Mode::Child {
             // Exit code 0 all the same: cargo gives every bench target the same filters, and
             // one target without a match is no mistake (`cargo pilot bench`, which sees them
@@ -406,7 +431,7 @@ impl State {
         match self.args.mode {
             Mode::List | Mode::ListTerse => {
                 if self.args.mode == Mode::List {
-                    println!(
+                    crate::outln!(
                         "\n{}",
                         crate::fmt::counted(selected.len(), "benchmark", "benchmarks")
                     );
@@ -415,12 +440,16 @@ impl State {
             }
             Mode::Test => {
                 if !self.failures.is_empty() {
-                    println!("\nfailures:");
+                    crate::outln!("\nfailures:");
                     for (name, msg) in &self.failures {
-                        println!("    {name}: {msg}");
+                        crate::outln!(
+                            "    {}: {}",
+                            crate::fmt::terminal(name),
+                            crate::fmt::terminal_lines(msg)
+                        );
                     }
                 }
-                println!(
+                crate::outln!(
                     "\ntest result: {}. {} passed; {} failed; 0 ignored; 0 measured; {} \
                      filtered out; finished in {:.2}s\n",
                     if self.failures.is_empty() {

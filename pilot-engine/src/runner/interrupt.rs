@@ -38,6 +38,6 @@ pub(super) fn report(results: &std::path::Path) {
     eprintln!(
         "\ninterrupted: the benches finished so far are saved in `{}`; run again with --resume \
          to measure only the rest",
-        results.display()
+        crate::fmt::terminal_path(results)
     );
 }

@@ -18,6 +18,12 @@ use crate::cli::{self, Args, FilterSyntax, Mode};
 use crate::entry::BenchDef;
 use crate::store::result::Rate;
 
+/// The variable `cargo pilot` sets when it lists a binary's benches (`--list --format
+/// terse`): a front end that prints its own listing instead of the engine's (pilot-divan
+/// prints divan's, whose ids leave thread counts out) prints the engine's, pilot's bench names,
+/// one per thread count: what `cargo pilot` runs with `--exact` and finds results under.
+pub const LIST_NAMES: &str = "PILOT_LIST_NAMES";
+
 /// One bench of the list.
 pub struct Listed {
     /// The bench's full name, unique in the binary: its results are saved under it, and a
@@ -52,18 +58,18 @@ pub fn main(
 ) -> ExitCode {
     if std::env::var_os("PILOT_PROBE").is_some() {
         // Listed benches are in none of pilot's groups: `PILOT_PROBE=groups` lists none.
-        println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+        crate::outln!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
         return ExitCode::SUCCESS;
     }
     let args = match argv.and_then(|a| cli::parse(a, |k| std::env::var(k).ok())) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             return ExitCode::from(2);
         }
     };
     if args.mode == Mode::Help {
-        print!(
+        crate::out!(
             "{}",
             cli::help(pilot_settings::SETTINGS, FilterSyntax::Regex)
         );
@@ -74,7 +80,7 @@ pub fn main(
     let selection = match super::Selection::new(&args, FilterSyntax::Regex) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             return ExitCode::from(2);
         }
     };

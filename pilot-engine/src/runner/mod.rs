@@ -42,8 +42,8 @@ use registry::{Bench, registered};
 pub use crate::cli::FilterSyntax;
 pub use across::Pairing;
 pub use bench::{
-    LineStyle, compare_results, compare_with_baseline, line, load_baseline, print_outcome, row,
-    save_result,
+    LineStyle, Saved, compare_results, compare_with_baseline, line, load_baseline, print_outcome,
+    row, save_result,
 };
 pub use group::{
     MEMBER_MAX_ROUND, few_rounds_note, group_config, group_doc, group_report, rank_sessions,
@@ -79,18 +79,18 @@ pub fn main_with(debug_build: bool, syntax: FilterSyntax) -> ExitCode {
     let args = match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             return ExitCode::from(2);
         }
     };
     if args.mode == Mode::Help {
-        print!("{}", cli::help(pilot_settings::SETTINGS, syntax));
+        crate::out!("{}", cli::help(pilot_settings::SETTINGS, syntax));
         return ExitCode::SUCCESS;
     }
     let selection = match Selection::new(&args, syntax) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             return ExitCode::from(2);
         }
     };
@@ -124,7 +124,11 @@ fn run(
     }
     for b in &selected {
         if let Err(e) = config::check_session_config(args, b.def) {
-            eprintln!("error: bench `{}`: {e}", b.name);
+            eprintln!(
+                "error: bench `{}`: {}",
+                crate::fmt::terminal(&b.name),
+                crate::fmt::terminal_lines(&e)
+            );
             return ExitCode::from(2);
         }
     }
@@ -142,11 +146,11 @@ fn run(
 /// Answers `cargo pilot`'s question whether this is a pilot binary (`PILOT_PROBE` set): its
 /// version, and with `PILOT_PROBE=groups` the group members too.
 fn answer_probe(probe: &std::ffi::OsStr) -> ExitCode {
-    println!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
+    crate::outln!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
     if probe == "groups" {
         for b in registered() {
             if let Some(group) = &b.group {
-                println!("group\t{group}\t{}", b.name);
+                crate::outln!("group\t{group}\t{}", b.name);
             }
         }
     }
@@ -162,13 +166,17 @@ fn check_names(benches: &[Bench]) -> Result<(), ExitCode> {
             eprintln!(
                 "error: two benches are named `{}` ({}:{} and {}:{}); rename one with \
                  #[pilot::bench(name = \"...\")]",
-                b.name, first.def.file, first.def.line, b.def.file, b.def.line
+                crate::fmt::terminal(&b.name),
+                crate::fmt::terminal(first.def.file),
+                first.def.line,
+                crate::fmt::terminal(b.def.file),
+                b.def.line
             );
             return Err(ExitCode::from(2));
         }
     }
     if let Err(e) = crate::store::check_names(benches.iter().map(|b| b.name.as_str())) {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", crate::fmt::terminal_lines(&e));
         return Err(ExitCode::from(2));
     }
     Ok(())
@@ -177,10 +185,10 @@ fn check_names(benches: &[Bench]) -> Result<(), ExitCode> {
 /// `--list`: the selected benches, one line each, with their count unless `--format terse`.
 fn list(args: &cli::Args, selected: &[&Bench]) -> ExitCode {
     for b in selected {
-        println!("{}: benchmark", crate::fmt::terminal(&b.name));
+        crate::outln!("{}: benchmark", crate::fmt::terminal(&b.name));
     }
     if args.mode == Mode::List {
-        println!(
+        crate::outln!(
             "\n{}",
             crate::fmt::counted(selected.len(), "benchmark", "benchmarks")
         );

@@ -31,7 +31,7 @@ impl RunLog {
         if args.resume {
             match earlier(&path)? {
                 Some(p) if !p.finished => {
-                    println!(
+                    crate::outln!(
                         "resuming the run started {}: {} already done",
                         p.started,
                         crate::fmt::counted(p.done.len(), "bench", "benches")
@@ -39,9 +39,9 @@ impl RunLog {
                     resumable = p.done;
                 }
                 Some(_) => {
-                    println!("nothing to resume (the last run finished): running every bench")
+                    crate::outln!("nothing to resume (the last run finished): running every bench")
                 }
-                None => println!("nothing to resume (no earlier run): running every bench"),
+                None => crate::outln!("nothing to resume (no earlier run): running every bench"),
             }
         }
         let log = RunLog {
@@ -70,10 +70,10 @@ impl RunLog {
         let doc = store::read_result(&store::latest_path(root, target, &b.name)).ok()?;
         let now = store::result::config_doc(config);
         if doc.config != now {
-            println!(
+            crate::outln!(
                 "{}: finished by the interrupted run under other settings (ci {}, confidence \
                  {}, max-time {} s, min-time {} s); measured again",
-                b.name,
+                crate::fmt::terminal(&b.name),
                 doc.config.ci,
                 doc.config.confidence,
                 doc.config.max_time,
@@ -113,7 +113,10 @@ impl RunLog {
         };
         let bytes = serde_json::to_vec_pretty(&doc).expect("documents serialise");
         if let Err(e) = crate::files::write_atomic(&self.path, &bytes) {
-            eprintln!("warning: failed to write `{}`: {e}", self.path.display());
+            eprintln!(
+                "warning: failed to write `{}`: {e}",
+                crate::fmt::terminal_path(&self.path)
+            );
         }
     }
 }

@@ -28,7 +28,7 @@ pub(super) fn test_mode(
             .filter(|b| b.def.options.ignore && selection.selects(&b.name, false))
             .collect()
     };
-    println!(
+    crate::outln!(
         "\nrunning {}",
         crate::fmt::counted(selected.len() + shown_ignored.len(), "bench", "benches")
     );
@@ -38,10 +38,10 @@ pub(super) fn test_mode(
         match &outcome {
             Ok(()) => {
                 passed += 1;
-                println!("test {} ... ok", crate::fmt::terminal(&b.name));
+                crate::outln!("test {} ... ok", crate::fmt::terminal(&b.name));
             }
             Err(msg) => {
-                println!("test {} ... FAILED", crate::fmt::terminal(&b.name));
+                crate::outln!("test {} ... FAILED", crate::fmt::terminal(&b.name));
                 failed.push((b.name.clone(), msg.clone()));
                 if args.fail_fast {
                     break;
@@ -50,15 +50,15 @@ pub(super) fn test_mode(
         }
     }
     for b in &shown_ignored {
-        println!("test {} ... ignored", crate::fmt::terminal(&b.name));
+        crate::outln!("test {} ... ignored", crate::fmt::terminal(&b.name));
     }
     if !failed.is_empty() {
-        println!("\nfailures:");
+        crate::outln!("\nfailures:");
         for (name, msg) in &failed {
-            println!("    {name}: {msg}");
+            crate::outln!("    {name}: {msg}");
         }
     }
-    println!(
+    crate::outln!(
         "\ntest result: {}. {passed} passed; {} failed; {} ignored; 0 measured; {} filtered out; \
          finished in {:.2}s\n",
         if failed.is_empty() { "ok" } else { "FAILED" },

@@ -9,13 +9,14 @@ use super::MachineDoc;
 pub const RESULT_SCHEMA: &str = "pilot.result/1";
 
 /// The statuses a result may have, as written.
-pub const STATUSES: [&str; 8] = [
+pub const STATUSES: [&str; 9] = [
     "ok",
     "time cap",
     "out of reach",
     "settled",
     "no steady state",
     "below clock resolution",
+    "below shell resolution",
     "unresolved",
     "failed",
 ];
@@ -35,8 +36,10 @@ pub struct ResultDoc {
     pub form: String,
     /// How the session ended: one of [`STATUSES`].
     pub status: String,
-    /// Why the bench failed, when it did; for a program (`cargo pilot run`) whose session was
-    /// cut at its time cap, the command that was killed.
+    /// Why the bench failed, when it did; below a resolution, which one (the clock's smallest
+    /// step, or the uncertainty of a program's subtracted shell start-up); for a program
+    /// (`cargo pilot run`) whose session was cut at its time cap, the command that was
+    /// killed.
     #[serde(default)]
     pub status_detail: Option<String>,
     /// The performance indices: `time` first, `throughput` when the bench names a unit.

@@ -134,6 +134,7 @@ fn a_result_of_every_status_reads_back_unchanged_and_valid() {
         Status::TimeCap,
         Status::NoSteadyState,
         Status::BelowResolution,
+        Status::BelowShellResolution("within the shell's start-up".into()),
         Status::Unresolved,
         Status::Failed("boom".into()),
     ];
@@ -148,6 +149,21 @@ fn a_result_of_every_status_reads_back_unchanged_and_valid() {
     assert_eq!(
         result_doc(Status::Failed("boom".into())).status_detail,
         Some("boom".into())
+    );
+    // Below a resolution, the document says which, and how fine it is.
+    assert_eq!(
+        result_doc(Status::BelowShellResolution(
+            "within the shell's start-up".into()
+        ))
+        .status_detail,
+        Some("within the shell's start-up".into())
+    );
+    assert_eq!(
+        result_doc(Status::BelowResolution).status_detail.as_deref(),
+        Some(
+            "most unit readings were 0 ns: the units are shorter than the clock's resolution \
+             of 1.000 ns"
+        )
     );
 }
 

@@ -31,6 +31,7 @@ use crate::stats::regression::WpsFit;
 pub(crate) use reach::MachinePart;
 pub(crate) use stopping::Session;
 pub(crate) use warmup::WarmUpClass;
+pub use warnings::ZERO_READINGS;
 pub(crate) use warnings::{Drift, drift_check, unresolved_warning};
 
 /// What one round of the workload produced.
@@ -172,8 +173,14 @@ pub enum Status {
     /// Most rounds had no dominant stable phase: the workload never settled.
     NoSteadyState,
     /// Most unit readings were 0 ns: the units are shorter than the clock resolves, and no
-    /// amount of rounds makes the estimate meaningful.
+    /// amount of rounds makes the estimate meaningful. When every stable reading was 0 there is
+    /// no estimate at all (a time of 0 is no time).
     BelowResolution,
+    /// A program's runs (`cargo pilot run`) were mostly shorter than the shell's start-up time
+    /// that is subtracted from each, or its time is within that start-up's uncertainty: the
+    /// time cannot be told from 0 through the shell, and there is no estimate. The detail
+    /// says the start-up time and the resolution it leaves.
+    BelowShellResolution(String),
     /// A readings-only fit found no positive time per unit: the rounds' durations did not
     /// grow with their work amounts (noise swamped the work, or the range is too narrow).
     /// There is no estimate to report; it is not a failure of the workload.
@@ -195,6 +202,7 @@ impl Status {
             Status::Settled => "settled",
             Status::NoSteadyState => "no steady state",
             Status::BelowResolution => "below clock resolution",
+            Status::BelowShellResolution(_) => "below shell resolution",
             Status::Unresolved => "unresolved",
             Status::Failed(_) => "failed",
             Status::Interrupted => "interrupted",

@@ -393,6 +393,16 @@ impl<'a> Session<'a> {
                 readings.warnings.push(unresolved_warning(e.mean, e.rounds));
                 (Status::Unresolved, None, Some(e))
             }
+            // Every stable reading was 0 ns (a clock too coarse, or a program's runs all
+            // shorter than the start-up subtracted from them): a mean of 0 is no time, and a
+            // document holding it could not be read back.
+            Some(e) if !readings_only && e.mean <= 0.0 => {
+                let status = match status {
+                    Status::Failed(msg) => Status::Failed(msg),
+                    _ => Status::BelowResolution,
+                };
+                (status, None, None)
+            }
             e => (status, e, None),
         };
         readings.finish_warnings(&status, estimate.as_ref());

@@ -7,6 +7,11 @@ use super::{Estimate, Status};
 use crate::checks::{Kind, check, figure};
 use crate::schema::CheckDoc;
 
+/// What the warning about readings of 0 ns says of them, after their count: the clock is too
+/// coarse for the units. (`cargo pilot run` knows better where a program's runs read 0: the
+/// shell's start-up subtracted from them.)
+pub const ZERO_READINGS: &str = "unit readings are 0 ns: units are shorter than the clock resolves";
+
 /// How much the outliers may move the mean before the outliers check fires.
 const OUTLIER_EFFECT: f64 = 0.01;
 
@@ -23,8 +28,8 @@ impl Readings<'_> {
     pub(super) fn finish_warnings(&mut self, status: &Status, estimate: Option<&Estimate>) {
         if *status == Status::BelowResolution || self.zero_readings * 10 > self.readings.max(1) {
             self.warnings.push(format!(
-                "{} of {} unit readings are 0 ns: units are shorter than the clock resolves; \
-                 time more work per unit (or use the micro form, which batches iterations)",
+                "{} of {} {ZERO_READINGS}; time more work per unit (or use the micro form, which \
+                 batches iterations)",
                 self.zero_readings, self.readings
             ));
         }

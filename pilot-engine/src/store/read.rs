@@ -22,9 +22,10 @@ pub struct SavedResult {
     pub name: String,
     /// The bench target (binary) it belongs to; empty when the document does not say.
     pub target: String,
-    /// `ok`, `time cap`, `no steady state`, `below clock resolution` or `failed`.
+    /// One of [`crate::schema::STATUSES`]: `ok`, `time cap`, `no steady state`, `below clock
+    /// resolution`, `below shell resolution`, `failed`, ….
     pub status: String,
-    /// Why the bench failed, when it did.
+    /// Why the bench failed, when it did; which resolution it is below, when it is.
     pub status_detail: Option<String>,
     /// The time per unit; `None` when the session ended without an estimate.
     pub time: Option<SavedEstimate>,

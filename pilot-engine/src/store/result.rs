@@ -321,7 +321,12 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
         form: r.form.to_string(),
         status: s.status.as_str().to_string(),
         status_detail: match &s.status {
-            Status::Failed(msg) => Some(msg.clone()),
+            Status::Failed(msg) | Status::BelowShellResolution(msg) => Some(msg.clone()),
+            Status::BelowResolution => Some(format!(
+                "most unit readings were 0 ns: the units are shorter than the clock's \
+                 resolution of {}",
+                crate::fmt::format_ns(r.clock.resolution_ns)
+            )),
             _ => None,
         },
         pis,

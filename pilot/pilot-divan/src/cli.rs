@@ -10,10 +10,42 @@ const IGNORED_WITH_VALUE: &[&str] = &[
     "--sample-count",
     "--sample-size",
     "--timer",
-    "--sort",
-    "--sortr",
     "--bytes-format",
 ];
+
+/// How `--list` sorts divan's tree (`--sort ATTRIBUTE`, `--sortr ATTRIBUTE` for descending, or
+/// `DIVAN_SORT`, `DIVAN_SORTR`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Sort {
+    /// Leaves before parents, then by name, then by place (divan's default).
+    #[default]
+    Kind,
+    /// By name, then place, then kind.
+    Name,
+    /// By place, then kind, then name.
+    Location,
+}
+
+impl Sort {
+    /// `kind`, `name` or `location`, as divan's `--sort` takes them; the error names `source`.
+    fn parse(text: &str, source: &str) -> Result<Sort, String> {
+        match text {
+            "kind" => Ok(Sort::Kind),
+            "name" => Ok(Sort::Name),
+            "location" => Ok(Sort::Location),
+            other => Err(format!("{source}: `{other}` is not kind, name or location")),
+        }
+    }
+
+    /// The attributes compared in turn: this one, then the ones that break its ties.
+    pub(crate) fn with_tie_breakers(self) -> [Sort; 3] {
+        match self {
+            Sort::Kind => [Sort::Kind, Sort::Name, Sort::Location],
+            Sort::Name => [Sort::Name, Sort::Location, Sort::Kind],
+            Sort::Location => [Sort::Location, Sort::Kind, Sort::Name],
+        }
+    }
+}
 
 /// What divan's command line says that pilot's runner does not read itself.
 #[derive(Debug, Default, PartialEq)]
@@ -22,6 +54,9 @@ pub(crate) struct DivanFlags {
     pub threads: Option<Vec<usize>>,
     /// `--items-count N` and the like (or their variables): every bench's counters.
     pub counters: CounterSet,
+    /// `--sort` or `--sortr` (the last given wins, as in divan), or their variables: how
+    /// `--list` sorts, and whether descending.
+    pub sort: (Sort, bool),
 }
 
 /// The arguments `args` as pilot's runner reads them, and what divan's flags among them say
@@ -38,6 +73,7 @@ pub(crate) fn translate(
     let mut flags = DivanFlags::default();
     let mut seen_min = false;
     let mut seen_max = false;
+    let mut seen_sort = false;
     let mut it = args.into_iter().peekable();
     while let Some(arg) = it.next() {
         let text = arg.to_string_lossy().into_owned();
@@ -61,6 +97,11 @@ pub(crate) fn translate(
                     it.next();
                 }
             }
+            "--sort" | "--sortr" => {
+                let v = value()?;
+                flags.sort = (Sort::parse(&v, &flag)?, flag == "--sortr");
+                seen_sort = true;
+            }
             "--threads" => {
                 let v = value()?;
                 let counts = flags.threads.get_or_insert_with(Vec::new);
@@ -82,6 +123,15 @@ pub(crate) fn translate(
         t.dedup();
     }
     let var = |name: &str| env(name).filter(|v| !v.trim().is_empty());
+    if !seen_sort {
+        // divan's `--sortr` overrides `--sort`: so do their variables.
+        for (variable, reverse) in [("DIVAN_SORTR", true), ("DIVAN_SORT", false)] {
+            if let Some(v) = var(variable) {
+                flags.sort = (Sort::parse(v.trim(), variable)?, reverse);
+                break;
+            }
+        }
+    }
     if flags.threads.is_none() {
         if let Some(v) = var("DIVAN_THREADS") {
             let mut counts = thread_list(&v, "DIVAN_THREADS")?;
@@ -182,6 +232,30 @@ mod tests {
         assert_eq!(flags.counters.shown(), Some(("B", 64.0)));
         let (args, _) = t(&["--skip-ext-time", "add"], &[]).unwrap();
         assert_eq!(args, ["add"]);
+    }
+
+    #[test]
+    fn sorting_is_read_for_the_list() {
+        assert_eq!(t(&[], &[]).unwrap().1.sort, (Sort::Kind, false));
+        let (args, flags) = t(&["--list", "--sort", "name"], &[]).unwrap();
+        assert_eq!(
+            (args, flags.sort),
+            (vec!["--list".to_string()], (Sort::Name, false))
+        );
+        let flags = t(&["--sort=name", "--sortr", "location"], &[]).unwrap().1;
+        assert_eq!(flags.sort, (Sort::Location, true));
+        let flags = t(&[], &[("DIVAN_SORT", "name"), ("DIVAN_SORTR", "kind")])
+            .unwrap()
+            .1;
+        assert_eq!(flags.sort, (Sort::Kind, true));
+        let flags = t(&["--sort", "location"], &[("DIVAN_SORTR", "name")])
+            .unwrap()
+            .1;
+        assert_eq!(flags.sort, (Sort::Location, false));
+        assert_eq!(
+            t(&["--sort", "size"], &[]).unwrap_err(),
+            "--sort: `size` is not kind, name or location"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use pilot_engine::cli::Args;
+use pilot_engine::cli::{Args, Mode as RunMode};
 use pilot_engine::entry::{BenchBody, BenchDef};
 use pilot_engine::runner::listed::{self, Listed, Table};
 use pilot_engine::store::result::Rate;
@@ -14,6 +14,7 @@ use pilot_engine::store::result::Rate;
 use crate::bencher::{Context, Mode};
 use crate::counter::{BytesCount, BytesFormat, CharsCount, CyclesCount, IntoCounter, ItemsCount};
 use crate::filter::{Filters, Pattern};
+use crate::list;
 use crate::options::BenchOptions;
 use crate::tree::{self, Bench};
 use crate::{Bencher, cli};
@@ -163,7 +164,7 @@ impl Divan {
         let (mut argv, flags) = match cli::translate(given, env) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", pilot_engine::fmt::terminal_lines(&e));
                 return std::process::ExitCode::from(2);
             }
         };
@@ -185,11 +186,12 @@ impl Divan {
         }
         // The filters are divan's (regular expressions): read here, where a bad one is a
         // usage error before anything runs; pilot's runner reads the rest.
-        let filters = match pilot_engine::cli::parse(argv.clone(), env) {
-            Ok(args) => match Filters::of(&args, &self.skips) {
+        let parsed = pilot_engine::cli::parse(argv.clone(), env);
+        let filters = match &parsed {
+            Ok(args) => match Filters::of(args, &self.skips) {
                 Ok(f) => f,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    eprintln!("error: {}", pilot_engine::fmt::terminal_lines(&e));
                     return std::process::ExitCode::from(2);
                 }
             },
@@ -205,6 +207,21 @@ impl Divan {
             ..self.options.clone()
         };
         let benches: &'static [Bench] = BENCHES.get_or_init(|| tree::benches(&overrides));
+        // `--list` as divan prints it: its tree, or its terse lines for cargo-nextest; pilot's
+        // own names (a bench per thread count) when `cargo pilot` asks, or for pilot's probe.
+        let own_list = std::env::var_os("PILOT_PROBE").is_none()
+            && std::env::var_os(listed::LIST_NAMES).is_none();
+        if let (Ok(args), true) = (&parsed, own_list) {
+            let text = match args.mode {
+                RunMode::ListTerse => Some(list::terse(benches, &filters)),
+                RunMode::List => Some(list::painted(benches, &filters, flags.sort.0, flags.sort.1)),
+                _ => None,
+            };
+            if let Some(text) = text {
+                pilot_engine::out!("{text}");
+                return std::process::ExitCode::SUCCESS;
+            }
+        }
         #[cfg(feature = "control")]
         if action != Some(Action::List) && !argv.iter().any(|a| a == "--list") {
             return control_run(benches, &filters);
@@ -249,18 +266,30 @@ fn control_run(benches: &[Bench], filters: &Filters) -> std::process::ExitCode {
         match (called, figures) {
             (Err(_), _) => {
                 failed = true;
-                println!("{}\tpanicked", b.name);
+                pilot_engine::outln!("{}\tpanicked", pilot_engine::fmt::terminal(&b.name));
             }
             (Ok(()), Ok(f)) => {
                 let ns: Vec<String> = f.medians.iter().map(|x| format!("{x:.6}")).collect();
                 match f.at_once {
                     Some(at_once) => {
-                        println!("{}\t{}\tat once {at_once:.2}", b.name, ns.join(" "))
+                        pilot_engine::outln!(
+                            "{}\t{}\tat once {at_once:.2}",
+                            pilot_engine::fmt::terminal(&b.name),
+                            ns.join(" ")
+                        )
                     }
-                    None => println!("{}\t{}", b.name, ns.join(" ")),
+                    None => {
+                        pilot_engine::outln!(
+                            "{}\t{}",
+                            pilot_engine::fmt::terminal(&b.name),
+                            ns.join(" ")
+                        )
+                    }
                 }
             }
-            (Ok(()), Err(why)) => println!("{}\t{why}", b.name),
+            (Ok(()), Err(why)) => {
+                pilot_engine::outln!("{}\t{}", pilot_engine::fmt::terminal(&b.name), why)
+            }
         }
     }
     if failed {

@@ -64,13 +64,22 @@ impl Filters {
 
     /// Whether the bench with divan's id `id` and full name `name`, ignored or not, runs.
     pub(crate) fn selects(&self, id: &str, name: &str, ignored: bool) -> bool {
+        self.matches(id, name) && self.shows(ignored)
+    }
+
+    /// Whether the filters and `--skip` let the bench with divan's id `id` and full name
+    /// `name` through, whether it is ignored or not (divan's `--list` shows it either way).
+    pub(crate) fn matches(&self, id: &str, name: &str) -> bool {
         let hit = |p: &Pattern| matches(p, id) || matches(p, name);
         if self.skip.iter().any(hit) {
             return false;
         }
-        if !self.include.is_empty() && !self.include.iter().any(hit) {
-            return false;
-        }
+        self.include.is_empty() || self.include.iter().any(hit)
+    }
+
+    /// Whether a bench that is `ignored` (or not) runs: only the ignored with `--ignored`,
+    /// all with `--include-ignored`, else the others.
+    pub(crate) fn shows(&self, ignored: bool) -> bool {
         if self.ignored {
             ignored
         } else {

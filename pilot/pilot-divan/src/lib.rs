@@ -23,8 +23,11 @@
 //! type and constant, then the argument value: `sort::slice::sort_unstable::Vec<u8>::1000`.
 //! Filters are divan's: regular expressions over the ids (`cargo bench -- 'add|sub'`), whole ids
 //! with `--exact`, `--skip FILTER`, `--ignored`, `--include-ignored`. The binary speaks
-//! libtest's protocol: `cargo test --benches` runs each bench once, `--list` lists the ids (one
-//! `ID: benchmark` line each, as divan lists them for nextest), nextest runs them.
+//! libtest's protocol: `cargo test --benches` runs each bench once, `--list --format terse`
+//! lists the ids (one `ID: benchmark` line each, an argument's value each, as divan lists them
+//! for nextest), nextest runs them; `--list` prints divan's tree (the crate, its modules and
+//! groups, generic functions over their types, `├─ ` and `╰─ ` before each name, `(ignored)`
+//! beside an ignored bench).
 //!
 //! A function with several thread counts (`threads = [1, 4]`) is one bench per count, with
 //! `::t=N` after its id (divan measures the counts under one id and shows them as `t=N` below
@@ -47,7 +50,7 @@
 //! | `with_inputs` + `bench_values`, `bench_local_values` | pilot's `iter_batched` (inputs made, outputs dropped, outside the timing) |
 //! | `with_inputs` + `bench_refs`, `bench_local_refs` | pilot's `iter_batched_ref` |
 //! | `AllocProfiler` | pilot's `CountingAlloc` under divan's name: allocations and bytes per iteration become performance indices with intervals, beside time (the thread running the iteration is counted) |
-//! | `--timer`, `--sort`, `--sortr`, `--color` values of divan's | `--timer`, `--sort`, `--sortr` accepted with no effect; benches run and print in source order; `--color` is pilot's |
+//! | `--timer`, `--sort`, `--sortr`, `--color` values of divan's | `--timer` accepted with no effect; `--sort`, `--sortr` (and `DIVAN_SORT`, `DIVAN_SORTR`) sort `--list`'s tree as divan's do, and benches run and print in source order; `--color` is pilot's |
 //! | `Divan::main`, `run_benches`, `test_benches`, `list_benches`; `Divan::default()` without `from_args` | as in divan: without `from_args`/`config_with_args` the command line is not read and the benches are measured |
 //!
 //! # Checking a figure
@@ -82,6 +85,7 @@ pub mod counter;
 mod divan;
 mod entry;
 mod filter;
+mod list;
 mod options;
 mod threads;
 mod tree;

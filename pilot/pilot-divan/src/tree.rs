@@ -21,6 +21,13 @@ pub(crate) struct Bench {
     pub id: String,
     /// The id, with `::t=N` when the function runs on several thread counts.
     pub name: String,
+    /// The id's parts without the argument: the crate, modules (or groups), the function, a
+    /// generic function's type, and the bench's own part last (divan's tree, `--list`).
+    pub path: Vec<String>,
+    /// The argument's name (`args = …`), the id's last part.
+    pub arg: Option<String>,
+    /// Whether the bench's own part is a constant of a generic function (sorted by value).
+    pub konst: bool,
     pub call: Call,
     /// Threads the routine runs on at once.
     pub threads: usize,
@@ -28,6 +35,7 @@ pub(crate) struct Bench {
     pub options: BenchOptions,
     pub file: &'static str,
     pub line: u32,
+    pub col: u32,
 }
 
 /// How a bench's function is called.
@@ -87,20 +95,26 @@ pub(crate) fn benches(overrides: &BenchOptions) -> Vec<Bench> {
             debug_assert!(generic || path.len() == parents.len());
             path.push(leaf);
             let id = path.join("::");
-            let calls: Vec<(String, Call)> = match instance.runner {
-                Runner::Plain(f) => vec![(id, Call::Plain(f))],
+            let calls: Vec<(String, Option<String>, Call)> = match instance.runner {
+                Runner::Plain(f) => vec![(id, None, Call::Plain(f))],
                 Runner::Args(make) => {
                     let runner = make();
                     runner
                         .names
                         .iter()
                         .enumerate()
-                        .map(|(i, arg)| (format!("{id}::{arg}"), Call::Args(runner, i)))
+                        .map(|(i, arg)| {
+                            (
+                                format!("{id}::{arg}"),
+                                Some(arg.to_string()),
+                                Call::Args(runner, i),
+                            )
+                        })
                         .collect()
                 }
             };
             let counts = thread_counts(options.threads.as_deref());
-            for (id, call) in calls {
+            for (id, arg, call) in calls {
                 for &threads in &counts {
                     let name = if counts.len() > 1 {
                         format!("{id}::t={threads}")
@@ -110,11 +124,15 @@ pub(crate) fn benches(overrides: &BenchOptions) -> Vec<Bench> {
                     out.push(Bench {
                         id: id.clone(),
                         name,
+                        path: path.clone(),
+                        arg: arg.clone(),
+                        konst: instance.konst.is_some(),
                         call,
                         threads,
                         options: options.clone(),
                         file: entry.file,
                         line: entry.line,
+                        col: entry.col,
                     });
                 }
             }

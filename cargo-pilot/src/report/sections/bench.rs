@@ -72,7 +72,7 @@ fn bench_heading(
     };
     format!(
         "<article class=\"bench\" id=\"bench-{id}\"><h3>{}</h3>\n<p class=\"meta\"><b>{}</b> \
-         {} ({}% confidence){}{} · status <b>{}</b> · {} rounds · {} readings, {} removed as \
+         {} ({}% confidence){}{} · status <b>{}</b>{} · {} rounds · {} readings, {} removed as \
          non-stable{}</p>\n<div class=\"row\">",
         escape(full),
         escape(&estimate),
@@ -81,6 +81,10 @@ fn bench_heading(
         with_interruptions,
         allocations,
         escape(&r.status),
+        // Why it failed, or which resolution it is below: the reason a time is missing.
+        r.status_detail
+            .as_deref()
+            .map_or(String::new(), |d| format!(" ({})", escape_inline(d))),
         r.rounds.len(),
         r.readings,
         r.removed_readings,

@@ -27,7 +27,7 @@ impl Run<'_> {
         self.rows.sort_by_key(|r| position(&r.name));
         self.documents.sort_by_key(|d| position(&d.name));
         if let Some(w) = self.speed.finish() {
-            println!("warning: {}", crate::fmt::terminal(&w));
+            crate::outln!("warning: {}", crate::fmt::terminal(&w));
         }
         let options = self.compare_options();
         let comparisons = base.map(|base| self.compare(base, selected, &options));
@@ -47,15 +47,15 @@ impl Run<'_> {
             if let Some(cs) = &comparisons {
                 print_comparison(cs, &options, self.baseline_name());
             }
-            print!("{}", self.groups.render());
+            crate::out!("{}", self.groups.render());
         }
         if self.args.output_format == crate::cli::OutputFormat::Bencher {
             // After the table, so that the lines stand together for tools that read them.
-            print!("\n{}", crate::report::bencher_lines(&self.documents));
+            crate::out!("\n{}", crate::report::bencher_lines(&self.documents));
         }
         if let Some(name) = &self.args.save_baseline {
             if let Some(w) = crate::report::weak_baseline(&self.documents, name) {
-                println!("warning: {}", crate::fmt::terminal(&w));
+                crate::outln!("warning: {}", crate::fmt::terminal(&w));
             }
         }
         let regressed = comparisons
@@ -65,7 +65,10 @@ impl Run<'_> {
         if !groups.is_empty() {
             // Where `cargo pilot report` finds them, however this run was started.
             if let Err(e) = store::save_rankings(&self.root, &self.target, &groups, &super::now()) {
-                eprintln!("warning: the groups' rankings were not saved: {e}");
+                eprintln!(
+                    "warning: the groups' rankings were not saved: {}",
+                    crate::fmt::terminal_lines(&e.to_string())
+                );
             }
         }
         if let Some(path) = &self.args.json {
@@ -85,7 +88,10 @@ impl Run<'_> {
             if let Err(e) =
                 crate::files::write_output(Path::new(path), &bytes, crate::files::Existing::Replace)
             {
-                eprintln!("error: failed to write `{path}`: {e}");
+                eprintln!(
+                    "error: failed to write `{}`: {e}",
+                    crate::fmt::terminal(path)
+                );
                 return ExitCode::FAILURE;
             }
         }
@@ -117,7 +123,7 @@ impl Run<'_> {
             .collect();
         let groups = self.groups.render();
         if !rows.is_empty() && (wide || rows.len() > 1 || comparisons.is_some()) {
-            println!(
+            crate::outln!(
                 "\n{}",
                 render_table(&rows, self.confidence, wide, paint).trim_end()
             );
@@ -125,7 +131,7 @@ impl Run<'_> {
                 if wide {
                     print_comparison(cs, options, self.baseline_name());
                 } else {
-                    print!(
+                    crate::out!(
                         "{}",
                         crate::report::change_notes(cs, options, self.baseline_name())
                     );
@@ -133,21 +139,21 @@ impl Run<'_> {
             }
         }
         if !groups.is_empty() {
-            print!("\n{groups}");
+            crate::out!("\n{groups}");
         }
         let mut explained = Explained::load(&self.root);
         let context =
             |d: &crate::schema::ResultDoc| self.contexts.get(&d.name).copied().unwrap_or_default();
         let summary =
             crate::report::summary(&self.documents, &context, &mut explained.kinds, paint);
-        print!("{summary}");
+        crate::out!("{summary}");
         let results = store::results_dir(&self.root).join(&self.target);
         if self.args.verbose {
-            println!("results: {}", results.display());
+            crate::outln!("results: {}", crate::fmt::terminal_path(&results));
         } else if explained.kinds.insert("results".into()) {
-            println!(
+            crate::outln!(
                 "results: {}; {} (--verbose: every column and warning)",
-                results.display(),
+                crate::fmt::terminal_path(&results),
                 self.speed.note()
             );
         }
@@ -193,7 +199,7 @@ fn print_comparison(
     options: &crate::compare::CompareOptions,
     baseline: &str,
 ) {
-    println!(
+    crate::outln!(
         "\ncompared with baseline `{}`:\n{}",
         crate::fmt::terminal(baseline),
         crate::report::comparison_table(cs, options)

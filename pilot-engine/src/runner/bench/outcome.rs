@@ -59,31 +59,36 @@ pub fn line(row: &Row, markers: &[&str], failure: Option<&str>, style: LineStyle
     out
 }
 
-/// Prints bench `row`'s line as it finishes (see [`line()`]); with `style.verbose`, what
-/// recording a unit cost and its warnings in full under it.
+/// Prints bench `row`'s line as it finishes (see [`line()`]), and under it why a program below
+/// the shell's resolution has no time; with `style.verbose`, what recording a unit cost and
+/// its warnings in full.
 pub fn print_outcome(row: &Row, markers: &[&str], s: &SessionResult, style: LineStyle) {
     let failure = match &s.status {
         Status::Failed(msg) => Some(msg.as_str()),
         _ => None,
     };
-    println!("{}", line(row, markers, failure, style));
+    crate::outln!("{}", line(row, markers, failure, style));
+    if let Status::BelowShellResolution(why) = &s.status {
+        // Why there is no time: said whatever the verbosity, as a failure's reason is.
+        crate::outln!("  {}", crate::fmt::terminal(why));
+    }
     if !style.verbose {
         return;
     }
     if let Some(o) = &s.overhead {
-        println!(
+        crate::outln!(
             "  {}",
             overhead_line(o, s.estimate.as_ref().map(|e| e.mean))
         );
     }
     if let Some(a) = &s.allocations {
-        println!(
+        crate::outln!(
             "  {}",
             allocations_line(a, s.estimate.as_ref().map(|e| e.mean))
         );
     }
     for w in &s.warnings {
-        println!("  warning: {}", crate::fmt::terminal(w));
+        crate::outln!("  warning: {}", crate::fmt::terminal(w));
     }
 }
 

@@ -25,10 +25,20 @@ pub fn load_baseline(
     store::read_dir(&dir).map(Some).map_err(|e| e.to_string())
 }
 
+/// What [`save_result`] wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Saved {
+    /// Whether the result is now the latest on disk (what `results:` points to, and what a
+    /// history may record).
+    pub latest: bool,
+    /// The writes refused or failed, each said on standard error.
+    pub failed: usize,
+}
+
 /// Writes `doc` as the latest result of bench `name` of `target`, and into `baseline` when
 /// one is being saved. A document that would not pass the reader's checks is refused (it
 /// would break every later comparison), and a write that fails is an error: either way it is
-/// said on standard error, counted in the number returned, and the file on disk stays as it
+/// said on standard error, counted in [`Saved::failed`], and the file on disk stays as it
 /// was.
 pub fn save_result(
     root: &Path,
@@ -36,30 +46,43 @@ pub fn save_result(
     name: &str,
     doc: &ResultDoc,
     baseline: Option<&str>,
-) -> usize {
+) -> Saved {
     if let Err(e) = doc.validate() {
         eprintln!(
-            "error: `{name}` produced a result pilot cannot read back, so it was not saved (a \
-             bug in pilot): {e}"
+            "error: `{}` produced a result pilot cannot read back, so it was not saved (a bug \
+             in pilot): {}",
+            crate::fmt::terminal(name),
+            crate::fmt::terminal_lines(&e)
         );
-        return 1;
+        return Saved {
+            latest: false,
+            failed: 1,
+        };
     }
     let bytes = serde_json::to_vec_pretty(doc).expect("documents serialise");
-    let mut paths = vec![store::latest_path(root, target, name)];
+    let latest = store::latest_path(root, target, name);
+    let mut paths = vec![latest.clone()];
     if let Some(baseline) = baseline {
         paths.push(store::baseline_path(root, baseline, target, name));
     }
-    let mut failed = 0;
+    let mut saved = Saved {
+        latest: false,
+        failed: 0,
+    };
     for path in paths {
-        if let Err(e) = crate::files::write_atomic(&path, &bytes) {
-            eprintln!(
-                "error: failed to write the result of `{name}` to `{}`: {e}",
-                path.display()
-            );
-            failed += 1;
+        match crate::files::write_atomic(&path, &bytes) {
+            Ok(()) => saved.latest |= path == latest,
+            Err(e) => {
+                eprintln!(
+                    "error: failed to write the result of `{}` to `{}`: {e}",
+                    crate::fmt::terminal(name),
+                    crate::fmt::terminal_path(&path)
+                );
+                saved.failed += 1;
+            }
         }
     }
-    failed
+    saved
 }
 
 /// Compares the results `docs` of `target` (saved as latest under `root`) with the
@@ -74,8 +97,9 @@ pub fn compare_with_baseline(
     baseline: &str,
 ) -> (CompareDoc, bool) {
     let comparisons = compare_results((root, target), docs, base, ran, options);
-    println!(
-        "\ncompared with baseline `{baseline}`:\n{}",
+    crate::outln!(
+        "\ncompared with baseline `{}`:\n{}",
+        crate::fmt::terminal(baseline),
         crate::report::comparison_table(&comparisons, options)
     );
     (
@@ -102,7 +126,7 @@ pub fn compare_results(
         .collect();
     let comparisons = crate::compare::against_baseline(base, &results, |r| ran(&r.name), options);
     for w in crate::compare::machine_mismatch(base, &results) {
-        println!("warning: {}", crate::fmt::terminal(&w));
+        crate::outln!("warning: {}", crate::fmt::terminal(&w));
     }
     comparisons
 }

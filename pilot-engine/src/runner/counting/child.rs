@@ -42,7 +42,7 @@ pub(in crate::runner) fn count_child(
     match counted {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&msg));
             ExitCode::FAILURE
         }
     }

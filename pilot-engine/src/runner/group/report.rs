@@ -159,7 +159,7 @@ pub fn render_report(g: &GroupReport, sequential: bool) -> String {
     };
     out.push_str(&format!(
         "group {} ({how}, {:.1} s; {:.0}% CI)\n",
-        g.name,
+        crate::fmt::terminal(&g.name),
         g.elapsed.as_secs_f64(),
         100.0 * g.confidence
     ));

@@ -44,7 +44,7 @@ pub(in crate::runner) fn child_session(
     let clock = match measure_clock_of(args) {
         Ok(clock) => clock,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             return ExitCode::FAILURE;
         }
     };
@@ -97,7 +97,10 @@ pub(in crate::runner) fn child_session(
     match std::fs::write(path, &bytes) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: failed to write `{path}`: {e}");
+            eprintln!(
+                "error: failed to write `{}`: {e}",
+                crate::fmt::terminal(path)
+            );
             ExitCode::FAILURE
         }
     }

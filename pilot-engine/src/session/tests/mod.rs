@@ -237,6 +237,36 @@ fn zero_duration_units_are_reported_not_hidden() {
     // Stopped after a few rounds, not at the cap, and the work amount never ran away.
     assert!(r.rounds.iter().filter(|r| r.analysed).count() <= 4);
     assert!(r.rounds.iter().all(|r| r.work <= MAX_ROUND_UNITS));
+    // A mean of 0 ns is no time: no estimate, and a document that reads back, saying the
+    // clock's resolution.
+    assert!(r.estimate.is_none(), "{:?}", r.estimate);
+    let clock = crate::record::ClockInfo {
+        overhead_ns: 20.0,
+        resolution_ns: 25.0,
+        timer: crate::record::Timer::Instant,
+    };
+    let doc = crate::store::result::document(&crate::store::result::BenchRecord {
+        name: "zero",
+        target: "t",
+        form: "full",
+        throughput: None,
+        config: &config,
+        session: &r,
+        iterations_per_unit: None,
+        clock,
+        machine: None,
+        started: String::new(),
+        finished: String::new(),
+    });
+    doc.validate().unwrap();
+    assert_eq!(doc.status, "below clock resolution");
+    assert!(
+        doc.status_detail
+            .as_deref()
+            .is_some_and(|d| d.ends_with("the clock's resolution of 25.00 ns")),
+        "{:?}",
+        doc.status_detail
+    );
 }
 
 #[test]
