@@ -3,7 +3,7 @@
 //! over commits, per machine, that `cargo pilot history`, `changes` and `report` read.
 //!
 //! Where it is: `--history LOCATION`, else `PILOT_HISTORY`, else
-//! `<target>/pilot/history.sqlite`, read by [`location`] for every command. A PostgreSQL
+//! `<target>/pilot/history.sqlite`, read by [`location()`] for every command. A PostgreSQL
 //! connection string (`postgres://…`) is a team's database (CI runners on many machines write
 //! to one and everyone reads it); a path is a SQLite file; `off` keeps no history. The default
 //! lives under the target directory because pilot writes nowhere else but the files a user
