@@ -51,7 +51,7 @@ pub use paired::compare_paired;
 /// variation that one process cannot (see the module docs), and eight let the processes of a
 /// minority layout be left out of each side (the default count of a bench capped at 2 s or
 /// more).
-pub const BASELINE_PROCESSES: usize = 8;
+pub const BASELINE_PROCESSES: usize = pilot_settings::PROCESSES.baseline;
 
 /// The thresholds of a comparison.
 #[derive(Debug, Clone, Copy, PartialEq)]
