@@ -71,32 +71,34 @@ fn read_counted(path: &str, buf: &mut String, counted: &mut u64) -> Option<()> {
 }
 
 /// Reads one sample into `out` (`buf` is scratch), `None` where /proc/stat cannot be read.
+/// `counted` is what the sampler has read so far, over every sample: this sample's reads are
+/// added to it, and the total is the sample's [`Sample::sampler_bytes`].
 pub(crate) fn read_sample(
     at: Duration,
     devices: &Devices,
     buf: &mut String,
     out: &mut Sample,
+    counted: &mut u64,
 ) -> Option<()> {
-    let mut counted = out.sampler_bytes;
-    read_counted("/proc/stat", buf, &mut counted)?;
+    read_counted("/proc/stat", buf, counted)?;
     let v = cpu_counters(buf)?;
     out.at = at;
     out.total = v.iter().sum();
     out.idle = v[3] + v[4];
     out.iowait = v[4];
     out.steal = v[7];
-    out.own = read_counted("/proc/self/stat", buf, &mut counted)
+    out.own = read_counted("/proc/self/stat", buf, counted)
         .and_then(|_| own_jiffies(buf))
         .unwrap_or(0);
     out.throttled_us = devices
         .cgroup_cpu_stat
         .as_deref()
-        .and_then(|p| read_counted(p, buf, &mut counted))
+        .and_then(|p| read_counted(p, buf, counted))
         .and_then(|_| throttled_us(buf));
     out.cpu_pressure_us =
-        read_counted("/proc/pressure/cpu", buf, &mut counted).and_then(|_| pressure_total(buf));
+        read_counted("/proc/pressure/cpu", buf, counted).and_then(|_| pressure_total(buf));
     out.disks.resize(devices.disks.len(), 0);
-    if read_counted("/proc/diskstats", buf, &mut counted).is_some() {
+    if read_counted("/proc/diskstats", buf, counted).is_some() {
         for (name, ticks) in disk_ticks(buf) {
             if let Some(i) = devices.disks.iter().position(|d| d == name) {
                 out.disks[i] = ticks;
@@ -104,7 +106,7 @@ pub(crate) fn read_sample(
         }
     }
     out.nets.resize(devices.nets.len(), 0);
-    if read_counted("/proc/net/dev", buf, &mut counted).is_some() {
+    if read_counted("/proc/net/dev", buf, counted).is_some() {
         for (name, bytes) in net_bytes(buf) {
             if let Some(i) = devices.nets.iter().position(|(n, _)| n == name) {
                 out.nets[i] = bytes;
@@ -112,8 +114,8 @@ pub(crate) fn read_sample(
         }
     }
     // Last, so that every read of this sample is in its `rchar`.
-    out.own_io = read_counted("/proc/self/io", buf, &mut counted).and_then(|_| own_io(buf));
-    out.sampler_bytes = counted;
+    out.own_io = read_counted("/proc/self/io", buf, counted).and_then(|_| own_io(buf));
+    out.sampler_bytes = *counted;
     Some(())
 }
 
@@ -259,6 +261,29 @@ fn cgroup_cpu_stat() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_sample_counts_what_the_sampler_read_so_far() {
+        // Samples are read into two buffers in turn: each one's count is the sampler's whole
+        // reading so far, not what was left in the buffer from two samples back.
+        let devices = devices();
+        let mut buf = String::new();
+        let (mut a, mut b) = (Sample::default(), Sample::default());
+        let mut counted = 0;
+        if read_sample(Duration::ZERO, &devices, &mut buf, &mut a, &mut counted).is_none() {
+            return; // no /proc/stat: not Linux
+        }
+        let first = a.sampler_bytes;
+        assert!(first > 0 && first == counted);
+        read_sample(Duration::ZERO, &devices, &mut buf, &mut b, &mut counted).unwrap();
+        std::mem::swap(&mut a, &mut b);
+        read_sample(Duration::ZERO, &devices, &mut buf, &mut b, &mut counted).unwrap();
+        // `a` holds the second sample, `b` (the first's buffer) the third.
+        assert!(a.sampler_bytes > first);
+        assert!(b.sampler_bytes > a.sampler_bytes);
+        assert_eq!(b.sampler_bytes, counted);
+        assert!(b.sampler_bytes - a.sampler_bytes < 2 * first, "one sample's reads");
+    }
 
     #[test]
     fn proc_lines_are_parsed() {
