@@ -282,7 +282,10 @@ mod tests {
         assert!(a.sampler_bytes > first);
         assert!(b.sampler_bytes > a.sampler_bytes);
         assert_eq!(b.sampler_bytes, counted);
-        assert!(b.sampler_bytes - a.sampler_bytes < 2 * first, "one sample's reads");
+        assert!(
+            b.sampler_bytes - a.sampler_bytes < 2 * first,
+            "one sample's reads"
+        );
     }
 
     #[test]
