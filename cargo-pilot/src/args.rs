@@ -75,7 +75,7 @@ pub struct SeriesArgs {
     #[arg(
         long,
         value_name = "X",
-        default_value = "0.01",
+        default_value = pilot_settings::default_of("noise"),
         allow_negative_numbers = true
     )]
     pub noise: Noise,
@@ -200,7 +200,7 @@ pub struct Thresholds {
     #[arg(
         long,
         value_name = "P",
-        default_value = "0.01",
+        default_value = pilot_settings::default_of("alpha"),
         allow_negative_numbers = true
     )]
     pub alpha: Fraction,
@@ -208,7 +208,7 @@ pub struct Thresholds {
     #[arg(
         long,
         value_name = "X",
-        default_value = "0.01",
+        default_value = pilot_settings::default_of("noise"),
         allow_negative_numbers = true
     )]
     pub noise: Noise,

@@ -348,9 +348,10 @@ fn finish(
         Some(base) => compare_with_baseline(args, target_dir, &got, base, options),
         None => Vec::new(),
     };
-    let comparison = base
-        .is_some()
-        .then(|| pilot_engine::report::comparison_doc(&comparisons, options));
+    let comparison = base.is_some().then(|| CompareDoc {
+        against: args.baselines.baseline.as_ref().map(|n| n.0.clone()),
+        ..pilot_engine::report::comparison_doc(&comparisons, options)
+    });
     let failed = got.failed;
     // The results are on disk already: a history that cannot take them loses nothing, and
     // the run ends with the error after its run document is written.

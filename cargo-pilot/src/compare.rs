@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::anyhow;
-use pilot_engine::compare::Verdict;
+use pilot_engine::compare::{CompareOptions, Comparison, LeftOut, Verdict};
 use pilot_engine::store::SavedResult;
 
 use crate::args::{Format, Thresholds, Workspace};
@@ -51,14 +51,73 @@ fn side(
     }
 }
 
+/// Warns of two sides measured on different machines or toolchains.
+fn warn_machines(base: &[SavedResult], new: &[SavedResult]) {
+    for w in pilot_engine::compare::machine_mismatch(base, new) {
+        eprintln!("warning: {}", pilot_engine::fmt::terminal(&w));
+    }
+}
+
+/// Compares two sides named on the command line: two single results with each other whatever
+/// their names, else bench by bench.
+fn compared(
+    base: &[SavedResult],
+    new: &[SavedResult],
+    options: &CompareOptions,
+) -> Vec<Comparison> {
+    if base.len() == 1 && new.len() == 1 {
+        vec![pilot_engine::compare::compare_pair(
+            Some(&base[0]),
+            Some(&new[0]),
+            options,
+        )]
+    } else {
+        pilot_engine::compare::compare(base, new, options)
+    }
+}
+
+/// The lines that say which latest results were left out of a comparison with `base`, and
+/// why.
+fn left_out_notes(left_out: &LeftOut, base: &str, code: fn(&str) -> String) -> Vec<String> {
+    let base = code(base);
+    let quoted = |names: &[String]| -> String {
+        names
+            .iter()
+            .map(|n| code(n))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = Vec::new();
+    if !left_out.not_rerun.is_empty() {
+        out.push(format!(
+            "not measured since {base} was saved, so not compared: {}",
+            quoted(&left_out.not_rerun)
+        ));
+    }
+    if !left_out.other_targets.is_empty() {
+        out.push(format!(
+            "targets not in {base}, so not compared: {}",
+            quoted(&left_out.other_targets)
+        ));
+    }
+    out
+}
+
 /// Runs `cargo pilot compare`.
 pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let options = args.thresholds.options();
     // Asked of cargo only when a baseline name or the latest results need it.
     let target_dir = || args.workspace.target_dir();
     let base = side(&args.base, &target_dir)?;
-    let new = match &args.new {
-        Some(arg) => side(arg, &target_dir)?,
+    if base.is_empty() {
+        return Err(Failure::Error(anyhow!("`{}` holds no results", args.base)));
+    }
+    let (comparisons, left_out) = match &args.new {
+        Some(arg) => {
+            let new = side(arg, &target_dir)?;
+            warn_machines(&base, &new);
+            (compared(&base, &new, &options), LeftOut::default())
+        }
         None => {
             let dir = pilot_engine::store::results_dir(&target_dir()?);
             if !dir.is_dir() {
@@ -67,42 +126,51 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
                     dir.display()
                 )));
             }
-            pilot_engine::store::read_dir(&dir).map_err(anyhow::Error::from)?
+            let latest = pilot_engine::store::read_dir(&dir).map_err(anyhow::Error::from)?;
+            warn_machines(&base, &latest);
+            pilot_engine::compare::against_latest(&base, &latest, &options)
         }
     };
-    if base.is_empty() {
-        return Err(Failure::Error(anyhow!("`{}` holds no results", args.base)));
-    }
-    for w in pilot_engine::compare::machine_mismatch(&base, &new) {
-        eprintln!("warning: {}", pilot_engine::fmt::terminal(&w));
-    }
-    // Two single results are compared with each other whatever their names.
-    let comparisons = if base.len() == 1 && new.len() == 1 {
-        vec![pilot_engine::compare::compare_pair(
-            Some(&base[0]),
-            Some(&new[0]),
-            &options,
-        )]
-    } else {
-        pilot_engine::compare::compare(&base, &new, &options)
+    // Names are code spans: a terminal's escaped text, or Markdown's span that nothing in a
+    // name can close.
+    let terminal_code = |n: &str| format!("`{}`", pilot_engine::fmt::terminal(n));
+    let code: fn(&str) -> String = match args.format {
+        Format::Md => pilot_engine::fmt::markdown_code,
+        _ => terminal_code,
     };
+    let notes = left_out_notes(&left_out, &args.base, code);
     match args.format {
-        Format::Table => pilot_engine::out!(
-            "{}",
-            pilot_engine::report::comparison_table(&comparisons, &options)
-        ),
-        Format::Md => pilot_engine::out!(
-            "{}",
-            pilot_engine::report::comparison_markdown(&comparisons, &options)
-        ),
-        Format::Json => pilot_engine::outln!(
-            "{}",
-            serde_json::to_string_pretty(&pilot_engine::report::comparison_doc(
-                &comparisons,
-                &options
-            ))
-            .expect("JSON values serialise")
-        ),
+        Format::Table => {
+            pilot_engine::out!(
+                "{}",
+                pilot_engine::report::comparison_table(&comparisons, &options)
+            );
+            for note in &notes {
+                pilot_engine::outln!("{note}");
+            }
+        }
+        Format::Md => {
+            pilot_engine::out!(
+                "{}",
+                pilot_engine::report::comparison_markdown(&comparisons, &options)
+            );
+            for note in &notes {
+                pilot_engine::outln!("{}{}.", note[..1].to_uppercase(), &note[1..]);
+            }
+        }
+        Format::Json => {
+            pilot_engine::outln!(
+                "{}",
+                serde_json::to_string_pretty(&pilot_engine::report::comparison_doc(
+                    &comparisons,
+                    &options
+                ))
+                .expect("JSON values serialise")
+            );
+            for note in &notes {
+                eprintln!("note: {note}");
+            }
+        }
     }
     // As `cargo pilot bench --baseline` decides: a bench the new results have no estimate for
     // failed, which no verdict can hide. A baseline without one (a short run that found no

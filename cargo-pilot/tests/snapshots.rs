@@ -516,6 +516,36 @@ fn compare_in_every_format() {
     insta::assert_snapshot!("compare_files_with_themselves_md", text);
 }
 
+/// `compare BASE` against the latest results of a target directory: baseline `main` was saved
+/// from a run of two targets, `sort` ran again since (its latest result is a new document),
+/// `write_file` did not, and `readings_only` is a target the baseline never measured. Only
+/// `sort_10k` is compared; the note says which results were left out and why, and nothing is
+/// "new".
+#[test]
+fn compare_with_the_latest_results() {
+    let dir = fixture_folder("compare-latest");
+    let pilot = dir.join("t/pilot");
+    copy_dir(&dir.join("results"), &pilot.join("results"));
+    for target in ["sort", "write_file"] {
+        copy_dir(
+            &dir.join("results").join(target),
+            &pilot.join("baselines/main").join(target),
+        );
+    }
+    let rerun = pilot.join("results/sort/sort_10k.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&rerun).unwrap()).unwrap();
+    doc["finished"] = "2026-11-24T09:00:00Z".into();
+    std::fs::write(&rerun, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let text = session(
+        &dir,
+        &[
+            &["compare", "main", "--target-dir", "t"],
+            &["compare", "main", "--format", "md", "--target-dir", "t"],
+        ],
+    );
+    insta::assert_snapshot!("compare_with_the_latest_results", text);
+}
+
 #[test]
 fn compare_errors() {
     let dir = baselines("compare-errors");

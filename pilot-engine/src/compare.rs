@@ -51,7 +51,7 @@ pub use paired::compare_paired;
 /// variation that one process cannot (see the module docs), and eight let the processes of a
 /// minority layout be left out of each side (the default count of a bench capped at 2 s or
 /// more).
-pub const BASELINE_PROCESSES: usize = 8;
+pub const BASELINE_PROCESSES: usize = pilot_settings::PROCESSES.baseline;
 
 /// The thresholds of a comparison.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -224,6 +224,72 @@ pub fn against_baseline(
 ) -> Vec<Comparison> {
     let base: Vec<SavedResult> = base.iter().filter(|r| selected(r)).cloned().collect();
     compare(&base, new, options)
+}
+
+/// What [`against_latest`] left out of a comparison, so that it can be said once under it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LeftOut {
+    /// Benches whose latest result is the one the baseline holds, as `target/name`: not
+    /// measured since the baseline was saved, so there is nothing to compare.
+    pub not_rerun: Vec<String>,
+    /// Targets with latest results that the baseline has no result of: their benches were
+    /// never in the baseline, and are not "new" to it.
+    pub other_targets: Vec<String>,
+}
+
+/// Compares the latest results (`target/pilot/results`, every bench's last measurement, from
+/// whichever run made it) with a baseline, as `cargo pilot compare BASE` does. The latest
+/// results hold every target ever run, and the baseline only what the run that saved it ran,
+/// so only the targets the baseline holds take part: a bench of another target is left out,
+/// not [`Verdict::New`] (within a target the baseline holds, a bench it lacks is new). A latest
+/// result that is the baseline's own (the same document: not measured since the baseline was
+/// saved) is left out too, as comparing a measurement with itself says nothing. A baseline
+/// whose results do not record their targets is compared with every latest result.
+pub fn against_latest(
+    base: &[SavedResult],
+    latest: &[SavedResult],
+    options: &CompareOptions,
+) -> (Vec<Comparison>, LeftOut) {
+    let mut left_out = LeftOut::default();
+    let targets: Option<Vec<&str>> = base
+        .iter()
+        .map(|b| (!b.target.is_empty()).then_some(b.target.as_str()))
+        .collect();
+    let same_document = |b: &SavedResult, n: &SavedResult| {
+        SavedResult {
+            path: n.path.clone(),
+            ..b.clone()
+        } == *n
+    };
+    let mut unchanged: Vec<&SavedResult> = Vec::new();
+    let mut new: Vec<SavedResult> = Vec::new();
+    for n in latest {
+        let in_baseline = targets
+            .as_ref()
+            .is_none_or(|t| n.target.is_empty() || t.contains(&n.target.as_str()));
+        if !in_baseline {
+            if !left_out.other_targets.contains(&n.target) {
+                left_out.other_targets.push(n.target.clone());
+            }
+        } else if let Some(b) = base.iter().find(|b| same_document(b, n)) {
+            unchanged.push(b);
+            left_out.not_rerun.push(if n.target.is_empty() {
+                n.name.clone()
+            } else {
+                format!("{}/{}", n.target, n.name)
+            });
+        } else {
+            new.push(n.clone());
+        }
+    }
+    let base: Vec<SavedResult> = base
+        .iter()
+        .filter(|b| !unchanged.iter().any(|u| std::ptr::eq(*u, *b)))
+        .cloned()
+        .collect();
+    left_out.other_targets.sort();
+    left_out.not_rerun.sort();
+    (compare(&base, &new, options), left_out)
 }
 
 /// Warnings for two sides measured on different machines or toolchains: a different CPU

@@ -167,6 +167,27 @@ pub fn args<T>(values: impl IntoArgs<T>) -> Vec<T> {
     values.into_args()
 }
 
+/// An `args` value for a borrowed parameter (`lang: &str`, `input: &[u8]`, `v: &Vec<u64>`):
+/// the bench is called with a reference into the value, which lives for the call. Any value
+/// that borrows as the parameter's referent does: `&'static str` or `String` for `&str`,
+/// `Vec<u8>` or `&[u8]` for `&[u8]`, `Vec<u64>` for `&Vec<u64>`.
+#[diagnostic::on_unimplemented(
+    message = "an `args` value for a `&{T}` parameter must lend a `&{T}`: `{Self}` does not",
+    label = "these values cannot be lent as `&{T}`",
+    note = "give values of a type that borrows as `{T}` (`&'static str` or `String` for a \
+            `&str` parameter, `Vec<u8>` for `&[u8]`, `T` itself for `&T`)"
+)]
+pub trait Lend<T: ?Sized> {
+    /// The reference the bench is called with.
+    fn lend(&self) -> &T;
+}
+
+impl<T: ?Sized, V: std::borrow::Borrow<T>> Lend<T> for V {
+    fn lend(&self) -> &T {
+        self.borrow()
+    }
+}
+
 /// The display name of one argument value in a bench name `name/arg`: its `Debug` form, with
 /// the quotes of a string taken off (`"abc"` → `abc`).
 pub fn arg_name<T: std::fmt::Debug>(value: &T) -> String {

@@ -3,7 +3,7 @@
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{LitStr, Path};
+use syn::{GenericArgument, Lifetime, LitStr, Path, PathArguments, Type};
 
 use crate::parse::{BenchAttr, BenchFn, BenchForm, ThroughputKind};
 
@@ -82,20 +82,41 @@ fn body_fn(attr: &BenchAttr, function: &BenchFn, krate: &Path) -> (TokenStream, 
         BenchForm::ReadingsOnly => (quote!(__pilot_work: u64), quote!(__pilot_work)),
     };
     let (call, arg_fns, args) = match (&attr.args, &function.arg) {
-        (Some(values), Some(ty)) => (
-            quote_spanned! {ident.span()=>
-                #ident(#krate::__private::arg_at(__pilot_args(), __pilot_index), #forwarded)
-            },
-            quote! {
-                fn __pilot_args() -> ::std::vec::Vec<#ty> {
-                    #krate::__private::args::<#ty>(#values)
-                }
-                fn __pilot_arg_names() -> ::std::vec::Vec<::std::string::String> {
-                    __pilot_args().iter().map(#krate::__private::arg_name).collect()
-                }
-            },
-            quote!(::core::option::Option::Some(__pilot_arg_names)),
-        ),
+        (Some(values), Some(ty)) => {
+            let value = arg_value(ty, krate);
+            // A borrowed parameter's values are of any type that lends it (`&'static str` or
+            // `String` for `&str`): the list's type is the one they have, named by what it
+            // must do, and a value of the wrong type is an error at the values.
+            let (list, make) = match lent(ty) {
+                Some(referent) => (
+                    quote_spanned! {values.span()=>
+                        ::std::vec::Vec<
+                            impl #krate::__private::Lend<#referent> + ::core::fmt::Debug
+                        >
+                    },
+                    quote!(#krate::__private::args(#values)),
+                ),
+                None => (
+                    quote!(::std::vec::Vec<#ty>),
+                    quote!(#krate::__private::args::<#ty>(#values)),
+                ),
+            };
+            (
+                quote_spanned! {ident.span()=>
+                    let __pilot_value = #krate::__private::arg_at(__pilot_args(), __pilot_index);
+                    #ident(#value, #forwarded)
+                },
+                quote! {
+                    fn __pilot_args() -> #list {
+                        #make
+                    }
+                    fn __pilot_arg_names() -> ::std::vec::Vec<::std::string::String> {
+                        __pilot_args().iter().map(#krate::__private::arg_name).collect()
+                    }
+                },
+                quote!(::core::option::Option::Some(__pilot_arg_names)),
+            )
+        }
         _ => (
             quote_spanned! {ident.span()=> #ident(#forwarded) },
             TokenStream::new(),
@@ -113,6 +134,80 @@ fn body_fn(attr: &BenchAttr, function: &BenchFn, krate: &Path) -> (TokenStream, 
     (helpers, args)
 }
 
+/// The argument the bench is called with, from `__pilot_value` (its value in the `args` list):
+/// the value itself, or for a borrowed parameter a reference lent from it.
+fn arg_value(ty: &Type, krate: &Path) -> TokenStream {
+    match lent(ty) {
+        Some(referent) => {
+            quote!(#krate::__private::Lend::<#referent>::lend(&__pilot_value))
+        }
+        None => quote!(__pilot_value),
+    }
+}
+
+/// For a parameter that borrows its argument (`&T` with an elided or `'_` lifetime), `T` with
+/// its own elided lifetimes made `'static` (`&[&str]` lends `[&'static str]`): what the `args`
+/// values must lend. `None` for an argument taken by value, or by a `&'static` or `&mut`
+/// reference.
+fn lent(ty: &Type) -> Option<Type> {
+    match ty {
+        Type::Group(group) => lent(&group.elem),
+        Type::Paren(paren) => lent(&paren.elem),
+        Type::Reference(reference)
+            if reference.mutability.is_none()
+                && reference.lifetime.as_ref().is_none_or(|l| l.ident == "_") =>
+        {
+            let mut referent = (*reference.elem).clone();
+            make_static(&mut referent);
+            Some(referent)
+        }
+        _ => None,
+    }
+}
+
+/// Gives every elided or `'_` lifetime in `ty` the lifetime `'static`.
+fn make_static(ty: &mut Type) {
+    let fix = |lifetime: &mut Lifetime| {
+        if lifetime.ident == "_" {
+            *lifetime = Lifetime::new("'static", lifetime.span());
+        }
+    };
+    match ty {
+        Type::Reference(reference) => {
+            match &mut reference.lifetime {
+                Some(lifetime) => fix(lifetime),
+                None => {
+                    reference.lifetime = Some(Lifetime::new("'static", reference.and_token.span()));
+                }
+            }
+            make_static(&mut reference.elem);
+        }
+        Type::Slice(slice) => make_static(&mut slice.elem),
+        Type::Array(array) => make_static(&mut array.elem),
+        Type::Group(group) => make_static(&mut group.elem),
+        Type::Paren(paren) => make_static(&mut paren.elem),
+        Type::Ptr(ptr) => make_static(&mut ptr.elem),
+        Type::Tuple(tuple) => tuple.elems.iter_mut().for_each(make_static),
+        Type::Path(path) => {
+            if let Some(qself) = &mut path.qself {
+                make_static(&mut qself.ty);
+            }
+            for segment in &mut path.path.segments {
+                if let PathArguments::AngleBracketed(arguments) = &mut segment.arguments {
+                    for argument in &mut arguments.args {
+                        match argument {
+                            GenericArgument::Lifetime(lifetime) => fix(lifetime),
+                            GenericArgument::Type(ty) => make_static(ty),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// `__pilot_throughput(arg index) -> u64`, the amount of `throughput = bytes(AMOUNT)`: AMOUNT
 /// is evaluated with the first parameter bound to the argument value, as the user named it.
 fn throughput_fn(attr: &BenchAttr, function: &BenchFn, krate: &Path) -> TokenStream {
@@ -124,8 +219,10 @@ fn throughput_fn(attr: &BenchAttr, function: &BenchFn, krate: &Path) -> TokenStr
     let binding = match (&attr.args, &function.arg, first) {
         (Some(_), Some(ty), Some(syn::FnArg::Typed(param))) => {
             let pat = &param.pat;
+            let value = arg_value(ty, krate);
             quote! {
-                let #pat: #ty = #krate::__private::arg_at(__pilot_args(), __pilot_index);
+                let __pilot_value = #krate::__private::arg_at(__pilot_args(), __pilot_index);
+                let #pat: #ty = #value;
             }
         }
         _ => quote!(let _ = __pilot_index;),

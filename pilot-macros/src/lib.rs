@@ -63,6 +63,31 @@ mod parse;
 /// # pilot::main!();
 /// ```
 ///
+/// The argument may be borrowed, `&T`: each value of `args` then lives for the call, and the
+/// function gets a reference to it. The values are of any type that borrows as `T`:
+/// `&'static str` or `String` for a `&str` parameter, `Vec<u8>` or `&[u8]` for `&[u8]`, `T`
+/// itself for `&T` (`Vec<u64>` for `&Vec<u64>`). A value that does not is a compile error at
+/// `args` ("an `args` value for a `&str` parameter must lend a `&str`"). A mutable reference
+/// is refused: each call gets its own value, so take it by value (`mut v: Vec<u8>`).
+///
+/// ```
+/// # use pilot::Bencher;
+/// # fn greet(lang: &str) -> String { format!("hello in {lang}") }
+/// /// `greet/english` and `greet/french`.
+/// #[pilot::bench(args = ["english", "french"])]
+/// fn greet_in(lang: &str, b: &mut Bencher) {
+///     b.iter(|| greet(lang));
+/// }
+///
+/// /// `parse/[49, 50]` and `parse/[49, 50, 51, 52]`: a value's `Debug` form names its bench,
+/// /// so large inputs are better made in the bench from a size (`args = [64, 4096]`).
+/// #[pilot::bench(args = [b"12".to_vec(), b"1234".to_vec()], throughput = bytes(digits.len()))]
+/// fn parse(digits: &[u8], b: &mut Bencher) {
+///     b.iter(|| std::str::from_utf8(digits).unwrap().parse::<u64>().unwrap());
+/// }
+/// # pilot::main!();
+/// ```
+///
 /// A bench is a free function without generics, `async`, `unsafe`, `extern` or return value;
 /// `const fn` is accepted. Its visibility, doc comments and other attributes are kept.
 ///
@@ -84,7 +109,7 @@ mod parse;
 /// | `ignore` or `ignore = bool` | skip unless `--ignored` or `--include-ignored` | `false` |
 /// | `group = "…"` | non-empty string: benches of one group are run interleaved and ranked | none |
 /// | `bottleneck = "disk"` or `"network"` | the device the bench is meant to saturate: no `saturated_device` check for it | none |
-/// | `args = expr` | argument values: an array, slice or `Vec` of the first parameter's type, or `pilot::range(a, b, factor)`; one bench `name/arg` per value | none |
+/// | `args = expr` | argument values: an array, slice or `Vec` of the first parameter's type (for a borrowed parameter `&T`, of values that borrow as `T`), or `pilot::range(a, b, factor)`; one bench `name/arg` per value | none |
 /// | `threads = N` or `[N, …]` | run each round on N threads at once (integers `>= 1`); a list sweeps, `name/threads=N` | `1` |
 /// | `crate = path` | path of the pilot crate, for crates that re-export it | `::pilot` |
 ///

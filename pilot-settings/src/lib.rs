@@ -21,7 +21,10 @@ pub use bounds::{
 };
 pub use render::{help_lines, markdown};
 pub use setting::{Attribute, Kind, Scope, Setting};
-pub use table::{COLOR_CHOICES, ESTIMATORS, OUTPUT_FORMATS, SETTINGS, TIMERS, by_flag, by_name};
+pub use table::{
+    COLOR_CHOICES, ESTIMATORS, OUTPUT_FORMATS, PROCESSES, ProcessCounts, QUICK, SETTINGS, TIMERS,
+    by_flag, by_name, default_of, processes_default, quick_help,
+};
 
 #[cfg(test)]
 mod tests {
@@ -44,6 +47,24 @@ mod tests {
             );
             assert_eq!(s.kind.takes_value(), !s.value_name.is_empty(), "{}", s.name);
             assert_eq!(SETTINGS.iter().filter(|t| t.name == s.name).count(), 1);
+        }
+    }
+
+    #[test]
+    fn the_rows_state_the_defaults_the_engine_runs_by() {
+        // Text that can only be a literal in the table, checked against the numbers.
+        assert_eq!(default_of("processes"), processes_default());
+        assert_eq!(by_name(SETTINGS, "quick").unwrap().help, quick_help());
+        assert_eq!(
+            processes_default(),
+            "8 when the time cap is at least 2 s, 3 from 1 s, else 1; 8 with a baseline flag"
+        );
+        assert_eq!(quick_help(), "±5% and a 2 s cap, unless set otherwise");
+        // Every stated default is a value of its setting.
+        for s in SETTINGS {
+            if !s.default.is_empty() && s.name != "processes" {
+                assert_eq!(s.kind.check(s.default), Ok(()), "{}", s.name);
+            }
         }
     }
 

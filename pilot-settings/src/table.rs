@@ -15,6 +15,54 @@ pub const TIMERS: &[&str] = &["instant", "tsc"];
 /// When `--color` colours the output.
 pub const COLOR_CHOICES: &[&str] = &["auto", "always", "never"];
 
+/// The process executions a bench runs in when `--processes` does not say: by its time cap,
+/// and with a baseline flag. The engine runs by these numbers, and the `processes` row's
+/// default states them ([`processes_default`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProcessCounts {
+    /// Processes of a bench whose time cap is at least [`many_from_s`](Self::many_from_s).
+    pub many: usize,
+    /// The least time cap, in seconds, at which a bench runs in [`many`](Self::many).
+    pub many_from_s: u64,
+    /// Processes of a bench whose cap is shorter, but at least [`few_from_s`](Self::few_from_s).
+    pub few: usize,
+    /// The least time cap, in seconds, at which a bench runs in more than one process.
+    pub few_from_s: u64,
+    /// Processes of every bench of a run that saves or compares a baseline.
+    pub baseline: usize,
+}
+
+/// `--processes`' default (see [`ProcessCounts`]).
+pub const PROCESSES: ProcessCounts = ProcessCounts {
+    many: 8,
+    many_from_s: 2,
+    few: 3,
+    few_from_s: 1,
+    baseline: 8,
+};
+
+/// The `processes` row's default, in words, from [`PROCESSES`].
+pub fn processes_default() -> String {
+    let p = PROCESSES;
+    format!(
+        "{} when the time cap is at least {} s, {} from {} s, else 1; {} with a baseline flag",
+        p.many, p.many_from_s, p.few, p.few_from_s, p.baseline
+    )
+}
+
+/// What `--quick` sets where nothing else does: the target half-width and the time cap in
+/// seconds. The `quick` row's help states them ([`quick_help`]).
+pub const QUICK: (f64, f64) = (0.05, 2.0);
+
+/// The `quick` row's help, from [`QUICK`].
+pub fn quick_help() -> String {
+    format!(
+        "±{}% and a {} s cap, unless set otherwise",
+        100.0 * QUICK.0,
+        QUICK.1
+    )
+}
+
 /// Every setting, in the order help texts list them.
 pub const SETTINGS: &[Setting] = &[
     Setting {
@@ -324,6 +372,19 @@ pub const SETTINGS: &[Setting] = &[
         scope: Scope::Binary,
     },
 ];
+
+/// The default of the setting called `name`, as the table states it (empty where it states
+/// none): what `cargo pilot`'s own flags of the same name default to.
+///
+/// # Panics
+///
+/// When no setting is called `name` (a typo in pilot's code, which its tests catch).
+pub fn default_of(name: &str) -> &'static str {
+    match by_name(SETTINGS, name) {
+        Some(s) => s.default,
+        None => panic!("no setting is called `{name}`"),
+    }
+}
 
 /// The row of `table` called `name`.
 pub fn by_name<'t>(table: &'t [Setting], name: &str) -> Option<&'t Setting> {

@@ -6,7 +6,7 @@
 pub use inventory;
 
 pub use pilot_engine::entry::{
-    Amount, BenchBody, BenchDef, BenchOptions, IntoArgs, Throughput, ThroughputKind, amount,
+    Amount, BenchBody, BenchDef, BenchOptions, IntoArgs, Lend, Throughput, ThroughputKind, amount,
     arg_at, arg_name, args,
 };
 pub use pilot_engine::record::{

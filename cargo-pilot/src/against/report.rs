@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use pilot_engine::compare::{CompareOptions, Comparison, Verdict};
-use pilot_engine::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot_engine::schema::{CompareDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
 use super::Out;
 use super::plan::Plan;
@@ -93,7 +93,10 @@ pub fn report(
         out.say_painted(summary.trim_end());
     }
     out.say(&saved.say(rev, short));
-    let report = pilot_engine::report::comparison_doc(comparisons, options);
+    let report = CompareDoc {
+        against: Some(rev.to_string()),
+        ..pilot_engine::report::comparison_doc(comparisons, options)
+    };
     match args.format {
         Format::Table => pilot_engine::outln!(
             "\ncompared with `{}` ({short}), interleaved:\n{}",

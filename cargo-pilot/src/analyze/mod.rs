@@ -33,10 +33,15 @@ pub struct AnalyzeArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<String>,
     /// Confidence level of every interval, between 0 and 1.
-    #[arg(long, default_value_t = 0.95, value_parser = confidence)]
+    #[arg(long, default_value = pilot_settings::default_of("confidence"), value_parser = confidence)]
     confidence: f64,
     /// Target half-width of the interval relative to the mean, for the required sample size.
-    #[arg(long = "ci", default_value_t = 0.01, value_name = "REL", value_parser = fraction)]
+    #[arg(
+        long = "ci",
+        default_value = pilot_settings::default_of("ci"),
+        value_name = "REL",
+        value_parser = fraction
+    )]
     target: f64,
     /// Largest |lag-1 autocorrelation| subsession analysis accepts as independent.
     #[arg(long, default_value_t = 0.1, value_name = "R", value_parser = fraction)]
@@ -61,10 +66,15 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "NAME", requires = "wps")]
     duration_column: Option<String>,
     /// Significance level of the comparisons' Welch test.
-    #[arg(long, default_value_t = 0.01, value_parser = fraction)]
+    #[arg(long, default_value = pilot_settings::default_of("alpha"), value_parser = fraction)]
     alpha: f64,
     /// Relative difference below which two files count as equivalent.
-    #[arg(long, default_value_t = 0.01, value_name = "REL", value_parser = noise)]
+    #[arg(
+        long,
+        default_value = pilot_settings::default_of("noise"),
+        value_name = "REL",
+        value_parser = noise
+    )]
     noise: f64,
     /// Print one JSON document (schema `pilot.analyze/1`) instead of tables.
     #[arg(long)]

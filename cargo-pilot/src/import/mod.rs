@@ -82,11 +82,11 @@ struct Common {
     #[arg(long)]
     force: bool,
     /// Confidence level of the intervals
-    #[arg(long, default_value = "0.95", value_name = "C")]
+    #[arg(long, default_value = pilot_settings::default_of("confidence"), value_name = "C")]
     confidence: Confidence,
     /// Target half-width relative to the mean: a result narrower is `ok`, a wider one
     /// `time cap` (the other harness stopped first)
-    #[arg(long = "ci", default_value = "0.01", value_name = "REL")]
+    #[arg(long = "ci", default_value = pilot_settings::default_of("ci"), value_name = "REL")]
     target: Fraction,
     #[command(flatten)]
     workspace: Workspace,

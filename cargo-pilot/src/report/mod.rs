@@ -178,7 +178,8 @@ fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
             }
         }
         if let Some(c) = run.comparison {
-            comparison = Some((c, format!("the comparison in `{}`", path.display())));
+            let against = compared_with(&c, path);
+            comparison = Some((c, against));
         }
     }
     if let Some(name) = &args.baseline {
@@ -205,6 +206,17 @@ fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
         history,
         history_from,
     })
+}
+
+/// What a run document's comparison compared with, as the page's heading says it after
+/// "Compared with": the baseline or revision the run names, else the baseline of the run
+/// whose document `path` is (a document written before runs named it).
+fn compared_with(comparison: &CompareDoc, path: &Path) -> String {
+    match (&comparison.against, comparison.method.as_deref()) {
+        (Some(rev), Some("paired")) => format!("`{rev}`, measured in pairs"),
+        (Some(name), _) => format!("baseline `{name}`"),
+        (None, _) => format!("the baseline of the run in `{}`", path.display()),
+    }
 }
 
 /// Every series of the history on the branch checked out, with its changes; none when there
@@ -297,5 +309,37 @@ fn open(index: &Path) {
             opener,
             pilot_engine::fmt::terminal_path(index)
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_names_what_a_runs_comparison_compared_with() {
+        let doc = |against: Option<&str>, method: Option<&str>| CompareDoc {
+            schema: pilot_engine::schema::COMPARE_SCHEMA.into(),
+            alpha: 0.01,
+            noise: 0.01,
+            confidence: 0.95,
+            method: method.map(String::from),
+            against: against.map(String::from),
+            benches: Vec::new(),
+        };
+        let path = Path::new("target/pilot/last-run.json");
+        assert_eq!(
+            compared_with(&doc(Some("main"), None), path),
+            "baseline `main`"
+        );
+        assert_eq!(
+            compared_with(&doc(Some("origin/main"), Some("paired")), path),
+            "`origin/main`, measured in pairs"
+        );
+        // A document written before runs named it: not "the comparison in …".
+        assert_eq!(
+            compared_with(&doc(None, None), path),
+            "the baseline of the run in `target/pilot/last-run.json`"
+        );
     }
 }

@@ -45,7 +45,7 @@ pub struct RunArgs {
     #[arg(
         long,
         value_name = "X",
-        default_value = "0.01",
+        default_value = pilot_settings::default_of("ci"),
         allow_negative_numbers = true
     )]
     pub ci: Fraction,
@@ -53,7 +53,7 @@ pub struct RunArgs {
     #[arg(
         long,
         value_name = "X",
-        default_value = "0.95",
+        default_value = pilot_settings::default_of("confidence"),
         allow_negative_numbers = true
     )]
     pub confidence: Confidence,
@@ -62,7 +62,7 @@ pub struct RunArgs {
     #[arg(
         long,
         value_name = "SECONDS",
-        default_value = "10",
+        default_value = pilot_settings::default_of("max_time"),
         allow_negative_numbers = true
     )]
     pub max_time: Cap,

@@ -147,8 +147,8 @@ impl Kind {
                 "the process's cgroup ran out of CPU quota during the rounds, and the bench waited"
             }
             Kind::SaturatedDevice => {
-                "a disk or network link was at least 80% busy: a device the bench does not \
-                 declare was its bottleneck, or another process's"
+                "a disk or network link the bench used was at least 80% busy: its I/O waited \
+                 on a device it does not declare, loaded by the bench or by another process"
             }
             Kind::FrequencyScaling => {
                 "the CPU governor changes the clock speed with the load, so speed changes \

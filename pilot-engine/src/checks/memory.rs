@@ -75,6 +75,15 @@ fn heap_in_use() -> Option<u64> {
     None
 }
 
+/// The memory a round's call kept: what the bench held just after the call less what it held
+/// just before, less `pilot_bytes` that pilot made for the call and that outlive it (the
+/// round's readings). Pilot's own growth between calls (its analysis of the rounds, the records
+/// it keeps, the allocator settling under them) is not in it: a leak is memory kept from call
+/// to call. `None` where the memory cannot be read.
+pub(crate) fn kept_by_call(before: &Memory, after: &Memory, pilot_bytes: f64) -> Option<f64> {
+    Some(after.held? - before.held? - pilot_bytes)
+}
+
 /// Least rounds with a memory reading before a leak can be told.
 const MIN_ROUNDS: usize = 8;
 /// Least growth per round a leak is called at: two pages (smaller growth is the allocator's
@@ -87,8 +96,9 @@ const MIN_BYTES_PER_ROUND: f64 = 8192.0;
 /// +24 KiB in two rounds as the rounds lengthened, then +64 bytes a round).
 const MIN_GROWING_SHARE: f64 = 0.75;
 
-/// The leak check over the memory held after each round (`rss`, bytes, in round order; see
-/// [`Memory::held`]): fires when, over the last two thirds of the rounds
+/// The leak check over the memory the bench's calls kept, accumulated round by round (`rss`,
+/// bytes, in round order; see [`kept_by_call`]): fires when, over the last two thirds of the
+/// rounds
 /// (the first third is where buffers reach their size), memory grew by at least 2 KiB in at
 /// least three quarters of the steps, the fitted growth is at least 8 KiB per round, and its slope is significant
 /// (p < 0.001, OLS over the round index). Time: O(rounds).
@@ -164,6 +174,55 @@ mod tests {
             650_752.0, 655_504.0, 656_760.0, 710_880.0, 712_592.0, 712_656.0, 712_784.0,
         ];
         assert!(leak(&settling).is_none());
+    }
+
+    /// What the leak check is given for rounds whose calls kept `kept[k]` bytes each, while
+    /// pilot's own bytes held between calls are `between[k]` after round `k`'s analysis and
+    /// each round's readings take `readings` bytes: the check's series as the session builds
+    /// it from the reads just before and just after each call.
+    fn series(between: &[f64], kept: &[f64], readings: f64) -> Vec<f64> {
+        let held = |h: f64| Memory {
+            resident: None,
+            held: Some(h),
+        };
+        let mut so_far = 0.0;
+        let mut bench = 0.0;
+        let mut out = Vec::new();
+        for (k, pilot) in between.iter().enumerate() {
+            let before = held(pilot + bench);
+            bench += kept[k];
+            let after = held(pilot + bench + readings);
+            so_far += kept_by_call(&before, &after, readings).unwrap();
+            out.push(so_far);
+        }
+        out
+    }
+
+    #[test]
+    fn pilots_own_growth_between_calls_is_no_leak_of_the_bench() {
+        // A CPU-only bench in a process of 12 rounds, as measured: the memory held after each
+        // round grew as pilot's records of the lengthening rounds grew and the allocator
+        // settled under them (+2.5 KiB a round at the end, a 32 KiB step), and the check,
+        // given that, called it a leak. The bench's calls kept nothing.
+        let after_rounds = [
+            770_064.0, 770_256.0, 770_480.0, 770_832.0, 771_440.0, 772_928.0, 780_496.0, 782_904.0,
+            786_288.0, 818_976.0, 821_568.0, 824_160.0,
+        ];
+        assert!(leak(&after_rounds).is_some());
+        let cpu_only = series(&after_rounds, &[0.0; 12], 80_000.0);
+        assert!(cpu_only.iter().all(|&x| x == 0.0), "{cpu_only:?}");
+        assert!(leak(&cpu_only).is_none());
+        // The fixture's `leak` bench keeps one more 64 KiB block every call: still a leak,
+        // whatever pilot does between the calls.
+        let leaking = series(&after_rounds, &[65_536.0; 12], 80_000.0);
+        let c = leak(&leaking).expect("a leak");
+        let per_round = c.figures["bytes_per_round"].as_f64().unwrap();
+        assert!((per_round - 65_536.0).abs() < 64.0, "{per_round}");
+        // A bench whose first calls fill a cache it then keeps (lazy statics, buffers reaching
+        // their size): no leak.
+        let mut filling = [0.0; 12];
+        filling[..3].copy_from_slice(&[300_000.0, 120_000.0, 40_000.0]);
+        assert!(leak(&series(&after_rounds, &filling, 80_000.0)).is_none());
     }
 
     #[test]

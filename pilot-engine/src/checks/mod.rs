@@ -25,7 +25,7 @@ pub enum Kind {
     CpuSteal,
     /// The process's cgroup ran out of CPU quota.
     Throttled,
-    /// A disk or network link the bench does not declare was saturated.
+    /// A disk or network link the bench used, and does not declare, was saturated.
     SaturatedDevice,
     /// The CPU frequency governor follows the load.
     FrequencyScaling,

@@ -47,6 +47,8 @@ pub(crate) struct Sampler {
     intervals: Vec<Interval>,
     cores: f64,
     ticks: f64,
+    /// Bytes the samples have read so far (see [`Sample::sampler_bytes`]).
+    read: u64,
 }
 
 impl Sampler {
@@ -57,7 +59,8 @@ impl Sampler {
         let devices = devices();
         let mut buf = String::with_capacity(64 << 10);
         let mut previous = Sample::default();
-        read_sample(Duration::ZERO, &devices, &mut buf, &mut previous)?;
+        let mut read = 0;
+        read_sample(Duration::ZERO, &devices, &mut buf, &mut previous, &mut read)?;
         Some(Sampler {
             origin,
             current: previous.clone(),
@@ -68,6 +71,7 @@ impl Sampler {
             cores: std::thread::available_parallelism().map_or(1.0, |n| n.get() as f64),
             // SAFETY: sysconf only reads a constant of the system.
             ticks: unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64,
+            read,
         })
     }
 
@@ -86,7 +90,8 @@ impl Sampler {
     }
 
     fn sample(&mut self, at: Duration) {
-        if read_sample(at, &self.devices, &mut self.buf, &mut self.current).is_some() {
+        let read = &mut self.read;
+        if read_sample(at, &self.devices, &mut self.buf, &mut self.current, read).is_some() {
             self.intervals.push(interval(
                 &self.previous,
                 &self.current,

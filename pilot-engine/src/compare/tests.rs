@@ -152,6 +152,60 @@ fn renamed_removed_and_failed_benches_are_rows_not_errors() {
     assert!(cs[0].method.contains("broke.json"), "{}", cs[0].method);
 }
 
+/// `saved(name, …)` of bench target `target`, finished at `finished`, read from `folder`.
+fn of(target: &str, name: &str, mean: f64, finished: &str, folder: &str) -> SavedResult {
+    let mut r = saved(name, Some(est(mean, 0.1)));
+    r.target = target.into();
+    r.finished = Some(finished.into());
+    r.path = format!("{folder}/{target}/{name}.json").into();
+    r
+}
+
+#[test]
+fn the_latest_results_are_compared_only_where_the_baseline_measured_and_they_moved_on() {
+    // Baseline `main` saved from a run of targets `io` and `cpu`; since then `cpu` ran again
+    // (`sum` and the added `sum_small`), and `other`, a target the baseline never measured.
+    let base = vec![
+        of("cpu", "sum", 100.0, "10:00", "baselines/main"),
+        of("io", "read", 50.0, "10:01", "baselines/main"),
+        of("io", "gone", 20.0, "10:01", "baselines/main"),
+    ];
+    let latest = vec![
+        of("cpu", "sum", 130.0, "11:00", "results"),
+        of("cpu", "sum_small", 1.0, "11:00", "results"),
+        of("io", "read", 50.0, "10:01", "results"),
+        of("other", "spin", 7.0, "09:00", "results"),
+    ];
+    let (cs, left_out) = against_latest(&base, &latest, &CompareOptions::default());
+    let got: Vec<(&str, &str, Verdict)> = cs
+        .iter()
+        .map(|c| (c.target.as_str(), c.name.as_str(), c.verdict))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("cpu", "sum", Verdict::Regressed),
+            ("cpu", "sum_small", Verdict::New),
+            ("io", "gone", Verdict::Missing),
+        ]
+    );
+    // `io/read` is the baseline's own measurement, not compared with itself; `other` is not
+    // new to a baseline that never measured its target.
+    assert_eq!(
+        left_out,
+        LeftOut {
+            not_rerun: vec!["io/read".into()],
+            other_targets: vec!["other".into()],
+        }
+    );
+    // A baseline whose results do not name their targets (an import) takes every result.
+    let mut unnamed = base.clone();
+    unnamed.iter_mut().for_each(|b| b.target.clear());
+    let (cs, left_out) = against_latest(&unnamed, &latest, &CompareOptions::default());
+    assert!(cs.iter().any(|c| c.target == "other"), "{cs:?}");
+    assert!(left_out.other_targets.is_empty());
+}
+
 #[test]
 fn p_is_symmetric_and_the_change_ci_holds_the_change() {
     let (a, b) = (est(100.0, 0.7), est(102.0, 0.4));

@@ -7,6 +7,8 @@ use crate::schema::{
     COMPARE_SCHEMA, CompareBenchDoc, CompareCountDoc, CompareDoc, ComparePiDoc, RangeDoc,
 };
 
+mod how;
+
 fn percent(x: f64) -> String {
     format!("{:+.2}%", 100.0 * x)
 }
@@ -201,8 +203,9 @@ fn expected_false_alarms(comparisons: &[Comparison], options: &CompareOptions) -
     })
 }
 
-/// How the verdicts were reached: each distinct method once.
-/// A paired method is named once, with how many pairs the benches took.
+/// How the verdicts were reached: each bench's methods (its time's, its counts', its
+/// instructions'), in table order; a paired method is named with how many pairs the benches
+/// took.
 fn methods(comparisons: &[Comparison]) -> Vec<String> {
     let pairs: Vec<usize> = comparisons.iter().filter_map(|c| c.pairs).collect();
     let (least, most) = (pairs.iter().min(), pairs.iter().max());
@@ -221,22 +224,41 @@ fn methods(comparisons: &[Comparison]) -> Vec<String> {
             }
             _ => c.method.clone(),
         };
-        if !out.contains(&method) {
-            out.push(method);
-        }
-        for pi in &c.pis {
-            let method = format!("{}: {}", pi.name, pi.method);
-            if !out.contains(&method) {
-                out.push(method);
-            }
-        }
+        out.push(method);
+        out.extend(c.pis.iter().map(|pi| format!("{}: {}", pi.name, pi.method)));
         if let Some(i) = &c.instructions {
-            if !out.contains(&i.change.method) {
-                out.push(i.change.method.clone());
-            }
+            out.push(i.change.method.clone());
         }
     }
     out
+}
+
+/// The "how:" note's lines: each method once, with its figures' ranges, and for a method not
+/// every compared bench used, how many did (`3 benches: …`). The first line carries `label`; the others
+/// are indented under it.
+fn how_lines(comparisons: &[Comparison], label: &str) -> Vec<String> {
+    let found = how::summarise(&methods(comparisons));
+    let compared = comparisons
+        .iter()
+        .filter(|c| !matches!(c.verdict, Verdict::New | Verdict::Missing | Verdict::Failed))
+        .count();
+    found
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let head = if i == 0 {
+                label.to_string()
+            } else {
+                " ".repeat(label.chars().count())
+            };
+            let uses = if m.uses < compared {
+                format!("{}: ", crate::fmt::counted(m.uses, "bench", "benches"))
+            } else {
+                String::new()
+            };
+            format!("{head}{uses}{}", m.text)
+        })
+        .collect()
 }
 
 /// A bench's change against the baseline for the end table's `change` column: the change
@@ -335,8 +357,8 @@ pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) ->
     if let Some(line) = expected_false_alarms(comparisons, options) {
         out.push_str(&format!("{line}\n"));
     }
-    for m in methods(comparisons) {
-        out.push_str(&format!("how: {m}\n"));
+    for line in how_lines(comparisons, "how: ") {
+        out.push_str(&format!("{line}\n"));
     }
     out
 }
@@ -408,8 +430,8 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
     if let Some(line) = expected_false_alarms(comparisons, options) {
         out.push_str(&format!("{line}.\n"));
     }
-    for m in methods(comparisons) {
-        out.push_str(&format!("How: {m}.\n"));
+    for line in how_lines(comparisons, "How: ") {
+        out.push_str(&format!("{}.\n", line.trim_start()));
     }
     out
 }
@@ -426,7 +448,7 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
 /// relative, `new / base − 1` (+0.05 is 5% slower); `change_ci` is `null` when unbounded.
 /// With counts on both sides, `instructions` holds their comparison (the same keys, counts
 /// per unit for `base` and `new`) and `changed` says what changed: `code`, `environment` or
-/// `nothing`.
+/// `nothing`. `against` (what the new results were compared with) is the caller's to fill in.
 pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> CompareDoc {
     let benches = comparisons
         .iter()
@@ -478,6 +500,7 @@ pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> C
             .iter()
             .any(|c| c.pairs.is_some())
             .then(|| "paired".to_string()),
+        against: None,
         benches,
     }
 }

@@ -29,7 +29,9 @@ pub(super) fn session_config(args: &Args, def: &BenchDef) -> SessionConfig {
 /// when the bench compiled, but a time beyond what a session can keep is refused here.
 pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<SessionConfig, String> {
     let o = &def.options;
+    let defaults = SessionConfig::default();
     let quick = |fast: f64| args.quick.then_some(fast);
+    let (quick_ci, quick_max_time) = pilot_settings::QUICK;
     let attribute = |name: &str, x: Option<f64>| -> Result<Option<Duration>, String> {
         x.map(|s| {
             parse_as::<MinTime>(
@@ -42,17 +44,20 @@ pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<Sessio
     };
     let max_time = match args.max_time {
         Some(t) => t,
-        None => match quick(2.0) {
+        None => match quick(quick_max_time) {
             Some(s) => Duration::from_secs_f64(s),
-            None => attribute("max_time", o.max_time)?.unwrap_or(Duration::from_secs(10)),
+            None => attribute("max_time", o.max_time)?.unwrap_or(defaults.max_time),
         },
     };
     let min_time = match args.min_time {
         Some(t) => t,
-        None => attribute("min_time", o.min_time)?.unwrap_or(Duration::ZERO),
+        None => attribute("min_time", o.min_time)?.unwrap_or(defaults.min_time),
     };
     let mut c = SessionConfig {
-        confidence: args.confidence.or(o.confidence).unwrap_or(0.95),
+        confidence: args
+            .confidence
+            .or(o.confidence)
+            .unwrap_or(defaults.confidence),
         estimator: match (args.estimator, o.estimator) {
             (Some(e), _) => e,
             (None, Some(e)) => {
@@ -60,11 +65,15 @@ pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<Sessio
             }
             (None, None) => crate::settings::Estimator::default(),
         },
-        target: args.ci.or(quick(0.05)).or(o.ci).unwrap_or(0.01),
+        target: args
+            .ci
+            .or(quick(quick_ci))
+            .or(o.ci)
+            .unwrap_or(defaults.target),
         max_time,
         min_time,
         memory: Some(crate::checks::memory::read),
-        ..SessionConfig::default()
+        ..defaults
     };
     if let Some((a, b)) = o.work {
         c.work_range = (a.max(1), b.max(a.max(1)));
@@ -79,4 +88,67 @@ pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<Sessio
     }
     c.min_time = c.min_time.min(c.max_time);
     Ok(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entry::{BenchBody, BenchOptions};
+    use crate::session::processes::auto_processes;
+
+    fn body(_: usize, _: &mut crate::record::Bencher) {}
+
+    /// The setting `name`'s default, as the table states it, parsed as seconds or a number.
+    fn stated(name: &str) -> f64 {
+        let text = pilot_settings::default_of(name);
+        text.parse()
+            .unwrap_or_else(|_| panic!("`{name}`'s default `{text}` is not a number"))
+    }
+
+    /// What `--help`, the book and `cargo pilot`'s flags say a bench gets without flags,
+    /// attribute or `--quick` is what the engine runs it with.
+    #[test]
+    fn a_bench_told_nothing_runs_by_the_tables_defaults() {
+        let def = BenchDef {
+            name: "b",
+            module_path: "",
+            file: "",
+            line: 0,
+            body: BenchBody::Micro(body),
+            options: BenchOptions::DEFAULT,
+            args: None,
+        };
+        let c = check_session_config(&Args::default(), &def).unwrap();
+        assert_eq!(c.target, stated("ci"));
+        assert_eq!(c.confidence, stated("confidence"));
+        assert_eq!(c.max_time.as_secs_f64(), stated("max_time"));
+        assert_eq!(c.min_time.as_secs_f64(), stated("min_time"));
+        let quick = Args {
+            quick: true,
+            ..Args::default()
+        };
+        let q = check_session_config(&quick, &def).unwrap();
+        assert_eq!((q.target, q.max_time.as_secs_f64()), pilot_settings::QUICK);
+        let options = crate::compare::CompareOptions::default();
+        assert_eq!(options.alpha, stated("alpha"));
+        assert_eq!(options.noise, stated("noise"));
+        // `--processes`' default as the table words it, from the counts the runner uses.
+        let s = |secs: u64| std::time::Duration::from_secs(secs);
+        let p = pilot_settings::PROCESSES;
+        assert_eq!(auto_processes(s(p.many_from_s)), p.many);
+        assert_eq!(
+            auto_processes(s(p.many_from_s) - std::time::Duration::from_millis(1)),
+            p.few
+        );
+        assert_eq!(auto_processes(s(p.few_from_s)), p.few);
+        assert_eq!(
+            auto_processes(s(p.few_from_s) - std::time::Duration::from_millis(1)),
+            1
+        );
+        assert_eq!(crate::compare::BASELINE_PROCESSES, p.baseline);
+        assert_eq!(
+            pilot_settings::default_of("processes"),
+            pilot_settings::processes_default()
+        );
+    }
 }

@@ -30,6 +30,10 @@ pub struct CompareDoc {
     /// pilot bench --against`); absent for a comparison of saved results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
+    /// What the new results were compared with, when the run that compared them knew: the
+    /// baseline's name (`--baseline`), or the base revision (`cargo pilot bench --against`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against: Option<String>,
     /// One entry per bench.
     pub benches: Vec<CompareBenchDoc>,
 }

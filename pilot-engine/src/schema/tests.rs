@@ -180,6 +180,7 @@ fn every_other_document_reads_back_unchanged() {
         noise: 0.01,
         confidence: 0.95,
         method: Some("paired".into()),
+        against: Some("origin/main".into()),
         benches: vec![CompareBenchDoc {
             name: "sort".into(),
             target: "demo".into(),

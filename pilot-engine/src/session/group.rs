@@ -278,9 +278,13 @@ fn run_cycle(
             continue;
         }
         let work = states[i].next_work();
+        let held = states[i].read_memory();
         let before = clock.now();
         let data = workloads[i].round(work);
         let duration = clock.now().saturating_sub(before);
+        if let (Some(held), Some(now)) = (held, states[i].read_memory()) {
+            states[i].saw_memory(held, now, &data);
+        }
         workloads[i].between_rounds();
         states[i].set_unit_growth(workloads[i].unit_growth());
         let status = if workloads[i].out_of_time() {

@@ -110,8 +110,9 @@ pub struct SessionConfig {
     /// when interleaving cancels it (group members) or another level adds it (a child
     /// process of several).
     pub machine: Option<MachineVariation>,
-    /// Reads the process's memory after each round (for the leak check); `None` reads nothing
-    /// (tests with scripted workloads).
+    /// Reads the process's memory just before and just after each round's call (for the leak
+    /// check, which weighs what the calls kept); `None` reads nothing (tests with scripted
+    /// workloads).
     pub memory: Option<fn() -> crate::checks::memory::Memory>,
     /// Least units (rounds in readings-only mode) before the session may stop short of its
     /// time cap: a program's `--min-runs`.
@@ -232,7 +233,7 @@ pub struct RoundRecord {
     pub mean_ns: Option<f64>,
     /// The round's unit readings in at most [`ROUND_BINS`] bins, for plots (unit-reading mode).
     pub bins: Option<crate::stats::ReadingBins>,
-    /// The process's resident memory after the round, in bytes, when it was read.
+    /// The process's resident memory just after the round's call, in bytes, when it was read.
     pub rss_bytes: Option<u64>,
     /// When the round ended, from the start of the session.
     pub end: Duration,
@@ -564,9 +565,13 @@ pub fn run_session(
             break Status::Interrupted;
         }
         let work = state.next_work();
+        let held = state.read_memory();
         let before = clock.now();
         let data = workload.round(work);
         let duration = clock.now().saturating_sub(before);
+        if let (Some(held), Some(now)) = (held, state.read_memory()) {
+            state.saw_memory(held, now, &data);
+        }
         workload.between_rounds();
         state.set_unit_growth(workload.unit_growth());
         if workload.out_of_time() {

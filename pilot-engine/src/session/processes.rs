@@ -15,20 +15,23 @@ use crate::stats::{ConfidenceInterval, Summary};
 /// in three or four of a stack-bound bench ran 75% slower, and of eight processes the slow
 /// ones are half or more about one time in seven. A process costs about 15 ms to start and
 /// reach its first round here, so eight short ones cost little more than one long one.
-pub(crate) const AUTO_PROCESSES: usize = 8;
+/// The number is `pilot_settings::PROCESSES`, which the settings table states.
+pub(crate) const AUTO_PROCESSES: usize = pilot_settings::PROCESSES.many;
 
 /// The least time cap at which a bench runs in [`AUTO_PROCESSES`] processes by default (eight
 /// of [`LEAST_SHARE`] each, with room for the parent's own work).
-pub(crate) const AUTO_MANY_CAP: std::time::Duration = std::time::Duration::from_secs(2);
+pub(crate) const AUTO_MANY_CAP: std::time::Duration =
+    std::time::Duration::from_secs(pilot_settings::PROCESSES.many_from_s);
 
 /// Processes a bench whose cap is below [`AUTO_MANY_CAP`] but at least [`AUTO_LEAST_CAP`] runs
 /// in: the fewest whose estimates give the between-process level two degrees of freedom.
-pub(crate) const AUTO_FEW_PROCESSES: usize = 3;
+pub(crate) const AUTO_FEW_PROCESSES: usize = pilot_settings::PROCESSES.few;
 
 /// The least time cap at which a bench runs in several processes by default: a child's
 /// session needs about 0.3 s to learn its work amount and reach a first estimate, so a
 /// shorter cap cannot pay for three (Kalibera & Jones: a process costs its start and warm-up).
-pub(crate) const AUTO_LEAST_CAP: std::time::Duration = std::time::Duration::from_secs(1);
+pub(crate) const AUTO_LEAST_CAP: std::time::Duration =
+    std::time::Duration::from_secs(pilot_settings::PROCESSES.few_from_s);
 
 /// The processes a bench with time cap `cap` runs in by default. Time: O(1).
 pub(crate) fn auto_processes(cap: std::time::Duration) -> usize {

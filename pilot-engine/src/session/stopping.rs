@@ -9,6 +9,7 @@ use super::warnings::unresolved_warning;
 use super::{
     Estimate, OnEstimate, RoundData, RoundRecord, SessionConfig, SessionResult, Status, WarmUpClass,
 };
+use crate::checks::memory::Memory;
 use crate::record::Clock;
 
 /// Most units one round may have (the readings of a round are held in memory at once).
@@ -41,6 +42,8 @@ pub(crate) struct Session<'a> {
     out_of_reach: Option<OutOfReach>,
     /// Units run so far (rounds in readings-only mode), for the least and most units.
     units: u64,
+    /// The resident memory after the last round's call, for its record.
+    resident: Option<u64>,
 }
 
 impl<'a> Session<'a> {
@@ -60,6 +63,7 @@ impl<'a> Session<'a> {
             least_samples: false,
             out_of_reach: None,
             units: 0,
+            resident: None,
         }
     }
 
@@ -125,6 +129,37 @@ impl<'a> Session<'a> {
     /// `duration`, and plans the next one. Returns the status when the session should stop:
     /// `Converged` or `TimeCap` (after which the round-by-round caller may still go on), or a
     /// failure, `BelowResolution` (final).
+    /// The process's memory now, where the session reads it (see [`SessionConfig::memory`]):
+    /// read just before and just after each round's call, never inside it.
+    pub(crate) fn read_memory(&self) -> Option<Memory> {
+        self.readings.config.memory.map(|read| read())
+    }
+
+    /// Notes the memory read just before (`before`) and just after (`after`) the call of the
+    /// round whose `data` is about to be recorded: what the call kept goes into the leak
+    /// check's series (cumulative, round by round), and the resident size after it into the
+    /// round's record. The round's readings, which pilot made for the call and which outlive
+    /// it, are not the bench's; what pilot keeps between calls (its analysis, its records) is
+    /// not in the difference at all.
+    pub(crate) fn saw_memory(
+        &mut self,
+        before: Memory,
+        after: Memory,
+        data: &Result<RoundData, String>,
+    ) {
+        let readings = match data {
+            Ok(RoundData::Units { readings, .. }) => {
+                (readings.capacity() * std::mem::size_of::<f64>()) as f64
+            }
+            _ => 0.0,
+        };
+        self.resident = after.resident;
+        if let Some(kept) = crate::checks::memory::kept_by_call(&before, &after, readings) {
+            let so_far = self.readings.memory.last().copied().unwrap_or(0.0);
+            self.readings.memory.push(so_far + kept);
+        }
+    }
+
     pub(crate) fn record(
         &mut self,
         data: Result<RoundData, String>,
@@ -272,11 +307,7 @@ impl<'a> Session<'a> {
             .as_ref()
             .map_or(0, |e| e.subsession_means.capacity());
         self.readings.track_kept(samples);
-        if let Some(read) = self.readings.config.memory {
-            let memory = read();
-            record.rss_bytes = memory.resident;
-            self.readings.memory.extend(memory.held);
-        }
+        record.rss_bytes = self.resident.take();
         let analysed = record.analysed;
         self.readings.rounds.push(record);
         Ok(analysed)

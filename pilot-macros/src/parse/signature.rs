@@ -155,6 +155,19 @@ fn form_and_argument(
         (false, Some(form), _) => Some(form),
         (true, _, Some(form)) => {
             if let Some(FnArg::Typed(typed)) = first {
+                if let Type::Reference(reference) = unwrap_type(&typed.ty) {
+                    if let Some(mutability) = &reference.mutability {
+                        let and = &reference.and_token;
+                        // Each call gets its own value from the list: there is nothing
+                        // shared to change, and the value can be taken by value.
+                        errors.push(syn::Error::new_spanned(
+                            quote::quote!(#and #mutability),
+                            "an `args` argument cannot be borrowed mutably: each call gets \
+                             its own value, so take it by value (`mut v: Vec<u8>`) or \
+                             borrow it (`v: &Vec<u8>`)",
+                        ));
+                    }
+                }
                 arg = Some((*typed.ty).clone());
             }
             Some(form)

@@ -25,6 +25,22 @@ pub(crate) struct Sample {
     pub disks: Vec<u64>,
     /// Bytes received + sent by each network interface.
     pub nets: Vec<u64>,
+    /// This process's own I/O so far (`/proc/self/io`), where it can be read.
+    pub own_io: Option<OwnIo>,
+    /// Bytes the sampler itself has read so far (the counters' files): part of
+    /// [`OwnIo::syscall_bytes`] that is pilot's, not the bench's.
+    pub sampler_bytes: u64,
+}
+
+/// A process's I/O so far, from `/proc/self/io`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct OwnIo {
+    /// Bytes it had read from or written to block devices (`read_bytes + write_bytes`): the
+    /// disk I/O it caused, not what a page cache served.
+    pub block_bytes: u64,
+    /// Bytes it passed through read and write calls of any kind (`rchar + wchar`): files,
+    /// sockets, pipes and terminals, the sampler's own reads of /proc included.
+    pub syscall_bytes: u64,
 }
 
 /// The block devices and network links a sampler watches, found at its start.
@@ -46,31 +62,43 @@ fn read_into(path: &str, buf: &mut String) -> Option<()> {
     Some(())
 }
 
+/// [`read_into`], adding the bytes read to `counted` (the sampler's own share of this
+/// process's I/O).
+fn read_counted(path: &str, buf: &mut String, counted: &mut u64) -> Option<()> {
+    let read = read_into(path, buf);
+    *counted += buf.len() as u64;
+    read
+}
+
 /// Reads one sample into `out` (`buf` is scratch), `None` where /proc/stat cannot be read.
+/// `counted` is what the sampler has read so far, over every sample: this sample's reads are
+/// added to it, and the total is the sample's [`Sample::sampler_bytes`].
 pub(crate) fn read_sample(
     at: Duration,
     devices: &Devices,
     buf: &mut String,
     out: &mut Sample,
+    counted: &mut u64,
 ) -> Option<()> {
-    read_into("/proc/stat", buf)?;
+    read_counted("/proc/stat", buf, counted)?;
     let v = cpu_counters(buf)?;
     out.at = at;
     out.total = v.iter().sum();
     out.idle = v[3] + v[4];
     out.iowait = v[4];
     out.steal = v[7];
-    out.own = read_into("/proc/self/stat", buf)
+    out.own = read_counted("/proc/self/stat", buf, counted)
         .and_then(|_| own_jiffies(buf))
         .unwrap_or(0);
     out.throttled_us = devices
         .cgroup_cpu_stat
         .as_deref()
-        .and_then(|p| read_into(p, buf))
+        .and_then(|p| read_counted(p, buf, counted))
         .and_then(|_| throttled_us(buf));
-    out.cpu_pressure_us = read_into("/proc/pressure/cpu", buf).and_then(|_| pressure_total(buf));
+    out.cpu_pressure_us =
+        read_counted("/proc/pressure/cpu", buf, counted).and_then(|_| pressure_total(buf));
     out.disks.resize(devices.disks.len(), 0);
-    if read_into("/proc/diskstats", buf).is_some() {
+    if read_counted("/proc/diskstats", buf, counted).is_some() {
         for (name, ticks) in disk_ticks(buf) {
             if let Some(i) = devices.disks.iter().position(|d| d == name) {
                 out.disks[i] = ticks;
@@ -78,14 +106,33 @@ pub(crate) fn read_sample(
         }
     }
     out.nets.resize(devices.nets.len(), 0);
-    if read_into("/proc/net/dev", buf).is_some() {
+    if read_counted("/proc/net/dev", buf, counted).is_some() {
         for (name, bytes) in net_bytes(buf) {
             if let Some(i) = devices.nets.iter().position(|(n, _)| n == name) {
                 out.nets[i] = bytes;
             }
         }
     }
+    // Last, so that every read of this sample is in its `rchar`.
+    out.own_io = read_counted("/proc/self/io", buf, counted).and_then(|_| own_io(buf));
+    out.sampler_bytes = *counted;
     Some(())
+}
+
+/// A process's I/O counters (`/proc/PID/io`): its block I/O and its bytes through read and
+/// write calls.
+fn own_io(text: &str) -> Option<OwnIo> {
+    let field = |name: &str| -> Option<u64> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))?
+            .trim()
+            .parse()
+            .ok()
+    };
+    Some(OwnIo {
+        block_bytes: field("read_bytes")? + field("write_bytes")?,
+        syscall_bytes: field("rchar")? + field("wchar")?,
+    })
 }
 
 /// The first eight counters of /proc/stat's aggregate `cpu` line: user nice system idle iowait
@@ -216,6 +263,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_sample_counts_what_the_sampler_read_so_far() {
+        // Samples are read into two buffers in turn: each one's count is the sampler's whole
+        // reading so far, not what was left in the buffer from two samples back.
+        let devices = devices();
+        let mut buf = String::new();
+        let (mut a, mut b) = (Sample::default(), Sample::default());
+        let mut counted = 0;
+        if read_sample(Duration::ZERO, &devices, &mut buf, &mut a, &mut counted).is_none() {
+            return; // no /proc/stat: not Linux
+        }
+        let first = a.sampler_bytes;
+        assert!(first > 0 && first == counted);
+        read_sample(Duration::ZERO, &devices, &mut buf, &mut b, &mut counted).unwrap();
+        std::mem::swap(&mut a, &mut b);
+        read_sample(Duration::ZERO, &devices, &mut buf, &mut b, &mut counted).unwrap();
+        // `a` holds the second sample, `b` (the first's buffer) the third.
+        assert!(a.sampler_bytes > first);
+        assert!(b.sampler_bytes > a.sampler_bytes);
+        assert_eq!(b.sampler_bytes, counted);
+        assert!(
+            b.sampler_bytes - a.sampler_bytes < 2 * first,
+            "one sample's reads"
+        );
+    }
+
+    #[test]
     fn proc_lines_are_parsed() {
         let stat = "1234 (my (odd) name) R 1 2 3 4 5 6 7 8 9 10 150 25 0 0 20 0 3";
         assert_eq!(own_jiffies(stat), Some(175));
@@ -233,6 +306,16 @@ mod tests {
         assert_eq!(disk_ticks(disks).collect::<Vec<_>>(), [("vda", 4000)]);
         let net = "Inter-|\n face |\n    lo: 10 1 0 0 0 0 0 0 10 1 0 0 0 0 0 0\n  eth0: 1000 3 0 0 0 0 0 0 200 2 0 0 0 0 0 0\n";
         assert_eq!(net_bytes(net).collect::<Vec<_>>(), [("eth0", 1200)]);
+        let io = "rchar: 6976\nwchar: 24\nsyscr: 10\nsyscw: 1\nread_bytes: 4096\n\
+                  write_bytes: 8192\ncancelled_write_bytes: 0\n";
+        assert_eq!(
+            own_io(io),
+            Some(OwnIo {
+                block_bytes: 12_288,
+                syscall_bytes: 7000
+            })
+        );
+        assert_eq!(own_io("rchar: 1\n"), None);
         let cpu = "cpu  100 5 30 800 20 1 2 3 0 0\ncpu0 50 0 15 400 10 0 1 1 0 0\n";
         assert_eq!(cpu_counters(cpu), Some([100, 5, 30, 800, 20, 1, 2, 3]));
     }

@@ -27,6 +27,13 @@ pub struct Interval {
     /// The busiest network link with a known speed (index in [`Devices::nets`]) and its
     /// utilisation.
     pub net: Option<(usize, f64)>,
+    /// Bytes this process read from or wrote to block devices over the interval; `None` where
+    /// `/proc/self/io` could not be read.
+    pub own_disk_bytes: Option<f64>,
+    /// Bytes this process passed through read and write calls over the interval, less the
+    /// sampler's own reads (sockets among them); `None` where `/proc/self/io` could not be
+    /// read.
+    pub own_io_bytes: Option<f64>,
 }
 
 /// The state over the interval between samples `a` and `b`, on a machine of `cores` cores
@@ -74,6 +81,20 @@ pub(crate) fn interval(
                 Some((i, y.saturating_sub(*x) as f64 * 8.0 / seconds / speed))
             }),
     );
+    let (own_disk_bytes, own_io_bytes) = match (a.own_io, b.own_io) {
+        (Some(x), Some(y)) => {
+            let sampler = b.sampler_bytes.saturating_sub(a.sampler_bytes);
+            (
+                Some(y.block_bytes.saturating_sub(x.block_bytes) as f64),
+                Some(
+                    y.syscall_bytes
+                        .saturating_sub(x.syscall_bytes)
+                        .saturating_sub(sampler) as f64,
+                ),
+            )
+        }
+        _ => (None, None),
+    };
     Interval {
         from: a.at,
         to: b.at,
@@ -87,12 +108,15 @@ pub(crate) fn interval(
         cpu_pressure: micro(a.cpu_pressure_us, b.cpu_pressure_us).map(|p| p.min(1.0)),
         disk,
         net,
+        own_disk_bytes,
+        own_io_bytes,
     }
 }
 
 /// The state over a round from `from` to `to`: the intervals it overlaps, each weighed by the
 /// overlap (a round inside one interval gets that interval's figures); the busiest device of
-/// any of them.
+/// any of them, and this process's own I/O over all of them (the device's busy share and the
+/// process's I/O are then of the same span).
 pub(super) fn state_of(intervals: &[Interval], from: Duration, to: Duration) -> Option<Interval> {
     let mut weight = 0.0;
     let mut s = Interval {
@@ -119,6 +143,14 @@ pub(super) fn state_of(intervals: &[Interval], from: Duration, to: Duration) -> 
                 if mine.is_none_or(|(_, b)| b < busy) {
                     *mine = Some((device, busy));
                 }
+            }
+        }
+        for (mine, theirs) in [
+            (&mut s.own_disk_bytes, i.own_disk_bytes),
+            (&mut s.own_io_bytes, i.own_io_bytes),
+        ] {
+            if let Some(bytes) = theirs {
+                *mine = Some(mine.unwrap_or(0.0) + bytes);
             }
         }
     }

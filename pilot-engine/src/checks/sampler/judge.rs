@@ -15,6 +15,11 @@ const BUSY_CORES: f64 = 0.25;
 const STEAL_SHARE: f64 = 0.05;
 /// A device at least this busy is saturated (the paper's threshold).
 const SATURATED: f64 = 0.8;
+/// Bytes through read and write calls a process must move in a round, beyond the sampler's
+/// own reads, for a saturated network link to be its concern: what is left of pilot's own
+/// reads between rounds (the memory read, the rounding of the sampler's count) stays far
+/// below it, and a bench whose traffic a busy link could slow moves more.
+const OWN_IO_BYTES: f64 = 4096.0;
 /// Share of rounds a state must touch before it is a check of the session: a blip of a few
 /// rounds is marked in them, but says little about the result.
 const ROUND_SHARE: f64 = 0.25;
@@ -95,6 +100,13 @@ impl Tally {
 
 /// The four states of [`MARKS`] in one round's `state`, each with its figure (and the device's
 /// name for a saturated device) when it is there.
+///
+/// A saturated device is a finding only for a round in which the bench itself used that kind
+/// of device: a disk when the process read or wrote blocks, a network link when it moved
+/// bytes through read and write calls beyond the sampler's own. A device kept busy by another
+/// process does not hold up a bench that does not wait on it (a CPU-bound bench beside a
+/// build); what the other process takes of the cores is the busy-machine state's to say.
+/// Where the process's I/O cannot be read, a saturated device counts as before.
 fn findings(
     state: &Interval,
     devices: &Devices,
@@ -104,10 +116,12 @@ fn findings(
     let disk = state
         .disk
         .filter(|_| bottleneck != Some("disk"))
+        .filter(|_| state.own_disk_bytes.is_none_or(|b| b > 0.0))
         .map(|(i, busy)| (devices.disks.get(i).cloned(), busy));
     let net = state
         .net
         .filter(|_| bottleneck != Some("network"))
+        .filter(|_| state.own_io_bytes.is_none_or(|b| b >= OWN_IO_BYTES))
         .map(|(i, busy)| (devices.nets.get(i).map(|n| n.0.clone()), busy));
     let device = [disk, net]
         .into_iter()
@@ -165,8 +179,9 @@ fn state_check(k: usize, t: &Tally, seen: usize) -> CheckDoc {
         _ => (
             Kind::SaturatedDevice,
             format!(
-                "`{}` was at least 80% busy (peak {:.0}%) {during}: a device the bench does \
-                 not measure was its bottleneck, or another process's",
+                "`{}` was at least 80% busy while the bench used it (peak {:.0}%) {during}: \
+                 its I/O waited on a device it does not declare, loaded by the bench or by \
+                 another process",
                 t.what,
                 100.0 * t.peak
             ),
@@ -227,5 +242,84 @@ mod tests {
         let (twenty, checks) = judge(&one, &Devices::default(), &twenty, None);
         assert!(checks.is_empty(), "{checks:?}");
         assert_eq!(twenty.iter().filter(|r| !r.marks.is_empty()).count(), 2);
+    }
+
+    use super::super::counters::{OwnIo, Sample};
+    use super::super::interval::interval;
+
+    /// Ten samples 100 ms apart on a machine whose disk `vda` is busy the whole time and whose
+    /// link `eth0` (100 Mb/s) is 90% busy, both kept so by another process; this process
+    /// moves `block` bytes of disk I/O and `syscall` bytes through read and write calls (the
+    /// sampler's own reads besides) between samples, and the sampler reads 2 KiB each time.
+    fn busy_devices(block: u64, syscall: u64, io_readable: bool) -> Vec<Interval> {
+        let devices = devices();
+        let samples: Vec<Sample> = (0..10u64)
+            .map(|i| Sample {
+                at: Duration::from_millis(100 * i),
+                total: 20 * i,
+                idle: 10 * i,
+                disks: vec![100 * i],
+                nets: vec![1_125_000 * i],
+                own_io: io_readable.then_some(OwnIo {
+                    block_bytes: block * i,
+                    syscall_bytes: (syscall + 2048) * i,
+                }),
+                sampler_bytes: 2048 * i,
+                ..Sample::default()
+            })
+            .collect();
+        samples
+            .windows(2)
+            .map(|w| interval(&w[0], &w[1], &devices, 2.0, 100.0))
+            .collect()
+    }
+
+    fn devices() -> Devices {
+        Devices {
+            disks: vec!["vda".into()],
+            nets: vec![("eth0".into(), Some(100))],
+            cgroup_cpu_stat: None,
+        }
+    }
+
+    /// The saturated-device check of rounds 10 ms into each interval, and the marked rounds.
+    fn device_check(intervals: &[Interval], bottleneck: Option<&str>) -> (Option<CheckDoc>, usize) {
+        let ms = Duration::from_millis;
+        let windows: Vec<(Duration, Duration)> = (0..9)
+            .map(|i| (ms(100 * i + 10), ms(100 * i + 90)))
+            .collect();
+        let (rounds, checks) = judge(intervals, &devices(), &windows, bottleneck);
+        let marked = rounds
+            .iter()
+            .filter(|r| r.marks.contains(&"saturated_device"))
+            .count();
+        let check = checks.into_iter().find(|c| c.kind == "saturated_device");
+        (check, marked)
+    }
+
+    #[test]
+    fn a_device_another_process_keeps_busy_is_no_finding_for_a_bench_that_does_not_use_it() {
+        // A CPU-only bench: no disk I/O of its own, and no bytes through read and write calls
+        // but the sampler's.
+        let cpu_only = busy_devices(0, 0, true);
+        assert!(cpu_only.iter().all(|i| i.disk == Some((0, 1.0))));
+        assert_eq!(cpu_only[3].own_disk_bytes, Some(0.0));
+        assert_eq!(cpu_only[3].own_io_bytes, Some(0.0));
+        assert_eq!(device_check(&cpu_only, None), (None, 0));
+        // A bench that writes to the saturated disk: the disk is its bottleneck.
+        let (check, marked) = device_check(&busy_devices(64 << 10, 64 << 10, true), None);
+        let check = check.expect("a saturated disk the bench writes to");
+        assert_eq!(check.figures["device"], "vda");
+        assert_eq!(marked, 9);
+        // Unless it declares the disk as what it measures.
+        let (check, _) = device_check(&busy_devices(64 << 10, 64 << 10, true), Some("disk"));
+        assert_eq!(check.unwrap().figures["device"], "eth0");
+        // A bench that talks over the saturated link but keeps off the disk.
+        let (check, _) = device_check(&busy_devices(0, 64 << 10, true), None);
+        assert_eq!(check.unwrap().figures["device"], "eth0");
+        // Where this process's I/O cannot be read, a saturated device counts as before.
+        let (check, marked) = device_check(&busy_devices(0, 0, false), None);
+        assert_eq!(check.unwrap().figures["device"], "vda");
+        assert_eq!(marked, 9);
     }
 }

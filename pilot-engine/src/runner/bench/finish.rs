@@ -9,7 +9,7 @@ use super::explained::Explained;
 use super::results::compare_results;
 use crate::report::render_table;
 use crate::runner::registry::Bench;
-use crate::schema::{RUN_SCHEMA, RunDoc};
+use crate::schema::{CompareDoc, RUN_SCHEMA, RunDoc};
 use crate::store;
 
 impl Run<'_> {
@@ -79,9 +79,10 @@ impl Run<'_> {
                 machine: Some(self.machine.clone()),
                 benches: Some(selected.iter().map(|b| b.name.clone()).collect()),
                 results: std::mem::take(&mut self.documents),
-                comparison: comparisons
-                    .as_deref()
-                    .map(|cs| crate::report::comparison_doc(cs, &options)),
+                comparison: comparisons.as_deref().map(|cs| CompareDoc {
+                    against: self.args.baseline.clone(),
+                    ..crate::report::comparison_doc(cs, &options)
+                }),
                 groups: Some(groups),
             };
             let bytes = serde_json::to_vec_pretty(&run).expect("documents serialise");

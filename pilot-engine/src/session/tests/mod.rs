@@ -404,6 +404,69 @@ fn units_that_grow_between_rounds_are_planned_at_their_new_length() {
     );
 }
 
+thread_local! {
+    /// The bytes a [`Holding`] workload's process holds, as its session's memory reader sees
+    /// them.
+    static HELD: std::cell::Cell<f64> = const { std::cell::Cell::new(1e6) };
+}
+
+/// The memory reader of sessions of [`Holding`] workloads.
+fn held_now() -> crate::checks::memory::Memory {
+    crate::checks::memory::Memory {
+        resident: None,
+        held: Some(HELD.with(|h| h.get())),
+    }
+}
+
+/// A workload whose calls keep `kept_per_call` bytes each, in a process where pilot's own
+/// bytes grow by `pilot_per_round` between calls (its records of the rounds, the allocator
+/// settling under them) and each round's readings are held from the call until its analysis.
+struct Holding<W> {
+    inner: W,
+    kept_per_call: f64,
+    pilot_per_round: f64,
+    readings: f64,
+}
+
+impl<W: Workload> Workload for Holding<W> {
+    fn round(&mut self, work: u64) -> Result<RoundData, String> {
+        let data = self.inner.round(work)?;
+        if let RoundData::Units { readings, .. } = &data {
+            self.readings = (readings.capacity() * std::mem::size_of::<f64>()) as f64;
+        }
+        HELD.with(|h| h.set(h.get() + self.kept_per_call + self.readings));
+        Ok(data)
+    }
+
+    fn between_rounds(&mut self) {
+        HELD.with(|h| h.set(h.get() - self.readings + self.pilot_per_round));
+    }
+}
+
+#[test]
+fn the_leak_check_weighs_what_the_calls_keep_not_what_pilot_keeps_between_them() {
+    let leak_checked = |kept_per_call: f64| {
+        let clock = ScriptedClock::default();
+        let mut w = Holding {
+            inner: Scripted::new(&clock, |_, rng| 1000.0 + 20.0 * noise(rng)),
+            kept_per_call,
+            pilot_per_round: 12_288.0,
+            readings: 0.0,
+        };
+        let config = SessionConfig {
+            memory: Some(held_now),
+            ..SessionConfig::default()
+        };
+        let r = run(&mut w, &clock, &config);
+        assert!(r.rounds.len() >= 10, "{}", r.rounds.len());
+        r.checks.iter().any(|c| c.kind == "leak")
+    };
+    // A CPU-only bench: 12 KiB more of pilot's own every round is not the bench's leak.
+    assert!(!leak_checked(0.0));
+    // A bench that keeps 64 KiB from every call leaks.
+    assert!(leak_checked(65_536.0));
+}
+
 #[test]
 fn a_panicking_workload_fails_the_session() {
     struct Panics;

@@ -1,0 +1,8 @@
+use pilot::Bencher;
+
+#[pilot::bench(args = [1, 2])]
+fn greet(lang: &str, b: &mut Bencher) {
+    b.iter(|| lang.len());
+}
+
+pilot::main!();
