@@ -87,6 +87,7 @@ pub fn document(s: &Series, a: &Analysis, config: &AnalysisConfig, source: &str)
         overhead: None,
         machine_state: None,
         warm_up_work: None,
+        warm_up_skipped: None,
         allocations: None,
         counts: None,
     }
