@@ -83,6 +83,39 @@ pub(crate) fn judge(
     (states, checks)
 }
 
+/// The checks of the machine's CPU over rounds each judged already (marked) by the process
+/// that ran it: the rounds of a bench's processes, each given as its time, marks and state.
+/// As in [`judge`], a state is a check when the rounds it marked took at least a quarter of
+/// the sampled rounds' time, with its figures over those rounds: a neighbour busy for most of
+/// one process in eight is no finding of the bench (that process's estimate is one of eight,
+/// and the combination names a process far from the rest). A saturated device is left to the
+/// processes' own checks: a round's record keeps no device's figures. Time: O(rounds).
+pub(crate) fn judge_marked<'a>(
+    rounds: impl IntoIterator<Item = (Duration, &'a [&'static str], Option<&'a Interval>)>,
+) -> Vec<CheckDoc> {
+    let mut tallies: [Tally; 3] = Default::default();
+    let (mut seen, mut seen_time) = (0, 0.0);
+    for (duration, marks, state) in rounds {
+        let Some(state) = state else { continue };
+        let time = duration.as_secs_f64().max(1e-9);
+        seen += 1;
+        seen_time += time;
+        let figures = [state.others_cores, state.steal, state.throttled];
+        for (k, (tally, value)) in tallies.iter_mut().zip(figures).enumerate() {
+            if marks.contains(&MARKS[k]) {
+                tally.add(value, String::new(), time);
+            }
+        }
+    }
+    (tallies.iter().enumerate())
+        .filter(|(_, t)| t.rounds > 0 && t.time >= ROUND_SHARE * seen_time)
+        .map(|(k, t)| state_check(k, t, (seen, seen_time)))
+        .collect()
+}
+
+/// The kinds of the checks [`judge_marked`] makes.
+pub(crate) const MARKED_KINDS: [&str; 3] = [MARKS[0], MARKS[1], MARKS[2]];
+
 /// The cores one clock tick of the kernel's counts makes over the samples around the round
 /// `from..to` (the intervals it overlaps): the counts are cumulative, so over several
 /// intervals a tick is one tick of their whole span.
@@ -271,6 +304,45 @@ mod tests {
         let (twenty, checks) = judge(&one, &Devices::default(), &twenty, None);
         assert!(checks.is_empty(), "{checks:?}");
         assert_eq!(twenty.iter().filter(|r| !r.marks.is_empty()).count(), 2);
+    }
+
+    #[test]
+    fn a_benchs_processes_are_judged_over_all_their_rounds() {
+        // Eight processes of twelve 50 ms rounds; a neighbour on a core during the first
+        // `busy` of them, whose rounds their processes marked.
+        let rounds = |busy: usize| -> Vec<(Duration, Vec<&'static str>, Interval)> {
+            (0..8 * 12)
+                .map(|i| {
+                    let on = i / 12 < busy;
+                    let state = Interval {
+                        others_cores: if on { 1.0 } else { 0.02 },
+                        ..Interval::default()
+                    };
+                    let marks = if on { vec!["busy_machine"] } else { vec![] };
+                    (Duration::from_millis(50), marks, state)
+                })
+                .collect()
+        };
+        let judged = |r: &[(Duration, Vec<&'static str>, Interval)]| {
+            judge_marked(r.iter().map(|(d, m, s)| (*d, m.as_slice(), Some(s))))
+        };
+        // One process of eight: an eighth of the bench's time, no finding of the bench.
+        assert!(judged(&rounds(1)).is_empty());
+        // Three of eight: over a quarter of it.
+        let checks = judged(&rounds(3));
+        assert_eq!(checks.len(), 1, "{checks:?}");
+        assert_eq!(checks[0].kind, "busy_machine");
+        assert_eq!(checks[0].figures["rounds"], 36);
+        assert_eq!(checks[0].figures["of_rounds"], 96);
+        assert_eq!(checks[0].figures["mean"].as_f64(), Some(1.0));
+        assert_eq!(checks[0].figures["share"].as_f64(), Some(0.375));
+        assert!(
+            checks[0]
+                .message
+                .contains("during 36 of 96 rounds (38% of their time)")
+        );
+        // Rounds without a sampled state (no /proc) are not counted.
+        assert!(judge_marked([(Duration::from_millis(50), &[][..], None)]).is_empty());
     }
 
     /// A two-core machine whose kernel counts 100 ticks a second, running a bench on one core

@@ -72,6 +72,7 @@ pub(super) fn processes_result(
     }
     let iters = done.last().and_then(|p| p.iters);
     let mut checks = bench_checks(&done, &mut warnings);
+    machine_checks(&done, &mut checks, &mut warnings);
     // Processes left out of the typical process's estimate are named, never hidden.
     let means: Vec<f64> = done.iter().map(|p| p.estimate.mean).collect();
     if let (Some(e), 2..) = (&estimate, means.len()) {
@@ -168,6 +169,32 @@ pub(super) fn bench_warm_up(
         .then(|| shown.get(shown.len().saturating_sub(1) / 2).copied())
         .flatten();
     (class, work)
+}
+
+/// Replaces the processes' checks of the machine's CPU (a busy machine, steal, throttling) in
+/// `checks`, and their messages in `warnings`, by those of every process's rounds together
+/// (see [`judge_marked`](crate::checks::sampler::judge_marked)): each process judged its own
+/// rounds, and one of eight that shared its cores for a while would otherwise make the
+/// bench's check, whatever the other seven saw.
+fn machine_checks(
+    done: &[ProcessResult],
+    checks: &mut Vec<crate::schema::CheckDoc>,
+    warnings: &mut Vec<String>,
+) {
+    use crate::checks::sampler::{MARKED_KINDS, judge_marked};
+    let rounds = (done.iter().flat_map(|p| &p.rounds))
+        .map(|r| (r.duration, r.marks.as_slice(), r.machine.as_ref()));
+    let bench = judge_marked(rounds);
+    let theirs: Vec<String> = (checks.iter())
+        .filter(|c| MARKED_KINDS.contains(&c.kind.as_str()))
+        .map(|c| c.message.clone())
+        .collect();
+    warnings.retain(|w| !theirs.contains(w));
+    checks.retain(|c| !MARKED_KINDS.contains(&c.kind.as_str()));
+    for c in bench {
+        warnings.push(c.message.clone());
+        checks.push(c);
+    }
 }
 
 /// The checks of a bench measured in the processes `done`, with the warnings of the checks
@@ -360,6 +387,94 @@ mod tests {
             after(skipped, Flat, None),
         ];
         assert_eq!(bench_warm_up(&findings).0, Some(WarmUp));
+    }
+
+    /// A process of twelve 50 ms rounds that a neighbour on a core kept busy, or not, with
+    /// its own busy_machine check when it was.
+    fn process(busy: bool) -> ProcessResult {
+        let state = crate::checks::sampler::Interval {
+            others_cores: if busy { 1.0 } else { 0.02 },
+            ..Default::default()
+        };
+        let round = crate::session::RoundRecord {
+            work: 100,
+            duration: Duration::from_millis(50),
+            units: 100,
+            iterations: 1,
+            stable: Some((0, 100)),
+            analysed: true,
+            mean_ns: None,
+            bins: None,
+            rss_bytes: None,
+            end: Duration::ZERO,
+            marks: if busy { vec!["busy_machine"] } else { vec![] },
+            machine: Some(state),
+        };
+        let check = crate::schema::CheckDoc {
+            kind: "busy_machine".into(),
+            message: "the machine was busy with other processes during 12 of 12 rounds".into(),
+            figures: serde_json::Map::new(),
+        };
+        ProcessResult {
+            estimate: ProcessEstimate {
+                mean: 100.0,
+                half_width: 1.0,
+                n: 1000,
+                subsession_size: 1,
+                autocorrelation: 0.0,
+                rounds: 12,
+                estimator: crate::settings::Estimator::Mean,
+                plain: None,
+            },
+            rounds: vec![round; 12],
+            removed: 0,
+            readings: 1200,
+            warnings: if busy {
+                vec![check.message.clone()]
+            } else {
+                vec![]
+            },
+            checks: if busy { vec![check] } else { vec![] },
+            machine_state: Some("sampled"),
+            warm_up: WarmUpFinding::default(),
+            outliers: None,
+            iters: None,
+            unresolved: false,
+            overhead_samples: Vec::new(),
+            overhead_time_s: 0.0,
+            clock_ns: 20.0,
+            allocations: None,
+        }
+    }
+
+    /// The checks and warnings of a bench over `done`, as [`processes_result`] makes them.
+    fn bench_machine(done: &[ProcessResult]) -> (Vec<crate::schema::CheckDoc>, Vec<String>) {
+        let mut warnings = Vec::new();
+        for (i, p) in done.iter().enumerate() {
+            merge_warnings(&mut warnings, &done[..i], p);
+        }
+        let mut checks = bench_checks(done, &mut warnings);
+        machine_checks(done, &mut checks, &mut warnings);
+        (checks, warnings)
+    }
+
+    #[test]
+    fn one_busy_process_of_eight_does_not_make_the_bench_busy() {
+        // A neighbour kept a core busy during one process: its check is no longer the bench's.
+        let mut done = vec![process(true)];
+        done.extend((0..7).map(|_| process(false)));
+        let (checks, warnings) = bench_machine(&done);
+        assert!(checks.is_empty(), "{checks:?}");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // During three of eight, over a quarter of the bench's rounds' time: the check is over
+        // every process's rounds, with its message once.
+        let mut done: Vec<ProcessResult> = (0..3).map(|_| process(true)).collect();
+        done.extend((0..5).map(|_| process(false)));
+        let (checks, warnings) = bench_machine(&done);
+        assert_eq!(checks.len(), 1, "{checks:?}");
+        assert_eq!(checks[0].figures["rounds"], 36);
+        assert_eq!(checks[0].figures["of_rounds"], 96);
+        assert_eq!(warnings, [checks[0].message.clone()]);
     }
 
     #[test]
