@@ -145,6 +145,7 @@ pub fn document(s: &Series, i: &Imported, config: &AnalysisConfig, source: &str)
         overhead: None,
         machine_state: None,
         warm_up_work: None,
+        warm_up_skipped: None,
         allocations: None,
         counts: None,
     }

@@ -14,7 +14,9 @@ use crate::record::{
 };
 use crate::report::LiveProgress;
 use crate::session::allocations::{RoundAllocations, estimate_allocations};
-use crate::session::{RoundData, SessionConfig, SessionResult, Status, Workload, run_session};
+use crate::session::{
+    RoundData, SessionConfig, SessionResult, Status, WarmUpWork, Workload, run_session,
+};
 
 /// The message of a micro-form bench that never timed anything.
 pub(super) const NEVER_ITERATED: &str =
@@ -339,11 +341,17 @@ impl<'c> BenchWorkload<'c> {
     /// Runs the routine unmeasured for `iterations` iterations (units in the full form), in
     /// rounds of doubling work amounts, until they are done, `budget` has passed, or a stop
     /// is requested: the warm-up an earlier process of the same bench showed, so that this
-    /// process's session starts at the steady state. A readings-only workload has no
-    /// iterations to count and runs nothing here. A panic of the workload is its failure.
-    pub(super) fn warm_up(&mut self, iterations: u64, budget: Duration) -> Result<(), String> {
+    /// process's session starts at the steady state. Returns the iterations it ran and their
+    /// wall time, which the bench's warm-up counts (`None` when it ran none). A readings-only
+    /// workload has no iterations to count and runs nothing here. A panic of the workload is
+    /// its failure.
+    pub(super) fn warm_up(
+        &mut self,
+        iterations: u64,
+        budget: Duration,
+    ) -> Result<Option<WarmUpWork>, String> {
         if matches!(self.body, BenchBody::ReadingsOnly(_)) {
-            return Ok(());
+            return Ok(None);
         }
         let start = std::time::Instant::now();
         let (mut done, mut work) = (0u64, 1u64);
@@ -360,7 +368,10 @@ impl<'c> BenchWorkload<'c> {
             done = done.saturating_add(w.saturating_mul(per_unit));
             work = work.saturating_mul(2);
         }
-        Ok(())
+        Ok((done > 0).then(|| WarmUpWork {
+            iterations: done,
+            time: start.elapsed(),
+        }))
     }
 
     /// Calibration can run while the routine is still slow (a warm-up), leaving units too short

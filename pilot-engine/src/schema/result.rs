@@ -116,6 +116,11 @@ pub struct ResultDoc {
     /// much unmeasured before its session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warm_up_work: Option<WarmUpWorkDoc>,
+    /// The work a process ran unmeasured before its session: the warm-up its bench's earlier
+    /// processes showed. Written by the child processes of a bench for their parent, whose
+    /// `warm_up` and `warm_up_work` count it; absent from saved results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm_up_skipped: Option<WarmUpWorkDoc>,
     /// How the `instructions` PI (and `estimated_cycles`) were counted (`--instructions`);
     /// absent when they were not.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -525,6 +525,8 @@ impl SessionResult {
         let usual = later[later.len() / 2];
         if early - usual >= MACHINE_START_CORES {
             self.warm_up = Some(WarmUpClass::Flat);
+            // No warm-up for later processes to run first.
+            self.warm_up_work = None;
             self.warnings.push(format!(
                 "the first readings were {:.0}% slower than every stable round, while other \
                  processes kept {early:.2} cores busy (against {usual:.2} in the usual stable \

@@ -138,7 +138,8 @@ impl<'a> Readings<'a> {
             Ok(seg) if seg.dominant => {
                 let kept = &units[seg.start..seg.end];
                 self.outliers.add(&count_outliers(kept));
-                self.warm_up.add_round(units, Some((seg.start, seg.end)));
+                self.warm_up
+                    .add_round(units, iterations, Some((seg.start, seg.end)));
                 self.first_units
                     .add_round(units, Some((seg.start, seg.end)));
                 self.stable_count += kept.len();
@@ -168,7 +169,7 @@ impl<'a> Readings<'a> {
             _ => {
                 // No dominant stable phase: kept in the record, not in the estimate.
                 self.unstable_rounds += 1;
-                self.warm_up.add_round(units, None);
+                self.warm_up.add_round(units, iterations, None);
                 self.removed += units.len();
                 None
             }

@@ -288,7 +288,7 @@ impl<'a> Session<'a> {
                 record.mean_ns = Some(units.iter().sum::<f64>() / units.len() as f64);
                 record.bins = crate::stats::ReadingBins::of(&units, super::ROUND_BINS);
                 if short {
-                    self.readings.warm_up.add_round(&units, None);
+                    self.readings.warm_up.add_round(&units, iterations, None);
                 } else {
                     record.stable = self.readings.add_units(&units, iterations);
                     self.readings.last_units_ns *= iterations.max(1) as f64;
@@ -444,8 +444,17 @@ impl<'a> Session<'a> {
             .flatten();
         let outliers =
             (!readings_only && readings.outliers.readings > 0).then_some(readings.outliers);
+        // A warm-up that ended among the short first rounds is measured where it ended; one
+        // that reached the first stable phase, or cut whole rounds, by the rounds before it.
         let warm_up_work = (!readings_only && warm_up == Some(WarmUpClass::WarmUp))
-            .then(|| super::WarmUpWork::of_rounds(&readings.rounds, readings.warm_up_rounds))
+            .then(|| {
+                (readings.warm_up_rounds == 0)
+                    .then(|| readings.warm_up.ended_early(&readings.round_means))
+                    .flatten()
+                    .or_else(|| {
+                        super::WarmUpWork::of_rounds(&readings.rounds, readings.warm_up_rounds)
+                    })
+            })
             .flatten();
         if let (Status::OutOfReach, Some(e), Some(found)) = (&status, &estimate, &out_of_reach) {
             let target = readings.config.target;

@@ -63,6 +63,8 @@ impl WarmUpClass {
 pub(crate) struct WarmUpEvidence {
     /// The readings before the first stable phase, in order (the first [`MAX_EARLY`]).
     early: Vec<f64>,
+    /// The iterations each of `early` timed, as runs of (readings, iterations per reading).
+    early_iterations: Vec<(usize, u64)>,
     /// Whether a round with a stable phase has been seen.
     settled: bool,
     /// Later rounds whose prefix was slower / faster than their stable phase by more than the
@@ -85,12 +87,18 @@ pub(super) fn median(xs: &[f64]) -> Option<f64> {
 }
 
 impl WarmUpEvidence {
-    /// Takes one round's unit readings and its stable phase (`None` for a round that was not
-    /// analysed or had none). O(n) with a sort of at most 1024 values.
-    pub(crate) fn add_round(&mut self, units: &[f64], stable: Option<(usize, usize)>) {
+    /// Takes one round's unit readings (per iteration, of `iterations` iterations a unit) and
+    /// its stable phase (`None` for a round that was not analysed or had none). O(n) with a
+    /// sort of at most 1024 values.
+    pub(crate) fn add_round(
+        &mut self,
+        units: &[f64],
+        iterations: u64,
+        stable: Option<(usize, usize)>,
+    ) {
         let Some((start, end)) = stable else {
             if !self.settled {
-                self.keep_early(units);
+                self.keep_early(units, iterations);
             }
             return;
         };
@@ -98,7 +106,7 @@ impl WarmUpEvidence {
         let prefix = &units[..start];
         if !self.settled {
             self.settled = true;
-            self.keep_early(prefix);
+            self.keep_early(prefix, iterations);
             return;
         }
         if prefix.len() < MIN_EARLY {
@@ -117,11 +125,102 @@ impl WarmUpEvidence {
     /// Bytes the evidence keeps (the early readings), which the leak check counts as pilot's.
     pub(crate) fn kept_bytes(&self) -> usize {
         self.early.capacity() * std::mem::size_of::<f64>()
+            + self.early_iterations.capacity() * std::mem::size_of::<(usize, u64)>()
     }
 
-    fn keep_early(&mut self, xs: &[f64]) {
+    fn keep_early(&mut self, xs: &[f64], iterations: u64) {
         let room = MAX_EARLY.saturating_sub(self.early.len());
-        self.early.extend_from_slice(&xs[..xs.len().min(room)]);
+        let kept = xs.len().min(room);
+        self.early.extend_from_slice(&xs[..kept]);
+        if kept > 0 {
+            self.early_iterations.push((kept, iterations.max(1)));
+        }
+    }
+
+    /// Where, between `from` and `to`, a slower segment ending near `cut` gives way to the
+    /// faster one after it: the index that leaves fewest readings on the wrong side of the
+    /// midpoint of the two segments' medians (change points are placed within a block of
+    /// readings; this places the step to the reading, and a lone slow reading in the faster
+    /// segment does not move it). O(to − from).
+    fn step_end(&self, from: usize, cut: usize, to: usize) -> usize {
+        let (Some(slow), Some(fast)) =
+            (median(&self.early[from..cut]), median(&self.early[cut..to]))
+        else {
+            return cut;
+        };
+        let mid = (slow + fast) / 2.0;
+        let xs = &self.early[from..to];
+        // Wrong with the step at 0: every slow reading (they would all be in the faster part).
+        let mut wrong = xs.iter().filter(|&&x| x > mid).count();
+        let (mut best, mut best_wrong) = (0, wrong);
+        for (i, &x) in xs.iter().enumerate() {
+            // Moving the step past reading i: it is wrong now if it was fast.
+            if x > mid {
+                wrong -= 1;
+            } else {
+                wrong += 1;
+            }
+            if wrong < best_wrong {
+                (best, best_wrong) = (i + 1, wrong);
+            }
+        }
+        from + best
+    }
+
+    /// The early readings' segments by change-point detection, as index ranges in order
+    /// (one segment when there is no change point).
+    fn early_segments(&self) -> Vec<(usize, usize)> {
+        let config = crate::stats::changepoint::ChangepointConfig::default();
+        let cuts = crate::stats::changepoint::find_stable_segment(&self.early, &config)
+            .map(|seg| seg.changepoints)
+            .unwrap_or_default();
+        let mut segments = Vec::with_capacity(cuts.len() + 1);
+        let mut from = 0;
+        for to in cuts.into_iter().chain([self.early.len()]) {
+            if to > from {
+                segments.push((from, to));
+                from = to;
+            }
+        }
+        segments
+    }
+
+    /// The work of a warm-up that ended among the early readings, given the stable rounds'
+    /// means: the iterations the early readings timed, and their units' time, up to the end
+    /// of the last segment of at least [`MIN_EARLY`] readings (by change-point detection)
+    /// slower than the slowest stable round by more than the least tolerance. The short first
+    /// rounds go on at the steady level long after a warm-up of a few thousand calls ended,
+    /// and are not part of it. `None` when no segment was that slow, or the slow ones ran to
+    /// the end of the kept early readings (then the warm-up reached the first stable phase,
+    /// or past the readings kept). Calibration's iterations, before the first round, are not
+    /// counted. Time: that of change-point detection on the early readings.
+    pub(crate) fn ended_early(&self, round_means: &[f64]) -> Option<super::WarmUpWork> {
+        let slowest = round_means.iter().copied().reduce(f64::max)?;
+        let segments = self.early_segments();
+        let last_slow = (0..segments.len()).rev().find(|&i| {
+            let (from, to) = segments[i];
+            to >= from + MIN_EARLY
+                && median(&self.early[from..to])
+                    .is_some_and(|m| m > slowest * (1.0 + MIN_TOLERANCE))
+        })?;
+        // The slow segments ran to the end of the kept readings: no steady one after them.
+        let (_, to) = *segments.get(last_slow + 1)?;
+        let (from, cut) = segments[last_slow];
+        let end = self.step_end(from, cut, to);
+        let (mut iterations, mut ns, mut at) = (0_u64, 0.0, 0);
+        for &(count, per) in &self.early_iterations {
+            let n = count.min(end - at);
+            iterations = iterations.saturating_add(n as u64 * per);
+            ns += self.early[at..at + n].iter().sum::<f64>() * per as f64;
+            at += n;
+            if at == end {
+                break;
+            }
+        }
+        Some(super::WarmUpWork {
+            iterations,
+            time: std::time::Duration::from_nanos(ns as u64),
+        })
     }
 
     /// The level the readings before the steady state began at: the median of their first
@@ -133,18 +232,10 @@ impl WarmUpEvidence {
         if self.early.len() < MIN_EARLY {
             return None;
         }
-        let config = crate::stats::changepoint::ChangepointConfig::default();
-        let cuts = crate::stats::changepoint::find_stable_segment(&self.early, &config)
-            .map(|seg| seg.changepoints)
-            .unwrap_or_default();
-        let mut from = 0;
-        for to in cuts.into_iter().chain([self.early.len()]) {
-            if to >= from + MIN_EARLY {
-                return median(&self.early[from..to]);
-            }
-            from = to;
-        }
-        median(&self.early[from..])
+        self.early_segments()
+            .into_iter()
+            .find(|&(from, to)| to >= from + MIN_EARLY)
+            .and_then(|(from, to)| median(&self.early[from..to]))
     }
 
     /// The class, given the stable rounds' means and whether the session found a steady state
@@ -217,13 +308,13 @@ mod tests {
         let mut e = WarmUpEvidence::default();
         // 2000 slow readings, then short rounds of fast ones: the slow ones are a minority of
         // what came before the first stable phase, but its first segment.
-        e.add_round(&level(160.0, 2000), None);
-        e.add_round(&level(16.0, 8000), None);
+        e.add_round(&level(160.0, 2000), 1, None);
+        e.add_round(&level(16.0, 8000), 1, None);
         let mut first = level(16.5, 20);
         first.extend(level(16.0, 500));
-        e.add_round(&first, Some((20, 520)));
+        e.add_round(&first, 1, Some((20, 520)));
         for _ in 0..10 {
-            e.add_round(&level(16.0, 500), Some((0, 500)));
+            e.add_round(&level(16.0, 500), 1, Some((0, 500)));
         }
         assert_eq!(e.classify(&[16.0; 11], true, None), WarmUpClass::WarmUp);
     }
@@ -231,14 +322,14 @@ mod tests {
     #[test]
     fn level_readings_are_flat_even_on_a_moving_machine() {
         let mut e = WarmUpEvidence::default();
-        e.add_round(&level(10.5, 50), None);
+        e.add_round(&level(10.5, 50), 1, None);
         let means: Vec<f64> = (0..12)
             .map(|i| 10.0 * (1.0 + 0.04 * (i % 4) as f64))
             .collect();
         for m in &means {
             let mut r = level(m * 1.08, 30);
             r.extend(level(*m, 500));
-            e.add_round(&r, Some((30, 530)));
+            e.add_round(&r, 1, Some((30, 530)));
         }
         assert_eq!(e.classify(&means, true, None), WarmUpClass::Flat);
         assert_eq!(e.classify(&means, false, None), WarmUpClass::NoSteadyState);
@@ -250,10 +341,10 @@ mod tests {
         // Rounds at 0.64 and at 0.74 (the machine's two speeds), and a start at 0.62: within
         // the levels the stable rounds themselves took.
         let mut e = WarmUpEvidence::default();
-        e.add_round(&level(0.62, 255), None);
+        e.add_round(&level(0.62, 255), 1, None);
         let means: Vec<f64> = (0..10).map(|i| if i < 4 { 0.74 } else { 0.64 }).collect();
         for m in &means {
-            e.add_round(&level(*m, 500), Some((0, 500)));
+            e.add_round(&level(*m, 500), 1, Some((0, 500)));
         }
         assert_eq!(e.classify(&means, true, None), WarmUpClass::Flat);
     }
@@ -262,10 +353,10 @@ mod tests {
     fn the_start_outside_the_stable_range_is_measured() {
         // A start at 0.9 against stable rounds between 0.64 and 0.70: 0.9 / 0.70 − 1 = +28.6%.
         let mut e = WarmUpEvidence::default();
-        e.add_round(&level(0.9, 255), None);
+        e.add_round(&level(0.9, 255), 1, None);
         let means = [0.64, 0.70, 0.66];
         for m in means {
-            e.add_round(&level(m, 500), Some((0, 500)));
+            e.add_round(&level(m, 500), 1, Some((0, 500)));
         }
         let start = e.start_change(&means).unwrap();
         // The sample's median is 0.9 · 1.01 (the `level` helper's pattern).
@@ -280,21 +371,56 @@ mod tests {
         let mut e = WarmUpEvidence::default();
         let mut start = vec![0.79, 2.9];
         start.extend(level(0.75, 253));
-        e.add_round(&start, None);
+        e.add_round(&start, 1, None);
         let means = [0.67, 0.72, 0.80, 0.70];
         for m in means {
-            e.add_round(&level(m, 500), Some((0, 500)));
+            e.add_round(&level(m, 500), 1, Some((0, 500)));
         }
         assert_eq!(e.classify(&means, true, None), WarmUpClass::Flat);
         assert!(e.start_change(&means).is_none());
     }
 
     #[test]
+    fn a_warm_up_ends_where_the_readings_reach_the_steady_level() {
+        // Readings per iteration: 300 units of 7 iterations at ten times the steady level
+        // (2 100 calls), then 724 more of 7 at the steady level with a lone slow one among
+        // them, then stable rounds of 61 iterations a unit.
+        let mut e = WarmUpEvidence::default();
+        let mut first = level(100.0, 300);
+        first.extend(level(10.0, 212));
+        first[400] = 100.0;
+        e.add_round(&first, 7, None);
+        e.add_round(&level(10.0, 512), 7, None);
+        let means = [10.0, 10.2, 10.1];
+        for m in means {
+            e.add_round(&level(m, 500), 61, Some((0, 500)));
+        }
+        let w = e.ended_early(&means).expect("a warm-up that ended");
+        assert_eq!(w.iterations, 2_100);
+        // The `level` helper's readings average 1.01 times the level: 300 · 7 · 101 ns.
+        assert_eq!(w.time, std::time::Duration::from_nanos(212_100));
+        // Slow up to the first stable phase: the rounds before it tell (see `WarmUpWork`).
+        let mut e = WarmUpEvidence::default();
+        e.add_round(&level(100.0, 300), 7, None);
+        for m in means {
+            e.add_round(&level(m, 500), 61, Some((0, 500)));
+        }
+        assert_eq!(e.ended_early(&means), None);
+        // No early level slower than the stable rounds': no warm-up to measure.
+        let mut e = WarmUpEvidence::default();
+        e.add_round(&level(10.5, 300), 7, None);
+        for m in means {
+            e.add_round(&level(m, 500), 61, Some((0, 500)));
+        }
+        assert_eq!(e.ended_early(&means), None);
+    }
+
+    #[test]
     fn faster_first_rounds_are_a_slowdown() {
         let mut e = WarmUpEvidence::default();
-        e.add_round(&level(8.0, 100), None);
+        e.add_round(&level(8.0, 100), 1, None);
         for _ in 0..5 {
-            e.add_round(&level(10.0, 500), Some((0, 500)));
+            e.add_round(&level(10.0, 500), 1, Some((0, 500)));
         }
         assert_eq!(e.classify(&[10.0; 5], true, None), WarmUpClass::Slowdown);
     }

@@ -45,7 +45,7 @@ use crate::schema::{
     MEAN_TIME_PI, MachineDoc, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc,
     RESULT_SCHEMA, ResultDoc, RoundDoc, RoundMachineDoc, SubsessionDoc,
 };
-use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status};
+use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, WarmUpWork};
 use crate::settings::Estimator;
 use crate::stats::Summary;
 
@@ -360,15 +360,29 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
             .as_ref()
             .map(|o| overhead_doc(o, s.estimate.as_ref())),
         machine_state: s.machine_state.map(str::to_string),
-        warm_up_work: s.warm_up_work.map(|w| crate::schema::WarmUpWorkDoc {
-            iterations: w.iterations,
-            seconds: w.time.as_secs_f64(),
-        }),
+        warm_up_work: s.warm_up_work.map(warm_up_work_doc),
+        warm_up_skipped: None,
         allocations: s
             .allocations
             .map(|a| allocations_doc(&a, s.estimate.as_ref())),
         counts: None,
     }
+}
+
+/// The document's form of the work a warm-up took.
+pub(crate) fn warm_up_work_doc(w: WarmUpWork) -> crate::schema::WarmUpWorkDoc {
+    crate::schema::WarmUpWorkDoc {
+        iterations: w.iterations,
+        seconds: w.time.as_secs_f64(),
+    }
+}
+
+/// The work a document's warm-up took; `None` when its seconds are no duration.
+pub(crate) fn warm_up_work_of(doc: &crate::schema::WarmUpWorkDoc) -> Option<WarmUpWork> {
+    Some(WarmUpWork {
+        iterations: doc.iterations,
+        time: std::time::Duration::try_from_secs_f64(doc.seconds).ok()?,
+    })
 }
 
 /// What a result document says of the clock `clock`, whose two reads take `share` of a unit.

@@ -15,8 +15,8 @@ pub(crate) struct Sample {
     pub idle: u64,
     pub iowait: u64,
     pub steal: u64,
-    /// This process's user + system time, jiffies.
-    pub own: u64,
+    /// This process's CPU time (every thread's, user and system), ns.
+    pub own_ns: u64,
     /// cgroup CPU throttling so far, microseconds.
     pub throttled_us: Option<u64>,
     /// Pressure stall: some task waiting for a CPU, microseconds so far.
@@ -87,9 +87,7 @@ pub(crate) fn read_sample(
     out.idle = v[3] + v[4];
     out.iowait = v[4];
     out.steal = v[7];
-    out.own = read_counted("/proc/self/stat", buf, counted)
-        .and_then(|_| own_jiffies(buf))
-        .unwrap_or(0);
+    out.own_ns = own_cpu_ns();
     out.throttled_us = devices
         .cgroup_cpu_stat
         .as_deref()
@@ -146,12 +144,22 @@ pub(crate) fn cpu_counters(stat: &str) -> Option<[u64; 8]> {
     Some(v)
 }
 
-/// utime + stime of a /proc/PID/stat line (fields 14 and 15, after the parenthesised name).
-fn own_jiffies(stat: &str) -> Option<u64> {
-    let rest = stat.get(stat.rfind(')')? + 2..)?;
-    // `rest` starts at field 3 (state): utime is field 14, stime 15.
-    let mut f = rest.split_whitespace().skip(11);
-    Some(f.next()?.parse::<u64>().ok()? + f.next()?.parse::<u64>().ok()?)
+/// This process's CPU time so far, ns (`CLOCK_PROCESS_CPUTIME_ID`: every thread's, to the
+/// nanosecond); 0 where it cannot be read. /proc/self/stat has it in clock ticks (10 ms), and
+/// utime and stime each rounded down: over the sampler's 20 ms a tick either way is half a
+/// core, which the busy cores less this process's showed as other processes' load.
+fn own_cpu_ns() -> u64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to write.
+    if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } != 0 {
+        return 0;
+    }
+    (t.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(t.tv_nsec as u64)
 }
 
 /// Throttled time of a cgroup's cpu.stat, in µs (v2's `throttled_usec`, v1's `throttled_time`
@@ -290,8 +298,6 @@ mod tests {
 
     #[test]
     fn proc_lines_are_parsed() {
-        let stat = "1234 (my (odd) name) R 1 2 3 4 5 6 7 8 9 10 150 25 0 0 20 0 3";
-        assert_eq!(own_jiffies(stat), Some(175));
         assert_eq!(
             throttled_us("nr_periods 5\nnr_throttled 2\nthrottled_usec 1500\n"),
             Some(1500)
@@ -318,5 +324,21 @@ mod tests {
         assert_eq!(own_io("rchar: 1\n"), None);
         let cpu = "cpu  100 5 30 800 20 1 2 3 0 0\ncpu0 50 0 15 400 10 0 1 1 0 0\n";
         assert_eq!(cpu_counters(cpu), Some([100, 5, 30, 800, 20, 1, 2, 3]));
+    }
+
+    #[test]
+    fn this_process_cpu_time_moves_by_the_work_between_two_reads() {
+        // Two reads in a row differ by what one read costs (microseconds), not by a clock
+        // tick (10 ms) as /proc/self/stat's counts do; a time stuck at 0 never moves.
+        let started = std::time::Instant::now();
+        let first = own_cpu_ns();
+        loop {
+            let now = own_cpu_ns();
+            if now != first {
+                assert!(now - first < 1_000_000, "a step of {} ns", now - first);
+                break;
+            }
+            assert!(started.elapsed().as_secs() < 10, "the CPU time never moved");
+        }
     }
 }

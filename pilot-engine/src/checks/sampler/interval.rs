@@ -11,7 +11,8 @@ use super::counters::{Devices, Sample};
 pub struct Interval {
     pub from: Duration,
     pub to: Duration,
-    /// Cores kept busy by other processes.
+    /// Cores kept busy by other processes. Over one interval between samples it may be
+    /// below zero (the kernel's counts are rounded to clock ticks); over a round it is not.
     pub others_cores: f64,
     /// Cores this process kept busy.
     pub own_cores: f64,
@@ -22,6 +23,9 @@ pub struct Interval {
     pub throttled: f64,
     /// Share of the interval some task waited for a CPU (`/proc/pressure/cpu`).
     pub cpu_pressure: Option<f64>,
+    /// The cores one clock tick makes over the interval, `1 / (ticks per second · seconds)`:
+    /// what /proc/stat's counts, whole ticks, can be off by with each read (0 where not known).
+    pub tick_cores: f64,
     /// The busiest block device (index in [`Devices::disks`]) and its busy share.
     pub disk: Option<(usize, f64)>,
     /// The busiest network link with a known speed (index in [`Devices::nets`]) and its
@@ -37,7 +41,10 @@ pub struct Interval {
 }
 
 /// The state over the interval between samples `a` and `b`, on a machine of `cores` cores
-/// whose jiffies are `1 / ticks` s.
+/// whose kernel counts `ticks` clock ticks a second.
+/// Other processes' cores are the busy cores less this process's, not rounded up to zero: the
+/// kernel's counts are in clock ticks, so over a short interval they are off by a tick either
+/// way, and only their average over a longer span (see [`state_of`]) is near the truth.
 pub(crate) fn interval(
     a: &Sample,
     b: &Sample,
@@ -56,7 +63,7 @@ pub(crate) fn interval(
     };
     let steal = share(a.steal, b.steal);
     let busy_share = (1.0 - share(a.idle, b.idle) - steal).max(0.0);
-    let own_cores = b.own.saturating_sub(a.own) as f64 / ticks / seconds;
+    let own_cores = b.own_ns.saturating_sub(a.own_ns) as f64 / 1e9 / seconds;
     let busy_cores = busy_share * cores;
     let micro =
         |x: Option<u64>, y: Option<u64>| Some((y?.saturating_sub(x?)) as f64 / 1e6 / seconds);
@@ -98,7 +105,7 @@ pub(crate) fn interval(
     Interval {
         from: a.at,
         to: b.at,
-        others_cores: (busy_cores - own_cores).max(0.0),
+        others_cores: busy_cores - own_cores,
         own_cores,
         steal,
         iowait: share(a.iowait, b.iowait),
@@ -106,6 +113,7 @@ pub(crate) fn interval(
             .unwrap_or(0.0)
             .min(1.0),
         cpu_pressure: micro(a.cpu_pressure_us, b.cpu_pressure_us).map(|p| p.min(1.0)),
+        tick_cores: 1.0 / ticks / seconds,
         disk,
         net,
         own_disk_bytes,
@@ -155,7 +163,7 @@ pub(super) fn state_of(intervals: &[Interval], from: Duration, to: Duration) -> 
         }
     }
     (weight > 0.0).then(|| Interval {
-        others_cores: s.others_cores / weight,
+        others_cores: (s.others_cores / weight).max(0.0),
         own_cores: s.own_cores / weight,
         steal: s.steal / weight,
         iowait: s.iowait / weight,
@@ -169,13 +177,13 @@ pub(super) fn state_of(intervals: &[Interval], from: Duration, to: Duration) -> 
 mod tests {
     use super::*;
 
-    fn sample(at_ms: u64, total: u64, idle: u64, steal: u64, own: u64) -> Sample {
+    fn sample(at_ms: u64, total: u64, idle: u64, steal: u64, own_ms: u64) -> Sample {
         Sample {
             at: Duration::from_millis(at_ms),
             total,
             idle,
             steal,
-            own,
+            own_ns: own_ms * 1_000_000,
             ..Sample::default()
         }
     }
@@ -183,11 +191,11 @@ mod tests {
     #[test]
     fn others_are_the_busy_cores_less_this_process() {
         // 2 cores, 100 ticks/s, 0.1 s: 20 jiffies in all; 4 idle, none stolen: 1.6 cores busy,
-        // 8 of them this process's (0.8 cores): others 0.8 cores.
+        // 80 ms of them this process's (0.8 cores): others 0.8 cores.
         let none = Devices::default();
         let i = interval(
             &sample(0, 0, 0, 0, 0),
-            &sample(100, 20, 4, 0, 8),
+            &sample(100, 20, 4, 0, 80),
             &none,
             2.0,
             100.0,
@@ -197,12 +205,24 @@ mod tests {
         // A tenth stolen: busy is what is left after idle and steal.
         let i = interval(
             &sample(0, 0, 0, 0, 0),
-            &sample(100, 20, 8, 2, 10),
+            &sample(100, 20, 8, 2, 100),
             &none,
             2.0,
             100.0,
         );
         assert!((i.steal - 0.1).abs() < 1e-9);
         assert!(i.others_cores.abs() < 1e-9, "{i:?}");
+        // The busy cores' count a tick short of this process's time: below zero over this
+        // interval, which a round's average over a longer span evens out.
+        let i = interval(
+            &sample(0, 0, 0, 0, 0),
+            &sample(20, 4, 3, 0, 20),
+            &none,
+            2.0,
+            100.0,
+        );
+        assert!((i.others_cores + 0.5).abs() < 1e-9, "{i:?}");
+        // One tick of 100 a second over 20 ms: half a core.
+        assert!((i.tick_cores - 0.5).abs() < 1e-9);
     }
 }

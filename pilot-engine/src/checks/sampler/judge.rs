@@ -9,7 +9,8 @@ use super::interval::{Interval, state_of};
 use crate::checks::{Kind, check, figure};
 use crate::schema::CheckDoc;
 
-/// Cores other processes must keep busy, on average over a round, for it to be marked busy.
+/// Cores other processes must keep busy, on average over a round, for it to be marked busy
+/// (beyond the kernel's counts' rounding).
 const BUSY_CORES: f64 = 0.25;
 /// Share of the CPU time stolen by the hypervisor for a round to be marked.
 const STEAL_SHARE: f64 = 0.05;
@@ -20,8 +21,10 @@ const SATURATED: f64 = 0.8;
 /// reads between rounds (the memory read, the rounding of the sampler's count) stays far
 /// below it, and a bench whose traffic a busy link could slow moves more.
 const OWN_IO_BYTES: f64 = 4096.0;
-/// Share of rounds a state must touch before it is a check of the session: a blip of a few
-/// rounds is marked in them, but says little about the result.
+/// Share of the sampled rounds' time a state must touch before it is a check of the session:
+/// a blip of a few rounds is marked in them, but says little about the result. Time, not a
+/// count of rounds: the first rounds of a session are short, and a dozen of them fit in one
+/// interval between samples, so by count one sample would decide.
 const ROUND_SHARE: f64 = 0.25;
 
 /// What the sampler saw during one round: the machine's state (when a sample covered the
@@ -35,9 +38,13 @@ pub(crate) struct RoundState {
 }
 
 /// Gives each round (its window `(from, to)`, timed from the sampler's start) the state it ran
-/// in, and returns the session's checks: a state becomes a check when it touched at least a
-/// quarter of the sampled rounds. A saturated device of the kind the bench declares as its
-/// `bottleneck` (`disk` or `network`) is no finding. Time: O(rounds · intervals).
+/// in, and returns the session's checks: a state becomes a check when the rounds it touched
+/// took at least a quarter of the sampled rounds' time, with its figures over those rounds,
+/// weighed by their time. Other processes touch a round when they kept at least
+/// [`BUSY_CORES`] busy beyond what the kernel's counts, in clock ticks, can be off by over the
+/// samples around it (see [`Interval::tick_cores`]): two ticks, half a core over 40 ms of a
+/// two-core machine, a twentieth over 0.4 s. A saturated device of the kind the bench declares
+/// as its `bottleneck` (`disk` or `network`) is no finding. Time: O(rounds · intervals).
 pub(crate) fn judge(
     intervals: &[Interval],
     devices: &Devices,
@@ -45,21 +52,25 @@ pub(crate) fn judge(
     bottleneck: Option<&str>,
 ) -> (Vec<RoundState>, Vec<CheckDoc>) {
     let mut tallies: [Tally; 4] = Default::default();
-    let mut seen = 0;
+    let (mut seen, mut seen_time) = (0, 0.0);
     let mut states = Vec::with_capacity(windows.len());
     for &(from, to) in windows {
         let Some(state) = state_of(intervals, from, to) else {
             states.push(RoundState::default());
             continue;
         };
+        // A round shorter than the period still counts a little.
+        let time = to.saturating_sub(from).as_secs_f64().max(1e-9);
         seen += 1;
+        seen_time += time;
         let mut marks = Vec::new();
-        for (k, f) in findings(&state, devices, bottleneck)
+        let rounding = 2.0 * tick_cores(intervals, from, to);
+        for (k, f) in findings(&state, rounding, devices, bottleneck)
             .into_iter()
             .enumerate()
         {
             if let Some((value, what)) = f {
-                tallies[k].add(value, what);
+                tallies[k].add(value, what, time);
                 marks.push(MARKS[k]);
             }
         }
@@ -71,16 +82,68 @@ pub(crate) fn judge(
     let checks = tallies
         .iter()
         .enumerate()
-        .filter(|(_, t)| seen > 0 && (t.rounds as f64) >= ROUND_SHARE * seen as f64)
-        .map(|(k, t)| state_check(k, t, seen))
+        .filter(|(_, t)| t.rounds > 0 && t.time >= ROUND_SHARE * seen_time)
+        .map(|(k, t)| state_check(k, t, (seen, seen_time)))
         .collect();
     (states, checks)
 }
 
-/// The rounds one state touched, with the sum and peak of its figure.
+/// The checks of the machine's CPU over rounds each judged already (marked) by the process
+/// that ran it: the rounds of a bench's processes, each given as its time, marks and state.
+/// As in [`judge`], a state is a check when the rounds it marked took at least a quarter of
+/// the sampled rounds' time, with its figures over those rounds: a neighbour busy for most of
+/// one process in eight is no finding of the bench (that process's estimate is one of eight,
+/// and the combination names a process far from the rest). A saturated device is left to the
+/// processes' own checks: a round's record keeps no device's figures. Time: O(rounds).
+pub(crate) fn judge_marked<'a>(
+    rounds: impl IntoIterator<Item = (Duration, &'a [&'static str], Option<&'a Interval>)>,
+) -> Vec<CheckDoc> {
+    let mut tallies: [Tally; 3] = Default::default();
+    let (mut seen, mut seen_time) = (0, 0.0);
+    for (duration, marks, state) in rounds {
+        let Some(state) = state else { continue };
+        let time = duration.as_secs_f64().max(1e-9);
+        seen += 1;
+        seen_time += time;
+        let figures = [state.others_cores, state.steal, state.throttled];
+        for (k, (tally, value)) in tallies.iter_mut().zip(figures).enumerate() {
+            if marks.contains(&MARKS[k]) {
+                tally.add(value, String::new(), time);
+            }
+        }
+    }
+    (tallies.iter().enumerate())
+        .filter(|(_, t)| t.rounds > 0 && t.time >= ROUND_SHARE * seen_time)
+        .map(|(k, t)| state_check(k, t, (seen, seen_time)))
+        .collect()
+}
+
+/// The kinds of the checks [`judge_marked`] makes.
+pub(crate) const MARKED_KINDS: [&str; 3] = [MARKS[0], MARKS[1], MARKS[2]];
+
+/// The cores one clock tick of the kernel's counts makes over the samples around the round
+/// `from..to` (the intervals it overlaps): the counts are cumulative, so over several
+/// intervals a tick is one tick of their whole span.
+fn tick_cores(intervals: &[Interval], from: Duration, to: Duration) -> f64 {
+    let ticks_spanned: f64 = (intervals.iter())
+        .filter(|i| i.to > from && i.from < to && i.tick_cores > 0.0)
+        .map(|i| 1.0 / i.tick_cores)
+        .sum();
+    if ticks_spanned > 0.0 {
+        1.0 / ticks_spanned
+    } else {
+        0.0
+    }
+}
+
+/// The rounds one state touched, with their time, the time-weighted sum and the peak of its
+/// figure.
 #[derive(Default)]
 struct Tally {
     rounds: usize,
+    /// Seconds.
+    time: f64,
+    /// The figure times each round's seconds.
     sum: f64,
     peak: f64,
     /// The device at the peak (saturated devices only).
@@ -88,9 +151,10 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, value: f64, what: String) {
+    fn add(&mut self, value: f64, what: String, time: f64) {
         self.rounds += 1;
-        self.sum += value;
+        self.time += time;
+        self.sum += value * time;
         if value >= self.peak {
             self.peak = value;
             self.what = what;
@@ -106,9 +170,12 @@ impl Tally {
 /// bytes through read and write calls beyond the sampler's own. A device kept busy by another
 /// process does not hold up a bench that does not wait on it (a CPU-bound bench beside a
 /// build); what the other process takes of the cores is the busy-machine state's to say.
-/// Where the process's I/O cannot be read, a saturated device counts as before.
+/// Where the process's I/O cannot be read, a saturated device counts as before. Other
+/// processes' cores must pass [`BUSY_CORES`] by `rounding`, what the kernel's counts can be
+/// off by around the round.
 fn findings(
     state: &Interval,
+    rounding: f64,
     devices: &Devices,
     bottleneck: Option<&str>,
 ) -> [Option<(f64, String)>; 4] {
@@ -130,23 +197,33 @@ fn findings(
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(name, busy)| (busy, name.unwrap_or_default()));
     [
-        (state.others_cores >= BUSY_CORES).then_some((state.others_cores, String::new())),
+        (state.others_cores - rounding >= BUSY_CORES)
+            .then_some((state.others_cores, String::new())),
         (state.steal >= STEAL_SHARE).then_some((state.steal, String::new())),
         (state.throttled > 0.0).then_some((state.throttled, String::new())),
         device,
     ]
 }
 
-/// The check of state `k` ([`MARKS`]' order) that touched `t.rounds` of `seen` rounds.
-fn state_check(k: usize, t: &Tally, seen: usize) -> CheckDoc {
-    let mean = t.sum / t.rounds as f64;
+/// The check of state `k` ([`MARKS`]' order) that touched `t.rounds` of `seen` rounds, which
+/// took `seen_time` seconds.
+fn state_check(k: usize, t: &Tally, (seen, seen_time): (usize, f64)) -> CheckDoc {
+    // Every round weighs at least a nanosecond (see `judge`): neither time is zero.
+    let mean = t.sum / t.time;
+    let share = (t.time / seen_time).min(1.0);
     let figures = serde_json::json!({
         "rounds": t.rounds,
         "of_rounds": seen,
+        "share": figure(share),
         "mean": figure(mean),
         "peak": figure(t.peak),
     });
-    let during = format!("during {} of {} rounds", t.rounds, seen);
+    let during = format!(
+        "during {} of {} rounds ({:.0}% of their time)",
+        t.rounds,
+        seen,
+        100.0 * share
+    );
     let (kind, message) = match k {
         0 => (
             Kind::BusyMachine,
@@ -205,6 +282,7 @@ pub(crate) fn mark(name: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::counters::Sample;
     use super::*;
 
     #[test]
@@ -244,7 +322,7 @@ mod tests {
         assert_eq!(twenty.iter().filter(|r| !r.marks.is_empty()).count(), 2);
     }
 
-    use super::super::counters::{OwnIo, Sample};
+    use super::super::counters::OwnIo;
     use super::super::interval::interval;
 
     /// Ten samples 100 ms apart on a machine whose disk `vda` is busy the whole time and whose
@@ -321,5 +399,159 @@ mod tests {
         let (check, marked) = device_check(&busy_devices(0, 0, false), None);
         assert_eq!(check.unwrap().figures["device"], "vda");
         assert_eq!(marked, 9);
+    }
+
+    #[test]
+    fn a_benchs_processes_are_judged_over_all_their_rounds() {
+        // Eight processes of twelve 50 ms rounds; a neighbour on a core during the first
+        // `busy` of them, whose rounds their processes marked.
+        let rounds = |busy: usize| -> Vec<(Duration, Vec<&'static str>, Interval)> {
+            (0..8 * 12)
+                .map(|i| {
+                    let on = i / 12 < busy;
+                    let state = Interval {
+                        others_cores: if on { 1.0 } else { 0.02 },
+                        ..Interval::default()
+                    };
+                    let marks = if on { vec!["busy_machine"] } else { vec![] };
+                    (Duration::from_millis(50), marks, state)
+                })
+                .collect()
+        };
+        let judged = |r: &[(Duration, Vec<&'static str>, Interval)]| {
+            judge_marked(r.iter().map(|(d, m, s)| (*d, m.as_slice(), Some(s))))
+        };
+        // One process of eight: an eighth of the bench's time, no finding of the bench.
+        assert!(judged(&rounds(1)).is_empty());
+        // Three of eight: over a quarter of it.
+        let checks = judged(&rounds(3));
+        assert_eq!(checks.len(), 1, "{checks:?}");
+        assert_eq!(checks[0].kind, "busy_machine");
+        assert_eq!(checks[0].figures["rounds"], 36);
+        assert_eq!(checks[0].figures["of_rounds"], 96);
+        assert_eq!(checks[0].figures["mean"].as_f64(), Some(1.0));
+        assert_eq!(checks[0].figures["share"].as_f64(), Some(0.375));
+        assert!(
+            checks[0]
+                .message
+                .contains("during 36 of 96 rounds (38% of their time)")
+        );
+        // Rounds without a sampled state (no /proc) are not counted.
+        assert!(judge_marked([(Duration::from_millis(50), &[][..], None)]).is_empty());
+    }
+
+    /// A two-core machine whose kernel counts 100 ticks a second, running a bench on one core
+    /// from time 0 while other processes keep `others(ms)` cores busy; its session's rounds
+    /// last `rounds` (ms). Returns the samples' intervals, as the sampler reads them between
+    /// rounds (every 20 ms at most), and the rounds' windows.
+    ///
+    /// /proc/stat's counts are the cores' nanoseconds summed and rounded down to whole ticks;
+    /// `phase` is where within a tick each count (busy, idle) stood at time 0. This process's
+    /// CPU time is exact.
+    fn machine(
+        others: impl Fn(f64) -> f64,
+        rounds: &[f64],
+        phase: (f64, f64),
+    ) -> (Vec<Interval>, Vec<(Duration, Duration)>) {
+        const TICK_MS: f64 = 10.0;
+        let (mut others_ms, mut at) = (0.0, 0.0);
+        let sample = |at: f64, others_ms: f64| {
+            let busy = (phase.0 + (at + others_ms) / TICK_MS).floor() as u64;
+            let idle = (phase.1 + (2.0 * at - at - others_ms) / TICK_MS).floor() as u64;
+            Sample {
+                at: Duration::from_secs_f64(at / 1e3),
+                total: busy + idle,
+                idle,
+                own_ns: (at * 1e6) as u64,
+                ..Sample::default()
+            }
+        };
+        let mut samples = vec![sample(0.0, 0.0)];
+        let mut windows = Vec::new();
+        for &ms in rounds {
+            // Others' time over the round, in steps of a tenth of a millisecond.
+            for step in 0..(ms * 10.0) as usize {
+                others_ms += others(at + step as f64 / 10.0) / 10.0;
+            }
+            windows.push((Duration::from_secs_f64(at / 1e3), {
+                at += ms;
+                Duration::from_secs_f64(at / 1e3)
+            }));
+            if at - samples.last().unwrap().at.as_secs_f64() * 1e3 >= 20.0 {
+                samples.push(sample(at, others_ms));
+            }
+        }
+        if samples.last().unwrap().at.as_secs_f64() * 1e3 < at {
+            samples.push(sample(at, others_ms));
+        }
+        let none = Devices::default();
+        let intervals = samples
+            .windows(2)
+            .map(|w| super::super::interval::interval(&w[0], &w[1], &none, 2.0, 100.0))
+            .collect();
+        (intervals, windows)
+    }
+
+    /// A process's session of a bench on a short share of a capped run: eleven short rounds
+    /// in its first 20 ms, three longer ones after them.
+    const SHORT_SESSION: [f64; 14] = [
+        0.5, 0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 3.0, 3.0, 4.0, 40.0, 60.0, 90.0,
+    ];
+
+    #[test]
+    fn a_quiet_machine_is_not_busy_where_the_ticks_round_one_interval_up() {
+        // Nothing else runs but pilot's other processes (cargo pilot and the bench binary that
+        // started this one, waiting): a fiftieth of a core. The counts at time 0 stood just
+        // before a busy tick and just after an idle one, so over the first 20 ms the busy
+        // count gains three ticks and idle one: 1.5 cores busy, 0.5 of them not the bench's.
+        let (intervals, windows) = machine(|_| 0.02, &SHORT_SESSION, (0.99, 0.0));
+        assert!(intervals[0].others_cores > 0.45, "{:?}", intervals[0]);
+        let (rounds, checks) = judge(&intervals, &Devices::default(), &windows, None);
+        // That interval holds eleven of the fourteen rounds, but 20 ms of a 0.21 s session,
+        // and over 20 ms a tick either way is half a core: nothing is marked.
+        assert!(checks.is_empty(), "{checks:?}");
+        assert!(rounds.iter().all(|r| r.marks.is_empty()), "{rounds:?}");
+        // Wherever the counts stood at time 0.
+        for phase in [
+            (0.0, 0.0),
+            (0.5, 0.5),
+            (0.99, 0.99),
+            (0.0, 0.99),
+            (0.3, 0.8),
+        ] {
+            let (intervals, windows) = machine(|_| 0.02, &SHORT_SESSION, phase);
+            let (_, checks) = judge(&intervals, &Devices::default(), &windows, None);
+            assert!(checks.is_empty(), "{phase:?}: {checks:?}");
+        }
+    }
+
+    #[test]
+    fn a_neighbour_on_a_core_makes_the_machine_busy() {
+        // Another process spinning on the second core the whole session.
+        for phase in [(0.0, 0.0), (0.99, 0.0), (0.0, 0.99), (0.5, 0.5)] {
+            let (intervals, windows) = machine(|_| 1.0, &SHORT_SESSION, phase);
+            let (rounds, checks) = judge(&intervals, &Devices::default(), &windows, None);
+            assert_eq!(checks.len(), 1, "{phase:?}: {checks:?}");
+            assert_eq!(checks[0].kind, "busy_machine");
+            let mean = checks[0].figures["mean"].as_f64().unwrap();
+            assert!((0.8..=1.2).contains(&mean), "{phase:?}: {mean}");
+            // The longer rounds are marked (the short ones are too short to tell).
+            assert!(rounds[11..].iter().all(|r| r.marks == ["busy_machine"]));
+        }
+        // A neighbour during the second half of a session of longer rounds: half its time.
+        let rounds: Vec<f64> = [0.5, 1.0, 2.0, 4.0, 8.0, 16.0]
+            .into_iter()
+            .chain([100.0; 10])
+            .collect();
+        let (intervals, windows) = machine(
+            |ms| if ms >= 531.5 { 1.0 } else { 0.0 },
+            &rounds,
+            (0.3, 0.6),
+        );
+        let (states, checks) = judge(&intervals, &Devices::default(), &windows, None);
+        assert_eq!(checks.len(), 1, "{checks:?}");
+        assert_eq!(checks[0].figures["rounds"], 5, "{checks:?}");
+        assert!(states[11..].iter().all(|r| r.marks == ["busy_machine"]));
+        assert!(states[..11].iter().all(|r| r.marks.is_empty()));
     }
 }

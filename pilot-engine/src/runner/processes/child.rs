@@ -56,11 +56,14 @@ pub(in crate::runner) fn child_session(
         .with_closure(closure);
     let ready = calibrate(&mut workload, config.max_time).and_then(|()| match WarmUp::asked() {
         Some(w) => workload.warm_up(w.iterations, w.budget),
-        None => Ok(()),
+        None => Ok(None),
     });
-    let session = match ready {
-        Err(msg) => failed_session(&msg),
-        Ok(()) => workload.session(&config, SessionChecks::of(args, clock), &mut |_, _| {}),
+    let (session, skipped) = match ready {
+        Err(msg) => (failed_session(&msg), None),
+        Ok(skipped) => (
+            workload.session(&config, SessionChecks::of(args, clock), &mut |_, _| {}),
+            skipped,
+        ),
     };
     if session.status == Status::Interrupted {
         // The parent sees no result and stops too.
@@ -85,6 +88,8 @@ pub(in crate::runner) fn child_session(
         // For the parent, which pools every process's samples into the bench's interval.
         section.samples_ns = o.samples.clone();
     }
+    // For the parent, whose bench's warm-up counts what this process did not see.
+    doc.warm_up_skipped = skipped.map(result::warm_up_work_doc);
     if let Some(e) = &session.unresolved_fit {
         // For the parent only (a child's document is never stored): the non-positive slope,
         // which the combination over processes keeps.
@@ -127,25 +132,18 @@ const WARM_UP_ITERATIONS: &str = "PILOT_WARM_UP_ITERATIONS";
 const WARM_UP_SECONDS: &str = "PILOT_WARM_UP_SECONDS";
 
 impl WarmUp {
-    /// Takes what process `p`, started with this warm-up, showed of it: a warm-up of its own
-    /// that outlasted the iterations it ran unmeasured first adds to them, when it is at least
-    /// a tenth of them (a slower start of a few rounds, which a neighbour can cause, would
-    /// otherwise compound from process to process).
+    /// Takes what process `p`, started with this warm-up, showed of it (see
+    /// [`shown`](super::report::WarmUpFinding::shown)): a warm-up of its own that outlasted the
+    /// iterations it ran unmeasured first adds to them.
     pub(super) fn learn(&mut self, p: &ProcessResult) {
-        if let Some(w) = p
-            .warm_up_work
-            .filter(|w| w.iterations >= self.iterations / 10)
-        {
-            let learnt = self.iterations.saturating_add(w.iterations);
-            if learnt > self.learnt {
-                self.learnt = learnt;
-                self.iterations = learnt.saturating_add(learnt / 4);
-                // At the pace of the warm-up seen, three times over (a loaded machine runs it
-                // slower), within 20 ms to 1 s.
-                let pace = w.time.as_secs_f64() / w.iterations.max(1) as f64;
-                let seconds = (3.0 * pace * self.iterations as f64).clamp(0.02, 1.0);
-                self.budget = Duration::from_secs_f64(seconds);
-            }
+        if let Some(w) = p.warm_up.shown().filter(|w| w.iterations > self.learnt) {
+            self.learnt = w.iterations;
+            self.iterations = w.iterations.saturating_add(w.iterations / 4);
+            // At the pace of the warm-up seen, three times over (a loaded machine runs it
+            // slower), within 20 ms to 1 s.
+            let pace = w.time.as_secs_f64() / w.iterations.max(1) as f64;
+            let seconds = (3.0 * pace * self.iterations as f64).clamp(0.02, 1.0);
+            self.budget = Duration::from_secs_f64(seconds);
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::report::{ChildReport, ProcessResult};
+use super::report::{ChildReport, ProcessResult, WarmUpFinding};
 use crate::schema::{MachineDoc, ResultDoc};
 use crate::session::processes::{ProcessEstimate, combine, typical_processes};
 use crate::session::{Estimate, SessionConfig, SessionResult, Status, WarmUpClass};
@@ -72,6 +72,7 @@ pub(super) fn processes_result(
     }
     let iters = done.last().and_then(|p| p.iters);
     let mut checks = bench_checks(&done, &mut warnings);
+    machine_checks(&done, &mut checks, &mut warnings);
     // Processes left out of the typical process's estimate are named, never hidden.
     let means: Vec<f64> = done.iter().map(|p| p.estimate.mean).collect();
     if let (Some(e), 2..) = (&estimate, means.len()) {
@@ -82,11 +83,8 @@ pub(super) fn processes_result(
             checks.push(c);
         }
     }
-    let classes: Vec<WarmUpClass> = done.iter().filter_map(|p| p.warm_up).collect();
-    let warm_up = classes
-        .iter()
-        .copied()
-        .max_by_key(|c| classes.iter().filter(|k| *k == c).count());
+    let findings: Vec<WarmUpFinding> = done.iter().map(|p| p.warm_up).collect();
+    let (warm_up, warm_up_work) = bench_warm_up(&findings);
     let outliers = done.iter().filter_map(|p| p.outliers).reduce(|mut a, b| {
         a.add(&b);
         a
@@ -120,10 +118,7 @@ pub(super) fn processes_result(
         overhead: None,
         machine_state: done.iter().find_map(|p| p.machine_state),
         warm_up_start: None,
-        warm_up_work: done
-            .iter()
-            .filter_map(|p| p.warm_up_work)
-            .max_by_key(|w| w.iterations),
+        warm_up_work,
         allocations: crate::session::allocations::combine_allocations(
             &allocations,
             config.confidence,
@@ -134,6 +129,72 @@ pub(super) fn processes_result(
         session.judge_overhead(&samples, config.confidence, clock_ns, time_s);
     }
     (session, iters)
+}
+
+/// The warm-up class of a bench over what its processes found (`findings`, in the order they
+/// ran), and the work its warm-up took.
+///
+/// Each process classes what it measured, as Barrett et al. class each process execution. A
+/// process that first ran unmeasured the warm-up an earlier process showed measured only what
+/// came after it: its `flat` says nothing of the bench's start and is not counted, so the
+/// processes that skipped a warm-up do not outvote the one that found it. Its other classes
+/// (more warm-up than it skipped, a slowdown, no steady state) are. The class most counted
+/// processes found is the bench's, a tie going to the class found first (the first process's
+/// finding is kept); with no process counted, every process is. When the class is `warm-up`,
+/// its work is the median of the warm-ups the processes showed (see
+/// [`WarmUpFinding::shown`]; the lower one of two): a process that a neighbour slowed after
+/// its skip shows a longer one than the bench has. Time: O(P²) for P processes.
+pub(super) fn bench_warm_up(
+    findings: &[WarmUpFinding],
+) -> (Option<WarmUpClass>, Option<crate::session::WarmUpWork>) {
+    let counted: Vec<WarmUpClass> = findings
+        .iter()
+        .filter(|f| f.skipped.is_none() || f.class != Some(WarmUpClass::Flat))
+        .filter_map(|f| f.class)
+        .collect();
+    let votes = if counted.is_empty() {
+        findings.iter().filter_map(|f| f.class).collect()
+    } else {
+        counted
+    };
+    let count = |c: &WarmUpClass| votes.iter().filter(|k| *k == c).count();
+    // Of classes counted as often, the one an earlier process found ranks higher.
+    let class = (votes.iter().enumerate())
+        .max_by_key(|(i, c)| (count(c), std::cmp::Reverse(*i)))
+        .map(|(_, c)| *c);
+    let mut shown: Vec<crate::session::WarmUpWork> =
+        findings.iter().filter_map(WarmUpFinding::shown).collect();
+    shown.sort_by_key(|w| w.iterations);
+    let work = (class == Some(WarmUpClass::WarmUp))
+        .then(|| shown.get(shown.len().saturating_sub(1) / 2).copied())
+        .flatten();
+    (class, work)
+}
+
+/// Replaces the processes' checks of the machine's CPU (a busy machine, steal, throttling) in
+/// `checks`, and their messages in `warnings`, by those of every process's rounds together
+/// (see [`judge_marked`](crate::checks::sampler::judge_marked)): each process judged its own
+/// rounds, and one of eight that shared its cores for a while would otherwise make the
+/// bench's check, whatever the other seven saw.
+fn machine_checks(
+    done: &[ProcessResult],
+    checks: &mut Vec<crate::schema::CheckDoc>,
+    warnings: &mut Vec<String>,
+) {
+    use crate::checks::sampler::{MARKED_KINDS, judge_marked};
+    let rounds = (done.iter().flat_map(|p| &p.rounds))
+        .map(|r| (r.duration, r.marks.as_slice(), r.machine.as_ref()));
+    let bench = judge_marked(rounds);
+    let theirs: Vec<String> = (checks.iter())
+        .filter(|c| MARKED_KINDS.contains(&c.kind.as_str()))
+        .map(|c| c.message.clone())
+        .collect();
+    warnings.retain(|w| !theirs.contains(w));
+    checks.retain(|c| !MARKED_KINDS.contains(&c.kind.as_str()));
+    for c in bench {
+        warnings.push(c.message.clone());
+        checks.push(c);
+    }
 }
 
 /// The checks of a bench measured in the processes `done`, with the warnings of the checks
@@ -230,4 +291,211 @@ pub fn combine_children(
         started,
         finished,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::session::WarmUpWork;
+
+    fn work(iterations: u64, ms: u64) -> WarmUpWork {
+        WarmUpWork {
+            iterations,
+            time: Duration::from_millis(ms),
+        }
+    }
+
+    /// A process that ran the bench from its start and classed it `class`, its own warm-up
+    /// `own`.
+    fn cold(class: WarmUpClass, own: Option<WarmUpWork>) -> WarmUpFinding {
+        WarmUpFinding {
+            class: Some(class),
+            own,
+            skipped: None,
+        }
+    }
+
+    /// A process that first ran `skipped` unmeasured, then classed what it measured `class`.
+    fn after(skipped: WarmUpWork, class: WarmUpClass, own: Option<WarmUpWork>) -> WarmUpFinding {
+        WarmUpFinding {
+            class: Some(class),
+            own,
+            skipped: Some(skipped),
+        }
+    }
+
+    #[test]
+    fn processes_that_skipped_the_warm_up_do_not_outvote_the_one_that_found_it() {
+        // The first process found 2 000 slow calls (20 ms); the four after it ran 2 500
+        // unmeasured first (a quarter more, 21 ms) and measured the steady state only.
+        use WarmUpClass::*;
+        let found = work(2_000, 20);
+        let skipped = work(2_500, 21);
+        let mut findings = vec![cold(WarmUp, Some(found))];
+        findings.extend((0..4).map(|_| after(skipped, Flat, None)));
+        // One warm-up against four flats: the bench warmed up, for as long as the first
+        // process saw (the skipped quarter more is no part of it).
+        assert_eq!(bench_warm_up(&findings), (Some(WarmUp), Some(found)));
+    }
+
+    #[test]
+    fn a_warm_up_longer_than_the_one_skipped_adds_to_it() {
+        use WarmUpClass::*;
+        let skipped = work(2_500, 21);
+        let findings = [
+            // The first process saw 2 000 calls of the warm-up (a busy machine can end its
+            // share inside it).
+            cold(WarmUp, Some(work(2_000, 20))),
+            // Still slow for 1 000 and 1 100 calls after the skip: the bench's warm-up is
+            // about 3 500 calls.
+            after(skipped, WarmUp, Some(work(1_000, 9))),
+            after(skipped, WarmUp, Some(work(1_100, 10))),
+            // 100 slower calls, under a tenth of the skip: a neighbour's doing, not added.
+            after(skipped, WarmUp, Some(work(100, 1))),
+            after(skipped, Flat, None),
+        ];
+        assert_eq!(
+            bench_warm_up(&findings),
+            (Some(WarmUp), Some(work(3_500, 30)))
+        );
+        // One process slowed for 8 000 calls after its skip is not the bench's warm-up.
+        let findings = [
+            cold(WarmUp, Some(work(2_000, 20))),
+            after(skipped, WarmUp, Some(work(8_000, 90))),
+            after(skipped, Flat, None),
+        ];
+        assert_eq!(
+            bench_warm_up(&findings),
+            (Some(WarmUp), Some(work(2_000, 20)))
+        );
+    }
+
+    #[test]
+    fn what_the_skipping_processes_found_after_the_warm_up_counts() {
+        use WarmUpClass::*;
+        let skipped = work(2_500, 21);
+        // Past the warm-up most processes never settled: the bench has no steady state.
+        let mut findings = vec![cold(WarmUp, Some(work(2_000, 20)))];
+        findings.extend((0..3).map(|_| after(skipped, NoSteadyState, None)));
+        assert_eq!(bench_warm_up(&findings), (Some(NoSteadyState), None));
+        // One slowdown against the warm-up: a tie, kept by the class found first.
+        let findings = [
+            cold(WarmUp, Some(work(2_000, 20))),
+            after(skipped, Slowdown, None),
+            after(skipped, Flat, None),
+        ];
+        assert_eq!(bench_warm_up(&findings).0, Some(WarmUp));
+    }
+
+    /// A process of twelve 50 ms rounds that a neighbour on a core kept busy, or not, with
+    /// its own busy_machine check when it was.
+    fn process(busy: bool) -> ProcessResult {
+        let state = crate::checks::sampler::Interval {
+            others_cores: if busy { 1.0 } else { 0.02 },
+            ..Default::default()
+        };
+        let round = crate::session::RoundRecord {
+            work: 100,
+            duration: Duration::from_millis(50),
+            units: 100,
+            iterations: 1,
+            stable: Some((0, 100)),
+            analysed: true,
+            mean_ns: None,
+            bins: None,
+            rss_bytes: None,
+            end: Duration::ZERO,
+            marks: if busy { vec!["busy_machine"] } else { vec![] },
+            machine: Some(state),
+        };
+        let check = crate::schema::CheckDoc {
+            kind: "busy_machine".into(),
+            message: "the machine was busy with other processes during 12 of 12 rounds".into(),
+            figures: serde_json::Map::new(),
+        };
+        ProcessResult {
+            estimate: ProcessEstimate {
+                mean: 100.0,
+                half_width: 1.0,
+                n: 1000,
+                subsession_size: 1,
+                autocorrelation: 0.0,
+                rounds: 12,
+                estimator: crate::settings::Estimator::Mean,
+                plain: None,
+            },
+            rounds: vec![round; 12],
+            removed: 0,
+            readings: 1200,
+            warnings: if busy {
+                vec![check.message.clone()]
+            } else {
+                vec![]
+            },
+            checks: if busy { vec![check] } else { vec![] },
+            machine_state: Some("sampled"),
+            warm_up: WarmUpFinding::default(),
+            outliers: None,
+            iters: None,
+            unresolved: false,
+            overhead_samples: Vec::new(),
+            overhead_time_s: 0.0,
+            clock_ns: 20.0,
+            allocations: None,
+        }
+    }
+
+    /// The checks and warnings of a bench over `done`, as [`processes_result`] makes them.
+    fn bench_machine(done: &[ProcessResult]) -> (Vec<crate::schema::CheckDoc>, Vec<String>) {
+        let mut warnings = Vec::new();
+        for (i, p) in done.iter().enumerate() {
+            merge_warnings(&mut warnings, &done[..i], p);
+        }
+        let mut checks = bench_checks(done, &mut warnings);
+        machine_checks(done, &mut checks, &mut warnings);
+        (checks, warnings)
+    }
+
+    #[test]
+    fn one_busy_process_of_eight_does_not_make_the_bench_busy() {
+        // A neighbour kept a core busy during one process: its check is no longer the bench's.
+        let mut done = vec![process(true)];
+        done.extend((0..7).map(|_| process(false)));
+        let (checks, warnings) = bench_machine(&done);
+        assert!(checks.is_empty(), "{checks:?}");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // During three of eight, over a quarter of the bench's rounds' time: the check is over
+        // every process's rounds, with its message once.
+        let mut done: Vec<ProcessResult> = (0..3).map(|_| process(true)).collect();
+        done.extend((0..5).map(|_| process(false)));
+        let (checks, warnings) = bench_machine(&done);
+        assert_eq!(checks.len(), 1, "{checks:?}");
+        assert_eq!(checks[0].figures["rounds"], 36);
+        assert_eq!(checks[0].figures["of_rounds"], 96);
+        assert_eq!(warnings, [checks[0].message.clone()]);
+    }
+
+    #[test]
+    fn processes_that_ran_from_the_start_vote_by_majority() {
+        use WarmUpClass::*;
+        // No process skipped anything: most found the start level.
+        let findings = [
+            cold(WarmUp, Some(work(40, 1))),
+            cold(Flat, None),
+            cold(Flat, None),
+        ];
+        assert_eq!(bench_warm_up(&findings), (Some(Flat), None));
+        assert_eq!(bench_warm_up(&[cold(Flat, None)]), (Some(Flat), None));
+        assert_eq!(bench_warm_up(&[]), (None, None));
+        // The first process saw none, the second a warm-up that the third skipped: one each,
+        // and the first process's finding is kept.
+        let findings = [
+            cold(Flat, None),
+            cold(WarmUp, Some(work(2_000, 20))),
+            after(work(2_500, 21), Flat, None),
+        ];
+        assert_eq!(bench_warm_up(&findings), (Some(Flat), None));
+    }
 }

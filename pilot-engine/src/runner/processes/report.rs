@@ -7,9 +7,9 @@ use std::time::Duration;
 use crate::record::ClockInfo;
 use crate::schema::ResultDoc;
 use crate::session::processes::ProcessEstimate;
-use crate::session::{RoundRecord, Status, WarmUpClass};
+use crate::session::{RoundRecord, Status, WarmUpClass, WarmUpWork};
 use crate::stats::outliers::OutlierCount;
-use crate::store::result::Rate;
+use crate::store::result::{Rate, warm_up_work_of};
 use crate::store::typed;
 
 /// What one process execution reported.
@@ -22,9 +22,7 @@ pub(super) struct ProcessResult {
     pub(super) warnings: Vec<String>,
     pub(super) checks: Vec<crate::schema::CheckDoc>,
     pub(super) machine_state: Option<&'static str>,
-    pub(super) warm_up: Option<WarmUpClass>,
-    /// The work its warm-up took, when it warmed up.
-    pub(super) warm_up_work: Option<crate::session::WarmUpWork>,
+    pub(super) warm_up: WarmUpFinding,
     pub(super) outliers: Option<OutlierCount>,
     pub(super) iters: Option<u64>,
     /// The process's readings-only fit had a non-positive slope ([`Status::Unresolved`]):
@@ -38,6 +36,35 @@ pub(super) struct ProcessResult {
     pub(super) clock_ns: f64,
     /// Its allocations per unit, when a `CountingAlloc` counted them.
     pub(super) allocations: Option<crate::session::allocations::AllocationsEstimate>,
+}
+
+/// What one process showed of its bench's warm-up.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct WarmUpFinding {
+    /// Its class, of what it measured: its session, after the work it `skipped`.
+    pub(super) class: Option<WarmUpClass>,
+    /// The work its session's own warm-up took, when its class is `warm-up`.
+    pub(super) own: Option<WarmUpWork>,
+    /// The work it ran unmeasured before its session (the warm-up its bench's earlier
+    /// processes showed), when it ran any.
+    pub(super) skipped: Option<WarmUpWork>,
+}
+
+impl WarmUpFinding {
+    /// The bench's warm-up as this process showed it, when it showed one: its own; after work
+    /// it skipped, that work and its own warm-up beyond it, when that is at least a tenth of
+    /// the skipped work (a slower start of a few rounds, which a neighbour can cause, would
+    /// otherwise compound from process to process).
+    pub(super) fn shown(&self) -> Option<WarmUpWork> {
+        let own = self.own?;
+        let Some(skipped) = self.skipped else {
+            return Some(own);
+        };
+        (own.iterations >= skipped.iterations / 10).then(|| WarmUpWork {
+            iterations: skipped.iterations.saturating_add(own.iterations),
+            time: skipped.time + own.time,
+        })
+    }
 }
 
 /// The start of the error of a child that ended without an estimate but did not fail (no steady
@@ -94,13 +121,11 @@ pub(super) fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
             Some(_) => Some("not sampled"),
             None => None,
         },
-        warm_up: doc.warm_up.as_deref().and_then(WarmUpClass::parse),
-        warm_up_work: doc.warm_up_work.and_then(|w| {
-            Some(crate::session::WarmUpWork {
-                iterations: w.iterations,
-                time: Duration::try_from_secs_f64(w.seconds).ok()?,
-            })
-        }),
+        warm_up: WarmUpFinding {
+            class: doc.warm_up.as_deref().and_then(WarmUpClass::parse),
+            own: doc.warm_up_work.as_ref().and_then(warm_up_work_of),
+            skipped: doc.warm_up_skipped.as_ref().and_then(warm_up_work_of),
+        },
         allocations: crate::store::result::allocations_of(doc),
         overhead_samples: doc
             .overhead

@@ -343,6 +343,32 @@ fn a_warm_up_longer_than_a_round_is_cut_with_its_rounds() {
     assert_eq!(r.estimate.unwrap().rounds, analysed);
 }
 
+#[test]
+fn a_warm_up_that_ends_within_the_short_rounds_is_measured_where_it_ends() {
+    // The first 2 000 units take ten times the rest; the rounds stay short for many more
+    // units after that (too short to analyse), all at the steady level. The warm-up is the
+    // 2 000 units, not every unit before the first analysed round.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |i, rng| {
+        let level = if i < 2_000 { 1000.0 } else { 100.0 };
+        level * (1.0 + 0.01 * noise(rng))
+    });
+    let r = run(&mut w, &clock, &SessionConfig::default());
+    assert_eq!(r.warm_up, Some(WarmUpClass::WarmUp));
+    let first = r.rounds.iter().position(|r| r.analysed).unwrap();
+    let before: usize = r.rounds[..first].iter().map(|r| r.units).sum();
+    assert!(
+        before > 20_000,
+        "{before} units before the first analysed round"
+    );
+    let w = r.warm_up_work.expect("a warm-up's work");
+    // Change-point detection places the end within a block of readings of the 2 000th; the
+    // step between the two levels places it at the reading.
+    assert_eq!(w.iterations, 2_000, "{w:?}");
+    // 2 000 units of 1 µs (±1% noise).
+    assert!((0.00199..0.00201).contains(&w.time.as_secs_f64()), "{w:?}");
+}
+
 /// A micro-form workload whose iterations per unit rise tenfold after the first round that
 /// ends past 300 ms (its calibration ran during a warm-up); each reading is per iteration,
 /// 10 ns.
@@ -635,11 +661,14 @@ fn a_slow_start_while_others_were_busy_is_the_machines() {
     // 15% slower at the start, no one else busy: the workload's warm-up.
     let alone = slow_start_session(1.15, 0.0);
     assert_eq!(alone.warm_up, Some(WarmUpClass::WarmUp));
+    assert!(alone.warm_up_work.is_some());
     let start = alone.warm_up_start.unwrap();
     assert!((start - 0.15).abs() < 0.02, "start {start}");
     // The same start while others kept a quarter of a core busy: the machine's.
     let busy = slow_start_session(1.15, 0.25);
     assert_eq!(busy.warm_up, Some(WarmUpClass::Flat), "{:?}", busy.warnings);
+    // No warm-up for later processes to run unmeasured first, nor for the result to report.
+    assert_eq!(busy.warm_up_work, None);
     assert!(
         busy.warnings.iter().any(|w| w.contains("15% slower")
             && w.contains("0.25 cores busy")
