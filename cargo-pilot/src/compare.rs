@@ -81,11 +81,7 @@ fn compared(
 fn left_out_notes(left_out: &LeftOut, base: &str, code: fn(&str) -> String) -> Vec<String> {
     let base = code(base);
     let quoted = |names: &[String]| -> String {
-        names
-            .iter()
-            .map(|n| code(n))
-            .collect::<Vec<_>>()
-            .join(", ")
+        names.iter().map(|n| code(n)).collect::<Vec<_>>().join(", ")
     };
     let mut out = Vec::new();
     if !left_out.not_rerun.is_empty() {
