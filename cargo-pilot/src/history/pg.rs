@@ -365,6 +365,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_book_states_the_connection_limit() {
+        // tests/settings_docs.rs leaves this phrase to this test.
+        let page = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/history.md"),
+        )
+        .unwrap();
+        let phrase = format!("{} by default (`0`", DEFAULT_LIMIT.as_secs());
+        assert!(page.contains(&phrase), "book/src/history.md: `{phrase}`");
+    }
+
+    #[test]
     fn a_session_at_work_is_waited_for_and_an_idle_one_is_lost() {
         let said = |p: Probe| match p {
             Probe::Working(w) => format!("working: {w}"),
