@@ -22,8 +22,10 @@ fn target_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-bench")
 }
 
-/// `cargo pilot ARGS` on the fixture, with the fixture's cost.
-fn pilot(args: &[&str], cost: &str, envs: &[(&str, &str)]) -> Output {
+/// `cargo pilot ARGS` on the fixture, with the fixture's cost, its results in the test's
+/// target directory and its build in the fixtures' shared one; no `PILOT_` setting of the
+/// caller's reaches it.
+fn command(args: &[&str], cost: &str) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
     cmd.arg("pilot")
         .args(args)
@@ -31,13 +33,19 @@ fn pilot(args: &[&str], cost: &str, envs: &[(&str, &str)]) -> Output {
         .arg(manifest())
         .env("CARGO_TARGET_DIR", target_dir())
         .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
-        .env("PILOT_FIXTURE_COST", cost)
         .env("CI", "1");
     for (k, _) in std::env::vars() {
-        if k.starts_with("PILOT_") && k != "PILOT_FIXTURE_COST" {
+        if k.starts_with("PILOT_") {
             cmd.env_remove(k);
         }
     }
+    cmd.env("PILOT_FIXTURE_COST", cost);
+    cmd
+}
+
+/// `cargo pilot ARGS` on the fixture, with the fixture's cost, run to its end.
+fn pilot(args: &[&str], cost: &str, envs: &[(&str, &str)]) -> Output {
+    let mut cmd = command(args, cost);
     for (k, v) in envs {
         cmd.env(k, v);
     }
@@ -283,17 +291,13 @@ fn a_team_keeps_baselines_and_catches_regressions() {
 
     // 10. Two runs at once on one target directory: both finish, every file is whole.
     let spawn = || {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
-        cmd.args(["pilot", "bench", "--save-baseline", "twice"])
-            .args(QUICK)
-            .arg("--manifest-path")
-            .arg(manifest())
-            .env("CARGO_TARGET_DIR", target_dir())
-            .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
-            .env("CI", "1")
+        let mut args = vec!["bench", "--save-baseline", "twice"];
+        args.extend_from_slice(QUICK);
+        command(&args, "1")
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
-        cmd.spawn().unwrap()
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
     };
     let history_runs = || {
         let o = pilot(&["history", "spin", "--all", "--format", "json"], "1", &[]);
@@ -399,14 +403,9 @@ fn sigterm_leaves_no_orphan(long: &[&str]) {
 /// `cargo pilot bench` on the fixture with `args`, started in the background.
 #[cfg(unix)]
 fn spawn_bench(args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_cargo-pilot"))
-        .args(["pilot", "bench"])
-        .args(args)
-        .arg("--manifest-path")
-        .arg(manifest())
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
-        .env("CI", "1")
+    let mut all = vec!["bench"];
+    all.extend_from_slice(args);
+    command(&all, "1")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -497,21 +496,11 @@ fn cache_sim_without_instructions_is_a_usage_error() {
 #[test]
 fn a_closed_standard_output_ends_cargo_pilot_bench_quietly() {
     use std::io::BufRead;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
-    cmd.args(["pilot", "bench", "--max-time", "2", "--processes", "1"])
-        .arg("--manifest-path")
-        .arg(manifest())
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
-        .env("CI", "1")
+    let mut child = command(&["bench", "--max-time", "2", "--processes", "1"], "1")
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PILOT_") {
-            cmd.env_remove(k);
-        }
-    }
-    let mut child = cmd.spawn().unwrap();
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
     let mut lines = String::new();
     // An empty line, then the target's heading, which cargo pilot prints before its binary

@@ -32,6 +32,20 @@ fn pilot(target: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `cargo pilot import HARNESS DIR --baseline NAME` into `target`.
+fn import(target: &Path, harness: &str, dir: &Path, baseline: &str) -> Output {
+    pilot(
+        target,
+        &[
+            "import",
+            harness,
+            dir.to_str().unwrap(),
+            "--baseline",
+            baseline,
+        ],
+    )
+}
+
 fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -64,16 +78,7 @@ fn mean_of(readings: &[f64]) -> f64 {
 fn criterion_results_become_a_baseline_within_criterions_intervals() {
     let t = target("criterion");
     let dir = fixtures().join("criterion");
-    let o = pilot(
-        &t,
-        &[
-            "import",
-            "criterion",
-            dir.to_str().unwrap(),
-            "--baseline",
-            "crit",
-        ],
-    );
+    let o = import(&t, "criterion", &dir, "crit");
     assert!(o.status.success(), "{}", common::text(&o));
     let benches = criterion_benches();
     assert!(benches.len() >= 4, "{benches:?}");
@@ -183,16 +188,7 @@ fn criterion_results_become_a_baseline_within_criterions_intervals() {
     // The same baseline again is refused, and nothing changes; --force replaces it whole.
     let file = t.join("pilot/baselines/crit/criterion/sort_10k.json");
     let before = std::fs::read(&file).unwrap();
-    let o = pilot(
-        &t,
-        &[
-            "import",
-            "criterion",
-            dir.to_str().unwrap(),
-            "--baseline",
-            "crit",
-        ],
-    );
+    let o = import(&t, "criterion", &dir, "crit");
     assert_eq!(o.status.code(), Some(1), "{}", common::text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -241,16 +237,7 @@ fn criterion_results_become_a_baseline_within_criterions_intervals() {
 fn a_skewed_criterion_sample_keeps_criterions_mean() {
     let t = target("skewed");
     let dir = fixtures().join("criterion-skewed");
-    let o = pilot(
-        &t,
-        &[
-            "import",
-            "criterion",
-            dir.to_str().unwrap(),
-            "--baseline",
-            "s",
-        ],
-    );
+    let o = import(&t, "criterion", &dir, "s");
     assert!(o.status.success(), "{}", common::text(&o));
     let crit = json(&dir.join("skewed/new/estimates.json"));
     let crit = &crit["mean"];
@@ -298,16 +285,7 @@ fn a_skewed_criterion_sample_keeps_criterions_mean() {
 fn criterion_0_3_2_array_form_and_group_names() {
     let t = target("old");
     let old = fixtures().join("criterion-0.3.2");
-    let o = pilot(
-        &t,
-        &[
-            "import",
-            "criterion",
-            old.to_str().unwrap(),
-            "--baseline",
-            "old",
-        ],
-    );
+    let o = import(&t, "criterion", &old, "old");
     assert!(o.status.success(), "{}", common::text(&o));
     let doc = json(&t.join("pilot/baselines/old/criterion/sort/10000.json"));
     assert_eq!(doc["name"], "sort/10000");
@@ -403,16 +381,7 @@ fn bad_input_names_the_file_and_saves_nothing() {
         let path = dir.join("warm_up/new").join(file);
         let good = std::fs::read(&path).unwrap();
         std::fs::write(&path, text).unwrap();
-        let o = pilot(
-            &t,
-            &[
-                "import",
-                "criterion",
-                dir.to_str().unwrap(),
-                "--baseline",
-                "b",
-            ],
-        );
+        let o = import(&t, "criterion", &dir, "b");
         assert_eq!(o.status.code(), Some(1), "{}", common::text(&o));
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
@@ -443,16 +412,7 @@ fn bad_input_names_the_file_and_saves_nothing() {
     );
     let foreign = t.join("foreign.json");
     std::fs::write(&foreign, r#"{"schema": "pilot.result/1", "name": "x"}"#).unwrap();
-    let o = pilot(
-        &t,
-        &[
-            "import",
-            "hyperfine",
-            foreign.to_str().unwrap(),
-            "--baseline",
-            "b",
-        ],
-    );
+    let o = import(&t, "hyperfine", &foreign, "b");
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -460,16 +420,7 @@ fn bad_input_names_the_file_and_saves_nothing() {
         "{err}"
     );
     std::fs::write(&foreign, r#"{"results": [{"command": "a", "times": []}]}"#).unwrap();
-    let o = pilot(
-        &t,
-        &[
-            "import",
-            "hyperfine",
-            foreign.to_str().unwrap(),
-            "--baseline",
-            "b",
-        ],
-    );
+    let o = import(&t, "hyperfine", &foreign, "b");
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("`results[0].times` holds 0 run(s)"),
         "{}",
@@ -489,16 +440,7 @@ fn bad_input_names_the_file_and_saves_nothing() {
         r#"{"group_id":"group2","function_id":"sort_10k","value_str":null,"throughput":null}"#,
     )
     .unwrap();
-    let o = pilot(
-        &t,
-        &[
-            "import",
-            "criterion",
-            dir.to_str().unwrap(),
-            "--baseline",
-            "b",
-        ],
-    );
+    let o = import(&t, "criterion", &dir, "b");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("would both be pilot's bench `sort_10k`") && err.contains("--full-ids"),
@@ -513,16 +455,7 @@ fn bad_input_names_the_file_and_saves_nothing() {
 fn hyperfine_results_compare_with_todays_cargo_pilot_run() {
     let t = target("hyperfine");
     let file = fixtures().join("hyperfine.json");
-    let o = pilot(
-        &t,
-        &[
-            "import",
-            "hyperfine",
-            file.to_str().unwrap(),
-            "--baseline",
-            "hf",
-        ],
-    );
+    let o = import(&t, "hyperfine", &file, "hf");
     assert!(o.status.success(), "{}", common::text(&o));
     let export = json(&file);
     for (r, name, path) in [
@@ -602,16 +535,7 @@ fn hyperfine_results_compare_with_todays_cargo_pilot_run() {
 fn analyze_reads_both_formats() {
     let t = target("analyze");
     let bench = fixtures().join("criterion/fill_64k");
-    let o = pilot(
-        &t,
-        &[
-            "import",
-            "criterion",
-            bench.to_str().unwrap(),
-            "--baseline",
-            "a",
-        ],
-    );
+    let o = import(&t, "criterion", &bench, "a");
     assert!(o.status.success(), "{}", common::text(&o));
     let doc = json(&t.join("pilot/baselines/a/criterion/fill_64k.json"));
     let o = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
@@ -684,16 +608,7 @@ fn nested_benches_are_found_and_named_baselines_skipped() {
         std::fs::copy(from.join("sample.json"), d.join("sample.json")).unwrap();
         std::fs::write(d.join("benchmark.json"), benchmark).unwrap();
     }
-    let o = pilot(
-        &t,
-        &[
-            "import",
-            "criterion",
-            dir.to_str().unwrap(),
-            "--baseline",
-            "n",
-        ],
-    );
+    let o = import(&t, "criterion", &dir, "n");
     assert!(o.status.success(), "{}", common::text(&o));
     let base = t.join("pilot/baselines/n/criterion");
     assert!(base.join("sum.json").is_file() && base.join("sum/4096.json").is_file());

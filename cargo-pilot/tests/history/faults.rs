@@ -174,6 +174,22 @@ fn answer_start(s: &mut TcpStream) -> std::io::Result<()> {
     )
 }
 
+/// `cargo pilot history --all --format json` of the history at `location`, parsed.
+fn all_runs(dir: &Path, location: &str) -> Value {
+    json_of(&pilot(
+        dir,
+        &[
+            "history",
+            "--all",
+            "--format",
+            "json",
+            "--history",
+            location,
+        ],
+        &[],
+    ))
+}
+
 /// A server that never answers the connection, or answers it and then never a statement, is
 /// given up within twice its `connect_timeout`; the run's results are on disk, with the
 /// `history add` hint.
@@ -293,18 +309,7 @@ fn a_database_at_work_is_waited_for() {
                 }
             }
         }
-        let h = json_of(&pilot(
-            &dir,
-            &[
-                "history",
-                "--all",
-                "--format",
-                "json",
-                "--history",
-                &b.flag(),
-            ],
-            &[],
-        ));
+        let h = all_runs(&dir, &b.flag());
         let of = |name: &str| {
             h["series"]
                 .as_array()
@@ -424,18 +429,7 @@ fn a_location_that_cannot_be_a_history_is_refused_before_the_run() {
         1,
         &[],
     );
-    let h = json_of(&pilot(
-        &dir,
-        &[
-            "history",
-            "--all",
-            "--format",
-            "json",
-            "--history",
-            real.to_str().unwrap(),
-        ],
-        &[],
-    ));
+    let h = all_runs(&dir, real.to_str().unwrap());
     assert_eq!(h["series"].as_array().unwrap().len(), 2, "{h}");
     assert!(
         std::fs::symlink_metadata(dir.join("link.sqlite"))

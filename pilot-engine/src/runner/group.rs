@@ -37,7 +37,7 @@ mod report;
 
 use ranking::rank_samples;
 pub use ranking::rank_sessions;
-use report::GroupReport;
+pub(super) use report::GroupReport;
 pub use report::{few_rounds_note, group_doc, group_report, render_report};
 
 /// Least processes of each member before a ranking by processes may stop them (Welch's test

@@ -11,14 +11,14 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
 use super::bench::row;
-use super::group::{few_rounds_note, group_report, render_report};
+use super::group::{GroupReport, few_rounds_note, group_report, render_report};
 use crate::compare::{CompareOptions, compare};
 use crate::fmt::Paint;
 use crate::record::{ClockInfo, ScriptedClock};
 use crate::report::TimePer::{Iteration, Unit};
 use crate::report::{comparison_markdown, comparison_table, render_table};
 use crate::schema::MachineDoc;
-use crate::session::group::{GroupConfig, run_group};
+use crate::session::group::{GroupConfig, GroupResult, run_group};
 use crate::session::{RoundData, SessionConfig, SessionResult, Workload, run_session};
 use crate::store::result::Rate;
 use crate::store::{self, SavedResult, result};
@@ -200,14 +200,21 @@ fn group_ranking_table() {
     };
     let configs = vec![config(); 3];
     let r = run_group(&mut members, &configs, &clock, &group, &mut |_, _, _| {});
+    let names = ["vec_deque", "vec", "vec_copy"];
+    let report = report_of("iterate/1000", &names, r, &group);
+    insta::assert_snapshot!(render_report(&report, false));
+}
+
+/// The report of group `group_name` whose members are `names`, as the runner makes it.
+fn report_of(group_name: &str, names: &[&str], r: GroupResult, group: &GroupConfig) -> GroupReport {
     let estimates: Vec<Option<(f64, f64, f64)>> = r
         .members
         .iter()
         .map(|s| s.estimate.as_ref().map(|e| (e.mean, e.ci.low, e.ci.high)))
         .collect();
-    let names = ["vec_deque", "vec", "vec_copy"].map(String::from);
-    let report = group_report(
-        "iterate/1000",
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    group_report(
+        group_name,
         &names,
         &r.ranking,
         r.pairs,
@@ -217,8 +224,7 @@ fn group_ranking_table() {
         r.cycles,
         r.elapsed,
         r.ranking_settled,
-    );
-    insta::assert_snapshot!(render_report(&report, false));
+    )
 }
 
 #[test]
@@ -250,24 +256,8 @@ fn group_ranking_table_with_few_rounds() {
         .map(|m| m.estimate.as_ref().map_or(0, |e| e.rounds))
         .collect();
     assert!(rounds[0] < group.min_rounds, "{rounds:?}");
-    let estimates: Vec<Option<(f64, f64, f64)>> = r
-        .members
-        .iter()
-        .map(|s| s.estimate.as_ref().map(|e| (e.mean, e.ci.low, e.ci.high)))
-        .collect();
-    let names = ["linked_list/100000", "vec/100000", "vec_deque/100000"].map(String::from);
-    let report = group_report(
-        "iterate/100000",
-        &names,
-        &r.ranking,
-        r.pairs,
-        &estimates,
-        group.confidence,
-        r.settled,
-        r.cycles,
-        r.elapsed,
-        r.ranking_settled,
-    );
+    let names = ["linked_list/100000", "vec/100000", "vec_deque/100000"];
+    let report = report_of("iterate/100000", &names, r, &group);
     let mut out = render_report(&report, false);
     // The note goes in place of the table's blank line, as the runner prints it.
     out.pop();

@@ -390,21 +390,19 @@ fn pair_rule_undecided_by_hand() {
     assert!(!p.few_rounds, "{p:?}");
 }
 
+/// The pair of two members known only by their estimates (no round means), by default rules.
+fn by_estimates(a: &Estimate, b: &Estimate) -> PairComparison {
+    let view = |estimate| MemberView {
+        estimate,
+        round_means: &[],
+    };
+    compare_pair(&view(a), &view(b), (0, 1), &GroupConfig::default())
+}
+
 #[test]
 fn disjoint_member_intervals_settle_a_pair() {
     let (ea, eb) = (estimate(100.0, 1.0, 10), estimate(110.0, 1.0, 10));
-    let r = compare_pair(
-        &MemberView {
-            estimate: &ea,
-            round_means: &[],
-        },
-        &MemberView {
-            estimate: &eb,
-            round_means: &[],
-        },
-        (0, 1),
-        &GroupConfig::default(),
-    );
+    let r = by_estimates(&ea, &eb);
     assert_eq!(r.verdict, PairVerdict::Faster);
     assert_eq!(r.p, None);
     assert!((r.ratio - 1.1).abs() < 1e-12);
@@ -484,18 +482,7 @@ fn member_intervals_alone_do_not_settle_a_pair_on_few_rounds() {
     // Disjoint member intervals settle a pair without round means once the members have
     // their rounds (`disjoint_member_intervals_settle_a_pair`); with 3 of 10 they do not.
     let (ea, eb) = (estimate(100.0, 1.0, 3), estimate(1000.0, 1.0, 3));
-    let r = compare_pair(
-        &MemberView {
-            estimate: &ea,
-            round_means: &[],
-        },
-        &MemberView {
-            estimate: &eb,
-            round_means: &[],
-        },
-        (0, 1),
-        &GroupConfig::default(),
-    );
+    let r = by_estimates(&ea, &eb);
     assert_eq!(r.verdict, PairVerdict::Undecided, "{r:?}");
     assert!(r.few_rounds);
 }
