@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::probe::MachineVariation;
-use crate::probe::history::{self, History, RUNS_NEEDED};
+use crate::probe::history::{self, History, RUNS_NEEDED, SPACING_S};
 use crate::probe::speed::probe_ns;
 use crate::schema::{MachineDoc, SpeedDoc};
 
@@ -58,8 +58,9 @@ impl MachineSpeed {
             ),
             None => format!(
                 "machine: run-to-run variation not known yet ({} of the {RUNS_NEEDED} runs pilot \
-                 learns it from): intervals describe this run only; a later run may differ by \
-                 more",
+                 learns it from; a run counts when it starts at least {SPACING_S} s after the \
+                 last one that counted): intervals describe this run only; a later run may \
+                 differ by more",
                 self.runs
             ),
         }
@@ -75,7 +76,7 @@ impl MachineSpeed {
             ),
             None => format!(
                 "intervals describe this run only: run-to-run variation is learnt over \
-                 {RUNS_NEEDED} runs ({} so far)",
+                 {RUNS_NEEDED} runs at least {SPACING_S} s apart ({} so far)",
                 self.runs
             ),
         }
