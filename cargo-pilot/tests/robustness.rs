@@ -568,22 +568,6 @@ fn a_closed_standard_output_ends_each_command_quietly() {
 /// An OSC that sets the window title and a CSI that colours, with their C1 forms.
 const CONTROLS: &str = "\u{1b}]0;title\u{7}\u{1b}[31mRED\u{9b}2J\u{9d}x";
 
-/// The raw control bytes a name may carry to a terminal found in `out`: ESC (a CSI or OSC
-/// starts with it), BEL (ends an OSC), and the C1 forms of CSI and OSC as UTF-8.
-fn control_bytes(out: &[u8]) -> Vec<&'static str> {
-    let text = String::from_utf8_lossy(out);
-    [
-        ('\u{1b}', "ESC"),
-        ('\u{7}', "BEL"),
-        ('\u{9b}', "CSI"),
-        ('\u{9d}', "OSC"),
-    ]
-    .into_iter()
-    .filter(|(c, _)| text.contains(*c))
-    .map(|(_, name)| name)
-    .collect()
-}
-
 /// A name (a command's, a bench's, a baseline's, a file's or folder's) that holds ESC, BEL, a
 /// CSI and an OSC goes through every command that prints names, and none of those bytes
 /// reaches standard output or error: each line says the name as text.
@@ -660,7 +644,7 @@ fn names_with_control_sequences_reach_the_terminal_as_text() {
     ] {
         let o = cargo_pilot(&args.iter().map(String::as_str).collect::<Vec<_>>());
         for (stream, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
-            let found = control_bytes(bytes);
+            let found = common::control_bytes(bytes);
             assert!(
                 found.is_empty(),
                 "{args:?}: {found:?} on {stream}:\n{}",

@@ -1121,22 +1121,6 @@ fn standard_output_that_cannot_be_written_is_an_error() {
     );
 }
 
-/// The raw control bytes a name may carry to a terminal: ESC (a CSI or OSC starts with it),
-/// BEL (ends an OSC), and the C1 forms of CSI and OSC as UTF-8.
-fn control_bytes(out: &[u8]) -> Vec<&'static str> {
-    let text = String::from_utf8_lossy(out);
-    [
-        ('\u{1b}', "ESC"),
-        ('\u{7}', "BEL"),
-        ('\u{9b}', "CSI"),
-        ('\u{9d}', "OSC"),
-    ]
-    .into_iter()
-    .filter(|(c, _)| text.contains(*c))
-    .map(|(_, name)| name)
-    .collect()
-}
-
 /// Bench and group names that hold ESC, BEL, a CSI and an OSC reach standard output and error
 /// as text in every mode that prints them: the list, test mode, each bench's line, the group's
 /// ranking, the table, a comparison with a baseline, libtest's bench lines, the messages.
@@ -1174,7 +1158,7 @@ fn names_with_control_sequences_reach_the_terminal_as_text() {
             text(&o.stderr)
         );
         for (stream, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
-            let found = control_bytes(bytes);
+            let found = common::control_bytes(bytes);
             assert!(
                 found.is_empty(),
                 "{args:?}: {found:?} on {stream}:\n{}",

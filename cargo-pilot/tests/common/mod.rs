@@ -249,3 +249,20 @@ pub fn fixture_bench_executable(
         .find_map(|m| m["executable"].as_str().map(std::path::PathBuf::from))
         .unwrap_or_else(|| panic!("cargo built no executable for `{bench}`: {}", text(&o)))
 }
+
+/// The raw control bytes a name may carry to a terminal found in `out`: ESC (a CSI or OSC
+/// starts with it), BEL (ends an OSC), and the C1 forms of CSI and OSC as UTF-8.
+#[allow(dead_code)]
+pub fn control_bytes(out: &[u8]) -> Vec<&'static str> {
+    let text = String::from_utf8_lossy(out);
+    [
+        ('\u{1b}', "ESC"),
+        ('\u{7}', "BEL"),
+        ('\u{9b}', "CSI"),
+        ('\u{9d}', "OSC"),
+    ]
+    .into_iter()
+    .filter(|(c, _)| text.contains(*c))
+    .map(|(_, name)| name)
+    .collect()
+}
