@@ -54,12 +54,39 @@ pub fn compare_estimates(
     let t = t_critical(confidence, dof);
     let change_ci = fieller_interval(new.mean, se2_new, base.mean, se2_base, t)
         .map(|(lo, hi)| (lo - 1.0, hi - 1.0));
+    let mut verdict = verdict_of(change, change_ci, p, options);
+    let mut method = method;
+    if !modes_allow(verdict, base, new) {
+        verdict = Verdict::Undecided;
+        method.push_str(
+            "; undecided: a side's processes split into speeds its run could not tell apart, \
+             which bounds its code's cost from above only",
+        );
+    }
     Change {
         change,
         change_ci,
         p: p.min(1.0),
-        verdict: verdict_of(change, change_ci, p, options),
+        verdict,
         method,
+    }
+}
+
+/// Whether `verdict` stands when a side's processes split into speeds its run could not tell
+/// apart (`interval_from` `modes`). Such a side's interval spans the speeds and is no normal
+/// mean's interval; what it proves is an upper bound: interference only adds time, so the
+/// code's cost is at most about its fastest processes' speed, and those may have been slowed
+/// too. A regression stands when the baseline is such a side and the new run's interval lies
+/// wholly above the baseline's (slower than even its slowed processes); an improvement stands
+/// when the new run is such a side and its interval lies wholly below the baseline's; nothing
+/// else does (the other side may equal the code's cost anywhere under the bound). Time: O(1).
+fn modes_allow(verdict: Verdict, base: &SavedEstimate, new: &SavedEstimate) -> bool {
+    let modes = |e: &SavedEstimate| e.interval_from == "modes";
+    match (modes(base), modes(new), verdict) {
+        (false, false, _) | (_, _, Verdict::NoChange | Verdict::Undecided) => true,
+        (true, false, Verdict::Regressed) => new.run_low > base.run_high,
+        (false, true, Verdict::Improved) => new.run_high < base.run_low,
+        _ => false,
     }
 }
 

@@ -215,3 +215,67 @@ fn p_is_symmetric_and_the_change_ci_holds_the_change() {
     let (lo, hi) = ab.change_ci.unwrap();
     assert!(lo < ab.change && ab.change < hi);
 }
+
+#[test]
+fn a_baseline_whose_processes_split_into_speeds_gives_no_verdict_while_the_intervals_overlap() {
+    // The baseline of a routine that runs at 0.72 ms on a quiet machine, saved while builds
+    // ran: seven processes slowed to about 1.04 ms, one at 0.7336 ms, which its run could not
+    // tell from the code's own speed; its interval spans both. Welch's t alone on its width
+    // calls the next run on unchanged code (0.72 ms ± 0.5%) improved.
+    let z = t_critical(0.95, 7.0);
+    let base = SavedEstimate {
+        interval_from: "modes".into(),
+        dof: 7.0,
+        process_means: vec![1.03, 1.04, 1.05, 0.7336, 1.04, 1.035, 1.045, 1.04],
+        low: 0.7336 - 0.004,
+        run_low: 0.7336 - 0.004,
+        high: 1.06,
+        run_high: 1.06,
+        ..est(1.04, (1.06 - 0.7296) / 2.0 / z)
+    };
+    let mut new = est(0.72, 0.0018);
+    new.process_means = vec![0.719, 0.721, 0.72, 0.718, 0.722, 0.72, 0.72, 0.72];
+    let found = compare_estimates(&base, &new, &CompareOptions::default());
+    assert_eq!(found.verdict, Verdict::Undecided, "{found:?}");
+    assert!(
+        found.method.contains("could not tell apart"),
+        "{}",
+        found.method
+    );
+    // Beyond the span's fast end by 2% (the fast process was slowed a little too): the same.
+    let faster = est(0.715, 0.0018);
+    assert_eq!(
+        compare_estimates(&base, &faster, &CompareOptions::default()).verdict,
+        Verdict::Undecided
+    );
+    // The same without the split would be a verdict: the rule is what makes it undecided.
+    let plain = SavedEstimate {
+        interval_from: "processes".into(),
+        ..base.clone()
+    };
+    assert_eq!(
+        compare_estimates(&plain, &new, &CompareOptions::default()).verdict,
+        Verdict::Improved
+    );
+    // A new run faster than the span is no improvement either: the baseline's code may have
+    // run that fast under its slowed processes.
+    assert_eq!(
+        compare_estimates(&base, &est(0.5, 0.001), &CompareOptions::default()).verdict,
+        Verdict::Undecided
+    );
+    // Slower than even the slowed processes is a regression whatever the code's speed was.
+    assert_eq!(
+        compare_estimates(&base, &est(2.0, 0.002), &CompareOptions::default()).verdict,
+        Verdict::Regressed
+    );
+    // The new run split, the baseline clean: only an improvement below the baseline stands.
+    let (clean, split) = (est(1.0, 0.002), SavedEstimate { ..base.clone() });
+    assert_eq!(
+        compare_estimates(&clean, &split, &CompareOptions::default()).verdict,
+        Verdict::Undecided
+    );
+    assert_eq!(
+        compare_estimates(&est(2.0, 0.002), &split, &CompareOptions::default()).verdict,
+        Verdict::Improved
+    );
+}

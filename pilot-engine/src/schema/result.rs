@@ -279,6 +279,8 @@ pub struct PiDoc {
     #[serde(default)]
     pub required_n: Option<usize>,
     /// For `time`: which variation decided the interval: `readings`, `rounds`, `processes`,
+    /// `modes` (the processes split into speeds the run could not tell apart: the interval
+    /// spans them, and no comparison calls a change the interval's overlap leaves open),
     /// `regression`, or `machine` (the machine's run-to-run variation was the larger part).
     /// For a count: `processes`, `rounds` (one process's) or `one round`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

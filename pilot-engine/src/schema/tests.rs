@@ -34,6 +34,7 @@ fn estimate() -> Estimate {
         dof: 9.0,
         round_excess: 1.0,
         machine: None,
+        modes: 0,
     }
 }
 

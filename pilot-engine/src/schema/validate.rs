@@ -117,10 +117,13 @@ impl PiDoc {
             ));
         }
         match self.interval_from.as_deref() {
-            None | Some("readings" | "rounds" | "processes" | "regression" | "machine") => Ok(()),
+            None
+            | Some("readings" | "rounds" | "processes" | "modes" | "regression" | "machine") => {
+                Ok(())
+            }
             Some(other) => Err(format!(
                 "`pis[0].interval_from` is `{other}`, expected readings, rounds, processes, \
-                 regression or machine"
+                 modes, regression or machine"
             )),
         }
     }

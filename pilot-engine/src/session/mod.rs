@@ -300,6 +300,10 @@ pub struct Estimate {
     pub dof: f64,
     /// The machine's run-to-run variation in the interval, when it was added.
     pub machine: Option<MachinePart>,
+    /// Processes far faster than the rest, on a machine not quiet throughout, that the
+    /// interval spans because the run cannot tell whether their speed or the rest's is the
+    /// code's ([`processes::split`]); 0 when none.
+    pub modes: usize,
 }
 
 impl Estimate {
@@ -323,6 +327,7 @@ impl Estimate {
             round_excess: 1.0,
             dof: (fit.fit.n.max(3) - 2) as f64,
             machine: None,
+            modes: 0,
             wps: Some(fit),
         }
     }

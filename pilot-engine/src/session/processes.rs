@@ -4,7 +4,7 @@
 //! processes, so the processes' estimates are the samples of the level above them.
 
 use super::{Estimate, MeanPi, SessionConfig};
-use crate::stats::robust::{DEFAULT_TRIM, PROCESS_FAR_SHARE, Sides, far_out, independent_location};
+use crate::stats::robust::{DEFAULT_TRIM, PROCESS_FAR_SHARE, Sides, far_out, trimmed_location};
 use crate::stats::summary::t_critical;
 use crate::stats::{ConfidenceInterval, Summary};
 
@@ -144,6 +144,10 @@ pub(crate) struct ProcessEstimate {
     pub estimator: crate::settings::Estimator,
     /// Its plain mean and that mean's half-width, beside a trimmed mean.
     pub plain: Option<(f64, f64)>,
+    /// The share of its sampled rounds' time the machine was busy beside it (other processes
+    /// on its cores, the hypervisor's steal, the cgroup's throttling: the rounds the sampler
+    /// marked); `None` when none of its rounds was sampled.
+    pub busy: Option<f64>,
 }
 
 /// How many process estimates the target half-width needs, judged from the spread of the
@@ -171,23 +175,98 @@ fn far_floor(done: &[ProcessEstimate]) -> f64 {
     2.0 * halves.get(halves.len() / 2).copied().unwrap_or(0.0)
 }
 
-/// The estimates of the processes `done` that the typical process's estimate stands on: all
-/// but the far-out ones ([`independent_location`]) with the trimmed-mean estimator, all with
-/// the mean estimator. Time: O(P log P).
-pub(crate) fn typical_processes(done: &[ProcessEstimate], config: &SessionConfig) -> Vec<f64> {
-    let means: Vec<f64> = done.iter().map(|p| p.mean).collect();
-    match config.estimator {
-        crate::settings::Estimator::Trimmed => {
-            far_out(&means, Sides::Both, far_floor(done)).without(PROCESS_FAR_SHARE)
-        }
-        crate::settings::Estimator::Mean => means,
-    }
+/// Share of a process's sampled time the machine must have been busy beside it for the process
+/// to count as run on a busy machine: the quarter of its rounds' time a state needs to be a
+/// check of a session.
+const BUSY_SHARE: f64 = 0.25;
+
+/// How the processes of a bench split: the ones its estimate stands on, the ones left out, and
+/// among the first, the ones far faster than the rest that the run cannot tell from the code's
+/// own speed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Split {
+    /// Indices of the processes the estimate stands on.
+    pub kept: Vec<usize>,
+    /// Indices of the processes far slower than the rest, left out while they are a minority.
+    pub left_out: Vec<usize>,
+    /// Indices (among `kept`) of processes far faster than the rest on a machine the sampler
+    /// did not see quiet throughout: the interval spans them.
+    pub spanned: Vec<usize>,
 }
 
-/// Whether the processes `done` show modes with no majority: with the trimmed-mean estimator,
-/// processes lie far from the median, and they are half or more, so none is left out and the
-/// interval spans the modes. More processes can then find the typical one (the modes' shares
-/// settle), which the narrowing of the interval as `1/√P` does not foresee. Time: O(P log P).
+/// Which processes of `done` the bench's estimate stands on. With the mean estimator, all.
+/// With the trimmed-mean estimator, processes far from the median (beyond 5 robust standard
+/// deviations and [`far_floor`]) while they are fewer than half:
+///
+/// - far *slower*: left out. A process that ran its whole life slower owes it to its start (an
+///   unlucky layout) or to a neighbour busy for its whole life; the typical process is what a
+///   later run repeats.
+/// - far *faster*: left out only when the sampler saw the machine quiet through every process
+///   (then the difference is the processes' own, a lucky layout, and the typical process is
+///   again what a later run repeats). Otherwise nothing says which speed is the code's: a
+///   neighbour can slow most of the processes (the larger group is then the slowed one, and
+///   the faster minority ran at the code's own speed), or a layout can speed a few. The run
+///   does not choose by count: those processes stay in and the interval spans them
+///   ([`combine`]).
+///
+/// When the far-out processes are half or more, none is left out (modes with no majority; the
+/// interval spans them). Assumes interference only adds time. Time: O(P log P).
+pub(crate) fn split(done: &[ProcessEstimate], config: &SessionConfig) -> Split {
+    let all = Split {
+        kept: (0..done.len()).collect(),
+        left_out: Vec::new(),
+        spanned: Vec::new(),
+    };
+    if config.estimator != crate::settings::Estimator::Trimmed || done.len() < 2 {
+        return all;
+    }
+    let means: Vec<f64> = done.iter().map(|p| p.mean).collect();
+    let far = far_out(&means, Sides::Both, far_floor(done));
+    if far.count() as f64 >= PROCESS_FAR_SHARE * means.len() as f64 {
+        return all;
+    }
+    let median = crate::stats::summary::median(&means);
+    let quiet = quiet_throughout(done);
+    let mut split = Split {
+        kept: Vec::new(),
+        ..all
+    };
+    for (i, (&m, &is_far)) in means.iter().zip(far.flags()).enumerate() {
+        // Far slower, or far faster on a machine seen quiet throughout: left out.
+        if is_far && (m > median || quiet) {
+            split.left_out.push(i);
+        } else {
+            split.kept.push(i);
+            if is_far {
+                split.spanned.push(i);
+            }
+        }
+    }
+    split
+}
+
+/// Whether the sampler saw the machine quiet through every process of `done`: each was
+/// sampled, and busy beside it for less than [`BUSY_SHARE`] of its rounds' time. Time: O(P).
+fn quiet_throughout(done: &[ProcessEstimate]) -> bool {
+    done.iter().all(|p| p.busy.is_some_and(|b| b < BUSY_SHARE))
+}
+
+/// The estimates of the processes `done` that the typical process's estimate stands on (see
+/// [`split`]). Time: O(P log P).
+pub(crate) fn typical_processes(done: &[ProcessEstimate], config: &SessionConfig) -> Vec<f64> {
+    split(done, config)
+        .kept
+        .iter()
+        .map(|&i| done[i].mean)
+        .collect()
+}
+
+/// Whether the processes `done` show modes the run has not settled: with the trimmed-mean
+/// estimator, processes lie far from the median, and they are half or more (so none is left
+/// out and the interval spans the modes), or some are far faster on a busy machine (see
+/// [`split`]). More processes can then find the typical one (the modes' shares settle, or a
+/// quiet moment shows which speed is the code's), which the narrowing of the interval as
+/// `1/√P` does not foresee. Time: O(P log P).
 pub(crate) fn modes_undecided(done: &[ProcessEstimate], config: &SessionConfig) -> bool {
     if config.estimator != crate::settings::Estimator::Trimmed || done.len() < 2 {
         return false;
@@ -195,22 +274,25 @@ pub(crate) fn modes_undecided(done: &[ProcessEstimate], config: &SessionConfig) 
     let means: Vec<f64> = done.iter().map(|p| p.mean).collect();
     let far = far_out(&means, Sides::Both, far_floor(done)).count();
     far > 0 && far as f64 >= PROCESS_FAR_SHARE * means.len() as f64
+        || !split(done, config).spanned.is_empty()
 }
 
 /// The location of the estimates of the processes `done`, the half-width of its interval over
 /// them and that interval's degrees of freedom: with the trimmed-mean estimator, the robust
-/// location of independent values ([`independent_location`]: a process that ran its whole life
-/// far slower, through a bad layout or a neighbour's burst, is left out while such processes
-/// are fewer than half, and the rest's 20%-trimmed mean is taken); with the mean estimator,
-/// their mean with Student's t (a slow process is then part of the cost, as a slow unit is).
-/// Time: O(P log P).
+/// location of independent values (as [`crate::stats::independent_location`], with the
+/// processes [`split`] leaves out left out: a process that ran its whole life far slower,
+/// through a bad layout or a neighbour's burst, while such processes are fewer than half; the
+/// rest's 20%-trimmed mean is taken); with the mean estimator, their mean with Student's t (a
+/// slow process is then part of the cost, as a slow unit is). Time: O(P log P).
 fn between_processes(done: &[ProcessEstimate], config: &SessionConfig) -> Option<(f64, f64, f64)> {
     let means: Vec<f64> = done.iter().map(|p| p.mean).collect();
     match config.estimator {
         crate::settings::Estimator::Trimmed => {
-            let loc =
-                independent_location(&means, far_floor(done), DEFAULT_TRIM, config.confidence)
-                    .ok()?;
+            let kept: Vec<f64> = typical_processes(done, config);
+            if means.iter().any(|m| !m.is_finite()) {
+                return None;
+            }
+            let loc = trimmed_location(&kept, DEFAULT_TRIM, config.confidence).ok()?;
             Some((loc.value, loc.ci.half_width(), loc.dof))
         }
         crate::settings::Estimator::Mean => {
@@ -246,12 +328,8 @@ pub(crate) fn combine(done: &[ProcessEstimate], config: &SessionConfig) -> Estim
     // is left out) does not widen it, nor does an own interval far wider than the others'
     // (a process whose few rounds caught a warm-up or a neighbour, while its estimate agrees
     // with the rest: one such interval of ±500% made a bench's ±190%).
-    let kept = typical_processes(done, config);
-    let own: Vec<f64> = done
-        .iter()
-        .filter(|d| kept.contains(&d.mean))
-        .map(|d| d.half_width)
-        .collect();
+    let split = split(done, config);
+    let own: Vec<f64> = split.kept.iter().map(|&i| done[i].half_width).collect();
     let typical = {
         let mut sorted = own.clone();
         sorted.sort_by(f64::total_cmp);
@@ -262,9 +340,21 @@ pub(crate) fn combine(done: &[ProcessEstimate], config: &SessionConfig) -> Estim
     let own = far_out(&own, Sides::Above, 2.0 * typical).without(PROCESS_FAR_SHARE);
     let within = own.iter().map(|h| h * h).sum::<f64>().sqrt() / own.len().max(1) as f64;
     let half = between.max(within);
+    // Processes far faster than the rest that the run cannot tell from the code's own speed
+    // (see `split`): the interval reaches them, with their own intervals, whatever the
+    // trimmed mean made of them.
+    let (low, high) = split.spanned.iter().map(|&i| &done[i]).fold(
+        (location - half, location + half),
+        |(low, high), d| {
+            (
+                low.min(d.mean - d.half_width),
+                high.max(d.mean + d.half_width),
+            )
+        },
+    );
     let ci = ConfidenceInterval {
-        low: location - half,
-        high: location + half,
+        low,
+        high,
         confidence: config.confidence,
     };
     let per_process: f64 = done.iter().map(|d| d.n as f64).sum::<f64>() / p;
@@ -301,6 +391,7 @@ pub(crate) fn combine(done: &[ProcessEstimate], config: &SessionConfig) -> Estim
         dof: if between > within { dof } else { 1e6 },
         round_excess: (between / within).max(1.0),
         machine: None,
+        modes: split.spanned.len(),
     }
 }
 
@@ -336,6 +427,7 @@ pub(crate) fn alone(p: &ProcessEstimate, confidence: f64) -> Estimate {
         dof: 1e6,
         round_excess: 1.0,
         machine: None,
+        modes: 0,
     }
 }
 
@@ -374,6 +466,7 @@ mod tests {
             rounds: 10,
             estimator: crate::settings::Estimator::Trimmed,
             plain: None,
+            busy: Some(0.0),
         }
     }
 
@@ -500,5 +593,75 @@ mod tests {
             .collect();
         assert_eq!(processes_needed(&done, &config), Some(7406));
         assert_eq!(processes_needed(&done[..1], &config), None);
+    }
+
+    /// Eight processes of a 1 ms routine: one at its own speed (0.72 ms), seven slowed.
+    fn split_eight(busy: Option<f64>) -> Vec<ProcessEstimate> {
+        [1.03, 1.04, 1.05, 0.72, 1.04, 1.035, 1.045, 1.04]
+            .iter()
+            .map(|&m| ProcessEstimate {
+                busy,
+                ..process(m, 0.002, 1000, 1)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_faster_minority_on_a_busy_machine_is_spanned_not_left_out() {
+        // The neighbours slowed seven of eight processes: the one at 0.72 ran at the code's
+        // own speed, or a lucky layout; the run cannot tell, so the interval reaches it
+        // (0.72 − its own 0.002), and the estimate says so.
+        let done = split_eight(Some(0.9));
+        let config = SessionConfig::default();
+        let s = split(&done, &config);
+        assert_eq!(s.spanned, vec![3]);
+        assert!(s.left_out.is_empty());
+        assert_eq!(s.kept.len(), 8);
+        let e = combine(&done, &config);
+        assert_eq!(e.modes, 1);
+        assert!((e.ci.low - 0.718).abs() < 1e-12, "{:?}", e.ci);
+        assert!(e.ci.high > 1.04, "{:?}", e.ci);
+        assert!(e.relative_half_width() > 0.1, "{:?}", e.ci);
+        assert!(modes_undecided(&done, &config));
+        // Unsampled (no /proc/stat): no evidence either way, the same.
+        let e = combine(&split_eight(None), &config);
+        assert_eq!(e.modes, 1);
+        assert!(e.ci.low < 0.72);
+    }
+
+    #[test]
+    fn a_faster_minority_on_a_quiet_machine_is_a_layout_left_out() {
+        // The same speeds with the sampler seeing the machine quiet throughout: the fast
+        // process owes its speed to its own start, and the typical process is the seven's.
+        let done = split_eight(Some(0.0));
+        let config = SessionConfig::default();
+        let s = split(&done, &config);
+        assert_eq!(s.left_out, vec![3]);
+        assert!(s.spanned.is_empty());
+        let e = combine(&done, &config);
+        assert_eq!(e.modes, 0);
+        assert!(e.ci.low > 1.0, "{:?}", e.ci);
+        assert!(!modes_undecided(&done, &config));
+        // One process busy for a quarter of its time is enough to doubt it.
+        let mut done = done;
+        done[5].busy = Some(0.25);
+        assert_eq!(split(&done, &config).spanned, vec![3]);
+    }
+
+    #[test]
+    fn a_slower_minority_is_left_out_on_a_busy_machine_too() {
+        // One of eight slowed for its whole life by a neighbour: interference only adds time,
+        // so the rest stand for the code.
+        let done: Vec<ProcessEstimate> = [1.0, 1.01, 0.99, 1.4, 1.0, 1.005, 0.995, 1.0]
+            .iter()
+            .map(|&m| ProcessEstimate {
+                busy: Some(1.0),
+                ..process(m, 0.002, 1000, 1)
+            })
+            .collect();
+        let s = split(&done, &SessionConfig::default());
+        assert_eq!(s.left_out, vec![3]);
+        assert!(s.spanned.is_empty());
+        assert!(combine(&done, &SessionConfig::default()).ci.high < 1.1);
     }
 }

@@ -280,6 +280,7 @@ impl<'a> Readings<'a> {
             dof: loc.dof,
             round_excess: 1.0,
             machine: None,
+            modes: 0,
         };
         self.between_rounds(&mut e, &self.round_means);
         Some(e)
@@ -314,6 +315,7 @@ impl<'a> Readings<'a> {
             wps: None,
             round_excess: 1.0,
             machine: None,
+            modes: 0,
         };
         self.between_rounds(&mut e, &self.round_plain_means);
         Some(e)

@@ -398,7 +398,7 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
             (m.run_ci.low.unwrap_or(low), m.run_ci.high.unwrap_or(high))
         });
         let dof = match interval_from.as_str() {
-            "processes" => process_means.len() as f64 - 1.0,
+            "processes" | "modes" => process_means.len() as f64 - 1.0,
             "rounds" => doc.stable_rounds() as f64 - 1.0,
             "regression" => count as f64 - 2.0,
             _ => count as f64 - 1.0,

@@ -129,7 +129,8 @@ pub(crate) fn throughput(
 
 /// Which variation decided the interval: `readings` (subsession analysis of the unit readings),
 /// `rounds` (the rounds' means varied more), `processes` (the process estimates varied more
-/// than their own intervals), or `regression` (readings-only WPS fit).
+/// than their own intervals), `modes` (processes split into speeds the run cannot tell apart,
+/// and the interval spans them), or `regression` (readings-only WPS fit).
 fn interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
     if e.machine.as_ref().is_some_and(|m| m.dominant) {
         return "machine";
@@ -139,6 +140,9 @@ fn interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
 
 /// Which variation decided this run's own interval (see [`interval_from`]).
 fn run_interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
+    if e.modes > 0 {
+        return "modes";
+    }
     match (
         e.wps.is_some(),
         s.process_means.is_empty(),

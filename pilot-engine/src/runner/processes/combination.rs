@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::report::{ChildReport, ProcessResult, WarmUpFinding};
 use crate::schema::{MachineDoc, ResultDoc};
-use crate::session::processes::{ProcessEstimate, combine, typical_processes};
+use crate::session::processes::{ProcessEstimate, combine, split};
 use crate::session::{Estimate, SessionConfig, SessionResult, Status, WarmUpClass};
 use crate::store::result;
 
@@ -77,8 +77,10 @@ pub(super) fn processes_result(
     let means: Vec<f64> = done.iter().map(|p| p.estimate.mean).collect();
     if let (Some(e), 2..) = (&estimate, means.len()) {
         let estimates: Vec<ProcessEstimate> = done.iter().map(|p| p.estimate.clone()).collect();
-        let kept = typical_processes(&estimates, config);
-        if let Some(c) = crate::checks::process_modes(&means, &kept, e.mean) {
+        let split = split(&estimates, config);
+        if let Some(c) =
+            crate::checks::process_modes(&means, &split.left_out, &split.spanned, e.mean)
+        {
             warnings.push(c.message.clone());
             checks.push(c);
         }
@@ -425,6 +427,7 @@ mod tests {
                 rounds: 12,
                 estimator: crate::settings::Estimator::Mean,
                 plain: None,
+                busy: Some(if busy { 1.0 } else { 0.0 }),
             },
             rounds: vec![round; 12],
             removed: 0,

@@ -165,8 +165,23 @@ fn estimate_of(doc: &ResultDoc) -> Option<ProcessEstimate> {
                 .iter()
                 .find(|p| p.name == crate::schema::MEAN_TIME_PI)
                 .and_then(|p| Some((p.mean?, (p.ci.high? - p.ci.low?) / 2.0))),
+            busy: busy_share(&doc.rounds),
         })
     })
+}
+
+/// The share of the sampled analysed `rounds`' time the sampler marked the machine busy
+/// beside the process (other processes on its cores, steal, throttling); `None` when none was
+/// sampled. Time: O(rounds).
+fn busy_share(rounds: &[crate::schema::RoundDoc]) -> Option<f64> {
+    use crate::checks::sampler::MARKED_KINDS;
+    let sampled = rounds.iter().filter(|r| r.analysed && r.machine.is_some());
+    let (busy, all) = sampled.fold((0.0, 0.0), |(busy, all), r| {
+        let t = r.duration_ns as f64;
+        let marked = r.marks.iter().any(|m| MARKED_KINDS.contains(&m.as_str()));
+        (busy + if marked { t } else { 0.0 }, all + t)
+    });
+    (all > 0.0).then(|| busy / all)
 }
 
 /// The rounds of a child's document `doc`, as the parent's session records them.

@@ -312,6 +312,7 @@ fn estimate(mean: f64, half: f64, rounds: usize) -> Estimate {
         dof: 9.0,
         round_excess: 1.0,
         machine: None,
+        modes: 0,
     }
 }
 

@@ -26,6 +26,7 @@ fn estimate(mean: f64, half: f64, dof: f64, between_rounds: bool) -> Estimate {
         dof,
         round_excess: 1.0,
         machine: None,
+        modes: 0,
     }
 }
 

@@ -52,6 +52,11 @@ pub(crate) struct FarOut {
 }
 
 impl FarOut {
+    /// Whether each value is far out, in the values' order.
+    pub(crate) fn flags(&self) -> &[bool] {
+        &self.far
+    }
+
     /// How many values are far out.
     pub(crate) fn count(&self) -> usize {
         self.far.iter().filter(|f| **f).count()
