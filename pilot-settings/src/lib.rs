@@ -57,7 +57,8 @@ mod tests {
         assert_eq!(by_name(SETTINGS, "quick").unwrap().help, quick_help());
         assert_eq!(
             processes_default(),
-            "8 when the time cap is at least 2 s, 3 from 1 s, else 1; 8 with a baseline flag"
+            "8 when the time cap is at least 2 s (4 once the interval meets the target and no \
+             process lies far from the rest), 3 from 1 s, else 1; 8 with a baseline flag"
         );
         assert_eq!(quick_help(), "±5% and a 2 s cap, unless set otherwise");
         // Every stated default is a value of its setting.

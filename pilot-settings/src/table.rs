@@ -22,6 +22,10 @@ pub const COLOR_CHOICES: &[&str] = &["auto", "always", "never"];
 pub struct ProcessCounts {
     /// Processes of a bench whose time cap is at least [`many_from_s`](Self::many_from_s).
     pub many: usize,
+    /// The fewest of those [`many`](Self::many) a bench stops at when `--processes` does not
+    /// say: once its interval meets the target and no process lies far from the rest, another
+    /// process adds only precision nobody asked for.
+    pub least: usize,
     /// The least time cap, in seconds, at which a bench runs in [`many`](Self::many).
     pub many_from_s: u64,
     /// Processes of a bench whose cap is shorter, but at least [`few_from_s`](Self::few_from_s).
@@ -35,6 +39,7 @@ pub struct ProcessCounts {
 /// `--processes`' default (see [`ProcessCounts`]).
 pub const PROCESSES: ProcessCounts = ProcessCounts {
     many: 8,
+    least: 4,
     many_from_s: 2,
     few: 3,
     few_from_s: 1,
@@ -45,8 +50,9 @@ pub const PROCESSES: ProcessCounts = ProcessCounts {
 pub fn processes_default() -> String {
     let p = PROCESSES;
     format!(
-        "{} when the time cap is at least {} s, {} from {} s, else 1; {} with a baseline flag",
-        p.many, p.many_from_s, p.few, p.few_from_s, p.baseline
+        "{} when the time cap is at least {} s ({} once the interval meets the target and no \
+         process lies far from the rest), {} from {} s, else 1; {} with a baseline flag",
+        p.many, p.many_from_s, p.least, p.few, p.few_from_s, p.baseline
     )
 }
 
@@ -154,10 +160,11 @@ pub const SETTINGS: &[Setting] = &[
         env: "PILOT_PROCESSES",
         kind: Kind::Count,
         value_name: "N",
-        default: "8 when the time cap is at least 2 s, 3 from 1 s, else 1; 8 with a baseline \
-                  flag",
-        help: "least process executions per bench, combined; more run while the interval is \
-               too wide and time remains (with `cargo pilot bench --against`: pairs of \
+        default: "8 when the time cap is at least 2 s (4 once the interval meets the target \
+                  and no process lies far from the rest), 3 from 1 s, else 1; 8 with a \
+                  baseline flag",
+        help: "least process executions per bench, combined (a number given here runs in \
+               full); more run while the interval is too wide and time remains (with `cargo pilot bench --against`: pairs of \
                processes, at least 6)",
         attribute: None,
         scope: Scope::Forwarded,

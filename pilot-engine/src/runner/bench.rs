@@ -21,7 +21,7 @@ use crate::cli::Args;
 use crate::record::ClockInfo;
 use crate::report::{Row, TimePer};
 use crate::schema::{CheckDoc, MachineDoc, ResultDoc};
-use crate::session::processes::auto_processes;
+use crate::session::processes::{AUTO_LEAST_PROCESSES, auto_processes};
 use crate::session::{SessionConfig, SessionResult, Status};
 use crate::store::{self, result};
 
@@ -300,11 +300,10 @@ impl Run<'_> {
         }
         let started = now();
         // Processes are a level of variation by default (Kalibera & Jones): code layout moves a
-        // small bench between processes (36% for a 20 ns bench, a second apart, on this
-        // project's VM), which no interval from one process can see. So a bench whose cap can
-        // pay for them runs in at least eight fresh processes (three for a cap under 2 s), more
-        // as their spread asks; `--processes N` asks for at least N, `--processes 1` for this
-        // process alone.
+        // small bench between processes, which no interval from one process can see. So a
+        // bench whose cap can pay for them runs in up to eight fresh processes (four once they
+        // agree and meet the target; three for a cap under 2 s), more as their spread asks;
+        // `--processes N` asks for at least N, `--processes 1` for this process alone.
         let grouped = self.groups.measure(self.args, b, self.clock);
         let alone = grouped.is_none();
         let processes = self
@@ -318,7 +317,15 @@ impl Run<'_> {
                 self.clock,
                 SessionChecks::of(self.args, self.clock),
             ),
-            n => measure_in_processes(b, &config, n),
+            // An automatic count may stop at its least once the processes agree; one asked
+            // for runs in full.
+            n => {
+                let least = match self.processes {
+                    Some(_) => n,
+                    None => AUTO_LEAST_PROCESSES.min(n),
+                };
+                measure_in_processes(b, &config, (n, least))
+            }
         });
         self.record(b, &config, (session, iters), alone, started)
     }

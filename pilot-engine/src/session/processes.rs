@@ -33,6 +33,25 @@ pub(crate) const AUTO_FEW_PROCESSES: usize = pilot_settings::PROCESSES.few;
 pub(crate) const AUTO_LEAST_CAP: std::time::Duration =
     std::time::Duration::from_secs(pilot_settings::PROCESSES.few_from_s);
 
+/// The fewest processes a bench that runs in [`AUTO_PROCESSES`] by default stops at: see
+/// [`settled`].
+pub(crate) const AUTO_LEAST_PROCESSES: usize = pilot_settings::PROCESSES.least;
+
+/// Whether the processes `done` have settled what more processes could add beyond precision:
+/// none lies far from the rest (left out, or spanned: see [`split`]) and no modes are
+/// undecided. A process adds two things: a draw of the between-process level, whose worth the
+/// interval's target already weighs, and a chance to see a minority mode (a layout, a
+/// neighbour's burst). Once the interval meets its target over [`AUTO_LEAST_PROCESSES`]
+/// processes that all agree, more buy precision nobody asked for; when one lies far out, the
+/// bench runs its [`AUTO_PROCESSES`], so that the modes' shares can show which is typical.
+/// The cost of stopping early: a bench whose processes fall into a minority mode with
+/// probability `q` has all four in it with probability `q⁴` (under 0.4% for `q` = ¼, the
+/// commonest mode seen). Time: O(P log P).
+pub(crate) fn settled(done: &[ProcessEstimate], config: &SessionConfig) -> bool {
+    let s = split(done, config);
+    s.left_out.is_empty() && s.spanned.is_empty() && !modes_undecided(done, config)
+}
+
 /// The processes a bench with time cap `cap` runs in by default. Time: O(1).
 pub(crate) fn auto_processes(cap: std::time::Duration) -> usize {
     if cap >= AUTO_MANY_CAP {

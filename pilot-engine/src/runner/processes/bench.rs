@@ -10,7 +10,7 @@ use crate::report::LiveProgress;
 use crate::runner::registry::Bench;
 use crate::session::processes::{
     LEAST_SHARE, ProcessCost, ProcessEstimate, alone, child_target, combine, dimensioned_share,
-    first_share, modes_undecided, processes_needed,
+    first_share, modes_undecided, processes_needed, settled,
 };
 use crate::session::reach::{judge_processes, out_of_reach_warning};
 use crate::session::{Estimate, SessionConfig, SessionResult, Status};
@@ -23,7 +23,8 @@ use crate::session::{Estimate, SessionConfig, SessionResult, Status};
 /// the processes' estimates, and its interval the wider of Student's t over those estimates and
 /// the processes' own intervals combined.
 ///
-/// At least `processes` processes run; while the combined interval is wider than the target
+/// `processes` processes run, or as few as `least` once their interval meets the target and
+/// they agree ([`settled`]: no process far from the rest); while the combined interval is wider than the target
 /// and the time cap allows, more are started, as many as the between-process variance says
 /// are needed (Pilot's required sample size, over process estimates). Each process is given
 /// the measuring time Kalibera and Jones's dimensioning finds best once two processes show a
@@ -33,7 +34,7 @@ use crate::session::{Estimate, SessionConfig, SessionResult, Status};
 pub(in crate::runner) fn measure_in_processes(
     b: &Bench,
     config: &SessionConfig,
-    processes: usize,
+    (processes, least): (usize, usize),
 ) -> (SessionResult, Option<u64>) {
     let mut progress = LiveProgress::start(&b.name);
     let start = Instant::now();
@@ -98,7 +99,7 @@ pub(in crate::runner) fn measure_in_processes(
             let (e, stop) = judge_combined(
                 &done,
                 config,
-                processes,
+                (processes, least),
                 start,
                 &mut progress,
                 &mut warnings,
@@ -151,7 +152,7 @@ fn retry_alone(msg: &str, done: usize, retried: bool, cap: Duration, left: Durat
 fn judge_combined(
     done: &[ProcessResult],
     config: &SessionConfig,
-    processes: usize,
+    (processes, least): (usize, usize),
     start: Instant,
     progress: &mut LiveProgress,
     warnings: &mut Vec<String>,
@@ -163,7 +164,8 @@ fn judge_combined(
         e = e.with_machine(v);
     }
     progress.update(e.mean, e.relative_half_width(), config.target, None);
-    let met = e.relative_half_width() <= config.target && done.len() >= processes;
+    let met = e.relative_half_width() <= config.target
+        && (done.len() >= processes || done.len() >= least && settled(&estimates, config));
     // The machine's variation alone as wide as the target (once the processes' own
     // part is small against it), or more processes than the cap leaves time for:
     // more processes cannot buy the target. Processes in modes with no majority are
