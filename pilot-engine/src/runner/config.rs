@@ -82,7 +82,10 @@ pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<Sessio
         // One of several process executions: a short session. The first estimate comes early,
         // rounds are short, and fewer rounds are needed, since the process-level interval
         // (over the processes' estimates) is what decides.
-        c.first_result = Duration::from_millis(300);
+        // Its first estimate within about half its share (a later process of a bench with
+        // short units is given a tenth of a second).
+        c.first_result =
+            (c.max_time / 2).clamp(Duration::from_millis(40), Duration::from_millis(300));
         c.max_round = Duration::from_millis(100);
         c.min_rounds = 6;
     }

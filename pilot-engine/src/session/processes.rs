@@ -75,6 +75,29 @@ pub(crate) fn first_share(cap: std::time::Duration, planned: usize) -> std::time
 /// and run ten rounds.
 pub(crate) const LEAST_SHARE: std::time::Duration = std::time::Duration::from_millis(250);
 
+/// The least measuring time of a bench's later first processes once its first process met its
+/// own target within its share: the units are short, and a process that reaches its estimate
+/// in a tenth of a second adds as much to the between-process level as one that runs a
+/// quarter: the level, not the length, is what the processes are for.
+pub(crate) const SHORT_SHARE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// The measuring time of process `done + 1` of the first `planned` of a bench capped at
+/// `cap`, when `short` (its first process met its own target in its share): the first gets
+/// [`first_share`]; the later ones a fifth of the cap shared among the planned, at least
+/// [`SHORT_SHARE`] when the units are short, else [`LEAST_SHARE`]. Time: O(1).
+pub(crate) fn early_share(
+    cap: std::time::Duration,
+    planned: usize,
+    done: usize,
+    short: bool,
+) -> std::time::Duration {
+    if done == 0 || !short {
+        first_share(cap, planned)
+    } else {
+        (cap / (5 * planned.max(1)) as u32).max(SHORT_SHARE)
+    }
+}
+
 /// The half-width each of `planned` processes should reach so that their combination can meet
 /// `target` when they agree: Student's t over `P` estimates with `P − 1` degrees of freedom is
 /// `t(P − 1)·s/√P`, and a process's own half-width is about `z·s` (many samples), so a child
@@ -561,6 +584,20 @@ mod tests {
         let e = combine(&done, &SessionConfig::default());
         assert!((e.ci.half_width() - 2.5).abs() < 1e-12);
         assert!(!e.between_rounds);
+    }
+
+    #[test]
+    fn later_early_processes_of_short_units_get_a_tenth_of_a_second() {
+        use std::time::Duration;
+        let ms = Duration::from_millis;
+        // A 10 s cap over 8: a fifth of it is 0.25 s each, whatever the first found.
+        assert_eq!(early_share(ms(10_000), 8, 0, false), ms(250));
+        assert_eq!(early_share(ms(10_000), 8, 3, true), ms(250));
+        // A 2 s cap over 8: a fifth is 50 ms; the first gets its least (0.25 s), the later
+        // ones 0.1 s once the first met its target, else 0.25 s.
+        assert_eq!(early_share(ms(2_000), 8, 0, true), ms(250));
+        assert_eq!(early_share(ms(2_000), 8, 1, true), ms(100));
+        assert_eq!(early_share(ms(2_000), 8, 1, false), ms(250));
     }
 
     #[test]

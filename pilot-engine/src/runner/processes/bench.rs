@@ -9,8 +9,8 @@ use super::report::{NO_ESTIMATE, ProcessResult, no_estimate_status};
 use crate::report::LiveProgress;
 use crate::runner::registry::Bench;
 use crate::session::processes::{
-    LEAST_SHARE, ProcessCost, ProcessEstimate, alone, child_target, combine, dimensioned_share,
-    first_share, modes_undecided, processes_needed, settled,
+    LEAST_SHARE, ProcessCost, ProcessEstimate, SHORT_SHARE, alone, child_target, combine,
+    dimensioned_share, early_share, modes_undecided, processes_needed, settled,
 };
 use crate::session::reach::{judge_processes, out_of_reach_warning};
 use crate::session::{Estimate, SessionConfig, SessionResult, Status};
@@ -53,7 +53,16 @@ pub(in crate::runner) fn measure_in_processes(
         let cap = if alone_retry && done.is_empty() {
             remaining
         } else {
-            process_cap(&costs, (done.len(), processes, wanted), config, remaining)
+            // Units short enough that the first process met its own target in its share.
+            let short = costs
+                .first()
+                .is_some_and(|c| c.half_width <= child_target * c.mean.abs());
+            process_cap(
+                &costs,
+                (done.len(), processes, wanted, short),
+                config,
+                remaining,
+            )
         };
         let began = Instant::now();
         match run_process(
@@ -209,19 +218,21 @@ fn cost_of(p: &ProcessResult, wall: Duration) -> ProcessCost {
 }
 
 /// The time cap of the next process, `remaining` being left of the bench's cap, with `done`
-/// processes run of `least` at least and `wanted` wanted so far. The first processes get a
-/// short share each, so that their spread, not their length, decides what comes next; then the
+/// processes run of `least` at least and `wanted` wanted so far, `short` when the first met
+/// its own target in its share. The first processes get a short share each ([`early_share`]), so that their spread, not their length, decides what comes next; then the
 /// measuring time Kalibera and Jones's dimensioning finds best plus what starting a process
 /// costs; else an equal share of the time left. At least [`LEAST_SHARE`].
 fn process_cap(
     costs: &[ProcessCost],
-    (done, least, wanted): (usize, usize, usize),
+    (done, least, wanted, short): (usize, usize, usize, bool),
     config: &SessionConfig,
     remaining: Duration,
 ) -> Duration {
     let left = wanted.saturating_sub(done).max(1) as u32;
     match dimensioned_share(costs, config.confidence, remaining) {
-        _ if done < least => first_share(config.max_time, least).min(remaining.max(LEAST_SHARE)),
+        _ if done < least => {
+            early_share(config.max_time, least, done, short).min(remaining.max(SHORT_SHARE))
+        }
         Some(share) => {
             let overhead = costs
                 .iter()
