@@ -65,7 +65,7 @@ print("        method:", c["method"])
 PY
 }
 
-# SCENARIOS="aa ab10" runs those only; LOADED=1 keeps one busy loop running for the whole
+# SCENARIOS="aa ab10" runs those only (aa, ab10, ab5, ab3); LOADED=1 keeps one busy loop running for the whole
 # measurement (the loaded phase).
 busy=""
 if [ "${LOADED:-0}" = 1 ]; then
@@ -76,6 +76,7 @@ for s in ${SCENARIOS:-aa ab10 ab3}; do
   case $s in
     aa) scenario aa 1.0 0.0 "$@" ;;
     ab10) scenario ab10 1.10 0.10 "$@" ;;
+    ab5) scenario ab5 1.05 0.05 "$@" ;;
     ab3) scenario ab3 1.03 0.03 "$@" ;;
   esac
 done
