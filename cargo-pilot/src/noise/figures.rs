@@ -11,7 +11,8 @@
 use pilot_engine::probe::plain::{PLAIN_CALLS, PLAIN_WORKLOADS};
 use pilot_engine::schema::MachineDoc;
 use pilot_engine::stats::{
-    DEFAULT_TRIM, Summary, detectable_between_runs, detectable_in_pairs, prediction_half_width,
+    DEFAULT_TRIM, Summary, Trimmed, detectable_between_runs, detectable_in_pairs,
+    prediction_half_width,
 };
 use serde::Serialize;
 
@@ -133,10 +134,13 @@ pub struct WorkloadDoc {
     /// Standard deviation of the log ratios of the rounds' two processes, the order
     /// alternating (ABBA): the spread a pair of `--against` has with no change.
     pub pair_spread: Option<f64>,
+    /// The same winsorized at 20% (`s_w`, what the trimmed mean's standard error is made of:
+    /// about 0.64 × `pair_spread` when no pair is far out).
+    pub pair_winsorized_sd: Option<f64>,
     /// The smallest change `--against` detects in `against_time_s` with probability `power`
-    /// at `alpha`: the 20%-trimmed mean of the `m = against_pairs` pairs that fit (as
-    /// `--against` judges them, `h = m − 2⌊0.2m⌋` kept),
-    /// `(t(1 − α/2, h − 1) + t(power, h − 1)) · pair_spread · √(1.145 / m)`.
+    /// at `alpha`: the 20%-trimmed mean of the `m = against_pairs` pairs that fit, as
+    /// `--against` judges them (`h = m − 2⌊0.2m⌋` kept, Yuen's standard error),
+    /// `(t(1 − α/2, h − 1) + t(power, h − 1)) · s_w · √((m − 1) / (h(h − 1)))`.
     pub against_detectable: Option<f64>,
 }
 
@@ -285,6 +289,9 @@ fn workload(
     let pair_spread = (ratios.len() >= 2)
         .then(|| Summary::of(&ratios).ok().map(|s| s.std_dev))
         .flatten();
+    let pair_winsorized_sd = Trimmed::of(&ratios, DEFAULT_TRIM)
+        .ok()
+        .map(|t| t.winsorized_variance.sqrt());
     let mut sorted = first.to_vec();
     sorted.sort_unstable_by(f64::total_cmp);
     WorkloadDoc {
@@ -308,8 +315,9 @@ fn workload(
             .then(|| detectable_between_runs(spread, dof, asked.alpha, POWER))
             .flatten()),
         pair_spread,
-        against_detectable: rel(pair_spread.and_then(|sd| {
-            detectable_in_pairs(sd, against_pairs, DEFAULT_TRIM, asked.alpha, POWER)
+        pair_winsorized_sd,
+        against_detectable: rel(pair_winsorized_sd.and_then(|sw| {
+            detectable_in_pairs(sw, against_pairs, DEFAULT_TRIM, asked.alpha, POWER)
         })),
     }
 }
@@ -509,9 +517,17 @@ mod tests {
         let w = &doc.workloads[1];
         let expected = 1.02f64.ln() * (6.0f64 / 5.0).sqrt();
         assert!((w.pair_spread.unwrap() - expected).abs() < 1e-12, "{w:?}");
+        // Winsorized at 20% (one of six from each end), the same values: the same spread.
+        assert!(
+            (w.pair_winsorized_sd.unwrap() - expected).abs() < 1e-12,
+            "{w:?}"
+        );
         assert_eq!(doc.against_pairs, 100);
-        let d = detectable_in_pairs(w.pair_spread.unwrap(), 100, DEFAULT_TRIM, 0.01, POWER);
-        assert_eq!(w.against_detectable, d.map(f64::exp_m1));
+        let d = detectable_in_pairs(expected, 100, DEFAULT_TRIM, 0.01, POWER).unwrap();
+        assert!(
+            (w.against_detectable.unwrap() - d.exp_m1()).abs() < 1e-15,
+            "{w:?}"
+        );
         assert_eq!(w.spread, 0.0);
     }
 

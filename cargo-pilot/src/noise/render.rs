@@ -3,7 +3,6 @@
 
 use pilot_engine::fmt::{columns, format_ns, markdown_code, terminal};
 use pilot_engine::schema::MachineDoc;
-use pilot_engine::stats::trimmed_mean_variance_factor;
 
 use super::figures::{NoiseDoc, WorkloadDoc, percent, seconds};
 
@@ -144,15 +143,19 @@ fn meanings(doc: &NoiseDoc) -> Vec<String> {
     let alpha = doc.alpha;
     let power = 100.0 * doc.power;
     let quantile = 1.0 - alpha / 2.0;
-    let trimmed = trimmed_mean_variance_factor(pilot_engine::stats::DEFAULT_TRIM).unwrap_or(1.0);
     let pairs = doc.against_pairs;
-    let kept = pairs - 2 * (pilot_engine::stats::DEFAULT_TRIM * pairs as f64).floor() as usize;
+    let kept = pairs - 2 * (pilot_engine::stats::DEFAULT_TRIM * pairs as f64) as usize;
     let pair_spreads: Vec<String> = doc
         .workloads
         .iter()
         .map(|w| {
-            let sd = w.pair_spread.map_or("-".to_string(), percent);
-            format!("{} {sd}", w.name)
+            let sd = |x: Option<f64>| x.map_or("-".to_string(), percent);
+            format!(
+                "{} {} ({})",
+                w.name,
+                sd(w.pair_spread),
+                sd(w.pair_winsorized_sd)
+            )
         })
         .collect();
     vec![
@@ -181,9 +184,9 @@ fn meanings(doc: &NoiseDoc) -> Vec<String> {
         format!(
             "--against detects: the same for `cargo pilot bench --against` given {}: a pair \
              of processes back to back cancels the machine's drift, leaving the spread of their \
-             log ratio (the rounds' two processes, in ABBA order: {}); {pairs} pairs of {} fit, \
-             judged by their 20%-trimmed mean: (t({quantile}, {}) + t({}, {})) · sd · \
-             √({trimmed:.3} / {pairs})",
+             log ratio (the rounds' two processes in ABBA order; sd, and s_w winsorized at 20%: \
+             {}); m = {pairs} pairs of {} fit, judged by their 20%-trimmed mean (h = {kept} \
+             kept): (t({quantile}, {}) + t({}, {})) · s_w · √((m − 1) / (h(h − 1)))",
             seconds(doc.against_time_s),
             pair_spreads.join(", "),
             seconds_short(doc.against_pair_s),

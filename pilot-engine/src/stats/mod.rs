@@ -20,8 +20,7 @@
 //! - what a run-to-run variation allows: the band the next run lands in
 //!   ([`prediction_half_width`]) and the smallest change a comparison detects
 //!   ([`detectable_change`], between two runs [`detectable_between_runs`], over interleaved
-//!   pairs [`detectable_in_pairs`], with a trimmed mean's variance
-//!   [`trimmed_mean_variance_factor`]).
+//!   pairs [`detectable_in_pairs`]).
 //! - [`zscore_outliers`] and [`mad_outliers`], and the slope of a series with its interval ([`trend`]).
 //! - a bounded summary of a long series for plots: [`ReadingBins`] (least, mean, greatest per bin).
 //! - the whole pipeline for one series, stable segment to interval: [`analyze`].
@@ -59,9 +58,7 @@ pub use changepoint::{
     divisive_candidate, edm_multi, find_stable_segment, level_changes, relative_interval,
 };
 pub use clusters::cluster_mean_variance;
-pub use detectable::{
-    detectable_between_runs, detectable_change, detectable_in_pairs, trimmed_mean_variance_factor,
-};
+pub use detectable::{detectable_between_runs, detectable_change, detectable_in_pairs};
 pub use outliers::{DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, mad_outliers, zscore_outliers};
 pub use prediction::prediction_half_width;
 pub use ratio::fieller_interval;
