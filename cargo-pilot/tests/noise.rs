@@ -78,6 +78,7 @@ fn the_document_has_every_field_for_each_workload() {
             "same_code",
             "baseline_detectable",
             "pair_spread",
+            "pair_winsorized_sd",
             "against_detectable",
         ] {
             assert!(at_least_0(&w[key]), "{key}: {w}");
