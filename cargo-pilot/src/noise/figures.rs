@@ -140,7 +140,8 @@ pub struct WorkloadDoc {
     /// The smallest change `--against` detects in `against_time_s` with probability `power`
     /// at `alpha`: the 20%-trimmed mean of the `m = against_pairs` pairs that fit, as
     /// `--against` judges them (`h = m − 2⌊0.2m⌋` kept, Yuen's standard error),
-    /// `(t(1 − α/2, h − 1) + t(power, h − 1)) · s_w · √((m − 1) / (h(h − 1)))`.
+    /// `(t(1 − α/2, h − 1) + t(power, h − 1)) · s_w · √((m − 1) / (h(h − 1)))`, with `s_w`
+    /// `pair_winsorized_sd` (from fewer than 10 rounds `pair_spread`, which errs large).
     pub against_detectable: Option<f64>,
 }
 
@@ -316,9 +317,28 @@ fn workload(
             .flatten()),
         pair_spread,
         pair_winsorized_sd,
-        against_detectable: rel(pair_winsorized_sd.and_then(|sw| {
-            detectable_in_pairs(sw, against_pairs, DEFAULT_TRIM, asked.alpha, POWER)
-        })),
+        against_detectable: rel(
+            pair_sd_for_against(pair_spread, pair_winsorized_sd, n).and_then(|sw| {
+                detectable_in_pairs(sw, against_pairs, DEFAULT_TRIM, asked.alpha, POWER)
+            }),
+        ),
+    }
+}
+
+/// Rounds from which the A/A pairs' winsorized spread is taken: from fewer, winsorizing at
+/// 20% replaces one pair at each end, and the spread of the few left can be far below the
+/// truth. Below it the plain spread stands in, which errs the other way (about 1.6 times
+/// `s_w` at normal log ratios): a figure from few rounds is then too large, never too small.
+const LEAST_ROUNDS_WINSORIZED: usize = 10;
+
+/// The spread of the A/A pairs' log ratios that `--against`'s detectable change is computed
+/// from, out of `rounds` rounds: their winsorized sd, or with few rounds their plain one (see
+/// [`LEAST_ROUNDS_WINSORIZED`]).
+fn pair_sd_for_against(plain: Option<f64>, winsorized: Option<f64>, rounds: usize) -> Option<f64> {
+    if rounds >= LEAST_ROUNDS_WINSORIZED {
+        winsorized
+    } else {
+        plain
     }
 }
 

@@ -186,13 +186,18 @@ fn meanings(doc: &NoiseDoc) -> Vec<String> {
              of processes back to back cancels the machine's drift, leaving the spread of their \
              log ratio (the rounds' two processes in ABBA order; sd, and s_w winsorized at 20%: \
              {}); m = {pairs} pairs of {} fit, judged by their 20%-trimmed mean (h = {kept} \
-             kept): (t({quantile}, {}) + t({}, {})) · s_w · √((m − 1) / (h(h − 1)))",
+             kept): (t({quantile}, {}) + t({}, {})) · s_w · √((m − 1) / (h(h − 1))){}",
             seconds(doc.against_time_s),
             pair_spreads.join(", "),
             seconds_short(doc.against_pair_s),
             kept.saturating_sub(1),
             doc.power,
             kept.saturating_sub(1),
+            if n < 10 {
+                "; from fewer than 10 rounds s_w is the plain sd, which errs large"
+            } else {
+                ""
+            },
         ),
     ]
 }

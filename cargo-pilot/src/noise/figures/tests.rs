@@ -124,6 +124,19 @@ fn the_advice_names_a_noise_threshold_rounded_up_to_half_a_percent() {
     assert!(noise >= same && noise < same + 0.005, "{noise} {same}");
     assert_eq!((noise * 200.0).round(), noise * 200.0);
     assert!(doc.advice.prefer_against);
+    // Ten rounds: `--against`'s figure is from the winsorized spread; from fewer, the plain.
+    let w = &doc.workloads[0];
+    let pairs = doc.against_pairs;
+    let d = detectable_in_pairs(
+        w.pair_winsorized_sd.unwrap(),
+        pairs,
+        DEFAULT_TRIM,
+        0.01,
+        POWER,
+    );
+    assert_eq!(w.against_detectable, d.map(f64::exp_m1));
+    assert_eq!(pair_sd_for_against(Some(2.0), Some(1.0), 9), Some(2.0));
+    assert_eq!(pair_sd_for_against(Some(2.0), Some(1.0), 10), Some(1.0));
     assert!(
         doc.advice.lines[0].starts_with(&format!("use `--noise {noise}` or more")),
         "{:?}",
