@@ -24,6 +24,7 @@ mod history;
 mod import;
 mod interrupt;
 mod list;
+mod noise;
 mod program;
 mod report;
 mod resume;
@@ -63,6 +64,10 @@ enum Command {
     History(Box<series::HistoryArgs>),
     Changes(Box<changes::ChangesArgs>),
     Bisect(Box<bisect::BisectArgs>),
+    Noise(Box<noise::NoiseArgs>),
+    /// One process of `cargo pilot noise`: the plain program, its reading one line of JSON
+    #[command(name = "noise-process", hide = true)]
+    NoiseProcess,
 }
 
 fn main() -> ExitCode {
@@ -95,6 +100,8 @@ fn main() -> ExitCode {
         Command::History(args) => series::run(&args),
         Command::Changes(args) => changes::run(&args),
         Command::Bisect(args) => bisect::run(&args),
+        Command::Noise(args) => noise::run(&args),
+        Command::NoiseProcess => noise::run_process(),
     };
     result.unwrap_or_else(|failure| {
         // An interrupt is no error: said as the other interrupted steps say it.

@@ -162,6 +162,7 @@ fn help_of_every_command() {
         &["history", "add"],
         &["changes"],
         &["bisect"],
+        &["noise"],
     ];
     for command in commands {
         let mut args = command.to_vec();

@@ -20,7 +20,8 @@ const LEAST_PAIRS: usize = 6;
 /// bench in 1.6–3.0 s (7–13 pairs), processes of 0.2 s in 2.6–8.5 s (6–20 pairs) and of 0.5 s
 /// in 4.8–26 s (6–33 pairs). A bench too slow for the cap (a process ends without an estimate)
 /// gets processes twice as long, as often as needed.
-const PROCESS_CAP: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(1));
+pub(crate) const PROCESS_CAP: (Duration, Duration) =
+    (Duration::from_millis(100), Duration::from_secs(1));
 
 /// The default time cap of one bench (one build), as in `cargo pilot bench`.
 const DEFAULT_CAP: Duration = Duration::from_secs(10);

@@ -14,6 +14,8 @@ pub(crate) mod overhead;
 pub(crate) mod sampler;
 pub(crate) mod system;
 
+pub use sampler::{Busy, BusyMeter};
+
 use crate::schema::CheckDoc;
 
 /// The kinds of check, as named in result documents.

@@ -1,9 +1,12 @@
 //! What pilot knows about the machine a result was measured on (a result's `machine`): enough
-//! to tell later whether two results are comparable.
+//! to tell later whether two results are comparable; and the workloads that measure its
+//! speed ([`speed`], inside a run) and its variation as any program sees it ([`plain`], in the
+//! processes of `cargo pilot noise`).
 
 use crate::schema::MachineDoc;
 
 pub(crate) mod history;
+pub mod plain;
 pub(crate) mod speed;
 mod variation;
 

@@ -17,6 +17,10 @@
 //! - comparison: Welch's unequal-variance t-test ([`welch_test`]) and Fieller's interval of a
 //!   ratio of means ([`fieller_interval`]).
 //! - sample sizes: [`required_for_half_width`], [`required_to_resolve`].
+//! - what a run-to-run variation allows: the band the next run lands in
+//!   ([`prediction_half_width`]) and the smallest change a comparison detects
+//!   ([`detectable_change`], between two runs [`detectable_between_runs`], over interleaved
+//!   pairs [`detectable_in_pairs`]).
 //! - [`zscore_outliers`] and [`mad_outliers`], and the slope of a series with its interval ([`trend`]).
 //! - a bounded summary of a long series for plots: [`ReadingBins`] (least, mean, greatest per bin).
 //! - the whole pipeline for one series, stable segment to interval: [`analyze`].
@@ -31,7 +35,9 @@ pub(crate) mod autocorr;
 pub(crate) mod bins;
 pub(crate) mod changepoint;
 pub(crate) mod clusters;
+pub(crate) mod detectable;
 pub(crate) mod outliers;
+pub(crate) mod prediction;
 pub(crate) mod ratio;
 pub(crate) mod regression;
 pub(crate) mod robust;
@@ -52,7 +58,9 @@ pub use changepoint::{
     divisive_candidate, edm_multi, find_stable_segment, level_changes, relative_interval,
 };
 pub use clusters::cluster_mean_variance;
+pub use detectable::{detectable_between_runs, detectable_change, detectable_in_pairs};
 pub use outliers::{DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, mad_outliers, zscore_outliers};
+pub use prediction::prediction_half_width;
 pub use ratio::fieller_interval;
 pub use regression::{LinearFit, SpeedInterval, WpsFit, ols, wps};
 pub use robust::{
