@@ -33,7 +33,7 @@ for i in 1 2 3; do
 done
 quiet=$(python3 -c "
 import json
-print(min(json.load(open(f'$tmp/quiet-{i}.json'))['pis'][0]['mean'] for i in (1, 2, 3)))")
+print(min(json.load(open(f'$tmp/quiet-{i}.json'))['results'][0]['pis'][0]['mean'] for i in (1, 2, 3)))")
 echo "unslowed speed (least of 3 quiet runs): $(python3 -c "print(f'{$quiet/1e3:.1f} µs')")"
 # The neighbour: two busy loops on for ON s, off for OFF s, in a process group of its own.
 set -m
@@ -46,7 +46,7 @@ for r in $(seq 1 "$runs"); do
   "$bin" --bench spin --exact --json "$tmp/run-$r.json" >/dev/null 2>&1 || true
   python3 - "$tmp/run-$r.json" "$quiet" "$r" >>"$tmp/verdicts" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1])); quiet = float(sys.argv[2]); r = sys.argv[3]
+d = json.load(open(sys.argv[1]))["results"][0]; quiet = float(sys.argv[2]); r = sys.argv[3]
 pi = d["pis"][0]
 lo, hi, m = pi["ci"]["low"], pi["ci"]["high"], pi["mean"]
 hw = (hi - lo) / 2 / m
