@@ -17,6 +17,10 @@
 //! - comparison: Welch's unequal-variance t-test ([`welch_test`]) and Fieller's interval of a
 //!   ratio of means ([`fieller_interval`]).
 //! - sample sizes: [`required_for_half_width`], [`required_to_resolve`].
+//! - where the next run lands: the recency-weighted level and spread of runs' values
+//!   ([`run_spread`]), the prediction interval of one more run ([`prediction_half_width`]),
+//!   and Welch–Satterthwaite's degrees of freedom of a sum of variances
+//!   ([`satterthwaite_dof`]).
 //! - [`zscore_outliers`] and [`mad_outliers`], and the slope of a series with its interval ([`trend`]).
 //! - a bounded summary of a long series for plots: [`ReadingBins`] (least, mean, greatest per bin).
 //! - the whole pipeline for one series, stable segment to interval: [`analyze`].
@@ -32,6 +36,7 @@ pub(crate) mod bins;
 pub(crate) mod changepoint;
 pub(crate) mod clusters;
 pub(crate) mod outliers;
+pub(crate) mod prediction;
 pub(crate) mod ratio;
 pub(crate) mod regression;
 pub(crate) mod robust;
@@ -53,6 +58,9 @@ pub use changepoint::{
 };
 pub use clusters::cluster_mean_variance;
 pub use outliers::{DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, mad_outliers, zscore_outliers};
+pub use prediction::{
+    HALF_LIFE_RUNS, RunSpread, prediction_half_width, run_spread, satterthwaite_dof,
+};
 pub use ratio::fieller_interval;
 pub use regression::{LinearFit, SpeedInterval, WpsFit, ols, wps};
 pub use robust::{
