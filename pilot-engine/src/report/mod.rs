@@ -19,6 +19,8 @@ pub use live::LiveProgress;
 pub use summary::{context_of, markers, summary};
 pub use table::{Row, TimePer, allocations_cell, render_table};
 
+use crate::schema::{BandDoc, ReproducibilityDoc};
+
 use table::render_markdown;
 
 /// The end-of-run table for result documents, as `cargo pilot bench` prints one table across
@@ -46,7 +48,7 @@ pub fn bencher_lines(documents: &[ResultDoc]) -> String {
         let Some((mean, low, high)) = d
             .pis
             .first()
-            .and_then(|pi| Some((pi.mean?, pi.ci.low?, pi.ci.high?)))
+            .and_then(|pi| Some((pi.mean?, pi.run_ci().low?, pi.run_ci().high?)))
         else {
             continue;
         };
@@ -79,7 +81,8 @@ pub fn weak_baseline(documents: &[ResultDoc], baseline: &str) -> Option<String> 
         .iter()
         .filter_map(|d| {
             let pi = d.pis.first()?;
-            let (mean, low, high) = (pi.mean?, pi.ci.low?, pi.ci.high?);
+            let ci = pi.run_ci();
+            let (mean, low, high) = (pi.mean?, ci.low?, ci.high?);
             let half = (high - low) / 2.0 / mean.abs();
             (half > WEAK_FACTOR * d.config.ci).then(|| (d.name.clone(), half, d.config.ci))
         })
@@ -169,10 +172,64 @@ pub fn count_cells(d: &ResultDoc) -> (String, String) {
     )
 }
 
+/// The band of result document `d` where the next run's estimate lands, when learnt.
+pub fn band_of(d: &ResultDoc) -> Option<&BandDoc> {
+    match d.pis.first()?.reproducibility.as_ref()? {
+        ReproducibilityDoc::Learnt(b) => Some(b),
+        ReproducibilityDoc::Learning(_) => None,
+    }
+}
+
+/// The run-to-run cell of result document `d`: its band's half-width, `±2.41%`; empty while
+/// it is not learnt (and for documents written before it was a figure of its own).
+pub fn run_to_run_cell(d: &ResultDoc) -> String {
+    band_of(d).map_or(String::new(), |b| format!("±{:.2}%", 100.0 * b.half_width))
+}
+
+/// Where the next run's estimate of result document `d` lands, as a sentence: `run to run:
+/// 83.32 µs to 87.42 µs (±2.41% around the level of 6 runs; sd 0.95% learnt from this
+/// bench's 6 runs)`, or `run to run: not learnt yet (needs 2 more runs, …)`; empty without
+/// a figure (documents written before it, results of another tool).
+pub fn reproducibility_sentence(d: &ResultDoc) -> String {
+    let Some(r) = d.pis.first().and_then(|pi| pi.reproducibility.as_ref()) else {
+        return String::new();
+    };
+    match r {
+        ReproducibilityDoc::Learnt(b) => {
+            let source = match b.learnt_from.as_str() {
+                "bench" => format!("this bench's {} runs", b.runs),
+                "benches" => format!("the shift of earlier runs' benches over {} runs", b.runs),
+                _ => format!("the speed probe's {} runs", b.runs),
+            };
+            format!(
+                "run to run: {} to {} (±{:.2}% around {}; sd {:.2}% of a run learnt from {source})",
+                format_ns(b.low),
+                format_ns(b.high),
+                100.0 * b.half_width,
+                format_ns(b.center),
+                100.0 * b.sd
+            )
+        }
+        ReproducibilityDoc::Learning(l) => format!(
+            "run to run: not learnt yet ({})",
+            needs_more_runs(l.runs_needed.saturating_sub(l.runs), l.spacing_s)
+        ),
+    }
+}
+
+/// How many more runs a reproducibility band needs, and how far apart: `needs 2 more runs,
+/// each at least 60 s after the last that counted`.
+pub fn needs_more_runs(left: usize, spacing_s: u64) -> String {
+    format!(
+        "needs {left} more {}, each at least {spacing_s} s after the last that counted",
+        if left == 1 { "run" } else { "runs" }
+    )
+}
+
 /// A table row from a result document; `with_target` prefixes the bench target.
 pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
     let pi = d.pis.first();
-    let (time, throughput) = match pi.map(|pi| (pi.mean, pi.ci.low, pi.ci.high)) {
+    let (time, throughput) = match pi.map(|pi| (pi.mean, pi.run_ci().low, pi.run_ci().high)) {
         Some((Some(mean), Some(low), Some(high))) => {
             (format_estimate(mean, low, high), throughput_cell(d, mean))
         }
@@ -192,6 +249,7 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
             format!("{}/{}", d.target, d.name)
         },
         time,
+        run_to_run: run_to_run_cell(d),
         per: TimePer::of_form(&d.form),
         throughput,
         allocations: allocations_of_document(d),

@@ -1,13 +1,18 @@
 //! The machine's speed during a bench run: the speed probe timed as the run starts, after each
-//! bench and as it ends; the run recorded in the machine's history; the run-to-run variation
-//! learnt from that history, which every interval of the run then includes.
+//! bench and as it ends; the run and its benches' estimates recorded in the machine's history;
+//! and from that history, where the next run's estimate of each bench lands
+//! ([`crate::probe::reproducibility`]), a figure of its own beside the run's intervals.
 
 use std::path::Path;
 
-use crate::probe::MachineVariation;
 use crate::probe::history::{self, History, RUNS_NEEDED, SPACING_S};
 use crate::probe::speed::probe_ns;
+use crate::probe::{
+    Evidence, MachineVariation, Reproducibility, RunEstimate, reproducibility, shared_variation,
+};
 use crate::schema::{MachineDoc, SpeedDoc};
+use crate::session::Estimate;
+use crate::stats::summary::t_critical;
 
 /// Kernel runs of the probe as a run starts and ends (about 15 ms each).
 const RUN_PROBE: usize = 15;
@@ -18,12 +23,27 @@ const BENCH_PROBE: usize = 5;
 /// What a run knows of the machine's speed.
 pub struct MachineSpeed {
     history: History,
-    /// The machine's run-to-run variation, when enough runs are known.
+    /// The speed probe's run-to-run variation, when enough runs are known.
     pub variation: Option<MachineVariation>,
-    /// Runs known, this one included.
+    /// The shift the benches of earlier runs shared, when enough runs are known.
+    benches: Option<MachineVariation>,
+    /// Runs of the probe that count, this one included.
     runs: usize,
     start_ns: f64,
     last_ns: f64,
+    /// What this run's benches were told so far.
+    told: Told,
+}
+
+/// What the benches of a run were told of their reproducibility, for the note at its end.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Told {
+    /// Benches with a band.
+    learnt: usize,
+    /// Benches still learning it.
+    learning: usize,
+    /// Of those, the fewest more runs one needs.
+    fewest_left: Option<usize>,
 }
 
 impl MachineSpeed {
@@ -37,68 +57,103 @@ impl MachineSpeed {
         let probes = history.probes();
         let speed = MachineSpeed {
             variation: history::variation(&probes),
+            benches: shared_variation(&history.run_effects()),
             runs: probes.len(),
             history,
             start_ns,
             last_ns: start_ns,
+            told: Told::default(),
         };
         (speed, warnings)
     }
 
-    /// One line for the run's header and its table: what the intervals include.
-    pub fn describe(&self, confidence: f64) -> String {
-        match self.variation {
+    /// One line for the run's header (`--verbose`): what the machine's history holds so far,
+    /// and what the run's figures are.
+    pub fn describe(&self) -> String {
+        let probe = match self.variation {
             Some(v) => format!(
-                "machine: run-to-run variation ±{:.2}% (sd {:.2}% over {} runs, speed probe); \
-                 every interval includes it, or a bench's own spread over earlier runs of this \
-                 build where that is wider; group rankings cancel it",
-                100.0 * v.relative_half_width(confidence),
+                "speed probe's run-to-run sd {:.2}% over {} runs",
                 100.0 * v.sd,
                 v.runs
             ),
             None => format!(
-                "machine: run-to-run variation not known yet ({} of the {RUNS_NEEDED} runs pilot \
-                 learns it from; a run counts when it starts at least {SPACING_S} s after the \
-                 last one that counted): intervals describe this run only; a later run may \
-                 differ by more",
+                "speed probe's run-to-run variation not learnt yet ({} of the {RUNS_NEEDED} runs \
+                 it needs)",
                 self.runs
             ),
-        }
+        };
+        let benches = self.benches.map_or(String::new(), |v| {
+            format!(
+                ", earlier runs' benches shifted together by sd {:.2}% over {} runs",
+                100.0 * v.sd,
+                v.runs
+            )
+        });
+        format!(
+            "machine: {probe}{benches} (a run counts when it starts at least {SPACING_S} s after \
+             the last one that counted); each interval is this run's alone, and `run to run` \
+             is where the next run's estimate lands"
+        )
     }
 
-    /// A short note for the end of a run: what its intervals include.
+    /// A short note for the end of a run: what its intervals are, and whether its benches
+    /// learnt where the next run lands.
     pub fn note(&self) -> String {
-        match self.variation {
-            Some(v) => format!(
-                "intervals include the machine's run-to-run variation (sd {:.2}% over {} runs)",
-                100.0 * v.sd,
-                v.runs
-            ),
-            None => format!(
-                "intervals describe this run only: run-to-run variation is learnt over \
-                 {RUNS_NEEDED} runs at least {SPACING_S} s apart ({} so far)",
-                self.runs
-            ),
-        }
+        let head = "± is this run's interval";
+        let t = self.told;
+        let Some(left) = t.fewest_left else {
+            return if t.learnt > 0 {
+                format!("{head}, run to run where the next run's estimate lands")
+            } else {
+                head.to_string()
+            };
+        };
+        let which = if t.learnt > 0 {
+            format!(" for {} of {} benches", t.learning, t.learning + t.learnt)
+        } else {
+            String::new()
+        };
+        format!(
+            "{head}; run to run: not learnt yet{which} ({})",
+            crate::report::needs_more_runs(left, SPACING_S)
+        )
     }
 
-    /// The run-to-run variation an interval of bench `name` includes: the wider (at 95%) of
-    /// the speed probe's and the bench's own drift over earlier runs of this build
-    /// ([`history::bench_variation`]), when there are enough of either. The bench's own
-    /// includes what the probe cannot see: how much this bench moves with the machine. The
-    /// probe's includes what a burst of the bench's runs cannot see: the machine's slower
-    /// phases, over minutes to hours (its runs count only a minute apart).
-    pub fn variation_for(&self, name: &str) -> Option<MachineVariation> {
-        let own = history::bench_variation(&self.history.bench_means(name));
-        match (own, self.variation) {
-            (Some(o), Some(p)) if p.relative_half_width(0.95) > o.relative_half_width(0.95) => {
-                Some(p)
+    /// Where the next run's estimate of bench `name` lands, from this run's estimate `e` and
+    /// the machine's history; `e` is noted in the history for later runs. `None` for an
+    /// estimate that is not a positive time.
+    pub fn reproducibility(&mut self, name: &str, e: &Estimate) -> Option<Reproducibility> {
+        if !(e.mean.is_finite() && e.mean > 0.0) {
+            return None;
+        }
+        self.history.add_bench(name, e.mean);
+        let dof = e.dof.max(1.0);
+        let run = RunEstimate {
+            mean: e.mean,
+            se: e.ci.half_width() / t_critical(e.ci.confidence, dof) / e.mean,
+            dof,
+        };
+        let earlier = self.history.bench_series(name);
+        let evidence = Evidence {
+            earlier: &earlier,
+            benches: self.benches,
+            probe: self.variation,
+            probe_runs: self.runs,
+        };
+        let r = reproducibility(run, &evidence, e.ci.confidence);
+        match &r {
+            Reproducibility::Learnt(_) => self.told.learnt += 1,
+            Reproducibility::Learning { runs, runs_needed } => {
+                self.told.learning += 1;
+                let left = runs_needed - runs;
+                self.told.fewest_left = Some(self.told.fewest_left.map_or(left, |f| f.min(left)));
             }
-            (o, p) => o.or(p),
         }
+        Some(r)
     }
 
-    /// Notes bench `name`'s estimate for later runs of this build.
+    /// Notes bench `name`'s estimate for later runs of this build, with no band asked for (a
+    /// program's shell start-up).
     pub fn add_bench(&mut self, name: &str, mean_ns: f64) {
         self.history.add_bench(name, mean_ns);
     }
@@ -147,4 +202,130 @@ fn build() -> String {
         exe.file_name().unwrap_or_default().to_string_lossy(),
         meta.len()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An estimate of `mean` ± 0.5% over 29 degrees of freedom.
+    fn estimate(mean: f64) -> Estimate {
+        Estimate {
+            estimator: crate::settings::Estimator::Mean,
+            plain: None,
+            trimmed: None,
+            mean,
+            ci: crate::stats::ConfidenceInterval {
+                low: 0.995 * mean,
+                high: 1.005 * mean,
+                confidence: 0.95,
+            },
+            n: 1000,
+            subsession_size: 1,
+            autocorrelation: 0.0,
+            required_n: None,
+            subsession_means: Vec::new(),
+            wps: None,
+            variance_inflation: 1.0,
+            between_rounds: false,
+            rounds: 10,
+            dof: 29.0,
+            round_excess: 1.0,
+        }
+    }
+
+    #[test]
+    fn a_bench_learns_where_its_next_run_lands_from_runs_a_minute_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |s: u64| {
+            let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_790_000_000 + s);
+            humantime::format_rfc3339_seconds(t).to_string()
+        };
+        // One run of this build: it runs the bench at `mean`, and says what it learnt.
+        let run = |s: u64, mean: f64| {
+            let (mut speed, _) = MachineSpeed::start(dir.path(), &MachineDoc::default(), &at(s));
+            let r = speed.reproducibility("sort", &estimate(mean)).unwrap();
+            speed.finish();
+            (r, speed.note())
+        };
+        let (r, note) = run(0, 100.0);
+        assert_eq!(
+            r,
+            Reproducibility::Learning {
+                runs: 1,
+                runs_needed: 3
+            }
+        );
+        assert!(
+            note.contains("needs 2 more runs, each at least 60 s"),
+            "{note}"
+        );
+        // A burst seconds later is the same state of the machine: it stands for the run
+        // before it, and the bench still needs 2 more runs.
+        assert_eq!(
+            run(5, 101.0).0,
+            Reproducibility::Learning {
+                runs: 1,
+                runs_needed: 3
+            }
+        );
+        assert_eq!(
+            run(70, 102.0).0,
+            Reproducibility::Learning {
+                runs: 2,
+                runs_needed: 3
+            }
+        );
+        let (r, note) = run(140, 99.0);
+        let Reproducibility::Learnt(b) = r else {
+            panic!("{r:?}")
+        };
+        // The runs at 5, 70 and 140 s (the one at 0 s shared its state with 5 s).
+        assert_eq!((b.source, b.runs), (crate::probe::Source::Bench, 3));
+        let s = crate::stats::run_spread(&[101f64.ln(), 102f64.ln(), 99f64.ln()]).unwrap();
+        assert!((b.center - s.level.exp()).abs() < 1e-9, "{b:?}");
+        assert_eq!(
+            note,
+            "± is this run's interval, run to run where the next run's estimate lands"
+        );
+    }
+
+    #[test]
+    fn the_end_note_says_what_the_run_learnt() {
+        let note = |told: Told| {
+            let dir = tempfile::tempdir().unwrap();
+            let (mut s, _) = MachineSpeed::start(dir.path(), &MachineDoc::default(), "now");
+            s.told = told;
+            s.note()
+        };
+        assert_eq!(note(Told::default()), "± is this run's interval");
+        let learning = Told {
+            learnt: 0,
+            learning: 3,
+            fewest_left: Some(2),
+        };
+        assert_eq!(
+            note(learning),
+            "± is this run's interval; run to run: not learnt yet (needs 2 more runs, each at \
+             least 60 s after the last that counted)"
+        );
+        let mixed = Told {
+            learnt: 2,
+            learning: 1,
+            fewest_left: Some(1),
+        };
+        assert_eq!(
+            note(mixed),
+            "± is this run's interval; run to run: not learnt yet for 1 of 3 benches (needs 1 \
+             more run, each at least 60 s after the last that counted)"
+        );
+        let learnt = Told {
+            learnt: 3,
+            ..Told::default()
+        };
+        assert_eq!(
+            note(learnt),
+            "± is this run's interval, run to run where the next run's estimate lands"
+        );
+    }
 }
