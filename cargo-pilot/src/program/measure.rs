@@ -91,7 +91,7 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
         pilot_engine::outln!(
             "results: {}; {}",
             pilot_engine::fmt::terminal_path(&results_dir),
-            start.speed.note()
+            pilot_engine::report::reproducibility_note(&saved)
         );
     }
     if let Some(w) = start.speed.finish() {

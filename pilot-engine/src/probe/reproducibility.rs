@@ -120,7 +120,7 @@ pub struct Evidence<'a> {
 /// Assumes the runs' machine states are independent draws of one distribution (runs at least
 /// a minute apart) and the bench's level did not change between them (one build); for
 /// `benches` and `probe`, that the machine moves this bench by as much, relatively, as it
-/// moves the average bench, or the probe's kernel. Time: O(runs log runs).
+/// moves the average bench, or the probe's kernel. Time: O(runs).
 pub fn reproducibility(
     run: RunEstimate,
     evidence: &Evidence<'_>,
@@ -197,8 +197,8 @@ pub fn reproducibility(
 /// bench of a run at once, so the deviations of a run's benches from their levels are not
 /// independent evidence of it. Pooling them (`Σ(y − ȳ_b)² / Σ(n_b − 1)`) estimates the
 /// average bench's run-to-run variance, but claims `Σ(n_b − 1)` degrees of freedom where the
-/// machine's part has only `runs − 1`: over 5 runs, Student's t at 40 degrees of freedom
-/// instead of about 4 held the next run 89% of the time for a nominal 95%
+/// machine's part has only `runs − 1`: 8 benches over 6 runs, Student's t at 40 degrees of
+/// freedom where the machine's part had 5 held the next run 90% of the time for a nominal 95%
 /// (`probe/reproducibility/tests.rs`). And benches of very different noise pooled give every
 /// bench the average's: too wide for the quiet ones, too narrow for the noisy ones. What the
 /// runs share is the machine's shift; each bench adds its own run's noise to it (`√(m² +
@@ -212,8 +212,8 @@ pub fn reproducibility(
 /// Why 5 runs: this run's own standard error joins the shared part with
 /// Welch–Satterthwaite's degrees of freedom, which grow when the shared part comes out small
 /// by chance; over 3 runs' shifts that left the band holding the next run 93% of the time
-/// for a nominal 95%, over 5 about 95% (`probe/reproducibility/tests.rs`). Time: O(runs log
-/// runs).
+/// for a nominal 95%, over 5 about 95% (`lab/reproducibility_reference.py --coverage`, and
+/// `probe/reproducibility/tests.rs` for 5). Time: O(runs).
 pub fn shared_variation(effects: &[f64]) -> Option<MachineVariation> {
     if effects.len() < RUNS_NEEDED {
         return None;

@@ -217,6 +217,44 @@ pub fn reproducibility_sentence(d: &ResultDoc) -> String {
     }
 }
 
+/// A short note for the end of a run of `documents`: what their intervals are, and whether
+/// their benches learnt where the next run lands: `± is this run's interval; run to run: not
+/// learnt yet (needs 2 more runs, each at least 60 s after the last that counted)`, the fewest
+/// runs any bench still needs.
+pub fn reproducibility_note(documents: &[ResultDoc]) -> String {
+    let head = "± is this run's interval";
+    let (mut learnt, mut learning) = (0, 0);
+    let mut fewest: Option<(usize, u64)> = None;
+    for d in documents {
+        match d.pis.first().and_then(|pi| pi.reproducibility.as_ref()) {
+            Some(ReproducibilityDoc::Learnt(_)) => learnt += 1,
+            Some(ReproducibilityDoc::Learning(l)) => {
+                learning += 1;
+                let left = l.runs_needed.saturating_sub(l.runs);
+                if fewest.is_none_or(|(f, _)| left < f) {
+                    fewest = Some((left, l.spacing_s));
+                }
+            }
+            None => {}
+        }
+    }
+    match fewest {
+        None if learnt > 0 => format!("{head}, run to run where the next run's estimate lands"),
+        None => head.to_string(),
+        Some((left, spacing_s)) => {
+            let which = if learnt > 0 {
+                format!(" for {learning} of {} benches", learning + learnt)
+            } else {
+                String::new()
+            };
+            format!(
+                "{head}; run to run: not learnt yet{which} ({})",
+                needs_more_runs(left, spacing_s)
+            )
+        }
+    }
+}
+
 /// How many more runs a reproducibility band needs, and how far apart: `needs 2 more runs,
 /// each at least 60 s after the last that counted`.
 pub fn needs_more_runs(left: usize, spacing_s: u64) -> String {
@@ -279,6 +317,60 @@ mod tests {
                      "ci": {"low": low, "high": high, "confidence": 0.95}}],
         }))
         .unwrap()
+    }
+
+    /// `doc` with reproducibility `r` in its time PI.
+    fn with(mut d: ResultDoc, r: serde_json::Value) -> ResultDoc {
+        d.pis[0].reproducibility = Some(serde_json::from_value(r).unwrap());
+        d
+    }
+
+    #[test]
+    fn the_end_note_says_what_the_runs_benches_learnt() {
+        let learning = |runs: usize| {
+            serde_json::json!({"state": "learning", "runs": runs, "runs_needed": 3,
+                               "spacing_s": 60})
+        };
+        let learnt = serde_json::json!({"state": "learnt", "center": 100.0, "low": 97.6,
+            "high": 102.4, "half_width": 0.0241, "sd": 0.009, "dof": 4.0, "runs": 6,
+            "learnt_from": "bench"});
+        let plain = doc("a", 100.0, 99.0, 101.0);
+        assert_eq!(
+            reproducibility_note(std::slice::from_ref(&plain)),
+            "± is this run's interval"
+        );
+        let (one, two) = (
+            with(plain.clone(), learning(1)),
+            with(plain.clone(), learning(2)),
+        );
+        assert_eq!(
+            reproducibility_note(&[one.clone(), two.clone()]),
+            "± is this run's interval; run to run: not learnt yet (needs 1 more run, each at \
+             least 60 s after the last that counted)"
+        );
+        let done = with(plain.clone(), learnt);
+        assert_eq!(
+            reproducibility_note(&[one.clone(), done.clone(), done.clone()]),
+            "± is this run's interval; run to run: not learnt yet for 1 of 3 benches (needs 2 \
+             more runs, each at least 60 s after the last that counted)"
+        );
+        assert_eq!(
+            reproducibility_note(&[done.clone(), plain]),
+            "± is this run's interval, run to run where the next run's estimate lands"
+        );
+        // The cell and the sentence of a learnt band, and of one still learning.
+        assert_eq!(run_to_run_cell(&done), "±2.41%");
+        assert_eq!(run_to_run_cell(&one), "");
+        assert_eq!(
+            reproducibility_sentence(&done),
+            "run to run: 97.60 ns to 102.4 ns (±2.41% around 100.0 ns; sd 0.90% of a run \
+             learnt from this bench's 6 runs)"
+        );
+        assert_eq!(
+            reproducibility_sentence(&one),
+            "run to run: not learnt yet (needs 2 more runs, each at least 60 s after the last \
+             that counted)"
+        );
     }
 
     #[test]

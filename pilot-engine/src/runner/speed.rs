@@ -31,19 +31,6 @@ pub struct MachineSpeed {
     runs: usize,
     start_ns: f64,
     last_ns: f64,
-    /// What this run's benches were told so far.
-    told: Told,
-}
-
-/// What the benches of a run were told of their reproducibility, for the note at its end.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-struct Told {
-    /// Benches with a band.
-    learnt: usize,
-    /// Benches still learning it.
-    learning: usize,
-    /// Of those, the fewest more runs one needs.
-    fewest_left: Option<usize>,
 }
 
 impl MachineSpeed {
@@ -62,7 +49,6 @@ impl MachineSpeed {
             history,
             start_ns,
             last_ns: start_ns,
-            told: Told::default(),
         };
         (speed, warnings)
     }
@@ -77,8 +63,8 @@ impl MachineSpeed {
                 v.runs
             ),
             None => format!(
-                "speed probe's run-to-run variation not learnt yet ({} of the {RUNS_NEEDED} runs \
-                 it needs)",
+                "speed probe's run-to-run variation not learnt yet, {} of the {RUNS_NEEDED} runs \
+                 it needs",
                 self.runs
             ),
         };
@@ -93,29 +79,6 @@ impl MachineSpeed {
             "machine: {probe}{benches} (a run counts when it starts at least {SPACING_S} s after \
              the last one that counted); each interval is this run's alone, and `run to run` \
              is where the next run's estimate lands"
-        )
-    }
-
-    /// A short note for the end of a run: what its intervals are, and whether its benches
-    /// learnt where the next run lands.
-    pub fn note(&self) -> String {
-        let head = "± is this run's interval";
-        let t = self.told;
-        let Some(left) = t.fewest_left else {
-            return if t.learnt > 0 {
-                format!("{head}, run to run where the next run's estimate lands")
-            } else {
-                head.to_string()
-            };
-        };
-        let which = if t.learnt > 0 {
-            format!(" for {} of {} benches", t.learning, t.learning + t.learnt)
-        } else {
-            String::new()
-        };
-        format!(
-            "{head}; run to run: not learnt yet{which} ({})",
-            crate::report::needs_more_runs(left, SPACING_S)
         )
     }
 
@@ -140,16 +103,7 @@ impl MachineSpeed {
             probe: self.variation,
             probe_runs: self.runs,
         };
-        let r = reproducibility(run, &evidence, e.ci.confidence);
-        match &r {
-            Reproducibility::Learnt(_) => self.told.learnt += 1,
-            Reproducibility::Learning { runs, runs_needed } => {
-                self.told.learning += 1;
-                let left = runs_needed - runs;
-                self.told.fewest_left = Some(self.told.fewest_left.map_or(left, |f| f.min(left)));
-            }
-        }
-        Some(r)
+        Some(reproducibility(run, &evidence, e.ci.confidence))
     }
 
     /// Notes bench `name`'s estimate for later runs of this build, with no band asked for (a
@@ -241,42 +195,37 @@ mod tests {
             let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_790_000_000 + s);
             humantime::format_rfc3339_seconds(t).to_string()
         };
-        // One run of this build: it runs the bench at `mean`, and says what it learnt.
+        // One run of this build: it runs the bench at `mean`; what it learnt.
         let run = |s: u64, mean: f64| {
             let (mut speed, _) = MachineSpeed::start(dir.path(), &MachineDoc::default(), &at(s));
             let r = speed.reproducibility("sort", &estimate(mean)).unwrap();
             speed.finish();
-            (r, speed.note())
+            r
         };
-        let (r, note) = run(0, 100.0);
         assert_eq!(
-            r,
+            run(0, 100.0),
             Reproducibility::Learning {
                 runs: 1,
                 runs_needed: 3
             }
-        );
-        assert!(
-            note.contains("needs 2 more runs, each at least 60 s"),
-            "{note}"
         );
         // A burst seconds later is the same state of the machine: it stands for the run
         // before it, and the bench still needs 2 more runs.
         assert_eq!(
-            run(5, 101.0).0,
+            run(5, 101.0),
             Reproducibility::Learning {
                 runs: 1,
                 runs_needed: 3
             }
         );
         assert_eq!(
-            run(70, 102.0).0,
+            run(70, 102.0),
             Reproducibility::Learning {
                 runs: 2,
                 runs_needed: 3
             }
         );
-        let (r, note) = run(140, 99.0);
+        let r = run(140, 99.0);
         let Reproducibility::Learnt(b) = r else {
             panic!("{r:?}")
         };
@@ -284,48 +233,5 @@ mod tests {
         assert_eq!((b.source, b.runs), (crate::probe::Source::Bench, 3));
         let s = crate::stats::run_spread(&[101f64.ln(), 102f64.ln(), 99f64.ln()]).unwrap();
         assert!((b.center - s.level.exp()).abs() < 1e-9, "{b:?}");
-        assert_eq!(
-            note,
-            "± is this run's interval, run to run where the next run's estimate lands"
-        );
-    }
-
-    #[test]
-    fn the_end_note_says_what_the_run_learnt() {
-        let note = |told: Told| {
-            let dir = tempfile::tempdir().unwrap();
-            let (mut s, _) = MachineSpeed::start(dir.path(), &MachineDoc::default(), "now");
-            s.told = told;
-            s.note()
-        };
-        assert_eq!(note(Told::default()), "± is this run's interval");
-        let learning = Told {
-            learnt: 0,
-            learning: 3,
-            fewest_left: Some(2),
-        };
-        assert_eq!(
-            note(learning),
-            "± is this run's interval; run to run: not learnt yet (needs 2 more runs, each at \
-             least 60 s after the last that counted)"
-        );
-        let mixed = Told {
-            learnt: 2,
-            learning: 1,
-            fewest_left: Some(1),
-        };
-        assert_eq!(
-            note(mixed),
-            "± is this run's interval; run to run: not learnt yet for 1 of 3 benches (needs 1 \
-             more run, each at least 60 s after the last that counted)"
-        );
-        let learnt = Told {
-            learnt: 3,
-            ..Told::default()
-        };
-        assert_eq!(
-            note(learnt),
-            "± is this run's interval, run to run where the next run's estimate lands"
-        );
     }
 }
