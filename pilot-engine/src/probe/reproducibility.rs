@@ -98,14 +98,16 @@ pub struct Evidence<'a> {
 /// - the level is the recency-weighted mean of the logarithms of the bench's own estimates in
 ///   spaced runs of its build, this run included ([`crate::stats::run_spread`]), and `N` the
 ///   effective number of runs in it (1, and the level this run's estimate, when it has no
-///   earlier run);
+///   earlier run). It is the bench's level whatever source `s` comes from: a mean of runs
+///   predicts the next run better than one run does, and `√(1 + 1/N)` pays for its own
+///   uncertainty;
 /// - `s` is the standard deviation of one run's estimate from run to run, from each source
 ///   that has enough runs: the spread of the bench's own estimates over those runs (`bench`,
-///   at least 3 of them; it already holds each run's own noise, so it is
-///   taken whole), or the machine's part alone, `√(m² + se²)` with this run's own relative
-///   standard error `se` added and Welch–Satterthwaite's `ν` over the two (`benches`: the
-///   shift the benches of earlier runs shared, [`shared_variation`]; `probe`: the speed
-///   probe's, from its 5th run);
+///   at least 3 of them; it already holds each run's own noise, so it is taken whole), or the
+///   machine's part alone, `√(m² + se²)` with this run's own relative standard error `se`
+///   added and Welch–Satterthwaite's `ν` over the two (`benches`: the shift the benches of
+///   earlier runs shared, [`shared_variation`]; `probe`: the speed probe's, from its 5th
+///   run);
 /// - of the sources, the one whose band is widest is taken, with its `s` and `ν`.
 ///
 /// Why the widest band, not the largest `s`: each source's band holds the next run at its
