@@ -16,8 +16,8 @@ here from those data with the textbook formulas, not by pilot.
                   q = 1, 4 and the least q whose block means have |lag-1 autocorrelation|
                   <= 0.1 (Pilot's rule): the autocorrelation falls, the interval widens.
 - run-to-run.svg  six runs' estimates with their within-run intervals, scattered more widely
-                  than those intervals, and the last run's interval widened by the spread of
-                  the runs before it.
+                  than those intervals, and the band where the next run lands (a prediction
+                  interval of one more run from their spread).
 - wps.svg         readings-only rounds: (work, duration) points and the fitted line
                   t = α + w / v.
 - verdicts.svg    five comparisons' changes with their intervals against the ±1% noise band,
@@ -244,24 +244,23 @@ def subsession(rng):
 
 
 def run_to_run(rng):
-    # Six runs of one build: each run's own spread is small (±0.3%), the machine's speed moves
-    # by 2% between runs. The sixth run's interval is widened to the spread of the five before
-    # it (Student's t over 4 degrees of freedom times their standard deviation).
+    # Six runs of one build: each run's own spread is small (+-0.3%), the machine's speed moves
+    # by 2% between runs. The band where the next run lands: a prediction interval of one more
+    # run, centred on the six runs' level, t(0.975, 5) * s * sqrt(1 + 1/6) wide.
     levels = [100 * (1 + rng.gauss(0, 0.02)) for _ in range(6)]
     own = 0.3
-    h = 2.776 * sd(levels[:5])
+    level = mean(levels)
+    h = 2.571 * sd(levels) * math.sqrt(1 + 1 / 6)
     p = Plot("Run-to-run variation: what one run's interval cannot see",
              (0, 7), (92, 108), "run", "time per unit (ns)")
     p.ticks(range(1, 7), [92, 96, 100, 104, 108])
-    now = levels[5]
-    p.band(0, 7, now - h, now + h, BLUE, 0.12)
-    for i, lvl in enumerate(levels[:5], start=1):
+    p.band(0, 7, level - h, level + h, BLUE, 0.12)
+    for i, lvl in enumerate(levels, start=1):
         p.interval(i, lvl - own, lvl + own, lvl, GREY)
-    p.interval(6, now - h, now + h, now, BLUE)
-    p.interval(6.25, now - own, now + own, now, GREY)
-    p.label(0.3, 106.5, "grey: each run's own interval, too narrow to hold the next run", color="#555")
-    p.label(0.3, 105, "blue: run 6's interval with the earlier runs' spread included", color=BLUE)
-    p.save("run-to-run.svg", "Runs' own intervals, and the last run's interval widened by the run-to-run variation")
+    p.label(0.3, 106.5, "grey: each run's own interval (± this run), too narrow to hold the next run",
+            color="#555")
+    p.label(0.3, 105, "blue: where the next run lands (run to run), from the runs' spread", color=BLUE)
+    p.save("run-to-run.svg", "Runs' own intervals, and the band where the next run's estimate lands")
 
 
 def wps(rng):

@@ -338,8 +338,9 @@ fn finish(
         pilot_engine::out!("\n{summary}");
     }
     pilot_engine::outln!(
-        "results: {}",
-        pilot_engine::fmt::terminal_path(&pilot_engine::store::results_dir(target_dir))
+        "results: {}; {}",
+        pilot_engine::fmt::terminal_path(&pilot_engine::store::results_dir(target_dir)),
+        pilot_engine::report::reproducibility_note(&got.documents)
     );
     if let Some(name) = &args.baselines.save_baseline {
         say_saved_baseline(name, target_dir, &got);

@@ -325,7 +325,7 @@ fn md_is_the_results_table_one_row_per_bench() {
     // The fixtures mix the micro form (per iteration) with the others (per unit): the time
     // column is `time` and a `per` column says which.
     assert!(
-        lines[0].starts_with("| bench | time (95% CI) | per |"),
+        lines[0].starts_with("| bench | time (95% CI, this run) | per |"),
         "{out}"
     );
     for (line, (name, doc)) in lines[2..].iter().zip(&docs) {
@@ -585,4 +585,66 @@ fn counted_allocations_are_exported_beside_the_time() {
         md.contains("| allocations |") && md.contains("2 allocs, 80,000 ± 0.50% B"),
         "{md}"
     );
+}
+
+#[test]
+fn every_format_exports_this_runs_interval_and_markdown_and_github_the_band() {
+    // The fixture's sort bench as a run that learnt where the next run lands (a band
+    // around 300 µs, ±2.41%), and as a document from before reproducibility was a figure of
+    // its own: `ci` widened by the machine's variation, `machine.run_ci` the run's interval.
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(results().join("sort/sort_10k.json")).unwrap(),
+    )
+    .unwrap();
+    let (mean, low, high) = (
+        f(&doc["pis"][0]["mean"]),
+        f(&doc["pis"][0]["ci"]["low"]),
+        f(&doc["pis"][0]["ci"]["high"]),
+    );
+    let mut learnt = doc.clone();
+    learnt["pis"][0]["reproducibility"] = serde_json::json!({"state": "learnt",
+        "center": 300e3, "low": 292.86e3, "high": 307.32e3, "half_width": 0.0241,
+        "sd": 0.009, "dof": 4.0, "runs": 6, "learnt_from": "bench"});
+    let mut older = doc.clone();
+    older["pis"][0]["ci"] =
+        serde_json::json!({"low": 0.5 * mean, "high": 1.5 * mean, "confidence": 0.95});
+    older["pis"][0]["interval_from"] = serde_json::json!("machine");
+    older["pis"][0]["machine"] = serde_json::json!({
+        "run_ci": {"low": low, "high": high, "confidence": 0.95},
+        "run_interval_from": "rounds", "run_to_run": 0.2, "runs": 8, "learnt_from": "probe"});
+    for (test, doc) in [("band", &learnt), ("older", &older)] {
+        let dir = scratch(test);
+        let folder = dir.join("sort");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("sort_10k.json"), doc.to_string()).unwrap();
+        let source = dir.to_str().unwrap();
+        let bmf: Value =
+            serde_json::from_str(&exported(&["--format", "bmf", source], &dir)).unwrap();
+        let latency = &bmf["sort/sort_10k"]["latency"];
+        assert_eq!(
+            (f(&latency["lower_value"]), f(&latency["upper_value"])),
+            (low, high),
+            "{test}"
+        );
+        let csv = exported(&["--format", "csv", source], &dir);
+        let line = csv.lines().find(|l| l.contains(",time,")).unwrap();
+        assert!(line.contains(&format!(",{low},{high},")), "{test}: {line}");
+        let md = exported(&["--format", "md", source], &dir);
+        let half = 100.0 * (high - low) / 2.0 / mean;
+        assert!(md.contains(&format!(" ± {half:.2}% |")), "{test}: {md}");
+        let github: Value =
+            serde_json::from_str(&exported(&["--format", "github", source], &dir)).unwrap();
+        let extra = github[0]["extra"].as_str().unwrap().to_string();
+        if test == "band" {
+            assert!(md.contains("| run to run (95%) |"), "{md}");
+            assert!(md.contains(&format!(" ± {half:.2}% | ±2.41% |")), "{md}");
+            assert!(
+                extra.contains("\nrun to run [292860, 307320] ns/iter"),
+                "{extra}"
+            );
+        } else {
+            assert!(!md.contains("run to run"), "{md}");
+            assert!(!extra.contains("run to run"), "{extra}");
+        }
+    }
 }

@@ -128,6 +128,7 @@ add: 0.542 ns ± 1.18% [time cap]
   warning: time cap reached with ±1.18% of the mean (target ±1.00%)
   recording overhead: 62.84 µs per unit (-755.1 µs to 880.8 µs, 2 pairs of rounds on/off)
 fold: 0.541 ns ± 0.06% [ok]
+sort/1000     12.00 µs ± 0.01% this run, ±2.41% run to run  ok
 
 bench      time (95% CI)  per         throughput  samples     q  warm-up  readings cut  outliers z/MAD  rounds  procs   wall  status
 add     0.542 ns ± 1.18%  iteration                   13k    16  flat              595         73/5510      12      1  0.2 s  time cap

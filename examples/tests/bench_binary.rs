@@ -148,7 +148,7 @@ fn bench_mode_measures_in_several_processes_and_saves_results() {
     let out = text(&o.stdout);
     // One bench: its line says it all, and no table repeats it.
     assert!(out.lines().any(|l| l.starts_with("add ")), "{out}");
-    assert!(!out.contains("(95% CI)"), "{out}");
+    assert!(!out.contains("(95% CI, this run)"), "{out}");
     let r = result(&dir, "add");
     assert_eq!(r["schema"], "pilot.result/1");
     assert_eq!(r["name"], "add");
@@ -909,7 +909,7 @@ fn benches_run_and_print_in_source_order() {
     assert!(out.contains("group pair/16"), "{out}");
     // Micro and full forms in one table: the time column says what each time is per.
     let header = out.lines().find(|l| l.starts_with("bench ")).unwrap();
-    assert!(header.contains("time (95% CI)  per "), "{header}");
+    assert!(header.contains("time (95% CI, this run)  per "), "{header}");
     let row = |name: &str| {
         rows.iter()
             .find(|l| l.split_whitespace().next() == Some(name))

@@ -24,10 +24,11 @@ pub use compare::{
 };
 pub use machine::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc, SpeedDoc};
 pub use result::{
-    ALLOCATION_PIS, AllocationsDoc, CYCLES_PI, CheckDoc, CiDoc, ClockDoc, ConfigDoc, CountsDoc,
-    INSTRUCTIONS_PI, MAX_READING_BINS, MEAN_TIME_PI, MachinePartDoc, OutliersDoc, OverheadDoc,
-    PiDoc, ProcessesDoc, RESULT_SCHEMA, RateDoc, ResultDoc, RoundDoc, RoundMachineDoc, STATUSES,
-    SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES, WarmUpWorkDoc,
+    ALLOCATION_PIS, AllocationsDoc, BandDoc, CYCLES_PI, CheckDoc, CiDoc, ClockDoc, ConfigDoc,
+    CountsDoc, INSTRUCTIONS_PI, LearningDoc, MAX_READING_BINS, MEAN_TIME_PI, MachinePartDoc,
+    OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, RateDoc, ReproducibilityDoc,
+    ResultDoc, RoundDoc, RoundMachineDoc, STATUSES, SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES,
+    WarmUpWorkDoc,
 };
 pub use run::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FEW_ROUNDS, FinishedTargetDoc, GroupDoc, MemberDoc,

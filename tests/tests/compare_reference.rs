@@ -47,8 +47,6 @@ fn estimate(
         samples,
         process_means: processes,
         run_to_run: None,
-        run_low: mean - half,
-        run_high: mean + half,
     }
 }
 

@@ -19,11 +19,17 @@ pub fn rankings(exes: &[BenchExe], docs: &[ResultDoc], options: &CompareOptions)
     for exe in exes {
         let target = pilot_engine::store::bench_target_of(&exe.path);
         for (group, name) in cargo::groups(&exe.path) {
+            // Members of one run compared with each other: the machine's run-to-run
+            // variation is not between them (their documents learn none; said here too).
             let time = docs
                 .iter()
                 .find(|d| d.target == target && d.name == name)
                 .and_then(|d| pilot_engine::store::from_document(d, Path::new(&name)).ok())
-                .and_then(|r| r.time);
+                .and_then(|r| r.time)
+                .map(|t| SavedEstimate {
+                    run_to_run: None,
+                    ..t
+                });
             if let Some(time) = time {
                 groups
                     .entry((target.clone(), group))

@@ -71,10 +71,11 @@ pub fn render(documents: &[&ResultDoc]) -> anyhow::Result<String> {
 fn row(d: &ResultDoc, pi: &PiDoc, samples: Option<&[f64]>) -> Vec<String> {
     let num = |x: Option<f64>| x.map_or(String::new(), |x| x.to_string());
     let mean = pi.mean.expect("filtered: a mean");
-    let hw = pi
-        .ci
+    // This run's interval (an older document's `time` widened its `ci`).
+    let ci = pi.run_ci();
+    let hw = ci
         .low
-        .zip(pi.ci.high)
+        .zip(ci.high)
         // An exact count (of 0 too) has no width: 0%, not 0/0.
         .map(|(low, high)| match high - low {
             0.0 => 0.0,
@@ -88,8 +89,8 @@ fn row(d: &ResultDoc, pi: &PiDoc, samples: Option<&[f64]>) -> Vec<String> {
         pi.n.to_string(),
         mean.to_string(),
         num(described.map(|s| s.median)),
-        num(pi.ci.low),
-        num(pi.ci.high),
+        num(ci.low),
+        num(ci.high),
         num(described.map(|s| s.min)),
         num(described.map(|s| s.max)),
         num(described.map(|s| 100.0 * s.std_dev / s.mean)),

@@ -86,8 +86,16 @@ fn time_entry(d: &ResultDoc) -> Option<Value> {
     let (mean, low, high) = super::time(d)?;
     let pi = &d.pis[0];
     let unit = format!("ns/{}", super::work_unit(d));
+    // Where the next run lands, once learnt: a line of its own under this run's interval.
+    let band = pilot_engine::report::band_of(d).map_or(String::new(), |b| {
+        format!(
+            "\nrun to run [{}, {}] {unit}",
+            significant(b.low, 6),
+            significant(b.high, 6)
+        )
+    });
     let extra = format!(
-        "{}% CI [{}, {}] {unit}\n{} samples, subsession size {}\nstatus: {}",
+        "{}% CI [{}, {}] {unit}{band}\n{} samples, subsession size {}\nstatus: {}",
         100.0 * pi.ci.confidence,
         significant(low, 6),
         significant(high, 6),

@@ -147,10 +147,12 @@ fn bench_name(d: &ResultDoc) -> String {
     }
 }
 
-/// The time per unit (ns) with both bounds, when the document has an estimate.
+/// The time per unit (ns) with the bounds of this run's interval, when the document has an
+/// estimate.
 fn time(d: &ResultDoc) -> Option<(f64, f64, f64)> {
     let pi = d.pis.first()?;
-    Some((pi.mean?, pi.ci.low?, pi.ci.high?))
+    let ci = pi.run_ci();
+    Some((pi.mean?, ci.low?, ci.high?))
 }
 
 /// The throughput performance index (`<unit>/s`), when the bench names a unit.

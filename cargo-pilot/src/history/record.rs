@@ -61,8 +61,9 @@ impl ResultRecord {
             status: doc.status.clone(),
             unit: time.map(|t| t.unit.clone()),
             estimate: finite(time.and_then(|t| t.mean)),
-            low: finite(time.and_then(|t| t.ci.low)),
-            high: finite(time.and_then(|t| t.ci.high)),
+            // This run's interval (an older document's widened `ci` holds it apart).
+            low: finite(time.and_then(|t| t.run_ci().low)),
+            high: finite(time.and_then(|t| t.run_ci().high)),
             confidence: time.map(|t| t.ci.confidence),
             estimator: time.and_then(|t| t.estimator.clone()),
             processes: doc

@@ -172,6 +172,7 @@ fn pis(s: &Series, i: &Imported, config: &AnalysisConfig) -> Vec<PiDoc> {
         autocorrelation: sub.autocorrelation,
         required_n: a.required_n,
         interval_from: Some("readings".to_string()),
+        reproducibility: None,
         machine: None,
         // Another harness's samples: the mean of them all, as that harness reports it.
         estimator: Some("mean".to_string()),

@@ -12,7 +12,7 @@ use pilot_engine::probe::plain::{PLAIN_CALLS, PLAIN_WORKLOADS};
 use pilot_engine::schema::MachineDoc;
 use pilot_engine::stats::{
     DEFAULT_TRIM, Summary, Trimmed, detectable_between_runs, detectable_in_pairs,
-    prediction_half_width,
+    sample_prediction_half_width,
 };
 use serde::Serialize;
 
@@ -305,7 +305,7 @@ fn workload(
         fastest_ns,
         rounds: n,
         spread,
-        next_run: prediction_half_width(spread, n, asked.confidence),
+        next_run: sample_prediction_half_width(spread, n, asked.confidence),
         run_to_run: known
             .then(|| pilot_engine::stats::summary::t_critical(asked.confidence, dof) * spread),
         same_code: known

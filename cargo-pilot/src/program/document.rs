@@ -5,6 +5,7 @@
 use super::workload::{self, Mode, ProgramWorkload};
 use super::{Measured, Plan, Program, TARGET, killed_message};
 use pilot_engine::fmt::format_ns;
+use pilot_engine::probe::Reproducibility;
 use pilot_engine::record::ClockInfo;
 use pilot_engine::runner::compare_with_baseline;
 use pilot_engine::schema::{CiDoc, MachineDoc, PiDoc, ResultDoc};
@@ -12,15 +13,12 @@ use pilot_engine::session::{SessionConfig, SessionResult, Status};
 use pilot_engine::stats::analysis::{AnalysisConfig, analyze};
 use pilot_engine::store::{self, result};
 
-/// Adds the subtracted shell start-up's uncertainty `shell_hw` (a half-width, ns) to the
-/// time's interval: `√(h² + shell_hw²)`, the two being independent. Not when the interval
-/// already holds the program's own run-to-run variation, learnt from its earlier means,
-/// which were taken net of a shell estimate that moved as much. O(1).
+/// Adds the subtracted shell start-up's uncertainty `shell_hw` (this run's half-width of it,
+/// ns) to the time's interval: `√(h² + shell_hw²)`, the two being independent. How much the
+/// shell's start-up moves between runs is not this run's uncertainty: it moves the program's
+/// runs alike, and shows in the program's reproducibility. O(1).
 pub(super) fn widen_for_shell(s: &mut SessionResult, shell_hw: f64) {
     let Some(e) = &mut s.estimate else { return };
-    if e.machine.as_ref().is_some_and(|m| m.variation.own) {
-        return;
-    }
     e.ci = widened(&e.ci, e.mean, shell_hw);
 }
 
@@ -138,12 +136,13 @@ pub(super) fn note_runs(plan: &Plan, w: &ProgramWorkload, s: &mut SessionResult)
     }
 }
 
-/// The result document of one program: a bench's, with the extra performance indices; `at`
-/// is the clock's cost, the machine and when the run started.
+/// The result document of one program, from its session `s` and where its next run lands: a
+/// bench's, with the extra performance indices; `at` is the clock's cost, the machine and
+/// when the run started.
 pub(super) fn document(
     plan: &Plan,
     p: &Program,
-    s: &SessionResult,
+    (s, reproducibility): (&SessionResult, Option<&Reproducibility>),
     config: &SessionConfig,
     w: &ProgramWorkload,
     (clock, machine, started): (ClockInfo, &MachineDoc, &str),
@@ -163,6 +162,7 @@ pub(super) fn document(
         iterations_per_unit: None,
         clock,
         machine: Some(machine),
+        reproducibility,
         started: started.to_string(),
         finished: pilot_engine::runner::now(),
     };
@@ -200,6 +200,7 @@ fn startup_pi(plan: &Plan, s: &SessionResult) -> Option<PiDoc> {
         autocorrelation: s.estimate.as_ref()?.wps.as_ref()?.residual_autocorrelation,
         required_n: None,
         interval_from: Some("regression".to_string()),
+        reproducibility: None,
         machine: None,
         estimator: None,
     })
@@ -265,6 +266,7 @@ fn extra_pis(plan: &Plan, s: &SessionResult, w: &ProgramWorkload) -> Vec<PiDoc> 
             autocorrelation: a.subsession.autocorrelation,
             required_n: None,
             interval_from: None,
+            reproducibility: None,
             machine: None,
             estimator: None,
         })

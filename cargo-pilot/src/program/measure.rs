@@ -64,13 +64,7 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
     let configs: Vec<SessionConfig> = plan
         .programs
         .iter()
-        .map(|p| {
-            let mut c = session_config(plan, plan.programs.len());
-            if !interleaved {
-                c.machine = start.speed.variation_for(&p.name);
-            }
-            c
-        })
+        .map(|_| session_config(plan, plan.programs.len()))
         .collect();
     let (sessions, group) = if interleaved {
         measure_interleaved(plan, &mut workloads, &configs)
@@ -86,7 +80,7 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
     }
     let interrupted = stop::requested();
     let gc = group_config(&configs);
-    let measured = results(plan, sessions, &workloads, configs, shell_hw, &start);
+    let measured = results(plan, sessions, &workloads, configs, shell_hw, &mut start);
     let (mut failed, saved) = save_and_print(plan, &measured);
     let groups = group.map_or_else(Vec::new, |g| {
         group_docs(plan, &measured, rerank(g, &measured, &gc), interleaved)
@@ -95,8 +89,9 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
     // Only what was written is said to be: a result refused or not written was said so.
     if !saved.is_empty() {
         pilot_engine::outln!(
-            "results: {}",
-            pilot_engine::fmt::terminal_path(&results_dir)
+            "results: {}; {}",
+            pilot_engine::fmt::terminal_path(&results_dir),
+            pilot_engine::report::reproducibility_note(&saved)
         );
     }
     if let Some(w) = start.speed.finish() {
@@ -157,7 +152,7 @@ fn begin(plan: &Plan) -> Start {
             Mode::Work => ", one run per round over work amounts (WPS fit t = α + w/v)",
             Mode::Readings { .. } => ", unit readings from each run's output",
         },
-        speed.describe(plan.confidence)
+        speed.describe()
     );
     for w in speed_warnings {
         pilot_engine::outln!("warning: {}", pilot_engine::fmt::terminal(&w));
@@ -231,9 +226,6 @@ fn measure_one_by_one(
         progress.finish();
         let change = speed.after_bench();
         s.blame_drift(change);
-        if let Some(e) = &s.estimate {
-            speed.add_bench(&w.name, e.mean);
-        }
         let stop = s.status == Status::Interrupted;
         sessions.push(s);
         if stop {
@@ -258,14 +250,15 @@ fn measure_one_by_one(
 }
 
 /// Each program's result that was not interrupted: its session with the shell's uncertainty
-/// and its runs' notes, and its document.
+/// and its runs' notes, where the next run lands (its estimate noted in the machine's history
+/// for later runs), and its document.
 fn results(
     plan: &Plan,
     sessions: Vec<SessionResult>,
     workloads: &[ProgramWorkload],
     configs: Vec<SessionConfig>,
     shell_hw: f64,
-    start: &Start,
+    start: &mut Start,
 ) -> Vec<Measured> {
     let mut measured = Vec::new();
     for ((program, mut session), (w, config)) in plan
@@ -282,10 +275,16 @@ fn results(
         note_killed(plan, w, &mut session);
         note_below_shell(plan, w, shell_hw, &mut session);
         note_runs(plan, w, &mut session);
+        // Interleaved or not: interleaving cancels the machine's drift between the programs
+        // of this run, not between runs.
+        let reproducibility = session
+            .estimate
+            .as_ref()
+            .and_then(|e| start.speed.reproducibility(&program.name, e));
         let doc = document(
             plan,
             &program,
-            &session,
+            (&session, reproducibility.as_ref()),
             &config,
             w,
             (start.clock, &start.machine, &start.started),
@@ -308,8 +307,9 @@ fn save_and_print(plan: &Plan, measured: &[Measured]) -> (usize, Vec<ResultDoc>)
     let mut failed = 0;
     let mut saved = Vec::new();
     let work = result::Rate::units("work");
-    let row_of = |m: &Measured| {
-        row(
+    let row_of = |m: &Measured| pilot_engine::report::Row {
+        run_to_run: pilot_engine::report::run_to_run_cell(&m.doc),
+        ..row(
             &m.program.name,
             TimePer::Unit,
             (plan.mode == Mode::Work).then_some(&work),

@@ -12,31 +12,24 @@ use pilot_engine::runner::MachineSpeed;
 use pilot_engine::session::{SessionConfig, Status, run_session};
 
 /// The shell's start-up time subtracted from every run (ns), and its uncertainty (a
-/// half-width, ns). It shifts every reading of every program alike: its uncertainty (this
-/// run's interval, and how much it moves between runs) is added to each interval. Both 0
-/// without a shell, or where the shell's start-up is part of what is fitted or outside the
-/// readings.
+/// half-width, ns). It shifts every reading of every program alike: this run's uncertainty of
+/// it is added to each interval. How much it moves between runs is not: it moves each
+/// program's runs alike, and the programs' reproducibility holds it. Both 0 without a shell,
+/// or where the shell's start-up is part of what is fitted or outside the readings.
 pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f64, f64), String> {
     match (&plan.shell, &plan.mode) {
         (Some(shell), Mode::Runs) => {
             let (mean, rel) = shell_time(plan, shell)?;
             let name = format!("{shell} -c ''");
             let shown = pilot_engine::fmt::terminal(shell);
-            let run_to_run = speed
-                .variation_for(&name)
-                .map_or(0.0, |v| v.relative_half_width(plan.confidence));
+            // For the shift that the run's benches share (the machine's history).
             speed.add_bench(&name, mean);
-            let shell_hw = mean * rel.hypot(run_to_run);
+            let shell_hw = mean * rel;
             pilot_engine::outln!(
-                "shell: `{shown} -c` starts in {} ± {:.1}% ({}), subtracted from each run; the \
-                 intervals include that uncertainty (-N runs without a shell)",
+                "shell: `{shown} -c` starts in {} ± {:.1}% (this run), subtracted from each run; \
+                 the intervals include that uncertainty (-N runs without a shell)",
                 format_ns(mean),
-                100.0 * shell_hw / mean,
-                if run_to_run > 0.0 {
-                    "with its run-to-run variation"
-                } else {
-                    "this run alone: its run-to-run variation is not known yet"
-                }
+                100.0 * rel,
             );
             Ok((mean, shell_hw))
         }

@@ -127,6 +127,8 @@ pub fn redact_timed(text: &str) -> String {
             (format!(r"{number} ?[KMGT]?i?B\b"), "[size]"),
             (r"\[(?:ns|µs|ms|s)\]".to_string(), "[unit]"),
             (format!(r"± {number}%"), "± [%]"),
+            // A reproducibility band's half-width, `±2.41%`.
+            (format!(r"±{number}%"), "±[%]"),
             // A program's user or system time is a bare `0.000 ns` when it is zero.
             (
                 r"(user|system) \[time\](?: ± \[%\])?".to_string(),

@@ -84,8 +84,8 @@ fn modes_allow(verdict: Verdict, base: &SavedEstimate, new: &SavedEstimate) -> b
     let modes = |e: &SavedEstimate| e.interval_from == "modes";
     match (modes(base), modes(new), verdict) {
         (false, false, _) | (_, _, Verdict::NoChange | Verdict::Undecided) => true,
-        (true, false, Verdict::Regressed) => new.run_low > base.run_high,
-        (false, true, Verdict::Improved) => new.run_high < base.run_low,
+        (true, false, Verdict::Regressed) => new.low > base.high,
+        (false, true, Verdict::Improved) => new.high < base.low,
         _ => false,
     }
 }
@@ -93,6 +93,12 @@ fn modes_allow(verdict: Verdict, base: &SavedEstimate, new: &SavedEstimate) -> b
 /// Each side's variance components, and the method that names them: each side's own standard
 /// error; the spread of one side's process estimates added to the other's when only one side
 /// ran several processes; and the machine's run-to-run variation on each side, when known.
+///
+/// Each side is one run, one draw of the machine's state: its estimate's variance across runs
+/// is its reproducibility's `sd²` (relative, the run's own noise included), so what it adds to
+/// the run's own variance is the excess `max(0, sd² − se²)`, with the degrees of freedom it
+/// was learnt with. A side that has not learnt it is given the other side's excess (the same
+/// machine, as results are compared).
 fn components(base: &SavedEstimate, new: &SavedEstimate) -> (Components, Components, String) {
     let own =
         |e: &SavedEstimate| -> Components { vec![(e.standard_error_squared(), e.dof.max(1.0))] };
@@ -123,18 +129,24 @@ fn components(base: &SavedEstimate, new: &SavedEstimate) -> (Components, Compone
             base.samples.count, new.samples.count
         ),
     };
-    // Each side's machine state was one draw of the machine's run-to-run variation: added to
-    // each side that learnt it, with the other side's when only one did (the same machine).
-    let machine = base.run_to_run.or(new.run_to_run);
+    // The relative variance a side's run adds beyond its own standard error.
+    let excess = |e: &SavedEstimate| {
+        e.run_to_run.map(|r| {
+            let se2 = e.standard_error_squared() / (e.mean * e.mean);
+            ((r.sd * r.sd - se2).max(0.0), r.dof.max(1.0), r)
+        })
+    };
+    let machine = excess(base).or(excess(new));
     let mut method = method;
-    if let Some((sd, runs)) = machine {
+    if let Some((_, _, learnt)) = machine {
         for (components, e) in [(&mut cb, base), (&mut cn, new)] {
-            let (sd, runs) = e.run_to_run.unwrap_or((sd, runs));
-            components.push(((sd * e.mean).powi(2), (runs.max(2) - 1) as f64));
+            let (relative, dof, _) = excess(e).or(machine).expect("one side learnt it");
+            components.push((relative * e.mean * e.mean, dof));
         }
         method.push_str(&format!(
-            "; with the machine's run-to-run variation on each side (sd {:.2}%, {runs} runs)",
-            100.0 * sd
+            "; with the machine's run-to-run variation on each side (sd {:.2}%, {} runs)",
+            100.0 * learnt.sd,
+            learnt.runs
         ));
     } else if base.is_multi_process() || new.is_multi_process() {
         method.push_str("; the machine's run-to-run variation not known yet");

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::stats::summary::t_critical;
-use crate::store::SampleMoments;
+use crate::store::{RunToRun, SampleMoments};
 
 /// A one-process estimate of `mean` with standard error `se` from 100 subsession samples.
 fn est(mean: f64, se: f64) -> SavedEstimate {
@@ -23,8 +23,6 @@ fn est(mean: f64, se: f64) -> SavedEstimate {
         },
         process_means: Vec::new(),
         run_to_run: None,
-        run_low: mean - half,
-        run_high: mean + half,
     }
 }
 
@@ -39,11 +37,17 @@ fn the_machines_run_to_run_variation_is_a_component_of_each_side() {
         verdict(est(100.0, 1.0), est(104.0, 1.0)),
         Verdict::Regressed
     );
-    // With the machine's sd of 2% over 10 runs on each side, the variances are 1, 1,
-    // 2² and 2.08², the degrees of freedom 99, 99, 9, 9; scipy:
-    // 2 · t.sf(4 / √10.3264, 27.499228249188544) = 0.22372432453315155.
+    // The base's run-to-run sd: the speed probe's 2% with its own 1% standard error added,
+    // √(2² + 1²)% over 9 degrees of freedom (as an older document's probe part reads). What
+    // it adds beyond its own variance is the machine's 2% alone, given to the new side too
+    // (the same machine): the variances are 1, 1, 2² and 2.08², the degrees of freedom 99,
+    // 99, 9, 9; scipy: 2 · t.sf(4 / √10.3264, 27.499228249188544) = 0.22372432453315155.
     let base = SavedEstimate {
-        run_to_run: Some((0.02, 10)),
+        run_to_run: Some(RunToRun {
+            sd: 0.02f64.hypot(0.01),
+            dof: 9.0,
+            runs: 10,
+        }),
         ..est(100.0, 1.0)
     };
     let found = compare_estimates(&base, &est(104.0, 1.0), &CompareOptions::default());
@@ -54,6 +58,36 @@ fn the_machines_run_to_run_variation_is_a_component_of_each_side() {
         "{}",
         found.method
     );
+    // A bench's own runs spread by 2%, its run's own 1% among it: the excess is
+    // 2² − 1² = 3 (relative, ×100²), and 3 · 1.04² on the new side; the variances 1, 1, 3,
+    // 3.2448 over 99, 99, 9, 9 dof. scipy: ν = 31.03874278844358,
+    // 2 · t.sf(4 / √8.2448, ν) = 0.1734992728351283.
+    let base = SavedEstimate {
+        run_to_run: Some(RunToRun {
+            sd: 0.02,
+            dof: 9.0,
+            runs: 10,
+        }),
+        ..est(100.0, 1.0)
+    };
+    let found = compare_estimates(&base, &est(104.0, 1.0), &CompareOptions::default());
+    assert!((found.p - 0.1734992728351283).abs() < 1e-9, "{}", found.p);
+    // A run noisier than its runs' spread: nothing beyond its own variance to add.
+    let quiet = SavedEstimate {
+        run_to_run: Some(RunToRun {
+            sd: 0.005,
+            dof: 9.0,
+            runs: 10,
+        }),
+        ..est(100.0, 1.0)
+    };
+    let alone = compare_estimates(
+        &est(100.0, 1.0),
+        &est(104.0, 1.0),
+        &CompareOptions::default(),
+    );
+    let found = compare_estimates(&quiet, &est(104.0, 1.0), &CompareOptions::default());
+    assert!((found.p - alone.p).abs() < 1e-12, "{} {}", found.p, alone.p);
 }
 
 #[test]
@@ -228,9 +262,7 @@ fn a_baseline_whose_processes_split_into_speeds_gives_no_verdict_while_the_inter
         dof: 7.0,
         process_means: vec![1.03, 1.04, 1.05, 0.7336, 1.04, 1.035, 1.045, 1.04],
         low: 0.7336 - 0.004,
-        run_low: 0.7336 - 0.004,
         high: 1.06,
-        run_high: 1.06,
         ..est(1.04, (1.06 - 0.7296) / 2.0 / z)
     };
     let mut new = est(0.72, 0.0018);

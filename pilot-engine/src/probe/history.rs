@@ -1,26 +1,27 @@
-//! The machine's run-to-run variation, learnt from the speed probe of every run on it
-//! (`target/pilot/machine.json`).
+//! The machine's run-to-run variation, learnt from the speed probe of every run on it and the
+//! benches' estimates in them (`target/pilot/machine.json`).
 //!
 //! Kalibera & Jones's levels of variation are readings within rounds, rounds within a process,
 //! processes within a run, and the machine's state from one run to the next: laptops change
 //! frequency with temperature and power, shared machines with their neighbours' load. A session
 //! sees the first levels; the last only shows across runs. Each bench run times the probe
-//! ([`super::speed`]) as it starts and records it; the spread of those times over the recent
-//! runs is the machine's run-to-run variation, which every interval of a later run includes
-//! ([`crate::probe::MachineVariation`]). Until [`RUNS_NEEDED`] runs are known it is unknown,
-//! and the output says so.
+//! ([`super::speed`]) as it starts and records it, with each bench's estimate; the spread of
+//! those over the recent runs is what a bench's reproducibility band is learnt from
+//! ([`super::reproducibility`]). Until enough runs are known it is unknown, and the output
+//! says so.
 //!
 //! A machine's state lasts minutes: runs seconds apart (a script that runs each bench in a
 //! process of its own, `--exact` after `--exact`) see one state, and their probes agree far
 //! better than runs an hour apart do. Counted as independent, such a burst once taught pilot
 //! ±0.3% on a VM whose speed moves by 10% between phases, and flushed the older, wider history
 //! out of the file. So a run counts towards the variation only when it started at least
-//! [`SPACING_S`] after the last run that counted, and when the file is full the runs dropped
-//! first are those that did not count.
+//! [`SPACING_S`] after the last run that counted, a bench's own earlier runs only when they
+//! are as far apart, and when the file is full the runs dropped first are those that did not
+//! count.
 
 use std::path::{Path, PathBuf};
 
-use crate::probe::MachineVariation;
+use crate::probe::{MachineVariation, Source};
 use crate::schema::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc};
 #[cfg(test)]
 use crate::stats::Summary;
@@ -128,18 +129,66 @@ impl History {
         }
     }
 
-    /// Bench `name`'s means in the recent earlier runs of the same build as the run recorded
-    /// last, oldest first.
-    pub(crate) fn bench_means(&self, name: &str) -> Vec<f64> {
+    /// Bench `name`'s estimates in the earlier runs of the same build as the run recorded
+    /// last, oldest first, spaced as the probe's runs are: walking back from the last run, an
+    /// earlier one is taken when it started at least [`SPACING_S`] before the run taken after
+    /// it. A burst of runs seconds apart saw one state of the machine: its newest run stands
+    /// for it. At most [`RUNS_USED`] runs with the last one.
+    pub(crate) fn bench_series(&self, name: &str) -> Vec<f64> {
         let Some((last, earlier)) = self.doc.runs.split_last() else {
             return Vec::new();
         };
-        let same: Vec<f64> = earlier
+        if last.build.is_empty() {
+            return Vec::new();
+        }
+        let mut after = start_of(last);
+        let mut series = Vec::new();
+        for r in earlier.iter().rev().filter(|r| r.build == last.build) {
+            if series.len() + 1 >= RUNS_USED {
+                break;
+            }
+            let Some(&mean) = r.benches.get(name) else {
+                continue;
+            };
+            let at = start_of(r);
+            if spaced(at, after) {
+                series.push(mean);
+                after = at.or(after);
+            }
+        }
+        series.reverse();
+        series
+    }
+
+    /// Each earlier run's shift shared by its benches, oldest first
+    /// ([`super::reproducibility::run_shifts`]): over the recent runs that count (the run
+    /// recorded last left out, its benches still to come), each bench's estimates in the runs
+    /// of one build are a cell. Time: O(runs · benches · log benches).
+    pub(crate) fn run_effects(&self) -> Vec<f64> {
+        let runs = &self.doc.runs;
+        let Some(earlier) = runs.len().checked_sub(1) else {
+            return Vec::new();
+        };
+        let counted = counted(runs);
+        let used: Vec<&ProbeRunDoc> = runs[..earlier]
             .iter()
-            .filter(|r| r.build == last.build && !r.build.is_empty())
-            .filter_map(|r| r.benches.get(name).copied())
+            .zip(&counted)
+            .filter(|(r, c)| **c && !r.build.is_empty())
+            .map(|(r, _)| r)
             .collect();
-        same[same.len().saturating_sub(RUNS_USED)..].to_vec()
+        let used = &used[used.len().saturating_sub(RUNS_USED)..];
+        let mut cells: std::collections::BTreeMap<(&str, &str), Vec<(usize, f64)>> =
+            Default::default();
+        for (i, r) in used.iter().enumerate() {
+            for (bench, mean) in &r.benches {
+                cells
+                    .entry((bench.as_str(), r.build.as_str()))
+                    .or_default()
+                    .push((i, mean.ln()));
+            }
+        }
+        let cells: Vec<Vec<(usize, f64)>> = cells.into_values().collect();
+        super::reproducibility::run_shifts(used.len(), &cells)
     }
 
     /// Replaces the probe of the run recorded last by the mean of its start and `end_ns`, once
@@ -183,17 +232,32 @@ fn counted(runs: &[ProbeRunDoc]) -> Vec<bool> {
     let mut last: Option<std::time::SystemTime> = None;
     runs.iter()
         .map(|r| {
-            let Ok(at) = humantime::parse_rfc3339(&r.at) else {
+            let Some(at) = start_of(r) else {
                 return true;
             };
-            let counts =
-                last.is_none_or(|l| at.duration_since(l).is_ok_and(|d| d.as_secs() >= SPACING_S));
+            let counts = spaced(last, Some(at));
             if counts {
                 last = Some(at);
             }
             counts
         })
         .collect()
+}
+
+/// When run `r` started; `None` when its time does not parse.
+fn start_of(r: &ProbeRunDoc) -> Option<std::time::SystemTime> {
+    humantime::parse_rfc3339(&r.at).ok()
+}
+
+/// Whether a run that started `at` started at least [`SPACING_S`] before the run that started
+/// `after`; yes when either time is unknown (as every run counted before the spacing).
+fn spaced(at: Option<std::time::SystemTime>, after: Option<std::time::SystemTime>) -> bool {
+    match (at, after) {
+        (Some(at), Some(after)) => after
+            .duration_since(at)
+            .is_ok_and(|d| d.as_secs() >= SPACING_S),
+        _ => true,
+    }
 }
 
 /// Whether every probe time is a positive finite number.
@@ -228,67 +292,13 @@ pub(crate) fn variation(probes: &[f64]) -> Option<MachineVariation> {
     Some(MachineVariation::robust(
         1.482_602_218_505_602 * median(&deviations),
         probes.len(),
-        false,
+        Source::Probe,
     ))
 }
 
-/// Earlier runs of a bench's build needed before its own run-to-run variation is stated.
+/// Spaced runs of a bench's build (this one included) needed before its own run-to-run
+/// variation is stated, and earlier runs with a shared shift before the benches' is.
 pub(crate) const BENCH_RUNS_NEEDED: usize = 3;
-
-/// The age, in runs, at which an earlier run of a bench weighs half as much as the last one in
-/// its run-to-run variation: the machine as it is now, not its worst hour.
-const HALF_LIFE_RUNS: f64 = 5.0;
-
-/// The run-to-run variation of one bench's estimates in earlier runs of its build (oldest
-/// first): the spread a fresh run's estimate has around the bench's level, which an interval
-/// that must hold on the next run needs.
-///
-/// With `yᵢ` the logarithms of the runs' estimates and weights `wᵢ = 2^(−ageᵢ/5)` (the last run
-/// 1, one 5 runs older ½): the weighted standard deviation `√(Σwᵢ(yᵢ − ȳ)² / (Σwᵢ − Σwᵢ²/Σwᵢ))`
-/// (unbiased for reliability weights), with `n_eff − 1` degrees of freedom (Kish's effective
-/// count `n_eff = (Σwᵢ)²/Σwᵢ²`; 3 runs give 2.0, 10 give 8.8, 30 give 13). Runs whose estimate
-/// lies more than 5 robust standard deviations from the others' median are left out while they
-/// are fewer than half of the runs (a noisy hour's, as [`crate::stats::independent_location`]
-/// leaves out a far-out process). `None` with fewer than [`BENCH_RUNS_NEEDED`] runs.
-///
-/// Each earlier run's estimate held its run's own noise besides the machine's drift, so this
-/// spread is the whole of a run's uncertainty, not a part to add to it: an interval takes the
-/// larger of it and the run's own ([`crate::session::Estimate::with_machine`]). Subtracting
-/// the runs' own noise to add it back would need a variance component from three to ten runs,
-/// and it came out 0 often enough to leave 7 of 20 intervals short of the next runs' median
-/// (the loaded phase of issue 27's bars). Why weighted: a history that includes a noisy hour
-/// should describe the machine as it is now; ten quiet runs later, a noisy run weighs an
-/// eighth of the last. Time: O(runs log runs).
-pub(crate) fn bench_variation(means: &[f64]) -> Option<MachineVariation> {
-    use crate::stats::robust::{PROCESS_FAR_SHARE, Sides, far_out};
-    if means.len() < BENCH_RUNS_NEEDED {
-        return None;
-    }
-    let logs: Vec<f64> = means.iter().map(|m| m.ln()).collect();
-    let kept = far_out(&logs, Sides::Both, 0.0).without(PROCESS_FAR_SHARE);
-    let n = means.len();
-    // (weight, log) of the runs kept; the last run has age 0.
-    let used: Vec<(f64, f64)> = logs
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| kept.contains(l))
-        .map(|(i, l)| (0.5f64.powf((n - 1 - i) as f64 / HALF_LIFE_RUNS), *l))
-        .collect();
-    let sw: f64 = used.iter().map(|(w, _)| w).sum();
-    let sw2: f64 = used.iter().map(|(w, _)| w * w).sum();
-    let mean = used.iter().map(|(w, l)| w * l).sum::<f64>() / sw;
-    let spread = used
-        .iter()
-        .map(|(w, l)| w * (l - mean).powi(2))
-        .sum::<f64>()
-        / (sw - sw2 / sw);
-    Some(MachineVariation {
-        sd: spread.sqrt(),
-        runs: used.len(),
-        own: true,
-        dof: (sw * sw / sw2 - 1.0).max(1.0),
-    })
-}
 
 #[cfg(test)]
 mod tests {
@@ -329,64 +339,100 @@ mod tests {
         assert!(Summary::of(&logs).unwrap().std_dev > 0.04);
     }
 
-    #[test]
-    fn a_benchs_variation_is_the_weighted_spread_of_its_runs() {
-        assert!(bench_variation(&[100.0, 101.0]).is_none());
-        // ln 100, ln 102, ln 98, ln 101 with weights 2^(-3/5), 2^(-2/5), 2^(-1/5), 1: the
-        // weighted variance with reliability weights, by hand (numpy.cov(y, aweights=w)).
-        let runs = [100.0, 102.0, 98.0, 101.0];
-        let w: Vec<f64> = (0..4).map(|i| 0.5f64.powf((3 - i) as f64 / 5.0)).collect();
-        let y: Vec<f64> = runs.iter().map(|m: &f64| m.ln()).collect();
-        let (sw, sw2) = (w.iter().sum::<f64>(), w.iter().map(|w| w * w).sum::<f64>());
-        let mean = w.iter().zip(&y).map(|(w, y)| w * y).sum::<f64>() / sw;
-        let var = w
-            .iter()
-            .zip(&y)
-            .map(|(w, y)| w * (y - mean).powi(2))
-            .sum::<f64>()
-            / (sw - sw2 / sw);
-        let v = bench_variation(&runs).unwrap();
-        assert!((v.sd - var.sqrt()).abs() < 1e-15, "{}", v.sd);
-        assert_eq!((v.runs, v.own), (4, true));
-        assert!((v.dof - (sw * sw / sw2 - 1.0)).abs() < 1e-12, "{}", v.dof);
-        // Equal weights would give the sample variance: the weights matter.
-        let s = Summary::of(&y).unwrap();
-        assert!((var - s.variance).abs() > 1e-7);
-        // One run of a noisy hour in six, 40% slower: left out.
-        let mut noisy = runs.to_vec();
-        noisy.extend([100.2, 140.0]);
-        let v = bench_variation(&noisy).unwrap();
-        assert_eq!(v.runs, 5);
-        assert!(v.sd < 0.02, "{}", v.sd);
-    }
-
-    #[test]
-    fn a_noisy_hour_fades_from_a_benchs_variation() {
-        // Four runs of a noisy hour (±10%), then quiet runs within ±0.3%: ten quiet runs
-        // later the noisy ones weigh an eighth of the last, and the variation is near the
-        // quiet runs' own.
-        let mut runs = vec![110.0, 90.0, 108.0, 93.0];
-        let early = bench_variation(&runs).unwrap().sd;
-        assert!(early > 0.05, "{early}");
-        for i in 0..15 {
-            runs.push(100.0 + 0.3 * ((i % 3) as f64 - 1.0));
-        }
-        let later = bench_variation(&runs).unwrap().sd;
-        assert!(later < early / 2.0, "{later} against {early}");
-    }
-
     /// A history with one run per `(seconds after 00:00:00, probe)`.
     fn history_of(dir: &Path, runs: &[(u64, f64)]) -> History {
         let (mut h, _) = History::load(history_path(dir), &machine("a"));
         for &(at, probe) in runs {
-            let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_790_000_000 + at);
-            h.record(
-                &humantime::format_rfc3339_seconds(at).to_string(),
-                probe,
-                "b",
-            );
+            h.record(&at_seconds(at), probe, "b");
         }
         h
+    }
+
+    /// The time `seconds` after a fixed start, as a run's start is written.
+    fn at_seconds(seconds: u64) -> String {
+        let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_790_000_000 + seconds);
+        humantime::format_rfc3339_seconds(at).to_string()
+    }
+
+    /// Adds runs of `build` at `(seconds, {bench: mean})` to `h`, each with a probe of 100.
+    fn add_runs(h: &mut History, build: &str, runs: &[(u64, &[(&str, f64)])]) {
+        for (at, benches) in runs {
+            h.record(&at_seconds(*at), 100.0, build);
+            for (name, mean) in *benches {
+                h.add_bench(name, *mean);
+            }
+        }
+    }
+
+    #[test]
+    fn a_benchs_own_runs_count_only_a_minute_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut h, _) = History::load(history_path(dir.path()), &machine("a"));
+        // Runs at 0 s, then a burst at 100, 101, 102 s, then 130 s and 200 s (this run).
+        // Walking back from 200 s: 130 s is 70 s before it (taken); 102, 101 and 100 s are
+        // within 60 s of 130 s (one state of the machine with it); 0 s is 130 s before it
+        // (taken). A run of another build, and one without the bench, are not in it.
+        add_runs(
+            &mut h,
+            "b1",
+            &[
+                (0, &[("sort", 1.0)]),
+                (100, &[("sort", 2.0)]),
+                (101, &[("sort", 3.0)]),
+                (102, &[("sort", 4.0)]),
+            ],
+        );
+        add_runs(&mut h, "b2", &[(110, &[("sort", 50.0)])]);
+        add_runs(
+            &mut h,
+            "b1",
+            &[(120, &[("hash", 7.0)]), (130, &[("sort", 5.0)]), (200, &[])],
+        );
+        assert_eq!(h.bench_series("sort"), vec![1.0, 5.0]);
+        // Ten seconds later, the newest run stands for the state it shares with 200 s: the
+        // same runs before it, 200 s not among them (it is this run's state).
+        h.add_bench("sort", 6.0);
+        add_runs(&mut h, "b1", &[(210, &[])]);
+        assert_eq!(h.bench_series("sort"), vec![1.0, 5.0]);
+        // A run whose time does not parse counts, as every run did before the spacing.
+        h.record("yesterday", 100.0, "b1");
+        assert_eq!(h.bench_series("sort"), vec![1.0, 5.0, 6.0]);
+    }
+
+    #[test]
+    fn a_runs_shift_is_its_benches_mean_deviation_from_their_levels() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut h, _) = History::load(history_path(dir.path()), &machine("a"));
+        // Three runs a minute apart of build b1, with two benches; then a run of build b2
+        // with one (a cell of one run: no level, no deviation); then this run.
+        add_runs(
+            &mut h,
+            "b1",
+            &[
+                (0, &[("sort", 100.0), ("hash", 10.0)]),
+                (60, &[("sort", 102.0), ("hash", 10.4)]),
+                (120, &[("sort", 98.0)]),
+            ],
+        );
+        add_runs(&mut h, "b2", &[(180, &[("sort", 50.0)]), (240, &[])]);
+        // By hand: sort's level is (ln 100 + ln 102 + ln 98) / 3, hash's (ln 10 + ln 10.4)
+        // / 2; the first run's shift is the mean of their two deviations, the second's
+        // likewise, the third's sort's alone. The run of b2 has no cell of two runs.
+        let sort = ([100.0f64, 102.0, 98.0].map(f64::ln).iter().sum::<f64>()) / 3.0;
+        let hash = (10f64.ln() + 10.4f64.ln()) / 2.0;
+        let expected = [
+            ((100f64.ln() - sort) + (10f64.ln() - hash)) / 2.0,
+            ((102f64.ln() - sort) + (10.4f64.ln() - hash)) / 2.0,
+            98f64.ln() - sort,
+        ];
+        let effects = h.run_effects();
+        assert_eq!(effects.len(), 3, "{effects:?}");
+        for (e, x) in effects.iter().zip(expected) {
+            assert!((e - x).abs() < 1e-15, "{effects:?} against {expected:?}");
+        }
+        // A burst run seconds after one that counted is not a run of its own.
+        add_runs(&mut h, "b1", &[(245, &[("sort", 200.0)]), (300, &[])]);
+        assert_eq!(h.run_effects().len(), 3);
     }
 
     #[test]
@@ -449,10 +495,10 @@ mod tests {
         assert_eq!(h.probes(), vec![105.0]);
         // A later run of the same build sees the bench's earlier means; another build does not.
         h.record("2026-01-01T00:01:00Z", 100.0, "b1");
-        assert_eq!(h.bench_means("sort"), vec![5.0]);
-        assert!(h.bench_means("hash").is_empty());
+        assert_eq!(h.bench_series("sort"), vec![5.0]);
+        assert!(h.bench_series("hash").is_empty());
         h.record("2026-01-01T00:02:00Z", 100.0, "b2");
-        assert!(h.bench_means("sort").is_empty());
+        assert!(h.bench_series("sort").is_empty());
         // Another CPU: a new history.
         let (h, w) = History::load(path.clone(), &machine("b"));
         assert!(h.probes().is_empty() && w.is_none());

@@ -1,16 +1,21 @@
 //! What pilot knows about the machine a result was measured on (a result's `machine`): enough
-//! to tell later whether two results are comparable; and the workloads that measure its
-//! speed ([`speed`], inside a run) and its variation as any program sees it ([`plain`], in the
-//! processes of `cargo pilot noise`).
+//! to tell later whether two results are comparable; the workloads that measure its speed
+//! ([`speed`], inside a run) and its variation as any program sees it ([`plain`], in the
+//! processes of `cargo pilot noise`); and what it learns of the machine over runs: the speed
+//! probe's history, and where the next run's estimate of a bench lands ([`reproducibility`]).
 
 use crate::schema::MachineDoc;
 
 pub(crate) mod history;
 pub mod plain;
+mod reproducibility;
 pub(crate) mod speed;
 mod variation;
 
-pub(crate) use variation::MachineVariation;
+pub use reproducibility::{
+    Band, Evidence, Reproducibility, RunEstimate, reproducibility, run_shifts, shared_variation,
+};
+pub use variation::{MachineVariation, Source};
 
 /// The machine record of a result: CPU, cores, memory, frequency governor, OS and kernel,
 /// the compiler, pilot's version, the git commit of the working directory and whether the tree

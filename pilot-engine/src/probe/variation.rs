@@ -1,22 +1,50 @@
-//! The machine's run-to-run variation: what the speed probe or a bench's own earlier runs say
-//! a run's estimate moves by, beyond what the run itself can see.
+//! The machine's run-to-run variation as one source learnt it: the speed probe, the benches of
+//! earlier runs together, or one bench's own earlier runs.
 
+use crate::stats::RunSpread;
 use crate::stats::summary::t_critical;
 
-/// The machine's run-to-run variation, learnt from the speed probe of earlier runs
-/// ([`crate::probe`]) or from the bench's own estimates in earlier runs of its build: a part of
-/// every interval of a run that is not cancelled by interleaving.
+/// Where a run-to-run variation was learnt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The bench's own estimates in spaced runs of its build: the whole spread of a run's
+    /// estimate, its own noise included.
+    Bench,
+    /// The shift every bench of a run shares, from the benches of earlier runs together: the
+    /// machine's part alone.
+    Benches,
+    /// The speed probe's times: the machine's part alone, as the probe's kernel feels it.
+    Probe,
+}
+
+impl Source {
+    /// How a result document names it: `bench`, `benches` or `probe`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Bench => "bench",
+            Source::Benches => "benches",
+            Source::Probe => "probe",
+        }
+    }
+
+    /// Whether its spread already holds each run's own noise (a bench's own runs), rather than
+    /// the machine's part alone (to which a run's own standard error adds).
+    pub fn holds_own_noise(self) -> bool {
+        self == Source::Bench
+    }
+}
+
+/// The machine's run-to-run variation, relative, as [`Source`] learnt it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MachineVariation {
-    /// Standard deviation from run to run, relative: of the probe's time (the machine's speed
-    /// alone, added to a run's own uncertainty), or of the bench's own estimates (which already
-    /// hold each run's own uncertainty, so the larger of the two is taken, not their sum).
+    /// Standard deviation from run to run, relative (of the logarithms): of the probe's time
+    /// or of the runs' shared shift (the machine's part alone), or of the bench's own
+    /// estimates (its whole spread).
     pub sd: f64,
     /// Runs it was learnt from.
     pub runs: usize,
-    /// Whether it was learnt from the bench's own estimates in earlier runs of the same build
-    /// (else from the speed probe).
-    pub own: bool,
+    /// Where it was learnt.
+    pub source: Source,
     /// Degrees of freedom of [`sd`](Self::sd).
     pub dof: f64,
 }
@@ -25,40 +53,28 @@ impl MachineVariation {
     /// A variation learnt as a robust scale (1.4826 MADs) over `runs` runs, which is as
     /// informative as a standard deviation from 37% as many runs (the MAD's asymptotic
     /// efficiency at normal data): `0.37 · (runs − 1)` degrees of freedom, at least 1.
-    pub(crate) fn robust(sd: f64, runs: usize, own: bool) -> Self {
+    pub(crate) fn robust(sd: f64, runs: usize, source: Source) -> Self {
         MachineVariation {
             sd,
             runs,
-            own,
+            source,
             dof: (0.37 * (runs.max(2) - 1) as f64).max(1.0),
         }
     }
 
-    /// Degrees of freedom of [`sd`](Self::sd).
-    pub(crate) fn dof(&self) -> f64 {
-        self.dof
+    /// The variation of a [`RunSpread`] over runs, with its degrees of freedom.
+    pub(crate) fn of_spread(s: &RunSpread, source: Source) -> Self {
+        MachineVariation {
+            sd: s.sd,
+            runs: s.count,
+            source,
+            dof: s.dof,
+        }
     }
 
-    /// What the run's own relative half-width must reach for the whole interval to meet
-    /// `target`: with a probe's variation (added in quadrature) `√(target² − m²)`, with the
-    /// bench's own (the larger taken) `target`, where `m` is this variation's part alone; and
-    /// at least `m / 2`, where more samples stop paying (the whole is then within 12% of the
-    /// machine's part). Time: O(1).
-    pub(crate) fn run_goal(&self, target: f64, confidence: f64) -> f64 {
-        let m = self.relative_half_width(confidence);
-        let goal = if m >= target {
-            0.0
-        } else if self.own {
-            target
-        } else {
-            (target * target - m * m).sqrt()
-        };
-        goal.max(m / 2.0)
-    }
-
-    /// Half-width of the machine's part alone at `confidence`, relative to the mean: Student's
-    /// t over the runs it was learnt from.
+    /// Half-width of this variation alone at `confidence`, relative to the mean: Student's t
+    /// over the runs it was learnt from.
     pub fn relative_half_width(&self, confidence: f64) -> f64 {
-        t_critical(confidence, self.dof()) * self.sd
+        t_critical(confidence, self.dof) * self.sd
     }
 }

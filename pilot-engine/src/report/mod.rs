@@ -19,6 +19,8 @@ pub use live::LiveProgress;
 pub use summary::{context_of, markers, summary};
 pub use table::{Row, TimePer, allocations_cell, render_table};
 
+use crate::schema::{BandDoc, ReproducibilityDoc};
+
 use table::render_markdown;
 
 /// The end-of-run table for result documents, as `cargo pilot bench` prints one table across
@@ -46,7 +48,7 @@ pub fn bencher_lines(documents: &[ResultDoc]) -> String {
         let Some((mean, low, high)) = d
             .pis
             .first()
-            .and_then(|pi| Some((pi.mean?, pi.ci.low?, pi.ci.high?)))
+            .and_then(|pi| Some((pi.mean?, pi.run_ci().low?, pi.run_ci().high?)))
         else {
             continue;
         };
@@ -79,7 +81,8 @@ pub fn weak_baseline(documents: &[ResultDoc], baseline: &str) -> Option<String> 
         .iter()
         .filter_map(|d| {
             let pi = d.pis.first()?;
-            let (mean, low, high) = (pi.mean?, pi.ci.low?, pi.ci.high?);
+            let ci = pi.run_ci();
+            let (mean, low, high) = (pi.mean?, ci.low?, ci.high?);
             let half = (high - low) / 2.0 / mean.abs();
             (half > WEAK_FACTOR * d.config.ci).then(|| (d.name.clone(), half, d.config.ci))
         })
@@ -169,10 +172,102 @@ pub fn count_cells(d: &ResultDoc) -> (String, String) {
     )
 }
 
+/// The band of result document `d` where the next run's estimate lands, when learnt.
+pub fn band_of(d: &ResultDoc) -> Option<&BandDoc> {
+    match d.pis.first()?.reproducibility.as_ref()? {
+        ReproducibilityDoc::Learnt(b) => Some(b),
+        ReproducibilityDoc::Learning(_) => None,
+    }
+}
+
+/// The run-to-run cell of result document `d`: its band's half-width, `±2.41%`; empty while
+/// it is not learnt (and for documents written before it was a figure of its own).
+pub fn run_to_run_cell(d: &ResultDoc) -> String {
+    band_of(d).map_or(String::new(), |b| format!("±{:.2}%", 100.0 * b.half_width))
+}
+
+/// Where the next run's estimate of result document `d` lands, as a sentence: `run to run:
+/// 83.32 µs to 87.42 µs (±2.41% around the level of 6 runs; sd 0.95% learnt from this
+/// bench's 6 runs)`, or `run to run: not learnt yet (needs 2 more runs, …)`; empty without
+/// a figure (documents written before it, results of another tool).
+pub fn reproducibility_sentence(d: &ResultDoc) -> String {
+    let Some(r) = d.pis.first().and_then(|pi| pi.reproducibility.as_ref()) else {
+        return String::new();
+    };
+    match r {
+        ReproducibilityDoc::Learnt(b) => {
+            let source = match b.learnt_from.as_str() {
+                "bench" => format!("this bench's {} runs", b.runs),
+                "benches" => format!("the shift of earlier runs' benches over {} runs", b.runs),
+                _ => format!("the speed probe's {} runs", b.runs),
+            };
+            format!(
+                "run to run: {} to {} (±{:.2}% around {}; sd {:.2}% of a run learnt from {source})",
+                format_ns(b.low),
+                format_ns(b.high),
+                100.0 * b.half_width,
+                format_ns(b.center),
+                100.0 * b.sd
+            )
+        }
+        ReproducibilityDoc::Learning(l) => format!(
+            "run to run: not learnt yet ({})",
+            needs_more_runs(l.runs_needed.saturating_sub(l.runs), l.spacing_s)
+        ),
+    }
+}
+
+/// A short note for the end of a run of `documents`: what their intervals are, and whether
+/// their benches learnt where the next run lands: `± is this run's interval; run to run: not
+/// learnt yet (needs 2 more runs, each at least 60 s after the last that counted)`, the fewest
+/// runs any bench still needs.
+pub fn reproducibility_note(documents: &[ResultDoc]) -> String {
+    let head = "± is this run's interval";
+    let (mut learnt, mut learning) = (0, 0);
+    let mut fewest: Option<(usize, u64)> = None;
+    for d in documents {
+        match d.pis.first().and_then(|pi| pi.reproducibility.as_ref()) {
+            Some(ReproducibilityDoc::Learnt(_)) => learnt += 1,
+            Some(ReproducibilityDoc::Learning(l)) => {
+                learning += 1;
+                let left = l.runs_needed.saturating_sub(l.runs);
+                if fewest.is_none_or(|(f, _)| left < f) {
+                    fewest = Some((left, l.spacing_s));
+                }
+            }
+            None => {}
+        }
+    }
+    match fewest {
+        None if learnt > 0 => format!("{head}, run to run where the next run's estimate lands"),
+        None => head.to_string(),
+        Some((left, spacing_s)) => {
+            let which = if learnt > 0 {
+                format!(" for {learning} of {} benches", learning + learnt)
+            } else {
+                String::new()
+            };
+            format!(
+                "{head}; run to run: not learnt yet{which} ({})",
+                needs_more_runs(left, spacing_s)
+            )
+        }
+    }
+}
+
+/// How many more runs a reproducibility band needs, and how far apart: `needs 2 more runs,
+/// each at least 60 s after the last that counted`.
+pub fn needs_more_runs(left: usize, spacing_s: u64) -> String {
+    format!(
+        "needs {left} more {}, each at least {spacing_s} s after the last that counted",
+        if left == 1 { "run" } else { "runs" }
+    )
+}
+
 /// A table row from a result document; `with_target` prefixes the bench target.
 pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
     let pi = d.pis.first();
-    let (time, throughput) = match pi.map(|pi| (pi.mean, pi.ci.low, pi.ci.high)) {
+    let (time, throughput) = match pi.map(|pi| (pi.mean, pi.run_ci().low, pi.run_ci().high)) {
         Some((Some(mean), Some(low), Some(high))) => {
             (format_estimate(mean, low, high), throughput_cell(d, mean))
         }
@@ -192,6 +287,7 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
             format!("{}/{}", d.target, d.name)
         },
         time,
+        run_to_run: run_to_run_cell(d),
         per: TimePer::of_form(&d.form),
         throughput,
         allocations: allocations_of_document(d),
@@ -221,6 +317,60 @@ mod tests {
                      "ci": {"low": low, "high": high, "confidence": 0.95}}],
         }))
         .unwrap()
+    }
+
+    /// `doc` with reproducibility `r` in its time PI.
+    fn with(mut d: ResultDoc, r: serde_json::Value) -> ResultDoc {
+        d.pis[0].reproducibility = Some(serde_json::from_value(r).unwrap());
+        d
+    }
+
+    #[test]
+    fn the_end_note_says_what_the_runs_benches_learnt() {
+        let learning = |runs: usize| {
+            serde_json::json!({"state": "learning", "runs": runs, "runs_needed": 3,
+                               "spacing_s": 60})
+        };
+        let learnt = serde_json::json!({"state": "learnt", "center": 100.0, "low": 97.6,
+            "high": 102.4, "half_width": 0.0241, "sd": 0.009, "dof": 4.0, "runs": 6,
+            "learnt_from": "bench"});
+        let plain = doc("a", 100.0, 99.0, 101.0);
+        assert_eq!(
+            reproducibility_note(std::slice::from_ref(&plain)),
+            "± is this run's interval"
+        );
+        let (one, two) = (
+            with(plain.clone(), learning(1)),
+            with(plain.clone(), learning(2)),
+        );
+        assert_eq!(
+            reproducibility_note(&[one.clone(), two.clone()]),
+            "± is this run's interval; run to run: not learnt yet (needs 1 more run, each at \
+             least 60 s after the last that counted)"
+        );
+        let done = with(plain.clone(), learnt);
+        assert_eq!(
+            reproducibility_note(&[one.clone(), done.clone(), done.clone()]),
+            "± is this run's interval; run to run: not learnt yet for 1 of 3 benches (needs 2 \
+             more runs, each at least 60 s after the last that counted)"
+        );
+        assert_eq!(
+            reproducibility_note(&[done.clone(), plain]),
+            "± is this run's interval, run to run where the next run's estimate lands"
+        );
+        // The cell and the sentence of a learnt band, and of one still learning.
+        assert_eq!(run_to_run_cell(&done), "±2.41%");
+        assert_eq!(run_to_run_cell(&one), "");
+        assert_eq!(
+            reproducibility_sentence(&done),
+            "run to run: 97.60 ns to 102.4 ns (±2.41% around 100.0 ns; sd 0.90% of a run \
+             learnt from this bench's 6 runs)"
+        );
+        assert_eq!(
+            reproducibility_sentence(&one),
+            "run to run: not learnt yet (needs 2 more runs, each at least 60 s after the last \
+             that counted)"
+        );
     }
 
     #[test]

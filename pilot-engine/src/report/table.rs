@@ -45,8 +45,10 @@ impl TimePer {
 pub struct Row {
     /// The bench's name, as the terminal shows it.
     pub name: String,
-    /// `12.35 µs ± 0.41%`.
+    /// `12.35 µs ± 0.41%`: this run's estimate and interval.
     pub time: String,
+    /// Where the next run's estimate lands, `±2.41%`; empty while it is not learnt.
+    pub run_to_run: String,
     /// What the time is per.
     pub per: TimePer,
     /// `1.234 GiB/s`, `12.00 Kelem/s`, `1.234 M MiB/s`, or empty.
@@ -87,6 +89,7 @@ pub struct Row {
 enum Column {
     Bench,
     Time,
+    RunToRun,
     Per,
     Throughput,
     Allocations,
@@ -109,6 +112,7 @@ impl Column {
         match self {
             Column::Bench => "bench",
             Column::Time => "time",
+            Column::RunToRun => "run to run",
             Column::Per => "per",
             Column::Throughput => "throughput",
             Column::Allocations => "allocations",
@@ -140,6 +144,7 @@ impl Column {
         match self {
             Column::Bench => r.name.clone(),
             Column::Time => r.time.clone(),
+            Column::RunToRun => r.run_to_run.clone(),
             Column::Per => r.per.word().to_string(),
             Column::Throughput => r.throughput.clone(),
             Column::Allocations => r.allocations.clone(),
@@ -159,14 +164,18 @@ impl Column {
     }
 }
 
-/// The columns shown for `rows`: a `per` column only when the rows mix iterations and units,
-/// throughput, allocations, instructions, estimated cycles and change only when a row has one; with `wide`, the counting columns too
+/// The columns shown for `rows`: `run to run` only when a row has learnt it, a `per` column only
+/// when the rows mix iterations and units, throughput, allocations, instructions, estimated
+/// cycles and change only when a row has one; with `wide`, the counting columns too
 /// (`samples` the estimate is from, `q` the subsession size, the `warm-up` class, `readings
 /// cut` as warm-up or cool-down, outliers, rounds, processes, wall time).
 fn columns_of(rows: &[Row], wide: bool) -> Vec<Column> {
     let mixed = TimePer::title(rows.iter().map(|r| r.per)).is_none();
     let any = |f: fn(&Row) -> &String| rows.iter().any(|r| !f(r).is_empty());
     let mut out = vec![Column::Bench, Column::Time];
+    if any(|r| &r.run_to_run) {
+        out.push(Column::RunToRun);
+    }
     if mixed {
         out.push(Column::Per);
     }
@@ -202,8 +211,9 @@ fn columns_of(rows: &[Row], wide: bool) -> Vec<Column> {
 }
 
 /// The header, the cells and the left-aligned columns of the table: one layout for the
-/// terminal and for Markdown. The header states the confidence level and what the times are
-/// per (a `per` column when the rows mix iterations and units).
+/// terminal and for Markdown. The header states the confidence level, that the interval is
+/// this run's, and what the times are per (a `per` column when the rows mix iterations and
+/// units).
 fn layout(
     rows: &[Row],
     confidence: f64,
@@ -215,10 +225,11 @@ fn layout(
         .iter()
         .map(|c| match c {
             Column::Time => format!(
-                "{} ({:.0}% CI)",
+                "{} ({:.0}% CI, this run)",
                 title.as_deref().unwrap_or("time"),
                 100.0 * confidence
             ),
+            Column::RunToRun => format!("run to run ({:.0}%)", 100.0 * confidence),
             c => c.title().to_string(),
         })
         .collect();
@@ -323,6 +334,7 @@ mod tests {
         Row {
             name: name.into(),
             time: time.into(),
+            run_to_run: String::new(),
             per: TimePer::Unit,
             throughput: String::new(),
             allocations: String::new(),
@@ -347,7 +359,7 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines.len(), 3, "{t}");
         assert!(
-            lines[0].starts_with("| bench | time per unit (95% CI) | throughput |"),
+            lines[0].starts_with("| bench | time per unit (95% CI, this run) | throughput |"),
             "{t}"
         );
         assert_eq!(lines[1].matches('|').count(), 13, "{t}");
@@ -372,7 +384,7 @@ mod tests {
         );
         let lines: Vec<&str> = t.lines().collect();
         assert!(
-            lines[0].starts_with("bench     time per unit (99% CI)"),
+            lines[0].starts_with("bench     time per unit (99% CI, this run)"),
             "{t}"
         );
         // Numbers are right-aligned: both time cells end in the same column.
@@ -395,13 +407,18 @@ mod tests {
         let words: Vec<&str> = header.split("  ").filter(|w| !w.is_empty()).collect();
         assert_eq!(
             words,
-            ["bench", " time per unit (95% CI)", "throughput", "status"],
+            [
+                "bench",
+                " time per unit (95% CI, this run)",
+                "throughput",
+                "status"
+            ],
             "{t}"
         );
         // Without throughput nor a baseline, neither column is shown.
         let t = render_table(std::slice::from_ref(&b), 0.95, false, Paint::plain());
         assert!(
-            t.starts_with("bench  time per unit (95% CI)  status\n"),
+            t.starts_with("bench  time per unit (95% CI, this run)  status\n"),
             "{t}"
         );
         // With a baseline, the change and its verdict, coloured by it.
@@ -413,6 +430,37 @@ mod tests {
             "{t:?}"
         );
         assert!(t.contains("\u{1b}[33mtime cap\u{1b}[0m"), "{t:?}");
+    }
+
+    #[test]
+    fn the_run_to_run_column_shows_once_a_row_has_learnt_it() {
+        let mut a = row("sort_10k", "84.90 µs ± 0.97%", "ok");
+        let b = row("a", "1.0 ns ± 1.00%", "ok");
+        let t = render_table(&[a.clone(), b.clone()], 0.95, false, Paint::plain());
+        assert!(!t.contains("run to run"), "{t}");
+        a.run_to_run = "±2.41%".into();
+        let t = render_table(&[a, b], 0.95, false, Paint::plain());
+        let lines: Vec<&str> = t.lines().collect();
+        let words: Vec<&str> = lines[0].split("  ").filter(|w| !w.is_empty()).collect();
+        assert_eq!(
+            words,
+            [
+                "bench",
+                " time per unit (95% CI, this run)",
+                "run to run (95%)",
+                "status"
+            ],
+            "{t}"
+        );
+        // Numbers right-aligned under their header, a row that has not learnt it blank.
+        assert!(
+            lines[1].contains("84.90 µs ± 0.97%            ±2.41%  ok"),
+            "{t}"
+        );
+        assert!(
+            lines[2].ends_with("1.0 ns ± 1.00%                    ok"),
+            "{t}"
+        );
     }
 
     #[test]
@@ -447,7 +495,10 @@ mod tests {
             ..row(name, "84.90 µs ± 0.97%", "ok")
         };
         let t = render_table(&[micro("a"), micro("b")], 0.95, true, Paint::plain());
-        assert!(t.starts_with("bench  time per iteration (95% CI)"), "{t}");
+        assert!(
+            t.starts_with("bench  time per iteration (95% CI, this run)"),
+            "{t}"
+        );
         assert!(!t.contains("per unit"), "{t}");
         let t = render_table(
             &[row("a", "1.0 ns ± 1.00%", "ok")],
@@ -455,7 +506,10 @@ mod tests {
             true,
             Paint::plain(),
         );
-        assert!(t.starts_with("bench  time per unit (95% CI)"), "{t}");
+        assert!(
+            t.starts_with("bench  time per unit (95% CI, this run)"),
+            "{t}"
+        );
         // A mix: each row says what its time is per, in a column of its own.
         let t = render_table(
             &[micro("a"), row("b", "1.0 ns ± 1.00%", "ok")],
@@ -465,7 +519,7 @@ mod tests {
         );
         let lines: Vec<&str> = t.lines().collect();
         assert!(lines[0].starts_with("bench"), "{t}");
-        assert!(lines[0].contains(" time (95% CI)  per  "), "{t}");
+        assert!(lines[0].contains(" time (95% CI, this run)  per  "), "{t}");
         assert!(lines[1].contains("± 0.97%  iteration"), "{t}");
         assert!(lines[2].contains("± 1.00%  unit"), "{t}");
         assert!(

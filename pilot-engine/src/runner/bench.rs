@@ -112,7 +112,7 @@ pub(super) struct Announce {
 }
 
 /// The run's header under `--verbose`: how many benches, the clock, the machine's variation.
-fn print_header(args: &Args, announce: &Announce, clock: ClockInfo, speed: &MachineSpeed) {
+fn print_header(announce: &Announce, clock: ClockInfo, speed: &MachineSpeed) {
     let count = match announce.count {
         Some((n, out)) => format!(
             "{} ({out} filtered out)",
@@ -123,7 +123,7 @@ fn print_header(args: &Args, announce: &Announce, clock: ClockInfo, speed: &Mach
     crate::outln!(
         "\nrunning {count}; {}\n{}",
         clock_line(clock),
-        speed.describe(args.confidence.unwrap_or(0.95))
+        speed.describe()
     );
     if let Some(cost) = crate::allocations::counting_cost() {
         crate::outln!(
@@ -224,7 +224,7 @@ impl<'a> Run<'a> {
         machine.speed = Some(speed.doc());
         let verbose = args.verbose;
         if verbose {
-            print_header(args, &announce, clock, &speed);
+            print_header(&announce, clock, &speed);
         }
         for w in speed_warnings {
             crate::outln!("warning: {}", crate::fmt::terminal(&w));
@@ -399,10 +399,9 @@ impl Run<'_> {
         }
     }
 
-    /// The session settings of bench `b`, the machine's run-to-run variation included.
+    /// The session settings of bench `b`.
     pub(super) fn config(&mut self, b: &Bench) -> SessionConfig {
-        let mut config = session_config(self.args, b.def);
-        config.machine = self.speed.variation_for(&b.name);
+        let config = session_config(self.args, b.def);
         self.confidence = config.confidence;
         config
     }
@@ -442,10 +441,13 @@ impl Run<'_> {
         let machine_change = self.speed.after_bench();
         if alone {
             session.blame_drift(machine_change);
-            if let Some(e) = &session.estimate {
-                self.speed.add_bench(&b.name, e.mean);
-            }
         }
+        // Where the next run lands is each bench's own, in a group or not: interleaving
+        // cancels the machine's drift between members of this run, not between runs.
+        let reproducibility = session
+            .estimate
+            .as_ref()
+            .and_then(|e| self.speed.reproducibility(&b.name, e));
         // A readings-only round is timed whole: two clock reads a round, not a unit.
         let readings_only = form(&b.def.body) == "readings-only";
         if let Some(c) = (!readings_only)
@@ -471,6 +473,7 @@ impl Run<'_> {
             iterations_per_unit: iters,
             clock: self.clock,
             machine: Some(&self.machine),
+            reproducibility: reproducibility.as_ref(),
             started,
             finished: now(),
         };
@@ -495,6 +498,7 @@ impl Run<'_> {
             &session,
         );
         (row.instructions, row.cycles) = crate::report::count_cells(&doc);
+        row.run_to_run = crate::report::run_to_run_cell(&doc);
         session.warnings = doc.warnings.clone();
         print_outcome(&row, &crate::report::markers(&doc), &session, self.style);
         self.contexts.insert(b.name.clone(), ctx);

@@ -97,6 +97,8 @@ fn end_of_run_table() {
         row("noisy", Unit, None, &session(3, 5_000.0, 4_000.0, &c)),
         row("panics", Unit, None, &failing(&c)),
     ];
+    let mut rows = rows;
+    rows[0].run_to_run = "±2.41%".into();
     insta::assert_snapshot!(render_table(&rows, c.confidence, true, Paint::plain()));
 }
 
@@ -118,6 +120,8 @@ fn bench_lines_and_compact_table_plain_and_coloured() {
         None,
         Some("panicked: index out of bounds\nat src/lib.rs:3"),
     ];
+    // The first bench has learnt where the next run lands; the second has not yet.
+    rows[0].run_to_run = "±2.41%".into();
     rows[0].change = "+12.3% regressed".into();
     rows[1].change = "-0.4% no change".into();
     rows[2].change = "failed".into();
@@ -281,6 +285,7 @@ fn saved(name: &str, session: &SessionResult, config: &SessionConfig) -> SavedRe
             timer: crate::record::Timer::Instant,
         },
         machine: None,
+        reproducibility: None,
         started: "2026-11-23T10:00:00Z".into(),
         finished: "2026-11-23T10:00:02Z".into(),
     };
@@ -373,11 +378,31 @@ fn comparison_with_instruction_counts() {
 
 #[test]
 fn a_result_document() {
-    let c = SessionConfig {
-        machine: Some(crate::probe::MachineVariation::robust(0.0125, 8, false)),
-        ..config()
-    };
+    let c = config();
     let session = session(15, 2_000.0, 40.0, &c);
+    // Where the next run lands, learnt from the speed probe's 8 runs (sd 1.25%) with this
+    // run's own standard error added: the bench has no earlier run of its build.
+    let e = session.estimate.as_ref().unwrap();
+    let se = e.ci.half_width() / crate::stats::summary::t_critical(0.95, e.dof) / e.mean;
+    let band = crate::probe::reproducibility(
+        crate::probe::RunEstimate {
+            mean: e.mean,
+            se,
+            dof: e.dof,
+        },
+        &crate::probe::Evidence {
+            earlier: &[],
+            benches: None,
+            probe: Some(crate::probe::MachineVariation {
+                sd: 0.0125,
+                runs: 8,
+                source: crate::probe::Source::Probe,
+                dof: 0.37 * 7.0,
+            }),
+            probe_runs: 8,
+        },
+        0.95,
+    );
     let record = result::BenchRecord {
         name: "parse/4096",
         target: "demo",
@@ -409,6 +434,7 @@ fn a_result_document() {
             }),
             ..MachineDoc::default()
         }),
+        reproducibility: Some(&band),
         started: "2026-11-23T10:00:00Z".into(),
         finished: "2026-11-23T10:00:02Z".into(),
     };
@@ -419,19 +445,22 @@ fn a_result_document() {
     }
     doc.rounds.truncate(3);
     insta::assert_json_snapshot!(doc);
-
-    // Its ±4.36% (the machine's 1.25% at t(0.37 · 7 dof) = 3.49) is more than 3× its ±1%
-    // target: saving it says so, with the command that measures it again. Against a ±2%
-    // target it is a sound baseline entry.
-    let w = crate::report::weak_baseline(&[doc.clone()], "main").unwrap();
+    // The run's interval is its own, within its ±1% target: a sound baseline entry, however
+    // far the machine moves between runs. The band is a figure of its own: the probe's 1.25%
+    // (this run's own 0.004% added) at t(0.975, 2.59 dof) = 3.4873, times √2 for a level of
+    // one run, ±6.16% (scipy).
+    assert_eq!(crate::report::weak_baseline(&[doc.clone()], "main"), None);
+    let b = crate::report::band_of(&doc).unwrap();
+    assert!(b.half_width > 0.05 && b.learnt_from == "probe", "{b:?}");
+    assert_eq!(crate::report::run_to_run_cell(&doc), "±6.16%");
+    // Far wider than its target, saving it says so, with the command that measures it again.
+    doc.config.ci = 0.00001;
+    let w = crate::report::weak_baseline(&[doc], "main").unwrap();
     assert!(w.contains("1 of 1 entries"), "{w}");
-    assert!(w.contains("parse/4096 ±4.4% for ±1.0%"), "{w}");
     assert!(
         w.contains("cargo bench -- --save-baseline main --exact parse/4096"),
         "{w}"
     );
-    doc.config.ci = 0.02;
-    assert_eq!(crate::report::weak_baseline(&[doc], "main"), None);
 }
 
 /// `cargo pilot bench`'s table, made from documents, shows a threaded bench's per-thread and
@@ -458,6 +487,7 @@ fn a_threaded_documents_row_shows_both_throughputs_in_its_unit() {
             timer: crate::record::Timer::Instant,
         },
         machine: None,
+        reproducibility: None,
         started: "2026-11-23T10:00:00Z".into(),
         finished: "2026-11-23T10:00:02Z".into(),
     });

@@ -1,13 +1,18 @@
 //! The machine's speed during a bench run: the speed probe timed as the run starts, after each
-//! bench and as it ends; the run recorded in the machine's history; the run-to-run variation
-//! learnt from that history, which every interval of the run then includes.
+//! bench and as it ends; the run and its benches' estimates recorded in the machine's history;
+//! and from that history, where the next run's estimate of each bench lands
+//! ([`crate::probe::reproducibility`]), a figure of its own beside the run's intervals.
 
 use std::path::Path;
 
-use crate::probe::MachineVariation;
 use crate::probe::history::{self, History, RUNS_NEEDED, SPACING_S};
 use crate::probe::speed::probe_ns;
+use crate::probe::{
+    Evidence, MachineVariation, Reproducibility, RunEstimate, reproducibility, shared_variation,
+};
 use crate::schema::{MachineDoc, SpeedDoc};
+use crate::session::Estimate;
+use crate::stats::summary::t_critical;
 
 /// Kernel runs of the probe as a run starts and ends (about 15 ms each).
 const RUN_PROBE: usize = 15;
@@ -18,9 +23,11 @@ const BENCH_PROBE: usize = 5;
 /// What a run knows of the machine's speed.
 pub struct MachineSpeed {
     history: History,
-    /// The machine's run-to-run variation, when enough runs are known.
+    /// The speed probe's run-to-run variation, when enough runs are known.
     pub variation: Option<MachineVariation>,
-    /// Runs known, this one included.
+    /// The shift the benches of earlier runs shared, when enough runs are known.
+    benches: Option<MachineVariation>,
+    /// Runs of the probe that count, this one included.
     runs: usize,
     start_ns: f64,
     last_ns: f64,
@@ -37,6 +44,7 @@ impl MachineSpeed {
         let probes = history.probes();
         let speed = MachineSpeed {
             variation: history::variation(&probes),
+            benches: shared_variation(&history.run_effects()),
             runs: probes.len(),
             history,
             start_ns,
@@ -45,60 +53,61 @@ impl MachineSpeed {
         (speed, warnings)
     }
 
-    /// One line for the run's header and its table: what the intervals include.
-    pub fn describe(&self, confidence: f64) -> String {
-        match self.variation {
+    /// One line for the run's header (`--verbose`): what the machine's history holds so far,
+    /// and what the run's figures are.
+    pub fn describe(&self) -> String {
+        let probe = match self.variation {
             Some(v) => format!(
-                "machine: run-to-run variation ±{:.2}% (sd {:.2}% over {} runs, speed probe); \
-                 every interval includes it, or a bench's own spread over earlier runs of this \
-                 build where that is wider; group rankings cancel it",
-                100.0 * v.relative_half_width(confidence),
+                "speed probe's run-to-run sd {:.2}% over {} runs",
                 100.0 * v.sd,
                 v.runs
             ),
             None => format!(
-                "machine: run-to-run variation not known yet ({} of the {RUNS_NEEDED} runs pilot \
-                 learns it from; a run counts when it starts at least {SPACING_S} s after the \
-                 last one that counted): intervals describe this run only; a later run may \
-                 differ by more",
+                "speed probe's run-to-run variation not learnt yet, {} of the {RUNS_NEEDED} runs \
+                 it needs",
                 self.runs
             ),
-        }
-    }
-
-    /// A short note for the end of a run: what its intervals include.
-    pub fn note(&self) -> String {
-        match self.variation {
-            Some(v) => format!(
-                "intervals include the machine's run-to-run variation (sd {:.2}% over {} runs)",
+        };
+        let benches = self.benches.map_or(String::new(), |v| {
+            format!(
+                ", earlier runs' benches shifted together by sd {:.2}% over {} runs",
                 100.0 * v.sd,
                 v.runs
-            ),
-            None => format!(
-                "intervals describe this run only: run-to-run variation is learnt over \
-                 {RUNS_NEEDED} runs at least {SPACING_S} s apart ({} so far)",
-                self.runs
-            ),
-        }
+            )
+        });
+        format!(
+            "machine: {probe}{benches} (a run counts when it starts at least {SPACING_S} s after \
+             the last one that counted); each interval is this run's alone, and `run to run` \
+             is where the next run's estimate lands"
+        )
     }
 
-    /// The run-to-run variation an interval of bench `name` includes: the wider (at 95%) of
-    /// the speed probe's and the bench's own drift over earlier runs of this build
-    /// ([`history::bench_variation`]), when there are enough of either. The bench's own
-    /// includes what the probe cannot see: how much this bench moves with the machine. The
-    /// probe's includes what a burst of the bench's runs cannot see: the machine's slower
-    /// phases, over minutes to hours (its runs count only a minute apart).
-    pub fn variation_for(&self, name: &str) -> Option<MachineVariation> {
-        let own = history::bench_variation(&self.history.bench_means(name));
-        match (own, self.variation) {
-            (Some(o), Some(p)) if p.relative_half_width(0.95) > o.relative_half_width(0.95) => {
-                Some(p)
-            }
-            (o, p) => o.or(p),
+    /// Where the next run's estimate of bench `name` lands, from this run's estimate `e` and
+    /// the machine's history; `e` is noted in the history for later runs. `None` for an
+    /// estimate that is not a positive time.
+    pub fn reproducibility(&mut self, name: &str, e: &Estimate) -> Option<Reproducibility> {
+        if !(e.mean.is_finite() && e.mean > 0.0) {
+            return None;
         }
+        self.history.add_bench(name, e.mean);
+        let dof = e.dof.max(1.0);
+        let run = RunEstimate {
+            mean: e.mean,
+            se: e.ci.half_width() / t_critical(e.ci.confidence, dof) / e.mean,
+            dof,
+        };
+        let earlier = self.history.bench_series(name);
+        let evidence = Evidence {
+            earlier: &earlier,
+            benches: self.benches,
+            probe: self.variation,
+            probe_runs: self.runs,
+        };
+        Some(reproducibility(run, &evidence, e.ci.confidence))
     }
 
-    /// Notes bench `name`'s estimate for later runs of this build.
+    /// Notes bench `name`'s estimate for later runs of this build, with no band asked for (a
+    /// program's shell start-up).
     pub fn add_bench(&mut self, name: &str, mean_ns: f64) {
         self.history.add_bench(name, mean_ns);
     }
@@ -147,4 +156,83 @@ fn build() -> String {
         exe.file_name().unwrap_or_default().to_string_lossy(),
         meta.len()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An estimate of `mean` ± 0.5% over 29 degrees of freedom.
+    fn estimate(mean: f64) -> Estimate {
+        Estimate {
+            estimator: crate::settings::Estimator::Mean,
+            plain: None,
+            trimmed: None,
+            mean,
+            ci: crate::stats::ConfidenceInterval {
+                low: 0.995 * mean,
+                high: 1.005 * mean,
+                confidence: 0.95,
+            },
+            n: 1000,
+            subsession_size: 1,
+            autocorrelation: 0.0,
+            required_n: None,
+            subsession_means: Vec::new(),
+            wps: None,
+            variance_inflation: 1.0,
+            between_rounds: false,
+            rounds: 10,
+            dof: 29.0,
+            round_excess: 1.0,
+            modes: 0,
+        }
+    }
+
+    #[test]
+    fn a_bench_learns_where_its_next_run_lands_from_runs_a_minute_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |s: u64| {
+            let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_790_000_000 + s);
+            humantime::format_rfc3339_seconds(t).to_string()
+        };
+        // One run of this build: it runs the bench at `mean`; what it learnt.
+        let run = |s: u64, mean: f64| {
+            let (mut speed, _) = MachineSpeed::start(dir.path(), &MachineDoc::default(), &at(s));
+            let r = speed.reproducibility("sort", &estimate(mean)).unwrap();
+            speed.finish();
+            r
+        };
+        assert_eq!(
+            run(0, 100.0),
+            Reproducibility::Learning {
+                runs: 1,
+                runs_needed: 3
+            }
+        );
+        // A burst seconds later is the same state of the machine: it stands for the run
+        // before it, and the bench still needs 2 more runs.
+        assert_eq!(
+            run(5, 101.0),
+            Reproducibility::Learning {
+                runs: 1,
+                runs_needed: 3
+            }
+        );
+        assert_eq!(
+            run(70, 102.0),
+            Reproducibility::Learning {
+                runs: 2,
+                runs_needed: 3
+            }
+        );
+        let r = run(140, 99.0);
+        let Reproducibility::Learnt(b) = r else {
+            panic!("{r:?}")
+        };
+        // The runs at 5, 70 and 140 s (the one at 0 s shared its state with 5 s).
+        assert_eq!((b.source, b.runs), (crate::probe::Source::Bench, 3));
+        let s = crate::stats::run_spread(&[101f64.ln(), 102f64.ln(), 99f64.ln()]).unwrap();
+        assert!((b.center - s.level.exp()).abs() < 1e-9, "{b:?}");
+    }
 }

@@ -33,7 +33,6 @@ fn estimate() -> Estimate {
         rounds: 12,
         dof: 9.0,
         round_excess: 1.0,
-        machine: None,
         modes: 0,
     }
 }
@@ -117,6 +116,7 @@ fn result_doc(status: Status) -> ResultDoc {
             timer: crate::record::Timer::Instant,
         },
         machine: Some(&MachineDoc::default()),
+        reproducibility: None,
         started: "2026-11-23T10:00:00Z".into(),
         finished: "2026-11-23T10:00:02Z".into(),
     })
@@ -352,4 +352,73 @@ fn validation_names_the_key_at_fault() {
         bad(&|d| d.pis.clear()),
         "`pis` is empty but `status` is `ok`"
     );
+    let learnt = |d: &mut ResultDoc, f: &dyn Fn(&mut BandDoc)| {
+        let mut b = band();
+        f(&mut b);
+        d.pis[0].reproducibility = Some(ReproducibilityDoc::Learnt(b));
+    };
+    assert_eq!(
+        bad(&|d| learnt(d, &|b| b.sd = f64::NAN)),
+        "`pis[0].reproducibility.sd` is NaN, expected a finite number of 0 or more"
+    );
+    assert_eq!(
+        bad(&|d| learnt(d, &|b| b.low = 101.0)),
+        "`pis[0].reproducibility` [101, 102] does not hold its center (100)"
+    );
+    assert!(
+        bad(&|d| learnt(d, &|b| b.learnt_from = "luck".into()))
+            .starts_with("`pis[0].reproducibility.learnt_from` is `luck`")
+    );
+    assert_eq!(
+        bad(&|d| {
+            d.pis[0].reproducibility = Some(ReproducibilityDoc::Learning(LearningDoc {
+                runs: 3,
+                runs_needed: 3,
+                spacing_s: 60,
+            }))
+        }),
+        "`pis[0].reproducibility.runs` is 3, but a band still learning needs more than that (3)"
+    );
+}
+
+/// A band around 100 ns, ±2%.
+fn band() -> BandDoc {
+    BandDoc {
+        center: 100.0,
+        low: 98.0,
+        high: 102.0,
+        half_width: 0.02,
+        sd: 0.008,
+        dof: 4.0,
+        runs: 5,
+        learnt_from: "bench".into(),
+    }
+}
+
+#[test]
+fn reproducibility_reads_back_in_either_state_and_by_name() {
+    let mut doc = result_doc(Status::Converged);
+    doc.pis[0].reproducibility = Some(ReproducibilityDoc::Learnt(band()));
+    assert_eq!(round_trip(&doc), doc);
+    doc.validate().unwrap();
+    let json = serde_json::to_value(&doc.pis[0]).unwrap();
+    assert_eq!(json["reproducibility"]["state"], "learnt");
+    assert_eq!(json["reproducibility"]["learnt_from"], "bench");
+    assert_eq!(json["reproducibility"]["half_width"], 0.02);
+    let learning = ReproducibilityDoc::Learning(LearningDoc {
+        runs: 1,
+        runs_needed: 3,
+        spacing_s: 60,
+    });
+    doc.pis[0].reproducibility = Some(learning);
+    assert_eq!(round_trip(&doc), doc);
+    doc.validate().unwrap();
+    assert_eq!(
+        serde_json::to_value(&doc.pis[0]).unwrap()["reproducibility"],
+        serde_json::json!({"state": "learning", "runs": 1, "runs_needed": 3, "spacing_s": 60})
+    );
+    // Written without it (a child process's document, an imported result): no key at all.
+    doc.pis[0].reproducibility = None;
+    let json = serde_json::to_value(&doc.pis[0]).unwrap();
+    assert!(json.get("reproducibility").is_none() && json.get("machine").is_none());
 }

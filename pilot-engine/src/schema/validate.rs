@@ -1,6 +1,8 @@
 //! The range checks of a result document, in one place: [`ResultDoc::validate`].
 
-use super::{PiDoc, RESULT_SCHEMA, ResultDoc, STATUSES, SubsessionDoc, WARM_UP_CLASSES};
+use super::{
+    PiDoc, RESULT_SCHEMA, ReproducibilityDoc, ResultDoc, STATUSES, SubsessionDoc, WARM_UP_CLASSES,
+};
 
 impl ResultDoc {
     /// Checks every key a reader relies on: the schema, a known status, a non-empty name, and
@@ -117,14 +119,63 @@ impl PiDoc {
             ));
         }
         match self.interval_from.as_deref() {
+            // `machine`: a document written before reproducibility was a figure of its own.
             None
-            | Some("readings" | "rounds" | "processes" | "modes" | "regression" | "machine") => {
+            | Some("readings" | "rounds" | "processes" | "modes" | "regression" | "machine") => {}
+            Some(other) => {
+                return Err(format!(
+                    "`pis[0].interval_from` is `{other}`, expected readings, rounds, processes, \
+                     modes, regression or machine"
+                ));
+            }
+        }
+        match &self.reproducibility {
+            Some(r) => r.validate(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl ReproducibilityDoc {
+    /// A band of positive, finite bounds around its centre, with a finite spread learnt from
+    /// a known source; or the runs a band still waits for.
+    fn validate(&self) -> Result<(), String> {
+        let key = "pis[0].reproducibility";
+        match self {
+            ReproducibilityDoc::Learnt(b) => {
+                for (name, x) in [
+                    ("center", b.center),
+                    ("low", b.low),
+                    ("high", b.high),
+                    ("half_width", b.half_width),
+                    ("sd", b.sd),
+                    ("dof", b.dof),
+                ] {
+                    if !x.is_finite() || x < 0.0 {
+                        return Err(format!(
+                            "`{key}.{name}` is {x}, expected a finite number of 0 or more"
+                        ));
+                    }
+                }
+                if !(b.low <= b.center && b.center <= b.high && b.low > 0.0) {
+                    return Err(format!(
+                        "`{key}` [{}, {}] does not hold its center ({})",
+                        b.low, b.high, b.center
+                    ));
+                }
+                if !["bench", "benches", "probe"].contains(&b.learnt_from.as_str()) {
+                    return Err(format!(
+                        "`{key}.learnt_from` is `{}`, expected bench, benches or probe",
+                        b.learnt_from
+                    ));
+                }
                 Ok(())
             }
-            Some(other) => Err(format!(
-                "`pis[0].interval_from` is `{other}`, expected readings, rounds, processes, \
-                 modes, regression or machine"
+            ReproducibilityDoc::Learning(l) if l.runs >= l.runs_needed => Err(format!(
+                "`{key}.runs` is {}, but a band still learning needs more than that ({})",
+                l.runs, l.runs_needed
             )),
+            ReproducibilityDoc::Learning(_) => Ok(()),
         }
     }
 }

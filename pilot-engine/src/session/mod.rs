@@ -23,12 +23,10 @@ mod warnings;
 
 use std::time::Duration;
 
-use crate::probe::MachineVariation;
 use crate::record::Clock;
 use crate::stats::ConfidenceInterval;
 use crate::stats::changepoint::ChangepointConfig;
 use crate::stats::regression::WpsFit;
-pub(crate) use reach::MachinePart;
 pub(crate) use stopping::Session;
 pub(crate) use warmup::WarmUpClass;
 pub use warnings::ZERO_READINGS;
@@ -106,10 +104,6 @@ pub struct SessionConfig {
     pub work_range: (u64, u64),
     /// Change-point detection settings for each round's unit readings.
     pub changepoints: ChangepointConfig,
-    /// The machine's run-to-run variation, added to every interval; `None` when unknown, or
-    /// when interleaving cancels it (group members) or another level adds it (a child
-    /// process of several).
-    pub machine: Option<MachineVariation>,
     /// Reads the process's memory just before and just after each round's call (for the leak
     /// check, which weighs what the calls kept); `None` reads nothing (tests with scripted
     /// workloads).
@@ -144,7 +138,6 @@ impl Default for SessionConfig {
             max_round: Duration::from_millis(250),
             work_range: (1, u64::MAX / 2),
             changepoints: ChangepointConfig::default(),
-            machine: None,
             memory: None,
             min_units: 0,
             max_units: None,
@@ -162,10 +155,9 @@ pub enum Status {
     /// The time cap came first while the interval was still converging; the interval reached
     /// is reported.
     TimeCap,
-    /// More time could not buy the target: at the variation seen (readings, rounds, or the
-    /// machine's run-to-run variation), the target needs far more time than the cap leaves, or
-    /// the machine's variation alone is wider than the target. The interval reached is
-    /// reported, and a warning names what stands in the way.
+    /// More time could not buy the target: at the variation seen (readings, rounds or
+    /// processes), the target needs far more time than the cap leaves. The interval reached
+    /// is reported, and a warning names what stands in the way.
     OutOfReach,
     /// A group member whose group stopped once its ranking was settled: the interval is the one
     /// reached by then, which may be wider than the target (only an explicit `ci` makes a group
@@ -249,8 +241,7 @@ pub struct RoundRecord {
 pub struct MeanPi {
     /// Mean time per unit, in nanoseconds.
     pub mean: f64,
-    /// Its interval (subsession analysis, between-round level, and the machine's level when
-    /// the headline has it).
+    /// Its interval (subsession analysis, between-round level).
     pub ci: ConfidenceInterval,
 }
 
@@ -298,8 +289,6 @@ pub struct Estimate {
     /// variation that decided it (subsession samples, rounds, processes) less one, or the
     /// fitted points less two.
     pub dof: f64,
-    /// The machine's run-to-run variation in the interval, when it was added.
-    pub machine: Option<MachinePart>,
     /// Processes far faster than the rest, on a machine not quiet throughout, that the
     /// interval spans because the run cannot tell whether their speed or the rest's is the
     /// code's ([`processes::split`]); 0 when none.
@@ -326,7 +315,6 @@ impl Estimate {
             rounds: fit.rounds_used,
             round_excess: 1.0,
             dof: (fit.fit.n.max(3) - 2) as f64,
-            machine: None,
             modes: 0,
             wps: Some(fit),
         }

@@ -432,7 +432,6 @@ pub(crate) fn combine(done: &[ProcessEstimate], config: &SessionConfig) -> Estim
         // are many, and Student's t over them is about the normal quantile.
         dof: if between > within { dof } else { 1e6 },
         round_excess: (between / within).max(1.0),
-        machine: None,
         modes: split.spanned.len(),
     }
 }
@@ -468,7 +467,6 @@ pub(crate) fn alone(p: &ProcessEstimate, confidence: f64) -> Estimate {
         rounds: p.rounds,
         dof: 1e6,
         round_excess: 1.0,
-        machine: None,
         modes: 0,
     }
 }

@@ -279,7 +279,6 @@ impl<'a> Readings<'a> {
             wps: None,
             dof: loc.dof,
             round_excess: 1.0,
-            machine: None,
             modes: 0,
         };
         self.between_rounds(&mut e, &self.round_means);
@@ -314,7 +313,6 @@ impl<'a> Readings<'a> {
             subsession_means: s.means,
             wps: None,
             round_excess: 1.0,
-            machine: None,
             modes: 0,
         };
         self.between_rounds(&mut e, &self.round_plain_means);

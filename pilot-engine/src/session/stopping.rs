@@ -348,9 +348,6 @@ impl<'a> Session<'a> {
         } else {
             self.readings.unit_estimate()
         };
-        if let Some(v) = cfg.machine {
-            self.estimate = self.estimate.take().map(|e| e.with_machine(v));
-        }
         self.met_target = false;
         self.least_samples = false;
         self.out_of_reach = None;

@@ -17,8 +17,11 @@
 //! - comparison: Welch's unequal-variance t-test ([`welch_test`]) and Fieller's interval of a
 //!   ratio of means ([`fieller_interval`]).
 //! - sample sizes: [`required_for_half_width`], [`required_to_resolve`].
-//! - what a run-to-run variation allows: the band the next run lands in
-//!   ([`prediction_half_width`]) and the smallest change a comparison detects
+//! - where the next run lands: the recency-weighted level and spread of runs' values
+//!   ([`run_spread`]), the prediction interval of one more run ([`prediction_half_width`],
+//!   from a plain sample [`sample_prediction_half_width`]), and Welch–Satterthwaite's degrees
+//!   of freedom of a sum of variances ([`satterthwaite_dof`]).
+//! - what a run-to-run variation allows: the smallest change a comparison detects
 //!   ([`detectable_change`], between two runs [`detectable_between_runs`], over interleaved
 //!   pairs [`detectable_in_pairs`]).
 //! - [`zscore_outliers`] and [`mad_outliers`], and the slope of a series with its interval ([`trend`]).
@@ -60,7 +63,10 @@ pub use changepoint::{
 pub use clusters::cluster_mean_variance;
 pub use detectable::{detectable_between_runs, detectable_change, detectable_in_pairs};
 pub use outliers::{DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, mad_outliers, zscore_outliers};
-pub use prediction::prediction_half_width;
+pub use prediction::{
+    HALF_LIFE_RUNS, RunSpread, prediction_half_width, run_spread, sample_prediction_half_width,
+    satterthwaite_dof,
+};
 pub use ratio::fieller_interval;
 pub use regression::{LinearFit, SpeedInterval, WpsFit, ols, wps};
 pub use robust::{

@@ -64,9 +64,11 @@ pub struct SavedCount {
 pub struct SavedEstimate {
     /// Mean time per unit, in nanoseconds.
     pub mean: f64,
-    /// Lower bound of the confidence interval.
+    /// Lower bound of this run's confidence interval (in a document written before
+    /// reproducibility was a figure of its own, the run's interval before the machine's
+    /// variation widened it).
     pub low: f64,
-    /// Upper bound of the confidence interval.
+    /// Upper bound of this run's confidence interval.
     pub high: f64,
     /// Confidence level of the interval.
     pub confidence: f64,
@@ -81,14 +83,23 @@ pub struct SavedEstimate {
     pub samples: SampleMoments,
     /// Each process execution's estimate, when the bench ran in several (else empty).
     pub process_means: Vec<f64>,
-    /// The machine's run-to-run variation included in the interval, when it was: its relative
-    /// standard deviation and the runs it was learnt from. `low`/`high` then include it, and
-    /// `run_low`/`run_high` are the run's own interval.
-    pub run_to_run: Option<(f64, usize)>,
-    /// The run's own interval (equal to `low`/`high` without a machine part).
-    pub run_low: f64,
-    /// See `run_low`.
-    pub run_high: f64,
+    /// How one run's estimate moves from run to run on its machine, when that was learnt: a
+    /// comparison across runs adds it to this run's own variance (see
+    /// [`crate::compare::compare_estimates`]); one within a run leaves it out.
+    pub run_to_run: Option<RunToRun>,
+}
+
+/// How much one run's estimate of a bench moves from run to run on its machine, as its result
+/// learnt it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunToRun {
+    /// Standard deviation of one run's estimate from run to run, relative, the run's own
+    /// noise included.
+    pub sd: f64,
+    /// Degrees of freedom of [`sd`](Self::sd).
+    pub dof: f64,
+    /// Runs it was learnt from.
+    pub runs: usize,
 }
 
 /// A count per unit of a saved result (`allocations`, `allocated_bytes`), as a comparison
@@ -136,8 +147,6 @@ impl SavedPi {
                 },
                 process_means: Vec::new(),
                 run_to_run: None,
-                run_low: low,
-                run_high: high,
             },
         }
     }
@@ -168,7 +177,7 @@ impl SavedEstimate {
         } else {
             0.0
         };
-        let half = (self.run_high - self.run_low) / 2.0;
+        let half = (self.high - self.low) / 2.0;
         let from_interval = if self.dof >= 1.0 && half.is_finite() {
             (half / t_critical(self.confidence, self.dof)).powi(2)
         } else {
@@ -390,36 +399,23 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
                 .clone()
                 .unwrap_or_else(|| "readings".to_string()),
         };
+        let run_ci = pi.run_ci();
         let (low, high) = (
-            pi.ci.low.expect("validated"),
-            pi.ci.high.expect("validated"),
+            run_ci.low.expect("validated"),
+            run_ci.high.expect("validated"),
         );
-        let (run_low, run_high) = pi.machine.as_ref().map_or((low, high), |m| {
-            (m.run_ci.low.unwrap_or(low), m.run_ci.high.unwrap_or(high))
-        });
         let dof = match interval_from.as_str() {
             "processes" | "modes" => process_means.len() as f64 - 1.0,
             "rounds" => doc.stable_rounds() as f64 - 1.0,
             "regression" => count as f64 - 2.0,
             _ => count as f64 - 1.0,
         };
-        SavedEstimate {
-            mean: pi.mean.expect("validated"),
+        let mean = pi.mean.expect("validated");
+        let mut e = SavedEstimate {
+            mean,
             low,
             high,
-            run_low,
-            run_high,
-            // A group member's interval leaves the machine's variation out (interleaving
-            // cancels it within the group), but a comparison with another run does not: it
-            // takes the run's, from the machine record.
-            run_to_run: pi
-                .machine
-                .as_ref()
-                .map(|m| (m.run_to_run, m.runs))
-                .or_else(|| {
-                    let speed = doc.machine.as_ref()?.speed.as_ref()?;
-                    Some((speed.run_to_run?, speed.runs))
-                }),
+            run_to_run: None,
             confidence: pi.ci.confidence,
             interval_from,
             dof,
@@ -430,7 +426,11 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
                 variance_inflation: sub.variance_inflation,
             },
             process_means,
-        }
+        };
+        // This run's relative standard error, which a variation of the machine alone (the
+        // probe's, in older documents) adds to.
+        e.run_to_run = run_to_run(doc, pi, e.standard_error_squared().sqrt() / mean);
+        e
     });
     let counts = doc
         .pis
@@ -484,6 +484,43 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
             .clone()
             .unwrap_or_else(|| "instant".to_string()),
     })
+}
+
+/// How one run's estimate of `pi` (the `time` PI of `doc`) moves from run to run, where its
+/// document says: its reproducibility band's spread; in a document written before that was a
+/// figure of its own, the variation that widened its interval (a bench's own spread over
+/// earlier runs whole, the speed probe's with this run's relative standard error `se` added);
+/// in one without either (a group member's, then), the machine record's probe variation, `se`
+/// added. Older documents' degrees of freedom are their runs less one, as their comparisons
+/// took them.
+fn run_to_run(doc: &ResultDoc, pi: &crate::schema::PiDoc, se: f64) -> Option<RunToRun> {
+    use crate::schema::ReproducibilityDoc;
+    let with_run = |machine: f64| machine.hypot(se);
+    match (&pi.reproducibility, &pi.machine) {
+        (Some(ReproducibilityDoc::Learnt(b)), _) => Some(RunToRun {
+            sd: b.sd,
+            dof: b.dof,
+            runs: b.runs,
+        }),
+        (Some(ReproducibilityDoc::Learning(_)), _) => None,
+        (None, Some(m)) => Some(RunToRun {
+            sd: if m.learnt_from == "bench" {
+                m.run_to_run
+            } else {
+                with_run(m.run_to_run)
+            },
+            dof: (m.runs.max(2) - 1) as f64,
+            runs: m.runs,
+        }),
+        (None, None) => {
+            let speed = doc.machine.as_ref()?.speed.as_ref()?;
+            Some(RunToRun {
+                sd: with_run(speed.run_to_run?),
+                dof: (speed.runs.max(2) - 1) as f64,
+                runs: speed.runs,
+            })
+        }
+    }
 }
 
 /// The names of the saved baselines under `baselines_dir`, sorted.
@@ -557,6 +594,62 @@ mod tests {
         assert!(from_interval > 0.15);
         assert_eq!(t.standard_error_squared(), from_interval);
         assert_eq!(r.warnings, vec!["drift"]);
+    }
+
+    #[test]
+    fn an_older_documents_widened_interval_reads_as_the_runs_own_and_its_run_to_run() {
+        // Written before reproducibility was a figure of its own: `ci` widened by the speed
+        // probe's 2% over 8 runs, `machine.run_ci` the run's own 100 ± 1 over 39 dof.
+        let mut d = valid();
+        d["pis"][0]["ci"] = json!({"low": 90.0, "high": 110.0, "confidence": 0.95});
+        d["pis"][0]["interval_from"] = json!("machine");
+        d["pis"][0]["machine"] = json!({
+            "run_ci": {"low": 99.0, "high": 101.0, "confidence": 0.95},
+            "run_interval_from": "readings", "run_to_run": 0.02, "runs": 8,
+            "learnt_from": "probe"});
+        let t = read(&d).time.unwrap();
+        assert_eq!(
+            (t.low, t.high, t.interval_from.as_str()),
+            (99.0, 101.0, "readings")
+        );
+        assert_eq!(t.dof, 39.0);
+        // The probe's part is the machine alone: this run's own relative standard error
+        // (1 / t(0.975, 39) / 100, the interval's, larger than the samples') is added to it,
+        // with the runs less one as the degrees of freedom, as comparisons took them.
+        let se = 1.0 / t_critical(0.95, 39.0) / 100.0;
+        let r = t.run_to_run.unwrap();
+        assert!((r.sd - 0.02f64.hypot(se)).abs() < 1e-15, "{r:?}");
+        assert_eq!((r.dof, r.runs), (7.0, 8));
+        // A bench's own spread over earlier runs held their own noise: taken whole.
+        d["pis"][0]["machine"]["learnt_from"] = json!("bench");
+        let r = read(&d).time.unwrap().run_to_run.unwrap();
+        assert_eq!((r.sd, r.dof), (0.02, 7.0));
+        // No part at all (a group member's): the machine record's probe variation.
+        let mut d = valid();
+        d["machine"] = json!({"os": "linux", "arch": "x86_64", "pilot": "0.1.0",
+                              "speed": {"probe_ns": 1e6, "run_to_run": 0.01, "runs": 6}});
+        let r = read(&d).time.unwrap().run_to_run.unwrap();
+        assert!((r.sd - 0.01f64.hypot(se)).abs() < 1e-15, "{r:?}");
+        assert_eq!((r.dof, r.runs), (5.0, 6));
+    }
+
+    #[test]
+    fn a_documents_reproducibility_is_its_run_to_run() {
+        let mut d = valid();
+        d["pis"][0]["reproducibility"] = json!({"state": "learnt", "center": 100.5,
+            "low": 97.0, "high": 104.1, "half_width": 0.035, "sd": 0.012, "dof": 4.2,
+            "runs": 6, "learnt_from": "bench"});
+        // The machine record's probe variation is not taken: the band is the bench's own.
+        d["machine"] = json!({"os": "linux", "arch": "x86_64", "pilot": "0.1.0",
+                              "speed": {"probe_ns": 1e6, "run_to_run": 0.05, "runs": 6}});
+        let t = read(&d).time.unwrap();
+        assert_eq!((t.low, t.high), (99.0, 101.0));
+        let r = t.run_to_run.unwrap();
+        assert_eq!((r.sd, r.dof, r.runs), (0.012, 4.2, 6));
+        // Still learning: nothing to add to a comparison across runs yet.
+        d["pis"][0]["reproducibility"] =
+            json!({"state": "learning", "runs": 2, "runs_needed": 3, "spacing_s": 60});
+        assert_eq!(read(&d).time.unwrap().run_to_run, None);
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //! ```text
 //! {"schema": "pilot.result/1", "name", "target", "form", "status", "status_detail",
 //!  "pis": [{"name", "unit", "mean", "ci": {"low", "high", "confidence"}, "n",
-//!           "subsession_size", "autocorrelation", "required_n", "interval_from"}],
+//!           "subsession_size", "autocorrelation", "required_n", "interval_from",
+//!           "reproducibility"?: {"state": "learnt", "center", "low", "high", "half_width",
+//!           "sd", "dof", "runs", "learnt_from"} | {"state": "learning", "runs",
+//!           "runs_needed", "spacing_s"}, "estimator"}],
 //!  "subsession": {"count", "mean", "variance", "variance_inflation", "means"?},
 //!  "processes": {"count", "means"},
 //!  "config": {"ci", "confidence", "max_time", "min_time"},
@@ -16,6 +19,8 @@
 //! ```
 //!
 //! `pis[0]` is always the time per work unit in nanoseconds (per iteration in the micro form).
+//! Its `ci` is this run's interval alone; its `reproducibility` says where the next run's
+//! estimate lands on this machine, once earlier runs taught it ([`crate::probe::reproducibility`]).
 //! A throughput PI follows when the bench says what it counts, in that unit per second: `B/s`
 //! or `elem/s` for `throughput = bytes(…)` or `elements(…)` (the amount per work unit times
 //! work units per second), `<unit>/s` for `unit = "…"` (work units per second); its interval
@@ -39,11 +44,12 @@
 
 use crate::checks::figure;
 use crate::counts::CountEstimate;
+use crate::probe::Reproducibility;
 use crate::record::ClockInfo;
 use crate::schema::{
-    CYCLES_PI, CiDoc, ClockDoc, ConfigDoc, CountsDoc, INSTRUCTIONS_PI, MAX_READING_BINS,
-    MEAN_TIME_PI, MachineDoc, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc,
-    RESULT_SCHEMA, ResultDoc, RoundDoc, RoundMachineDoc, SubsessionDoc,
+    BandDoc, CYCLES_PI, CiDoc, ClockDoc, ConfigDoc, CountsDoc, INSTRUCTIONS_PI, LearningDoc,
+    MAX_READING_BINS, MEAN_TIME_PI, MachineDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc,
+    RESULT_SCHEMA, ReproducibilityDoc, ResultDoc, RoundDoc, RoundMachineDoc, SubsessionDoc,
 };
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, WarmUpWork};
 use crate::settings::Estimator;
@@ -77,6 +83,9 @@ pub struct BenchRecord<'a> {
     pub clock: ClockInfo,
     /// `None` in a child process's document.
     pub machine: Option<&'a MachineDoc>,
+    /// Where the next run's estimate lands on this machine; `None` where no run-to-run figure
+    /// applies (a child process's document).
+    pub reproducibility: Option<&'a Reproducibility>,
     /// When the session started (RFC 3339).
     pub started: String,
     /// When it finished (RFC 3339).
@@ -132,14 +141,6 @@ pub(crate) fn throughput(
 /// than their own intervals), `modes` (processes split into speeds the run cannot tell apart,
 /// and the interval spans them), or `regression` (readings-only WPS fit).
 fn interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
-    if e.machine.as_ref().is_some_and(|m| m.dominant) {
-        return "machine";
-    }
-    run_interval_from(e, s)
-}
-
-/// Which variation decided this run's own interval (see [`interval_from`]).
-fn run_interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
     if e.modes > 0 {
         return "modes";
     }
@@ -155,22 +156,16 @@ fn run_interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
     }
 }
 
-/// The `time` PI (`pis[0]`) of estimate `e`, whose interval came from `interval_from` (this
-/// run's own from `run_interval_from`, when the machine's variation is part of it).
-pub(crate) fn time_pi(e: &Estimate, interval_from: &str, run_interval_from: &str) -> PiDoc {
+/// The `time` PI (`pis[0]`) of estimate `e`, whose interval (this run's) came from
+/// `interval_from`, with where the next run lands when it is known.
+pub(crate) fn time_pi(
+    e: &Estimate,
+    interval_from: &str,
+    reproducibility: Option<&Reproducibility>,
+) -> PiDoc {
     PiDoc {
         interval_from: Some(interval_from.to_string()),
-        machine: e.machine.as_ref().map(|m| MachinePartDoc {
-            run_ci: CiDoc {
-                low: Some(m.run_ci.low),
-                high: Some(m.run_ci.high),
-                confidence: m.run_ci.confidence,
-            },
-            run_interval_from: run_interval_from.to_string(),
-            run_to_run: m.variation.sd,
-            runs: m.variation.runs,
-            learnt_from: if m.variation.own { "bench" } else { "probe" }.to_string(),
-        }),
+        reproducibility: reproducibility.map(reproducibility_doc),
         estimator: e.wps.is_none().then(|| e.estimator.as_str().to_string()),
         ..pi(
             e,
@@ -197,8 +192,32 @@ fn pi(e: &Estimate, name: &str, unit: String, (mean, low, high): Bounds) -> PiDo
         autocorrelation: e.autocorrelation,
         required_n: e.required_n,
         interval_from: None,
+        reproducibility: None,
         machine: None,
         estimator: None,
+    }
+}
+
+/// How a result document states where the next run's estimate lands (`pis[0].reproducibility`).
+pub fn reproducibility_doc(r: &Reproducibility) -> ReproducibilityDoc {
+    match r {
+        Reproducibility::Learnt(b) => ReproducibilityDoc::Learnt(BandDoc {
+            center: b.center,
+            low: b.low(),
+            high: b.high(),
+            half_width: b.half_width,
+            sd: b.sd,
+            dof: b.dof,
+            runs: b.runs,
+            learnt_from: b.source.as_str().to_string(),
+        }),
+        Reproducibility::Learning { runs, runs_needed } => {
+            ReproducibilityDoc::Learning(LearningDoc {
+                runs: *runs,
+                runs_needed: *runs_needed,
+                spacing_s: crate::probe::history::SPACING_S,
+            })
+        }
     }
 }
 
@@ -285,6 +304,7 @@ pub fn count_pi(name: &str, unit: &str, e: &CountEstimate, confidence: f64) -> P
         autocorrelation: 0.0,
         required_n: None,
         interval_from: Some(e.interval_from.to_string()),
+        reproducibility: None,
         machine: None,
         estimator: None,
     }
@@ -428,7 +448,7 @@ fn estimate_parts(r: &BenchRecord<'_>) -> (Vec<PiDoc>, Option<SubsessionDoc>, Op
     let Some(e) = &s.estimate else {
         return (Vec::new(), None, None);
     };
-    let mut pis = vec![time_pi(e, interval_from(e, s), run_interval_from(e, s))];
+    let mut pis = vec![time_pi(e, interval_from(e, s), r.reproducibility)];
     if let Some(rate) = r.throughput {
         let bounds = rate.bounds(e.mean, e.ci.low, e.ci.high);
         pis.push(pi(e, "throughput", rate.pi_unit(), bounds));
@@ -528,6 +548,7 @@ mod tests {
                 timer: crate::record::Timer::Instant,
             },
             machine: None,
+            reproducibility: None,
             started: "s".into(),
             finished: "f".into(),
         }

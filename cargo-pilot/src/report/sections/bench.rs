@@ -10,7 +10,8 @@ use crate::report::plot::{self, RoundView};
 /// One bench: its figures, its plot(s), its checks and warnings.
 pub fn bench(r: &ResultDoc, id: usize, names: &Names) -> Result<String, String> {
     let time = r.pis.first();
-    let mean = time.and_then(|t| Some((t.mean?, t.ci.low?, t.ci.high?)));
+    // This run's interval (an older document's `time` widened its `ci`).
+    let mean = time.and_then(|t| Some((t.mean?, t.run_ci().low?, t.run_ci().high?)));
     let per = if r.iterations_per_unit.is_some() {
         "time per iteration"
     } else {
@@ -70,14 +71,20 @@ fn bench_heading(
         ),
         _ => String::new(),
     };
+    // Where the next run lands, beside this run's interval.
+    let band = match pilot_engine::report::reproducibility_sentence(r) {
+        s if s.is_empty() => s,
+        s => format!(" · {}", escape(&s)),
+    };
     format!(
         "<article class=\"bench\" id=\"bench-{id}\"><h3>{}</h3>\n<p class=\"meta\"><b>{}</b> \
-         {} ({}% confidence){}{} · status <b>{}</b>{} · {} rounds · {} readings, {} removed as \
-         non-stable{}</p>\n<div class=\"row\">",
+         {} ({}% confidence, this run){}{}{} · status <b>{}</b>{} · {} rounds · {} readings, {} \
+         removed as non-stable{}</p>\n<div class=\"row\">",
         escape(full),
         escape(&estimate),
         per,
         time.map_or("-".into(), |t| format!("{:.0}", 100.0 * t.ci.confidence)),
+        band,
         with_interruptions,
         allocations,
         escape(&r.status),

@@ -43,7 +43,8 @@ pub fn find_sweeps(results: &[ResultDoc], grouped: &BTreeSet<&str>) -> Vec<Sweep
             continue;
         };
         let Some(t) = r.pis.first() else { continue };
-        let (Some(m), Some(lo), Some(hi)) = (t.mean, t.ci.low, t.ci.high) else {
+        let ci = t.run_ci();
+        let (Some(m), Some(lo), Some(hi)) = (t.mean, ci.low, ci.high) else {
             continue;
         };
         match sweeps

@@ -155,7 +155,7 @@ impl Run<'_> {
             crate::outln!(
                 "results: {}; {} (--verbose: every column and warning)",
                 crate::fmt::terminal_path(&results),
-                self.speed.note()
+                crate::report::reproducibility_note(&self.documents)
             );
         }
         explained.save();

@@ -24,8 +24,9 @@ const TIME_WIDTH: usize = 18;
 /// Columns of the throughput on a bench's line, when it has one (`1.234 GiB/s`).
 const THROUGHPUT_WIDTH: usize = 13;
 
-/// A bench's line: its name, estimate ± interval, throughput, allocations, instructions and
-/// estimated cycles when counted, status, and a marker per check
+/// A bench's line: its name, estimate ± this run's interval and where the next run lands (once
+/// learnt), throughput, allocations, instructions and estimated cycles when counted, status,
+/// and a marker per check
 /// that fired on it (`markers`, see [`crate::report::markers`]); a failed bench's line says
 /// why (`failure`).
 pub fn line(row: &Row, markers: &[&str], failure: Option<&str>, style: LineStyle) -> String {
@@ -39,6 +40,12 @@ pub fn line(row: &Row, markers: &[&str], failure: Option<&str>, style: LineStyle
     }
     let time_pad = TIME_WIDTH.saturating_sub(row.time.chars().count());
     out.push_str(&format!("  {}{}", " ".repeat(time_pad), row.time));
+    if row.time != "-" {
+        out.push_str(" this run");
+        if !row.run_to_run.is_empty() {
+            out.push_str(&format!(", {} run to run", row.run_to_run));
+        }
+    }
     if !row.throughput.is_empty() {
         let pad = THROUGHPUT_WIDTH.saturating_sub(row.throughput.chars().count());
         out.push_str(&format!("  {}{}", " ".repeat(pad), row.throughput));
@@ -173,6 +180,7 @@ pub fn row(name: &str, per: TimePer, rate: Option<&result::Rate>, s: &SessionRes
     Row {
         name: name.to_string(),
         time,
+        run_to_run: String::new(),
         per,
         throughput,
         allocations,

@@ -137,11 +137,7 @@ pub(in crate::runner) fn measure_in_processes(
              the bench varies from process to process; raise --max-time",
             config.max_time.as_secs_f64()
         ));
-        let e = alone(&only.estimate, config.confidence);
-        estimate = Some(match config.machine {
-            Some(v) => e.with_machine(v),
-            None => e,
-        });
+        estimate = Some(alone(&only.estimate, config.confidence));
     }
     processes_result(done, status, estimate, warnings, config, start.elapsed())
 }
@@ -168,18 +164,13 @@ fn judge_combined(
     wanted: &mut usize,
 ) -> (Estimate, Option<Status>) {
     let estimates: Vec<ProcessEstimate> = done.iter().map(|p| p.estimate.clone()).collect();
-    let mut e = combine(&estimates, config);
-    if let Some(v) = config.machine {
-        e = e.with_machine(v);
-    }
+    let e = combine(&estimates, config);
     progress.update(e.mean, e.relative_half_width(), config.target, None);
     let met = e.relative_half_width() <= config.target
         && (done.len() >= processes || done.len() >= least && settled(&estimates, config));
-    // The machine's variation alone as wide as the target (once the processes' own
-    // part is small against it), or more processes than the cap leaves time for:
-    // more processes cannot buy the target. Processes in modes with no majority are
-    // given up to twice the least count first: a few more can settle which mode is
-    // the typical one.
+    // More processes than the cap leaves time for: more processes cannot buy the target.
+    // Processes in modes with no majority are given up to twice the least count first: a few
+    // more can settle which mode is the typical one.
     let undecided = modes_undecided(&estimates, config) && done.len() < 2 * processes;
     if !met && done.len() >= processes && !undecided {
         let per_process = start.elapsed() / done.len() as u32;

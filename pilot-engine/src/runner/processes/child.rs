@@ -80,6 +80,7 @@ pub(in crate::runner) fn child_session(
         iterations_per_unit: iters,
         clock,
         machine: None,
+        reproducibility: None,
         started,
         finished: now(),
     };
@@ -93,7 +94,7 @@ pub(in crate::runner) fn child_session(
     if let Some(e) = &session.unresolved_fit {
         // For the parent only (a child's document is never stored): the non-positive slope,
         // which the combination over processes keeps.
-        doc.pis = vec![result::time_pi(e, "regression", "regression")];
+        doc.pis = vec![result::time_pi(e, "regression", None)];
     }
     let bytes = serde_json::to_vec(&doc).expect("documents serialise");
     // A scratch file in the parent's temporary folder, read once as this process ends: not

@@ -290,6 +290,7 @@ pub fn combine_children(
         iterations_per_unit: iters,
         clock: first.clock,
         machine,
+        reproducibility: None,
         started,
         finished,
     })

@@ -141,10 +141,7 @@ impl MemberProcesses {
             return ControlFlow::Continue(());
         }
         let per: Vec<ProcessEstimate> = self.done.iter().map(|p| p.estimate.clone()).collect();
-        let mut e = combine(&per, config);
-        if let Some(v) = config.machine {
-            e = e.with_machine(v);
-        }
+        let e = combine(&per, config);
         if e.relative_half_width() <= config.target && self.done.len() >= processes {
             self.status = Some(Status::Converged);
         }

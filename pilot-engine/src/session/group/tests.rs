@@ -311,7 +311,6 @@ fn estimate(mean: f64, half: f64, rounds: usize) -> Estimate {
         rounds,
         dof: 9.0,
         round_excess: 1.0,
-        machine: None,
         modes: 0,
     }
 }

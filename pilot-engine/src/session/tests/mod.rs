@@ -255,6 +255,7 @@ fn zero_duration_units_are_reported_not_hidden() {
         iterations_per_unit: None,
         clock,
         machine: None,
+        reproducibility: None,
         started: String::new(),
         finished: String::new(),
     });

@@ -40,6 +40,7 @@ pub(super) fn allocation_pis(a: &AllocationsEstimate) -> [PiDoc; 2] {
         autocorrelation: c.autocorrelation,
         required_n: None,
         interval_from: None,
+        reproducibility: None,
         machine: None,
         estimator: None,
     };
