@@ -39,10 +39,14 @@ for r in $(seq 1 "$total"); do
   # Runs start GAP seconds apart (a run counts towards the history only 60 s after the last).
   next=$((start + (r - 1) * gap))
   now=$(date +%s); [ "$now" -lt "$next" ] && sleep $((next - now))
+  t0=$(date +%s.%N)
   for b in "${benches[@]}"; do
     "$(bin_of "$b")" --bench --json "$tmp/$r-$b.json" >/dev/null 2>&1 || true
   done
-  echo "run $r of $total done at $(date +%T)"
+  t1=$(date +%s.%N)
+  wall=$(python3 -c "print(f'{$t1 - $t0:.1f}')")
+  echo "$wall" >>"$tmp/walls"
+  echo "run $r of $total done at $(date +%T): the four benches took $wall s"
 done
 noise after
 python3 - "$tmp" "$learn" "$check" "${benches[@]}" <<'PY'
@@ -76,6 +80,17 @@ for b in benches:
               f"[{rep['low']:.4g}, {rep['high']:.4g}] from {rep['learnt_from']} ({rep['runs']} runs); "
               f"next run {nxt[0]:.4g}: {'held' if ok else 'MISSED'}")
 print(f"band held the next run's estimate: {held} of {tried} bench-runs")
+walls = sorted(float(x) for x in open(f"{tmp}/walls"))
+print(f"the four benches' wall time per run, min / median / max: {walls[0]:.1f} / {st.median(walls):.1f} / {walls[-1]:.1f} s")
+hws = []
+for b in benches:
+    for r in range(1, learn + check + 2):
+        try:
+            pi = json.load(open(f"{tmp}/{r}-{b}.json"))["results"][0]["pis"][0]
+            hws.append((pi["ci"]["high"] - pi["ci"]["low"]) / 2 / pi["mean"])
+        except Exception:
+            pass
+print(f"this run's interval, median half-width over all bench-runs: ±{100*st.median(hws):.2f}% (max ±{100*max(hws):.2f}%)")
 if halves:
     print(f"median band half-width ±{100*st.median(halves):.2f}% (min ±{100*min(halves):.2f}%, max ±{100*max(halves):.2f}%)")
 plain = []

@@ -109,6 +109,7 @@ fn values() -> Vec<(String, String)> {
         ("{many_from}".into(), p.many_from_s.to_string()),
         ("{few}".into(), p.few.to_string()),
         ("{few_from}".into(), p.few_from_s.to_string()),
+        ("{least}".into(), p.least.to_string()),
     ]);
     out
 }
@@ -182,7 +183,7 @@ const RESTATED: &[(&str, &str)] = &[
     ),
     (
         "book/src/statistics.md",
-        "a bench whose time cap is at least {many_from} s runs in at least {many} fresh processes of the bench binary ({few} from {few_from} s;",
+        "a bench whose time cap is at least {many_from} s runs in {many} fresh processes of the bench binary ({few} from {few_from} s; Kalibera & Jones), or stops at {least} once their interval meets the target",
     ),
     (
         "book/src/statistics.md",
@@ -243,6 +244,10 @@ const RESTATED: &[(&str, &str)] = &[
     (
         "book/src/history.md",
         "the change must be larger than {noise%} (`--noise`)",
+    ),
+    (
+        "book/src/ci.md",
+        "`--against-time` (default {2×max_time} s: the time `--against` gives a bench, twice its {max_time} s cap)",
     ),
 ];
 

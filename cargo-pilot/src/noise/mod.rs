@@ -165,4 +165,22 @@ mod tests {
         let (n, _) = plan(Duration::from_secs(100));
         assert_eq!(n, 33);
     }
+
+    #[test]
+    fn against_time_is_twice_a_benchs_default_cap() {
+        use clap::CommandFactory;
+        #[derive(clap::Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            noise: NoiseArgs,
+        }
+        let cmd = Wrap::command();
+        let arg = cmd
+            .get_arguments()
+            .find(|a| a.get_id() == "against_time")
+            .expect("--against-time");
+        let default: f64 = arg.get_default_values()[0].to_str().unwrap().parse().unwrap();
+        let cap: f64 = pilot_settings::default_of("max_time").parse().unwrap();
+        assert_eq!(default, 2.0 * cap);
+    }
 }
