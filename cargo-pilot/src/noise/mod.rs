@@ -179,7 +179,11 @@ mod tests {
             .get_arguments()
             .find(|a| a.get_id() == "against_time")
             .expect("--against-time");
-        let default: f64 = arg.get_default_values()[0].to_str().unwrap().parse().unwrap();
+        let default: f64 = arg.get_default_values()[0]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
         let cap: f64 = pilot_settings::default_of("max_time").parse().unwrap();
         assert_eq!(default, 2.0 * cap);
     }
