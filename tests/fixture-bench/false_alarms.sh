@@ -3,7 +3,7 @@
 # the fixture bench `spin` whose cost is set by PILOT_FIXTURE_COST. Not run by CI: it takes
 # about ten minutes and wants a machine doing nothing else.
 #
-#   [SCENARIOS="aa ab10"] [LOADED=1] bash tests/fixture-bench/false_alarms.sh [PAIRS] [FLAGS...]
+#   [SCENARIOS="aa ab10"] [LOADED=1] [LEARN=N [GAP=S]] bash tests/fixture-bench/false_alarms.sh [PAIRS] [FLAGS...]
 #
 # For each scenario, PAIRS (default 20) pairs of fresh runs: the first run of a pair is saved as
 # a baseline, the second (with the scenario's cost) is compared with it, exactly as
@@ -71,6 +71,17 @@ busy=""
 if [ "${LOADED:-0}" = 1 ]; then
   sh -c 'while :; do :; done' & busy=$!
   trap 'kill "$busy" 2>/dev/null; rm -rf "$out" "${trap_files[@]}"' EXIT
+fi
+# LEARN=N: start from an empty machine history and run the bench N times, GAP (default 65) s
+# apart, before the pairs, so that its run-to-run band is learnt as it is for a developer who
+# has run it before (otherwise every pair compares within-run intervals only).
+if [ "${LEARN:-0}" -gt 0 ]; then
+  rm -f "$CARGO_TARGET_DIR/pilot/machine.json"
+  for i in $(seq 1 "$LEARN"); do
+    start=$(date +%s)
+    PILOT_FIXTURE_COST=1.0 "$bin" --bench spin --exact "$@" >/dev/null 2>&1 || true
+    [ "$i" -lt "$LEARN" ] && sleep $(( ${GAP:-65} - ($(date +%s) - start) ))
+  done
 fi
 for s in ${SCENARIOS:-aa ab10 ab3}; do
   case $s in
