@@ -496,7 +496,11 @@ fn cache_sim_without_instructions_is_a_usage_error() {
 #[test]
 fn a_closed_standard_output_ends_cargo_pilot_bench_quietly() {
     use std::io::BufRead;
+    // Its results go to a target directory of its own: the team's story runs beside it and
+    // reads the latest results of the same benches.
+    let own = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-bench-closed-stdout");
     let mut child = command(&["bench", "--max-time", "2", "--processes", "1"], "1")
+        .env("CARGO_TARGET_DIR", &own)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
