@@ -1,4 +1,4 @@
-"""Reference values for pilot's reproducibility band (pilot-engine/src/probe/reproducibility
+"""Reference values for pilot's reproducibility band (crates/pilot-engine/src/probe/reproducibility
 and stats/prediction.rs), computed independently with numpy and scipy, and the Monte Carlo
 coverage its tests assert, for the sources compared there.
 

@@ -29,7 +29,7 @@
 # For each crate: the published package is fetched from static.crates.io into
 # target/criterion-bars/src/, then copied twice: NAME-criterion as published, NAME-pilot with the
 # criterion dev-dependency's `version` replaced by `package = "pilot-criterion"` and a path to
-# this repository's pilot/pilot-criterion (its features kept): the one line a user changes.
+# this repository's crates/pilot-criterion (its features kept): the one line a user changes.
 # Both copies get an empty [workspace] table so that neither joins pilot's workspace; nothing
 # else is touched. Both are built with `cargo bench --no-run`, their `--list` ids compared, then
 # each bench id runs once under each tool, alternating which goes first: criterion with the
@@ -84,7 +84,7 @@ for name in "${crates[@]}"; do
   fetch "$name" "$ver"
   for kind in criterion pilot; do
     dir=$out/$name-$kind
-    python3 "$here/criterion_bars.py" prepare "$out/src/$name-$ver" "$dir" "$kind" "$root/pilot/pilot-criterion"
+    python3 "$here/criterion_bars.py" prepare "$out/src/$name-$ver" "$dir" "$kind" "$root/crates/pilot-criterion"
     echo "building $name $ver ($kind): cargo bench --no-run"
     if ! (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo bench --no-run --message-format=json \
           ${features[$name]:+--features "${features[$name]}"} \

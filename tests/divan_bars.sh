@@ -20,7 +20,7 @@
 #
 # For each source: NAME-divan as published (divan pinned to =0.1.21) and NAME-pilot with the
 # divan dependency replaced by `package = "pilot-divan"` and a path to this repository's
-# pilot/pilot-divan: the one line a user changes. Both get an empty [workspace] table; nothing
+# crates/pilot-divan: the one line a user changes. Both get an empty [workspace] table; nothing
 # else is touched. Both are built with `cargo bench --no-run`; the ids are compared (divan's
 # `--list --format terse` under NEXTEST=1; pilot-divan's under PILOT_LIST_NAMES=1, pilot's
 # names, whose `::t=N` thread-count suffixes are divan's `t=N` rows, folded into their id for
@@ -77,7 +77,7 @@ for name in "${sources[@]}"; do
   fetch "$name" "${version[$name]}"
   for kind in divan pilot control; do
     dir=$out/$name-$kind
-    python3 "$here/divan_bars.py" prepare "$out/src/$name" "$dir" "$kind" "$root/pilot/pilot-divan"
+    python3 "$here/divan_bars.py" prepare "$out/src/$name" "$dir" "$kind" "$root/crates/pilot-divan"
     echo "building $name (${version[$name]}, $kind): cargo bench --no-run"
     if ! (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo bench --no-run --message-format=json \
           >"$dir.build.json" 2>"$dir.build.log"); then

@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 // The helpers the end-to-end tests of cargo-pilot share.
-#[path = "../../cargo-pilot/tests/common/mod.rs"]
+#[path = "../../crates/cargo-pilot/tests/common/mod.rs"]
 mod common;
 
 fn demo(args: &[&str], target_dir: &PathBuf) -> Output {

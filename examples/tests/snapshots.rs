@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 // The helpers the end-to-end tests of cargo-pilot share.
-#[path = "../../cargo-pilot/tests/common/mod.rs"]
+#[path = "../../crates/cargo-pilot/tests/common/mod.rs"]
 mod common;
 
 const DEMO: &str = env!("CARGO_BIN_EXE_demo_benches");

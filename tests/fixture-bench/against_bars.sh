@@ -26,8 +26,8 @@ rm -rf "$work" && mkdir -p "$repo/benches" "$out"
 cp "$root/target/release/cargo-pilot" "$cp_bin"
 cp "$here/Cargo.toml" "$here/Cargo.lock" "$repo/"
 cp "$here"/benches/*.rs "$repo/benches/"
-# pilot and pilot-criterion (../../pilot/pilot-criterion) both live under ../../pilot.
-sed -i "s#path = \"../../pilot#path = \"$root/pilot#" "$repo/Cargo.toml"
+# pilot and pilot-criterion (../../crates/pilot-criterion) both live under ../../crates.
+sed -i "s#path = \"../../crates#path = \"$root/crates#" "$repo/Cargo.toml"
 printf 'target\n' >"$repo/.gitignore"
 cd "$repo"
 git init -q && git add -A && git -c user.name=bars -c user.email=bars@example.com commit -qm base

@@ -31,7 +31,7 @@ cp_bin=$work/cargo-pilot
 cp "$root/target/release/cargo-pilot" "$cp_bin"
 cp "$here/Cargo.toml" "$here/Cargo.lock" "$repo/"
 cp "$here"/benches/*.rs "$repo/benches/"
-sed -i "s#path = \"../../pilot#path = \"$root/pilot#" "$repo/Cargo.toml"
+sed -i "s#path = \"../../crates#path = \"$root/crates#" "$repo/Cargo.toml"
 printf 'target\n' >"$repo/.gitignore"
 cd "$repo"
 git init -q && git add -A && git -c user.name=bars -c user.email=bars@example.com commit -qm base

@@ -47,7 +47,7 @@ make_repo() {
   rm -rf "$repo" && mkdir -p "$repo/benches"
   cp "$root/tests/fixture-bench/Cargo.toml" "$root/tests/fixture-bench/Cargo.lock" "$repo/"
   cp "$root"/tests/fixture-bench/benches/*.rs "$repo/benches/"
-  sed -i "s#path = \"../../pilot#path = \"$root/pilot#" "$repo/Cargo.toml"
+  sed -i "s#path = \"../../crates#path = \"$root/crates#" "$repo/Cargo.toml"
   printf 'target\n' >"$repo/.gitignore"
   local src=$repo/benches/cost.rs
   cd "$repo" && git init -q --initial-branch=main

@@ -5,7 +5,7 @@
 //! An import is a path `crate::<module>…` in a `use` item, a type or an expression of a
 //! non-test item of a file under the crate's `src/` (doc comments, `#[cfg(test)]` items and
 //! `tests` folders are not code the crate ships). The module is the path's first part under
-//! `src/`: `pilot/src/session/readings.rs` belongs to `session`. A name the crate root
+//! `src/`: `crates/pilot/src/session/readings.rs` belongs to `session`. A name the crate root
 //! re-exports (`crate::Bencher`, from `pub use record::Bencher`) counts as an import of the
 //! module it comes from.
 //!
@@ -403,14 +403,14 @@ fn crates_depend_as_the_page_says() {
     let head = &page[..page.find("\n## ").unwrap_or(page.len())];
     let table = crate_table(head);
     let dirs = [
-        ("pilot-settings", "pilot-settings"),
-        ("pilot-engine", "pilot-engine"),
-        ("pilot-macros", "pilot-macros"),
-        ("pilot", "pilot"),
-        ("pilot-criterion", "pilot/pilot-criterion"),
-        ("pilot-divan-macros", "pilot/pilot-divan-macros"),
-        ("pilot-divan", "pilot/pilot-divan"),
-        ("cargo-pilot", "cargo-pilot"),
+        ("pilot-settings", "crates/pilot-settings"),
+        ("pilot-engine", "crates/pilot-engine"),
+        ("pilot-macros", "crates/pilot-macros"),
+        ("pilot", "crates/pilot"),
+        ("pilot-criterion", "crates/pilot-criterion"),
+        ("pilot-divan-macros", "crates/pilot-divan-macros"),
+        ("pilot-divan", "crates/pilot-divan"),
+        ("cargo-pilot", "crates/cargo-pilot"),
     ];
     let own: BTreeSet<String> = dirs.iter().map(|(n, _)| n.to_string()).collect();
     assert_eq!(

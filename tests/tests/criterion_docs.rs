@@ -1,5 +1,5 @@
 //! pilot-criterion's meaning table (what criterion's settings and flags mean under pilot) is in
-//! two places users read: the crate's docs (`pilot/pilot-criterion/src/lib.rs`) and pilot's
+//! two places users read: the crate's docs (`crates/pilot-criterion/src/lib.rs`) and pilot's
 //! book (`book/src/coming-from-criterion.md`, "What criterion's settings mean under pilot").
 //! This test keeps them the same table.
 
@@ -37,7 +37,7 @@ fn read(relative: &str) -> String {
 #[test]
 fn the_book_and_the_crate_docs_have_one_meaning_table() {
     let crate_docs = table_after(
-        &read("pilot/pilot-criterion/src/lib.rs"),
+        &read("crates/pilot-criterion/src/lib.rs"),
         "# What criterion's settings mean here",
         "//! ",
     );
@@ -53,6 +53,6 @@ fn the_book_and_the_crate_docs_have_one_meaning_table() {
     assert_eq!(
         book, crate_docs,
         "book/src/coming-from-criterion.md's meaning table differs from \
-         pilot/pilot-criterion/src/lib.rs's: change both"
+         crates/pilot-criterion/src/lib.rs's: change both"
     );
 }

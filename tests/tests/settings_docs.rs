@@ -158,7 +158,7 @@ const RESTATED: &[(&str, &str)] = &[
         "| `max_time = {max_time}`, `min_time = {min_time}` | time cap and least time",
     ),
     (
-        "pilot-macros/src/lib.rs",
+        "crates/pilot-macros/src/lib.rs",
         "`0 < x < 1` | `{ci}` | /// | `confidence = x` | confidence level, `0 < x < 1` | `{confidence}` | /// | `max_time = s` | time cap in seconds, `s > 0` | `{max_time}` | /// | `min_time = s` | least session time in seconds, `0 <= s <= max_time` | `{min_time}` |",
     ),
     (

@@ -1,5 +1,5 @@
 //! Benches that the accuracy checks must catch (issue 13's bars, `checks_bars.sh`, and
-//! `cargo-pilot/tests/checks.rs`): one that keeps 64 KiB more memory every round, the same work without
+//! `crates/cargo-pilot/tests/checks.rs`): one that keeps 64 KiB more memory every round, the same work without
 //! the leak, one that gets slower over its session (20% by default), one whose setup leaves a buffer's first
 //! touch to the first unit of each round, and a full-form unit of about 50 ns
 //! whose recording overhead pilot measures, beside the same work timed as whole rounds with
@@ -72,7 +72,7 @@ fn slowdown(work: u64, rec: &mut Recorder) {
 }
 
 /// The same work as `no_leak`, saying when its session starts: its first call creates the file
-/// `PILOT_FIXTURE_STARTED` names, so that `cargo-pilot/tests/neighbour.rs` can start a
+/// `PILOT_FIXTURE_STARTED` names, so that `crates/cargo-pilot/tests/neighbour.rs` can start a
 /// neighbour after the speed probe and stop it before the bench ends.
 #[pilot::bench]
 fn neighbour(work: u64, rec: &mut Recorder) {

@@ -1,5 +1,5 @@
 //! Benches whose instruction counts are known by construction, for `--instructions`'s
-//! end-to-end tests (`cargo-pilot/tests/instructions.rs`): each unit or iteration executes a
+//! end-to-end tests (`crates/cargo-pilot/tests/instructions.rs`): each unit or iteration executes a
 //! block of `nop`s of a known length, written with the assembler's `.rept`, so that two benches
 //! differing only in the block's length differ by exactly that many instructions.
 

@@ -1,0 +1,196 @@
+//! End-to-end tests of `--instructions`: the real `cargo pilot` on the fixture workspace
+//! `tests/fixture-bench`, its benches counted under Valgrind's callgrind.
+//!
+//! The `counts` target's benches execute blocks of `nop`s of known lengths, so their counts
+//! are known by construction; `cost`'s `spin` is edited in a git repository to check that
+//! `--against` flags a change of 0.5% more instructions and not an unchanged tree.
+//!
+//! Without `valgrind` on the PATH the tests that count say they skipped, unless
+//! `PILOT_REQUIRE_VALGRIND=1` (as CI sets it, after installing Debian's `valgrind`): then they
+//! fail. The test of a missing Valgrind's error runs everywhere.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+mod common;
+use common::text;
+
+const EXE: &str = env!("CARGO_BIN_EXE_cargo-pilot");
+
+fn manifest() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench/Cargo.toml")
+}
+
+/// Its own target directory for results (`cargo_pilot.rs` starts from an empty one, and
+/// nextest may run both at once); the build is the shared one.
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-instructions")
+}
+
+/// `cargo pilot bench ARGS` on the fixture's `counts` target, short sessions.
+fn bench_counts(args: &[&str], json: &Path) -> Output {
+    let mut cmd = common::cargo_pilot(EXE);
+    cmd.args(["bench", "--manifest-path"])
+        .arg(manifest())
+        .args(["--features", "counts", "--bench", "counts"])
+        .args([
+            "--max-time",
+            "0.3",
+            "--processes",
+            "1",
+            "--instructions",
+            "--json",
+        ])
+        .arg(json)
+        .args(args)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
+        .env("CI", "1");
+    cmd.output().unwrap()
+}
+
+/// The `pi` PI of bench `name` in run document `run`: (mean, low, high).
+fn pi(run: &Value, name: &str, pi: &str) -> (f64, f64, f64) {
+    let doc = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == name)
+        .unwrap_or_else(|| panic!("no result of `{name}` in {run:#}"));
+    let p = doc["pis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == pi)
+        .unwrap_or_else(|| panic!("no `{pi}` PI of `{name}`: {doc:#}"));
+    let f = |v: &Value| v.as_f64().unwrap();
+    (f(&p["mean"]), f(&p["ci"]["low"]), f(&p["ci"]["high"]))
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_missing_valgrind_is_an_error_naming_its_package_before_anything_is_built() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-valgrind");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    for against in [false, true] {
+        let mut cmd = common::cargo_pilot(EXE);
+        cmd.args(["bench", "--instructions", "--manifest-path"])
+            .arg(manifest())
+            .env("CARGO_TARGET_DIR", &dir)
+            // An empty PATH: no valgrind (nor git); cargo is found through $CARGO.
+            .env("PATH", &dir)
+            .env("CARGO", &cargo);
+        if against {
+            cmd.args(["--against", "HEAD"]);
+        }
+        let o = cmd.output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("valgrind is not installed")
+                && err.contains("package `valgrind`")
+                && err.contains("apt-get install valgrind"),
+            "{}",
+            text(&o)
+        );
+        assert!(!dir.join("release").exists(), "something was built");
+    }
+}
+
+#[test]
+fn counts_known_by_construction_come_out_exact_and_are_compared_and_exported() {
+    if !common::valgrind_here() {
+        return;
+    }
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("instructions");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let first = tmp.join("first.json");
+    let o = bench_counts(&["--save-baseline", "counted"], &first);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    // The table has the column, and each bench's line its count.
+    assert!(out.contains("instructions"), "{out}");
+    assert!(out.contains("instr 1,000 ± 0.00%"), "{out}");
+    let run = read_json(&first);
+    // 1 000 nops a unit, the switches around it taken off: 1 000 (a call site may add an
+    // instruction or two around the unit's result).
+    let (unit, low, high) = pi(&run, "unit_1000", "instructions");
+    assert!((unit - 1000.0).abs() <= 2.0, "{unit}");
+    assert_eq!((low, high), (unit, unit), "a count of nops does not vary");
+    // Micro form: 300 and 100 nops an iteration, everything else alike: 200 apart exactly.
+    let micro = pi(&run, "iter_300", "instructions").0 - pi(&run, "iter_100", "instructions").0;
+    assert_eq!(micro, 200.0);
+    // Readings-only: 150 and 50 nops a work unit: 100 apart exactly.
+    let whole = pi(&run, "whole_150", "instructions").0 - pi(&run, "whole_50", "instructions").0;
+    assert_eq!(whole, 100.0);
+    // How they were counted: three processes, each with its count.
+    let doc = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "unit_1000")
+        .unwrap();
+    assert_eq!(doc["counts"]["process_means"].as_array().unwrap().len(), 3);
+    assert!(
+        doc["counts"]["tool"]
+            .as_str()
+            .unwrap()
+            .starts_with("callgrind (valgrind-")
+    );
+
+    // Against the baseline just saved: the same code, the same counts, no change.
+    let second = tmp.join("second.json");
+    let o = bench_counts(&["--baseline", "counted", "unit_1000", "iter_"], &second);
+    // Two 0.3 s runs in one process each: on a busy machine (this binary's other test counts
+    // under valgrind meanwhile) the time can move past its noise and exit 3; the instructions
+    // cannot, which the verdicts below check.
+    assert!(matches!(o.status.code(), Some(0 | 3)), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("instr verdict") && out.contains("1,000 → 1,000"),
+        "{out}"
+    );
+    let compared = read_json(&second)["comparison"]["benches"].clone();
+    for b in compared.as_array().unwrap() {
+        assert_eq!(b["instructions"]["verdict"], "no change", "{b:#}");
+        assert_eq!(b["instructions"]["change"], 0.0, "{b:#}");
+    }
+
+    // Exported as time is: a measure, a column, a row of its own.
+    let export = |format: &str| {
+        let o = common::cargo_pilot(EXE)
+            .args(["export", "--format", format, "counted", "--target-dir"])
+            .arg(target_dir())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let bmf: Value = serde_json::from_str(&export("bmf")).unwrap();
+    assert_eq!(bmf["counts/unit_1000"]["instructions"]["value"], unit);
+    let github: Value = serde_json::from_str(&export("github")).unwrap();
+    assert!(
+        github
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "counts/unit_1000 (instructions)"
+                && e["unit"] == "instructions/unit"
+                && e["value"] == unit),
+        "{github:#}"
+    );
+    let csv = export("csv");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("counts/unit_1000,instructions,instructions,")),
+        "{csv}"
+    );
+    let md = export("md");
+    assert!(md.contains("| instructions |"), "{md}");
+}
