@@ -22,10 +22,14 @@ pub(crate) enum Blocker {
 }
 
 /// Whether more processes can buy `target` for the estimate `e` over `done` processes, which
-/// took `per_process` each on average, with `remaining` of the cap left: the interval over
-/// processes narrows as `1/√P`, so it needs `done · ((h / target)² − 1)` more, where `h` is
-/// its relative half-width. Out of reach when those would take longer than the cap leaves.
-/// Time: O(1).
+/// took `per_process` each on average, with `remaining` of the cap left. The interval over
+/// processes is `t(ν)·se`, with `se` falling as `1/√P` and `ν` growing by one a process: from
+/// `se = h / t(ν)` now (`h` its relative half-width, `ν` its degrees of freedom), the fewest
+/// processes `P` with `t(ν + P − done)·se·√(done / P) ≤ target` are needed. Out of reach when
+/// those would take longer than the cap leaves. Judged from the least count on (four), when
+/// Student's t over three degrees of freedom is still wide: the projection follows the
+/// quantile down rather than taking the interval to narrow as `1/√P` alone, which asks for
+/// about twice the processes there. Time: O(log P).
 pub(crate) fn judge_processes(
     e: &Estimate,
     target: f64,
@@ -34,15 +38,40 @@ pub(crate) fn judge_processes(
     remaining: Duration,
 ) -> Option<OutOfReach> {
     let h = e.relative_half_width();
-    if h <= target {
+    if h <= target || done == 0 {
         return None;
     }
-    let more = done as f64 * ((h / target).powi(2) - 1.0);
-    let needed = per_process.as_secs_f64() * more;
+    let more = processes_to_target(h, e.dof, done, target, e.ci.confidence) - done;
+    let needed = per_process.as_secs_f64() * more as f64;
     (needed > remaining.as_secs_f64()).then(|| OutOfReach {
         blocker: Blocker::Processes,
         needed: Duration::from_secs_f64(needed),
     })
+}
+
+/// The fewest processes whose interval meets `target` (see [`judge_processes`]), from a
+/// relative half-width `h > target` over `done` processes with `dof` degrees of freedom at
+/// `confidence`. The `1/√P` count `done·(h/target)²` bounds it from above (the quantile only
+/// falls as `ν` grows), so a bisection below it finds it. Time: O(log P).
+fn processes_to_target(h: f64, dof: f64, done: usize, target: f64, confidence: f64) -> usize {
+    let dof = dof.max(1.0);
+    let se = h / crate::stats::summary::t_critical(confidence, dof);
+    let meets = |p: usize| {
+        let nu = dof + (p - done) as f64;
+        crate::stats::summary::t_critical(confidence, nu) * se * (done as f64 / p as f64).sqrt()
+            <= target
+    };
+    let mut high = ((done as f64) * (h / target).powi(2)).ceil().min(1e9) as usize;
+    high = high.max(done + 1);
+    if !meets(high) {
+        return high;
+    }
+    let mut low = done;
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if meets(mid) { high = mid } else { low = mid }
+    }
+    high
 }
 
 /// How much wider than the readings' own the rounds' interval must be before the rounds are
