@@ -26,14 +26,18 @@ pub(crate) enum Blocker {
 /// processes is `t(ν)·se`, with `se` falling as `1/√P` and `ν` growing by one a process: from
 /// `se = h / t(ν)` now (`h` its relative half-width, `ν` its degrees of freedom), the fewest
 /// processes `P` with `t(ν + P − done)·se·√(done / P) ≤ target` are needed. Out of reach when
-/// those would take longer than the cap leaves. Judged from the least count on (four), when
-/// Student's t over three degrees of freedom is still wide: the projection follows the
-/// quantile down rather than taking the interval to narrow as `1/√P` alone, which asks for
-/// about twice the processes there. Time: O(log P).
+/// those would take longer than the cap leaves.
+///
+/// Before the bench's `full` count of processes, the spread is judged on few degrees of
+/// freedom, and a sample standard deviation over four processes is often twice the true one:
+/// then the projection takes the spread at its 90% lower confidence bound
+/// (`s·√(ν / χ²(0.9, ν))`), so that a bench stops early only when even an optimistic reading of
+/// its spread puts the target beyond the cap. From its full count on, the spread seen decides.
+/// Time: O(log P).
 pub(crate) fn judge_processes(
     e: &Estimate,
     target: f64,
-    done: usize,
+    (done, full): (usize, bool),
     per_process: Duration,
     remaining: Duration,
 ) -> Option<OutOfReach> {
@@ -41,7 +45,14 @@ pub(crate) fn judge_processes(
     if h <= target || done == 0 {
         return None;
     }
-    let more = processes_to_target(h, e.dof, done, target, e.ci.confidence) - done;
+    let dof = e.dof.max(1.0);
+    let optimism = if full {
+        1.0
+    } else {
+        (dof / crate::stats::summary::chi_square_quantile(0.9, dof)).sqrt()
+    };
+    let se = optimism * h / crate::stats::summary::t_critical(e.ci.confidence, dof);
+    let more = processes_to_target(se, dof, done, target, e.ci.confidence) - done;
     let needed = per_process.as_secs_f64() * more as f64;
     (needed > remaining.as_secs_f64()).then(|| OutOfReach {
         blocker: Blocker::Processes,
@@ -50,18 +61,17 @@ pub(crate) fn judge_processes(
 }
 
 /// The fewest processes whose interval meets `target` (see [`judge_processes`]), from a
-/// relative half-width `h > target` over `done` processes with `dof` degrees of freedom at
-/// `confidence`. The `1/√P` count `done·(h/target)²` bounds it from above (the quantile only
-/// falls as `ν` grows), so a bisection below it finds it. Time: O(log P).
-fn processes_to_target(h: f64, dof: f64, done: usize, target: f64, confidence: f64) -> usize {
-    let dof = dof.max(1.0);
-    let se = h / crate::stats::summary::t_critical(confidence, dof);
-    let meets = |p: usize| {
-        let nu = dof + (p - done) as f64;
-        crate::stats::summary::t_critical(confidence, nu) * se * (done as f64 / p as f64).sqrt()
-            <= target
-    };
-    let mut high = ((done as f64) * (h / target).powi(2)).ceil().min(1e9) as usize;
+/// relative standard error `se` over `done` processes with `dof` degrees of freedom at
+/// `confidence`. The `1/√P` count at the normal quantile, `done·(z(ν)·se/target)²` with the
+/// current quantile, bounds it from above (the quantile only falls as `ν` grows), so a
+/// bisection below it finds it. Time: O(log P).
+fn processes_to_target(se: f64, dof: f64, done: usize, target: f64, confidence: f64) -> usize {
+    let t = |nu: f64| crate::stats::summary::t_critical(confidence, nu);
+    let meets =
+        |p: usize| t(dof + (p - done) as f64) * se * (done as f64 / p as f64).sqrt() <= target;
+    let mut high = ((done as f64) * (t(dof) * se / target).powi(2))
+        .ceil()
+        .min(1e9) as usize;
     high = high.max(done + 1);
     if !meets(high) {
         return high;

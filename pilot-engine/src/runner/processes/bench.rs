@@ -177,8 +177,14 @@ fn judge_combined(
     if !met && done.len() >= least && !undecided {
         let per_process = start.elapsed() / done.len() as u32;
         let remaining = config.max_time.saturating_sub(start.elapsed());
-        if let Some(found) = judge_processes(&e, config.target, done.len(), per_process, remaining)
-        {
+        let full = done.len() >= processes;
+        if let Some(found) = judge_processes(
+            &e,
+            config.target,
+            (done.len(), full),
+            per_process,
+            remaining,
+        ) {
             warnings.push(out_of_reach_warning(
                 &e,
                 &found,
