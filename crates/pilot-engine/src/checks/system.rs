@@ -13,7 +13,7 @@ pub(crate) struct Setup<'a> {
     pub debug_build: bool,
     /// Most threads one of the run's benches uses.
     pub threads: usize,
-    /// Cores the other processes kept busy while pilot looked ([`others_busy_cores`]); `None`
+    /// Cores the other processes kept busy while pilot looked ([`BusyLook`]); `None`
     /// when it cannot be read.
     pub others_busy: Option<f64>,
     /// Reads a small file (a seam for tests).
@@ -144,19 +144,71 @@ fn virtual_machine(machine: &MachineDoc) -> Option<CheckDoc> {
     ))
 }
 
-/// The cores other processes keep busy, from /proc/stat's counters read `wait` apart while this
-/// process sleeps: `(1 − idle share) · cores`. `None` where /proc/stat cannot be read.
-pub(crate) fn others_busy_cores(wait: std::time::Duration) -> Option<f64> {
-    let before = crate::probe::read("/proc/stat")?;
-    std::thread::sleep(wait);
-    let after = crate::probe::read("/proc/stat")?;
-    let (b, a) = (cpu_counters(&before)?, cpu_counters(&after)?);
+/// A look at how busy other processes keep the machine, begun: /proc/stat's counters and the
+/// CPU time this process (and the children it waited for) had used, at one moment. The run's
+/// own start-up (the machine's record, the speed probe) goes on while it looks; what it used is
+/// taken off, so the look costs no waiting of its own beyond what the start-up leaves.
+pub(crate) struct BusyLook {
+    stat: [u64; 8],
+    own: std::time::Duration,
+    at: std::time::Instant,
+}
+
+impl BusyLook {
+    /// Begins the look; `None` where /proc/stat cannot be read.
+    pub(crate) fn begin() -> Option<BusyLook> {
+        Some(BusyLook {
+            stat: cpu_counters(&crate::probe::read("/proc/stat")?)?,
+            own: own_cpu(),
+            at: std::time::Instant::now(),
+        })
+    }
+
+    /// Ends the look at least `least` after it began (sleeping the rest): the cores other
+    /// processes kept busy, `(1 − idle share) · cores` less this process's own use, at least 0.
+    pub(crate) fn end(self, least: std::time::Duration) -> Option<f64> {
+        if let Some(rest) = least.checked_sub(self.at.elapsed()) {
+            std::thread::sleep(rest);
+        }
+        let after = cpu_counters(&crate::probe::read("/proc/stat")?)?;
+        let own =
+            own_cpu().saturating_sub(self.own).as_secs_f64() / self.at.elapsed().as_secs_f64();
+        let cores = std::thread::available_parallelism().ok()?.get() as f64;
+        others_busy(self.stat, after, cores, own)
+    }
+}
+
+/// The cores other processes kept busy between /proc/stat's counters `before` and `after` on
+/// `cores` cores, while this process used `own` cores on average: `(1 − idle share) · cores −
+/// own`, at least 0 (idle and iowait are the cores nobody used). `None` when no time passed
+/// in the counters. Time: O(1).
+fn others_busy(before: [u64; 8], after: [u64; 8], cores: f64, own: f64) -> Option<f64> {
     let sum = |v: [u64; 8]| v.iter().sum::<u64>();
-    let total = sum(a).checked_sub(sum(b))? as f64;
-    // Idle and iowait are the cores nobody used.
-    let idle = (a[3] + a[4]).checked_sub(b[3] + b[4])? as f64;
-    let cores = std::thread::available_parallelism().ok()?.get() as f64;
-    (total > 0.0).then(|| cores * (1.0 - idle / total).max(0.0))
+    let total = sum(after).checked_sub(sum(before))? as f64;
+    let idle = (after[3] + after[4]).checked_sub(before[3] + before[4])? as f64;
+    (total > 0.0).then(|| (cores * (1.0 - idle / total) - own).max(0.0))
+}
+
+/// The CPU time this process and the children it waited for have used (user and system).
+#[cfg(unix)]
+fn own_cpu() -> std::time::Duration {
+    let used = |who| {
+        // SAFETY: getrusage writes one whole `rusage` into the zeroed value it is given.
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(who, &mut u) } != 0 {
+            return std::time::Duration::ZERO;
+        }
+        let t = |v: libc::timeval| {
+            std::time::Duration::new(v.tv_sec.max(0) as u64, (v.tv_usec.max(0) as u32) * 1000)
+        };
+        t(u.ru_utime) + t(u.ru_stime)
+    };
+    used(libc::RUSAGE_SELF) + used(libc::RUSAGE_CHILDREN)
+}
+
+#[cfg(not(unix))]
+fn own_cpu() -> std::time::Duration {
+    std::time::Duration::ZERO
 }
 
 /// The start-of-run checks as lines for the terminal (one `check: …` line each).
@@ -170,6 +222,21 @@ pub(crate) fn describe(checks: &[CheckDoc]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_others_busy_cores_leave_out_this_process_own_use() {
+        // /proc/stat's counters: user, nice, system, idle, iowait, irq, softirq, steal. Over
+        // the look: 120 ticks used (100 user, 20 system), 60 idle, 20 iowait, on 2 cores:
+        // 2 · (1 − 80/200) = 1.2 cores busy, of which this process used 0.5.
+        let before = [1000, 0, 500, 4000, 100, 0, 0, 0];
+        let after = [1100, 0, 520, 4060, 120, 0, 0, 0];
+        let got = others_busy(before, after, 2.0, 0.5).unwrap();
+        assert!((got - 0.7).abs() < 1e-12, "{got}");
+        // Its own use above what the counters saw (ticks are coarse): nobody else, not less.
+        assert_eq!(others_busy(before, after, 2.0, 1.5), Some(0.0));
+        // No tick passed: no reading.
+        assert_eq!(others_busy(before, before, 2.0, 0.0), None);
+    }
 
     fn files(list: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
         move |p| {

@@ -17,11 +17,28 @@ pub use reproducibility::{
 };
 pub use variation::{MachineVariation, Source};
 
+/// The commit and whether the tree is dirty, from `git status --porcelain=v2 --branch`'s output:
+/// its `# branch.oid` header (`(initial)` before the first commit: no commit, nothing to be
+/// dirty against) and any entry line after the headers.
+fn git_state(out: &str) -> (Option<String>, Option<bool>) {
+    let commit = out
+        .lines()
+        .find_map(|l| l.strip_prefix("# branch.oid "))
+        .map(str::trim)
+        .filter(|oid| !oid.is_empty() && *oid != "(initial)")
+        .map(str::to_string);
+    let dirty = commit.as_ref().map(|_| {
+        out.lines()
+            .any(|l| !l.starts_with('#') && !l.trim().is_empty())
+    });
+    (commit, dirty)
+}
+
 /// The machine record of a result: CPU, cores, memory, frequency governor, OS and kernel,
 /// the compiler, pilot's version, the git commit of the working directory and whether the tree
 /// was dirty, the load when the run started, and the hypervisor, container or CI service the
 /// run was seen in. Fields that cannot be read are `null`.
-/// Reads a few small files under /proc and /sys and runs `git` twice: call it once per run,
+/// Reads a few small files under /proc and /sys and runs `git` once: call it once per run,
 /// never on the timing path.
 pub fn machine() -> MachineDoc {
     let cpu = read("/proc/cpuinfo").and_then(|info| {
@@ -39,12 +56,16 @@ pub fn machine() -> MachineDoc {
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
-    let commit = git(&["rev-parse", "HEAD"]);
-    // Untracked files are left out: build outputs and notes would make every tree dirty.
-    let dirty = commit
-        .as_ref()
-        .and_then(|_| git(&["status", "--porcelain", "--untracked-files=no"]))
-        .map(|out| !out.is_empty());
+    // One call for both the commit and whether the tree is dirty: a bench binary run once per
+    // bench (as divan's and nextest's users run them) pays for it each time. Untracked files
+    // are left out: build outputs and notes would make every tree dirty.
+    let (commit, dirty) = git(&[
+        "status",
+        "--porcelain=v2",
+        "--branch",
+        "--untracked-files=no",
+    ])
+    .map_or((None, None), |out| git_state(&out));
     let rustc = env!("PILOT_RUSTC_VERSION");
     MachineDoc {
         cpu,
@@ -144,6 +165,22 @@ pub(crate) fn ci_service(has: &dyn Fn(&str) -> bool) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_commit_and_a_dirty_tree_come_from_one_git_status() {
+        let clean = "# branch.oid 0123abcd\n# branch.head main\n";
+        assert_eq!(git_state(clean), (Some("0123abcd".into()), Some(false)));
+        let dirty = "# branch.oid 0123abcd\n# branch.head main\n\
+                     1 .M N... 100644 100644 100644 aa bb src/lib.rs\n";
+        assert_eq!(git_state(dirty), (Some("0123abcd".into()), Some(true)));
+        // Before the first commit: nothing to name, nothing to be dirty against.
+        let initial =
+            "# branch.oid (initial)\n# branch.head main\n1 A. N... 0 100644 100644 0 aa x\n";
+        assert_eq!(git_state(initial), (None, None));
+        // A detached head still has its commit.
+        let detached = "# branch.oid 0123abcd\n# branch.head (detached)\n";
+        assert_eq!(git_state(detached), (Some("0123abcd".into()), Some(false)));
+    }
 
     #[test]
     fn proc_files_are_parsed() {

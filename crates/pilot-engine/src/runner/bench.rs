@@ -152,11 +152,15 @@ pub(crate) fn clock_line(clock: ClockInfo) -> String {
 
 /// The checks of the run's set-up (the build, the machine as it starts), with the advice that
 /// fits a run of benches on up to `announce.threads` threads.
-fn start_checks(machine: &MachineDoc, announce: &Announce) -> Vec<CheckDoc> {
+fn start_checks(
+    machine: &MachineDoc,
+    announce: &Announce,
+    look: Option<crate::checks::system::BusyLook>,
+) -> Vec<CheckDoc> {
     let setup = crate::checks::system::Setup {
         debug_build: announce.debug_build,
         threads: announce.threads,
-        others_busy: crate::checks::system::others_busy_cores(Duration::from_millis(50)),
+        others_busy: look.and_then(|l| l.end(Duration::from_millis(50))),
         read: &crate::probe::read,
     };
     let mut checks = crate::checks::system::start_checks(machine, &setup);
@@ -219,6 +223,9 @@ impl<'a> Run<'a> {
         // What counting an allocation costs is measured now, at the start, outside any unit.
         let _ = crate::allocations::counting_cost();
         let started = now();
+        // How busy the others keep the machine is looked at while the run's record is made
+        // and the speed probe runs (what those use is taken off).
+        let look = crate::checks::system::BusyLook::begin();
         let mut machine = crate::probe::machine();
         let (speed, speed_warnings) = MachineSpeed::start(&root, &machine, &started);
         machine.speed = Some(speed.doc());
@@ -229,7 +236,7 @@ impl<'a> Run<'a> {
         for w in speed_warnings {
             crate::outln!("warning: {}", crate::fmt::terminal(&w));
         }
-        let start_checks = start_checks(&machine, &announce);
+        let start_checks = start_checks(&machine, &announce, look);
         if verbose {
             crate::out!("{}", crate::checks::system::describe(&start_checks));
         }

@@ -27,6 +27,12 @@ pub(super) fn session_config(args: &Args, def: &BenchDef) -> SessionConfig {
 /// The session settings of a bench: flags (and `PILOT_*` variables, merged in `cli::parse`)
 /// over `--quick` over the attribute over the defaults. The attribute's values were checked
 /// when the bench compiled, but a time beyond what a session can keep is refused here.
+/// When a child process's session, measuring for `max_time`, reaches its first estimate:
+/// within about half of it, at least 40 ms and at most 0.3 s.
+pub(super) fn child_first_result(max_time: Duration) -> Duration {
+    (max_time / 2).clamp(Duration::from_millis(40), Duration::from_millis(300))
+}
+
 pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<SessionConfig, String> {
     let o = &def.options;
     let defaults = SessionConfig::default();
@@ -84,8 +90,7 @@ pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<Sessio
         // (over the processes' estimates) is what decides.
         // Its first estimate within about half its share (a later process of a bench with
         // short units is given a tenth of a second).
-        c.first_result =
-            (c.max_time / 2).clamp(Duration::from_millis(40), Duration::from_millis(300));
+        c.first_result = child_first_result(c.max_time);
         c.max_round = Duration::from_millis(100);
         c.min_rounds = 6;
     }

@@ -68,16 +68,21 @@ impl Readings<'_> {
     ) -> u64 {
         let cfg = self.config;
         // Time model of a round: a fixed cost (setup, clock reads) plus the work units. In
-        // unit-reading mode the readings say what the units cost; the rest of the round's
-        // duration is the fixed cost. A round whose units read 0 ns costs its fixed part only,
-        // so the model never promises a free round of unbounded work.
+        // unit-reading mode the readings say what the units' timed part costs; of the rest of
+        // the round's duration, no more than the least untimed part any round had is fixed,
+        // and the remainder is paid per unit (inputs made for each unit outside the timing:
+        // taken as fixed, it planned rounds many times their length). A round whose
+        // units read 0 ns costs its fixed part only, so the model never promises a free round
+        // of unbounded work.
         let work_f = work.max(1) as f64;
         let total = duration.as_secs_f64();
         let (fixed, per_unit_s) = if readings_only || self.last_units_ns <= 0.0 {
             (0.0, total / work_f)
         } else {
             let units = (self.last_units_ns * 1e-9).min(total);
-            (total - units, units / work_f * self.unit_growth)
+            let fixed = (total - units).min(self.least_untimed_s).max(0.0);
+            let untimed_per_unit = (total - units - fixed) / work_f;
+            (fixed, units / work_f * self.unit_growth + untimed_per_unit)
         };
         let per_unit = Duration::from_secs_f64(per_unit_s.max(1e-12));
         let high = if readings_only {

@@ -64,15 +64,24 @@ pub(crate) fn auto_processes(cap: std::time::Duration) -> usize {
 }
 
 /// The measuring time each of the first `planned` processes of a bench capped at `cap` is
-/// given: a fifth of the cap shared among them, at least [`LEAST_SHARE`]. The rest of the cap
-/// is for the processes their spread asks for (each sized by [`dimensioned_share`]). A process
-/// stops sooner when its own interval is as narrow as [`child_target`] asks. Time: O(1).
+/// given: a fifth of the cap shared among them, at least [`EARLY_LEAST_SHARE`]. The rest of
+/// the cap is for the processes their spread asks for (each sized by [`dimensioned_share`]).
+/// A process stops sooner when its own interval is as narrow as [`child_target`] asks.
+/// Time: O(1).
 pub(crate) fn first_share(cap: std::time::Duration, planned: usize) -> std::time::Duration {
-    (cap / (5 * planned.max(1)) as u32).max(LEAST_SHARE)
+    (cap / (5 * planned.max(1)) as u32).max(EARLY_LEAST_SHARE)
 }
 
-/// The least measuring time a process is given: enough for a session to learn its work amount
-/// and run ten rounds.
+/// The least measuring time of a bench's first processes, which a short cap (under 6 s over
+/// eight processes) comes down to: enough for a child's session to learn its work amount,
+/// reach its first estimate in half of it and run its six rounds. Their job is a first draw
+/// of the between-process level each, which decides how many more processes the bench needs
+/// and how long each should be ([`dimensioned_share`], at least [`LEAST_SHARE`]); a longer
+/// first process buys precision within one layout, which more processes buy better.
+pub(crate) const EARLY_LEAST_SHARE: std::time::Duration = std::time::Duration::from_millis(150);
+
+/// The least measuring time a process after a bench's first ones is given (and an interleaved
+/// pair's): enough for a session to learn its work amount and run ten rounds.
 pub(crate) const LEAST_SHARE: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The least measuring time of a bench's later first processes once its first process met its
@@ -84,7 +93,7 @@ pub(crate) const SHORT_SHARE: std::time::Duration = std::time::Duration::from_mi
 /// The measuring time of process `done + 1` of the first `planned` of a bench capped at
 /// `cap`, when `short` (its first process met its own target in its share): the first gets
 /// [`first_share`]; the later ones a fifth of the cap shared among the planned, at least
-/// [`SHORT_SHARE`] when the units are short, else [`LEAST_SHARE`]. Time: O(1).
+/// [`SHORT_SHARE`] when the units are short, else [`EARLY_LEAST_SHARE`]. Time: O(1).
 pub(crate) fn early_share(
     cap: std::time::Duration,
     planned: usize,

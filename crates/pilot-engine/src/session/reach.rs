@@ -22,27 +22,66 @@ pub(crate) enum Blocker {
 }
 
 /// Whether more processes can buy `target` for the estimate `e` over `done` processes, which
-/// took `per_process` each on average, with `remaining` of the cap left: the interval over
-/// processes narrows as `1/√P`, so it needs `done · ((h / target)² − 1)` more, where `h` is
-/// its relative half-width. Out of reach when those would take longer than the cap leaves.
-/// Time: O(1).
+/// took `per_process` each on average, with `remaining` of the cap left. The interval over
+/// processes is `t(ν)·se`, with `se` falling as `1/√P` and `ν` growing by one a process: from
+/// `se = h / t(ν)` now (`h` its relative half-width, `ν` its degrees of freedom), the fewest
+/// processes `P` with `t(ν + P − done)·se·√(done / P) ≤ target` are needed. Out of reach when
+/// those would take longer than the cap leaves.
+///
+/// Before the bench's `full` count of processes, the spread is judged on few degrees of
+/// freedom, and a sample standard deviation over four processes is often twice the true one:
+/// then the projection takes the spread at its 90% lower confidence bound
+/// (`s·√(ν / χ²(0.9, ν))`), so that a bench stops early only when even an optimistic reading of
+/// its spread puts the target beyond the cap. From its full count on, the spread seen decides.
+/// Time: O(log P).
 pub(crate) fn judge_processes(
     e: &Estimate,
     target: f64,
-    done: usize,
+    (done, full): (usize, bool),
     per_process: Duration,
     remaining: Duration,
 ) -> Option<OutOfReach> {
     let h = e.relative_half_width();
-    if h <= target {
+    if h <= target || done == 0 {
         return None;
     }
-    let more = done as f64 * ((h / target).powi(2) - 1.0);
-    let needed = per_process.as_secs_f64() * more;
+    let dof = e.dof.max(1.0);
+    let optimism = if full {
+        1.0
+    } else {
+        (dof / crate::stats::summary::chi_square_quantile(0.9, dof)).sqrt()
+    };
+    let se = optimism * h / crate::stats::summary::t_critical(e.ci.confidence, dof);
+    let more = processes_to_target(se, dof, done, target, e.ci.confidence) - done;
+    let needed = per_process.as_secs_f64() * more as f64;
     (needed > remaining.as_secs_f64()).then(|| OutOfReach {
         blocker: Blocker::Processes,
         needed: Duration::from_secs_f64(needed),
     })
+}
+
+/// The fewest processes whose interval meets `target` (see [`judge_processes`]), from a
+/// relative standard error `se` over `done` processes with `dof` degrees of freedom at
+/// `confidence`. The `1/√P` count at the normal quantile, `done·(z(ν)·se/target)²` with the
+/// current quantile, bounds it from above (the quantile only falls as `ν` grows), so a
+/// bisection below it finds it. Time: O(log P).
+fn processes_to_target(se: f64, dof: f64, done: usize, target: f64, confidence: f64) -> usize {
+    let t = |nu: f64| crate::stats::summary::t_critical(confidence, nu);
+    let meets =
+        |p: usize| t(dof + (p - done) as f64) * se * (done as f64 / p as f64).sqrt() <= target;
+    let mut high = ((done as f64) * (t(dof) * se / target).powi(2))
+        .ceil()
+        .min(1e9) as usize;
+    high = high.max(done + 1);
+    if !meets(high) {
+        return high;
+    }
+    let mut low = done;
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if meets(mid) { high = mid } else { low = mid }
+    }
+    high
 }
 
 /// How much wider than the readings' own the rounds' interval must be before the rounds are

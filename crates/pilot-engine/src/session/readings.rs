@@ -35,6 +35,11 @@ pub(super) struct Readings<'a> {
     /// How many times longer the next round's units will be than the last round's (the micro
     /// form raised its iterations per unit), for the planner's time model.
     pub(super) unit_growth: f64,
+    /// The least untimed part of any round with unit readings so far, in seconds: its wall
+    /// time less its units' time. The planner's time model takes no more than this as a
+    /// round's fixed cost; the rest of a round's untimed part grows with its work (a bench
+    /// that makes each unit's inputs outside the timing).
+    pub(super) least_untimed_s: f64,
     /// Each analysed round's location, in order: the trimmed mean of its stable readings'
     /// bin means with the trimmed-mean estimator (an interruption moves no round), their mean
     /// with the mean estimator. The between-round level, group rankings and the warm-up class
@@ -89,6 +94,7 @@ impl<'a> Readings<'a> {
             stable_count: 0,
             last_units_ns: 0.0,
             unit_growth: 1.0,
+            least_untimed_s: f64::INFINITY,
             round_means: Vec::new(),
             round_plain_means: Vec::new(),
             quantum: 0.0,

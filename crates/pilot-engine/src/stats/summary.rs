@@ -1,6 +1,6 @@
 //! Summary statistics of a sample and the Student-t confidence interval of its mean.
 
-use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
 
 use crate::error::{Error, Result, check_confidence, check_finite, check_len};
 use crate::stats::scale::{ldexp, scale_exponent, scaled};
@@ -95,6 +95,16 @@ pub(crate) fn t_sf(t: f64, dof: f64) -> f64 {
         Ok(dist) => dist.sf(t),
         Err(_) => f64::NAN,
     }
+}
+
+/// The quantile `χ²(p, dof)` of the chi-square distribution with `dof > 0` degrees of freedom
+/// (statrs's inverse CDF). NaN for a `p` outside (0, 1) or an invalid `dof`. Time: O(1) (an
+/// iterative inversion of the regularized gamma function).
+pub fn chi_square_quantile(p: f64, dof: f64) -> f64 {
+    if !(p > 0.0 && p < 1.0) || dof.is_nan() || dof <= 0.0 {
+        return f64::NAN;
+    }
+    ChiSquared::new(dof).map_or(f64::NAN, |d| d.inverse_cdf(p))
 }
 
 /// The two-sided critical value `t(dof, 1 − (1 − confidence)/2)`.
@@ -279,6 +289,26 @@ pub fn median(xs: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chi_square_quantiles_match_scipy() {
+        // scipy.stats.chi2.ppf(p, dof): (0.9, 3) 6.251388631170325, (0.1, 3)
+        // 0.5843743741551835, (0.9, 7) 12.017036623780532, (0.1, 4) 1.063623216779224.
+        for (p, dof, want) in [
+            (0.9, 3.0, 6.251388631170325),
+            (0.1, 3.0, 0.5843743741551835),
+            (0.9, 7.0, 12.017036623780532),
+            (0.1, 4.0, 1.063623216779224),
+        ] {
+            let got = chi_square_quantile(p, dof);
+            assert!(
+                (got - want).abs() < 1e-8 * want,
+                "χ²({p}, {dof}) = {got}, not {want}"
+            );
+        }
+        assert!(chi_square_quantile(0.0, 3.0).is_nan());
+        assert!(chi_square_quantile(0.5, 0.0).is_nan());
+    }
 
     #[test]
     fn hand_computed_summary() {

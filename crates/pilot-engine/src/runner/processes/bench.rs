@@ -169,14 +169,22 @@ fn judge_combined(
     let met = e.relative_half_width() <= config.target
         && (done.len() >= processes || done.len() >= least && settled(&estimates, config));
     // More processes than the cap leaves time for: more processes cannot buy the target.
-    // Processes in modes with no majority are given up to twice the least count first: a few
-    // more can settle which mode is the typical one.
+    // Judged from the least count on, so that a bench whose processes disagree by far more
+    // than its target stops there rather than at its full count. Processes in modes with no
+    // majority are given up to twice the count first: a few more can settle which mode is
+    // the typical one.
     let undecided = modes_undecided(&estimates, config) && done.len() < 2 * processes;
-    if !met && done.len() >= processes && !undecided {
+    if !met && done.len() >= least && !undecided {
         let per_process = start.elapsed() / done.len() as u32;
         let remaining = config.max_time.saturating_sub(start.elapsed());
-        if let Some(found) = judge_processes(&e, config.target, done.len(), per_process, remaining)
-        {
+        let full = done.len() >= processes;
+        if let Some(found) = judge_processes(
+            &e,
+            config.target,
+            (done.len(), full),
+            per_process,
+            remaining,
+        ) {
             warnings.push(out_of_reach_warning(
                 &e,
                 &found,

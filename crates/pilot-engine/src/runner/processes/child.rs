@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::report::{ProcessResult, child_document, process_result};
 use crate::cli::Args;
 use crate::entry::BenchBody;
-use crate::runner::config::{measure_clock_of, session_config};
+use crate::runner::config::{child_first_result, measure_clock_of, session_config};
 use crate::runner::now;
 use crate::runner::registry::Bench;
 use crate::runner::workload::{
@@ -49,12 +49,20 @@ pub(in crate::runner) fn child_session(
         }
     };
     let _ = crate::allocations::counting_cost();
-    let config = session_config(args, b.def);
+    let mut config = session_config(args, b.def);
+    let asked = WarmUp::asked();
+    if let Some(w) = &asked {
+        // The parent added the warm-up's budget to this process's cap: the session measures
+        // for the rest, its share, however little of the budget the warm-up used.
+        config.max_time = share_after_warm_up(config.max_time, w.budget);
+        config.first_result = child_first_result(config.max_time);
+        config.min_time = config.min_time.min(config.max_time);
+    }
     let started = now();
     let mut workload = BenchWorkload::new(b, target_unit_ns(clock))
         .timed_by(clock.timer)
         .with_closure(closure);
-    let ready = calibrate(&mut workload, config.max_time).and_then(|()| match WarmUp::asked() {
+    let ready = calibrate(&mut workload, config.max_time).and_then(|()| match asked {
         Some(w) => workload.warm_up(w.iterations, w.budget),
         None => Ok(None),
     });
@@ -110,6 +118,13 @@ pub(in crate::runner) fn child_session(
             ExitCode::FAILURE
         }
     }
+}
+
+/// What a child process whose cap is `cap` measures for once the parent added `budget` to it
+/// for the warm-up it runs first: the rest, and never under a quarter of the cap (a cap set
+/// by hand below the budget). Time: O(1).
+fn share_after_warm_up(cap: Duration, budget: Duration) -> Duration {
+    cap.saturating_sub(budget).max(cap / 4)
 }
 
 /// What the processes of one bench have learnt of its warm-up: the largest a process showed
@@ -247,4 +262,21 @@ pub(super) fn run_process(
         ));
     };
     child_document(&text).and_then(|doc| process_result(&doc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_measures_for_its_share_whatever_its_warm_up_used() {
+        let ms = Duration::from_millis;
+        // A 150 ms share and a 300 ms warm-up budget: the parent asked for 450 ms, the session
+        // measures for 150 ms.
+        assert_eq!(share_after_warm_up(ms(450), ms(300)), ms(150));
+        // No warm-up learnt: the whole cap.
+        assert_eq!(share_after_warm_up(ms(450), Duration::ZERO), ms(450));
+        // A budget above the cap (a cap set by hand): a quarter of it, not nothing.
+        assert_eq!(share_after_warm_up(ms(400), ms(1000)), ms(100));
+    }
 }

@@ -98,11 +98,13 @@ fn later_early_processes_of_short_units_get_a_tenth_of_a_second() {
     // A 10 s cap over 8: a fifth of it is 0.25 s each, whatever the first found.
     assert_eq!(early_share(ms(10_000), 8, 0, false), ms(250));
     assert_eq!(early_share(ms(10_000), 8, 3, true), ms(250));
-    // A 2 s cap over 8: a fifth is 50 ms; the first gets its least (0.25 s), the later
-    // ones 0.1 s once the first met its target, else 0.25 s.
-    assert_eq!(early_share(ms(2_000), 8, 0, true), ms(250));
+    // A 2 s cap over 8: a fifth is 50 ms; the first gets its least (0.15 s), the later
+    // ones 0.1 s once the first met its target, else 0.15 s.
+    assert_eq!(early_share(ms(2_000), 8, 0, true), ms(150));
     assert_eq!(early_share(ms(2_000), 8, 1, true), ms(100));
-    assert_eq!(early_share(ms(2_000), 8, 1, false), ms(250));
+    assert_eq!(early_share(ms(2_000), 8, 1, false), ms(150));
+    // A 6 s cap over 8: a fifth is 0.15 s, the least.
+    assert_eq!(early_share(ms(6_000), 8, 0, false), ms(150));
 }
 
 #[test]

@@ -75,19 +75,42 @@ fn more_time_is_worth_it_only_while_the_target_is_within_reach() {
 #[test]
 fn processes_stop_when_the_cap_cannot_pay_for_the_ones_needed() {
     let ms = Duration::from_millis;
-    // ±3% over 6 processes of 0.4 s, target ±1%: (3/1)² − 1 = 8 times as many more, 48
-    // processes, 19.2 s; the cap leaves 7.6 s.
+    // ±3% over 6 processes of 0.4 s with 5 degrees of freedom, target ±1%: se = 3/t(5) =
+    // 1.1671%, and the fewest P with t(P − 1)·1.1671%·√(6/P) ≤ 1% are 34 (scipy, stepping
+    // P: t.ppf(0.975, 33) = 2.0345, 2.0345 · 1.1671 · √(6/34) = 0.9974; at 33, 1.0136):
+    // 28 more, 11.2 s; the cap leaves 7.6 s.
     let e = estimate(100.0, 3.0, 5.0, true);
-    let found = judge_processes(&e, 0.01, 6, ms(400), ms(7600)).unwrap();
+    let found = judge_processes(&e, 0.01, (6, true), ms(400), ms(7600)).unwrap();
     assert_eq!(found.blocker, Blocker::Processes);
     let needed = found.needed.as_secs_f64();
-    assert!((needed - 19.2).abs() < 1e-9, "{needed}");
-    // ±1.2%: 6 · (1.44 − 1) = 2.64 more processes, about 1.06 s: in reach.
+    assert!((needed - 11.2).abs() < 1e-9, "{needed}");
+    // With 11.25 s left it is in reach; 11.1 s is not enough.
+    assert_eq!(judge_processes(&e, 0.01, (6, true), ms(400), ms(11_250)), None);
+    assert!(judge_processes(&e, 0.01, (6, true), ms(400), ms(11_100)).is_some());
+    // ±1.2%: 8 processes (2 more, 0.8 s): in reach.
     let e = estimate(100.0, 1.2, 5.0, true);
-    assert_eq!(judge_processes(&e, 0.01, 6, ms(400), ms(7600)), None);
+    assert_eq!(judge_processes(&e, 0.01, (6, true), ms(400), ms(7600)), None);
+    assert!(judge_processes(&e, 0.01, (6, true), ms(400), ms(700)).is_some());
+    // Four processes at ±1.6% on 3 degrees of freedom: 7 (3 more, 1.2 s), where `1/√P` alone
+    // asks for 6.24 more.
+    let e = estimate(100.0, 1.6, 3.0, true);
+    assert_eq!(judge_processes(&e, 0.01, (4, true), ms(400), ms(1250)), None);
+    let found = judge_processes(&e, 0.01, (4, true), ms(400), ms(1100)).unwrap();
+    assert!((found.needed.as_secs_f64() - 1.2).abs() < 1e-9);
+    // Before the full count, the spread is read optimistically, at its 90% lower bound
+    // s·√(3/χ²(0.9, 3)) = 0.69274·s (scipy: chi2.ppf(0.9, 3) = 6.25139). Four processes of
+    // 0.194 s at ±6.43% on 3 degrees of freedom with 9.2 s left: optimistically se = 1.39966%
+    // and 33 processes meet ±1% (29 more, 5.63 s): in reach; at the spread seen, se = 2.02046%
+    // and 66 do (62 more, 12.03 s): out of reach.
+    let e = estimate(100.0, 6.43, 3.0, true);
+    assert_eq!(judge_processes(&e, 0.01, (4, false), ms(194), ms(9200)), None);
+    let found = judge_processes(&e, 0.01, (4, true), ms(194), ms(9200)).unwrap();
+    assert!((found.needed.as_secs_f64() - 62.0 * 0.194).abs() < 1e-9);
+    let found = judge_processes(&e, 0.01, (4, false), ms(194), ms(5000)).unwrap();
+    assert!((found.needed.as_secs_f64() - 29.0 * 0.194).abs() < 1e-9);
     // At the target: nothing to buy.
     let e = estimate(100.0, 1.0, 5.0, true);
-    assert_eq!(judge_processes(&e, 0.01, 6, ms(400), ms(0)), None);
+    assert_eq!(judge_processes(&e, 0.01, (6, true), ms(400), ms(0)), None);
 }
 
 #[test]

@@ -431,6 +431,53 @@ fn units_that_grow_between_rounds_are_planned_at_their_new_length() {
     );
 }
 
+/// A workload whose units each make their inputs outside the timing: every unit reads 10 µs
+/// and costs 2 ms of wall time, plus 50 µs a round (divan's `with_inputs` on large inputs).
+struct InputsPerUnit {
+    clock: ScriptedClock,
+    longest: Duration,
+    rounds: usize,
+}
+
+impl Workload for InputsPerUnit {
+    fn round(&mut self, work: u64) -> Result<RoundData, String> {
+        self.rounds += 1;
+        let took = Duration::from_micros(50) + Duration::from_millis(2) * work as u32;
+        self.longest = self.longest.max(took);
+        self.clock.advance(took);
+        Ok(RoundData::Units {
+            readings: vec![10_000.0; work as usize],
+            iterations: 1,
+        })
+    }
+}
+
+#[test]
+fn units_that_make_their_inputs_untimed_are_planned_at_their_whole_cost() {
+    // The untimed part grows with the work: taken as the round's fixed cost, the planner
+    // asked for sixteen times the units each round, and a child capped at a quarter second
+    // ran a round of three quarters.
+    let clock = ScriptedClock::default();
+    let config = SessionConfig {
+        max_time: Duration::from_secs(2),
+        max_round: Duration::from_millis(100),
+        ..SessionConfig::default()
+    };
+    let mut w = InputsPerUnit {
+        clock: clock.clone(),
+        longest: Duration::ZERO,
+        rounds: 0,
+    };
+    run(&mut w, &clock, &config);
+    assert!(w.rounds > 4, "{}", w.rounds);
+    assert!(
+        w.longest <= config.max_round * 3 / 2,
+        "a round of {:?} (most {:?})",
+        w.longest,
+        config.max_round
+    );
+}
+
 thread_local! {
     /// The bytes a [`Holding`] workload's process holds, as its session's memory reader sees
     /// them.
