@@ -19,8 +19,7 @@ fn tmp() -> PathBuf {
 fn copy_fixture(dir: &Path) {
     let _ = std::fs::remove_dir_all(dir);
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench");
-    let pilot =
-        std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap();
+    let pilot = std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap();
     std::fs::create_dir_all(dir.join("benches")).unwrap();
     let manifest = std::fs::read_to_string(src.join("Cargo.toml")).unwrap();
     // pilot, pilot-criterion and pilot-divan (`../../crates/pilot…`) are all under `../../crates`.

@@ -26,7 +26,8 @@ fn target_dir() -> PathBuf {
 /// `cargo pilot bench --features checks --bench checks NAME --exact ARGS`, no `PILOT_*`
 /// setting of the outer environment; returns the output and the bench's result document.
 fn bench(name: &str, args: &[&str], envs: &[(&str, &str)]) -> (Output, Value) {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench/Cargo.toml");
+    let manifest =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench/Cargo.toml");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));
     cmd.args([
         "pilot",

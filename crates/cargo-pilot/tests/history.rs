@@ -754,8 +754,7 @@ fn an_unreachable_database_loses_nothing_of_the_run() {
 /// The fixture's files copied to `dir`, its pilot dependency pointed at this checkout's.
 fn copy_fixture(dir: &Path) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench");
-    let pilot =
-        std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap();
+    let pilot = std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap();
     std::fs::create_dir_all(dir.join("benches")).unwrap();
     let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
         .unwrap()

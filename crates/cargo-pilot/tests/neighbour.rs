@@ -45,7 +45,8 @@ fn spin(n: usize, stop: &Arc<AtomicBool>) -> Vec<std::thread::JoinHandle<()>> {
 #[test]
 #[ignore = "a measurement on a quiet machine: lab/neighbour-blame.sh runs it"]
 fn a_neighbour_that_stops_halfway_through_a_bench_is_blamed_on_the_machine() {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench/Cargo.toml");
+    let manifest =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench/Cargo.toml");
     let scratch = tempfile::tempdir().unwrap();
     let started = scratch.path().join("started");
     let mut cmd = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"));

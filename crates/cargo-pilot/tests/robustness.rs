@@ -161,7 +161,8 @@ fn corrupt_and_foreign_result_files_are_errors_naming_file_and_key() {
 #[cfg(unix)]
 #[test]
 fn runs_killed_at_any_moment_leave_only_whole_files() {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench/Cargo.toml");
+    let manifest =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench/Cargo.toml");
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-bench-robustness");
     let run = |extra: &[&str]| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-pilot"));

@@ -85,16 +85,25 @@ fn processes_stop_when_the_cap_cannot_pay_for_the_ones_needed() {
     let needed = found.needed.as_secs_f64();
     assert!((needed - 11.2).abs() < 1e-9, "{needed}");
     // With 11.25 s left it is in reach; 11.1 s is not enough.
-    assert_eq!(judge_processes(&e, 0.01, (6, true), ms(400), ms(11_250)), None);
+    assert_eq!(
+        judge_processes(&e, 0.01, (6, true), ms(400), ms(11_250)),
+        None
+    );
     assert!(judge_processes(&e, 0.01, (6, true), ms(400), ms(11_100)).is_some());
     // ±1.2%: 8 processes (2 more, 0.8 s): in reach.
     let e = estimate(100.0, 1.2, 5.0, true);
-    assert_eq!(judge_processes(&e, 0.01, (6, true), ms(400), ms(7600)), None);
+    assert_eq!(
+        judge_processes(&e, 0.01, (6, true), ms(400), ms(7600)),
+        None
+    );
     assert!(judge_processes(&e, 0.01, (6, true), ms(400), ms(700)).is_some());
     // Four processes at ±1.6% on 3 degrees of freedom: 7 (3 more, 1.2 s), where `1/√P` alone
     // asks for 6.24 more.
     let e = estimate(100.0, 1.6, 3.0, true);
-    assert_eq!(judge_processes(&e, 0.01, (4, true), ms(400), ms(1250)), None);
+    assert_eq!(
+        judge_processes(&e, 0.01, (4, true), ms(400), ms(1250)),
+        None
+    );
     let found = judge_processes(&e, 0.01, (4, true), ms(400), ms(1100)).unwrap();
     assert!((found.needed.as_secs_f64() - 1.2).abs() < 1e-9);
     // Before the full count, the spread is read optimistically, at its 90% lower bound
@@ -103,7 +112,10 @@ fn processes_stop_when_the_cap_cannot_pay_for_the_ones_needed() {
     // and 33 processes meet ±1% (29 more, 5.63 s): in reach; at the spread seen, se = 2.02046%
     // and 66 do (62 more, 12.03 s): out of reach.
     let e = estimate(100.0, 6.43, 3.0, true);
-    assert_eq!(judge_processes(&e, 0.01, (4, false), ms(194), ms(9200)), None);
+    assert_eq!(
+        judge_processes(&e, 0.01, (4, false), ms(194), ms(9200)),
+        None
+    );
     let found = judge_processes(&e, 0.01, (4, true), ms(194), ms(9200)).unwrap();
     assert!((found.needed.as_secs_f64() - 62.0 * 0.194).abs() < 1e-9);
     let found = judge_processes(&e, 0.01, (4, false), ms(194), ms(5000)).unwrap();
