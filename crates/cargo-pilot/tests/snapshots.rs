@@ -22,7 +22,7 @@ mod common;
 const EXE: &str = env!("CARGO_BIN_EXE_cargo-pilot");
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn fixtures() -> PathBuf {

@@ -6,14 +6,30 @@
 #[allow(dead_code)]
 pub fn welch_over_processes(out: &str, least: usize) -> bool {
     let fewest = |count: &str| count.split('–').next()?.parse::<usize>().ok();
+    // `how: Welch's t over …`, or, when the benches were compared in more than one way, one
+    // line per way: `how: 1 bench: Welch's t over …` and `     1 bench: …` under it.
     out.lines().any(|l| {
-        l.strip_prefix("how: Welch's t over ")
+        welch_method(l)
             .map(|rest| rest.split_once(';').map_or(rest, |(test, _)| test))
             .and_then(|rest| rest.strip_suffix(" process estimates"))
             .and_then(|counts| counts.split_once(" vs "))
             .and_then(|(a, b)| Some((fewest(a)?, fewest(b)?)))
             .is_some_and(|(a, b)| a >= least && b >= least)
     })
+}
+
+/// The test of a comparison's method line (see [`welch_over_processes`]), when it is Welch's
+/// t over process estimates: what follows `Welch's t over `.
+#[allow(dead_code)]
+fn welch_method(l: &str) -> Option<&str> {
+    let l = l
+        .strip_prefix("how: ")
+        .or_else(|| l.strip_prefix("     "))?;
+    let l = match l.split_once(": ") {
+        Some((count, rest)) if count.ends_with(" bench") || count.ends_with(" benches") => rest,
+        _ => l,
+    };
+    l.strip_prefix("Welch's t over ")
 }
 
 /// `EXE pilot` (the `cargo-pilot` binary, `env!("CARGO_BIN_EXE_cargo-pilot")` in the test
