@@ -9,6 +9,10 @@
 //! re-exports (`crate::Bencher`, from `pub use record::Bencher`) counts as an import of the
 //! module it comes from.
 //!
+//! Below the top level the page draws no layers, but the same rule holds at every depth: the
+//! submodules of one module (`runner::workload`, `runner::registry`, …) never import round in a
+//! cycle, `super::` and `self::` paths included.
+//!
 //! `PILOT_ARCHITECTURE_ROOT=<checkout> cargo test -p pilot-tests --test architecture --
 //! --nocapture` counts the edges, upward edges and cycles of another checkout against this
 //! page's layers (how the counts before a move are taken).
@@ -470,5 +474,203 @@ fn a_cycle_and_an_upward_edge_are_found() {
     assert_eq!(
         paths.firsts.into_iter().collect::<Vec<_>>(),
         ["a", "b", "c"]
+    );
+}
+
+/// Every `crate::`, `super::` and `self::` path of the code it visits, resolved against the
+/// module the file is (`["runner", "workload"]`), test items left out: the modules they may
+/// name, longest first is up to the caller.
+struct ModulePaths<'m> {
+    here: &'m [String],
+    paths: Vec<Vec<String>>,
+}
+
+impl ModulePaths<'_> {
+    /// `segments` resolved from this file's module: `crate::a::b` is `[a, b]`, `super::c` the
+    /// parent's `c`, `self::d` this module's `d`; `None` for other paths.
+    fn resolve(&self, segments: &[String]) -> Option<Vec<String>> {
+        let (first, rest) = segments.split_first()?;
+        let mut base: Vec<String> = match first.as_str() {
+            "crate" => Vec::new(),
+            "self" => self.here.to_vec(),
+            "super" => self.here[..self.here.len().saturating_sub(1)].to_vec(),
+            _ => return None,
+        };
+        let mut rest = rest;
+        while let Some(("super", tail)) = rest.split_first().map(|(h, t)| (h.as_str(), t)) {
+            base.pop();
+            rest = tail;
+        }
+        base.extend(rest.iter().cloned());
+        Some(base)
+    }
+
+    fn use_tree(&mut self, tree: &syn::UseTree, prefix: &mut Vec<String>) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.use_tree(&p.tree, prefix);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => {
+                prefix.push(n.ident.to_string());
+                self.push(prefix);
+                prefix.pop();
+            }
+            syn::UseTree::Rename(r) => {
+                prefix.push(r.ident.to_string());
+                self.push(prefix);
+                prefix.pop();
+            }
+            syn::UseTree::Glob(_) => self.push(prefix),
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    self.use_tree(t, prefix);
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, segments: &[String]) {
+        if let Some(p) = self.resolve(segments) {
+            self.paths.push(p);
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for ModulePaths<'_> {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let attrs: &[syn::Attribute] = match item {
+            syn::Item::Fn(i) => &i.attrs,
+            syn::Item::Mod(i) => &i.attrs,
+            syn::Item::Impl(i) => &i.attrs,
+            syn::Item::Use(i) => &i.attrs,
+            syn::Item::Const(i) => &i.attrs,
+            syn::Item::Static(i) => &i.attrs,
+            syn::Item::Struct(i) => &i.attrs,
+            syn::Item::Enum(i) => &i.attrs,
+            syn::Item::Trait(i) => &i.attrs,
+            syn::Item::Type(i) => &i.attrs,
+            syn::Item::Macro(i) => &i.attrs,
+            _ => &[],
+        };
+        if is_test(attrs) {
+            return;
+        }
+        if let syn::Item::Use(u) = item {
+            self.use_tree(&u.tree, &mut Vec::new());
+            return;
+        }
+        syn::visit::visit_item(self, item);
+    }
+
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        if !is_test(&f.attrs) {
+            syn::visit::visit_impl_item_fn(self, f);
+        }
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        self.push(&segments);
+        syn::visit::visit_path(self, path);
+    }
+}
+
+/// The module path of a file under `src` (`runner/workload.rs` is `[runner, workload]`,
+/// `runner/mod.rs` `[runner]`, `lib.rs` `[]`).
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if !["mod", "lib", "main"].contains(&stem) {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// For each module that has submodules, the imports between its children: an import anywhere
+/// in child `a` (its own submodules included) of anything in sibling `b` is an edge `a → b`.
+/// Keys are the parent's path (`runner`; `` for the crate root).
+fn sibling_edges(src: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_path(src, f)).collect();
+    let mut out: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for file in &files {
+        let here = module_path(src, file);
+        let tree = syn::parse_file(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let mut v = ModulePaths {
+            here: &here,
+            paths: Vec::new(),
+        };
+        v.visit_file(&tree);
+        for path in v.paths {
+            // The module the path names: its longest prefix that is a module.
+            let Some(target) = (0..=path.len())
+                .rev()
+                .map(|n| path[..n].to_vec())
+                .find(|p| modules.contains(p))
+            else {
+                continue;
+            };
+            let common = here.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            // One is the other's ancestor: a parent and its child, not siblings.
+            if common == here.len() || common == target.len() {
+                continue;
+            }
+            out.entry(here[..common].join("::"))
+                .or_default()
+                .entry(here[common].clone())
+                .or_default()
+                .insert(target[common].clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn no_modules_of_one_parent_import_round_in_a_cycle() {
+    let page = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    let mut found = Vec::new();
+    for l in layers(&page, &workspace()) {
+        for (parent, graph) in sibling_edges(&l.src) {
+            for cycle in cycles(&graph) {
+                found.push(format!("{}: {parent}: {}", l.crate_name, cycle.join(", ")));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "modules of one parent import round in a cycle (crate: parent: modules): {found:#?}"
+    );
+}
+
+#[test]
+fn an_import_between_siblings_is_found_at_any_depth() {
+    let here = vec!["runner".to_string(), "workload".to_string()];
+    let mut v = ModulePaths {
+        here: &here,
+        paths: Vec::new(),
+    };
+    v.visit_file(
+        &syn::parse_file(
+            "use super::registry::Bench;\nuse crate::{session::Status, runner::threads};\nfn f() { self::inner::g(); }\n#[cfg(test)]\nmod tests { use super::super::overhead; }",
+        )
+        .unwrap(),
+    );
+    let got: Vec<String> = v.paths.iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        got,
+        [
+            "runner::registry::Bench",
+            "session::Status",
+            "runner::threads",
+            "runner::workload::inner::g"
+        ]
     );
 }

@@ -27,8 +27,7 @@ use crate::schema::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, Probe
 use crate::stats::Summary;
 use crate::stats::summary::median;
 
-/// Runs of the probe needed before the machine's variation is stated.
-pub(crate) const RUNS_NEEDED: usize = 5;
+pub(crate) use super::reproducibility::RUNS_NEEDED;
 
 /// Most recent runs the variation is learnt from: the machine of a month ago may not be
 /// today's.
@@ -295,10 +294,6 @@ pub(crate) fn variation(probes: &[f64]) -> Option<MachineVariation> {
         Source::Probe,
     ))
 }
-
-/// Spaced runs of a bench's build (this one included) needed before its own run-to-run
-/// variation is stated, and earlier runs with a shared shift before the benches' is.
-pub(crate) const BENCH_RUNS_NEEDED: usize = 3;
 
 #[cfg(test)]
 mod tests {

@@ -9,9 +9,15 @@
 //! interval by it made a bench steady to ±0.5% read ±20–30% once learnt, and ±0.5% (which the
 //! next run missed) before.
 
-use super::history::{BENCH_RUNS_NEEDED, RUNS_NEEDED};
 use super::{MachineVariation, Source};
 use crate::stats::{prediction_half_width, run_spread, satterthwaite_dof};
+
+/// Runs of the probe needed before the machine's variation is stated.
+pub(crate) const RUNS_NEEDED: usize = 5;
+
+/// Spaced runs of a bench's build (this one included) needed before its own run-to-run
+/// variation is stated, and earlier runs with a shared shift before the benches' is.
+pub(crate) const BENCH_RUNS_NEEDED: usize = 3;
 
 /// This run's estimate of a bench, as the band needs it.
 #[derive(Debug, Clone, Copy, PartialEq)]

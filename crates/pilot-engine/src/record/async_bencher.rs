@@ -8,6 +8,22 @@ use std::time::Duration;
 use super::batch::{BatchSize, UnitLimit};
 use super::bencher::{Bencher, UnitMarks, custom_reading, drive};
 
+impl Bencher {
+    /// The bencher of routines that return futures: `executor` runs each call's units, and the
+    /// timing covers the awaited futures, not the executor's start-up.
+    ///
+    /// ```
+    /// #[pilot::bench]
+    /// fn await_ready(b: &mut pilot::Bencher) {
+    ///     b.to_async(pilot::BlockingExecutor).iter(|| async { std::future::ready(1).await });
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn to_async<E: AsyncExecutor>(&mut self, executor: E) -> AsyncBencher<'_, E> {
+        AsyncBencher::new(self, executor)
+    }
+}
+
 /// Runs a future to completion on the calling thread: what [`Bencher::to_async`] needs of an
 /// async runtime.
 ///

@@ -4,7 +4,6 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use super::async_bencher::{AsyncBencher, AsyncExecutor};
 use super::batch::{BatchSize, UnitLimit};
 pub(crate) use super::calibration::{Calibration, most_within};
 use super::recorder::AllocationReadings;
@@ -444,20 +443,6 @@ impl Bencher {
             Marks::custom();
             custom_reading(d)
         });
-    }
-
-    /// The bencher of routines that return futures: `executor` runs each call's units, and the
-    /// timing covers the awaited futures, not the executor's start-up.
-    ///
-    /// ```
-    /// #[pilot::bench]
-    /// fn await_ready(b: &mut pilot::Bencher) {
-    ///     b.to_async(pilot::BlockingExecutor).iter(|| async { std::future::ready(1).await });
-    /// }
-    /// # fn main() {}
-    /// ```
-    pub fn to_async<E: AsyncExecutor>(&mut self, executor: E) -> AsyncBencher<'_, E> {
-        AsyncBencher::new(self, executor)
     }
 
     /// Whether the bench function called an `iter` method.

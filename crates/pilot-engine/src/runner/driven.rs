@@ -21,9 +21,9 @@ use std::time::{Duration, Instant};
 
 use super::across::Pairing;
 use super::bench::{Announce, Run};
+use super::panics::{NEVER_ITERATED, catch};
 use super::registry::Bench;
 use super::selection::Selection;
-use super::workload::{NEVER_ITERATED, catch};
 use crate::cli::{self, Args, FilterSyntax, Mode};
 use crate::entry::{BenchBody, BenchDef, BenchOptions};
 use crate::record::{Bencher, BencherMode};

@@ -25,6 +25,7 @@ mod group;
 mod interrupt;
 pub mod listed;
 mod overhead;
+mod panics;
 pub(crate) mod processes;
 mod registry;
 mod resume;

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::workload::catch;
+use super::panics::catch;
 use crate::checks::overhead::{self, Block};
 use crate::record::{Recorder, Stopwatch};
 

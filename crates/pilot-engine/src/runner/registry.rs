@@ -154,7 +154,7 @@ fn arg_names(names: fn() -> Vec<String>) -> Result<Vec<String>, String> {
 fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let made = super::workload::catch(f);
+    let made = super::panics::catch(f);
     std::panic::set_hook(hook);
     made
 }

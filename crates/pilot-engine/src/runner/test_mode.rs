@@ -4,8 +4,9 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use super::panics::{NEVER_ITERATED, catch};
 use super::registry::Bench;
-use super::workload::{BenchWorkload, NEVER_ITERATED, catch};
+use super::workload::BenchWorkload;
 use crate::cli::Args;
 use crate::entry::BenchBody;
 use crate::record::{Bencher, BencherMode, Recorder};

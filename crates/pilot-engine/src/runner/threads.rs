@@ -10,8 +10,8 @@
 
 use std::sync::Barrier;
 
+use super::panics::{NEVER_ITERATED, catch};
 use super::registry::Bench;
-use super::workload::{NEVER_ITERATED, catch};
 use crate::entry::BenchBody;
 use crate::fmt::format_throughput;
 use crate::record::{Bencher, BencherMode, Recorder, Stopwatch, UnitShape};

@@ -1,10 +1,10 @@
 //! A registered bench as the session sees it: rounds of a work amount, panics caught, the
 //! micro form's iterations calibrated.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use super::overhead::OverheadProbe;
+use super::panics::{NEVER_ITERATED, catch};
 use super::registry::Bench;
 use super::threads;
 use crate::checks::sampler::Sampler;
@@ -17,21 +17,6 @@ use crate::session::allocations::{RoundAllocations, estimate_allocations};
 use crate::session::{
     RoundData, SessionConfig, SessionResult, Status, WarmUpWork, Workload, run_session,
 };
-
-/// The message of a micro-form bench that never timed anything.
-pub(super) const NEVER_ITERATED: &str =
-    "the bench never called `b.iter(...)` or `b.iter_batched(...)`";
-
-/// Runs `f`, turning a panic into its message.
-pub(super) fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
-        payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "the bench panicked".to_string())
-    })
-}
 
 /// A bench as the session sees it: rounds of a work amount.
 /// What a session's own checks may spend time on.

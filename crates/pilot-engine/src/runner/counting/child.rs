@@ -9,8 +9,9 @@ use crate::entry::BenchBody;
 use crate::record::callgrind::{dump_stats_at, running_on_valgrind, toggle_collect, zero_stats};
 use crate::record::{Bencher, BencherMode, Recorder};
 use crate::runner::config::session_config;
+use crate::runner::panics::{NEVER_ITERATED, catch};
 use crate::runner::registry::Bench;
-use crate::runner::workload::{Closure, NEVER_ITERATED, catch};
+use crate::runner::workload::Closure;
 
 /// In a process started under callgrind with a plan (`PILOT_CHILD=1 PILOT_COUNT=…`): runs
 /// bench `b` (whose micro-form body is `closure` when announced at run time) as the plan says,

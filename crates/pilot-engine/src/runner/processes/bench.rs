@@ -120,17 +120,32 @@ pub(in crate::runner) fn measure_in_processes(
             }
         }
         if start.elapsed() >= config.max_time {
-            break if estimate
-                .as_ref()
-                .is_some_and(|e| e.relative_half_width() <= config.target)
-            {
-                Status::Converged
-            } else {
-                Status::TimeCap
-            };
+            break at_cap(estimate.as_ref(), config);
         }
     };
     progress.finish();
+    finish(done, status, estimate, warnings, config, start)
+}
+
+/// How a bench whose cap has run out ends: converged when its `estimate` met the target.
+fn at_cap(estimate: Option<&Estimate>, config: &SessionConfig) -> Status {
+    if estimate.is_some_and(|e| e.relative_half_width() <= config.target) {
+        Status::Converged
+    } else {
+        Status::TimeCap
+    }
+}
+
+/// The bench's result from the processes `done`, ended with `status`: when the cap allowed one
+/// process only, its own estimate is the bench's, with a warning.
+fn finish(
+    done: Vec<ProcessResult>,
+    status: Status,
+    mut estimate: Option<Estimate>,
+    mut warnings: Vec<String>,
+    config: &SessionConfig,
+    start: Instant,
+) -> (SessionResult, Option<u64>) {
     if let ([only], None, Status::TimeCap | Status::Converged) = (&done[..], &estimate, &status) {
         warnings.push(format!(
             "the time cap ({:.1} s) allowed one process only: the interval cannot see how \
