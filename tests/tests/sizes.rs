@@ -205,8 +205,11 @@ fn named(file: &Path) -> String {
         .join("/")
 }
 
+/// Names with their lengths in lines.
+type Lengths = Vec<(String, usize)>;
+
 /// What is over the limits: files with their lines, functions (`file::name`) with theirs.
-fn over_limits() -> (Vec<(String, usize)>, Vec<(String, usize)>) {
+fn over_limits() -> (Lengths, Lengths) {
     let mut files = Vec::new();
     let mut fns = Vec::new();
     for file in shipped_files() {
