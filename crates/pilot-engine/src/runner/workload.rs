@@ -33,7 +33,6 @@ pub(super) fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// A bench as the session sees it: rounds of a work amount.
 /// What a session's own checks may spend time on.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct SessionChecks {
@@ -62,6 +61,7 @@ impl SessionChecks {
     }
 }
 
+/// A bench as the session sees it: rounds of a work amount.
 pub(super) struct BenchWorkload<'c> {
     body: BenchBody,
     /// The micro form's body of a bench announced at run time (see [`super::driven`]), called
