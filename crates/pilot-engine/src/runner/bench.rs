@@ -83,7 +83,7 @@ pub(super) fn bench_mode(
         Err(code) => return code,
     };
     // A bench on several threads leaves the process multi-threaded for good (glibc's allocator
-    // then leaves its single-thread fast path, ~10 ns per allocation): registrations with
+    // then leaves its single-thread fast path for every allocation): registrations with
     // `threads` above 1 run last, their sweep kept together, so every single-threaded bench
     // runs in a single-threaded process. The table still lists benches in source order.
     let mut order: Vec<&Bench> = selected.to_vec();
