@@ -18,7 +18,8 @@ const KERNEL_STEPS: u32 = 400_000;
 /// One run of the kernel: an xorshift sequence folded into a multiply-add chain, all in
 /// registers. A kernel that touched memory or allocated proved sensitive to where its table
 /// and heap landed in each process (its time moved between processes a second apart far more
-/// than this one's): the probe is to see the machine's speed, not the process's layout. Returns a value that depends on every step.
+/// than this one's): the probe is to see the machine's speed, not the process's layout.
+/// Returns a value that depends on every step.
 fn kernel() -> u64 {
     let mut x: u64 = black_box(0x9E37_79B9_7F4A_7C15);
     let mut acc: u64 = 0;
