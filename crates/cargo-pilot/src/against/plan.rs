@@ -15,11 +15,10 @@ const LEAST_PAIRS: usize = 6;
 
 /// How long one process's session may run: a hundredth of the bench's cap (0.1 s by default),
 /// within these bounds. Short processes make many pairs in the cap (more degrees of freedom),
-/// and leave less of the machine's drift inside a pair: measured on the fixture bench in a
-/// noisy phase of this project's VM (four runs each), processes of 0.1 s settled an unchanged
-/// bench in 1.6–3.0 s (7–13 pairs), processes of 0.2 s in 2.6–8.5 s (6–20 pairs) and of 0.5 s
-/// in 4.8–26 s (6–33 pairs). A bench too slow for the cap (a process ends without an estimate)
-/// gets processes twice as long, as often as needed.
+/// and leave less of the machine's drift inside a pair, so an unchanged bench settles sooner
+/// than with longer ones (`tests/fixture-bench/against_bars.sh` measures what an unchanged and
+/// a slower build cost to settle, and in how many pairs). A bench too slow for the cap (a
+/// process ends without an estimate) gets processes twice as long, as often as needed.
 pub(crate) const PROCESS_CAP: (Duration, Duration) =
     (Duration::from_millis(100), Duration::from_secs(1));
 

@@ -4,9 +4,10 @@
 //!
 //! The wait must add nothing to a short run's time. On Linux the child's exit is a pidfd that
 //! `poll` watches beside the pipe: pilot wakes the moment the child ends, at the cost of a
-//! `pidfd_open` and a `poll` beyond the `wait4` that reaps it (a few µs). Where there are no pidfds (other
-//! systems, Linux before 5.3) the loop checks `wait4(WNOHANG)` between sleeps of 2% of the
-//! time waited so far (10 µs at least, 10 ms at most), which bounds what the sleeping adds.
+//! `pidfd_open` and a `poll` beyond the `wait4` that reaps it (two system calls). Where there
+//! are no pidfds (other systems, Linux before 5.3) the loop checks `wait4(WNOHANG)` between
+//! sleeps of 2% of the time waited so far (10 µs at least, 10 ms at most), which bounds what
+//! the sleeping adds.
 //! No thread and no signal handler is involved.
 //!
 //! A program runs in its own process group (see [`super::spawn`]): at the deadline the whole

@@ -6,8 +6,8 @@
 //!
 //! The gates spin rather than sleep: a thread waiting on a futex (`std::sync::Barrier`, which
 //! divan and pilot-divan's engine path both use) is put to sleep and woken after the last one
-//! arrives, later than a short block lasts (two threads released so for 2 µs blocks never
-//! overlapped on a 2-core machine), and a contended routine would be timed uncontended. A
+//! arrives, and the wake-up can come later than a short block lasts (threads released so for
+//! short blocks may never overlap at all), and a contended routine would be timed uncontended. A
 //! spinning thread yields its core after [`SPINS`] turns, so that on more threads than cores the
 //! ones still making inputs get to run; when other work holds the cores, the threads may then not
 //! run together either, which the figure's threads at once ([`at_once`]) shows. Nothing is

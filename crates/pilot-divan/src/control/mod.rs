@@ -123,9 +123,10 @@ fn measure_blocks(
 /// large request, for which glibc's malloc first merges every small chunk the last block's
 /// outputs freed (`malloc_consolidate`), so the routine's own small allocations in the next
 /// block no longer find the chunks it freed and take malloc's slow path. divan 0.1.21 does that
-/// (a new `DeferStore` each sample), and so did this control: 13.6–14.0 ns for
-/// `collections::from_iter::Vec<i32>::8` then, 9.3–9.4 with its buffers kept; pilot-divan
-/// 9.0–9.2.
+/// (a new `DeferStore` each sample), and so did this control at first, which made a routine
+/// that allocates small values (`collections::from_iter::Vec<i32>::8`) read slower than with
+/// its buffers kept, and slower than pilot-divan (`tests/divan_bars_controls.sh` times the
+/// control beside both harnesses).
 pub(crate) struct Buffers<I, O> {
     inputs: Vec<I>,
     outputs: Vec<O>,
@@ -146,7 +147,7 @@ impl<I, O> Default for Buffers<I, O> {
 /// an output into a buffer depends on what it inlines where: for divan's
 /// `collections::from_iter::LinkedList<i32>::0` a `push` loop here copied each 24-byte output
 /// through the stack and read it back in one 16-byte load that waited for the routine's 8-byte
-/// stores (a store-forwarding stall: 7.1 ns an iteration), `extend` does not (1.4 ns). No
+/// stores (a store-forwarding stall, timed as if it were the routine's); `extend` does not. No
 /// way of storing is free of it in every build (see "What the remaining differences are" in
 /// the book's chapter on divan).
 pub(crate) fn block_of<O>(

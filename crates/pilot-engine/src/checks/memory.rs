@@ -92,8 +92,8 @@ const MIN_BYTES_PER_ROUND: f64 = 8192.0;
 /// Least share of round-to-round steps in which memory grew by at least a quarter of
 /// [`MIN_BYTES_PER_ROUND`]: a leak grows every round by about the same amount, while a cache
 /// or a buffer that reaches its size grows in steps and then stays, and the allocator settles
-/// in a few jumps and then by a few bytes a round (seen in processes of 15 rounds: +28 KiB and
-/// +24 KiB in two rounds as the rounds lengthened, then +64 bytes a round).
+/// in a few jumps as the rounds lengthen and then by a few bytes a round: in three quarters of
+/// the steps, only a leak grows.
 const MIN_GROWING_SHARE: f64 = 0.75;
 
 /// The leak check over the memory the bench's calls kept, accumulated round by round (`rss`,

@@ -15,12 +15,14 @@
 //! Student's t with `h − 1` degrees of freedom, as [`trimmed_location`] computes it): a sample
 //! that an interruption hit is trimmed, not averaged in. (With each block a sample, such a
 //! first-round cost alternates in sign from block to block: the interval then holds it as
-//! noise, and covered 98.5% at 95% in the Monte Carlo test.)
+//! noise, and its 95% interval's coverage stays within the 93–99% that the Monte Carlo test
+//! `the_interval_holds_the_overhead_95_percent_of_the_time_under_its_stopping_rule` asks.)
 //!
 //! Why short rounds, many of them: the first design ran one pair of rounds of a quarter of a
-//! session round every third round, 3 or 4 pairs a session. A round's duration moves by a few
-//! percent from one round to the next on a shared machine, and that moved each pair's
-//! difference by as much as a unit costs: `1.9 ns [-320, +324]` on a 1.76 µs unit. The noise
+//! session round every third round, 3 or 4 pairs a session. A round's duration moves from one
+//! round to the next on a shared machine by a share of the round, far more than recording
+//! costs, and that moved each pair's difference by as much as a unit costs: a few pairs'
+//! interval could not tell a recording cost from none. The noise
 //! of a difference does not shrink with a longer round (it is a share of the round), but the
 //! number of blocks grows as rounds shorten, and the interval with it: blocks of about a
 //! millisecond give hundreds in a second's session.

@@ -6,11 +6,11 @@
 //!
 //! The counters are read on the bench's own thread between rounds, not by a thread of their
 //! own: a second thread would take glibc's allocator off its single-thread fast path for the
-//! rest of the process (about 10 ns more per allocation, in every bench that allocates), and on
+//! rest of the process (its locked, multi-threaded path, in every bench that allocates), and on
 //! a machine of few cores it would compete with the bench for them. The counters are
 //! cumulative, so a round's figures are exact over the intervals around it whatever the period.
-//! A sample reads five small files and this process's CPU clock (about 60 µs here) into buffers kept from the start, so it
-//! allocates nothing and takes no time inside a round.
+//! A sample reads five small files and this process's CPU clock into buffers kept from the
+//! start, between rounds, so it allocates nothing and takes no time inside a round.
 //!
 //! Linux only: elsewhere nothing is sampled, and the result says so.
 //!
@@ -85,7 +85,8 @@ impl Sampler {
     }
 
     /// Called between rounds: reads a sample if [`PERIOD`] has passed since the last one, so
-    /// rounds shorter than that share an interval. About 60 µs when it reads; no allocation.
+    /// rounds shorter than that share an interval. A few system calls when it reads; no
+    /// allocation.
     pub(crate) fn tick(&mut self) {
         let at = self.origin.elapsed();
         if at.saturating_sub(self.previous.at) >= PERIOD {
@@ -124,8 +125,8 @@ impl Sampler {
 /// for counted as this process's own, so that what is left is other processes'. A child still
 /// running when `busy` reads counts as another process.
 ///
-/// Linux only (`None` elsewhere). Each reading reads a few small files under /proc (about
-/// 60 µs) and allocates nothing after the start.
+/// Linux only (`None` elsewhere). Each reading reads a few small files under /proc and
+/// allocates nothing after the start.
 pub struct BusyMeter {
     origin: Instant,
     devices: Devices,

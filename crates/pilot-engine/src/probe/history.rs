@@ -12,9 +12,9 @@
 //!
 //! A machine's state lasts minutes: runs seconds apart (a script that runs each bench in a
 //! process of its own, `--exact` after `--exact`) see one state, and their probes agree far
-//! better than runs an hour apart do. Counted as independent, such a burst once taught pilot
-//! ±0.3% on a VM whose speed moves by 10% between phases, and flushed the older, wider history
-//! out of the file. So a run counts towards the variation only when it started at least
+//! better than runs an hour apart do. Counted as independent, such a burst teaches pilot a
+//! band far narrower than the machine's moves between phases, and flushes the older, wider
+//! history out of the file. So a run counts towards the variation only when it started at least
 //! [`SPACING_S`] after the last run that counted, a bench's own earlier runs only when they
 //! are as far apart, and when the file is full the runs dropped first are those that did not
 //! count.
@@ -37,8 +37,9 @@ pub(crate) const RUNS_USED: usize = 30;
 const RUNS_KEPT: usize = 100;
 
 /// Least time between the starts of two runs that both count towards the variation, in
-/// seconds: the machine's state changes over minutes (this project's VM drifts by several
-/// percent between runs a minute apart), not between runs a second apart.
+/// seconds: the machine's state changes over minutes (a shared machine's neighbours, a
+/// laptop's temperature), not between runs a second apart (`lab/reproducibility-band.sh`
+/// checks the band against runs this far apart).
 pub(crate) const SPACING_S: u64 = 60;
 
 /// Where the history of the machine behind `target_dir` is kept.

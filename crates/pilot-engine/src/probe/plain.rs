@@ -9,11 +9,12 @@ use std::hint::black_box;
 use std::time::Instant;
 
 /// Calls of each workload in one process, alternating (compute, sort, compute, …) so that both
-/// see the same moments of the process: a few hundred, about 0.15 s in all on a server core of
-/// the 2020s. The median of these is the process's reading.
+/// see the same moments of the process: a few hundred, so that the calls an interrupt hit are
+/// a small minority. The median of these is the process's reading.
 pub const PLAIN_CALLS: usize = 200;
 
-/// Steps of the compute workload's loop: about 0.2 ms.
+/// Steps of the compute workload's loop: a dependent chain, so its time follows the core's
+/// speed and not its memory.
 const COMPUTE_STEPS: u32 = 100_000;
 
 /// Values the sort workload sorts.
@@ -78,8 +79,8 @@ fn sort_input() -> Vec<u64> {
 }
 
 /// Runs the plain program: `calls` calls of each workload, alternating, each timed on its own
-/// with `Instant`; the median and the fastest of each. Costs about `calls` × 0.7 ms (about
-/// 0.15 s at [`PLAIN_CALLS`]). Never call it where something else is being timed.
+/// with `Instant`; the median and the fastest of each. Costs `calls` runs of both workloads.
+/// Never call it where something else is being timed.
 pub fn run_plain(calls: usize) -> PlainReading {
     let calls = calls.max(1);
     let input = sort_input();

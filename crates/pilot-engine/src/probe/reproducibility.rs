@@ -3,11 +3,12 @@
 //!
 //! A run's interval says how well the run pinned its own estimate down (its readings, rounds
 //! and processes). It cannot see the machine's state, which holds for the whole run and moves
-//! between runs (Kalibera & Jones's last level of variation): a bench steady to ±0.5% within a
-//! run can land 3% away on the next one. The band here is that second number, learnt from
-//! earlier runs on the machine, and it is never folded into the first: widening the run's
-//! interval by it made a bench steady to ±0.5% read ±20–30% once learnt, and ±0.5% (which the
-//! next run missed) before.
+//! between runs (Kalibera & Jones's last level of variation): a bench steady within a run can
+//! land several of its own half-widths away on the next one. The band here is that second
+//! number, learnt from earlier runs on the machine, and it is never folded into the first:
+//! widening the run's interval by it would make a steady bench read as wide as the machine
+//! moves once learnt, and as narrow as one run sees (which the next run misses) before
+//! (`lab/reproducibility-band.sh` measures how often the band holds the next run).
 
 use super::{MachineVariation, Source};
 use crate::stats::{prediction_half_width, run_spread, satterthwaite_dof};

@@ -11,14 +11,15 @@ use std::time::{Duration, Instant};
 /// The probe kernel's identity in the machine's history: a new kernel starts a new history.
 pub(crate) const PROBE_KERNEL: &str = "xorshift-mul-400k";
 
-/// Steps of one probe kernel: about a millisecond on a server core of the 2020s.
+/// Steps of one probe kernel: each waits for the last one's multiply, so a kernel lasts a
+/// few cycles a step, on the order of a millisecond at the clock rates of current cores.
 const KERNEL_STEPS: u32 = 400_000;
 
 /// One run of the kernel: an xorshift sequence folded into a multiply-add chain, all in
 /// registers. A kernel that touched memory or allocated proved sensitive to where its table
-/// and heap landed in each process (its time moved by 50% between processes a second apart on
-/// this project's VM, against 15% for this one): the probe is to see the machine's speed, not
-/// the process's layout. Returns a value that depends on every step.
+/// and heap landed in each process (its time moved between processes a second apart far more
+/// than this one's): the probe is to see the machine's speed, not the process's layout.
+/// Returns a value that depends on every step.
 fn kernel() -> u64 {
     let mut x: u64 = black_box(0x9E37_79B9_7F4A_7C15);
     let mut acc: u64 = 0;

@@ -32,7 +32,8 @@
 pub enum BatchSize {
     /// Inputs are small enough that thousands may be held at once: a unit holds as many as make
     /// it long enough for the clock, up to 4096, and fewer (one at least) where building them
-    /// would take longer than a quarter of a process's share of the time cap and about 9 ms:
+    /// would take longer than a quarter of a process's share of the time cap and 1000 unit
+    /// targets (a millisecond at least):
     /// inputs that cost far more than the routine buy more units, not longer ones. What the
     /// two-argument
     /// [`iter_batched`](crate::Bencher::iter_batched) uses; prefer it unless memory says
@@ -43,8 +44,9 @@ pub enum BatchSize {
     /// of clock cost in each reading.
     LargeInput,
     /// Each input is very large or holds a scarce resource: one input at a time, one iteration
-    /// per unit. Every reading then carries the cost of two clock reads (tens of nanoseconds),
-    /// so a routine shorter than about 10 µs gets a visible clock share, which pilot reports.
+    /// per unit. Every reading then carries the cost of two clock reads, so a routine shorter
+    /// than 200 clock reads gets a clock share above 1%, which pilot's `clock_overhead` check
+    /// reports.
     PerIteration,
     /// The iterations calibration finds for one unit (at most 4096) split into this many units
     /// of their own: each unit holds 1/n of the inputs and lasts 1/n of the unit target, so the

@@ -45,7 +45,6 @@ pub(super) struct Run<'a> {
     speed: MachineSpeed,
     log: RunLog,
     groups: group::Groups<'a>,
-    /// Least process executions per bench (1: the bench's own process).
     /// Process executions asked for (`--processes`, or the baselines' default); `None` lets
     /// each bench's time cap decide (see [`Run::bench`]).
     processes: Option<usize>,
@@ -84,7 +83,7 @@ pub(super) fn bench_mode(
         Err(code) => return code,
     };
     // A bench on several threads leaves the process multi-threaded for good (glibc's allocator
-    // then leaves its single-thread fast path, ~10 ns per allocation): registrations with
+    // then leaves its single-thread fast path for every allocation): registrations with
     // `threads` above 1 run last, their sweep kept together, so every single-threaded bench
     // runs in a single-threaded process. The table still lists benches in source order.
     let mut order: Vec<&Bench> = selected.to_vec();
@@ -543,10 +542,7 @@ impl Run<'_> {
             return ControlFlow::Continue(());
         };
         if b.threads > 1 {
-            doc.warnings.push(format!(
-                "instructions: not counted: callgrind runs one thread at a time, and this                  bench runs on {}",
-                b.threads
-            ));
+            doc.warnings.push(threads_not_counted(b.threads));
             return ControlFlow::Continue(());
         }
         let mut progress = crate::report::LiveProgress::start(&b.name);
@@ -582,5 +578,28 @@ impl Run<'_> {
             self.args.save_baseline.as_deref(),
         )
         .failed;
+    }
+}
+
+/// The warning of a bench on `threads` threads under `--instructions`: callgrind serialises
+/// threads, so its counts would not be the bench's, and it is not counted.
+fn threads_not_counted(threads: usize) -> String {
+    format!(
+        "instructions: not counted: callgrind runs one thread at a time, and this bench runs \
+         on {threads}"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::threads_not_counted;
+
+    #[test]
+    fn the_threads_warning_is_one_sentence_with_single_spaces() {
+        assert_eq!(
+            threads_not_counted(2),
+            "instructions: not counted: callgrind runs one thread at a time, and this bench \
+             runs on 2"
+        );
     }
 }

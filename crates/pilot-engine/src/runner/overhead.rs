@@ -56,7 +56,8 @@ impl OverheadProbe {
     /// Takes a session round of `work` units whose `readings` (ns) it timed, and which took
     /// `round_ns` from the call to its return. Its setup is what the round took beyond its
     /// readings and their recording (two clock reads a unit, the part of recording that no
-    /// reading holds; on a round of 100 000 units, 5 ms that would otherwise pass for setup).
+    /// reading holds; on a round of many short units, far more than a short setup, which it
+    /// would otherwise pass for).
     pub(super) fn saw_round(&mut self, work: u64, readings: &[f64], round_ns: f64) {
         if readings.is_empty() {
             return;

@@ -14,10 +14,10 @@ use crate::schema::{MachineDoc, SpeedDoc};
 use crate::session::Estimate;
 use crate::stats::summary::t_critical;
 
-/// Kernel runs of the probe as a run starts and ends (about 15 ms each).
+/// Kernel runs of the probe as a run starts and ends (see `probe::speed` for a kernel run).
 const RUN_PROBE: usize = 15;
 
-/// Kernel runs of the probe after each bench (about 5 ms).
+/// Kernel runs of the probe after each bench: fewer, as it runs once per bench.
 const BENCH_PROBE: usize = 5;
 
 /// What a run knows of the machine's speed.

@@ -18,7 +18,6 @@ use crate::session::{
     RoundData, SessionConfig, SessionResult, Status, WarmUpWork, Workload, run_session,
 };
 
-/// A bench as the session sees it: rounds of a work amount.
 /// What a session's own checks may spend time on.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct SessionChecks {
@@ -47,6 +46,7 @@ impl SessionChecks {
     }
 }
 
+/// A bench as the session sees it: rounds of a work amount.
 pub(super) struct BenchWorkload<'c> {
     body: BenchBody,
     /// The micro form's body of a bench announced at run time (see [`super::driven`]), called
@@ -399,14 +399,14 @@ pub(super) fn target_unit_ns(clock: ClockInfo) -> u64 {
 /// inputs. Only units that no session could hold a few of are shortened: how many inputs a
 /// unit holds sets its working set (a unit of one input searches memory its setup just
 /// wrote), so units are left as long as the unit target asks wherever a session can afford
-/// them, as divan's and criterion's are (divan's search over 65 536 elements: 1.2 µs at nine
-/// inputs a unit, 0.18 µs at one).
+/// them, as divan's and criterion's are (a search over a large set reads far faster at one
+/// input a unit, whose memory is still in cache, than at the many a unit target holds).
 pub(super) const INPUTS_SHARE: u32 = 4;
 
 /// Finds the micro form's iterations per unit, for a session capped at `max_time`; nothing to
 /// do for the other forms. A batched routine's unit stops short of the target when building
 /// its inputs would take more than 1/[`INPUTS_SHARE`] of `max_time` and more than 1000 times
-/// the target (about 9 ms): see `record::bencher::Calibration`.
+/// the target (a millisecond at least): see `record::bencher::Calibration`.
 pub(super) fn calibrate(workload: &mut BenchWorkload, max_time: Duration) -> Result<(), String> {
     if let Some(msg) = &workload.broken {
         return Err(msg.clone());

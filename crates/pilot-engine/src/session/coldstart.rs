@@ -8,8 +8,9 @@
 //! in the estimate, where its share depends on how many units a round runs. That is worth
 //! knowing: the mean is then not the unit's steady cost, and a harness that runs fewer units per
 //! call reports more (criterion, which calls a long bench's function anew for every sample of a
-//! few iterations, reported base64's 30 MiB `decode_slice` 48% slower than pilot for this
-//! reason). The readings stay in the estimate; the check says how much they move it.
+//! few iterations, reported base64's `decode_slice` of a large buffer markedly slower than pilot
+//! for this reason; `tests/criterion_bars.sh` runs such benches under both). The readings stay
+//! in the estimate; the check says how much they move it.
 
 use super::warmup::median;
 use crate::checks::{Kind, check, figure};

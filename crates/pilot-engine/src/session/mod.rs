@@ -69,7 +69,7 @@ pub trait Workload {
     /// How many times longer the next round's units will be than the last round's: the micro
     /// form raises its iterations per unit when a warm-up ends and its units become too short
     /// to time (1 otherwise). The planner sizes the next round with it; without it, a round
-    /// planned from short units ran 18 times its planned length.
+    /// planned from short units runs as many times its planned length as its units grew.
     fn unit_growth(&self) -> f64 {
         1.0
     }
@@ -418,8 +418,9 @@ impl WarmUpWork {
 /// allowed to explain (see [`SessionResult::blame_warm_up`]): half again as slow.
 const MACHINE_EXPLAINS_START: f64 = 0.5;
 /// The least excess of other processes' cores during the start over the stable rounds that
-/// explains a slow start: a tenth of a core. On this project's 2-vCPU VM others at 0.23 cores
-/// during the first 20 ms (0.03 later) came with a start 15% slower than every stable round.
+/// explains a slow start: a tenth of a core, a small share, since a neighbour needs to run
+/// for only part of a short start to slow it (`tests/fixture-bench/checks_bars.sh` measures
+/// the warm-up class on a real machine).
 const MACHINE_START_CORES: f64 = 0.1;
 
 impl SessionResult {

@@ -16,10 +16,11 @@ pub(crate) use shares::{
 /// Processes a bench runs in by default (no `--processes`), at least, when its time cap is at
 /// least [`AUTO_MANY_CAP`]: eight, so that the processes whose layout made them slower (or
 /// faster) than the rest can be told from the typical ones and left out while they are fewer
-/// than half (see [`crate::stats::independent_location`]); on this project's VM one process
-/// in three or four of a stack-bound bench ran 75% slower, and of eight processes the slow
-/// ones are half or more about one time in seven. A process costs about 15 ms to start and
-/// reach its first round here, so eight short ones cost little more than one long one.
+/// than half (see [`crate::stats::independent_location`]): where a minority of processes draws
+/// a slow layout, the more processes a bench runs in, the less often the slow ones are half or
+/// more. A process's start and first round are short beside its share of such a cap, so eight
+/// short ones cost little more than one long one (`lab/quick-benches.sh` measures what quick
+/// benches cost a run).
 /// The number is `pilot_settings::PROCESSES`, which the settings table states.
 pub(crate) const AUTO_PROCESSES: usize = pilot_settings::PROCESSES.many;
 
@@ -33,8 +34,9 @@ pub(crate) const AUTO_MANY_CAP: std::time::Duration =
 pub(crate) const AUTO_FEW_PROCESSES: usize = pilot_settings::PROCESSES.few;
 
 /// The least time cap at which a bench runs in several processes by default: a child's
-/// session needs about 0.3 s to learn its work amount and reach a first estimate, so a
-/// shorter cap cannot pay for three (Kalibera & Jones: a process costs its start and warm-up).
+/// session is given up to 0.3 s to learn its work amount and reach a first estimate (the
+/// runner's `child_first_result`), so a shorter cap cannot pay for three (Kalibera & Jones: a
+/// process costs its start and warm-up).
 pub(crate) const AUTO_LEAST_CAP: std::time::Duration =
     std::time::Duration::from_secs(pilot_settings::PROCESSES.few_from_s);
 
@@ -271,7 +273,7 @@ pub(crate) fn combine(done: &[ProcessEstimate], config: &SessionConfig) -> Estim
     // The own intervals of the processes the location stands on: a far-out process's (it
     // is left out) does not widen it, nor does an own interval far wider than the others'
     // (a process whose few rounds caught a warm-up or a neighbour, while its estimate agrees
-    // with the rest: one such interval of ±500% made a bench's ±190%).
+    // with the rest: one such interval would otherwise widen the bench's many-fold).
     let split = split(done, config);
     let own: Vec<f64> = split.kept.iter().map(|&i| done[i].half_width).collect();
     let typical = {

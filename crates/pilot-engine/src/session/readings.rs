@@ -329,7 +329,7 @@ impl<'a> Readings<'a> {
     ///
     /// The readings of one round share the machine's state during that round: frequency, the
     /// load of neighbours, where memory landed. When that state drifts or switches between
-    /// rounds (on shared machines it does, by tens of percent over seconds), the readings'
+    /// rounds (on shared machines it does, over seconds), the readings'
     /// interval cannot see it. The rounds' locations (`rounds`, one per analysed round) can:
     /// the between-round interval is Student's t over the rounds (r − 1 degrees of freedom)
     /// with the cluster-robust variance of their mean (each round weighed by its readings, so

@@ -225,8 +225,8 @@ impl WarmUpEvidence {
 
     /// The level the readings before the steady state began at: the median of their first
     /// segment of at least [`MIN_EARLY`] readings by change-point detection (all of them when
-    /// there is no change point). A shorter first segment is an interruption (one reading at
-    /// 3× the rest was one in the examples' `one_add`), not a level. `None` with too few
+    /// there is no change point). A shorter first segment is an interruption (a few readings
+    /// a preemption or a page fault slowed), not a level. `None` with too few
     /// readings.
     fn early_level(&self) -> Option<f64> {
         if self.early.len() < MIN_EARLY {
@@ -254,7 +254,7 @@ impl WarmUpEvidence {
             return WarmUpClass::NoSteadyState;
         }
         // The early readings are compared with the range the stable rounds' means covered: a
-        // machine whose speed switches between levels (shared machines do, by 10–20%) visits
+        // machine whose speed switches between levels (shared machines do) visits
         // them in steady state too, so only a start slower than the slowest stable round, or
         // faster than the fastest, is the workload's own.
         let slowest = round_means.iter().copied().fold(f64::MIN, f64::max);

@@ -2,8 +2,9 @@
 //! that stays valid when readings are autocorrelated and a few of them were interrupted.
 //!
 //! Why not the mean: on a shared machine a unit that the scheduler interrupts for a time slice
-//! reads thousands of times its cost, and 0.1% of such readings moved a mean by +21% (issue 27's
-//! measurements). The mean then measures how often the bench was interrupted, which changes from
+//! reads thousands of times its cost, and a share `f` of readings at `K` times the cost moves
+//! the mean by `f·(K − 1)`: one in a thousand at a thousand times doubles it. The mean then
+//! measures how often the bench was interrupted, which changes from
 //! run to run, and its variance is dominated by those few readings. A trimmed mean of block
 //! means, the blocks far out left out first, leaves the blocks that held an interruption out,
 //! whatever their size, and keeps the efficiency of a mean on the rest (94% of the mean's at

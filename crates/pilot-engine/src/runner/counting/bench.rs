@@ -19,15 +19,15 @@ pub const COUNT_PROCESSES: usize = 3;
 /// form.
 const COUNT_ROUNDS: usize = 4;
 
-/// Instructions a counted round holds at most: 0.1 to 0.4 s under callgrind, with enough
-/// units that a unit's own variation averages out.
+/// Instructions a counted round holds at most: a round short under callgrind's slowdown, with
+/// enough units that a unit's own variation averages out
+/// (`tests/fixture-bench/instructions_bars.sh` measures what counting costs a run).
 const ROUND_INSTRUCTIONS: f64 = 2e7;
 
-/// Instructions per nanosecond assumed to size rounds from a measured time: more than a
-/// core retires at its best (4 a cycle at 2.5 GHz; 1 000 `nop`s took 37 ns on this
-/// project's VM, 27 a nanosecond, but real code retires 1 to 4), so that a round holds at
-/// most about [`ROUND_INSTRUCTIONS`], and code that retires fewer (cache misses, system
-/// calls) gets smaller rounds, never larger.
+/// Instructions per nanosecond assumed to size rounds from a measured time: more than real
+/// code retires (a few instructions a cycle at best, at a few GHz; only blocks of `nop`s may
+/// go faster), so that a round holds at most about [`ROUND_INSTRUCTIONS`], and code that
+/// retires fewer (cache misses, system calls) gets smaller rounds, never larger.
 const INSTRUCTIONS_PER_NS: f64 = 10.0;
 
 /// Most units a counted round holds.

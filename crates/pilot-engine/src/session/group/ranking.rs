@@ -86,7 +86,7 @@ pub(crate) struct MemberView<'a> {
 /// Before then the test is fragile: its variance comes from a handful of round means, their
 /// logarithms must be roughly normal for the t interval to hold, and the group looks at the
 /// pair after each cycle, each look a chance for noise to pass the test. Yet a difference far
-/// past all of that (a list twelve times slower than a deque, p < 0.0001, at the cap of a
+/// past all of that (a linked list many times slower than a deque, at a tiny p, at the cap of a
 /// short run) is no less certain for it. So with fewer rounds, what decides is the ratio's
 /// interval widened for the caveat, and its distance from the noise band: `faster` when p <
 /// `alpha / min_rounds` and the ratio's interval at confidence `1 − (1 − confidence) /

@@ -67,8 +67,8 @@ const MAX_EXTRA_SPLITS: usize = 8;
 /// underflow below 1e-154, making every change insignificant or every difference a change.
 ///
 /// Time: O(n) for the block medians, O(512² log 512) for EDM, O(n) per confirmation round and per
-/// edge step; with subsession analysis about 0.1 s for 10⁶ readings in a release build
-/// (`cargo bench -p pilot --bench analysis`). Memory: O(n).
+/// edge step; what 10⁶ readings cost with subsession analysis in a release build is measured
+/// by `cargo bench -p pilot --bench analysis` (`analysis_1e6`). Memory: O(n).
 pub fn find_stable_segment(xs: &[f64], config: &ChangepointConfig) -> Result<StableSegment> {
     check_finite(xs)?;
     validate(config)?;

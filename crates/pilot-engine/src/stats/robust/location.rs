@@ -100,10 +100,10 @@ pub const PROCESS_FAR_SHARE: f64 = 0.5;
 ///
 /// Why at the level of processes: where a process's stack, heap and code land is drawn afresh
 /// at each start (address-space layout randomisation), and a process at an unlucky alignment
-/// runs its whole life slower (or, less often, a lucky one faster). On this project's VM a
-/// 12 ns fill of a 1 KiB stack buffer took 75–80% longer in 7 of 24 processes, and in none of
-/// 24 with randomisation off; Student's t over the processes' mean is then decided by how many
-/// slow ones a run happened to draw. The typical process is what most fresh processes see,
+/// runs its whole life slower (or, less often, a lucky one faster): a short bench on a stack
+/// buffer can run markedly slower in a minority of processes, and in none with randomisation
+/// off. Student's t over the processes' mean is then decided by how many slow ones a run
+/// happened to draw. The typical process is what most fresh processes see,
 /// and what a later run's estimate repeats; the others are a minority mode, named by the
 /// caller (the `process_modes` check), not averaged in. When they are half or more, there is
 /// no typical process, and all are kept: the interval then spans the modes.
