@@ -58,7 +58,7 @@
 //! The `control` feature (off by default) replaces pilot's engine with a plain `Instant` loop:
 //! each selected bench prints five medians of its time per iteration and nothing else, with no
 //! session, interval or result file. It is for checking a figure where pilot-divan and divan
-//! disagree against a timing that is neither harness's (`tests/divan_bars.sh` builds a third
+//! disagree against a timing that is neither harness's (`lab/divan-dropin-agreement.sh` builds a third
 //! copy of a crate with it); never for measuring. A bench on N threads runs each block on N
 //! threads started once for it and released together by a spinning gate, each timing its own
 //! iterations; its medians are of every thread's readings (the time per iteration of one thread

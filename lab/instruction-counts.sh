@@ -2,7 +2,7 @@
 # Measures issue 31's bars of `--instructions` on the fixture bench. Not run by CI (about 15
 # minutes, builds included); needs valgrind.
 #
-#   [LOADED=0] [RUNS_SAME=5] bash tests/fixture-bench/instructions_bars.sh [RUNS]
+#   [LOADED=0] [RUNS_SAME=5] bash lab/instruction-counts.sh [RUNS]
 #
 # 1. The same bench binaries (targets `counts` and `cost`) run RUNS_SAME times with
 #    --instructions, each run counting every bench in 3 processes: per bench the instructions
@@ -18,7 +18,8 @@
 #    RUNS times with only a comment edited: the instructions' verdicts of each.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/.." && pwd)
+fixture=$root/tests/fixture-bench
 runs=${1:-20}
 same=${RUNS_SAME:-5}
 work=$root/target/instructions-bars
@@ -29,8 +30,8 @@ cargo build --release -q --manifest-path "$root/Cargo.toml" -p cargo-pilot || ex
 rm -rf "$work" && mkdir -p "$repo/benches" "$out"
 cp_bin=$work/cargo-pilot
 cp "$root/target/release/cargo-pilot" "$cp_bin"
-cp "$here/Cargo.toml" "$here/Cargo.lock" "$repo/"
-cp "$here"/benches/*.rs "$repo/benches/"
+cp "$fixture/Cargo.toml" "$fixture/Cargo.lock" "$repo/"
+cp "$fixture"/benches/*.rs "$repo/benches/"
 sed -i "s#path = \"../../crates#path = \"$root/crates#" "$repo/Cargo.toml"
 printf 'target\n' >"$repo/.gitignore"
 cd "$repo"

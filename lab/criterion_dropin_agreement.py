@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""The half of tests/criterion_bars.sh that Python does better than bash (stdlib only).
+"""The half of lab/criterion-dropin-agreement.sh that Python does better than bash (stdlib only).
 
-  criterion_bars.py prepare SRC DST (criterion|pilot) PILOT_CRITERION_DIR
+  criterion_dropin_agreement.py prepare SRC DST (criterion|pilot) PILOT_CRITERION_DIR
       Makes DST a copy of the package SRC (its target/ kept, files rewritten only where they
       differ, so a second run reuses the build), with its own [workspace]; with `pilot`, the
       criterion dev-dependency's `version` is replaced by `package = "pilot-criterion"` and a
       path (features and the rest kept).
-  criterion_bars.py run OUT FILTER NAME=VERSION=TARGET ...
+  criterion_dropin_agreement.py run OUT FILTER NAME=VERSION=TARGET ...
       Lists, runs interleaved, reads both tools' estimates and prints the tables (see the .sh).
-  criterion_bars.py filters OUT NAME=VERSION=TARGET ...
+  criterion_dropin_agreement.py filters OUT NAME=VERSION=TARGET ...
       Lists each crate's ids with criterion's own filter strings (FILTER_CASES) under criterion
       and under pilot-criterion (`--bench --list ARGS`) and diffs them; exit 1 on a difference.
-  criterion_bars.py errors BUILD_JSON
+  criterion_dropin_agreement.py errors BUILD_JSON
       Prints the compiler's errors of a failed `cargo bench --no-run --message-format=json`.
-  criterion_bars.py selftest
+  criterion_dropin_agreement.py selftest
       Checks the regex escaping, the criterion/pilot readers and the agreement rule on
       hand-made documents.
 """
@@ -417,7 +417,7 @@ def selftest():
             {"name": "other", "status": "ok", "pis": []},
             {"name": "g/f/1", "status": "ok", "pis": [pi]}]}))
         assert pilot_estimate(run_doc, "g/f/1") == (5.0, 4.0, 6.5, "ok")
-    print("criterion_bars.py selftest: ok")
+    print("criterion_dropin_agreement.py selftest: ok")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 #      the five estimates;
 #   3. the warm-up example against its steady state measured by a plain loop;
 #   4. Recorder::unit against a bare pair of Instant::now() calls.
-# Usage: bash examples/bars.sh
+# Usage: bash lab/example-benches.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo bench -q -p pilot-examples --no-run >/dev/null 2>&1

@@ -3,10 +3,10 @@
 # the fixture bench, with the cargo-pilot of this checkout. Not run by CI: the first part takes
 # about 30 minutes and wants a machine doing nothing else (or, LOADED=1, one busy loop).
 #
-#   [LOADED=1] bash tests/history/bars.sh changes     (a) 30 commits measured once each
-#   bash tests/history/bars.sh bisect                 (b) bisect commits 1..30 (after `changes`)
-#   bash tests/history/bars.sh unchanged              (c) 20 unchanged series (after `changes`)
-#   bash tests/history/bars.sh postgres               (d) two writers at once, a stopped server
+#   [LOADED=1] bash lab/history-changes.sh changes     (a) 30 commits measured once each
+#   bash lab/history-changes.sh bisect                 (b) bisect commits 1..30 (after `changes`)
+#   bash lab/history-changes.sh unchanged              (c) 20 unchanged series (after `changes`)
+#   bash lab/history-changes.sh postgres               (d) two writers at once, a stopped server
 #
 # (a) copies the fixture into a git repository of its own (target/history-bars/repo): commit 1
 # gives `spin` and `units` a cost factor each; commit 17 makes `spin` 8% slower, commit 24
@@ -26,7 +26,7 @@
 # once it is back; the rows counted before and after each.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/.." && pwd)
 work=$root/target/history-bars
 repo=$work/repo
 phase=$([ "${LOADED:-0}" = 1 ] && echo loaded || echo quiet)
@@ -199,8 +199,8 @@ postgres_bar() {
   local server=$work/postgres
   rm -rf "$server"
   local url
-  url=$(bash "$here/postgres.sh" start "$server" 54331) || exit 1
-  trap 'bash "$here/postgres.sh" stop "$server" 2>/dev/null' EXIT
+  url=$(bash "$root/tests/history/postgres.sh" start "$server" 54331) || exit 1
+  trap 'bash "$root/tests/history/postgres.sh" stop "$server" 2>/dev/null' EXIT
   local psql
   psql=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql
   count() { "$psql" -qtA "$url" -c "SELECT (SELECT count(*) FROM runs) || ' runs, ' || (SELECT count(*) FROM results) || ' results'" 2>/dev/null || echo "no tables yet"; }
@@ -213,16 +213,16 @@ postgres_bar() {
   local b=$!
   wait "$a" "$b"
   echo "after two writers at once: $(count) (each run has 2 results: 2 runs, 4 results expected)"
-  bash "$here/postgres.sh" stop "$server"
+  bash "$root/tests/history/postgres.sh" stop "$server"
   (cd "$repo" && "$cp_bin" pilot bench "${quick[@]}" --history "$url" >"$work/pg-c.txt" 2>&1)
   echo "a run while the server is stopped: exit $? ($(grep -c '^error' "$work/pg-c.txt") error line):"
   grep -A3 '^error' "$work/pg-c.txt" | sed 's/^/  /'
   echo "  its results on disk: $(ls "$CARGO_TARGET_DIR"/pilot/results/cost/ | tr '\n' ' ')"
-  bash "$here/postgres.sh" start "$server" 54331 >/dev/null
+  bash "$root/tests/history/postgres.sh" start "$server" 54331 >/dev/null
   echo "server back: $(count)"
   (cd "$repo" && "$cp_bin" pilot history add --history "$url")
   echo "after history add: $(count) (3 runs, 6 results expected)"
-  bash "$here/postgres.sh" stop "$server"
+  bash "$root/tests/history/postgres.sh" stop "$server"
   trap - EXIT
 }
 
@@ -231,5 +231,5 @@ case ${1:-} in
   bisect) bisect_bar ;;
   unchanged) unchanged_bar ;;
   postgres) postgres_bar ;;
-  *) echo "usage: [LOADED=1] bash tests/history/bars.sh changes|bisect|unchanged|postgres" >&2; exit 2 ;;
+  *) echo "usage: [LOADED=1] bash lab/history-changes.sh changes|bisect|unchanged|postgres" >&2; exit 2 ;;
 esac

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Controls for the disagreements tests/divan_bars.sh finds (issue 32), outside CI. Where
+# Controls for the disagreements lab/divan-dropin-agreement.sh finds (issue 32), outside CI. Where
 # pilot-divan's estimate and divan's median differ by more than both intervals (pilot's 95%
 # interval; divan's range over three runs, as divan reports none), which is right? The control
 # is neither harness: the same routine on the same data, timed by a plain program with
@@ -12,8 +12,8 @@
 # bytesize 2.7.0's benches/display.rs (5 ids). An id of divan's examples that disagrees is
 # listed as lacking a control.
 #
-# Needs tests/divan_bars.sh run once for the sources (its builds under target/divan-bars/).
-# Usage: bash tests/divan_bars_controls.sh [--all] [--max-time S]
+# Needs lab/divan-dropin-agreement.sh run once for the sources (its builds under target/divan-bars/).
+# Usage: bash lab/divan-dropin-controls.sh [--all] [--max-time S]
 #   --all: every id of the two crates, not only the disagreeing ones
 #   --max-time S: pilot's cap per bench (default: pilot's own)
 set -euo pipefail
@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 for d in nonempty-collections-divan nonempty-collections-pilot bytesize-divan bytesize-pilot; do
-  [ -d "$bars/$d/target/release" ] || { echo "run tests/divan_bars.sh first ($d missing)"; exit 1; }
+  [ -d "$bars/$d/target/release" ] || { echo "run lab/divan-dropin-agreement.sh first ($d missing)"; exit 1; }
 done
 
 cat > "$work/plain/Cargo.toml" <<'TOML'
@@ -140,16 +140,16 @@ fn main() {
 RS
 (cd "$work/plain" && cargo build -q --release)
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$root/tests" "$bars" "$work/plain/target/release/divan-controls" "$all" "$max_time" <<'PY'
+python3 - "$root/lab" "$bars" "$work/plain/target/release/divan-controls" "$all" "$max_time" <<'PY'
 import json, statistics, subprocess, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-import divan_bars as db
+import divan_dropin_agreement as db
 bars, plain, everything, max_time = Path(sys.argv[2]), sys.argv[3], sys.argv[4] == "1", sys.argv[5]
 for name in ("nonempty-collections", "bytesize"):
     tsv = bars / f"{name}.tsv"
     if not tsv.exists():
-        print(f"{name}: no {tsv.name}: run tests/divan_bars.sh {name} first")
+        print(f"{name}: no {tsv.name}: run lab/divan-dropin-agreement.sh {name} first")
         continue
     rows = [l.split("\t") for l in tsv.read_text().splitlines()[1:]]
     wanted = [r[0] for r in rows if everything or r[-1] != "yes"]

@@ -4,16 +4,16 @@
 # should hold the five runs' median, with the median half-width and the wall time of a run
 # printed. Phases: quiet (nothing else), loaded (one busy loop the whole time), intermittent (a
 # busy loop 2 s of every 5 s). Not run by CI (about 6 minutes a phase).
-# Usage: bash tests/estimate-bars/run.sh [PHASE...]   (default: quiet loaded intermittent)
+# Usage: bash lab/interval-coverage/run.sh [PHASE...]   (default: quiet loaded intermittent)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out=$root/target/estimate-bars
+out=$root/target/interval-coverage
 crate=$out/crate
 mkdir -p "$crate/benches"
 cat > "$crate/Cargo.toml" <<TOML
 [package]
-name = "estimate-bars"
+name = "interval-coverage"
 version = "0.0.0"
 edition = "2024"
 publish = false

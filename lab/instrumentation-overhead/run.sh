@@ -5,17 +5,17 @@
 # the overhead with its interval, the half-width as a share of the unit, the blocks it came
 # from and whether the probe reached its target; then min/median/max of the half-widths and
 # how many runs were within ±2%. Not run by CI (about a minute a run).
-# Usage: bash tests/issue31-bars/overhead.sh [quiet|loaded]...   (default: quiet)
+# Usage: bash lab/instrumentation-overhead/run.sh [quiet|loaded]...   (default: quiet)
 #   quiet: nothing else should run; loaded: one `sh -c 'while :; do :; done'` the whole time.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out=$root/target/issue31-bars
+out=$root/target/instrumentation-overhead
 crate=$out/crate
 mkdir -p "$crate/benches" "$crate/src"
 cat > "$crate/Cargo.toml" <<TOML
 [package]
-name = "issue31-bars"
+name = "instrumentation-overhead"
 version = "0.0.0"
 edition = "2024"
 publish = false

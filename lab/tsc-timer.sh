@@ -10,10 +10,10 @@
 #     (`Instant`) whatever the timer, and `iter_custom` benches time themselves: they are
 #     listed, marked, and not counted.
 # Not run by CI (about 10 minutes).
-# Usage: bash tests/issue31-bars/tsc.sh [quiet|loaded]   (default: quiet)
+# Usage: bash lab/tsc-timer.sh [quiet|loaded]   (default: quiet)
 set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-out=$root/target/issue31-bars/tsc
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$root/target/tsc-timer
 rm -rf "$out" && mkdir -p "$out"
 phase=${1:-quiet}
 cd "$root"

@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 bars=$root/target/criterion-bars
 out=$bars/across
-bash "$here/criterion_bars.sh" --build-only tinyvec >/dev/null
+bash "$here/criterion-dropin-agreement.sh" --build-only tinyvec >/dev/null
 (cd "$root" && cargo build -q --release -p cargo-pilot)
 rm -rf "$out" && mkdir -p "$out"
 echo "phase: ${PHASE:-unstated}; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -30,7 +30,7 @@ python3 - "$here" "$bars" "$out" "$root/target/release/cargo-pilot" <<'PY'
 import json, os, re, subprocess, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-import criterion_bars as cb
+import criterion_dropin_agreement as cb
 bars, out, cargo_pilot = Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4]
 FILTER, PATTERN = "::(push|clone|remove)$", "TinyVec|SmallVec"
 dirs = {k: bars / f"tinyvec-{k}" for k in ("criterion", "pilot")}

@@ -3,11 +3,11 @@
 # built and run under criterion itself and under pilot-criterion, interleaved, on this machine.
 # Needs the network (crates.io) the first time; about 45 minutes on 2 cores (criterion alone
 # spends ~8 s per bench id, less where a bench sets shorter times). Do not run it beside another
-# benchmark. Usage: bash tests/criterion_bars.sh [--build-only] [CRATE ...] [-- FILTER]
+# benchmark. Usage: bash lab/criterion-dropin-agreement.sh [--build-only] [CRATE ...] [-- FILTER]
 #   --build-only: fetch, copy and build the crates, run nothing (the controls and the filter
 #                 script use the copies)
 #   CRATE: base64, itertools, sharded-slab, hex, bytecount, tinyvec (default: the first three,
-#          issue 16's; the last three are issue 32's, run by tests/criterion_bars_controls.sh)
+#          issue 16's; the last three are issue 32's, run by lab/criterion-dropin-controls.sh)
 #   FILTER: a Python regex; only the bench ids it finds run (e.g. `-- '^slice iter$'`)
 #
 # The crates, at pinned versions, and the bench targets run (every target is built):
@@ -84,20 +84,20 @@ for name in "${crates[@]}"; do
   fetch "$name" "$ver"
   for kind in criterion pilot; do
     dir=$out/$name-$kind
-    python3 "$here/criterion_bars.py" prepare "$out/src/$name-$ver" "$dir" "$kind" "$root/crates/pilot-criterion"
+    python3 "$here/criterion_dropin_agreement.py" prepare "$out/src/$name-$ver" "$dir" "$kind" "$root/crates/pilot-criterion"
     echo "building $name $ver ($kind): cargo bench --no-run"
     if ! (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo bench --no-run --message-format=json \
           ${features[$name]:+--features "${features[$name]}"} \
           >"$dir.build.json" 2>"$dir.build.log"); then
       echo "$name ($kind) does not build; see $dir.build.log:" >&2
-      python3 "$here/criterion_bars.py" errors "$dir.build.json" >&2
+      python3 "$here/criterion_dropin_agreement.py" errors "$dir.build.json" >&2
       grep -E '^error' "$dir.build.log" >&2
       exit 1
     fi
   done
 done
 [ -z "$build_only" ] || exit 0
-python3 "$here/criterion_bars.py" run "$out" "$filter" \
+python3 "$here/criterion_dropin_agreement.py" run "$out" "$filter" \
   $(for n in "${crates[@]}"; do echo "$n=${version[$n]}=${targets[$n]}"; done)
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/load-end"
 cat "$out/load-start" "$out/load-end" >>"$out/summary.txt"

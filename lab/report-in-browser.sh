@@ -3,7 +3,7 @@
 # cap (a group, a sweep, a readings-only bench, a warm-up), writes the report, renders it with
 # headless Chromium (installed with apt-get when missing) and fails on a blank or broken page:
 # every <svg> of the rendered DOM must hold drawn elements, and the screenshot must not be one
-# colour. Usage: bash tests/report_browser.sh   (about a minute after the build on 2 cores)
+# colour. Usage: bash lab/report-in-browser.sh   (about a minute after the build on 2 cores)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)

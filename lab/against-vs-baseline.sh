@@ -3,7 +3,7 @@
 # bars), side by side with the saved-baseline method on the same two builds. Not run by CI: it
 # takes about 20 minutes and wants a machine doing nothing else.
 #
-#   [CASES="unchanged slower-3"] [LOADED=1] bash tests/fixture-bench/against_bars.sh [RUNS]
+#   [CASES="unchanged slower-3"] [LOADED=1] bash lab/against-vs-baseline.sh [RUNS]
 #
 # The fixture is copied into a git repository of its own (under target/against-bars) whose
 # commit `base` has SOURCE_COST 1.0. For each case the working tree is edited (a comment; or
@@ -15,7 +15,8 @@
 # (min/median/max, builds excluded).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/.." && pwd)
+fixture=$root/tests/fixture-bench
 runs=${1:-20}
 work=$root/target/against-bars
 repo=$work/repo
@@ -24,8 +25,8 @@ cargo build --release -q --manifest-path "$root/Cargo.toml" -p cargo-pilot
 cp_bin=$work/cargo-pilot
 rm -rf "$work" && mkdir -p "$repo/benches" "$out"
 cp "$root/target/release/cargo-pilot" "$cp_bin"
-cp "$here/Cargo.toml" "$here/Cargo.lock" "$repo/"
-cp "$here"/benches/*.rs "$repo/benches/"
+cp "$fixture/Cargo.toml" "$fixture/Cargo.lock" "$repo/"
+cp "$fixture"/benches/*.rs "$repo/benches/"
 # pilot and pilot-criterion (../../crates/pilot-criterion) both live under ../../crates.
 sed -i "s#path = \"../../crates#path = \"$root/crates#" "$repo/Cargo.toml"
 printf 'target\n' >"$repo/.gitignore"

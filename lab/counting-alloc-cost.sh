@@ -5,10 +5,10 @@
 # directly), three runs: the difference's min/median/max, and the cost pilot measured at the
 # start of each run (`allocations.cost_ns` in the result). divan quotes 1-2 ns for its
 # AllocProfiler. Not run by CI (about a minute).
-# Usage: bash tests/issue31-bars/alloc.sh [quiet|loaded]   (default: quiet)
+# Usage: bash lab/counting-alloc-cost.sh [quiet|loaded]   (default: quiet)
 set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-out=$root/target/issue31-bars/alloc
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$root/target/counting-alloc-cost
 mkdir -p "$out"
 phase=${1:-quiet}
 cd "$root"

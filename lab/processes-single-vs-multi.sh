@@ -4,7 +4,7 @@
 # single in-process session, one run with --processes 3). Prints, per design, how many runs'
 # 95% CI contain the median of that design's five estimates (and of all ten), the mean
 # relative half-width, the spread of the estimates, and the time per run.
-# Usage: bash examples/ab_processes.sh   (a few minutes; wants a machine left alone)
+# Usage: bash lab/processes-single-vs-multi.sh   (a few minutes; wants a machine left alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo bench -q -p pilot-examples --no-run >/dev/null 2>&1

@@ -6,16 +6,16 @@
 # pilot's own `iter_batched_ref_with` at fixed inputs per unit (`BatchSize::NumIterations(n)`)
 # and at pilot-divan's default (`SmallInput`), in a crate outside the workspace. Not run by CI;
 # run it on a quiet machine. Prints each bench's estimate per run, then min/median/max over runs.
-# Usage: bash tests/divan-unitsize/run.sh [RUNS]   (default 3)
+# Usage: bash lab/divan-inputs-per-unit/run.sh [RUNS]   (default 3)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out=$root/target/divan-unitsize
+out=$root/target/divan-inputs-per-unit
 crate=$out/crate
 mkdir -p "$crate/benches" "$crate/src"
 cat > "$crate/Cargo.toml" <<TOML
 [package]
-name = "divan-unitsize"
+name = "divan-inputs-per-unit"
 version = "0.0.0"
 edition = "2024"
 publish = false

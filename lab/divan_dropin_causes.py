@@ -8,8 +8,8 @@ allocation's `malloc_consolidate` has nothing to merge). Where a figure moves wi
 and the three then agree, the difference was malloc's state, which the harness's own allocations
 between blocks set (book/src/coming-from-divan.md, "What the remaining differences are").
 
-  DIVAN_REPO=… bash tests/divan_bars.sh examples -- '^$'   # builds the three, runs nothing
-  python3 tests/divan_causes.py [--reps N] [--no-tunable] [REGEX]
+  DIVAN_REPO=… bash lab/divan-dropin-agreement.sh examples -- '^$'   # builds the three, runs nothing
+  python3 lab/divan_dropin_causes.py [--reps N] [--no-tunable] [REGEX]
 
 Uses the builds in target/divan-bars/ (examples-{divan,pilot,control}). Prints, per id and
 malloc setting, each tool's min/median/max in ns over N runs (default 3): divan's median of its
@@ -27,10 +27,10 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from divan_bars import control_figures, divan_medians, executables  # noqa: E402
+from divan_dropin_agreement import control_figures, divan_medians, executables  # noqa: E402
 
 # The 32 ids where the control of the run of 27 November 2026 (examples, quiet, --max-time 2)
-# sat closer to divan than to pilot-divan: TARGET/ID as divan_bars.py's table names them.
+# sat closer to divan than to pilot-divan: TARGET/ID as divan_dropin_agreement.py's table names them.
 IDS = """
 collections/collections::with_capacity::BinaryHeap<i32>::8
 collections/collections::from_iter::Vec<i32>::8
@@ -113,7 +113,7 @@ def main(argv):
     out = Path(__file__).resolve().parent.parent / "target" / "divan-bars"
     exes = {k: executables(out / f"examples-{k}.build.json") for k in ("divan", "pilot", "control")}
     if not all(exes.values()):
-        sys.exit(f"no builds in {out}: run tests/divan_bars.sh examples first")
+        sys.exit(f"no builds in {out}: run lab/divan-dropin-agreement.sh examples first")
     base = dict(os.environ)
     base.pop("NEXTEST", None)
     print(f"load at start: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")

@@ -3,20 +3,20 @@
 # the fixture bench `spin` whose cost is set by PILOT_FIXTURE_COST. Not run by CI: it takes
 # about ten minutes and wants a machine doing nothing else.
 #
-#   [SCENARIOS="aa ab10"] [LOADED=1] [LEARN=N [GAP=S]] bash tests/fixture-bench/false_alarms.sh [PAIRS] [FLAGS...]
+#   [SCENARIOS="aa ab10"] [LOADED=1] [LEARN=N [GAP=S]] bash lab/baseline-false-alarms.sh [PAIRS] [FLAGS...]
 #
 # For each scenario, PAIRS (default 20) pairs of fresh runs: the first run of a pair is saved as
 # a baseline, the second (with the scenario's cost) is compared with it, exactly as
 # `cargo bench -- --save-baseline B` then `cargo bench -- --baseline B` would do.
 # Prints per scenario: pairs flagged regressed / improved, pairs whose change CI contains the
 # true change, and the mean wall time of one run. With CRITERION=1, also times criterion's
-# default run of the same workload (examples/criterion-compare, bench `fixture_spin`).
+# default run of the same workload (lab/criterion-same-workloads, bench `fixture_spin`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 pairs=${1:-20}
 shift || true
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$here/../../target/fixture-bench}
-cargo bench -q --manifest-path "$here/Cargo.toml" --bench cost --no-run 2>/dev/null
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$here/../target/fixture-bench}
+cargo bench -q --manifest-path "$here/../tests/fixture-bench/Cargo.toml" --bench cost --no-run 2>/dev/null
 bin=$(ls -t "$CARGO_TARGET_DIR"/release/deps/cost-* | grep -E '/cost-[0-9a-f]{16}$' | head -1)
 out=$(mktemp -d)
 trap_files=()
@@ -95,7 +95,7 @@ done
 rm -rf "$CARGO_TARGET_DIR/pilot/baselines"/fa-*
 
 if [ "${CRITERION:-0}" = 1 ]; then
-  cd "$here/../../examples/criterion-compare"
+  cd "$here/criterion-same-workloads"
   cargo bench -q --bench compare --no-run 2>/dev/null
   start=$(date +%s.%N)
   cargo bench -q --bench compare -- --exact fixture_spin >/dev/null 2>&1

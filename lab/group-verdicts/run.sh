@@ -1,27 +1,50 @@
 #!/usr/bin/env bash
 # Measures issue 5's bars for groups (not run by CI: it takes several minutes and wants a quiet
-# machine). Each run is a fresh process of examples/benches/group_bars.rs. Prints:
+# machine). Each run is a fresh process of lab/group-verdicts/bench.rs. Prints:
 #   1. sorts of 1k, 4k and 16k elements in one group: runs ranked correctly, wall times (< 3 s);
 #   2. two identical functions: runs "equivalent"/"undecided" (>= 19 of 20), never "faster";
 #   3. two functions 5% apart: runs "faster" the right way (>= 18 of 20), never the wrong way;
 #   4. time to settle: each group interleaved against its members run one after another to the
 #      same CI target (--sequential, compared afterwards by the same rule).
-# Usage: bash examples/groups_bars.sh [RUNS]     (RUNS defaults to 20; extra pilot flags can be
+# Usage: bash lab/group-verdicts/run.sh [RUNS]     (RUNS defaults to 20; extra pilot flags can be
 #        given in PILOT_* variables, e.g. PILOT_MAX_TIME=5)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
 runs=${1:-20}
-exe=$(cargo bench -q -p pilot-examples --bench group_bars --no-run --message-format=json 2>/dev/null |
+# bench.rs in a crate outside the workspace, built in release as `cargo bench` builds it.
+crate=$root/target/lab/group-verdicts/crate
+mkdir -p "$crate/benches" "$crate/src"
+cat > "$crate/Cargo.toml" <<TOML
+[package]
+name = "group-verdicts"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dev-dependencies]
+pilot = { path = "$root/crates/pilot" }
+pilot-examples = { path = "$root/examples" }
+
+[[bench]]
+name = "groups"
+harness = false
+
+[workspace]
+TOML
+: > "$crate/src/lib.rs"
+cp "$here/bench.rs" "$crate/benches/groups.rs"
+exe=$(cd "$crate" && cargo bench -q --bench groups --no-run --message-format=json 2>/dev/null |
   python3 -c 'import json,sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "group_bars":
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "groups":
         print(m["executable"])')
 out=$(mktemp -d)
 echo "bench binary: $exe; $runs fresh runs per group; results in $out"
 
 run_group() { # group-filter mode(interleaved|sequential) index
-  local flags=(--bench --ignored --json "$out/$1-$2-$3.json" "$1::")
+  local flags=(--bench --json "$out/$1-$2-$3.json" "$1::")
   [ "$2" = sequential ] && flags+=(--sequential)
   local start end
   start=$(date +%s.%N)

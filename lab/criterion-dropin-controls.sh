@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Controls for the disagreements tests/criterion_bars.sh finds (issue 16), outside CI. Where
+# Controls for the disagreements lab/criterion-dropin-agreement.sh finds (issue 16), outside CI. Where
 # pilot-criterion and criterion disagree on the same unchanged bench, which is right? Two
 # families of ids disagree one-sidedly (pilot-criterion faster); each gets a reference that
 # neither harness produces:
@@ -46,11 +46,11 @@
 #    (criterion 0.4): each id twice under each tool, interleaved; how often criterion agrees
 #    with itself, pilot-criterion with itself, and the two with each other, by the bars' rule.
 #
-# Sections 1-5 need tests/criterion_bars.sh run once (its copies of base64 and itertools under
-# target/criterion-bars/); 6 and 7 build the copies they need (tests/criterion_bars.sh
+# Sections 1-5 need lab/criterion-dropin-agreement.sh run once (its copies of base64 and itertools under
+# target/criterion-bars/); 6 and 7 build the copies they need (lab/criterion-dropin-agreement.sh
 # --build-only; the network the first time). Sections 1-5 take about 15 minutes, 6 about 10,
 # 7 about 20. Prints each tool's figure and the control's, and the load average.
-# Usage: bash tests/criterion_bars_controls.sh [SECTION ...]   (default: 1 2 3 4 5 6 7)
+# Usage: bash lab/criterion-dropin-controls.sh [SECTION ...]   (default: 1 2 3 4 5 6 7)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bars=$root/target/criterion-bars
@@ -64,7 +64,7 @@ want() { [[ $sections == *" $1 "* ]]; }
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 if want 1 || want 2 || want 3 || want 4 || want 5; then
   for d in base64-criterion base64-pilot itertools-criterion itertools-pilot; do
-    [ -d "$bars/$d/target/release" ] || { echo "run tests/criterion_bars.sh first ($d missing)"; exit 1; }
+    [ -d "$bars/$d/target/release" ] || { echo "run lab/criterion-dropin-agreement.sh first ($d missing)"; exit 1; }
   done
 fi
 
@@ -148,11 +148,11 @@ echo "== 3. criterion against itself: base64's small-input ids, the same binary 
 # How often do two runs of criterion itself agree by the bars' rule (|a − b| ≤ the two
 # half-widths)? Each id runs twice in a row, in target dirs of their own, alternating which goes
 # first; criterion's estimates are read as the bars script reads them.
-python3 - "$root/tests" "$(exe "$bars/base64-criterion" benchmarks)" "$work/self" <<'PY'
+python3 - "$root/lab" "$(exe "$bars/base64-criterion" benchmarks)" "$work/self" <<'PY'
 import subprocess, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-import criterion_bars as cb
+import criterion_dropin_agreement as cb
 exe, work = sys.argv[2], Path(sys.argv[3])
 subprocess.run(["rm", "-rf", str(work)], check=True)
 runs = {"a": work / "a", "b": work / "b"}
@@ -178,11 +178,11 @@ if want 4; then
 echo "== 4. pilot-criterion against itself: base64's small-input ids, the same binary run twice"
 # As section 3, with pilot-criterion's run documents (--json) in place of criterion's folders.
 # Both runs share the build's target/pilot (its machine history), as a user's reruns do.
-python3 - "$root/tests" "$(exe "$bars/base64-pilot" benchmarks)" "$bars/base64-pilot" "$work/pilot-self" <<'PY'
+python3 - "$root/lab" "$(exe "$bars/base64-pilot" benchmarks)" "$bars/base64-pilot" "$work/pilot-self" <<'PY'
 import os, subprocess, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-import criterion_bars as cb
+import criterion_dropin_agreement as cb
 exe, crate, work = sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
 subprocess.run(["rm", "-rf", str(work)], check=True)
 work.mkdir(parents=True)
@@ -208,11 +208,11 @@ fi
 
 if want 5; then
 echo "== 5. base64's large-input ids under pilot-criterion, round by round"
-python3 - "$root/tests" "$(exe "$bars/base64-pilot" benchmarks)" "$bars/base64-pilot" "$work/large" "$bars/base64.tsv" <<'PY'
+python3 - "$root/lab" "$(exe "$bars/base64-pilot" benchmarks)" "$bars/base64-pilot" "$work/large" "$bars/base64.tsv" <<'PY'
 import csv, json, os, statistics, subprocess, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-import criterion_bars as cb
+import criterion_dropin_agreement as cb
 exe, crate, work, table = sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]), sys.argv[5]
 subprocess.run(["rm", "-rf", str(work)], check=True)
 work.mkdir(parents=True)
@@ -252,7 +252,7 @@ fi
 
 if want 6; then
 echo "== 6. tinyvec's three disagreements, against a plain Instant loop over the same routines"
-bash "$root/tests/criterion_bars.sh" --build-only tinyvec >/dev/null
+bash "$root/lab/criterion-dropin-agreement.sh" --build-only tinyvec >/dev/null
 mkdir -p "$work/tinyref/src"
 cat > "$work/tinyref/Cargo.toml" <<TOML
 [package]
@@ -416,11 +416,11 @@ fn main() {
 }
 RS
 (cd "$work/tinyref" && cargo build -q --release 2>build.log) || { cat "$work/tinyref/build.log"; exit 1; }
-python3 - "$root/tests" "$bars" "$work" <<'PY'
+python3 - "$root/lab" "$bars" "$work" <<'PY'
 import json, os, subprocess, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-import criterion_bars as cb
+import criterion_dropin_agreement as cb
 bars, work = Path(sys.argv[2]), Path(sys.argv[3])
 ids = ["SmallVec_u8_32/SmallVec<[u8; 32]>::push", "TinyVec_u8_32/TinyVec<[u8; 32]>::push",
        "SmallVec_u8_32/SmallVec<[u8; 32]>::clone", "TinyVec_u64_8/TinyVec<[u64; 8]>::remove"]
@@ -471,12 +471,12 @@ fi
 
 if want 7; then
 echo "== 7. hex and bytecount: each tool against itself and against the other"
-bash "$root/tests/criterion_bars.sh" --build-only hex bytecount >/dev/null
-python3 - "$root/tests" "$bars" "$work/agree" <<'PY'
+bash "$root/lab/criterion-dropin-agreement.sh" --build-only hex bytecount >/dev/null
+python3 - "$root/lab" "$bars" "$work/agree" <<'PY'
 import os, re, subprocess, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-import criterion_bars as cb
+import criterion_dropin_agreement as cb
 bars, work = Path(sys.argv[2]), Path(sys.argv[3])
 subprocess.run(["rm", "-rf", str(work)], check=True)
 work.mkdir(parents=True)

@@ -1,5 +1,5 @@
-//! The groups behind issue 5's bars (`examples/groups_bars.sh` runs them 20 times each; not
-//! part of CI's measured run, as every bench here is `ignore`d: run with `--ignored`).
+//! The groups whose verdicts `lab/group-verdicts/run.sh` measures (20 fresh runs each, in a
+//! crate of its own outside the workspace).
 //!
 //! - `sorts`: three sorts of 1 000, 4 000 and 16 000 elements: must be ranked 1k < 4k < 16k.
 //! - `identical`: two identical functions: must never be `faster`.
@@ -12,17 +12,17 @@ mod sorts {
         b.iter_batched(|| data.clone(), |mut v| v.sort_unstable());
     }
 
-    #[pilot::bench(group = "sorts", ignore)]
+    #[pilot::bench(group = "sorts")]
     fn sort_1k(b: &mut pilot::Bencher) {
         sort(b, 1_000);
     }
 
-    #[pilot::bench(group = "sorts", ignore)]
+    #[pilot::bench(group = "sorts")]
     fn sort_4k(b: &mut pilot::Bencher) {
         sort(b, 4_000);
     }
 
-    #[pilot::bench(group = "sorts", ignore)]
+    #[pilot::bench(group = "sorts")]
     fn sort_16k(b: &mut pilot::Bencher) {
         sort(b, 16_000);
     }
@@ -41,24 +41,24 @@ fn chain(seed: u64, steps: u64) -> u64 {
 }
 
 mod identical {
-    #[pilot::bench(group = "identical", ignore)]
+    #[pilot::bench(group = "identical")]
     fn first(b: &mut pilot::Bencher) {
         b.iter(|| super::chain(pilot::black_box(7), 2_000));
     }
 
-    #[pilot::bench(group = "identical", ignore)]
+    #[pilot::bench(group = "identical")]
     fn second(b: &mut pilot::Bencher) {
         b.iter(|| super::chain(pilot::black_box(7), 2_000));
     }
 }
 
 mod five_percent {
-    #[pilot::bench(group = "five_percent", ignore)]
+    #[pilot::bench(group = "five_percent")]
     fn fast(b: &mut pilot::Bencher) {
         b.iter(|| super::chain(pilot::black_box(7), 2_000));
     }
 
-    #[pilot::bench(group = "five_percent", ignore)]
+    #[pilot::bench(group = "five_percent")]
     fn slow(b: &mut pilot::Bencher) {
         b.iter(|| super::chain(pilot::black_box(7), 2_100));
     }

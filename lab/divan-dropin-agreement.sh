@@ -6,7 +6,7 @@
 # directory or work tree (`git clone https://github.com/nvzqz/divan`), whose tag v0.1.21 is
 # used. Do not run it beside another benchmark.
 #
-#   DIVAN_REPO=… bash tests/divan_bars.sh [SOURCE ...] [-- FILTER] [--max-time S]
+#   DIVAN_REPO=… bash lab/divan-dropin-agreement.sh [SOURCE ...] [-- FILTER] [--max-time S]
 #   SOURCE: examples, nonempty-collections, bytesize (default: all three)
 #   FILTER: a Python regex; only the ids it finds run (e.g. `-- '^math::'`)
 #   --max-time S: pilot's cap per bench (default: pilot's own, 10 s)
@@ -77,7 +77,7 @@ for name in "${sources[@]}"; do
   fetch "$name" "${version[$name]}"
   for kind in divan pilot control; do
     dir=$out/$name-$kind
-    python3 "$here/divan_bars.py" prepare "$out/src/$name" "$dir" "$kind" "$root/crates/pilot-divan"
+    python3 "$here/divan_dropin_agreement.py" prepare "$out/src/$name" "$dir" "$kind" "$root/crates/pilot-divan"
     echo "building $name (${version[$name]}, $kind): cargo bench --no-run"
     if ! (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo bench --no-run --message-format=json \
           >"$dir.build.json" 2>"$dir.build.log"); then
@@ -87,6 +87,6 @@ for name in "${sources[@]}"; do
     fi
   done
 done
-python3 "$here/divan_bars.py" run "$out" "$filter" "$max_time" "${sources[@]}"
+python3 "$here/divan_dropin_agreement.py" run "$out" "$filter" "$max_time" "${sources[@]}"
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/load-end"
 cat "$out/load-start" "$out/load-end" >>"$out/summary.txt"

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""The half of tests/divan_bars.sh that Python does better than bash (stdlib only).
+"""The half of lab/divan-dropin-agreement.sh that Python does better than bash (stdlib only).
 
-  divan_bars.py prepare SRC DST (divan|pilot) PILOT_DIVAN_DIR
+  divan_dropin_agreement.py prepare SRC DST (divan|pilot) PILOT_DIVAN_DIR
       Makes DST a copy of the package SRC (its target/ kept, files rewritten only where they
       differ, so a second run reuses the build), with its own [workspace]; the divan dependency
       is pinned to =0.1.21 (divan) or replaced by `package = "pilot-divan"` and a path (pilot),
       with pilot-divan's `control` feature (control: its plain `Instant` loop, neither harness).
       divan's examples name `divan` and `libc` from divan's workspace: they get divan 0.1.21's
       (libc 0.2.148) instead.
-  divan_bars.py run OUT FILTER MAX_TIME SOURCE ...
+  divan_dropin_agreement.py run OUT FILTER MAX_TIME SOURCE ...
       Lists, runs interleaved, reads both tools' figures and prints the tables (see the .sh).
-  divan_bars.py selftest
+  divan_dropin_agreement.py selftest
       Checks the reader of divan's output and the agreement rule on hand-made text.
 """
 

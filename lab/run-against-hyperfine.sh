@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The bars of `cargo pilot run`, side by side with hyperfine (installed here when missing, with
 # apt-get; CI does not run this script). Prints each bar's count and figures; about 10 minutes
-# on 2 cores. Usage: bash tests/run_bars.sh [RUNS]   (RUNS: repetitions of each bar, default 5)
+# on 2 cores. Usage: bash lab/run-against-hyperfine.sh [RUNS]   (RUNS: repetitions of each bar, default 5)
 #
 # 1. `sleep 0.02`, `sh -c 'seq 1 200000 > /dev/null'`, gzip of a 4 MiB file: each pilot run's
 #    interval holds hyperfine's mean (the hyperfine run right after it) and the median of the

@@ -2,7 +2,7 @@
 # Measures the accuracy checks against issue 13's bars. Not run by CI: it takes about 12
 # minutes and wants a machine doing nothing else (it starts its own CPU hogs when it needs them).
 #
-#   bash tests/fixture-bench/checks_bars.sh [RUNS]
+#   bash lab/accuracy-checks-firing.sh [RUNS]
 #
 # RUNS (default 10 for the busy-machine bars, half that for the others):
 # - busy_machine: the fixture's `no_leak` bench (2 s cap) with two CPU-hog processes running,
@@ -18,15 +18,16 @@
 # Prints a count per bar, and the cost's min/median/max with the geometric mean's interval.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/.." && pwd)
+fixture=$root/tests/fixture-bench
 runs=${1:-10}
 half=$(( (runs + 1) / 2 ))
 out=$root/target/checks-bars
 rm -rf "$out" && mkdir -p "$out"
-(cd "$here" && cargo bench -q --features checks --bench checks --no-run) || exit 1
+(cd "$fixture" && cargo bench -q --features checks --bench checks --no-run) || exit 1
 (cd "$root" && cargo bench -q -p pilot-examples --bench warm_up --bench one_add --no-run) || exit 1
 newest() { ls -t "$1"/$2-* | grep -v '\.d$' | head -1; }
-checks=$(newest "$here/target/release/deps" checks)
+checks=$(newest "$fixture/target/release/deps" checks)
 warm=$(newest "$root/target/release/deps" warm_up)
 one=$(newest "$root/target/release/deps" one_add)
 
