@@ -1,5 +1,5 @@
 //! Allocation counts end to end (issue 31): a bench binary whose global allocator is
-//! `pilot::CountingAlloc` (`examples/src/bin/demo_counting.rs`), started as a process, its
+//! `pilot::CountingAlloc` (`tests/bench-binary/src/bin/demo_counting.rs`), started as a process, its
 //! results read back. Counts are deterministic, so these are exact.
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! A pilot bench binary for the end-to-end test of result file names
-//! (`examples/tests/bench_binary.rs`): two benches whose names once mapped to one file.
+//! (`tests/bench-binary/tests/bench_binary.rs`): two benches whose names once mapped to one file.
 
 use pilot::Bencher;
 

@@ -1,4 +1,4 @@
-//! Snapshots of what a pilot bench binary prints (`examples/src/bin/demo_benches.rs`, started
+//! Snapshots of what a pilot bench binary prints (`tests/bench-binary/src/bin/demo_benches.rs`, started
 //! as a process), so that a change to what a user sees reaches its reviewer as a diff of a file
 //! in `tests/snapshots/`.
 //!
@@ -7,7 +7,7 @@
 //! redacted; a measured run goes through `common::redact_timed`, which keeps its shape and
 //! redacts its numbers.
 //!
-//! After a deliberate change of an output: `INSTA_UPDATE=always cargo test -p pilot-examples
+//! After a deliberate change of an output: `INSTA_UPDATE=always cargo test -p bench-binary
 //! --test bench_binary_snapshots` (or `cargo insta review`), then read the diff of the `.snap`
 //! files.
 
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 // The helpers the end-to-end tests of cargo-pilot share.
-#[path = "../../crates/cargo-pilot/tests/common/mod.rs"]
+#[path = "../../../crates/cargo-pilot/tests/common/mod.rs"]
 mod common;
 
 const DEMO: &str = env!("CARGO_BIN_EXE_demo_benches");

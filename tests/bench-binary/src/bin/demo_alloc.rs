@@ -1,5 +1,5 @@
 //! A pilot bench binary for the end-to-end test of what a bench's process contains
-//! (`examples/tests/bench_binary.rs`): an allocating nanosecond bench that also checks, on Linux,
+//! (`tests/bench-binary/tests/bench_binary.rs`): an allocating nanosecond bench that also checks, on Linux,
 //! that it runs in a single-threaded process.
 
 /// The threads of this process, from `/proc/self/status` (Linux; `None` elsewhere).

@@ -1,5 +1,5 @@
 //! A pilot bench binary for the end-to-end test of a sweep whose values do not fit the bench's
-//! argument type (`examples/tests/bench_binary.rs`): that bench fails with the reason, and the
+//! argument type (`tests/bench-binary/tests/bench_binary.rs`): that bench fails with the reason, and the
 //! other one, and `--list`, work as usual.
 
 use pilot::Bencher;

@@ -1,5 +1,5 @@
 //! A pilot bench binary for the end-to-end test of the warm-up class over processes
-//! (`examples/tests/bench_binary.rs`): in each process, the first 2 000 calls of its bench take
+//! (`tests/bench-binary/tests/bench_binary.rs`): in each process, the first 2 000 calls of its bench take
 //! ten times as long as the rest, as a table filled on first use would. The processes after
 //! the first run that warm-up unmeasured before their sessions; the bench still warms up.
 

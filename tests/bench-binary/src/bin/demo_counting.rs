@@ -1,5 +1,5 @@
 //! A pilot bench binary with `pilot::CountingAlloc` as its global allocator, for the end-to-end
-//! tests of allocation counts (`examples/tests/counting.rs`): benches whose units allocate a
+//! tests of allocation counts (`tests/bench-binary/tests/counting.rs`): benches whose units allocate a
 //! known number of blocks of known sizes, none, on threads of their own, or time themselves.
 
 use std::hint::black_box;

@@ -1,5 +1,5 @@
 //! A pilot bench binary for the end-to-end test of order and throughput
-//! (`examples/tests/bench_binary.rs`): benches whose names sort differently from their places in
+//! (`tests/bench-binary/tests/bench_binary.rs`): benches whose names sort differently from their places in
 //! this file, a group swept over two values, a thread sweep, and throughput in bytes and
 //! elements.
 

@@ -1,5 +1,5 @@
 //! A pilot bench binary with a group, a parameter sweep and threads, built as a plain program
-//! so the end-to-end tests (`examples/tests/bench_binary.rs`) can start it as a process.
+//! so the end-to-end tests (`tests/bench-binary/tests/bench_binary.rs`) can start it as a process.
 
 use pilot::{Bencher, Recorder};
 

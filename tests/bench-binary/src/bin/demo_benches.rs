@@ -1,5 +1,5 @@
 //! A pilot bench binary built as a plain program, so the end-to-end tests
-//! (`examples/tests/bench_binary.rs`) can start it as a process: one bench of each form, and an
+//! (`tests/bench-binary/tests/bench_binary.rs`) can start it as a process: one bench of each form, and an
 //! ignored one that panics.
 
 use pilot::{Bencher, Recorder};

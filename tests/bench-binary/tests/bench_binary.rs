@@ -1,4 +1,4 @@
-//! End-to-end tests of a pilot bench binary (`examples/src/bin/demo_benches.rs`): started as a
+//! End-to-end tests of a pilot bench binary (`tests/bench-binary/src/bin/demo_benches.rs`): started as a
 //! process, the way cargo, cargo-nextest and users start it.
 
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 // The helpers the end-to-end tests of cargo-pilot share.
-#[path = "../../crates/cargo-pilot/tests/common/mod.rs"]
+#[path = "../../../crates/cargo-pilot/tests/common/mod.rs"]
 mod common;
 
 fn demo(args: &[&str], target_dir: &PathBuf) -> Output {

@@ -1,5 +1,5 @@
 //! The TSC timer end to end (`--timer tsc`, issue 31), and settings given to a bench binary as
-//! flags reaching the processes it starts: `examples/src/bin/demo_counting.rs` started as a
+//! flags reaching the processes it starts: `tests/bench-binary/src/bin/demo_counting.rs` started as a
 //! process, its results read back.
 
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! A pilot bench binary for the end-to-end test of Ctrl-C (`examples/tests/bench_binary.rs`): each
+//! A pilot bench binary for the end-to-end test of Ctrl-C (`tests/bench-binary/tests/bench_binary.rs`): each
 //! round writes a scratch file under `PILOT_DEMO_DIR` and removes it when the round ends, as a
 //! workload with its own cleanup does, and records how many threads its process has while it
 //! is measured (`threads` in that folder; Linux only).

@@ -1,5 +1,5 @@
 //! A pilot bench binary for the end-to-end test that names reach the terminal as text
-//! (`examples/tests/bench_binary.rs`): its benches and their group are named with terminal
+//! (`tests/bench-binary/tests/bench_binary.rs`): its benches and their group are named with terminal
 //! control sequences, ESC, BEL, a CSI that would colour the text and an OSC that would set the
 //! window's title.
 
