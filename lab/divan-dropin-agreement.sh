@@ -29,7 +29,7 @@
 # interval: this is divan against itself), and pilot-divan once (`--bench --exact ID --json
 # FILE`), its figure the time estimate with its 95% interval. An id agrees when |pilot − divan|
 # ≤ pilot's half-width + divan's half-range. A third build, NAME-control, is pilot-divan with its
-# `control` feature: the same bench functions, each routine timed by a plain `Instant` loop
+# `control` feature (put back by lab/divan-control/prepare.sh): the same bench functions, each routine timed by a plain `Instant` loop
 # (blocks of about 20 µs, five medians of up to 2000 blocks) instead of either harness; on N
 # threads, N threads released together by a spinning gate for each block, each timing its own
 # part, the median over every thread's readings (its last column: how many threads were timing at
@@ -72,12 +72,16 @@ fetch() {
   fi
 }
 
+# The control's pilot-divan: this checkout's, with the control put back (lab/divan-control/).
+control_divan=$(bash "$here/divan-control/prepare.sh" "$out/control-crates")
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/load-start"
 for name in "${sources[@]}"; do
   fetch "$name" "${version[$name]}"
   for kind in divan pilot control; do
     dir=$out/$name-$kind
-    python3 "$here/divan_dropin_agreement.py" prepare "$out/src/$name" "$dir" "$kind" "$root/crates/pilot-divan"
+    divan_dir=$root/crates/pilot-divan
+    [ "$kind" = control ] && divan_dir=$control_divan
+    python3 "$here/divan_dropin_agreement.py" prepare "$out/src/$name" "$dir" "$kind" "$divan_dir"
     echo "building $name (${version[$name]}, $kind): cargo bench --no-run"
     if ! (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo bench --no-run --message-format=json \
           >"$dir.build.json" 2>"$dir.build.log"); then

@@ -5,7 +5,8 @@
       Makes DST a copy of the package SRC (its target/ kept, files rewritten only where they
       differ, so a second run reuses the build), with its own [workspace]; the divan dependency
       is pinned to =0.1.21 (divan) or replaced by `package = "pilot-divan"` and a path (pilot),
-      with pilot-divan's `control` feature (control: its plain `Instant` loop, neither harness).
+      with pilot-divan's `control` feature (control: its plain `Instant` loop, neither harness;
+      PILOT_DIVAN_DIR is then lab/divan-control/prepare.sh's copy, where the feature exists).
       divan's examples name `divan` and `libc` from divan's workspace: they get divan 0.1.21's
       (libc 0.2.148) instead.
   divan_dropin_agreement.py run OUT FILTER MAX_TIME SOURCE ...

@@ -147,8 +147,8 @@ impl<I, O> Default for Buffers<I, O> {
 /// `collections::from_iter::LinkedList<i32>::0` a `push` loop here copied each 24-byte output
 /// through the stack and read it back in one 16-byte load that waited for the routine's 8-byte
 /// stores (a store-forwarding stall: 7.1 ns an iteration), `extend` does not (1.4 ns). No
-/// way of storing is free of it in every build (see "What the remaining differences are" in
-/// the book's chapter on divan).
+/// way of storing is free of it in every build (see "Where the control sided with divan" in
+/// lab/divan-dropin.md).
 pub(crate) fn block_of<O>(
     k: usize,
     buffers: &mut Buffers<(), O>,
