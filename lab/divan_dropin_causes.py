@@ -6,7 +6,7 @@ and with its per-thread cache made large enough to hold every freed chunk
 (GLIBC_TUNABLES=glibc.malloc.tcache_count=65535: no chunk reaches the fastbins, so a large
 allocation's `malloc_consolidate` has nothing to merge). Where a figure moves with the tunable
 and the three then agree, the difference was malloc's state, which the harness's own allocations
-between blocks set (book/src/coming-from-divan.md, "What the remaining differences are").
+between blocks set (lab/divan-dropin.md, "Where the control sided with divan").
 
   DIVAN_REPO=… bash lab/divan-dropin-agreement.sh examples -- '^$'   # builds the three, runs nothing
   python3 lab/divan_dropin_causes.py [--reps N] [--no-tunable] [REGEX]
