@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server on loopback, from Debian's packages, for the history's tests and
-# bars (`.ci/run`, `tests/history/bars.sh`).
+# bars (`.ci/run`, `lab/history-changes.sh`).
 #
 #   bash tests/history/postgres.sh start DIR [PORT]   prints the URL of a server in DIR (new, or
 #                                                     the one stopped there)

@@ -9,7 +9,7 @@
 //! trend's test, who is blamed for a drift, the thresholds) are tested on scripted readings and
 //! injected machine samples in the engine (`session::tests::checks`, `checks::memory`,
 //! `session::coldstart`, `checks::sampler::judge`, `checks::tests`). How often each check
-//! fires on a real machine is measured by `tests/fixture-bench/checks_bars.sh`.
+//! fires on a real machine is measured by `lab/accuracy-checks-firing.sh`.
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;

@@ -70,7 +70,7 @@ fn mean_of(readings: &[f64]) -> f64 {
     readings.iter().sum::<f64>() / readings.len() as f64
 }
 
-/// The bar: criterion's run of examples/criterion-compare, imported. criterion's mean is the
+/// The bar: criterion's run of lab/criterion-same-workloads, imported. criterion's mean is the
 /// plain mean of `times[i] / iters[i]` over all its samples (criterion's
 /// `src/analysis/mod.rs`), and so is every bench's imported mean: within criterion's own 95%
 /// interval of it, and with pilot's interval around it.

@@ -1,7 +1,7 @@
 //! End-to-end tests of `cargo pilot run`, the real binary measuring real programs: a ranking
 //! of three commands given in the wrong order, a failing command, a `{work}` fit, readings
 //! printed by the program, each child's own peak memory, exports read back, bad input and
-//! Ctrl-C. The repeated bars, side by side with hyperfine, are `tests/run_bars.sh`.
+//! Ctrl-C. The repeated bars, side by side with hyperfine, are `lab/run-against-hyperfine.sh`.
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -17,9 +17,6 @@ pub(crate) enum Mode<'b> {
     Probe,
     /// A round of pilot's session (or test mode's one call).
     Run(&'b mut pilot::Bencher),
-    /// The control's plain loop ([`crate::control`]), its figures written here.
-    #[cfg(feature = "control")]
-    Control(&'b mut Result<crate::control::Figures, String>),
 }
 
 /// A call of a bench function: its mode, its threads, and the counters it set.
@@ -104,14 +101,6 @@ impl<'a, 'b> Bencher<'a, 'b> {
     where
         B: FnMut() -> O,
     {
-        #[cfg(feature = "control")]
-        if let Mode::Control(figures) = &mut self.context.mode {
-            let mut buffers = crate::control::Buffers::default();
-            **figures = Ok(crate::control::measure(|k| {
-                crate::control::block_of(k, &mut buffers, &mut benched)
-            }));
-            return;
-        }
         let Mode::Run(b) = &mut self.context.mode else {
             return;
         };
@@ -192,24 +181,6 @@ where
         GenI: Fn() -> I + Sync,
     {
         let threads = self.context.threads;
-        #[cfg(feature = "control")]
-        if let Mode::Control(figures) = &mut self.context.mode {
-            let gen_input = self.config.gen_input;
-            **figures = Ok(if threads > 1 {
-                crate::control::measure_on_threads(threads, &|part| {
-                    let inputs: Vec<I> = (0..part.iters).map(|_| gen_input()).collect();
-                    crate::control::timed_part(part, inputs, &benched)
-                })
-            } else {
-                let mut buffers = crate::control::Buffers::default();
-                crate::control::measure(|k| {
-                    crate::control::block_on_values(k, &mut buffers, &mut &gen_input, &mut |i| {
-                        benched(i)
-                    })
-                })
-            });
-            return;
-        }
         let Mode::Run(b) = &mut self.context.mode else {
             return;
         };
@@ -230,15 +201,6 @@ where
     where
         B: FnMut(I) -> O,
     {
-        #[cfg(feature = "control")]
-        if let Mode::Control(figures) = &mut self.context.mode {
-            let (mut gen_input, mut benched) = (self.config.gen_input, benched);
-            let mut buffers = crate::control::Buffers::default();
-            **figures = Ok(crate::control::measure(|k| {
-                crate::control::block_on_values(k, &mut buffers, &mut gen_input, &mut benched)
-            }));
-            return;
-        }
         if let Mode::Run(b) = &mut self.context.mode {
             b.iter_batched_with(self.config.gen_input, benched, BatchSize::SmallInput);
         }
@@ -253,27 +215,6 @@ where
         GenI: Fn() -> I + Sync,
     {
         let threads = self.context.threads;
-        #[cfg(feature = "control")]
-        if let Mode::Control(figures) = &mut self.context.mode {
-            let gen_input = self.config.gen_input;
-            **figures = Ok(if threads > 1 {
-                crate::control::measure_on_threads(threads, &|part| {
-                    let mut inputs: Vec<I> = (0..part.iters).map(|_| gen_input()).collect();
-                    crate::control::timed_part(part, inputs.iter_mut(), &benched)
-                })
-            } else {
-                let mut buffers = crate::control::Buffers::default();
-                crate::control::measure(|k| {
-                    crate::control::block_on_refs(
-                        k,
-                        &mut buffers,
-                        &mut &gen_input,
-                        &mut |i: &mut I| benched(i),
-                    )
-                })
-            });
-            return;
-        }
         let Mode::Run(b) = &mut self.context.mode else {
             return;
         };
@@ -294,15 +235,6 @@ where
     where
         B: FnMut(&mut I) -> O,
     {
-        #[cfg(feature = "control")]
-        if let Mode::Control(figures) = &mut self.context.mode {
-            let (mut gen_input, mut benched) = (self.config.gen_input, benched);
-            let mut buffers = crate::control::Buffers::default();
-            **figures = Ok(crate::control::measure(|k| {
-                crate::control::block_on_refs(k, &mut buffers, &mut gen_input, &mut benched)
-            }));
-            return;
-        }
         if let Mode::Run(b) = &mut self.context.mode {
             b.iter_batched_ref_with(self.config.gen_input, benched, BatchSize::SmallInput);
         }

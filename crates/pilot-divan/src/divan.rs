@@ -222,10 +222,6 @@ impl Divan {
                 return std::process::ExitCode::SUCCESS;
             }
         }
-        #[cfg(feature = "control")]
-        if action != Some(Action::List) && !argv.iter().any(|a| a == "--list") {
-            return control_run(benches, &filters);
-        }
         let listed: Vec<Listed> = benches
             .iter()
             .enumerate()
@@ -241,61 +237,6 @@ impl Divan {
             listed,
             &Run { benches, filters },
         )
-    }
-}
-
-#[cfg(feature = "control")]
-/// The control's run (feature `control`, [`crate::control`]): times each of `benches` that `filters` select, printing a line each; the exit code (0, or
-/// 1 when a bench panicked).
-fn control_run(benches: &[Bench], filters: &Filters) -> std::process::ExitCode {
-    let mut failed = false;
-    for b in benches {
-        if !filters.selects(&b.id, &b.name, b.options.ignore.unwrap_or(false)) {
-            continue;
-        }
-        let mut figures: Result<crate::control::Figures, String> =
-            Err("the bench function timed nothing".into());
-        let mut context = Context {
-            mode: Mode::Control(&mut figures),
-            threads: b.threads,
-            counters: Default::default(),
-        };
-        let called = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            b.call.call(Bencher::new(&mut context))
-        }));
-        match (called, figures) {
-            (Err(_), _) => {
-                failed = true;
-                pilot_engine::outln!("{}\tpanicked", pilot_engine::fmt::terminal(&b.name));
-            }
-            (Ok(()), Ok(f)) => {
-                let ns: Vec<String> = f.medians.iter().map(|x| format!("{x:.6}")).collect();
-                match f.at_once {
-                    Some(at_once) => {
-                        pilot_engine::outln!(
-                            "{}\t{}\tat once {at_once:.2}",
-                            pilot_engine::fmt::terminal(&b.name),
-                            ns.join(" ")
-                        )
-                    }
-                    None => {
-                        pilot_engine::outln!(
-                            "{}\t{}",
-                            pilot_engine::fmt::terminal(&b.name),
-                            ns.join(" ")
-                        )
-                    }
-                }
-            }
-            (Ok(()), Err(why)) => {
-                pilot_engine::outln!("{}\t{}", pilot_engine::fmt::terminal(&b.name), why)
-            }
-        }
-    }
-    if failed {
-        std::process::ExitCode::from(1)
-    } else {
-        std::process::ExitCode::SUCCESS
     }
 }
 

@@ -53,19 +53,6 @@
 //! | `--timer`, `--sort`, `--sortr`, `--color` values of divan's | `--timer` accepted with no effect; `--sort`, `--sortr` (and `DIVAN_SORT`, `DIVAN_SORTR`) sort `--list`'s tree as divan's do, and benches run and print in source order; `--color` is pilot's |
 //! | `Divan::main`, `run_benches`, `test_benches`, `list_benches`; `Divan::default()` without `from_args` | as in divan: without `from_args`/`config_with_args` the command line is not read and the benches are measured |
 //!
-//! # Checking a figure
-//!
-//! The `control` feature (off by default) replaces pilot's engine with a plain `Instant` loop:
-//! each selected bench prints five medians of its time per iteration and nothing else, with no
-//! session, interval or result file. It is for checking a figure where pilot-divan and divan
-//! disagree against a timing that is neither harness's (`tests/divan_bars.sh` builds a third
-//! copy of a crate with it); never for measuring. A bench on N threads runs each block on N
-//! threads started once for it and released together by a spinning gate, each timing its own
-//! iterations; its medians are of every thread's readings (the time per iteration of one thread
-//! while N run, as divan means `t=N`), and its line ends with how many threads were timing at
-//! once, on average: below N when they could not all run together (more threads than cores,
-//! or cores taken by other work).
-//!
 //! divan calls a bench function once per bench; pilot calls it once per round (and once
 //! before, to learn its counters in benchmark mode), so its setup runs each time: a setup
 //! with side effects that must happen once belongs in a `static`.
@@ -79,8 +66,6 @@ mod alloc;
 mod arg;
 mod bencher;
 mod cli;
-#[cfg(feature = "control")]
-mod control;
 pub mod counter;
 mod divan;
 mod entry;

@@ -1,7 +1,7 @@
 //! divan's `AllocProfiler` as the global allocator counts what pilot's allocation PIs read:
 //! the counts of the thread that allocates, as `pilot::CountingAlloc` keeps them (whose
 //! sessions turn them into `allocations` and `allocated_bytes` per unit; tested end to end in
-//! `examples/tests/counting.rs`).
+//! `tests/bench-binary/tests/counting.rs`).
 
 use std::hint::black_box;
 

@@ -1,4 +1,4 @@
-//! Benches that the accuracy checks must catch (issue 13's bars, `checks_bars.sh`, and
+//! Benches that the accuracy checks must catch (`lab/accuracy-checks-firing.sh`, and
 //! `crates/cargo-pilot/tests/checks.rs`): one that keeps 64 KiB more memory every round, the same work without
 //! the leak, one that gets slower over its session (20% by default), one whose setup leaves a buffer's first
 //! touch to the first unit of each round, and a full-form unit of about 50 ns
