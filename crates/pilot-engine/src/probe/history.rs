@@ -22,10 +22,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::probe::{MachineVariation, Source};
-use crate::schema::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc};
+use pilot_format::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc};
 #[cfg(test)]
-use crate::stats::Summary;
-use crate::stats::summary::median;
+use pilot_stats::Summary;
+use pilot_stats::summary::median;
 
 /// Runs of the probe needed before the machine's variation is stated.
 pub(crate) const RUNS_NEEDED: usize = 5;

@@ -4,14 +4,14 @@
 //! processes, so the processes' estimates are the samples of the level above them.
 
 use super::{Estimate, MeanPi, SessionConfig};
-use crate::stats::robust::{DEFAULT_TRIM, PROCESS_FAR_SHARE, Sides, far_out, trimmed_location};
-use crate::stats::summary::t_critical;
-use crate::stats::{ConfidenceInterval, Summary};
+use pilot_stats::summary::t_critical;
+use pilot_stats::{ConfidenceInterval, Summary};
+use pilot_stats::{DEFAULT_TRIM, PROCESS_FAR_SHARE, Sides, far_out, trimmed_location};
 
 /// Processes a bench runs in by default (no `--processes`), at least, when its time cap is at
 /// least [`AUTO_MANY_CAP`]: eight, so that the processes whose layout made them slower (or
 /// faster) than the rest can be told from the typical ones and left out while they are fewer
-/// than half (see [`crate::stats::independent_location`]); on this project's VM one process
+/// than half (see [`pilot_stats::independent_location`]); on this project's VM one process
 /// in three or four of a stack-bound bench ran 75% slower, and of eight processes the slow
 /// ones are half or more about one time in seven. A process costs about 15 ms to start and
 /// reach its first round here, so eight short ones cost little more than one long one.
@@ -276,7 +276,7 @@ pub(crate) fn split(done: &[ProcessEstimate], config: &SessionConfig) -> Split {
     if far.count() as f64 >= PROCESS_FAR_SHARE * means.len() as f64 {
         return all;
     }
-    let median = crate::stats::summary::median(&means);
+    let median = pilot_stats::summary::median(&means);
     let quiet = quiet_throughout(done);
     let mut split = Split {
         kept: Vec::new(),
@@ -330,7 +330,7 @@ pub(crate) fn modes_undecided(done: &[ProcessEstimate], config: &SessionConfig) 
 
 /// The location of the estimates of the processes `done`, the half-width of its interval over
 /// them and that interval's degrees of freedom: with the trimmed-mean estimator, the robust
-/// location of independent values (as [`crate::stats::independent_location`], with the
+/// location of independent values (as [`pilot_stats::independent_location`], with the
 /// processes [`split`] leaves out left out: a process that ran its whole life far slower,
 /// through a bad layout or a neighbour's burst, while such processes are fewer than half; the
 /// rest's 20%-trimmed mean is taken); with the mean estimator, their mean with Student's t (a
