@@ -62,3 +62,18 @@ pub enum Error {
 
 /// `Result` with pilot's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_statistics_error_reads_as_the_statistic_wrote_it() {
+        let stats = pilot_stats::Error::TooFewValues { needed: 2, got: 1 };
+        let e = Error::from(stats.clone());
+        assert_eq!(e.to_string(), "need at least 2 values, got 1");
+        assert_eq!(e, Error::Stats(stats));
+        // Transparent: no second layer for `{:#}` chains to print the message twice.
+        assert!(std::error::Error::source(&e).is_none());
+    }
+}
