@@ -54,7 +54,7 @@ pub fn detectable_between_runs(sd: f64, dof: f64, alpha: f64, power: f64) -> Opt
 }
 
 /// The smallest change that interleaved pairs of processes detect (`cargo pilot bench
-/// --against`, [`compare_paired`](crate::compare::compare_paired)): `pairs` pairs judged by
+/// --against`, the engine's `compare::compare_paired`): `pairs` pairs judged by
 /// the `trim`-trimmed mean of their log ratios with Yuen's standard error
 /// `s_w · √((m − 1) / (h(h − 1)))` and Student's t with `h − 1` degrees of freedom
 /// (`m = pairs`, `h = m − 2·⌊trim · m⌋` kept; [`Trimmed::yuen_std_error`](crate::Trimmed::yuen_std_error)),
