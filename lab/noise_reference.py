@@ -1,5 +1,5 @@
 """Prints the reference values that pilot's noise statistics are tested against
-(`crates/pilot-engine/src/stats/prediction.rs` and `detectable.rs`, used by `cargo pilot noise`),
+(`crates/pilot-stats/src/prediction.rs` and `detectable.rs`, used by `cargo pilot noise`),
 computed with scipy, never with pilot.
 
 - the prediction band of one more value: t.ppf((1 + c)/2, n - 1) * sd * sqrt(1 + 1/n);

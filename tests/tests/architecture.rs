@@ -408,6 +408,8 @@ fn crates_depend_as_the_page_says() {
     let table = crate_table(head);
     let dirs = [
         ("pilot-settings", "crates/pilot-settings"),
+        ("pilot-format", "crates/pilot-format"),
+        ("pilot-stats", "crates/pilot-stats"),
         ("pilot-engine", "crates/pilot-engine"),
         ("pilot-macros", "crates/pilot-macros"),
         ("pilot", "crates/pilot"),

@@ -330,7 +330,7 @@ proptest! {
                     "{a:?}"
                 );
             }
-            Err(e) => prop_assert!(matches!(e, pilot::Error::OutOfRange { .. }), "{e}"),
+            Err(e) => prop_assert!(matches!(e, pilot::stats::Error::OutOfRange { .. }), "{e}"),
         }
     }
 

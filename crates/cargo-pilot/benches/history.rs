@@ -28,7 +28,7 @@ use std::path::PathBuf;
 
 use history::{Git, History, Location, Query, RunRecord};
 use pilot::Bencher;
-use pilot_engine::schema::MachineDoc;
+use pilot_format::MachineDoc;
 
 const BENCHES: usize = 100;
 

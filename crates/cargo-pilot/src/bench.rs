@@ -7,9 +7,9 @@ use std::process::{Command, ExitCode};
 use anyhow::Context;
 use pilot_engine::compare::{CompareOptions, Comparison};
 use pilot_engine::files::Existing;
-use pilot_engine::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use pilot_engine::settings::{BaselineName, Cap, Count, MinTime};
 use pilot_engine::store::SavedResult;
+use pilot_format::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
 use crate::args::BenchArgs;
 use crate::cargo;

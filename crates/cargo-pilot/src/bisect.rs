@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
 use pilot_engine::compare::{Comparison, Verdict};
-use pilot_engine::schema::ResultDoc;
+use pilot_format::ResultDoc;
 
 use crate::against::builds::checkout_options;
 use crate::against::finished::finish_bench;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use pilot_engine::compare::{Comparison, any_regressed};
 
-pub use pilot_engine::Exit;
+pub use pilot_format::Exit;
 
 /// The exit code of a command that compared: 1 when a bench failed (no verdict can hide
 /// that), 3 when one regressed, else 0.

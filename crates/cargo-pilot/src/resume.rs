@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use pilot_engine::schema::{
+use pilot_format::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FinishedTargetDoc, ResultDoc, RunningDoc,
 };
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, anyhow};
 use pilot_engine::fmt::{columns, format_ns, markdown_code, p_clause, terminal};
-use pilot_engine::schema::{RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot_format::{RUN_SCHEMA, ResultDoc, RunDoc};
 use serde_json::{Value as Json, json};
 
 use crate::args::{HistoryArg, SeriesArgs, SeriesFormat, Workspace};

@@ -12,14 +12,18 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | 0 | [`allocations`], [`error`], [`exit`], [`fmt`], [`files`], [`out`](mod@out), [`sweep`] |
-//! | 1 | [`stats`], [`counts`] |
-//! | 2 | [`settings`], [`schema`], [`record`] |
+//! | 0 | [`allocations`], [`error`], [`fmt`], [`files`], [`out`](mod@out), [`sweep`] |
+//! | 1 | [`counts`] |
+//! | 2 | [`settings`], [`record`] |
 //! | 3 | [`probe`], [`checks`], [`entry`], [`cli`] |
 //! | 4 | [`session`] |
 //! | 5 | [`store`] |
 //! | 6 | [`compare`], [`report`] |
 //! | 7 | [`runner`] |
+//!
+//! Below every layer are two crates of their own: the statistics on plain numbers
+//! ([`pilot_stats`], re-exported as [`stats`]) and the documents other tools read with the exit
+//! codes ([`pilot_format`]).
 #![deny(missing_docs)]
 // Module docs name the private files that hold each concern (`runner`'s `bench`, `group`, …):
 // links for a reader of the source, plain text on the rendered page.
@@ -32,7 +36,6 @@ pub mod compare;
 pub mod counts;
 pub mod entry;
 pub mod error;
-pub mod exit;
 pub mod files;
 pub mod fmt;
 pub mod out;
@@ -40,15 +43,16 @@ pub mod probe;
 pub mod record;
 pub mod report;
 pub mod runner;
-pub mod schema;
 pub mod session;
 pub mod settings;
-pub mod stats;
 pub mod store;
 pub mod sweep;
 
+/// The statistics on plain numbers: [`pilot_stats`], at the path benches and tests have named
+/// (`pilot::stats`, `pilot_engine::stats`).
+pub use pilot_stats as stats;
+
 pub use allocations::CountingAlloc;
 pub use error::{Error, Result};
-pub use exit::Exit;
 pub use record::{AsyncBencher, AsyncExecutor, BatchSize, Bencher, BlockingExecutor, Recorder};
 pub use sweep::{MAX_SWEEP, Sweep, range};

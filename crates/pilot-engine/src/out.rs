@@ -56,7 +56,7 @@ fn closed(e: &std::io::Error) -> ! {
         std::process::exit(0);
     }
     eprintln!("error: failed to write to standard output: {e}");
-    std::process::exit(i32::from(crate::Exit::Error.code()));
+    std::process::exit(i32::from(pilot_format::Exit::Error.code()));
 }
 
 /// `println!` for pilot's binaries: a closed standard output ends the process quietly (see

@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::stats::t_quantile;
+use pilot_stats::t_quantile;
 
 /// The longest time cap pilot accepts, in seconds (about 116 days): longer is a typo, and a
 /// cap far beyond it cannot even be added to the clock.

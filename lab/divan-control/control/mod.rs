@@ -113,7 +113,7 @@ fn measure_blocks(
                 per_iter.extend(readings.iter().map(|d| d.as_secs_f64() * 1e9 / k as f64));
                 done += 1;
             }
-            pilot_engine::stats::summary::median(&per_iter)
+            pilot::stats::summary::median(&per_iter)
         })
         .collect()
 }

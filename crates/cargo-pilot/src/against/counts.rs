@@ -8,7 +8,7 @@ use pilot_engine::counts::{CountPlan, ProcessCounts};
 use pilot_engine::runner::counting::{
     COUNT_PROCESSES, CountRequest, Counted, Valgrind, count_process, plan_for,
 };
-use pilot_engine::schema::ResultDoc;
+use pilot_format::ResultDoc;
 
 use super::finished::Finished;
 use super::plan::Plan;

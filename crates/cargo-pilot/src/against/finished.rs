@@ -5,7 +5,7 @@ use std::path::Path;
 
 use pilot_engine::compare::{CompareOptions, Comparison, Verdict};
 use pilot_engine::runner::ChildReport;
-use pilot_engine::schema::{MachineDoc, ResultDoc};
+use pilot_format::{MachineDoc, ResultDoc};
 
 use super::Bench;
 use super::pairs::Outcome;

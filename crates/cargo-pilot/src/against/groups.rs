@@ -7,8 +7,8 @@ use std::path::Path;
 
 use pilot_engine::compare::{CompareOptions, Verdict, compare_estimates};
 use pilot_engine::report::{columns, format_estimate};
-use pilot_engine::schema::ResultDoc;
 use pilot_engine::store::SavedEstimate;
+use pilot_format::ResultDoc;
 
 use crate::cargo::{self, BenchExe};
 

@@ -22,7 +22,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, anyhow};
 use pilot_engine::compare::Verdict;
-use pilot_engine::schema::ResultDoc;
+use pilot_format::ResultDoc;
 
 use crate::args::{BenchArgs, Format};
 use crate::cargo::{self, BenchExe};

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use pilot_engine::compare::{CompareOptions, Comparison, Verdict};
-use pilot_engine::schema::{CompareDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot_format::{CompareDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
 use super::Out;
 use super::plan::Plan;

@@ -12,13 +12,13 @@ use std::process::ExitCode;
 
 use anyhow::anyhow;
 use pilot_engine::settings::{Confidence, Fraction, Noise};
-use pilot_engine::stats::ChangepointConfig;
-use pilot_engine::stats::required_for_half_width;
-use pilot_engine::stats::{Analysis, AnalysisConfig, SubsessionAnalysis, analyze};
-use pilot_engine::stats::{ConfidenceInterval, Moments, Summary, power_of_two_scale};
-use pilot_engine::stats::{WelchTest, welch_test};
-use pilot_engine::stats::{WpsFit, wps};
-use pilot_engine::stats::{fieller_interval, t_quantile};
+use pilot_stats::ChangepointConfig;
+use pilot_stats::required_for_half_width;
+use pilot_stats::{Analysis, AnalysisConfig, SubsessionAnalysis, analyze};
+use pilot_stats::{ConfidenceInterval, Moments, Summary, power_of_two_scale};
+use pilot_stats::{WelchTest, welch_test};
+use pilot_stats::{WpsFit, wps};
+use pilot_stats::{fieller_interval, t_quantile};
 
 use crate::exit::Failure;
 use input::{Domain, Layout};
@@ -302,7 +302,7 @@ fn welch(
     other: &Analysis,
     confidence: f64,
     independent: bool,
-) -> pilot_engine::Result<(WelchTest, Option<Relative>)> {
+) -> pilot_stats::Result<(WelchTest, Option<Relative>)> {
     let scale = power_of_two_scale(&[
         power_of_two_scale(&base.subsession.means),
         power_of_two_scale(&other.subsession.means),
@@ -325,7 +325,7 @@ fn welch(
     };
     let d = &unscaled.difference_ci;
     if !(unscaled.difference.is_finite() && d.low.is_finite() && d.high.is_finite()) {
-        return Err(pilot_engine::Error::OutOfRange {
+        return Err(pilot_stats::Error::OutOfRange {
             quantity: "confidence interval of the difference of the means",
         });
     }

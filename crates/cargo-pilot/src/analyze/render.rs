@@ -2,9 +2,9 @@
 
 use std::fmt::Write;
 
-use pilot_engine::stats::Analysis;
-use pilot_engine::stats::ConfidenceInterval;
-use pilot_engine::stats::WpsFit;
+use pilot_stats::Analysis;
+use pilot_stats::ConfidenceInterval;
+use pilot_stats::WpsFit;
 use serde_json::{Value, json};
 
 use super::{AnalyzeArgs, Comparison, FileReport};

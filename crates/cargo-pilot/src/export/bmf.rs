@@ -11,7 +11,7 @@
 //! adapters name so, per unit. A bound that does not exist (a throughput whose time interval
 //! reaches 0) is left out, as the schema allows.
 
-use pilot_engine::schema::{CiDoc, ResultDoc};
+use pilot_format::{CiDoc, ResultDoc};
 use serde_json::{Map, Value, json};
 
 /// The documents (each with an estimate) as one BMF document, benches in the given order.
@@ -37,15 +37,15 @@ pub fn render(documents: &[&ResultDoc]) -> String {
         for pi in d
             .pis
             .iter()
-            .filter(|pi| pilot_engine::schema::ALLOCATION_PIS.contains(&pi.name.as_str()))
+            .filter(|pi| pilot_format::ALLOCATION_PIS.contains(&pi.name.as_str()))
         {
             if let (Some(mean), Some(low), Some(high)) = (pi.mean, pi.ci.low, pi.ci.high) {
                 measures.insert(pi.name.clone(), metric(mean, low, high));
             }
         }
         for (pi, measure) in [
-            (pilot_engine::schema::INSTRUCTIONS_PI, "instructions"),
-            (pilot_engine::schema::CYCLES_PI, "estimated-cycles"),
+            (pilot_format::INSTRUCTIONS_PI, "instructions"),
+            (pilot_format::CYCLES_PI, "estimated-cycles"),
         ] {
             if let Some((mean, low, high)) = super::count(d, pi) {
                 measures.insert(measure.into(), metric(mean, low, high));

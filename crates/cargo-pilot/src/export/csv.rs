@@ -17,8 +17,8 @@
 //! whose samples a result does not keep). Numbers are written in full precision.
 
 use pilot_engine::fmt::csv_text;
-use pilot_engine::schema::{ALLOCATION_PIS, PiDoc, ResultDoc};
-use pilot_engine::stats::Summary;
+use pilot_format::{ALLOCATION_PIS, PiDoc, ResultDoc};
+use pilot_stats::Summary;
 
 const HEADER: [&str; 15] = [
     "bench",
@@ -50,8 +50,8 @@ pub fn render(documents: &[&ResultDoc]) -> anyhow::Result<String> {
             // A count's samples are its counting processes' counts; the allocation counts
             // per unit have no samples of their own in the result.
             let counted = d.counts.as_ref().and_then(|c| match pi.name.as_str() {
-                pilot_engine::schema::INSTRUCTIONS_PI => Some(c.process_means.clone()),
-                pilot_engine::schema::CYCLES_PI => c.cycles_process_means.clone(),
+                pilot_format::INSTRUCTIONS_PI => Some(c.process_means.clone()),
+                pilot_format::CYCLES_PI => c.cycles_process_means.clone(),
                 _ => None,
             });
             let samples: Option<Vec<f64>> = counted.or_else(|| {
@@ -95,9 +95,7 @@ fn row(d: &ResultDoc, pi: &PiDoc, samples: Option<&[f64]>) -> Vec<String> {
         num(described.map(|s| s.max)),
         num(described.map(|s| 100.0 * s.std_dev / s.mean)),
         num(hw),
-        if pi.name == pilot_engine::schema::INSTRUCTIONS_PI
-            || pi.name == pilot_engine::schema::CYCLES_PI
-        {
+        if pi.name == pilot_format::INSTRUCTIONS_PI || pi.name == pilot_format::CYCLES_PI {
             samples.map_or(String::new(), |s| s.len().to_string())
         } else {
             d.subsession

@@ -12,7 +12,7 @@
 //! in `instructions/iter` (or per its unit), and one for `estimated cycles` with a cache
 //! simulation: a chart of its own, as the action draws one per unit.
 
-use pilot_engine::schema::ResultDoc;
+use pilot_format::ResultDoc;
 use serde_json::{Value, json};
 
 use super::significant;
@@ -24,8 +24,8 @@ pub fn render(documents: &[&ResultDoc]) -> String {
         entries.extend(time_entry(d));
         entries.extend(allocation_entries(d));
         for (pi, what) in [
-            (pilot_engine::schema::INSTRUCTIONS_PI, "instructions"),
-            (pilot_engine::schema::CYCLES_PI, "estimated cycles"),
+            (pilot_format::INSTRUCTIONS_PI, "instructions"),
+            (pilot_format::CYCLES_PI, "estimated cycles"),
         ] {
             entries.extend(count_entry(d, pi, what));
         }
@@ -40,7 +40,7 @@ pub fn render(documents: &[&ResultDoc]) -> String {
 fn allocation_entries(d: &ResultDoc) -> Vec<Value> {
     d.pis
         .iter()
-        .filter(|p| pilot_engine::schema::ALLOCATION_PIS.contains(&p.name.as_str()))
+        .filter(|p| pilot_format::ALLOCATION_PIS.contains(&p.name.as_str()))
         .filter_map(|count| {
             let (mean, low, high) = (count.mean?, count.ci.low?, count.ci.high?);
             Some(json!({

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use anyhow::{Context, anyhow};
 use pilot_engine::files::Existing;
 use pilot_engine::fmt::terminal;
-use pilot_engine::schema::{PiDoc, ResultDoc};
+use pilot_format::{PiDoc, ResultDoc};
 
 use crate::args::Workspace;
 use crate::exit::Failure;

@@ -2,7 +2,7 @@
 //! runs' estimates, clean runs on their branch only), and the engine's
 //! [`level_changes`] over them.
 
-use pilot_engine::stats::{LevelChangeConfig, level_changes, relative_interval};
+use pilot_stats::{LevelChangeConfig, level_changes, relative_interval};
 
 use super::read::{Point, Series};
 

@@ -296,7 +296,7 @@ pub fn record(location: &Location, runs: &[RunRecord], git: &Git) -> anyhow::Res
 pub fn append_docs(
     location: Option<&Location>,
     target_dir: &Path,
-    docs: &[pilot_engine::schema::ResultDoc],
+    docs: &[pilot_format::ResultDoc],
     source: &'static str,
     repo: &Path,
 ) -> Result<(), Failure> {

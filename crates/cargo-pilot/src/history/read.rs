@@ -181,7 +181,7 @@ impl History {
             match series.iter_mut().find(|(id, _)| *id == machine_id) {
                 Some((_, s)) => s.points.push(point),
                 None => {
-                    let record: pilot_engine::schema::MachineDoc = record
+                    let record: pilot_format::MachineDoc = record
                         .as_deref()
                         .and_then(|t| serde_json::from_str(t).ok())
                         .unwrap_or_default();

@@ -2,7 +2,7 @@
 //! machine's identity and record), on what (commit, dirty tree, branch), and each bench's
 //! estimate, interval, processes and status.
 
-use pilot_engine::schema::{MachineDoc, ResultDoc};
+use pilot_format::{MachineDoc, ResultDoc};
 
 /// One run, ready to append.
 #[derive(Debug, Clone)]

@@ -14,10 +14,8 @@
 //! subsession analysis over all the readings, Student's t over the subsession means.
 
 use anyhow::anyhow;
-use pilot_engine::schema::{
-    CiDoc, ConfigDoc, PiDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, SubsessionDoc,
-};
-use pilot_engine::stats::{
+use pilot_format::{CiDoc, ConfigDoc, PiDoc, RESULT_SCHEMA, ResultDoc, RoundDoc, SubsessionDoc};
+use pilot_stats::{
     Analysis, AnalysisConfig, ConfidenceInterval, StableSegment, Summary, analyze,
     find_stable_segment,
 };
@@ -66,7 +64,7 @@ impl Imported {
 /// Analyses a series over all its readings and finds its change points, naming its file on
 /// failure.
 pub fn analyze_series(s: &Series, config: &AnalysisConfig) -> anyhow::Result<Imported> {
-    let failed = |e: pilot_engine::Error| {
+    let failed = |e: pilot_stats::Error| {
         anyhow!(
             "`{}`: the readings of `{}` cannot be analysed: {e}",
             s.source.display(),
@@ -252,10 +250,7 @@ fn round(s: &Series, a: &Analysis) -> RoundDoc {
         analysed: true,
         // The imported readings in the bins a session's round keeps, so that `cargo pilot
         // report` draws them like pilot's own.
-        readings: pilot_engine::stats::ReadingBins::of(
-            &s.readings,
-            pilot_engine::schema::MAX_READING_BINS,
-        ),
+        readings: pilot_format::ReadingBins::of(&s.readings, pilot_format::MAX_READING_BINS),
         rss_bytes: None,
         marks: Vec::new(),
         machine: None,

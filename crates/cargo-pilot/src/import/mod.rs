@@ -24,9 +24,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, anyhow, bail};
 use pilot_engine::report::{columns, format_estimate};
-use pilot_engine::schema::ResultDoc;
 use pilot_engine::settings::{BaselineName, Confidence, Fraction};
 use pilot_engine::store::check_folder_name;
+use pilot_format::ResultDoc;
 
 use crate::args::Workspace;
 use crate::exit::Failure;

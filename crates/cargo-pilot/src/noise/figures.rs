@@ -3,14 +3,14 @@
 //! same code differ, and the smallest change a saved baseline and `--against` detect; the
 //! machine and its load; what to do with them.
 //!
-//! The statistics are the engine's ([`pilot_engine::stats`]); this module only chooses their
+//! The statistics are pilot's ([`pilot_stats`]); this module only chooses their
 //! inputs: each round's first process is one draw of the machine's state (rounds are seconds
 //! apart), and the two processes of a round are a pair as `--against` runs them (back to
 //! back, the order alternating from round to round).
 
 use pilot_engine::probe::plain::{PLAIN_CALLS, PLAIN_WORKLOADS};
-use pilot_engine::schema::MachineDoc;
-use pilot_engine::stats::{
+use pilot_format::MachineDoc;
+use pilot_stats::{
     DEFAULT_TRIM, Summary, Trimmed, detectable_between_runs, detectable_in_pairs,
     sample_prediction_half_width,
 };
@@ -306,8 +306,7 @@ fn workload(
         rounds: n,
         spread,
         next_run: sample_prediction_half_width(spread, n, asked.confidence),
-        run_to_run: known
-            .then(|| pilot_engine::stats::summary::t_critical(asked.confidence, dof) * spread),
+        run_to_run: known.then(|| pilot_stats::summary::t_critical(asked.confidence, dof) * spread),
         same_code: known
             .then(|| detectable_between_runs(spread, dof, asked.alpha, 0.5))
             .flatten()

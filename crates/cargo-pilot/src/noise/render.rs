@@ -2,7 +2,7 @@
 //! header, table, meanings and advice.
 
 use pilot_engine::fmt::{columns, format_ns, markdown_code, terminal};
-use pilot_engine::schema::MachineDoc;
+use pilot_format::MachineDoc;
 
 use super::figures::{NoiseDoc, WorkloadDoc, percent, seconds};
 
@@ -144,7 +144,7 @@ fn meanings(doc: &NoiseDoc) -> Vec<String> {
     let power = 100.0 * doc.power;
     let quantile = 1.0 - alpha / 2.0;
     let pairs = doc.against_pairs;
-    let kept = pairs - 2 * (pilot_engine::stats::DEFAULT_TRIM * pairs as f64) as usize;
+    let kept = pairs - 2 * (pilot_stats::DEFAULT_TRIM * pairs as f64) as usize;
     let pair_spreads: Vec<String> = doc
         .workloads
         .iter()

@@ -8,10 +8,10 @@ use pilot_engine::fmt::format_ns;
 use pilot_engine::probe::Reproducibility;
 use pilot_engine::record::ClockInfo;
 use pilot_engine::runner::compare_with_baseline;
-use pilot_engine::schema::{CiDoc, MachineDoc, PiDoc, ResultDoc};
 use pilot_engine::session::{SessionConfig, SessionResult, Status};
-use pilot_engine::stats::analysis::{AnalysisConfig, analyze};
 use pilot_engine::store::{self, result};
+use pilot_format::{CiDoc, MachineDoc, PiDoc, ResultDoc};
+use pilot_stats::analysis::{AnalysisConfig, analyze};
 
 /// Adds the subtracted shell start-up's uncertainty `shell_hw` (this run's half-width of it,
 /// ns) to the time's interval: `√(h² + shell_hw²)`, the two being independent. How much the
@@ -24,12 +24,12 @@ pub(super) fn widen_for_shell(s: &mut SessionResult, shell_hw: f64) {
 
 /// `ci` around `mean` with `extra` (a half-width) added in quadrature.
 pub(super) fn widened(
-    ci: &pilot_engine::stats::summary::ConfidenceInterval,
+    ci: &pilot_stats::summary::ConfidenceInterval,
     mean: f64,
     extra: f64,
-) -> pilot_engine::stats::summary::ConfidenceInterval {
+) -> pilot_stats::summary::ConfidenceInterval {
     let h = ci.half_width().hypot(extra.max(0.0));
-    pilot_engine::stats::summary::ConfidenceInterval {
+    pilot_stats::summary::ConfidenceInterval {
         low: mean - h,
         high: mean + h,
         ..*ci
@@ -182,10 +182,8 @@ pub(super) fn document(
 /// fitted points (n − 2 degrees of freedom): what a run costs before its first unit of work.
 fn startup_pi(plan: &Plan, s: &SessionResult) -> Option<PiDoc> {
     let fit = &s.estimate.as_ref()?.wps.as_ref()?.fit;
-    let t = pilot_engine::stats::summary::t_critical(
-        plan.confidence,
-        fit.n.saturating_sub(2).max(1) as f64,
-    );
+    let t =
+        pilot_stats::summary::t_critical(plan.confidence, fit.n.saturating_sub(2).max(1) as f64);
     Some(PiDoc {
         name: "startup".to_string(),
         unit: "ns".to_string(),
@@ -325,7 +323,7 @@ pub(super) fn compare(
     plan: &Plan,
     base: &[store::SavedResult],
     measured: &[Measured],
-) -> (pilot_engine::schema::CompareDoc, bool) {
+) -> (pilot_format::CompareDoc, bool) {
     let docs: Vec<ResultDoc> = measured.iter().map(|m| m.doc.clone()).collect();
     let options = pilot_engine::compare::CompareOptions {
         alpha: plan.alpha,

@@ -19,10 +19,10 @@ fn stats_s(xs: &[f64]) -> (f64, f64, f64, f64) {
     if xs.is_empty() {
         return (0.0, 0.0, 0.0, 0.0);
     }
-    let s = pilot_engine::stats::summary::Summary::of(xs).map_or(0.0, |s| s.std_dev);
+    let s = pilot_stats::summary::Summary::of(xs).map_or(0.0, |s| s.std_dev);
     let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
-    let median = pilot_engine::stats::summary::median(&v);
+    let median = pilot_stats::summary::median(&v);
     (s / 1e9, median / 1e9, v[0] / 1e9, v[v.len() - 1] / 1e9)
 }
 
@@ -30,7 +30,7 @@ fn mean_s(xs: &[f64]) -> f64 {
     if xs.is_empty() {
         0.0
     } else {
-        pilot_engine::stats::summary::mean(xs) / 1e9
+        pilot_stats::summary::mean(xs) / 1e9
     }
 }
 

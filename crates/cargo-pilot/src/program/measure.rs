@@ -16,7 +16,6 @@ use super::{
     Measured, Plan, TARGET, deadline, export, killed_message, run_side, session_config, spawn_of,
     write,
 };
-use pilot_engine::Exit;
 use pilot_engine::fmt::Paint;
 use pilot_engine::record::{ClockInfo, RealClock, measure_clock};
 use pilot_engine::report::{LiveProgress, TimePer, render_table};
@@ -25,10 +24,11 @@ use pilot_engine::runner::{
     few_rounds_note, group_config, group_doc, group_report, rank_sessions, render_report,
 };
 use pilot_engine::runner::{load_baseline, save_result};
-use pilot_engine::schema::{GroupDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 use pilot_engine::session::group::{GroupConfig, PairComparison, run_group};
 use pilot_engine::session::{SessionConfig, SessionResult, Status, Workload, run_session, stop};
 use pilot_engine::store::{self, result};
+use pilot_format::Exit;
+use pilot_format::{GroupDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
 /// The start of a run of programs: the clock, the machine and its speed, announced.
 struct Start {

@@ -35,8 +35,8 @@ pub use workload::Mode;
 
 use pilot_engine::fmt::format_ns;
 use pilot_engine::runner::{MEMBER_MAX_ROUND, interrupt_install};
-use pilot_engine::schema::ResultDoc;
 use pilot_engine::session::{SessionConfig, SessionResult, stop};
+use pilot_format::ResultDoc;
 use spawn::Spawn;
 use workload::Killed;
 
@@ -138,7 +138,7 @@ pub fn run(plan: &Plan) -> (ExitCode, Vec<ResultDoc>) {
         Err(e) => {
             eprintln!("error: {}", pilot_engine::fmt::terminal_lines(&e));
             let code = if stop::requested() {
-                ExitCode::from(pilot_engine::Exit::Interrupted)
+                ExitCode::from(pilot_format::Exit::Interrupted)
             } else {
                 ExitCode::FAILURE
             };
@@ -239,7 +239,7 @@ pub(crate) fn write(path: &Path, bytes: &[u8]) -> usize {
 mod tests {
     #[test]
     fn the_shells_uncertainty_is_added_in_quadrature() {
-        let ci = pilot_engine::stats::summary::ConfidenceInterval {
+        let ci = pilot_stats::summary::ConfidenceInterval {
             low: 4.8e6,
             high: 5.2e6,
             confidence: 0.95,

@@ -18,7 +18,7 @@ use std::process::{Command, ExitCode, Stdio};
 
 use anyhow::{Context, anyhow};
 use pilot_engine::files::Existing;
-use pilot_engine::schema::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot_format::{CompareDoc, GroupDoc, RUN_SCHEMA, ResultDoc, RunDoc};
 
 use crate::args::{HistoryArg, Thresholds, Workspace};
 use crate::exit::Failure;
@@ -319,7 +319,7 @@ mod tests {
     #[test]
     fn the_page_names_what_a_runs_comparison_compared_with() {
         let doc = |against: Option<&str>, method: Option<&str>| CompareDoc {
-            schema: pilot_engine::schema::COMPARE_SCHEMA.into(),
+            schema: pilot_format::COMPARE_SCHEMA.into(),
             alpha: 0.01,
             noise: 0.01,
             confidence: 0.95,

@@ -303,7 +303,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     // A history that cannot be one is a usage error before anything is measured.
     let history = crate::history::location(args.history.history.as_deref(), &plan.root)?;
     let (code, docs) = run_plan(&plan);
-    if code == ExitCode::from(pilot_engine::Exit::Interrupted) {
+    if code == ExitCode::from(pilot_format::Exit::Interrupted) {
         return Ok(code);
     }
     let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));

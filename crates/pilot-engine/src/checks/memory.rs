@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::{Kind, check, figure};
-use crate::schema::CheckDoc;
+use pilot_format::CheckDoc;
 
 /// Bytes pilot itself keeps allocated for the sessions under way (their stable readings),
 /// which the leak check must not blame on the bench. Sessions add what they grow by and take
@@ -115,7 +115,7 @@ pub(crate) fn leak(rss: &[f64]) -> Option<CheckDoc> {
     if (growing as f64) < MIN_GROWING_SHARE * steps as f64 {
         return None;
     }
-    let t = crate::stats::trend::trend(tail, 0.95).ok()?;
+    let t = pilot_stats::trend(tail, 0.95).ok()?;
     if t.slope < MIN_BYTES_PER_ROUND || t.p >= 0.001 {
         return None;
     }

@@ -16,7 +16,7 @@ pub(crate) mod system;
 
 pub use sampler::{Busy, BusyMeter};
 
-use crate::schema::CheckDoc;
+use pilot_format::CheckDoc;
 
 /// The kinds of check, as named in result documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

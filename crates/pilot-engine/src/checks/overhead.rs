@@ -38,8 +38,8 @@
 //! `--no-overhead-check` skips it all.
 
 use super::{Kind, check, figure};
-use crate::schema::CheckDoc;
-use crate::stats::robust::{DEFAULT_TRIM, trimmed_location};
+use pilot_format::CheckDoc;
+use pilot_stats::{DEFAULT_TRIM, trimmed_location};
 
 /// Least samples (pairs of blocks) before the interval may stop the probe: the trimmed mean's
 /// interval then has 7 degrees of freedom, and stopping at a lucky narrow interval barely moves

@@ -4,7 +4,7 @@
 
 use super::sampler::cpu_counters;
 use super::{Kind, check, figure};
-use crate::schema::{CheckDoc, MachineDoc};
+use pilot_format::{CheckDoc, MachineDoc};
 
 /// What the start-of-run checks look at besides the machine record.
 pub(crate) struct Setup<'a> {

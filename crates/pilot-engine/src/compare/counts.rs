@@ -4,9 +4,9 @@
 
 use super::estimates::{student_t_sf, verdict_of};
 use super::{Change, CompareOptions, Comparison, Verdict};
-use crate::stats::Summary;
-use crate::stats::ratio::fieller_interval;
-use crate::stats::summary::t_critical;
+use pilot_stats::Summary;
+use pilot_stats::fieller_interval;
+use pilot_stats::summary::t_critical;
 
 /// The noise threshold of instruction counts: a change of 0.1% or less is no change. Counts
 /// carry no machine noise; what moves them between processes of the same build (addresses,

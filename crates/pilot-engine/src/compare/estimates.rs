@@ -3,10 +3,10 @@
 //! and the verdict.
 
 use super::{Change, CompareOptions, Verdict};
-use crate::stats::Summary;
-use crate::stats::ratio::fieller_interval;
-use crate::stats::summary::t_critical;
 use crate::store::SavedEstimate;
+use pilot_stats::Summary;
+use pilot_stats::fieller_interval;
+use pilot_stats::summary::t_critical;
 
 /// Variance components of one side's mean: `(variance of the mean, degrees of freedom)`.
 type Components = Vec<(f64, f64)>;

@@ -3,7 +3,7 @@
 
 use super::estimates::{student_t_sf, verdict_of};
 use super::{Change, CompareOptions};
-use crate::stats::summary::t_critical;
+use pilot_stats::summary::t_critical;
 
 /// Compares two builds measured in interleaved pairs of processes (`cargo pilot bench
 /// --against`): `pairs[i]` is (base, new) of pair i, each one process's mean time per unit.
@@ -39,7 +39,7 @@ pub fn compare_paired(
         return None;
     }
     let logs: Vec<f64> = pairs.iter().map(|&(b, n)| (n / b).ln()).collect();
-    let loc = crate::stats::trimmed_location(&logs, crate::stats::DEFAULT_TRIM, confidence).ok()?;
+    let loc = pilot_stats::trimmed_location(&logs, pilot_stats::DEFAULT_TRIM, confidence).ok()?;
     let (d, dof) = (loc.value, loc.dof);
     let se = loc.trimmed.yuen_std_error();
     let p = if se > 0.0 {

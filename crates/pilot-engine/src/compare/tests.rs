@@ -2,8 +2,8 @@
 //! compared: renamed, removed and failed benches, sides from other machines.
 
 use super::*;
-use crate::stats::summary::t_critical;
 use crate::store::{RunToRun, SampleMoments};
+use pilot_stats::summary::t_critical;
 
 /// A one-process estimate of `mean` with standard error `se` from 100 subsession samples.
 fn est(mean: f64, se: f64) -> SavedEstimate {
@@ -133,7 +133,7 @@ fn saved(name: &str, time: Option<SavedEstimate>) -> SavedResult {
 fn sides_from_other_machines_or_compilers_are_named() {
     let on = |cpu: &str, rustc: &str| {
         let mut r = saved("a", None);
-        r.machine = Some(crate::schema::MachineDoc {
+        r.machine = Some(pilot_format::MachineDoc {
             cpu: Some(cpu.into()),
             cores: Some(2),
             rustc: Some(rustc.into()),

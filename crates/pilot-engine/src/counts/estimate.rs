@@ -3,7 +3,7 @@
 
 use super::dump::Dump;
 use super::plan::{RoundKind, RoundLabel};
-use crate::stats::Summary;
+use pilot_stats::Summary;
 
 /// A counted round: its units, iterations per unit, and an event's total over the round.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -142,7 +142,7 @@ impl CountEstimate {
         let means: Vec<f64> = processes
             .iter()
             .filter(|s| !s.is_empty())
-            .map(|s| crate::stats::summary::mean(s))
+            .map(|s| pilot_stats::summary::mean(s))
             .collect();
         if means.is_empty() || means.iter().any(|m| !m.is_finite()) {
             return None;
@@ -153,7 +153,7 @@ impl CountEstimate {
             (processes.iter().find(|s| !s.is_empty())?, "rounds")
         };
         let summary = Summary::of(basis).ok()?;
-        let mean = crate::stats::summary::mean(&means);
+        let mean = pilot_stats::summary::mean(&means);
         let (low, high, interval_from) = match summary.mean_ci(confidence) {
             Ok(ci) => (
                 mean - ci.half_width(),

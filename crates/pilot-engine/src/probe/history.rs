@@ -22,10 +22,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::probe::{MachineVariation, Source};
-use crate::schema::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc};
+use pilot_format::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc};
 #[cfg(test)]
-use crate::stats::Summary;
-use crate::stats::summary::median;
+use pilot_stats::Summary;
+use pilot_stats::summary::median;
 
 pub(crate) use super::reproducibility::RUNS_NEEDED;
 

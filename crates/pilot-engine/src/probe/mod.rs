@@ -4,7 +4,7 @@
 //! processes of `cargo pilot noise`); and what it learns of the machine over runs: the speed
 //! probe's history, and where the next run's estimate of a bench lands ([`reproducibility`]).
 
-use crate::schema::MachineDoc;
+use pilot_format::MachineDoc;
 
 pub(crate) mod history;
 pub mod plain;

@@ -11,7 +11,7 @@
 //! (`lab/reproducibility-band.sh` measures how often the band holds the next run).
 
 use super::{MachineVariation, Source};
-use crate::stats::{prediction_half_width, run_spread, satterthwaite_dof};
+use pilot_stats::{prediction_half_width, run_spread, satterthwaite_dof};
 
 /// Runs of the probe needed before the machine's variation is stated.
 pub(crate) const RUNS_NEEDED: usize = 5;
@@ -103,7 +103,7 @@ pub struct Evidence<'a> {
 /// `level ± t(confidence, ν) · s · √(1 + 1/N)`:
 ///
 /// - the level is the recency-weighted mean of the logarithms of the bench's own estimates in
-///   spaced runs of its build, this run included ([`crate::stats::run_spread`]), and `N` the
+///   spaced runs of its build, this run included ([`pilot_stats::run_spread`]), and `N` the
 ///   effective number of runs in it (1, and the level this run's estimate, when it has no
 ///   earlier run). It is the bench's level whatever source `s` comes from: a mean of runs
 ///   predicts the next run better than one run does, and `√(1 + 1/N)` pays for its own
@@ -199,7 +199,7 @@ pub fn reproducibility(
 
 /// The machine's run-to-run variation that the benches of earlier runs shared, from each
 /// run's shift (`effects`, oldest first, from [`run_shifts`]): their recency-weighted spread
-/// ([`crate::stats::run_spread`]) with its degrees of freedom; `None` with fewer than 5 runs,
+/// ([`pilot_stats::run_spread`]) with its degrees of freedom; `None` with fewer than 5 runs,
 /// as for the speed probe.
 ///
 /// Why the runs' shifts, not every bench's deviations pooled: a machine shift moves every

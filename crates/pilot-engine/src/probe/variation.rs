@@ -1,8 +1,8 @@
 //! The machine's run-to-run variation as one source learnt it: the speed probe, the benches of
 //! earlier runs together, or one bench's own earlier runs.
 
-use crate::stats::RunSpread;
-use crate::stats::summary::t_critical;
+use pilot_stats::RunSpread;
+use pilot_stats::summary::t_critical;
 
 /// Where a run-to-run variation was learnt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 
 use crate::compare::{CompareOptions, Comparison, PiChange, Verdict};
 use crate::fmt::format_estimate;
-use crate::schema::{
+use pilot_format::{
     COMPARE_SCHEMA, CompareBenchDoc, CompareCountDoc, CompareDoc, ComparePiDoc, RangeDoc,
 };
 

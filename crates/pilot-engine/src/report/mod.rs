@@ -8,7 +8,7 @@ mod summary;
 mod table;
 
 use crate::fmt::{format_count, format_throughput, thousands};
-use crate::schema::ResultDoc;
+use pilot_format::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate, format_ns};
 pub use compare::{
@@ -19,7 +19,7 @@ pub use live::LiveProgress;
 pub use summary::{context_of, markers, summary};
 pub use table::{Row, TimePer, allocations_cell, render_table};
 
-use crate::schema::{BandDoc, ReproducibilityDoc};
+use pilot_format::{BandDoc, ReproducibilityDoc};
 
 use table::render_markdown;
 
@@ -167,8 +167,8 @@ pub fn count_cells(d: &ResultDoc) -> (String, String) {
             .unwrap_or_default()
     };
     (
-        cell(crate::schema::INSTRUCTIONS_PI),
-        cell(crate::schema::CYCLES_PI),
+        cell(pilot_format::INSTRUCTIONS_PI),
+        cell(pilot_format::CYCLES_PI),
     )
 }
 

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use crate::checks::Kind;
 use crate::checks::advice::Context;
 use crate::fmt::Paint;
-use crate::schema::ResultDoc;
+use pilot_format::ResultDoc;
 
 /// Statuses the summary explains, with what they mean (the remedy is [`status_advice`]'s).
 const STATUSES: [(&str, &str); 6] = [
@@ -128,7 +128,7 @@ fn topics(documents: &[ResultDoc]) -> Vec<Topic> {
 
 /// The context of result document `d` as far as documents tell it: a member of one of
 /// `groups` (by name), its threads, a CI runner; `against` when the run compared two builds.
-pub fn context_of(d: &ResultDoc, groups: &[crate::schema::GroupDoc], against: bool) -> Context {
+pub fn context_of(d: &ResultDoc, groups: &[pilot_format::GroupDoc], against: bool) -> Context {
     Context {
         grouped: groups.iter().any(|g| g.ranking.contains(&d.name)),
         threads: d.threads.as_ref().map_or(1, |t| t.count),

@@ -20,10 +20,10 @@ use super::{group, now, threads};
 use crate::cli::Args;
 use crate::record::ClockInfo;
 use crate::report::{Row, TimePer};
-use crate::schema::{CheckDoc, MachineDoc, ResultDoc};
 use crate::session::processes::{AUTO_LEAST_PROCESSES, auto_processes};
 use crate::session::{SessionConfig, SessionResult, Status};
 use crate::store::{self, result};
+use pilot_format::{CheckDoc, MachineDoc, ResultDoc};
 
 mod explained;
 mod finish;
@@ -288,7 +288,7 @@ impl<'a> Run<'a> {
     /// Says where the interrupted run's results are; the exit code of an interrupted run.
     pub(super) fn interrupted(&self) -> ExitCode {
         interrupt::report(&store::results_dir(&self.root).join(&self.target));
-        ExitCode::from(crate::Exit::Interrupted)
+        ExitCode::from(pilot_format::Exit::Interrupted)
     }
 }
 

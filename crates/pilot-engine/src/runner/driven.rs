@@ -103,7 +103,7 @@ pub fn start_with(
 
 /// The process exit status of `code`, one of the runner's: 0, 1, 2, 3 or 130.
 pub fn exit_status(code: ExitCode) -> i32 {
-    [0u8, 1, 2, 3, crate::Exit::Interrupted.code()]
+    [0u8, 1, 2, 3, pilot_format::Exit::Interrupted.code()]
         .into_iter()
         .find(|&n| ExitCode::from(n) == code)
         .map_or(1, i32::from)
@@ -324,7 +324,7 @@ impl State {
         let run = self.run();
         if run.interleaved_group(&refs).is_break() {
             run.interrupted();
-            std::process::exit(i32::from(crate::Exit::Interrupted.code()));
+            std::process::exit(i32::from(pilot_format::Exit::Interrupted.code()));
         }
         self.stopped = run.failed > 0 && self.args.fail_fast;
         self.benches.extend(members);
@@ -367,7 +367,7 @@ impl State {
             let run = self.run();
             if run.interleaved_group(&members).is_break() {
                 run.interrupted();
-                std::process::exit(i32::from(crate::Exit::Interrupted.code()));
+                std::process::exit(i32::from(pilot_format::Exit::Interrupted.code()));
             }
             self.stopped = run.failed > 0 && self.args.fail_fast;
         }
@@ -397,7 +397,7 @@ impl State {
         let run = self.run();
         if run.bench(b, Some(body)).is_break() {
             run.interrupted();
-            std::process::exit(i32::from(crate::Exit::Interrupted.code()));
+            std::process::exit(i32::from(pilot_format::Exit::Interrupted.code()));
         }
         self.stopped = run.failed > 0 && self.args.fail_fast;
     }

@@ -26,11 +26,11 @@ use super::workload::{
 use crate::cli::Args;
 use crate::record::{ClockInfo, RealClock};
 use crate::report::LiveProgress;
-use crate::schema::GroupDoc;
 use crate::session::group::{
     GroupConfig, GroupResult, MemberView, PairComparison, rank, run_group,
 };
 use crate::session::{SessionConfig, SessionResult, Workload};
+use pilot_format::GroupDoc;
 
 mod ranking;
 mod report;

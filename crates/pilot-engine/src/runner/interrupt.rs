@@ -3,7 +3,7 @@
 //! The handler only sets [`stop::REQUESTED`](crate::session::stop::REQUESTED): sessions check
 //! it between rounds, so the round in progress ends normally, the workload's own cleanup runs,
 //! and the runner saves nothing of the interrupted bench, says how to resume, and exits with
-//! [`Exit::Interrupted`](crate::Exit::Interrupted). No thread waits for the signal, so a single-threaded bench runs in a
+//! [`Exit::Interrupted`](pilot_format::Exit::Interrupted). No thread waits for the signal, so a single-threaded bench runs in a
 //! single-threaded process (a second thread alone makes glibc's allocator slower). A second
 //! signal exits at once, for a round that never ends.
 
@@ -21,7 +21,7 @@ pub fn install() {
         // signal.
         let _ = signal_hook::flag::register_conditional_shutdown(
             signal,
-            i32::from(crate::Exit::Interrupted.code()),
+            i32::from(pilot_format::Exit::Interrupted.code()),
             &stop::REQUESTED,
         );
         let _ = signal_hook::flag::register(signal, &stop::REQUESTED);

@@ -2,9 +2,9 @@
 
 use super::registry::Bench;
 use crate::cli::Args;
-use crate::schema::{PROGRESS_SCHEMA, ProgressDoc, ResultDoc};
 use crate::session::SessionConfig;
 use crate::store::{self, typed};
+use pilot_format::{PROGRESS_SCHEMA, ProgressDoc, ResultDoc};
 
 /// The progress of a benchmark run on disk, and with `--resume`, what an interrupted earlier
 /// run had finished.

@@ -17,11 +17,11 @@ use crate::fmt::Paint;
 use crate::record::{ClockInfo, ScriptedClock};
 use crate::report::TimePer::{Iteration, Unit};
 use crate::report::{comparison_markdown, comparison_table, render_table};
-use crate::schema::MachineDoc;
 use crate::session::group::{GroupConfig, GroupResult, run_group};
 use crate::session::{RoundData, SessionConfig, SessionResult, Workload, run_session};
 use crate::store::result::Rate;
 use crate::store::{self, SavedResult, result};
+use pilot_format::MachineDoc;
 
 /// Unit readings of `mean ± spread` ns (normal, seeded), each round costing its readings plus
 /// 20 µs of setup on the scripted clock; `fails` makes every round a panic.
@@ -383,7 +383,7 @@ fn a_result_document() {
     // Where the next run lands, learnt from the speed probe's 8 runs (sd 1.25%) with this
     // run's own standard error added: the bench has no earlier run of its build.
     let e = session.estimate.as_ref().unwrap();
-    let se = e.ci.half_width() / crate::stats::summary::t_critical(0.95, e.dof) / e.mean;
+    let se = e.ci.half_width() / pilot_stats::summary::t_critical(0.95, e.dof) / e.mean;
     let band = crate::probe::reproducibility(
         crate::probe::RunEstimate {
             mean: e.mean,
@@ -427,7 +427,7 @@ fn a_result_document() {
             git_commit: None,
             rustc: Some("rustc 1.91.0 (f8297e351 2025-10-28)".into()),
             memory_bytes: Some(8 << 30),
-            speed: Some(crate::schema::SpeedDoc {
+            speed: Some(pilot_format::SpeedDoc {
                 probe_ns: 1_200_000.0,
                 run_to_run: Some(0.0125),
                 runs: 8,
@@ -491,12 +491,12 @@ fn a_threaded_documents_row_shows_both_throughputs_in_its_unit() {
         started: "2026-11-23T10:00:00Z".into(),
         finished: "2026-11-23T10:00:02Z".into(),
     });
-    let rate = |mean: f64| crate::schema::RateDoc {
+    let rate = |mean: f64| pilot_format::RateDoc {
         mean,
         low: mean,
         high: Some(mean),
     };
-    doc.threads = Some(crate::schema::ThreadsDoc {
+    doc.threads = Some(pilot_format::ThreadsDoc {
         count: 2,
         per_thread: Some(rate(1e6)),
         aggregate: Some(rate(2e6)),

@@ -10,9 +10,9 @@ use crate::probe::speed::probe_ns;
 use crate::probe::{
     Evidence, MachineVariation, Reproducibility, RunEstimate, reproducibility, shared_variation,
 };
-use crate::schema::{MachineDoc, SpeedDoc};
 use crate::session::Estimate;
-use crate::stats::summary::t_critical;
+use pilot_format::{MachineDoc, SpeedDoc};
+use pilot_stats::summary::t_critical;
 
 /// Kernel runs of the probe as a run starts and ends (see `probe::speed` for a kernel run).
 const RUN_PROBE: usize = 15;
@@ -169,7 +169,7 @@ mod tests {
             plain: None,
             trimmed: None,
             mean,
-            ci: crate::stats::ConfidenceInterval {
+            ci: pilot_stats::ConfidenceInterval {
                 low: 0.995 * mean,
                 high: 1.005 * mean,
                 confidence: 0.95,
@@ -232,7 +232,7 @@ mod tests {
         };
         // The runs at 5, 70 and 140 s (the one at 0 s shared its state with 5 s).
         assert_eq!((b.source, b.runs), (crate::probe::Source::Bench, 3));
-        let s = crate::stats::run_spread(&[101f64.ln(), 102f64.ln(), 99f64.ln()]).unwrap();
+        let s = pilot_stats::run_spread(&[101f64.ln(), 102f64.ln(), 99f64.ln()]).unwrap();
         assert!((b.center - s.level.exp()).abs() < 1e-9, "{b:?}");
     }
 }

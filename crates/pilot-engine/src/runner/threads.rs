@@ -16,9 +16,9 @@ use crate::entry::BenchBody;
 use crate::fmt::format_throughput;
 use crate::record::{Bencher, BencherMode, Recorder, Stopwatch, UnitShape};
 use crate::report::Row;
-use crate::schema::{RateDoc, ThreadsDoc};
 use crate::session::SessionResult;
 use crate::store::result;
+use pilot_format::{RateDoc, ThreadsDoc};
 
 /// One round of a bench on several threads: its body and argument, its work amount, the micro
 /// form's iterations per unit, and the threads.

@@ -4,9 +4,9 @@
 //! stable units as the time; and their combination over process executions.
 
 use crate::record::AllocationReadings;
-use crate::stats::ConfidenceInterval;
-use crate::stats::autocorr::subsession_analysis;
-use crate::stats::summary::t_critical;
+use pilot_stats::ConfidenceInterval;
+use pilot_stats::subsession_analysis;
+use pilot_stats::summary::t_critical;
 
 use super::RoundRecord;
 

@@ -14,7 +14,7 @@
 
 use super::warmup::median;
 use crate::checks::{Kind, check, figure};
-use crate::schema::CheckDoc;
+use pilot_format::CheckDoc;
 
 /// Least units in a round for its first unit to be judged against the rest.
 const MIN_UNITS: usize = 5;

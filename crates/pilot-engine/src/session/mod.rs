@@ -24,9 +24,9 @@ mod warnings;
 use std::time::Duration;
 
 use crate::record::Clock;
-use crate::stats::ConfidenceInterval;
-use crate::stats::changepoint::ChangepointConfig;
-use crate::stats::regression::WpsFit;
+use pilot_stats::ChangepointConfig;
+use pilot_stats::ConfidenceInterval;
+use pilot_stats::WpsFit;
 pub(crate) use stopping::Session;
 pub(crate) use warmup::WarmUpClass;
 pub use warnings::ZERO_READINGS;
@@ -224,7 +224,7 @@ pub struct RoundRecord {
     /// Mean of the round's unit readings in nanoseconds (unit-reading mode).
     pub mean_ns: Option<f64>,
     /// The round's unit readings in at most [`ROUND_BINS`] bins, for plots (unit-reading mode).
-    pub bins: Option<crate::stats::ReadingBins>,
+    pub bins: Option<pilot_format::ReadingBins>,
     /// The process's resident memory just after the round's call, in bytes, when it was read.
     pub rss_bytes: Option<u64>,
     /// When the round ended, from the start of the session.
@@ -257,7 +257,7 @@ pub struct Estimate {
     pub plain: Option<MeanPi>,
     /// The trimmed mean's figures over the subsession means, when the headline is one (for
     /// Yuen's comparison of saved results).
-    pub trimmed: Option<crate::stats::Trimmed>,
+    pub trimmed: Option<pilot_stats::Trimmed>,
     /// Its confidence interval.
     pub ci: ConfidenceInterval,
     /// Samples behind it: stable unit readings, or rounds in readings-only mode.
@@ -356,11 +356,11 @@ pub struct SessionResult {
     /// A trend across the rounds, when there was one (its warning is among `warnings`).
     pub drift: Option<Drift>,
     /// The accuracy checks that fired (their messages are among `warnings`).
-    pub checks: Vec<crate::schema::CheckDoc>,
+    pub checks: Vec<pilot_format::CheckDoc>,
     /// How the readings behaved over the session; `None` without readings to judge.
     pub warm_up: Option<WarmUpClass>,
     /// Outliers counted among the stable readings (unit-reading mode).
-    pub outliers: Option<crate::stats::outliers::OutlierCount>,
+    pub outliers: Option<pilot_stats::OutlierCount>,
     /// What recording each unit cost, when it was measured (full form).
     pub overhead: Option<crate::checks::overhead::Overhead>,
     /// Allocations and bytes per unit, when a `CountingAlloc` counted them.

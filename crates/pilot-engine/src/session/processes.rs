@@ -4,9 +4,9 @@
 //! processes, so the processes' estimates are the samples of the level above them.
 
 use super::{Estimate, MeanPi, SessionConfig};
-use crate::stats::robust::{DEFAULT_TRIM, PROCESS_FAR_SHARE, Sides, far_out, trimmed_location};
-use crate::stats::summary::t_critical;
-use crate::stats::{ConfidenceInterval, Summary};
+use pilot_stats::summary::t_critical;
+use pilot_stats::{ConfidenceInterval, Summary};
+use pilot_stats::{DEFAULT_TRIM, PROCESS_FAR_SHARE, Sides, far_out, trimmed_location};
 
 mod shares;
 pub(crate) use shares::{
@@ -16,7 +16,7 @@ pub(crate) use shares::{
 /// Processes a bench runs in by default (no `--processes`), at least, when its time cap is at
 /// least [`AUTO_MANY_CAP`]: eight, so that the processes whose layout made them slower (or
 /// faster) than the rest can be told from the typical ones and left out while they are fewer
-/// than half (see [`crate::stats::independent_location`]): where a minority of processes draws
+/// than half (see [`pilot_stats::independent_location`]): where a minority of processes draws
 /// a slow layout, the more processes a bench runs in, the less often the slow ones are half or
 /// more. A process's start and first round are short beside its share of such a cap, so eight
 /// short ones cost little more than one long one (`lab/quick-benches.sh` measures what quick
@@ -171,7 +171,7 @@ pub(crate) fn split(done: &[ProcessEstimate], config: &SessionConfig) -> Split {
     if far.count() as f64 >= PROCESS_FAR_SHARE * means.len() as f64 {
         return all;
     }
-    let median = crate::stats::summary::median(&means);
+    let median = pilot_stats::summary::median(&means);
     let quiet = quiet_throughout(done);
     let mut split = Split {
         kept: Vec::new(),
@@ -225,7 +225,7 @@ pub(crate) fn modes_undecided(done: &[ProcessEstimate], config: &SessionConfig) 
 
 /// The location of the estimates of the processes `done`, the half-width of its interval over
 /// them and that interval's degrees of freedom: with the trimmed-mean estimator, the robust
-/// location of independent values (as [`crate::stats::independent_location`], with the
+/// location of independent values (as [`pilot_stats::independent_location`], with the
 /// processes [`split`] leaves out left out: a process that ran its whole life far slower,
 /// through a bad layout or a neighbour's burst, while such processes are fewer than half; the
 /// rest's 20%-trimmed mean is taken); with the mean estimator, their mean with Student's t (a

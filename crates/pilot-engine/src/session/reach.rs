@@ -49,9 +49,9 @@ pub(crate) fn judge_processes(
     let optimism = if full {
         1.0
     } else {
-        (dof / crate::stats::summary::chi_square_quantile(0.9, dof)).sqrt()
+        (dof / pilot_stats::summary::chi_square_quantile(0.9, dof)).sqrt()
     };
-    let se = optimism * h / crate::stats::summary::t_critical(e.ci.confidence, dof);
+    let se = optimism * h / pilot_stats::summary::t_critical(e.ci.confidence, dof);
     let more = processes_to_target(se, dof, done, target, e.ci.confidence) - done;
     let needed = per_process.as_secs_f64() * more as f64;
     (needed > remaining.as_secs_f64()).then(|| OutOfReach {
@@ -66,7 +66,7 @@ pub(crate) fn judge_processes(
 /// current quantile, bounds it from above (the quantile only falls as `ν` grows), so a
 /// bisection below it finds it. Time: O(log P).
 fn processes_to_target(se: f64, dof: f64, done: usize, target: f64, confidence: f64) -> usize {
-    let t = |nu: f64| crate::stats::summary::t_critical(confidence, nu);
+    let t = |nu: f64| pilot_stats::summary::t_critical(confidence, nu);
     let meets =
         |p: usize| t(dof + (p - done) as f64) * se * (done as f64 / p as f64).sqrt() <= target;
     let mut high = ((done as f64) * (t(dof) * se / target).powi(2))

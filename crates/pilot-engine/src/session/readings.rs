@@ -8,12 +8,12 @@ use super::{Estimate, MeanPi};
 use super::{RoundRecord, SessionConfig};
 use crate::record::Clock;
 use crate::settings::Estimator;
-use crate::stats::autocorr::{SubsessionAnalysis, subsession_analysis};
-use crate::stats::changepoint::find_stable_segment;
-use crate::stats::clusters::cluster_mean_variance;
-use crate::stats::outliers::{OutlierCount, count_outliers};
-use crate::stats::regression::wps;
-use crate::stats::robust::{DEFAULT_TRIM, Trimmed, robust_location};
+use pilot_stats::cluster_mean_variance;
+use pilot_stats::find_stable_segment;
+use pilot_stats::wps;
+use pilot_stats::{DEFAULT_TRIM, Trimmed, robust_location};
+use pilot_stats::{OutlierCount, count_outliers};
+use pilot_stats::{SubsessionAnalysis, subsession_analysis};
 
 /// Stable readings kept before adjacent pairs are merged (see [`Readings::compact`]).
 pub(super) const MAX_KEPT: usize = 1 << 20;
@@ -60,7 +60,7 @@ pub(super) struct Readings<'a> {
     pub(super) unstable_rounds: usize,
     pub(super) zero_readings: usize,
     pub(super) warnings: Vec<String>,
-    pub(super) checks: Vec<crate::schema::CheckDoc>,
+    pub(super) checks: Vec<pilot_format::CheckDoc>,
     /// Outliers among the stable readings, counted round by round.
     pub(super) outliers: OutlierCount,
     /// What the warm-up class is judged from.
@@ -345,7 +345,7 @@ impl<'a> Readings<'a> {
         };
         let r = rounds.len() as f64;
         let half =
-            crate::stats::summary::t_critical(cfg.confidence, r - 1.0) * variance_of_mean.sqrt();
+            pilot_stats::summary::t_critical(cfg.confidence, r - 1.0) * variance_of_mean.sqrt();
         let within = e.ci.half_width();
         if half <= within {
             return;
@@ -353,7 +353,7 @@ impl<'a> Readings<'a> {
         e.between_rounds = true;
         e.dof = r - 1.0;
         e.round_excess = half / within;
-        e.ci = crate::stats::ConfidenceInterval {
+        e.ci = pilot_stats::ConfidenceInterval {
             low: e.mean - half,
             high: e.mean + half,
             confidence: cfg.confidence,
@@ -362,7 +362,7 @@ impl<'a> Readings<'a> {
         // readings at the current readings per round (`r · Var(mean)` is the variance of one
         // round of average length).
         let per_round = self.stable_count as f64 / r;
-        e.required_n = crate::stats::samplesize::required_for_half_width(
+        e.required_n = pilot_stats::required_for_half_width(
             variance_of_mean * r,
             r - 1.0,
             cfg.target * e.mean.abs(),
@@ -392,6 +392,6 @@ impl<'a> Readings<'a> {
 /// (bins of consecutive readings, so that a clock's ticks average out within each); `None`
 /// for fewer than 2 readings. Time: O(n log n) over the bins.
 fn round_location(kept: &[f64]) -> Option<f64> {
-    let bins = crate::stats::ReadingBins::of(kept, super::ROUND_BINS)?;
+    let bins = pilot_format::ReadingBins::of(kept, super::ROUND_BINS)?;
     Trimmed::of(&bins.mean, DEFAULT_TRIM).ok().map(|t| t.mean)
 }

@@ -289,7 +289,7 @@ impl<'a> Session<'a> {
                 let timed_s = units.iter().sum::<f64>() * iterations.max(1) as f64 * 1e-9;
                 let untimed_s = (duration.as_secs_f64() - timed_s).max(0.0);
                 self.readings.least_untimed_s = self.readings.least_untimed_s.min(untimed_s);
-                record.bins = crate::stats::ReadingBins::of(&units, super::ROUND_BINS);
+                record.bins = pilot_format::ReadingBins::of(&units, super::ROUND_BINS);
                 if short {
                     self.readings.warm_up.add_round(&units, iterations, None);
                 } else {

@@ -9,7 +9,7 @@
 //! prefix, split by change-point detection) with the range of the stable rounds' levels, and
 //! each later round's prefix with that round's stable phase.
 
-use crate::stats::summary::Summary;
+use pilot_stats::summary::Summary;
 
 /// Most readings before the first stable phase kept (the first ones: a warm-up is at the
 /// start).
@@ -170,8 +170,8 @@ impl WarmUpEvidence {
     /// The early readings' segments by change-point detection, as index ranges in order
     /// (one segment when there is no change point).
     fn early_segments(&self) -> Vec<(usize, usize)> {
-        let config = crate::stats::changepoint::ChangepointConfig::default();
-        let cuts = crate::stats::changepoint::find_stable_segment(&self.early, &config)
+        let config = pilot_stats::ChangepointConfig::default();
+        let cuts = pilot_stats::find_stable_segment(&self.early, &config)
             .map(|seg| seg.changepoints)
             .unwrap_or_default();
         let mut segments = Vec::with_capacity(cuts.len() + 1);

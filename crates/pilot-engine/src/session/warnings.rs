@@ -5,7 +5,7 @@ use super::readings::Readings;
 use super::warmup::WarmUpClass;
 use super::{Estimate, Status};
 use crate::checks::{Kind, check, figure};
-use crate::schema::CheckDoc;
+use pilot_format::CheckDoc;
 
 /// What the warning about readings of 0 ns says of them, after their count: the clock is too
 /// coarse for the units. (`cargo pilot run` knows better where a program's runs read 0: the
@@ -247,7 +247,7 @@ impl Readings<'_> {
         if means.len() < 5 {
             return None;
         }
-        let t = crate::stats::trend::trend(&means, self.config.confidence).ok()?;
+        let t = pilot_stats::trend(&means, self.config.confidence).ok()?;
         if t.p >= 0.001 || t.relative_drift.abs() <= 3.0 * self.config.target.max(0.01) {
             return None;
         }

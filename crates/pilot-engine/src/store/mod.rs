@@ -239,6 +239,9 @@ pub fn baseline_path(root: &Path, name: &str, target: &str, bench: &str) -> Path
 }
 
 #[cfg(test)]
+mod document_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

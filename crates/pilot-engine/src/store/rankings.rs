@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::schema::{GroupDoc, RANKINGS_SCHEMA, RankingsDoc};
 use crate::{Error, Result};
+use pilot_format::{GroupDoc, RANKINGS_SCHEMA, RankingsDoc};
 
 /// `<target>/pilot/rankings`: one file per bench target.
 pub fn rankings_dir(target_dir: &Path) -> PathBuf {
@@ -100,14 +100,14 @@ fn read_file(path: &Path) -> Result<Option<RankingsDoc>> {
         .get("schema")
         .and_then(serde_json::Value::as_str)
         .ok_or_else(|| invalid(format!("no `schema` key (expected `{RANKINGS_SCHEMA}`)")))?;
-    crate::schema::check_schema(schema, RANKINGS_SCHEMA).map_err(invalid)?;
+    pilot_format::check_schema(schema, RANKINGS_SCHEMA).map_err(invalid)?;
     super::typed(value).map(Some).map_err(invalid)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::RangeDoc;
+    use pilot_format::RangeDoc;
 
     fn group(name: &str, members: &[&str]) -> GroupDoc {
         GroupDoc {
@@ -116,7 +116,7 @@ mod tests {
             pairs: Vec::new(),
             members: members
                 .iter()
-                .map(|m| crate::schema::MemberDoc {
+                .map(|m| pilot_format::MemberDoc {
                     name: m.to_string(),
                     mean: 1.0,
                     ci: RangeDoc {

@@ -10,8 +10,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::schema::{RESULT_SCHEMA, RUN_SCHEMA, ResultDoc, RunDoc};
-use crate::stats::summary::t_critical;
+use pilot_format::{RESULT_SCHEMA, RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot_stats::summary::t_critical;
 
 /// One bench's saved result (a `pilot.result/1` document), as comparisons and listings use it.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,14 +22,14 @@ pub struct SavedResult {
     pub name: String,
     /// The bench target (binary) it belongs to; empty when the document does not say.
     pub target: String,
-    /// One of [`crate::schema::STATUSES`]: `ok`, `time cap`, `no steady state`, `below clock
+    /// One of [`pilot_format::STATUSES`]: `ok`, `time cap`, `no steady state`, `below clock
     /// resolution`, `below shell resolution`, `failed`, ….
     pub status: String,
     /// Why the bench failed, when it did; which resolution it is below, when it is.
     pub status_detail: Option<String>,
     /// The time per unit; `None` when the session ended without an estimate.
     pub time: Option<SavedEstimate>,
-    /// The counts per unit the result has ([`crate::schema::ALLOCATION_PIS`]), compared like
+    /// The counts per unit the result has ([`pilot_format::ALLOCATION_PIS`]), compared like
     /// time.
     pub counts: Vec<SavedPi>,
     /// When the session finished (RFC 3339), when known.
@@ -37,7 +37,7 @@ pub struct SavedResult {
     /// Warnings the session raised.
     pub warnings: Vec<String>,
     /// The machine it was measured on, when the document says.
-    pub machine: Option<crate::schema::MachineDoc>,
+    pub machine: Option<pilot_format::MachineDoc>,
     /// What timed its units: `instant` (also for documents that do not say) or `tsc`.
     pub timer: String,
     /// Instructions per unit counted under callgrind, when they were (`--instructions`).
@@ -289,7 +289,7 @@ fn result_doc(doc: Value) -> std::result::Result<ResultDoc, String> {
     let schema = doc.get("schema").and_then(Value::as_str).ok_or(
         "no `schema` key: not a pilot result document (expected `pilot.result/1`)".to_string(),
     )?;
-    crate::schema::check_schema(schema, RESULT_SCHEMA)?;
+    pilot_format::check_schema(schema, RESULT_SCHEMA)?;
     typed(doc)
 }
 
@@ -435,7 +435,7 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
     let counts = doc
         .pis
         .iter()
-        .filter(|pi| crate::schema::ALLOCATION_PIS.contains(&pi.name.as_str()))
+        .filter(|pi| pilot_format::ALLOCATION_PIS.contains(&pi.name.as_str()))
         .filter_map(|pi| {
             let bounds = (pi.mean?, pi.ci.low?, pi.ci.high?, pi.ci.confidence);
             Some(SavedPi::of_count(
@@ -450,7 +450,7 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
     let instructions = doc
         .pis
         .iter()
-        .find(|pi| pi.name == crate::schema::INSTRUCTIONS_PI)
+        .find(|pi| pi.name == pilot_format::INSTRUCTIONS_PI)
         .map(|pi| {
             let mean = pi.mean.expect("validated");
             SavedCount {
@@ -493,8 +493,8 @@ fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, Strin
 /// in one without either (a group member's, then), the machine record's probe variation, `se`
 /// added. Older documents' degrees of freedom are their runs less one, as their comparisons
 /// took them.
-fn run_to_run(doc: &ResultDoc, pi: &crate::schema::PiDoc, se: f64) -> Option<RunToRun> {
-    use crate::schema::ReproducibilityDoc;
+fn run_to_run(doc: &ResultDoc, pi: &pilot_format::PiDoc, se: f64) -> Option<RunToRun> {
+    use pilot_format::ReproducibilityDoc;
     let with_run = |machine: f64| machine.hypot(se);
     match (&pi.reproducibility, &pi.machine) {
         (Some(ReproducibilityDoc::Learnt(b)), _) => Some(RunToRun {

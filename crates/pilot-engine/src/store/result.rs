@@ -46,14 +46,14 @@ use crate::checks::figure;
 use crate::counts::CountEstimate;
 use crate::probe::Reproducibility;
 use crate::record::ClockInfo;
-use crate::schema::{
+use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, WarmUpWork};
+use crate::settings::Estimator;
+use pilot_format::{
     BandDoc, CYCLES_PI, CiDoc, ClockDoc, ConfigDoc, CountsDoc, INSTRUCTIONS_PI, LearningDoc,
     MAX_READING_BINS, MEAN_TIME_PI, MachineDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc,
     RESULT_SCHEMA, ReproducibilityDoc, ResultDoc, RoundDoc, RoundMachineDoc, SubsessionDoc,
 };
-use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, WarmUpWork};
-use crate::settings::Estimator;
-use crate::stats::Summary;
+use pilot_stats::Summary;
 
 mod allocations;
 
@@ -394,15 +394,15 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
 }
 
 /// The document's form of the work a warm-up took.
-pub(crate) fn warm_up_work_doc(w: WarmUpWork) -> crate::schema::WarmUpWorkDoc {
-    crate::schema::WarmUpWorkDoc {
+pub(crate) fn warm_up_work_doc(w: WarmUpWork) -> pilot_format::WarmUpWorkDoc {
+    pilot_format::WarmUpWorkDoc {
         iterations: w.iterations,
         seconds: w.time.as_secs_f64(),
     }
 }
 
 /// The work a document's warm-up took; `None` when its seconds are no duration.
-pub(crate) fn warm_up_work_of(doc: &crate::schema::WarmUpWorkDoc) -> Option<WarmUpWork> {
+pub(crate) fn warm_up_work_of(doc: &pilot_format::WarmUpWorkDoc) -> Option<WarmUpWork> {
     Some(WarmUpWork {
         iterations: doc.iterations,
         time: std::time::Duration::try_from_secs_f64(doc.seconds).ok()?,
@@ -531,7 +531,7 @@ mod tests {
 
     use super::*;
     use crate::session::Estimate;
-    use crate::stats::regression::wps;
+    use pilot_stats::wps;
 
     fn record<'a>(session: &'a SessionResult, config: &'a SessionConfig) -> BenchRecord<'a> {
         BenchRecord {

@@ -60,7 +60,7 @@ fn the_figures_are_the_engine_s_statistics_of_the_first_processes() {
     assert_eq!((w.min_ns, w.median_ns, w.max_ns), (98.0, 100.0, 102.0));
     assert_eq!(w.fastest_ns, 98.0 * 0.9);
     assert_eq!(w.next_run, sample_prediction_half_width(s.std_dev, 6, 0.95));
-    let t = pilot_engine::stats::summary::t_critical(0.95, 5.0);
+    let t = pilot_stats::summary::t_critical(0.95, 5.0);
     assert_eq!(w.run_to_run, Some(t * s.std_dev));
     let base = detectable_between_runs(s.std_dev, 5.0, 0.01, 0.8).unwrap();
     assert_eq!(w.baseline_detectable, Some(base.exp_m1()));

@@ -2,7 +2,7 @@
 //! readings-only bench's WPS fit, and its checks and warnings.
 
 use pilot_engine::report::{format_estimate, format_ns};
-use pilot_engine::schema::ResultDoc;
+use pilot_format::ResultDoc;
 
 use super::{Names, escape, escape_inline, figure};
 use crate::report::plot::{self, RoundView};
@@ -53,7 +53,7 @@ fn bench_heading(
     let with_interruptions = r
         .pis
         .iter()
-        .find(|p| p.name == pilot_engine::schema::MEAN_TIME_PI)
+        .find(|p| p.name == pilot_format::MEAN_TIME_PI)
         .and_then(|p| Some(format_estimate(p.mean?, p.ci.low?, p.ci.high?)))
         .map_or(String::new(), |m| {
             format!(" · mean with interruptions {}", escape(&m))
@@ -177,12 +177,11 @@ fn rounds_figure(
 /// The WPS fit of a readings-only bench: its rounds refitted with pilot's own `wps` (the
 /// session's fit is not stored with its intercept), with α and v and their intervals.
 fn fit(r: &ResultDoc, full: &str) -> Result<String, String> {
-    let used: Vec<&pilot_engine::schema::RoundDoc> =
-        r.rounds.iter().filter(|x| x.analysed).collect();
+    let used: Vec<&pilot_format::RoundDoc> = r.rounds.iter().filter(|x| x.analysed).collect();
     let w: Vec<f64> = used.iter().map(|x| x.work as f64).collect();
     let t: Vec<f64> = used.iter().map(|x| x.duration_ns as f64).collect();
     let confidence = r.pis.first().map_or(0.95, |p| p.ci.confidence);
-    let Ok(f) = pilot_engine::stats::wps(&w, &t, confidence, 0.1) else {
+    let Ok(f) = pilot_stats::wps(&w, &t, confidence, 0.1) else {
         return Ok(String::new());
     };
     let points: Vec<(f64, f64, bool)> = r
@@ -192,7 +191,7 @@ fn fit(r: &ResultDoc, full: &str) -> Result<String, String> {
         .collect();
     let svg = plot::fit(&points, f.fit.intercept, f.fit.slope)?;
     let dof = (f.fit.n.max(3) - 2) as f64;
-    let tq = pilot_engine::stats::t_quantile(1.0 - (1.0 - confidence) / 2.0, dof);
+    let tq = pilot_stats::t_quantile(1.0 - (1.0 - confidence) / 2.0, dof);
     let (alpha_lo, alpha_hi) = (
         f.fit.intercept - tq * f.fit.intercept_se,
         f.fit.intercept + tq * f.fit.intercept_se,

@@ -1,7 +1,7 @@
 //! The comparison with a baseline: each bench's change with its interval, plotted and tabled.
 
 use pilot_engine::report::format_ns;
-use pilot_engine::schema::{CompareBenchDoc, CompareDoc};
+use pilot_format::{CompareBenchDoc, CompareDoc};
 
 use super::{Names, escape, escape_inline, figure, pct, table, verdict};
 use crate::report::plot::{self, ChangeView};

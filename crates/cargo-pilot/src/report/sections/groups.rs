@@ -3,7 +3,7 @@
 //! drawn as one chart with a line per alternative; any other group is drawn as bars. Under the
 //! chart, each instance's pairs: their ratio, Welch's p and the verdict.
 
-use pilot_engine::schema::{GroupDoc, PairDoc, row_verdict};
+use pilot_format::{GroupDoc, PairDoc, row_verdict};
 
 use super::sweeps::split_parameter;
 use super::{axes_note, escape, figure, table, verdict};

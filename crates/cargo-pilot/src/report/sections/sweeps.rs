@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use pilot_engine::schema::ResultDoc;
+use pilot_format::ResultDoc;
 
 use super::{Names, axes_note, escape, figure};
 use crate::report::plot::{self, Axes, Series};

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::counters::Devices;
 use super::interval::{Interval, state_of};
 use crate::checks::{Kind, check, figure};
-use crate::schema::CheckDoc;
+use pilot_format::CheckDoc;
 
 /// Cores other processes must keep busy, on average over a round, for it to be marked busy
 /// (beyond the kernel's counts' rounding).

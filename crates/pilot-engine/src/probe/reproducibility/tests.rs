@@ -212,7 +212,7 @@ fn a_runs_shift_is_the_mean_deviation_of_its_benches_from_their_levels() {
     assert!(shared_variation(&[0.01, -0.01, 0.0, 0.02]).is_none());
     let v = shared_variation(&[0.01, -0.01, 0.0, 0.02, -0.02]).unwrap();
     assert_eq!((v.source, v.runs), (Source::Benches, 5));
-    let s = crate::stats::run_spread(&[0.01, -0.01, 0.0, 0.02, -0.02]).unwrap();
+    let s = pilot_stats::run_spread(&[0.01, -0.01, 0.0, 0.02, -0.02]).unwrap();
     assert_eq!((v.sd, v.dof), (s.sd, s.dof));
 }
 
@@ -281,14 +281,14 @@ fn coverage(reps: usize, benches: usize, runs: usize, machine: f64, se: (f64, f6
             let with = band_of(Some(v));
             let shared_alone = {
                 // The shared source's band alone, as `reproducibility` makes it.
-                let d = crate::stats::satterthwaite_dof(&[(v.sd * v.sd, v.dof), (se * se, 30.0)]);
+                let d = pilot_stats::satterthwaite_dof(&[(v.sd * v.sd, v.dof), (se * se, 30.0)]);
                 let sd = v.sd.hypot(*se);
-                crate::stats::prediction_half_width(sd, d, alone.level_runs, 0.95)
+                pilot_stats::prediction_half_width(sd, d, alone.level_runs, 0.95)
             };
             own += holds(&alone) as usize;
             widest += holds(&with) as usize;
             shared += ((next - alone.center.ln()).abs() <= shared_alone) as usize;
-            let h = crate::stats::prediction_half_width(pooled_sd, dof, alone.level_runs, 0.95);
+            let h = pilot_stats::prediction_half_width(pooled_sd, dof, alone.level_runs, 0.95);
             pooled += ((next - alone.center.ln()).abs() <= h) as usize;
             total += 1;
         }

@@ -9,8 +9,8 @@ use super::explained::Explained;
 use super::results::compare_results;
 use crate::report::render_table;
 use crate::runner::registry::Bench;
-use crate::schema::{CompareDoc, RUN_SCHEMA, RunDoc};
 use crate::store;
+use pilot_format::{CompareDoc, RUN_SCHEMA, RunDoc};
 
 impl Run<'_> {
     /// The end of the run: the table, the comparison with the baseline, the run document, and
@@ -99,7 +99,7 @@ impl Run<'_> {
         if self.failed > 0 {
             ExitCode::FAILURE
         } else if regressed {
-            ExitCode::from(crate::Exit::Regression)
+            ExitCode::from(pilot_format::Exit::Regression)
         } else {
             ExitCode::SUCCESS
         }
@@ -144,7 +144,7 @@ impl Run<'_> {
         }
         let mut explained = Explained::load(&self.root);
         let context =
-            |d: &crate::schema::ResultDoc| self.contexts.get(&d.name).copied().unwrap_or_default();
+            |d: &pilot_format::ResultDoc| self.contexts.get(&d.name).copied().unwrap_or_default();
         let summary =
             crate::report::summary(&self.documents, &context, &mut explained.kinds, paint);
         crate::out!("{summary}");

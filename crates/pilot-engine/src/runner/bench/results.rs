@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use crate::schema::{CompareDoc, ResultDoc};
 use crate::store;
+use pilot_format::{CompareDoc, ResultDoc};
 
 /// The results of baseline `name` (when one is asked for) for bench target `target`, read
 /// before anything runs so that a missing or corrupt baseline stops the run at once. A

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::valgrind::{CountRequest, Valgrind, count_process};
 use crate::counts::{CountEstimate, CountPlan, ProcessCounts};
-use crate::schema::{CountsDoc, ResultDoc};
+use pilot_format::{CountsDoc, ResultDoc};
 
 /// Counting processes per bench (per side with `--against`). Counts vary between processes
 /// only by what a process starts with (addresses, the environment's size, hash seeds): three

@@ -7,8 +7,8 @@ use crate::fmt::format_estimate;
 use crate::report::{GroupRow, TimePer, render_group};
 use crate::runner::registry::Bench;
 use crate::runner::workload::form;
-use crate::schema::{FEW_ROUNDS, GroupDoc, MemberDoc, PairDoc, RangeDoc, row_verdict};
 use crate::session::group::PairComparison;
+use pilot_format::{FEW_ROUNDS, GroupDoc, MemberDoc, PairDoc, RangeDoc, row_verdict};
 
 /// A finished group, for the table and the run document.
 pub struct GroupReport {

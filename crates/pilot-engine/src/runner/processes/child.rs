@@ -75,7 +75,7 @@ pub(in crate::runner) fn child_session(
     };
     if session.status == Status::Interrupted {
         // The parent sees no result and stops too.
-        return ExitCode::from(crate::Exit::Interrupted);
+        return ExitCode::from(pilot_format::Exit::Interrupted);
     }
     let iters = matches!(b.def.body, BenchBody::Micro(_)).then_some(workload.iters);
     let record = result::BenchRecord {

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use super::report::{ChildReport, ProcessResult, WarmUpFinding};
-use crate::schema::{MachineDoc, ResultDoc};
 use crate::session::processes::{ProcessEstimate, combine, split};
 use crate::session::{Estimate, SessionConfig, SessionResult, Status, WarmUpClass};
 use crate::store::result;
+use pilot_format::{MachineDoc, ResultDoc};
 
 /// Adds the warnings of process `p` to a bench's `warnings`, once each: a check's message only
 /// when no `earlier` process made a check of its kind (the same check with other figures would
@@ -180,7 +180,7 @@ pub(super) fn bench_warm_up(
 /// bench's check, whatever the other seven saw.
 fn machine_checks(
     done: &[ProcessResult],
-    checks: &mut Vec<crate::schema::CheckDoc>,
+    checks: &mut Vec<pilot_format::CheckDoc>,
     warnings: &mut Vec<String>,
 ) {
     use crate::checks::sampler::{MARKED_KINDS, judge_marked};
@@ -205,10 +205,7 @@ fn machine_checks(
 /// start, outliers) only when at least half the processes found it: each process judges it
 /// from its own few rounds at p < 0.001 or so, and a bench in ten processes would otherwise
 /// inherit any one's false alarm. Processes whose fit was unresolved are not counted.
-fn bench_checks(
-    done: &[ProcessResult],
-    warnings: &mut Vec<String>,
-) -> Vec<crate::schema::CheckDoc> {
+fn bench_checks(done: &[ProcessResult], warnings: &mut Vec<String>) -> Vec<pilot_format::CheckDoc> {
     let judged: Vec<&ProcessResult> = done.iter().filter(|p| !p.unresolved).collect();
     let found_by = |kind: &str| {
         judged
@@ -216,7 +213,7 @@ fn bench_checks(
             .filter(|p| p.checks.iter().any(|c| c.kind == kind))
             .count()
     };
-    let mut checks: Vec<crate::schema::CheckDoc> = Vec::new();
+    let mut checks: Vec<pilot_format::CheckDoc> = Vec::new();
     for c in judged.iter().flat_map(|p| &p.checks) {
         let minority =
             crate::checks::is_workload_trend(&c.kind) && 2 * found_by(&c.kind) < judged.len();
@@ -413,7 +410,7 @@ mod tests {
             marks: if busy { vec!["busy_machine"] } else { vec![] },
             machine: Some(state),
         };
-        let check = crate::schema::CheckDoc {
+        let check = pilot_format::CheckDoc {
             kind: "busy_machine".into(),
             message: "the machine was busy with other processes during 12 of 12 rounds".into(),
             figures: serde_json::Map::new(),
@@ -452,7 +449,7 @@ mod tests {
     }
 
     /// The checks and warnings of a bench over `done`, as [`processes_result`] makes them.
-    fn bench_machine(done: &[ProcessResult]) -> (Vec<crate::schema::CheckDoc>, Vec<String>) {
+    fn bench_machine(done: &[ProcessResult]) -> (Vec<pilot_format::CheckDoc>, Vec<String>) {
         let mut warnings = Vec::new();
         for (i, p) in done.iter().enumerate() {
             merge_warnings(&mut warnings, &done[..i], p);

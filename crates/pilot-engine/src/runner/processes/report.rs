@@ -5,12 +5,12 @@
 use std::time::Duration;
 
 use crate::record::ClockInfo;
-use crate::schema::ResultDoc;
 use crate::session::processes::ProcessEstimate;
 use crate::session::{RoundRecord, Status, WarmUpClass, WarmUpWork};
-use crate::stats::outliers::OutlierCount;
 use crate::store::result::{Rate, warm_up_work_of};
 use crate::store::typed;
+use pilot_format::ResultDoc;
+use pilot_stats::OutlierCount;
 
 /// What one process execution reported.
 #[derive(Clone)]
@@ -20,7 +20,7 @@ pub(super) struct ProcessResult {
     pub(super) removed: usize,
     pub(super) readings: usize,
     pub(super) warnings: Vec<String>,
-    pub(super) checks: Vec<crate::schema::CheckDoc>,
+    pub(super) checks: Vec<pilot_format::CheckDoc>,
     pub(super) machine_state: Option<&'static str>,
     pub(super) warm_up: WarmUpFinding,
     pub(super) outliers: Option<OutlierCount>,
@@ -163,7 +163,7 @@ fn estimate_of(doc: &ResultDoc) -> Option<ProcessEstimate> {
             plain: doc
                 .pis
                 .iter()
-                .find(|p| p.name == crate::schema::MEAN_TIME_PI)
+                .find(|p| p.name == pilot_format::MEAN_TIME_PI)
                 .and_then(|p| Some((p.mean?, (p.ci.high? - p.ci.low?) / 2.0))),
             busy: busy_share(&doc.rounds),
         })
@@ -173,7 +173,7 @@ fn estimate_of(doc: &ResultDoc) -> Option<ProcessEstimate> {
 /// The share of the sampled analysed `rounds`' time the sampler marked the machine busy
 /// beside the process (other processes on its cores, steal, throttling); `None` when none was
 /// sampled. Time: O(rounds).
-fn busy_share(rounds: &[crate::schema::RoundDoc]) -> Option<f64> {
+fn busy_share(rounds: &[pilot_format::RoundDoc]) -> Option<f64> {
     use crate::checks::sampler::MARKED_KINDS;
     let sampled = rounds.iter().filter(|r| r.analysed && r.machine.is_some());
     let (busy, all) = sampled.fold((0.0, 0.0), |(busy, all), r| {

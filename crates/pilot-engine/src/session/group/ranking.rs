@@ -3,9 +3,9 @@
 
 use super::GroupConfig;
 use crate::session::Estimate;
-use crate::stats::summary::Moments;
-use crate::stats::welch::{WelchTest, welch_test};
-use crate::stats::{ConfidenceInterval, Summary};
+use pilot_stats::summary::Moments;
+use pilot_stats::{ConfidenceInterval, Summary};
+use pilot_stats::{WelchTest, welch_test};
 
 /// The outcome of comparing two adjacent members of the ranking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,7 +220,7 @@ pub(crate) fn rank(
 
 /// Cycles to run before the next look at the pairs: from the round means each unsettled pair
 /// still needs (for `faster`: Welch's required sample size at power 0.8,
-/// [`required_to_resolve`](crate::stats::samplesize::required_to_resolve); for `equivalent`:
+/// [`required_to_resolve`](pilot_stats::required_to_resolve); for `equivalent`:
 /// the size at which the ratio's interval fits inside the noise band), the smaller of the two,
 /// minus what the members have; at least 1, at most as many as have run (so one poor early
 /// estimate cannot spend the cap). Fewer looks also mean fewer chances for noise to pass a
@@ -237,10 +237,10 @@ pub(super) fn cycles_until_next_look(
         let var = |xs: &[f64]| log_moments(xs).map_or(0.0, |m| m.variance);
         let (va, vb) = (var(a.round_means), var(b.round_means));
         let d = pair.ratio.ln();
-        let faster = crate::stats::samplesize::required_to_resolve(va, vb, d, config.alpha, 0.8);
+        let faster = pilot_stats::required_to_resolve(va, vb, d, config.alpha, 0.8);
         let band = config.noise - d.abs();
         let equivalent = (band > 0.0).then(|| {
-            let t = crate::stats::summary::t_critical(config.confidence, (have.max(2) - 1) as f64);
+            let t = pilot_stats::summary::t_critical(config.confidence, (have.max(2) - 1) as f64);
             ((va + vb) * (t / band).powi(2)).ceil() as usize
         });
         let needed = match (faster, equivalent) {

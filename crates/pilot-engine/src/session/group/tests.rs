@@ -11,7 +11,7 @@ use super::ranking::compare_pair;
 use super::*;
 use crate::record::ScriptedClock;
 use crate::session::{Estimate, RoundData};
-use crate::stats::ConfidenceInterval;
+use pilot_stats::ConfidenceInterval;
 
 /// Unit readings of `base` ns with 2% noise, slowed by the machine's speed state at the
 /// scripted time: 1.0 or `slow` (a switch every 0.7 s), the way this project's VM behaves.

@@ -1,8 +1,8 @@
 //! How long each process of a bench measures: the first ones' shares, the half-width each
 //! should reach, and Kalibera and Jones's dimensioning of the later ones.
 
-use crate::stats::Summary;
-use crate::stats::summary::t_critical;
+use pilot_stats::Summary;
+use pilot_stats::summary::t_critical;
 
 /// The measuring time each of the first `planned` processes of a bench capped at `cap` is
 /// given: a fifth of the cap shared among them, at least [`EARLY_LEAST_SHARE`]. The rest of

@@ -1,7 +1,7 @@
 //! The out-of-reach rule against its definition, and its warning.
 
 use super::*;
-use crate::stats::ConfidenceInterval;
+use pilot_stats::ConfidenceInterval;
 
 fn estimate(mean: f64, half: f64, dof: f64, between_rounds: bool) -> Estimate {
     Estimate {

@@ -3,9 +3,9 @@
 //! of a bench's processes.
 
 use crate::checks::figure;
-use crate::schema::{AllocationsDoc, CiDoc, PiDoc, ResultDoc};
 use crate::session::Estimate;
 use crate::session::allocations::{AllocationsEstimate, CountPi};
+use pilot_format::{AllocationsDoc, CiDoc, PiDoc, ResultDoc};
 
 /// How the allocation PIs were counted, with the share of the time per unit that counting
 /// costs (`cost_ns` per allocation, times the allocations per unit).
@@ -24,7 +24,7 @@ pub(super) fn allocations_doc(
     }
 }
 
-/// The allocation PIs ([`crate::schema::ALLOCATION_PIS`]) of `a`.
+/// The allocation PIs ([`pilot_format::ALLOCATION_PIS`]) of `a`.
 pub(super) fn allocation_pis(a: &AllocationsEstimate) -> [PiDoc; 2] {
     let pi = |name: &str, unit: &str, c: &CountPi| PiDoc {
         name: name.to_string(),
@@ -57,7 +57,7 @@ pub(crate) fn allocations_of(doc: &ResultDoc) -> Option<AllocationsEstimate> {
         let pi = doc.pis.iter().find(|p| p.name == name)?;
         Some(CountPi {
             mean: pi.mean?,
-            ci: crate::stats::ConfidenceInterval {
+            ci: pilot_stats::ConfidenceInterval {
                 low: pi.ci.low?,
                 high: pi.ci.high?,
                 confidence: pi.ci.confidence,

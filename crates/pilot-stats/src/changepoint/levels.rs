@@ -1,0 +1,445 @@
+//! Level changes in a short, noisy series (one value per commit): E-Divisive means proposes
+//! splits, Student's t-test keeps the significant ones, as Hunter and Apache Otava do.
+
+use super::means::divisive_candidate;
+use crate::error::{Error, Result, check_finite};
+use crate::summary::{t_critical, t_sf};
+
+/// Settings of [`level_changes`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LevelChangeConfig {
+    /// Values E-Divisive looks at in one window of the split step (Otava's `window_len`, 50 by
+    /// default); consecutive windows overlap by half.
+    pub window: usize,
+    /// A change is kept only when its t-test's p is below this (Otava's `max_pvalue`, 0.001).
+    /// The split step proposes changes at ten times it (Otava's first pass).
+    pub max_p: f64,
+    /// A change is kept only when the means on its two sides differ by more than this, in the
+    /// values' own units (Otava's `min_magnitude` is relative; on logarithms of times, pass
+    /// `ln(1 + threshold)`). 0 keeps every significant change.
+    pub min_shift: f64,
+    /// Least values at each level of a change: a change with fewer values on one side, or
+    /// (above 1) with fewer of one side's values nearer that side's mean than the other's, is
+    /// dropped (weakest first), so that a run of fewer than this many unusual values is never
+    /// a change, even beside a usual value at either end of the series. 1 is Otava's own rule
+    /// (only the lengths count).
+    pub min_segment: usize,
+    /// Confidence level of each change's interval.
+    pub confidence: f64,
+}
+
+impl Default for LevelChangeConfig {
+    fn default() -> Self {
+        LevelChangeConfig {
+            window: 50,
+            max_p: 0.001,
+            min_shift: 0.0,
+            min_segment: 1,
+            confidence: 0.95,
+        }
+    }
+}
+
+/// A change of level: where the series moves, by how much, and how sure that is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LevelChange {
+    /// 0-based index of the first value at the new level.
+    pub index: usize,
+    /// The E-Divisive statistic that proposed it.
+    pub qhat: f64,
+    /// Mean of the values from the previous change (or the start) up to it.
+    pub mean_before: f64,
+    /// Mean of the values from it up to the next change (or the end).
+    pub mean_after: f64,
+    /// Values before it (back to the previous change or the start).
+    pub n_before: usize,
+    /// Values from it (up to the next change or the end).
+    pub n_after: usize,
+    /// Sample standard deviation of the values before it (0 for one value).
+    pub sd_before: f64,
+    /// Sample standard deviation of the values from it (0 for one value).
+    pub sd_after: f64,
+    /// Values before it nearer `mean_before` than `mean_after`, and values from it nearer
+    /// `mean_after`: how many runs stand at each level.
+    pub support: (usize, usize),
+    /// Student's two-sample t-test (pooled variance) of the two sides: two-sided p.
+    pub p: f64,
+    /// The interval of `mean_after − mean_before` at the configured confidence (pooled
+    /// variance, `n_before + n_after − 2` degrees of freedom); `None` with no degree of freedom.
+    pub shift_ci: Option<(f64, f64)>,
+}
+
+impl LevelChange {
+    /// `mean_after − mean_before`.
+    pub fn shift(&self) -> f64 {
+        self.mean_after - self.mean_before
+    }
+}
+
+/// The level changes of `xs`: Hunter's split and merge steps (Fleming et al., "Hunter: Using
+/// Change Point Detection to Hunt for Performance Regressions", ICPE 2023), computed as Apache
+/// Otava 0.8.0 computes them, with one more rule (`min_segment`).
+///
+/// Split: windows of `window` values, each starting half a window after the last or at the last
+/// change found; in each, E-Divisive means ([`divisive_candidate`]) proposes the best split of
+/// each segment, the best of all is tested (Student's t of its two sides) and kept while
+/// p ≤ 10·`max_p`, and the next is proposed. Merge: over the whole series, each change's sides
+/// reach to its neighbouring changes; while one has a side shorter than `min_segment` (in
+/// values, or above 1 in values nearer that side's mean than the other's), or p ≥ `max_p`, or
+/// a shift not above `min_shift`, the weakest (a short one with the greatest p first; then
+/// the greatest p; then the least |shift|) is dropped and its neighbours are tested again.
+///
+/// Assumes the values between changes are independent and about normal, with one variance
+/// (the t-test's pooling). The t-test uses the sample standard deviation (`n − 1`), where Otava
+/// 0.8.0 passes numpy's population one to scipy; `tests/fixtures/gen_changes_otava.py`
+/// corrects that line before comparing. Returns the changes by index; none for fewer than 3
+/// values. Errors: [`Error::NotFinite`] for NaN or infinite values,
+/// [`Error::InvalidParameter`] for a window under 2, `max_p` outside (0, 1], a negative
+/// `min_shift`, `min_segment` 0 or a confidence outside (0, 1).
+///
+/// Time: O(n·w²) for n values and windows of w (each window's candidates are O(w²), and each
+/// window finds at most w/2 changes); memory O(w²).
+pub fn level_changes(xs: &[f64], config: &LevelChangeConfig) -> Result<Vec<LevelChange>> {
+    check_finite(xs)?;
+    validate(config)?;
+    let first_pass = if config.max_p < 0.05 {
+        config.max_p * 10.0
+    } else if config.max_p < 0.5 {
+        config.max_p * 2.0
+    } else {
+        config.max_p
+    };
+    let weak = split(xs, config.window, first_pass);
+    Ok(merge(xs, weak, config))
+}
+
+fn validate(c: &LevelChangeConfig) -> Result<()> {
+    let bad = |name, value: f64, expected| {
+        Err(Error::InvalidParameter {
+            name,
+            value,
+            expected,
+        })
+    };
+    if c.window < 2 {
+        return bad("window", c.window as f64, "must be at least 2");
+    }
+    if !(c.max_p > 0.0 && c.max_p <= 1.0) {
+        return bad("max p", c.max_p, "must be in (0, 1]");
+    }
+    if !(c.min_shift >= 0.0 && c.min_shift.is_finite()) {
+        return bad("min shift", c.min_shift, "must be finite and non-negative");
+    }
+    if c.min_segment == 0 {
+        return bad("min segment", 0.0, "must be at least 1");
+    }
+    if !(c.confidence > 0.0 && c.confidence < 1.0) {
+        return bad(
+            "confidence",
+            c.confidence,
+            "must be strictly between 0 and 1",
+        );
+    }
+    Ok(())
+}
+
+/// Mean, sample standard deviation and count of `xs`.
+fn moments(xs: &[f64]) -> (f64, f64, usize) {
+    let n = xs.len();
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    let sd = if n >= 2 {
+        (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n as f64 - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    (mean, sd, n)
+}
+
+/// The change at `index` with `left` and `right` as its two sides.
+fn test_sides(index: usize, qhat: f64, left: &[f64], right: &[f64], conf: f64) -> LevelChange {
+    let (m1, s1, n1) = moments(left);
+    let (m2, s2, n2) = moments(right);
+    let nearer = |xs: &[f64], own: f64, other: f64| {
+        xs.iter()
+            .filter(|x| (*x - own).abs() < (*x - other).abs())
+            .count()
+    };
+    let support = (nearer(left, m1, m2), nearer(right, m2, m1));
+    let dof = (n1 + n2) as f64 - 2.0;
+    let (p, shift_ci) = if dof > 0.0 {
+        let pooled = ((n1 as f64 - 1.0) * s1 * s1 + (n2 as f64 - 1.0) * s2 * s2) / dof;
+        let se = (pooled * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
+        let d = m2 - m1;
+        // Otava's scipy call: t = ±∞ (p = 0) for a shift with no spread, NaN (never
+        // significant) for no shift and no spread.
+        let p = if se > 0.0 {
+            (2.0 * t_sf((d / se).abs(), dof)).min(1.0)
+        } else if d != 0.0 {
+            0.0
+        } else {
+            1.0
+        };
+        let t = t_critical(conf, dof);
+        (p, Some((d - t * se, d + t * se)))
+    } else {
+        (1.0, None)
+    };
+    LevelChange {
+        index,
+        qhat,
+        mean_before: m1,
+        mean_after: m2,
+        n_before: n1,
+        n_after: n2,
+        sd_before: s1,
+        sd_after: s2,
+        support,
+        p,
+        shift_ci,
+    }
+}
+
+/// The segments `[start, end)` between the sorted change indices `cps` over `[lo, hi)`.
+fn bounds(cps: &[usize], lo: usize, hi: usize) -> Vec<usize> {
+    let mut b = Vec::with_capacity(cps.len() + 2);
+    b.push(lo);
+    b.extend(cps.iter().copied().filter(|&c| c > lo && c < hi));
+    b.push(hi);
+    b.dedup();
+    b
+}
+
+/// Otava's `ChangePointDetector` on `xs[lo..hi]`: the significant changes (at `max_p`), by
+/// index.
+fn detect_window(xs: &[f64], lo: usize, hi: usize, max_p: f64) -> Vec<(usize, f64)> {
+    let mut found: Vec<(usize, f64)> = Vec::new();
+    loop {
+        let cps: Vec<usize> = found.iter().map(|c| c.0).collect();
+        let b = bounds(&cps, lo, hi);
+        let best = b
+            .windows(2)
+            .filter(|s| s[1] - s[0] > 1)
+            .filter_map(|s| divisive_candidate(xs, s[0], s[1]))
+            // Otava's `max` keeps the first of equal statistics.
+            .fold(
+                None,
+                |acc: Option<super::means::DivisiveCandidate>, c| match acc {
+                    Some(a) if a.qhat >= c.qhat => Some(a),
+                    _ => Some(c),
+                },
+            );
+        let Some(c) = best else { break };
+        let seg = b
+            .windows(2)
+            .find(|s| s[0] < c.index && c.index < s[1])
+            .expect("a candidate lies inside its segment");
+        let tested = test_sides(
+            c.index,
+            c.qhat,
+            &xs[seg[0]..c.index],
+            &xs[c.index..seg[1]],
+            0.95,
+        );
+        if tested.p <= max_p {
+            found.push((c.index, c.qhat));
+            found.sort_by_key(|c| c.0);
+        } else {
+            break;
+        }
+    }
+    found
+}
+
+/// The split step: weak changes from sliding windows, by index.
+fn split(xs: &[f64], window: usize, max_p: f64) -> Vec<(usize, f64)> {
+    let n = xs.len();
+    let step = window / 2;
+    let mut start = 0;
+    let mut weak: Vec<(usize, f64)> = Vec::new();
+    while start < n {
+        let end = (start + window).min(n);
+        let found = detect_window(xs, start, end, max_p);
+        let last = found.last().map_or(0, |c| c.0);
+        start = last.max(start + step);
+        for c in found {
+            // A change found again by an overlapping window keeps its first statistic.
+            if !weak.iter().any(|w| w.0 == c.0) {
+                weak.push(c);
+            }
+        }
+    }
+    weak.sort_by_key(|c| c.0);
+    weak
+}
+
+/// The change at `cps[i]` tested against its neighbours `cps[i − 1]` and `cps[i + 1]`.
+fn retest(xs: &[f64], cps: &[(usize, f64)], i: usize, conf: f64) -> LevelChange {
+    let lo = if i == 0 { 0 } else { cps[i - 1].0 };
+    let hi = cps.get(i + 1).map_or(xs.len(), |c| c.0);
+    let (at, qhat) = cps[i];
+    test_sides(at, qhat, &xs[lo..at], &xs[at..hi], conf)
+}
+
+/// The merge step over the whole series.
+fn merge(xs: &[f64], weak: Vec<(usize, f64)>, config: &LevelChangeConfig) -> Vec<LevelChange> {
+    let mut cps = weak;
+    let mut tested: Vec<LevelChange> = (0..cps.len())
+        .map(|i| retest(xs, &cps, i, config.confidence))
+        .collect();
+    while !tested.is_empty() {
+        let short = |c: &LevelChange| {
+            c.n_before.min(c.n_after) < config.min_segment
+                || (config.min_segment > 1 && c.support.0.min(c.support.1) < config.min_segment)
+        };
+        // The weakest: a change with a side too short (the greatest p among them), else the
+        // one with the greatest p when it is not significant, else the least shift when it is
+        // not above the least. Ties go to the first, as Python's max and min do.
+        let pick = |cands: &mut dyn Iterator<Item = usize>, key: &dyn Fn(usize) -> f64| {
+            cands.fold(None, |acc: Option<usize>, i| match acc {
+                Some(a) if key(a) >= key(i) => Some(a),
+                _ => Some(i),
+            })
+        };
+        let by_p = |i: usize| tested[i].p;
+        let weakest =
+            if let Some(i) = pick(&mut (0..tested.len()).filter(|&i| short(&tested[i])), &by_p) {
+                i
+            } else {
+                let i = pick(&mut (0..tested.len()), &by_p).expect("not empty");
+                if tested[i].p < config.max_p {
+                    let j = pick(&mut (0..tested.len()), &|i| -tested[i].shift().abs())
+                        .expect("not empty");
+                    if tested[j].shift().abs() > config.min_shift {
+                        return tested;
+                    }
+                    j
+                } else {
+                    i
+                }
+            };
+        cps.remove(weakest);
+        tested.remove(weakest);
+        for i in [weakest.wrapping_sub(1), weakest] {
+            if i < cps.len() {
+                tested[i] = retest(xs, &cps, i, config.confidence);
+            }
+        }
+    }
+    tested
+}
+
+/// Confidence interval of a shift's ratio on the original scale when the values are
+/// logarithms: `(exp(low) − 1, exp(high) − 1)`.
+pub fn relative_interval(shift_ci: (f64, f64)) -> (f64, f64) {
+    (shift_ci.0.exp_m1(), shift_ci.1.exp_m1())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn pilot_config() -> LevelChangeConfig {
+        LevelChangeConfig {
+            min_segment: 3,
+            min_shift: 0.01f64.ln_1p(),
+            ..LevelChangeConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_clear_step_is_one_change_with_its_interval() {
+        let xs: Vec<f64> = (0..30)
+            .map(|i| if i < 17 { 0.0 } else { 0.08 } + 0.003 * ((i * 7 % 5) as f64 - 2.0))
+            .collect();
+        let found = level_changes(&xs, &pilot_config()).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        let c = found[0];
+        assert_eq!((c.index, c.n_before, c.n_after), (17, 17, 13));
+        let (lo, hi) = c.shift_ci.unwrap();
+        assert!(
+            lo < c.shift() && c.shift() < hi && lo > 0.07 && hi < 0.09,
+            "{c:?}"
+        );
+        assert!(c.p < 1e-10);
+    }
+
+    #[test]
+    fn bad_settings_and_values_are_errors() {
+        let c = LevelChangeConfig::default();
+        assert!(level_changes(&[1.0, f64::NAN, 2.0], &c).is_err());
+        for bad in [
+            LevelChangeConfig { window: 1, ..c },
+            LevelChangeConfig { max_p: 0.0, ..c },
+            LevelChangeConfig {
+                min_shift: -1.0,
+                ..c
+            },
+            LevelChangeConfig {
+                min_segment: 0,
+                ..c
+            },
+            LevelChangeConfig {
+                confidence: 1.0,
+                ..c
+            },
+        ] {
+            assert!(level_changes(&[1.0, 2.0, 3.0], &bad).is_err(), "{bad:?}");
+        }
+        assert!(level_changes(&[], &c).unwrap().is_empty());
+        assert!(level_changes(&[1.0, 2.0], &c).unwrap().is_empty());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// Changes are sorted, inside the series, with at least `min_segment` values at each
+        /// level, significant and larger than the least shift.
+        #[test]
+        fn changes_keep_their_rules(
+            xs in proptest::collection::vec(-1.0f64..1.0, 0..80),
+            steps in proptest::collection::vec((0usize..80, -0.5f64..0.5), 0..4),
+        ) {
+            let mut xs = xs;
+            for (at, by) in steps {
+                for x in xs.iter_mut().skip(at) {
+                    *x += by;
+                }
+            }
+            let config = pilot_config();
+            let found = level_changes(&xs, &config).unwrap();
+            for w in found.windows(2) {
+                prop_assert!(w[0].index < w[1].index);
+            }
+            for c in &found {
+                prop_assert!(c.index >= 3 && c.index + 3 <= xs.len());
+                prop_assert!(c.n_before >= 3 && c.n_after >= 3);
+                prop_assert!(c.support.0 >= 3 && c.support.1 >= 3);
+                prop_assert!(c.p < config.max_p);
+                prop_assert!(c.shift().abs() > config.min_shift);
+            }
+        }
+
+        /// Changing the unit (times a power of two, so exactly) moves no change: the statistic
+        /// and the t-test are scale-free.
+        #[test]
+        fn the_unit_moves_no_change(
+            xs in proptest::collection::vec(-1.0f64..1.0, 0..60),
+            at in 0usize..60,
+            by in -0.3f64..0.3,
+            scale in -3i32..4,
+        ) {
+            let mut xs = xs;
+            for x in xs.iter_mut().skip(at) {
+                *x += by;
+            }
+            let config = LevelChangeConfig { min_segment: 3, ..LevelChangeConfig::default() };
+            let k = 2f64.powi(scale);
+            let scaled: Vec<f64> = xs.iter().map(|x| x * k).collect();
+            let at = |v: &[f64]| -> Vec<usize> {
+                level_changes(v, &config).unwrap().iter().map(|c| c.index).collect()
+            };
+            prop_assert_eq!(at(&xs), at(&scaled));
+        }
+    }
+}
