@@ -62,8 +62,8 @@ pub(crate) fn judge_processes(
 
 /// The fewest processes whose interval meets `target` (see [`judge_processes`]), from a
 /// relative standard error `se` over `done` processes with `dof` degrees of freedom at
-/// `confidence`. The `1/√P` count at the normal quantile, `done·(z(ν)·se/target)²` with the
-/// current quantile, bounds it from above (the quantile only falls as `ν` grows), so a
+/// `confidence`. The `1/√P` count at the current quantile, `done·(t(ν)·se/target)²`, bounds it
+/// from above (the quantile only falls as `ν` grows), so a
 /// bisection below it finds it. Time: O(log P).
 fn processes_to_target(se: f64, dof: f64, done: usize, target: f64, confidence: f64) -> usize {
     let t = |nu: f64| pilot_stats::summary::t_critical(confidence, nu);
