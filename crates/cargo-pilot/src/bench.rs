@@ -41,7 +41,7 @@ fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsS
         .baselines
         .baseline
         .as_ref()
-        .map(|_| pilot_engine::compare::BASELINE_PROCESSES));
+        .map(|_| pilot_settings::PROCESSES.baseline));
     out.extend(args.settings.forward(&["processes"]));
     if let Some(n) = processes {
         out.extend(["--processes".into(), n.to_string().into()]);

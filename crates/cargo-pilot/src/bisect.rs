@@ -609,12 +609,11 @@ fn evidence(
         (Some(x), None) => format!("{:+.2}%", 100.0 * x),
         _ => "no change measured".into(),
     };
-    let p = c.p.map_or(String::new(), |p| {
-        format!(", {}", pilot_engine::fmt::p_clause(p))
-    });
+    let p =
+        c.p.map_or(String::new(), |p| format!(", {}", pilot_stats::p_clause(p)));
     let error = match c.verdict {
         Verdict::Regressed | Verdict::Improved => {
-            let p = pilot_engine::fmt::format_p(c.p.unwrap_or(options.alpha));
+            let p = pilot_stats::format_p(c.p.unwrap_or(options.alpha));
             let at_most = match p.strip_prefix('<') {
                 Some(floor) => format!("< {floor}"),
                 None => format!("≤ {p}"),

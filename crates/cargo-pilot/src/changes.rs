@@ -4,7 +4,8 @@
 
 use std::process::ExitCode;
 
-use pilot_engine::fmt::{columns, format_p, markdown_code, terminal};
+use pilot_engine::fmt::{columns, markdown_code, terminal};
+use pilot_stats::format_p;
 use serde_json::json;
 
 use crate::args::{SeriesArgs, SeriesFormat};

@@ -138,7 +138,7 @@ pub fn end_group(leader: u32) {
 
 /// Whether Ctrl-C (or SIGTERM) came: to this handler, or to the engine's (`cargo pilot run`).
 pub fn happened() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst) || pilot_engine::session::stop::requested()
+    INTERRUPTED.load(Ordering::SeqCst) || pilot_engine::session::stop_requested()
 }
 
 /// A step's error as the command's failure: an interruption when an interrupt came (the step

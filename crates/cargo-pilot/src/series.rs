@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow};
-use pilot_engine::fmt::{columns, format_ns, markdown_code, p_clause, terminal};
+use pilot_engine::fmt::{columns, format_ns, markdown_code, terminal};
 use pilot_format::{RUN_SCHEMA, ResultDoc, RunDoc};
+use pilot_stats::p_clause;
 use serde_json::{Value as Json, json};
 
 use crate::args::{HistoryArg, SeriesArgs, SeriesFormat, Workspace};

@@ -231,7 +231,7 @@ pub fn counting() -> bool {
 /// in 21 batches of 10 000 (the median batch, robust to a preemption in one). The loop's own
 /// cost is included, so this is a slight overestimate. Takes about half a millisecond; it bumps
 /// this thread's counters, so call it outside units.
-pub fn counting_cost_ns() -> f64 {
+pub(crate) fn counting_cost_ns() -> f64 {
     const CALLS: u32 = 10_000;
     let mut per_call: Vec<f64> = (0..21)
         .map(|_| {
@@ -252,7 +252,7 @@ pub fn counting_cost_ns() -> f64 {
 /// What counting costs one allocation in this process ([`counting_cost_ns`], measured at the
 /// first call and kept), when a [`CountingAlloc`] is this process's allocator; `None` without
 /// one.
-pub fn counting_cost() -> Option<f64> {
+pub(crate) fn counting_cost() -> Option<f64> {
     static COST: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
     counting().then(|| *COST.get_or_init(counting_cost_ns))
 }

@@ -55,7 +55,7 @@ pub enum FilterSyntax {
 
 /// How benchmark mode prints its results (`--output-format`, as criterion names it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum OutputFormat {
+pub(crate) enum OutputFormat {
     /// pilot's lines and its end-of-run table.
     #[default]
     Pretty,
@@ -93,72 +93,72 @@ pub struct Args {
     /// Run ignored benches too.
     pub include_ignored: bool,
     /// Stop at the first failed bench.
-    pub fail_fast: bool,
+    pub(crate) fail_fast: bool,
     /// Continue an interrupted run: benches it finished are not measured again.
-    pub resume: bool,
+    pub(crate) resume: bool,
     /// Target relative CI half-width.
-    pub ci: Option<f64>,
+    pub(crate) ci: Option<f64>,
     /// Confidence level of the intervals.
-    pub confidence: Option<f64>,
+    pub(crate) confidence: Option<f64>,
     /// What the time PI estimates (`--estimator`); `None` takes the attribute's or the
     /// trimmed mean.
-    pub estimator: Option<crate::settings::Estimator>,
+    pub(crate) estimator: Option<crate::settings::Estimator>,
     /// Time cap.
-    pub max_time: Option<Duration>,
+    pub(crate) max_time: Option<Duration>,
     /// Least time per bench.
-    pub min_time: Option<Duration>,
+    pub(crate) min_time: Option<Duration>,
     /// `--quick`: half-width 5%, cap 2 s (explicit values still win).
-    pub quick: bool,
+    pub(crate) quick: bool,
     /// Write the whole run as JSON to this file.
-    pub json: Option<String>,
+    pub(crate) json: Option<String>,
     /// Save the run as this named baseline.
-    pub save_baseline: Option<String>,
+    pub(crate) save_baseline: Option<String>,
     /// Compare the run with this saved baseline.
-    pub baseline: Option<String>,
+    pub(crate) baseline: Option<String>,
     /// Significance level of baseline comparisons (`--alpha`, default 0.01).
-    pub alpha: Option<f64>,
+    pub(crate) alpha: Option<f64>,
     /// Noise threshold of baseline comparisons (`--noise`, relative, default 0.01).
-    pub noise: Option<f64>,
+    pub(crate) noise: Option<f64>,
     /// Leave the end-of-run table out (`PILOT_NO_TABLE`): `cargo pilot bench` prints one table
     /// across all bench targets instead.
-    pub no_table: bool,
+    pub(crate) no_table: bool,
     /// The least process executions per bench (`--processes N`); more run while the combined
     /// interval is too wide and time remains. `None` is one, in this process.
-    pub processes: Option<usize>,
+    pub(crate) processes: Option<usize>,
     /// `--sequential`: measure a group's members one after another, not interleaved.
-    pub sequential: bool,
+    pub(crate) sequential: bool,
     /// `--compare-groups`: measure the members of each group announced at run time
     /// (pilot-criterion's benchmark groups) interleaved by processes, and rank them.
-    pub compare_groups: bool,
+    pub(crate) compare_groups: bool,
     /// `--compare-across PATTERN`: rank benches announced at run time whose names are the same
     /// once the pattern's matches (a regular expression) are set aside, interleaved by
     /// processes (`runner::Pairing`).
-    pub compare_across: Option<String>,
+    pub(crate) compare_across: Option<String>,
     /// `--no-sampling`: do not sample the machine's state during sessions.
-    pub no_sampling: bool,
+    pub(crate) no_sampling: bool,
     /// `--no-overhead-check`: do not measure the full form's instrumentation overhead.
-    pub no_overhead_check: bool,
+    pub(crate) no_overhead_check: bool,
     /// `--timer`: what times units (`Instant` unless `tsc` is asked for).
-    pub timer: crate::settings::TimerChoice,
+    pub(crate) timer: crate::settings::TimerChoice,
     /// `--instructions`: also count each bench's instructions per unit under callgrind.
-    pub instructions: bool,
+    pub(crate) instructions: bool,
     /// `--cache-sim`: with `--instructions`, callgrind's cache simulation and estimated cycles.
-    pub cache_sim: bool,
+    pub(crate) cache_sim: bool,
     /// In a process started under callgrind to count one bench (`PILOT_CHILD` with
     /// `PILOT_COUNT`): what to run.
-    pub count: Option<crate::counts::CountPlan>,
+    pub(crate) count: Option<crate::counts::CountPlan>,
     /// `--output-format`: pilot's output alone, or with libtest's bench lines.
-    pub output_format: OutputFormat,
+    pub(crate) output_format: OutputFormat,
     /// `--color`: when to colour the output.
-    pub color: crate::fmt::ColorChoice,
+    pub(crate) color: crate::fmt::ColorChoice,
     /// `--verbose`, or `--format wide`: the end table's every column, and with `--verbose`
     /// every bench's warnings in full under its line.
-    pub verbose: bool,
+    pub(crate) verbose: bool,
     /// `--format wide` (or `--verbose`): the end table's every column.
-    pub wide: bool,
+    pub(crate) wide: bool,
     /// Every setting of the table that was given, by name: its raw value as checked against
     /// its kind (`1` for a switch that is on). The typed fields above are read from it.
-    pub settings: BTreeMap<&'static str, String>,
+    pub(crate) settings: BTreeMap<&'static str, String>,
 }
 
 /// libtest flags that take a value, which pilot ignores with it.
@@ -190,7 +190,7 @@ const FORMATS: &[&str] = &["pretty", "terse", "json", "junit", "wide"];
 
 /// The usage text of `--help`: the selection flags (filters read in `syntax`), then every
 /// setting of `table`.
-pub fn help(table: &[Setting], syntax: FilterSyntax) -> String {
+pub(crate) fn help(table: &[Setting], syntax: FilterSyntax) -> String {
     let (filter, skip) = match syntax {
         FilterSyntax::Substring => (
             "run benches whose names contain one of these (equal with --exact)",
@@ -241,7 +241,7 @@ pub fn parse(
 
 /// [`parse`] with the settings of `table`: a setting's flag and variable, checked against its
 /// kind, land in [`Args::settings`] (and in the typed field of a setting pilot knows).
-pub fn parse_with(
+pub(crate) fn parse_with(
     table: &'static [Setting],
     args: impl IntoIterator<Item = OsString>,
     env: impl Fn(&str) -> Option<String>,

@@ -42,7 +42,8 @@ mod estimates;
 mod paired;
 
 pub use allocations::compare_allocations;
-pub use counts::{CountComparison, INSTRUCTIONS_NOISE, WhatChanged, compare_counts, what_changed};
+pub use counts::{CountComparison, WhatChanged, compare_counts};
+pub(crate) use counts::{INSTRUCTIONS_NOISE, what_changed};
 pub use estimates::compare_estimates;
 pub use paired::compare_paired;
 
@@ -51,7 +52,7 @@ pub use paired::compare_paired;
 /// variation that one process cannot (see the module docs), and eight let the processes of a
 /// minority layout be left out of each side (the default count of a bench capped at 2 s or
 /// more).
-pub const BASELINE_PROCESSES: usize = pilot_settings::PROCESSES.baseline;
+pub(crate) const BASELINE_PROCESSES: usize = pilot_settings::PROCESSES.baseline;
 
 /// The thresholds of a comparison.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -153,23 +154,23 @@ pub struct Comparison {
 #[derive(Debug, Clone, PartialEq)]
 pub struct PiChange {
     /// The PI's name (`allocations`, `allocated_bytes`).
-    pub name: String,
+    pub(crate) name: String,
     /// Its unit (`allocs`, `B`).
-    pub unit: String,
+    pub(crate) unit: String,
     /// The baseline's `(mean, low, high)`.
-    pub base: (f64, f64, f64),
+    pub(crate) base: (f64, f64, f64),
     /// The new `(mean, low, high)`.
-    pub new: (f64, f64, f64),
+    pub(crate) new: (f64, f64, f64),
     /// Relative change of the mean, `new / base − 1`; `None` from a base of 0.
-    pub change: Option<f64>,
+    pub(crate) change: Option<f64>,
     /// Its interval (Fieller); `None` when unbounded or from a base of 0.
-    pub change_ci: Option<(f64, f64)>,
+    pub(crate) change_ci: Option<(f64, f64)>,
     /// Two-sided p of "equal means"; `None` where no test was made.
-    pub p: Option<f64>,
+    pub(crate) p: Option<f64>,
     /// The conclusion.
-    pub verdict: Verdict,
+    pub(crate) verdict: Verdict,
     /// How it was reached.
-    pub method: String,
+    pub(crate) method: String,
 }
 
 /// What comparing two estimates of one bench found.

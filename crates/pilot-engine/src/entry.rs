@@ -69,7 +69,7 @@ pub enum ThroughputKind {
 
 impl ThroughputKind {
     /// The unit of one item counted, as throughput PIs name it (`B`, `elem`).
-    pub fn unit(self) -> &'static str {
+    pub(crate) fn unit(self) -> &'static str {
         match self {
             ThroughputKind::Bytes => crate::fmt::BYTES,
             ThroughputKind::Elements => crate::fmt::ELEMENTS,

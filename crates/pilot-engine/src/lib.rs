@@ -6,13 +6,32 @@
 //! `pilot-criterion` (criterion's API on these sessions) and `cargo-pilot` (the `cargo pilot`
 //! command). They depend on it by exact version (`=0.1.0`): its API moves with pilot's releases.
 //!
+//! # The engine's API
+//!
+//! Public is what another crate of ours, or a user through `pilot`, calls; everything else is
+//! `pub(crate)`, and the crate denies `unreachable_pub`, so an item declared `pub` is part of
+//! this API (`tests/tests/engine_api.rs` counts it and keeps it under a limit):
+//! - **for benches**, re-exported by `pilot`: [`Bencher`], [`AsyncBencher`], [`BatchSize`],
+//!   [`Recorder`], [`CountingAlloc`], [`Sweep`], [`range`], [`Error`];
+//! - **for the expansions of `#[pilot::bench]` and `pilot::main!()`**, through
+//!   `pilot::__private`: [`entry`] (a bench's definition and options), [`record`]'s recorder
+//!   slot and timers, [`runner::main`];
+//! - **for the drop-ins** (`pilot-criterion`, `pilot-divan`): [`cli`] (the bench binary's
+//!   arguments), [`runner::driven`] (benches a foreign API announces one at a time),
+//!   [`runner::listed`], [`session`] (a session and a group of them), [`settings`],
+//!   [`allocations`]' counters;
+//! - **for `cargo-pilot`**: the results on disk ([`store`]), [`compare`], [`report`], [`fmt`],
+//!   [`files`], [`out`](mod@out), the speed and noise probes ([`probe`]), instruction counts
+//!   ([`counts`], [`runner::counting`]), the busy-machine meter ([`checks`]), and the runner's
+//!   parts that `cargo pilot run` measures a command-line program with ([`runner`]).
+//!
 //! Each module holds one concept, and the modules are layered: a module uses only modules of its
 //! own layer or of layers below it (`ARCHITECTURE.md` at the repository's root lists the layers,
 //! and a test enforces them).
 //!
 //! | layer | modules |
 //! |---|---|
-//! | 0 | [`allocations`], [`error`], [`fmt`], [`files`], [`out`](mod@out), [`sweep`] |
+//! | 0 | [`allocations`], `error`, [`fmt`], [`files`], [`out`](mod@out), `sweep` |
 //! | 1 | [`counts`] |
 //! | 2 | [`settings`], [`record`] |
 //! | 3 | [`probe`], [`checks`], [`entry`], [`cli`] |
@@ -22,9 +41,9 @@
 //! | 7 | [`runner`] |
 //!
 //! Below every layer are two crates of their own: the statistics on plain numbers
-//! ([`pilot_stats`], re-exported as [`stats`]) and the documents other tools read with the exit
-//! codes ([`pilot_format`]).
+//! ([`pilot_stats`]) and the documents other tools read with the exit codes ([`pilot_format`]).
 #![deny(missing_docs)]
+#![deny(unreachable_pub)]
 // Module docs name the private files that hold each concern (`runner`'s `bench`, `group`, …):
 // links for a reader of the source, plain text on the rendered page.
 #![allow(rustdoc::private_intra_doc_links)]
@@ -35,7 +54,7 @@ pub mod cli;
 pub mod compare;
 pub mod counts;
 pub mod entry;
-pub mod error;
+mod error;
 pub mod files;
 pub mod fmt;
 pub mod out;
@@ -46,11 +65,7 @@ pub mod runner;
 pub mod session;
 pub mod settings;
 pub mod store;
-pub mod sweep;
-
-/// The statistics on plain numbers: [`pilot_stats`], at the path benches and tests have named
-/// (`pilot::stats`, `pilot_engine::stats`).
-pub use pilot_stats as stats;
+mod sweep;
 
 pub use allocations::CountingAlloc;
 pub use error::{Error, Result};

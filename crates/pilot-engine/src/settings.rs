@@ -11,10 +11,6 @@ use std::time::Duration;
 
 use pilot_stats::t_quantile;
 
-/// The longest time cap pilot accepts, in seconds (about 116 days): longer is a typo, and a
-/// cap far beyond it cannot even be added to the clock.
-pub const MAX_SECONDS: f64 = pilot_settings::MAX_SECONDS;
-
 /// A number strictly between 0 and 1: a target half-width (`--ci`, relative to the mean) or a
 /// significance level (`--alpha`).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
@@ -29,11 +25,11 @@ pub struct Noise(pub f64);
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct Confidence(pub f64);
 
-/// A time cap (`--max-time`): more than 0 and at most [`MAX_SECONDS`].
+/// A time cap (`--max-time`): more than 0 and at most [`MAX_SECONDS`](pilot_settings::MAX_SECONDS).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct Cap(pub Duration);
 
-/// A least time (`--min-time`): 0 or more, at most [`MAX_SECONDS`].
+/// A least time (`--min-time`): 0 or more, at most [`MAX_SECONDS`](pilot_settings::MAX_SECONDS).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct MinTime(pub Duration);
 
@@ -84,7 +80,7 @@ impl FromStr for Estimator {
 /// What times units (`--timer`, `PILOT_TIMER`): the choice as given; the TSC is calibrated (or
 /// refused) when a run starts ([`crate::record::Timer::named`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum TimerChoice {
+pub(crate) enum TimerChoice {
     /// `std::time::Instant`, the default.
     #[default]
     Instant,
@@ -94,7 +90,7 @@ pub enum TimerChoice {
 
 impl TimerChoice {
     /// The name used on the command line: `instant` or `tsc`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             TimerChoice::Instant => "instant",
             TimerChoice::Tsc => "tsc",
@@ -116,7 +112,7 @@ impl FromStr for TimerChoice {
 /// An on/off switch from the environment: `1`, `true`, `yes`, `on` or `0`, `false`, `no`,
 /// `off`, or empty (off).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Switch(pub bool);
+pub(crate) struct Switch(pub bool);
 
 impl FromStr for Fraction {
     type Err = String;
@@ -149,7 +145,7 @@ impl FromStr for Confidence {
     }
 }
 
-/// Seconds as a duration: above 0 (`positive`) or 0 and more, at most [`MAX_SECONDS`].
+/// Seconds as a duration: above 0 (`positive`) or 0 and more, at most [`MAX_SECONDS`](pilot_settings::MAX_SECONDS).
 fn seconds(raw: &str, positive: bool) -> Result<Duration, String> {
     let x = pilot_settings::seconds(raw, positive)?;
     Duration::try_from_secs_f64(x).map_err(|e| format!("`{raw}`: {e}"))

@@ -113,8 +113,8 @@ pub use pilot_engine::allocations::CountingAlloc;
 pub use pilot_engine::record::{
     AsyncBencher, AsyncExecutor, BatchSize, Bencher, BlockingExecutor, Recorder,
 };
-pub use pilot_engine::sweep::{MAX_SWEEP, Sweep, range};
 pub use pilot_engine::{Error, Result};
+pub use pilot_engine::{MAX_SWEEP, Sweep, range};
 pub use pilot_format::Exit;
 pub use pilot_stats as stats;
 pub use std::hint::black_box;

@@ -82,7 +82,7 @@ pub fn count_sides(
     let elapsed = start.elapsed();
     let confidence = plan.confidence;
     let add = |side: Vec<ProcessCounts>, doc: &mut Option<ResultDoc>| {
-        let counted = Counted::of(side, count_plan, &valgrind.version, elapsed, confidence)?;
+        let counted = Counted::of(side, &valgrind.version, elapsed, confidence)?;
         if let Some(doc) = doc {
             counted.add_to(doc, confidence);
         }

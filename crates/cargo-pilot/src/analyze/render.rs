@@ -117,7 +117,7 @@ pub fn human(reports: &[FileReport], comparisons: &[Comparison], args: &AnalyzeA
                 out,
                 "  {}  {difference}  {}  {}",
                 c.other,
-                pilot_engine::fmt::p_clause(c.test.p),
+                pilot_stats::p_clause(c.test.p),
                 verdict_sentence(c)
             );
         }

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::bail;
-use pilot_engine::settings::MAX_SECONDS;
+use pilot_settings::MAX_SECONDS;
 
 /// The shortest time pilot takes from another harness's file, in seconds: a picosecond. No
 /// clock resolves less (the finest, a CPU's time-stamp counter, ticks about every 0.3 ns, and

@@ -25,7 +25,9 @@ use pilot_engine::runner::{
 };
 use pilot_engine::runner::{load_baseline, save_result};
 use pilot_engine::session::group::{GroupConfig, PairComparison, run_group};
-use pilot_engine::session::{SessionConfig, SessionResult, Status, Workload, run_session, stop};
+use pilot_engine::session::{
+    SessionConfig, SessionResult, Status, Workload, run_session, stop_requested,
+};
 use pilot_engine::store::{self, result};
 use pilot_format::Exit;
 use pilot_format::{GroupDoc, MachineDoc, RUN_SCHEMA, ResultDoc, RunDoc};
@@ -78,7 +80,7 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
             eprintln!("warning: {}", pilot_engine::fmt::terminal_lines(&e));
         }
     }
-    let interrupted = stop::requested();
+    let interrupted = stop_requested();
     let gc = group_config(&configs);
     let measured = results(plan, sessions, &workloads, configs, shell_hw, &mut start);
     let (mut failed, saved) = save_and_print(plan, &measured);

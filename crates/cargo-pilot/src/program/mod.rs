@@ -35,7 +35,7 @@ pub use workload::Mode;
 
 use pilot_engine::fmt::format_ns;
 use pilot_engine::runner::{MEMBER_MAX_ROUND, interrupt_install};
-use pilot_engine::session::{SessionConfig, SessionResult, stop};
+use pilot_engine::session::{SessionConfig, SessionResult, stop_requested};
 use pilot_format::ResultDoc;
 use spawn::Spawn;
 use workload::Killed;
@@ -137,7 +137,7 @@ pub fn run(plan: &Plan) -> (ExitCode, Vec<ResultDoc>) {
         Ok(done) => done,
         Err(e) => {
             eprintln!("error: {}", pilot_engine::fmt::terminal_lines(&e));
-            let code = if stop::requested() {
+            let code = if stop_requested() {
                 ExitCode::from(pilot_format::Exit::Interrupted)
             } else {
                 ExitCode::FAILURE

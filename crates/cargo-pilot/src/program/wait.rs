@@ -19,7 +19,7 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::process::ChildStdout;
 use std::time::{Duration, Instant};
 
-use pilot_engine::session::stop;
+use pilot_engine::session::stop_requested;
 
 /// How often a wait looks at the stop flag when nothing else wakes it: a signal that lands
 /// just before `poll` starts is seen this late at most.
@@ -88,7 +88,7 @@ pub(super) fn wait(
                 killed,
             });
         }
-        if stop::requested() && !forwarded {
+        if stop_requested() && !forwarded {
             kill_group(pid, libc::SIGINT);
             forwarded = true;
         }

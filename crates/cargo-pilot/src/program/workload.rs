@@ -16,7 +16,7 @@
 use std::time::{Duration, Instant};
 
 use super::spawn::{Outcome, Runner, Spawn};
-use pilot_engine::session::{RoundData, Workload, stop};
+use pilot_engine::session::{RoundData, Workload, stop_requested};
 
 /// How a program's runs become readings.
 #[derive(Debug, Clone, PartialEq)]
@@ -202,7 +202,7 @@ impl ProgramWorkload {
             }));
         }
         if !o.success() {
-            if stop::requested() {
+            if stop_requested() {
                 return Err("interrupted".to_string());
             }
             if !self.ignore_failure {
@@ -287,7 +287,7 @@ impl Workload for ProgramWorkload {
             Mode::Runs => {
                 let mut readings = Vec::with_capacity(work as usize);
                 for _ in 0..work {
-                    if stop::requested() {
+                    if stop_requested() {
                         break;
                     }
                     let Some(o) = self.run_once(1)? else { break };

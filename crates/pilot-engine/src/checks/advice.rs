@@ -13,19 +13,19 @@ use super::Kind;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Context {
     /// The bench is a member of a group, measured interleaved with its alternatives.
-    pub grouped: bool,
+    pub(crate) grouped: bool,
     /// The most threads the bench runs on.
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// The run compares two builds interleaved in one job (`cargo pilot bench --against`).
-    pub against: bool,
+    pub(crate) against: bool,
     /// The run is on a CI runner.
-    pub ci: bool,
+    pub(crate) ci: bool,
 }
 
 impl Context {
     /// The context every one of `contexts` shares: grouped or on CI only when all are, threads
     /// the most of any. Advice for a kind that fired on several benches fits them all.
-    pub fn common(contexts: impl IntoIterator<Item = Context>) -> Context {
+    pub(crate) fn common(contexts: impl IntoIterator<Item = Context>) -> Context {
         let mut it = contexts.into_iter();
         let Some(first) = it.next() else {
             return Context::default();
@@ -42,7 +42,7 @@ impl Context {
 impl Kind {
     /// Every kind, in the order the summary lists them: the machine and the build first, then
     /// what the sessions found.
-    pub const ALL: [Kind; 19] = [
+    pub(crate) const ALL: [Kind; 19] = [
         Kind::DebugBuild,
         Kind::VirtualMachine,
         Kind::FewCores,
@@ -65,13 +65,13 @@ impl Kind {
     ];
 
     /// The kind named `name` (its `kind` key), if pilot knows it.
-    pub fn parse(name: &str) -> Option<Kind> {
+    pub(crate) fn parse(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.as_str() == name)
     }
 
     /// Whether the kind is a state of the run (the build, the machine as the run started)
     /// rather than something a bench's session found: the summary names no benches for it.
-    pub fn is_run_wide(self) -> bool {
+    pub(crate) fn is_run_wide(self) -> bool {
         matches!(
             self,
             Kind::DebugBuild
@@ -83,7 +83,7 @@ impl Kind {
     }
 
     /// The words the summary heads the kind with.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Kind::BusyMachine => "busy machine",
             Kind::CpuSteal => "CPU steal",
@@ -108,7 +108,7 @@ impl Kind {
     }
 
     /// The one word a bench's line shows when the check fired on it.
-    pub fn marker(self) -> &'static str {
+    pub(crate) fn marker(self) -> &'static str {
         match self {
             Kind::BusyMachine => "busy",
             Kind::CpuSteal => "steal",
@@ -133,7 +133,7 @@ impl Kind {
     }
 
     /// What the check means for the numbers, in a sentence.
-    pub fn meaning(self) -> &'static str {
+    pub(crate) fn meaning(self) -> &'static str {
         match self {
             Kind::BusyMachine => {
                 "other processes kept cores busy during the rounds: the times are slower and \
@@ -210,7 +210,7 @@ impl Kind {
 
     /// Whether the remedy depends on where the bench runs, so that [`crate::checks::advise`]
     /// appends it to the message; the other kinds' messages carry their own.
-    pub fn remedy_fits_the_context(self) -> bool {
+    pub(crate) fn remedy_fits_the_context(self) -> bool {
         matches!(
             self,
             Kind::BusyMachine
@@ -224,7 +224,7 @@ impl Kind {
     }
 
     /// What to do about it, fitted to `ctx`; `None` when nothing the user can do would help.
-    pub fn advice(self, ctx: &Context) -> Option<String> {
+    pub(crate) fn advice(self, ctx: &Context) -> Option<String> {
         let interleave = interleave(ctx);
         let s = |t: &str| Some(t.to_string());
         match self {

@@ -20,10 +20,10 @@ pub(crate) fn keep(delta: i64) {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Memory {
     /// Resident memory, bytes (`/proc/self/statm`).
-    pub resident: Option<u64>,
+    pub(crate) resident: Option<u64>,
     /// Memory the bench holds, bytes: the allocator's bytes in use (glibc's `mallinfo2`), or
     /// the resident memory where that cannot be read, less what pilot keeps.
-    pub held: Option<f64>,
+    pub(crate) held: Option<f64>,
 }
 
 /// Reads the process's memory (see [`Memory`]): two small reads between rounds, never on the

@@ -8,7 +8,7 @@
 //! the rounds ran ([`memory`]: a leak; [`sampler`]: a busy machine, steal, throttling, a
 //! saturated device).
 
-pub mod advice;
+pub(crate) mod advice;
 pub(crate) mod memory;
 pub(crate) mod overhead;
 pub(crate) mod sampler;
@@ -20,7 +20,7 @@ use pilot_format::CheckDoc;
 
 /// The kinds of check, as named in result documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Other processes kept cores busy during the rounds.
     BusyMachine,
     /// The hypervisor took CPU time from the virtual machine.
@@ -63,7 +63,7 @@ pub enum Kind {
 
 impl Kind {
     /// The name written in the `kind` key.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Kind::BusyMachine => "busy_machine",
             Kind::CpuSteal => "cpu_steal",

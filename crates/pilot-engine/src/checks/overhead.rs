@@ -59,9 +59,9 @@ const WARN_SHARE: f64 = 0.01;
 /// One block: the work amount of its four rounds, and their durations in ns.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Block {
-    pub work: u64,
-    pub on_ns: [f64; 2],
-    pub off_ns: [f64; 2],
+    pub(crate) work: u64,
+    pub(crate) on_ns: [f64; 2],
+    pub(crate) off_ns: [f64; 2],
 }
 
 impl Block {
@@ -84,28 +84,28 @@ pub(crate) fn samples(differences: &[f64]) -> Vec<f64> {
 
 /// The overhead per unit found from the blocks.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Overhead {
+pub(crate) struct Overhead {
     /// The 20%-trimmed mean of the samples (pairs of blocks), ns per unit.
-    pub per_unit_ns: f64,
+    pub(crate) per_unit_ns: f64,
     /// Its interval's lower bound, ns.
-    pub low: f64,
+    pub(crate) low: f64,
     /// Its interval's upper bound, ns.
-    pub high: f64,
+    pub(crate) high: f64,
     /// The interval's confidence level.
-    pub confidence: f64,
+    pub(crate) confidence: f64,
     /// Blocks it came from (two a sample).
-    pub blocks: usize,
+    pub(crate) blocks: usize,
     /// The half-width the probe aimed at, ns ([`target_ns`]).
-    pub target_ns: f64,
+    pub(crate) target_ns: f64,
     /// Each sample's difference per unit, ns, in order: what a bench's processes pool.
-    pub samples: Vec<f64>,
+    pub(crate) samples: Vec<f64>,
     /// Time the blocks took, in seconds (in all of a bench's processes).
-    pub time_s: f64,
+    pub(crate) time_s: f64,
 }
 
 impl Overhead {
     /// Whether the interval is as narrow as the target.
-    pub fn reached(&self) -> bool {
+    pub(crate) fn reached(&self) -> bool {
         (self.high - self.low) / 2.0 <= self.target_ns
     }
 }

@@ -142,7 +142,7 @@ pub struct BusyMeter {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Busy {
     /// The span, seconds.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Cores other processes kept busy on average: the busy cores (/proc/stat's, stolen time
     /// left out) less this process's and its waited-for children's, never below 0.
     pub others_cores: f64,
@@ -152,7 +152,7 @@ pub struct Busy {
     pub steal: f64,
     /// What one clock tick of /proc/stat's counts makes in cores over the span: how far
     /// [`others_cores`](Self::others_cores) can be off by rounding.
-    pub tick_cores: f64,
+    pub(crate) tick_cores: f64,
 }
 
 impl BusyMeter {

@@ -10,14 +10,14 @@ use pilot_format::{CheckDoc, MachineDoc};
 pub(crate) struct Setup<'a> {
     /// Whether the bench target was compiled with debug assertions (`cfg!(debug_assertions)`
     /// in the user's crate, passed by `pilot::main!()`).
-    pub debug_build: bool,
+    pub(crate) debug_build: bool,
     /// Most threads one of the run's benches uses.
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// Cores the other processes kept busy while pilot looked ([`BusyLook`]); `None`
     /// when it cannot be read.
-    pub others_busy: Option<f64>,
+    pub(crate) others_busy: Option<f64>,
     /// Reads a small file (a seam for tests).
-    pub read: &'a dyn Fn(&str) -> Option<String>,
+    pub(crate) read: &'a dyn Fn(&str) -> Option<String>,
 }
 
 /// The checks of a run's set-up: frequency scaling, turbo, a debug build, fewer free cores than

@@ -13,17 +13,17 @@ use pilot_stats::summary::t_critical;
 /// the environment's size, hash seeds) is seen in the processes' spread, which the test
 /// weighs. The threshold is for code whose count moves by a few instructions in thousands
 /// with the layout, and makes "no change" mean what a reader expects.
-pub const INSTRUCTIONS_NOISE: f64 = 0.001;
+pub(crate) const INSTRUCTIONS_NOISE: f64 = 0.001;
 
 /// One bench's instruction counts compared.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CountComparison {
     /// The base's count per unit (per iteration in the micro form).
-    pub base: f64,
+    pub(crate) base: f64,
     /// The new count.
-    pub new: f64,
+    pub(crate) new: f64,
     /// The change and its verdict.
-    pub change: Change,
+    pub(crate) change: Change,
 }
 
 /// Compares the counts of two sides, each the counts per unit of its counting processes
@@ -124,7 +124,7 @@ pub enum WhatChanged {
 
 impl WhatChanged {
     /// The word tables and documents use: `code`, `environment`, `nothing`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             WhatChanged::Code | WhatChanged::CodeNotTime | WhatChanged::CodeAgainstTime => "code",
             WhatChanged::Environment => "environment",
@@ -136,7 +136,7 @@ impl WhatChanged {
 /// What changed in bench `c`, from its time verdict and its instructions verdict; `None`
 /// without counts on both sides, or when either verdict is not a comparison's (a failed, new
 /// or missing bench) or instructions are undecided.
-pub fn what_changed(c: &Comparison) -> Option<WhatChanged> {
+pub(crate) fn what_changed(c: &Comparison) -> Option<WhatChanged> {
     let counted = c.instructions.as_ref()?;
     let moved = |v: Verdict| match v {
         Verdict::Regressed => Some(Some(1)),

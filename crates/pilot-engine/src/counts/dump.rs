@@ -4,15 +4,15 @@
 /// The events of one dump: their names (`events:` line) and totals (`totals:` or `summary:`
 /// line), in the same order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Dump {
+pub(crate) struct Dump {
     /// The text after `Client Request: ` on the dump's trigger line; empty when the dump was
     /// not triggered by a labelled request (the one written as the program ends).
-    pub label: String,
+    pub(crate) label: String,
     /// The events counted, as callgrind names them: `Ir`, and with `--cache-sim=yes` also
     /// `Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw`.
-    pub events: Vec<String>,
+    pub(crate) events: Vec<String>,
     /// Each event's total, in the order of `events`.
-    pub totals: Vec<u64>,
+    pub(crate) totals: Vec<u64>,
 }
 
 impl Dump {
@@ -20,7 +20,7 @@ impl Dump {
     /// `totals:` line (or, from older writers, `summary:`). Callgrind leaves trailing zero
     /// totals out of the line (`totals: 1000 200` for `Ir Dr Dw` when `Dw` is 0); they are
     /// read as 0. Time: O(length of the text).
-    pub fn parse(text: &str) -> Result<Dump, String> {
+    pub(crate) fn parse(text: &str) -> Result<Dump, String> {
         let mut label = String::new();
         let mut events: Option<Vec<String>> = None;
         let mut totals: Option<&str> = None;
@@ -70,7 +70,7 @@ impl Dump {
     }
 
     /// The total of event `name`, 0 when the dump has no such event.
-    pub fn total(&self, name: &str) -> u64 {
+    pub(crate) fn total(&self, name: &str) -> u64 {
         self.events
             .iter()
             .position(|e| e == name)
@@ -78,13 +78,13 @@ impl Dump {
     }
 
     /// Instructions executed (`Ir`).
-    pub fn instructions(&self) -> u64 {
+    pub(crate) fn instructions(&self) -> u64 {
         self.total("Ir")
     }
 
     /// The cycles the cache simulation's events stand for (see [`estimated_cycles`]); `None`
     /// without a cache simulation (no `Dr` event).
-    pub fn estimated_cycles(&self) -> Option<f64> {
+    pub(crate) fn estimated_cycles(&self) -> Option<f64> {
         self.events
             .iter()
             .any(|e| e == "Dr")
@@ -95,22 +95,22 @@ impl Dump {
 /// The events of callgrind's cache simulation (`--cache-sim=yes`): accesses, and misses of the
 /// first-level caches and of the last-level cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct CacheEvents {
+pub(crate) struct CacheEvents {
     /// Instruction reads (`Ir`).
-    pub ir: u64,
+    pub(crate) ir: u64,
     /// Data reads (`Dr`).
-    pub dr: u64,
+    pub(crate) dr: u64,
     /// Data writes (`Dw`).
-    pub dw: u64,
+    pub(crate) dw: u64,
     /// First-level misses of instruction reads, data reads, data writes (`I1mr D1mr D1mw`).
-    pub l1_misses: [u64; 3],
+    pub(crate) l1_misses: [u64; 3],
     /// Last-level misses of the same (`ILmr DLmr DLmw`).
-    pub ll_misses: [u64; 3],
+    pub(crate) ll_misses: [u64; 3],
 }
 
 impl CacheEvents {
     /// The events of `dump` (0 for those it lacks).
-    pub fn of(dump: &Dump) -> CacheEvents {
+    pub(crate) fn of(dump: &Dump) -> CacheEvents {
         let t = |name| dump.total(name);
         CacheEvents {
             ir: t("Ir"),
@@ -129,7 +129,7 @@ impl CacheEvents {
 /// last are the first level's misses less the last level's. Not the cycles a CPU would take
 /// (no pipelining, no prefetching, no branch prediction): a deterministic figure that moves
 /// when memory behaviour moves. Time: O(1).
-pub fn estimated_cycles(e: &CacheEvents) -> f64 {
+pub(crate) fn estimated_cycles(e: &CacheEvents) -> f64 {
     let accesses = e.ir + e.dr + e.dw;
     let l1_misses: u64 = e.l1_misses.iter().sum();
     let memory: u64 = e.ll_misses.iter().sum();

@@ -9,11 +9,11 @@ use pilot_stats::Summary;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CountedRound {
     /// Units counted in the round.
-    pub units: u64,
+    pub(crate) units: u64,
     /// Iterations in each unit.
-    pub iterations: u64,
+    pub(crate) iterations: u64,
     /// The event's total over the round (instructions, or estimated cycles).
-    pub total: f64,
+    pub(crate) total: f64,
 }
 
 /// The per-iteration samples of one process's rounds, given what an empty unit counted
@@ -52,23 +52,23 @@ pub fn per_iteration(empty: f64, rounds: &[CountedRound]) -> Result<Vec<f64>, St
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProcessCounts {
     /// Instructions per iteration, one sample per round or pair of rounds.
-    pub instructions: Vec<f64>,
+    pub(crate) instructions: Vec<f64>,
     /// Estimated cycles per iteration, the same way; `None` without a cache simulation.
-    pub cycles: Option<Vec<f64>>,
+    pub(crate) cycles: Option<Vec<f64>>,
     /// Instructions an empty unit counted (taken off each unit).
-    pub empty: f64,
+    pub(crate) empty: f64,
     /// Counted rounds.
-    pub rounds: usize,
+    pub(crate) rounds: usize,
     /// Units in the first counted round.
-    pub units: u64,
+    pub(crate) units: u64,
     /// Iterations in each unit of the first counted round.
-    pub iterations: u64,
+    pub(crate) iterations: u64,
 }
 
 /// A process's counts from its dumps, in the order callgrind wrote them: each labelled by a
 /// [`RoundLabel`], the empty units' first. Dumps without a label (the one written as the
 /// program ends, after the last round) are skipped; a label that is not pilot's is an error.
-pub fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, String> {
+pub(crate) fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, String> {
     let mut empty: Option<(RoundLabel, &Dump)> = None;
     let mut rounds: Vec<(RoundLabel, &Dump)> = Vec::new();
     for d in dumps.iter().filter(|d| !d.label.is_empty()) {
@@ -118,18 +118,18 @@ pub fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, String> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CountEstimate {
     /// The mean over processes of each process's mean sample.
-    pub mean: f64,
+    pub(crate) mean: f64,
     /// Lower bound of its interval.
-    pub low: f64,
+    pub(crate) low: f64,
     /// Upper bound.
-    pub high: f64,
+    pub(crate) high: f64,
     /// Each process's mean.
     pub process_means: Vec<f64>,
     /// Samples behind the interval: processes, or one process's rounds.
-    pub n: usize,
+    pub(crate) n: usize,
     /// `processes` (Student's t over the processes' means), `rounds` (over one process's
     /// samples) or `exact` (one sample: no spread to see).
-    pub interval_from: &'static str,
+    pub(crate) interval_from: &'static str,
 }
 
 impl CountEstimate {
@@ -138,7 +138,7 @@ impl CountEstimate {
     /// freedom) with two processes or more, over the one process's samples otherwise. Samples
     /// that do not vary give the zero-width interval. `None` without a sample, or with a
     /// sample that is not a number. Time: O(samples).
-    pub fn over(processes: &[&[f64]], confidence: f64) -> Option<CountEstimate> {
+    pub(crate) fn over(processes: &[&[f64]], confidence: f64) -> Option<CountEstimate> {
         let means: Vec<f64> = processes
             .iter()
             .filter(|s| !s.is_empty())
@@ -171,15 +171,6 @@ impl CountEstimate {
             n,
             interval_from,
         })
-    }
-
-    /// The interval's half-width relative to the mean (0 for a mean of 0).
-    pub fn relative_half_width(&self) -> f64 {
-        if self.mean == 0.0 {
-            0.0
-        } else {
-            (self.high - self.low) / 2.0 / self.mean.abs()
-        }
     }
 }
 
@@ -265,7 +256,6 @@ mod tests {
         let e = CountEstimate::over(&[&a, &a, &a], 0.95).unwrap();
         assert_eq!((e.mean, e.low, e.high), (1000.0, 1000.0, 1000.0));
         assert_eq!(e.interval_from, "processes");
-        assert_eq!(e.relative_half_width(), 0.0);
         let one = CountEstimate::over(&[&[7.0]], 0.95).unwrap();
         assert_eq!(
             (one.mean, one.low, one.high, one.interval_from),

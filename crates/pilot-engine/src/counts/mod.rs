@@ -8,10 +8,12 @@
 //! process starts with (addresses, the environment's size, hash seeds drawn at random), which
 //! is why a count, like a time, comes from several processes.
 
-pub mod dump;
-pub mod estimate;
-pub mod plan;
+pub(crate) mod dump;
+pub(crate) mod estimate;
+pub(crate) mod plan;
 
-pub use dump::{CacheEvents, Dump, estimated_cycles};
-pub use estimate::{CountEstimate, CountedRound, ProcessCounts, per_iteration, process_counts};
-pub use plan::{CountPlan, PLAN_VARIABLE, RoundKind, RoundLabel};
+pub(crate) use dump::Dump;
+pub(crate) use estimate::process_counts;
+pub use estimate::{CountEstimate, CountedRound, ProcessCounts, per_iteration};
+pub(crate) use plan::PLAN_VARIABLE;
+pub use plan::{CountPlan, RoundKind, RoundLabel};

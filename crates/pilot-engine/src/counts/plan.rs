@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 /// The environment variable that carries a [`CountPlan`] to a bench binary started under
 /// callgrind (with `PILOT_CHILD=1`).
-pub const PLAN_VARIABLE: &str = "PILOT_COUNT";
+pub(crate) const PLAN_VARIABLE: &str = "PILOT_COUNT";
 
 /// How a counting process runs its bench: an uncounted warm-up round, a round of empty units
 /// that measures what switching collection on and off costs, then `rounds` counted rounds.
@@ -20,11 +20,11 @@ pub const PLAN_VARIABLE: &str = "PILOT_COUNT";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CountPlan {
     /// Counted rounds, after the warm-up.
-    pub rounds: usize,
+    pub(crate) rounds: usize,
     /// Work units per round, or a readings-only bench's smaller work amount.
-    pub work: u64,
+    pub(crate) work: u64,
     /// The micro form's iterations per unit in odd rounds (1 for the other forms).
-    pub iters: u64,
+    pub(crate) iters: u64,
 }
 
 impl fmt::Display for CountPlan {
@@ -80,14 +80,14 @@ impl FromStr for CountPlan {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RoundLabel {
     /// The round of empty units (what a unit's two switches cost), or a counted round.
-    pub kind: RoundKind,
+    pub(crate) kind: RoundKind,
     /// The round's number, from 1 (0 for the empty units).
-    pub index: usize,
+    pub(crate) index: usize,
     /// Units counted: the workload's units, or 1 for a readings-only round counted whole.
-    pub units: u64,
+    pub(crate) units: u64,
     /// Iterations in each unit: 1 in the full form, the micro form's count, or a
     /// readings-only round's work amount.
-    pub iterations: u64,
+    pub(crate) iterations: u64,
 }
 
 /// Which round a dump counted.

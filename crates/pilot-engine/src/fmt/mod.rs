@@ -20,7 +20,7 @@ pub fn format_estimate(mean_ns: f64, low_ns: f64, high_ns: f64) -> String {
 /// A count per unit (instructions, cycles) as its precision allows: a whole number with `,`
 /// between thousands from 1 000 on (`12,519`), four significant digits below (`6.250`,
 /// `999.5`).
-pub fn format_count_value(x: f64) -> String {
+pub(crate) fn format_count_value(x: f64) -> String {
     let a = x.abs();
     if a >= 1000.0 {
         let s = thousands(a.round() as u64);
@@ -39,7 +39,7 @@ pub fn format_count_value(x: f64) -> String {
 
 /// An instruction count per unit with its interval's half-width relative to it, shown even
 /// when 0 (`12,519 ± 0.00%`: the counting processes agreed); the half-width 0 for a count of 0.
-pub fn format_instructions_estimate(mean: f64, low: f64, high: f64) -> String {
+pub(crate) fn format_instructions_estimate(mean: f64, low: f64, high: f64) -> String {
     let relative = if mean == 0.0 {
         0.0
     } else {
@@ -121,10 +121,10 @@ pub fn format_rate(per_second: f64) -> String {
 }
 
 /// The unit of `throughput = bytes(…)`: shown with binary prefixes (`KiB/s`).
-pub const BYTES: &str = "B";
+pub(crate) const BYTES: &str = "B";
 
 /// The unit of `throughput = elements(…)`: shown with decimal prefixes (`Kelem/s`).
-pub const ELEMENTS: &str = "elem";
+pub(crate) const ELEMENTS: &str = "elem";
 
 /// A throughput of `per_second` `unit`s per second, keeping 4 significant digits: bytes
 /// ([`BYTES`]) with binary prefixes (`B/s`, `KiB/s`, `MiB/s`, `GiB/s`, `TiB/s`, steps of
@@ -133,7 +133,7 @@ pub const ELEMENTS: &str = "elem";
 /// decimal prefix set apart, so it cannot fuse with the unit: `1.205 M request/s`. A user's
 /// unit that is a binary multiple of bytes (`KiB`, `MiB`, `GiB`, `TiB`) is counted in bytes:
 /// 2364 `MiB` a second read `2.309 GiB/s`, not `2.364 K MiB/s`.
-pub fn format_throughput(per_second: f64, unit: &str) -> String {
+pub(crate) fn format_throughput(per_second: f64, unit: &str) -> String {
     let bytes_per = match unit {
         "KiB" => Some(1024.0),
         "MiB" => Some(1024.0 * 1024.0),
@@ -171,7 +171,7 @@ pub fn format_throughput(per_second: f64, unit: &str) -> String {
 }
 
 /// A size in bytes with a binary prefix: `64.0 KiB`, `1.25 MiB`, `512 B`.
-pub fn format_bytes(bytes: f64) -> String {
+pub(crate) fn format_bytes(bytes: f64) -> String {
     let a = bytes.abs();
     if a >= (1u64 << 30) as f64 {
         format!("{:.2} GiB", bytes / (1u64 << 30) as f64)
@@ -186,7 +186,7 @@ pub fn format_bytes(bytes: f64) -> String {
 
 /// An integer with `,` between each group of three digits, as libtest and criterion print
 /// `ns/iter`: `1,234,567`.
-pub fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -206,12 +206,12 @@ pub fn counted(n: usize, one: &str, many: &str) -> String {
 
 // How a p-value is written lives with the statistics that report one (`pilot_stats`'s
 // `analyze` writes it in its warnings); every output here writes it the same way.
-pub use pilot_stats::{P_FLOOR, format_p, p_clause};
+pub(crate) use pilot_stats::{format_p, p_clause};
 
 /// An amount per unit (allocations, bytes): a whole number with `,` between thousands
 /// (`4,220`), else two decimals below 10, one below 1 000, none above (`3.25`, `12.5`,
 /// `1,235`).
-pub fn format_amount(x: f64) -> String {
+pub(crate) fn format_amount(x: f64) -> String {
     if !x.is_finite() {
         return format!("{x}");
     }
@@ -231,7 +231,7 @@ pub fn format_amount(x: f64) -> String {
 /// An amount per unit with its interval: the amount alone when the interval has zero width
 /// (an exact count: `3`, `4,220`), else with the half-width relative to it (`3.10 ± 1.93%`),
 /// or absolute when the amount is 0.
-pub fn format_count_estimate(mean: f64, low: f64, high: f64) -> String {
+pub(crate) fn format_count_estimate(mean: f64, low: f64, high: f64) -> String {
     let half = (high - low) / 2.0;
     if half == 0.0 {
         format_amount(mean)
@@ -247,7 +247,7 @@ pub fn format_count_estimate(mean: f64, low: f64, high: f64) -> String {
 }
 
 /// A count with a k/M suffix.
-pub fn format_count(n: usize) -> String {
+pub(crate) fn format_count(n: usize) -> String {
     if n >= 10_000_000 {
         format!("{:.0}M", n as f64 / 1e6)
     } else if n >= 1_000_000 {

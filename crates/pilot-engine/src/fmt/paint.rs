@@ -34,7 +34,7 @@ impl std::str::FromStr for ColorChoice {
 impl ColorChoice {
     /// Whether to colour output to a stream: `terminal` says whether it is one, `env` reads
     /// the environment (`NO_COLOR`, `TERM`). `NO_COLOR` counts when set and not empty.
-    pub fn enabled(self, terminal: bool, env: impl Fn(&str) -> Option<String>) -> bool {
+    pub(crate) fn enabled(self, terminal: bool, env: impl Fn(&str) -> Option<String>) -> bool {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -61,7 +61,7 @@ pub struct Paint {
 
 impl Paint {
     /// A painter that colours when `on`.
-    pub fn new(on: bool) -> Paint {
+    pub(crate) fn new(on: bool) -> Paint {
         Paint { on }
     }
 
@@ -71,7 +71,7 @@ impl Paint {
     }
 
     /// Whether this painter colours.
-    pub fn is_on(self) -> bool {
+    pub(crate) fn is_on(self) -> bool {
         self.on
     }
 
@@ -84,7 +84,7 @@ impl Paint {
     }
 
     /// A session's status: `ok` green, `FAILED` red, the rest (a cap, out of reach) yellow.
-    pub fn status(self, text: &str) -> String {
+    pub(crate) fn status(self, text: &str) -> String {
         let style = match text.trim() {
             "ok" | "settled" => Style::new().green(),
             "FAILED" | "failed" | "interrupted" => Style::new().red().bold(),
@@ -95,28 +95,18 @@ impl Paint {
     }
 
     /// Good news (faster, improved): green.
-    pub fn good(self, text: &str) -> String {
+    pub(crate) fn good(self, text: &str) -> String {
         self.apply(Style::new().green(), text)
     }
 
     /// Bad news (slower, regressed): red and bold.
-    pub fn bad(self, text: &str) -> String {
+    pub(crate) fn bad(self, text: &str) -> String {
         self.apply(Style::new().red().bold(), text)
     }
 
     /// A warning's marker or heading: yellow.
-    pub fn warn(self, text: &str) -> String {
+    pub(crate) fn warn(self, text: &str) -> String {
         self.apply(Style::new().yellow(), text)
-    }
-
-    /// Something to find at a glance (a bench's name in a heading): bold.
-    pub fn bold(self, text: &str) -> String {
-        self.apply(Style::new().bold(), text)
-    }
-
-    /// What can be skipped (a note): dim.
-    pub fn dim(self, text: &str) -> String {
-        self.apply(Style::new().dim(), text)
     }
 }
 

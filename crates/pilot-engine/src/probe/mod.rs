@@ -12,10 +12,9 @@ mod reproducibility;
 pub(crate) mod speed;
 mod variation;
 
-pub use reproducibility::{
-    Band, Evidence, Reproducibility, RunEstimate, reproducibility, run_shifts, shared_variation,
-};
-pub use variation::{MachineVariation, Source};
+pub(crate) use reproducibility::shared_variation;
+pub use reproducibility::{Band, Evidence, Reproducibility, RunEstimate, reproducibility};
+pub(crate) use variation::{MachineVariation, Source};
 
 /// The commit and whether the tree is dirty, from `git status --porcelain=v2 --branch`'s output:
 /// its `# branch.oid` header (`(initial)` before the first commit: no commit, nothing to be

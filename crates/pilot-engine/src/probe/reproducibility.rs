@@ -24,11 +24,11 @@ pub(crate) const BENCH_RUNS_NEEDED: usize = 3;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunEstimate {
     /// The estimate (ns per unit).
-    pub mean: f64,
+    pub(crate) mean: f64,
     /// Its standard error within the run, relative to the mean.
-    pub se: f64,
+    pub(crate) se: f64,
     /// Degrees of freedom of [`se`](Self::se).
-    pub dof: f64,
+    pub(crate) dof: f64,
 }
 
 /// Where the next run's estimate lands, at the run's confidence (see [`reproducibility`]).
@@ -37,31 +37,31 @@ pub struct Band {
     /// The level the band is centred on (ns): the bench's own estimates in spaced runs of its
     /// build, this run included, averaged on the log scale (this run's estimate alone when it
     /// has no earlier one).
-    pub center: f64,
+    pub(crate) center: f64,
     /// Half-width on the log scale (for small values, relative: 0.02 is ±2%).
-    pub half_width: f64,
+    pub(crate) half_width: f64,
     /// Standard deviation of one run's estimate from run to run, relative, its own noise
     /// included.
-    pub sd: f64,
+    pub(crate) sd: f64,
     /// Degrees of freedom of [`sd`](Self::sd).
-    pub dof: f64,
+    pub(crate) dof: f64,
     /// Runs the variation was learnt from.
-    pub runs: usize,
+    pub(crate) runs: usize,
     /// Where it was learnt.
-    pub source: Source,
+    pub(crate) source: Source,
     /// Runs the centre averages (Kish's effective count of its weighted runs; 1 for this
     /// run's estimate alone).
-    pub level_runs: f64,
+    pub(crate) level_runs: f64,
 }
 
 impl Band {
     /// The band's lower end, `center · e^(−half_width)`.
-    pub fn low(&self) -> f64 {
+    pub(crate) fn low(&self) -> f64 {
         self.center * (-self.half_width).exp()
     }
 
     /// The band's upper end, `center · e^(half_width)`.
-    pub fn high(&self) -> f64 {
+    pub(crate) fn high(&self) -> f64 {
         self.center * self.half_width.exp()
     }
 }
@@ -86,13 +86,13 @@ pub enum Reproducibility {
 pub struct Evidence<'a> {
     /// The bench's estimates in earlier runs of its build, spaced at least
     /// 60 s apart and from this run, oldest first.
-    pub earlier: &'a [f64],
+    pub(crate) earlier: &'a [f64],
     /// The shift the benches of earlier runs shared ([`shared_variation`]), when learnt.
-    pub benches: Option<MachineVariation>,
+    pub(crate) benches: Option<MachineVariation>,
     /// The speed probe's variation, when learnt.
-    pub probe: Option<MachineVariation>,
+    pub(crate) probe: Option<MachineVariation>,
     /// Runs of the probe that count so far, this one included.
-    pub probe_runs: usize,
+    pub(crate) probe_runs: usize,
 }
 
 /// The band where the next run's estimate of a bench lands on this machine, at `confidence`,
@@ -223,7 +223,7 @@ pub fn reproducibility(
 /// by chance; over 3 runs' shifts that left the band holding the next run 93% of the time
 /// for a nominal 95%, over 5 about 95% (`lab/reproducibility_reference.py --coverage`, and
 /// `probe/reproducibility/tests.rs` for 5). Time: O(runs).
-pub fn shared_variation(effects: &[f64]) -> Option<MachineVariation> {
+pub(crate) fn shared_variation(effects: &[f64]) -> Option<MachineVariation> {
     if effects.len() < RUNS_NEEDED {
         return None;
     }
@@ -239,7 +239,7 @@ pub fn shared_variation(effects: &[f64]) -> Option<MachineVariation> {
 ///
 /// Assumes a bench's level held over its cell's runs (one build), so what moves all of a
 /// run's benches together is the machine. Time: O(runs + Σ cell sizes).
-pub fn run_shifts(runs: usize, cells: &[Vec<(usize, f64)>]) -> Vec<f64> {
+pub(crate) fn run_shifts(runs: usize, cells: &[Vec<(usize, f64)>]) -> Vec<f64> {
     let mut sum = vec![0.0; runs];
     let mut count = vec![0usize; runs];
     for cell in cells.iter().filter(|c| c.len() >= 2) {

@@ -2,11 +2,10 @@
 //! earlier runs together, or one bench's own earlier runs.
 
 use pilot_stats::RunSpread;
-use pilot_stats::summary::t_critical;
 
 /// Where a run-to-run variation was learnt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// The bench's own estimates in spaced runs of its build: the whole spread of a run's
     /// estimate, its own noise included.
     Bench,
@@ -19,34 +18,28 @@ pub enum Source {
 
 impl Source {
     /// How a result document names it: `bench`, `benches` or `probe`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Source::Bench => "bench",
             Source::Benches => "benches",
             Source::Probe => "probe",
         }
     }
-
-    /// Whether its spread already holds each run's own noise (a bench's own runs), rather than
-    /// the machine's part alone (to which a run's own standard error adds).
-    pub fn holds_own_noise(self) -> bool {
-        self == Source::Bench
-    }
 }
 
 /// The machine's run-to-run variation, relative, as [`Source`] learnt it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MachineVariation {
+pub(crate) struct MachineVariation {
     /// Standard deviation from run to run, relative (of the logarithms): of the probe's time
     /// or of the runs' shared shift (the machine's part alone), or of the bench's own
     /// estimates (its whole spread).
-    pub sd: f64,
+    pub(crate) sd: f64,
     /// Runs it was learnt from.
-    pub runs: usize,
+    pub(crate) runs: usize,
     /// Where it was learnt.
-    pub source: Source,
+    pub(crate) source: Source,
     /// Degrees of freedom of [`sd`](Self::sd).
-    pub dof: f64,
+    pub(crate) dof: f64,
 }
 
 impl MachineVariation {
@@ -70,11 +63,5 @@ impl MachineVariation {
             source,
             dof: s.dof,
         }
-    }
-
-    /// Half-width of this variation alone at `confidence`, relative to the mean: Student's t
-    /// over the runs it was learnt from.
-    pub fn relative_half_width(&self, confidence: f64) -> f64 {
-        t_critical(confidence, self.dof) * self.sd
     }
 }

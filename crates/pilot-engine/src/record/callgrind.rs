@@ -19,7 +19,7 @@
 //! process started under callgrind.
 
 /// Whether client requests exist on this architecture (x86-64 and AArch64).
-pub const SUPPORTED: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+pub(crate) const SUPPORTED: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
 
 /// `VG_USERREQ__RUNNING_ON_VALGRIND` (`valgrind.h`).
 const RUNNING_ON_VALGRIND: usize = 0x1001;
@@ -89,7 +89,7 @@ fn send(_: &[usize; 6], default: usize) -> usize {
 }
 
 /// Whether this process runs under Valgrind (any tool).
-pub fn running_on_valgrind() -> bool {
+pub(crate) fn running_on_valgrind() -> bool {
     request(RUNNING_ON_VALGRIND, 0, 0) > 0
 }
 
@@ -97,18 +97,18 @@ pub fn running_on_valgrind() -> bool {
 /// (`CALLGRIND_TOGGLE_COLLECT`). Never inlined: each unit's two calls then cost the same
 /// instructions whatever the unit, which the count of an empty unit measures and takes off.
 #[inline(never)]
-pub fn toggle_collect() {
+pub(crate) fn toggle_collect() {
     request(TOGGLE_COLLECT, 0, 0);
 }
 
 /// Sets every count to zero (`CALLGRIND_ZERO_STATS`).
-pub fn zero_stats() {
+pub(crate) fn zero_stats() {
     request(ZERO_STATS, 0, 0);
 }
 
 /// Writes the counts since the last dump to a new file, its trigger line naming `label`, and
 /// sets them to zero (`CALLGRIND_DUMP_STATS_AT`).
-pub fn dump_stats_at(label: &std::ffi::CStr) {
+pub(crate) fn dump_stats_at(label: &std::ffi::CStr) {
     request(DUMP_STATS_AT, label.as_ptr() as usize, 0);
 }
 

@@ -55,11 +55,11 @@ impl Clock for ScriptedClock {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ClockInfo {
     /// Nanoseconds one read costs (median over batches of back-to-back reads).
-    pub overhead_ns: f64,
+    pub(crate) overhead_ns: f64,
     /// Smallest non-zero difference seen between two successive reads, in nanoseconds.
-    pub resolution_ns: f64,
+    pub(crate) resolution_ns: f64,
     /// The timer read: `Instant`, or the TSC with its calibration.
-    pub timer: super::Timer,
+    pub(crate) timer: super::Timer,
 }
 
 /// Measures [`ClockInfo`] of `Instant` (see [`measure_timer`]).
@@ -71,7 +71,7 @@ pub fn measure_clock() -> ClockInfo {
 /// gives the cost of one read (robust to a preemption in one batch); the resolution is the
 /// smallest non-zero step between two successive reads of 10 000 (so never below what a read
 /// costs, for a clock finer than its reads). Takes about a millisecond.
-pub fn measure_timer(timer: super::Timer) -> ClockInfo {
+pub(crate) fn measure_timer(timer: super::Timer) -> ClockInfo {
     const READS: u32 = 1000;
     let mut per_read: Vec<f64> = (0..21)
         .map(|_| timer.ns(timer.span_of_reads(READS)) / f64::from(READS))

@@ -27,17 +27,9 @@ pub enum Timer {
 }
 
 impl Timer {
-    /// The timer's name, as `--timer` and result documents spell it: `instant` or `tsc`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Timer::Instant => "instant",
-            Timer::Tsc(_) => "tsc",
-        }
-    }
-
     /// The timer `name` asks for (`instant` or `tsc`): the TSC calibrated, or why it cannot be
     /// used here. Calibration times the counter against `Instant` for 10 ms (`CALIBRATION`).
-    pub fn named(name: &str) -> Result<Timer, String> {
+    pub(crate) fn named(name: &str) -> Result<Timer, String> {
         match name {
             "tsc" => Tsc::calibrate().map(Timer::Tsc),
             "instant" => Ok(Timer::Instant),
@@ -47,7 +39,7 @@ impl Timer {
 
     /// Nanoseconds in `raw` of this timer's units (ns for `Instant`, ticks for the TSC).
     #[inline]
-    pub fn ns(&self, raw: u64) -> f64 {
+    pub(crate) fn ns(&self, raw: u64) -> f64 {
         match self {
             Timer::Instant => raw as f64,
             Timer::Tsc(tsc) => raw as f64 * tsc.ns_per_tick,
@@ -166,13 +158,8 @@ impl Tsc {
         ticks()
     }
 
-    /// Nanoseconds per tick.
-    pub fn ns_per_tick(&self) -> f64 {
-        self.ns_per_tick
-    }
-
     /// The counter's rate in GHz (ticks per nanosecond).
-    pub fn ghz(&self) -> f64 {
+    pub(crate) fn ghz(&self) -> f64 {
         1.0 / self.ns_per_tick
     }
 }

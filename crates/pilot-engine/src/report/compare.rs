@@ -265,7 +265,7 @@ fn how_lines(comparisons: &[Comparison], label: &str) -> Vec<String> {
 /// and its verdict (`+3.2% regressed`, `-0.4% no change`), or the verdict alone (`new`,
 /// `failed`); then the instructions' when both sides were counted (`; instr +0.50%
 /// regressed`).
-pub fn change_cell(c: &Comparison) -> String {
+pub(crate) fn change_cell(c: &Comparison) -> String {
     let mut cell = match c.change {
         Some(x) => format!("{:+.1}% {}", 100.0 * x, c.verdict.as_str()),
         None => c.verdict.as_str().to_string(),
@@ -290,7 +290,7 @@ pub fn change_cell(c: &Comparison) -> String {
 
 /// The lines under an end table with a `change` column: the baseline, the rule the verdicts
 /// follow, and the baseline's benches this run lacks (no row of the table names them).
-pub fn change_notes(
+pub(crate) fn change_notes(
     comparisons: &[Comparison],
     options: &CompareOptions,
     baseline: &str,

@@ -3,19 +3,19 @@
 /// One member of a group's ranking, already formatted.
 pub(crate) struct GroupRow {
     /// `1`, `2`, …
-    pub rank: String,
-    pub name: String,
+    pub(crate) rank: String,
+    pub(crate) name: String,
     /// `12.35 µs ± 0.41%`.
-    pub time: String,
+    pub(crate) time: String,
     /// `1.00×`, `1.34× ± 0.02×`: time relative to the fastest member.
-    pub vs_fastest: String,
+    pub(crate) vs_fastest: String,
     /// The ratio to the member ranked just before, with its interval and that member's name.
-    pub vs_next: String,
+    pub(crate) vs_next: String,
     /// Welch's p of that pair.
-    pub p: String,
+    pub(crate) p: String,
     /// `slower`, `equivalent` or `undecided`, of this member against the one before it, with
     /// its caveat.
-    pub verdict: String,
+    pub(crate) verdict: String,
 }
 
 /// Lays a group's ranking out in aligned columns; `time` titles the time column (`time per

@@ -11,9 +11,8 @@ use crate::fmt::{format_count, format_throughput, thousands};
 use pilot_format::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate, format_ns};
-pub use compare::{
-    change_cell, change_notes, comparison_doc, comparison_markdown, comparison_table,
-};
+pub(crate) use compare::{change_cell, change_notes};
+pub use compare::{comparison_doc, comparison_markdown, comparison_table};
 pub(crate) use group::{GroupRow, render_group};
 pub use live::LiveProgress;
 pub use summary::{context_of, markers, summary};
@@ -42,7 +41,7 @@ pub fn results_markdown(documents: &[ResultDoc]) -> String {
 /// iteration in the micro form) rounded to whole nanoseconds, D the interval's half-width
 /// rounded, both with `,` between thousands. Tools that parse that line (github-action-benchmark's
 /// `tool: cargo`, Bencher's `rust_bench` adapter) read pilot's estimate and interval from it.
-pub fn bencher_lines(documents: &[ResultDoc]) -> String {
+pub(crate) fn bencher_lines(documents: &[ResultDoc]) -> String {
     let mut out = String::new();
     for d in documents {
         let Some((mean, low, high)) = d
@@ -154,7 +153,7 @@ fn allocations_of_document(d: &ResultDoc) -> String {
 
 /// The instructions and estimated cycles cells of result document `d` (`12,519 ± 0.00%`),
 /// each empty when not counted.
-pub fn count_cells(d: &ResultDoc) -> (String, String) {
+pub(crate) fn count_cells(d: &ResultDoc) -> (String, String) {
     let cell = |name: &str| {
         d.pis
             .iter()
@@ -257,7 +256,7 @@ pub fn reproducibility_note(documents: &[ResultDoc]) -> String {
 
 /// How many more runs a reproducibility band needs, and how far apart: `needs 2 more runs,
 /// each at least 60 s after the last that counted`.
-pub fn needs_more_runs(left: usize, spacing_s: u64) -> String {
+pub(crate) fn needs_more_runs(left: usize, spacing_s: u64) -> String {
     format!(
         "needs {left} more {}, each at least {spacing_s} s after the last that counted",
         if left == 1 { "run" } else { "runs" }

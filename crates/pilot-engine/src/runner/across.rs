@@ -12,7 +12,7 @@
 
 /// The comparisons a `--compare-across` pattern makes.
 #[derive(Debug)]
-pub struct Pairing {
+pub(crate) struct Pairing {
     #[cfg(feature = "regex")]
     pattern: regex::Regex,
 }
@@ -24,7 +24,7 @@ const WILDCARD: &str = "*";
 impl Pairing {
     /// The pairing of `pattern`, a regular expression; an invalid one is an error naming it (a
     /// usage error).
-    pub fn new(pattern: &str) -> Result<Pairing, String> {
+    pub(crate) fn new(pattern: &str) -> Result<Pairing, String> {
         #[cfg(feature = "regex")]
         {
             regex::Regex::new(pattern)
@@ -45,7 +45,7 @@ impl Pairing {
     /// The comparison bench `name` takes part in: `name` with each non-empty match of the
     /// pattern replaced by `*`; `None` when the pattern matches no text of it. Time:
     /// one search of `name`.
-    pub fn key(&self, name: &str) -> Option<String> {
+    pub(crate) fn key(&self, name: &str) -> Option<String> {
         #[cfg(feature = "regex")]
         {
             let mut key = String::with_capacity(name.len());

@@ -31,7 +31,7 @@ mod outcome;
 mod results;
 
 pub use outcome::{LineStyle, line, print_outcome, row};
-pub use results::{Saved, compare_results, compare_with_baseline, load_baseline, save_result};
+pub use results::{Saved, compare_with_baseline, load_baseline, save_result};
 
 /// A benchmark run of this binary: where its results go, what it has measured so far.
 pub(super) struct Run<'a> {
@@ -52,7 +52,7 @@ pub(super) struct Run<'a> {
     documents: Vec<ResultDoc>,
     confidence: f64,
     /// Benches that failed (or whose result could not be saved).
-    pub failed: usize,
+    pub(crate) failed: usize,
     /// The checks of the run's set-up, written into every result.
     start_checks: Vec<CheckDoc>,
     /// How each bench's line is shown.
@@ -103,11 +103,11 @@ pub(super) fn bench_mode(
 pub(super) struct Announce {
     /// The benches selected and filtered out, when known before the run (not for benches
     /// announced as they run).
-    pub count: Option<(usize, usize)>,
+    pub(crate) count: Option<(usize, usize)>,
     /// The most threads a bench runs on.
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// Whether the bench target was built without optimisations.
-    pub debug_build: bool,
+    pub(crate) debug_build: bool,
 }
 
 /// The run's header under `--verbose`: how many benches, the clock, the machine's variation.

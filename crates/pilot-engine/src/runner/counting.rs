@@ -12,6 +12,6 @@ mod child;
 mod valgrind;
 
 pub(super) use bench::count_for_run;
-pub use bench::{COUNT_PROCESSES, Counted, count_bench, plan_for};
+pub use bench::{COUNT_PROCESSES, Counted, plan_for};
 pub(super) use child::count_child;
 pub use valgrind::{CountRequest, Valgrind, count_process};

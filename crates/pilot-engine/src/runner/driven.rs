@@ -81,7 +81,7 @@ struct State {
 /// exits on a usage error, before any bench's setup runs. The defining code calls it as its
 /// configuration is read (`debug_build` is `cfg!(debug_assertions)` in the bench's build).
 /// Filters are libtest's substrings.
-pub fn start(debug_build: bool) {
+pub(crate) fn start(debug_build: bool) {
     start_with(debug_build, FilterSyntax::Substring, || {
         Ok(std::env::args_os().skip(1).collect())
     });

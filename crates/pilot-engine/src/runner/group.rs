@@ -43,7 +43,7 @@ pub use report::{few_rounds_note, group_doc, group_report, render_report};
 /// Least processes of each member before a ranking by processes may stop them (Welch's test
 /// over three process means a member): pairs that differ clearly settle in a few seconds, and
 /// close ones run on to more.
-pub const LEAST_RANKED_PROCESSES: usize = 3;
+pub(crate) const LEAST_RANKED_PROCESSES: usize = 3;
 
 /// Longest round of a group member: short rounds make many cycles, so the members' rounds
 /// alternate faster than the machine's state changes.

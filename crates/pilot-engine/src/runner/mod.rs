@@ -41,10 +41,8 @@ mod snapshots;
 use registry::{Bench, registered};
 
 pub use crate::cli::FilterSyntax;
-pub use across::Pairing;
 pub use bench::{
-    LineStyle, Saved, compare_results, compare_with_baseline, line, load_baseline, print_outcome,
-    row, save_result,
+    LineStyle, Saved, compare_with_baseline, line, load_baseline, print_outcome, row, save_result,
 };
 pub use group::{
     MEMBER_MAX_ROUND, few_rounds_note, group_config, group_doc, group_report, rank_sessions,
@@ -52,7 +50,7 @@ pub use group::{
 };
 pub use interrupt::install as interrupt_install;
 pub use processes::{ChildFailure, ChildReport, WarmUp, combine_children};
-pub use selection::Selection;
+pub(crate) use selection::Selection;
 pub use speed::MachineSpeed;
 
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
@@ -69,7 +67,7 @@ pub fn main(debug_build: bool) -> ExitCode {
 /// [`main`] for a front end whose benches are registered before `main` runs and whose filters
 /// read in `syntax` (a front end for divan's API passes [`FilterSyntax::Regex`], as divan reads
 /// its filters).
-pub fn main_with(debug_build: bool, syntax: FilterSyntax) -> ExitCode {
+pub(crate) fn main_with(debug_build: bool, syntax: FilterSyntax) -> ExitCode {
     // `cargo pilot` asks each bench executable whether it is a pilot binary (criterion's and
     // libtest's are not): say so, run nothing.
     // `PILOT_PROBE=groups` also lists the group members, one `group\tINSTANCE\tBENCH` line

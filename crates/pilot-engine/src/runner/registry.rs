@@ -13,19 +13,19 @@ use crate::store::result::Rate;
 /// One bench as the runner sees it: a registration, one argument value, one thread count.
 pub(super) struct Bench {
     /// Display name, unique in the binary.
-    pub name: String,
-    pub def: &'static BenchDef,
+    pub(crate) name: String,
+    pub(crate) def: &'static BenchDef,
     /// Index of the argument value in the registration's `args` list (0 without `args`).
-    pub arg: usize,
+    pub(crate) arg: usize,
     /// Threads running the workload at once.
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// The group instance this bench is a member of, e.g. `maps/100`.
-    pub group: Option<String>,
+    pub(crate) group: Option<String>,
     /// Why the bench cannot run (its `args` could not be made): it fails with this message,
     /// and the other benches run as usual.
-    pub broken: Option<String>,
+    pub(crate) broken: Option<String>,
     /// What its throughput counts (`unit = "…"`, `throughput = bytes(…)`), when it says.
-    pub rate: Option<Rate>,
+    pub(crate) rate: Option<Rate>,
 }
 
 /// The benches of this binary in source order: registrations by (file, line) as inventory's

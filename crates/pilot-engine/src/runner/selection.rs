@@ -13,7 +13,7 @@ use crate::cli::{Args, FilterSyntax};
 
 /// The benches one run's command line selects, its filters read once (see [`Selection::new`]).
 #[derive(Debug)]
-pub struct Selection {
+pub(crate) struct Selection {
     filters: Vec<Matcher>,
     skip: Vec<Matcher>,
     ignored: bool,
@@ -92,7 +92,7 @@ pub(super) fn not_a_regex(what: &str, text: &str, e: &regex::Error) -> String {
 impl Selection {
     /// The selection `args` asks for, its filters and `--skip` values read in `syntax`. An
     /// invalid regular expression is an error naming it (a usage error: exit code 2).
-    pub fn new(args: &Args, syntax: FilterSyntax) -> Result<Selection, String> {
+    pub(crate) fn new(args: &Args, syntax: FilterSyntax) -> Result<Selection, String> {
         let read = |texts: &[String], what: &str| -> Result<Vec<Matcher>, String> {
             texts
                 .iter()
@@ -112,7 +112,7 @@ impl Selection {
 
     /// Whether a bench called `name`, ignored or not, is selected: it matches a filter (when
     /// any is given) and no `--skip` value, and `--ignored`/`--include-ignored` let it run.
-    pub fn selects(&self, name: &str, ignored: bool) -> bool {
+    pub(crate) fn selects(&self, name: &str, ignored: bool) -> bool {
         if !self.filters.is_empty() && !self.filters.iter().any(|f| f.matches(name)) {
             return false;
         }
@@ -127,12 +127,12 @@ impl Selection {
     }
 
     /// Whether the benches were asked for by name (positional filters given).
-    pub fn by_name(&self) -> bool {
+    pub(crate) fn by_name(&self) -> bool {
         !self.given.is_empty()
     }
 
     /// What a run whose filters selected no bench says: "no bench matches `a`, `b` …".
-    pub fn no_match(&self) -> String {
+    pub(crate) fn no_match(&self) -> String {
         let quoted: Vec<String> = self
             .given
             .iter()

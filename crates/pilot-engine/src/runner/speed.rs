@@ -24,7 +24,7 @@ const BENCH_PROBE: usize = 5;
 pub struct MachineSpeed {
     history: History,
     /// The speed probe's run-to-run variation, when enough runs are known.
-    pub variation: Option<MachineVariation>,
+    pub(crate) variation: Option<MachineVariation>,
     /// The shift the benches of earlier runs shared, when enough runs are known.
     benches: Option<MachineVariation>,
     /// Runs of the probe that count, this one included.

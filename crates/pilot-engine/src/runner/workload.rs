@@ -22,15 +22,15 @@ use crate::session::{
 #[derive(Debug, Clone, Copy)]
 pub(super) struct SessionChecks {
     /// Sample the machine's state between rounds.
-    pub sampling: bool,
+    pub(crate) sampling: bool,
     /// Measure the full form's instrumentation overhead.
-    pub overhead: bool,
+    pub(crate) overhead: bool,
     /// Cost of one clock read, ns.
-    pub clock_ns: f64,
+    pub(crate) clock_ns: f64,
     /// The clock's resolution, ns: the step of the readings the robust estimate must average.
-    pub resolution_ns: f64,
+    pub(crate) resolution_ns: f64,
     /// What times units.
-    pub timer: Timer,
+    pub(crate) timer: Timer,
 }
 
 impl SessionChecks {

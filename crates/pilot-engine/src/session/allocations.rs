@@ -13,48 +13,48 @@ use super::RoundRecord;
 /// What one round's units allocated, and how many iterations each timed unit held (1 outside
 /// the micro form).
 #[derive(Debug, Clone, PartialEq)]
-pub struct RoundAllocations {
+pub(crate) struct RoundAllocations {
     /// Each timed unit's counts, and the round's reallocations and deallocations.
-    pub readings: AllocationReadings,
+    pub(crate) readings: AllocationReadings,
     /// Iterations per timed unit.
-    pub iterations: u64,
+    pub(crate) iterations: u64,
 }
 
 /// A count per unit with its interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CountPi {
+pub(crate) struct CountPi {
     /// Mean count per unit.
-    pub mean: f64,
+    pub(crate) mean: f64,
     /// Its interval: zero width when every unit counted the same.
-    pub ci: ConfidenceInterval,
+    pub(crate) ci: ConfidenceInterval,
     /// Units behind it.
-    pub n: usize,
+    pub(crate) n: usize,
     /// Subsession size of the interval (1 for an exact count).
-    pub subsession_size: usize,
+    pub(crate) subsession_size: usize,
     /// Lag-1 autocorrelation of the subsession samples (0 for an exact count).
-    pub autocorrelation: f64,
+    pub(crate) autocorrelation: f64,
 }
 
 impl CountPi {
     /// Whether every unit counted the same: the interval has zero width.
-    pub fn exact(&self) -> bool {
+    pub(crate) fn exact(&self) -> bool {
         self.ci.low == self.ci.high
     }
 }
 
 /// The allocation indices of a session.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct AllocationsEstimate {
+pub(crate) struct AllocationsEstimate {
     /// `alloc`, `alloc_zeroed` and `realloc` calls per unit.
-    pub allocations: CountPi,
+    pub(crate) allocations: CountPi,
     /// Bytes those calls asked for, per unit.
-    pub bytes: CountPi,
+    pub(crate) bytes: CountPi,
     /// `realloc` calls per unit (counted among `allocations` too), mean only.
-    pub reallocations: f64,
+    pub(crate) reallocations: f64,
     /// `dealloc` calls per unit, mean only.
-    pub deallocations: f64,
+    pub(crate) deallocations: f64,
     /// What counting one allocation costs, ns (measured at the start of the run), when known.
-    pub cost_ns: Option<f64>,
+    pub(crate) cost_ns: Option<f64>,
 }
 
 /// Least `|r1|` subsession analysis accepts for a count's interval (the time's default).
@@ -71,7 +71,7 @@ const MIN_SUBSESSIONS: usize = 30;
 /// subsession size that leaves |r1| ≤ 0.1), widened for the correlation left; it has zero
 /// width when every unit counted the same, as a deterministic workload's do. Time: O(n log n)
 /// over the n counted units.
-pub fn estimate_allocations(
+pub(crate) fn estimate_allocations(
     rounds: &[RoundRecord],
     counted: &[Option<RoundAllocations>],
     confidence: f64,
@@ -142,7 +142,7 @@ pub(crate) fn count_pi(xs: &[f64], confidence: f64) -> Option<CountPi> {
 /// Student's t over the process means (k − 1 degrees of freedom) and the processes' own
 /// intervals combined (`√(Σ hᵢ²) / k`). `None` unless every process has its estimate.
 /// Time: O(k).
-pub fn combine_allocations(
+pub(crate) fn combine_allocations(
     each: &[Option<AllocationsEstimate>],
     confidence: f64,
 ) -> Option<AllocationsEstimate> {

@@ -23,9 +23,9 @@ const LEAST_LOAD_RANGE: f64 = 0.05;
 /// the drift left once the load's part is removed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct LoadBlame {
-    pub first: f64,
-    pub last: f64,
-    pub remaining: f64,
+    pub(crate) first: f64,
+    pub(crate) last: f64,
+    pub(crate) remaining: f64,
 }
 
 /// Whether the `loads` (cores kept busy by others, one per round) explain the `drift` of the

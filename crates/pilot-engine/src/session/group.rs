@@ -29,22 +29,22 @@ pub use ranking::{PairComparison, PairVerdict};
 #[derive(Debug, Clone)]
 pub struct GroupConfig {
     /// Significance level of Welch's test: a pair with p below it is settled as `faster`.
-    pub alpha: f64,
+    pub(crate) alpha: f64,
     /// Noise threshold: a pair whose ratio interval lies inside `1 ± noise` is `equivalent`.
-    pub noise: f64,
+    pub(crate) noise: f64,
     /// Confidence level of the ratio intervals.
     pub confidence: f64,
     /// The group stops here, settled or not.
     pub max_time: Duration,
     /// The group runs at least this long.
-    pub min_time: Duration,
+    pub(crate) min_time: Duration,
     /// Least analysed rounds each member of a pair needs before the usual rule settles the
     /// pair; with fewer, a stricter rule judges it, with a caveat (see
     /// [`PairComparison::few_rounds`]).
-    pub min_rounds: usize,
+    pub(crate) min_rounds: usize,
     /// Whether the group also waits for each member's interval to meet its target once the
     /// ranking is settled (a `ci` set explicitly), rather than stopping with the ranking.
-    pub wait_for_targets: bool,
+    pub(crate) wait_for_targets: bool,
 }
 
 impl Default for GroupConfig {

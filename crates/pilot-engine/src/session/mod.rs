@@ -6,7 +6,7 @@
 //! [`Clock`], so its decisions (round lengths, short rounds, stopping) are
 //! tested with scripted durations.
 
-pub mod allocations;
+pub(crate) mod allocations;
 mod blame;
 mod coldstart;
 pub mod group;
@@ -14,7 +14,7 @@ pub(crate) mod planner;
 pub(crate) mod processes;
 pub(crate) mod reach;
 mod readings;
-pub mod stop;
+pub(crate) mod stop;
 mod stopping;
 #[cfg(test)]
 mod tests;
@@ -27,6 +27,9 @@ use crate::record::Clock;
 use pilot_stats::ChangepointConfig;
 use pilot_stats::ConfidenceInterval;
 use pilot_stats::WpsFit;
+/// Whether Ctrl-C (or SIGTERM) asked the run to stop: a session ends its round and reports
+/// what it has.
+pub use stop::requested as stop_requested;
 pub(crate) use stopping::Session;
 pub(crate) use warmup::WarmUpClass;
 pub use warnings::ZERO_READINGS;
@@ -210,39 +213,39 @@ pub(crate) const ROUND_BINS: usize = 64;
 #[derive(Debug, Clone, PartialEq)]
 pub struct RoundRecord {
     /// Work amount.
-    pub work: u64,
+    pub(crate) work: u64,
     /// Wall time of the round, setup included.
-    pub duration: Duration,
+    pub(crate) duration: Duration,
     /// Number of unit readings (0 in readings-only mode).
     pub units: usize,
     /// Iterations per timed unit (the micro form's; 1 otherwise, and where unknown).
-    pub iterations: u64,
+    pub(crate) iterations: u64,
     /// The stable phase of the round's unit readings, when it was analysed and had one.
     pub stable: Option<(usize, usize)>,
     /// Whether the round went into the analysis (short rounds do not).
     pub analysed: bool,
     /// Mean of the round's unit readings in nanoseconds (unit-reading mode).
-    pub mean_ns: Option<f64>,
+    pub(crate) mean_ns: Option<f64>,
     /// The round's unit readings in at most [`ROUND_BINS`] bins, for plots (unit-reading mode).
-    pub bins: Option<pilot_format::ReadingBins>,
+    pub(crate) bins: Option<pilot_format::ReadingBins>,
     /// The process's resident memory just after the round's call, in bytes, when it was read.
-    pub rss_bytes: Option<u64>,
+    pub(crate) rss_bytes: Option<u64>,
     /// When the round ended, from the start of the session.
-    pub end: Duration,
+    pub(crate) end: Duration,
     /// The states of the machine that touched the round (`busy_machine`, …).
-    pub marks: Vec<&'static str>,
+    pub(crate) marks: Vec<&'static str>,
     /// The machine's state during the round, when it was sampled.
-    pub machine: Option<crate::checks::sampler::Interval>,
+    pub(crate) machine: Option<crate::checks::sampler::Interval>,
 }
 
 /// The mean of every stable unit reading with its interval, kept beside a robust headline
 /// estimate: it includes the units that interruptions made slow.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MeanPi {
+pub(crate) struct MeanPi {
     /// Mean time per unit, in nanoseconds.
-    pub mean: f64,
+    pub(crate) mean: f64,
     /// Its interval (subsession analysis, between-round level).
-    pub ci: ConfidenceInterval,
+    pub(crate) ci: ConfidenceInterval,
 }
 
 /// The current estimate of the time PI.
@@ -252,47 +255,47 @@ pub struct Estimate {
     /// the bench chose it (see [`Estimate::estimator`]), or the WPS slope.
     pub mean: f64,
     /// What [`mean`](Self::mean) is.
-    pub estimator: crate::settings::Estimator,
+    pub(crate) estimator: crate::settings::Estimator,
     /// The mean of every stable reading, when the headline is the trimmed mean.
-    pub plain: Option<MeanPi>,
+    pub(crate) plain: Option<MeanPi>,
     /// The trimmed mean's figures over the subsession means, when the headline is one (for
     /// Yuen's comparison of saved results).
-    pub trimmed: Option<pilot_stats::Trimmed>,
+    pub(crate) trimmed: Option<pilot_stats::Trimmed>,
     /// Its confidence interval.
     pub ci: ConfidenceInterval,
     /// Samples behind it: stable unit readings, or rounds in readings-only mode.
-    pub n: usize,
+    pub(crate) n: usize,
     /// Subsession size.
-    pub subsession_size: usize,
+    pub(crate) subsession_size: usize,
     /// Lag-1 autocorrelation of the subsession samples (of the residuals in WPS mode).
-    pub autocorrelation: f64,
+    pub(crate) autocorrelation: f64,
     /// Samples needed for the target; `None` when unknown.
-    pub required_n: Option<usize>,
+    pub(crate) required_n: Option<usize>,
     /// Subsession samples (unit-reading mode), kept for comparisons.
-    pub subsession_means: Vec<f64>,
+    pub(crate) subsession_means: Vec<f64>,
     /// The WPS fit, in readings-only mode.
     pub wps: Option<WpsFit>,
     /// Factor by which the subsession samples' variance was inflated for the correlation left
     /// between them (1 in readings-only mode).
-    pub variance_inflation: f64,
+    pub(crate) variance_inflation: f64,
     /// Whether the interval comes from the variation between rounds rather than between
     /// readings: the machine's speed changed from round to round by more than the readings
     /// within a round vary.
-    pub between_rounds: bool,
+    pub(crate) between_rounds: bool,
     /// Analysed rounds with a stable phase behind the estimate.
-    pub rounds: usize,
+    pub(crate) rounds: usize,
     /// The between-round (or between-process) half-width over the readings' own, when the
     /// former decided the interval (1 otherwise): how much more the machine's speed varied
     /// from round to round than the readings alone would show.
-    pub round_excess: f64,
+    pub(crate) round_excess: f64,
     /// Degrees of freedom of this run's own interval: the independent samples of the
     /// variation that decided it (subsession samples, rounds, processes) less one, or the
     /// fitted points less two.
-    pub dof: f64,
+    pub(crate) dof: f64,
     /// Processes far faster than the rest, on a machine not quiet throughout, that the
     /// interval spans because the run cannot tell whether their speed or the rest's is the
     /// code's ([`processes::split`]); 0 when none.
-    pub modes: usize,
+    pub(crate) modes: usize,
 }
 
 impl Estimate {
@@ -340,51 +343,51 @@ pub struct SessionResult {
     /// Every round the session ran, in order.
     pub rounds: Vec<RoundRecord>,
     /// Unit readings removed as warm-up or cool-down, over all analysed rounds.
-    pub removed: usize,
+    pub(crate) removed: usize,
     /// Unit readings seen in analysed rounds.
-    pub readings: usize,
+    pub(crate) readings: usize,
     /// The session's wall time.
     pub elapsed: Duration,
     /// Plain-language warnings of the checks that fired.
     pub warnings: Vec<String>,
     /// The estimate of each process execution, when the bench ran in several (see
     /// `runner::measure_in_processes`); empty for a session in one process.
-    pub process_means: Vec<f64>,
+    pub(crate) process_means: Vec<f64>,
     /// With [`Status::Unresolved`]: the readings-only fit whose slope was not positive. It is
     /// no result, but a process's draw that the combination over processes must not drop.
-    pub unresolved_fit: Option<Estimate>,
+    pub(crate) unresolved_fit: Option<Estimate>,
     /// A trend across the rounds, when there was one (its warning is among `warnings`).
-    pub drift: Option<Drift>,
+    pub(crate) drift: Option<Drift>,
     /// The accuracy checks that fired (their messages are among `warnings`).
-    pub checks: Vec<pilot_format::CheckDoc>,
+    pub(crate) checks: Vec<pilot_format::CheckDoc>,
     /// How the readings behaved over the session; `None` without readings to judge.
-    pub warm_up: Option<WarmUpClass>,
+    pub(crate) warm_up: Option<WarmUpClass>,
     /// Outliers counted among the stable readings (unit-reading mode).
-    pub outliers: Option<pilot_stats::OutlierCount>,
+    pub(crate) outliers: Option<pilot_stats::OutlierCount>,
     /// What recording each unit cost, when it was measured (full form).
-    pub overhead: Option<crate::checks::overhead::Overhead>,
+    pub(crate) overhead: Option<crate::checks::overhead::Overhead>,
     /// Allocations and bytes per unit, when a `CountingAlloc` counted them.
-    pub allocations: Option<allocations::AllocationsEstimate>,
+    pub(crate) allocations: Option<allocations::AllocationsEstimate>,
     /// Whether the machine's state was sampled: `sampled`, `not sampled` (no /proc), `off`
     /// (`--no-sampling`); `None` where the question does not arise (scripted sessions).
-    pub machine_state: Option<&'static str>,
+    pub(crate) machine_state: Option<&'static str>,
     /// How far the readings' start lay outside the stable rounds' range (see
     /// [`warmup::WarmUpEvidence::start_change`]), when it did.
-    pub warm_up_start: Option<f64>,
+    pub(crate) warm_up_start: Option<f64>,
     /// The work the workload did before the first reading the estimate counts, when the
     /// session warmed up (class `warm-up`): a later process of the same bench runs as much
     /// unmeasured before its own session (see `runner::processes`).
-    pub warm_up_work: Option<WarmUpWork>,
+    pub(crate) warm_up_work: Option<WarmUpWork>,
 }
 
 /// The work a session's warm-up took: what a later process must run before its readings are
 /// the steady state's.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct WarmUpWork {
+pub(crate) struct WarmUpWork {
     /// Iterations of the routine (units in the full form) run before the steady state.
-    pub iterations: u64,
+    pub(crate) iterations: u64,
     /// The wall time they took.
-    pub time: Duration,
+    pub(crate) time: Duration,
 }
 
 impl WarmUpWork {

@@ -75,25 +75,25 @@ pub(crate) fn auto_processes(cap: std::time::Duration) -> usize {
 pub(crate) struct ProcessEstimate {
     /// Its mean time per unit (ns); with an unresolved readings-only fit, the fitted slope,
     /// whatever its sign.
-    pub mean: f64,
+    pub(crate) mean: f64,
     /// Half-width of its own interval (ns).
-    pub half_width: f64,
+    pub(crate) half_width: f64,
     /// Samples behind it.
-    pub n: usize,
+    pub(crate) n: usize,
     /// Its subsession size.
-    pub subsession_size: usize,
+    pub(crate) subsession_size: usize,
     /// Lag-1 autocorrelation of its subsession samples.
-    pub autocorrelation: f64,
+    pub(crate) autocorrelation: f64,
     /// Its analysed rounds.
-    pub rounds: usize,
+    pub(crate) rounds: usize,
     /// What its `mean` is.
-    pub estimator: crate::settings::Estimator,
+    pub(crate) estimator: crate::settings::Estimator,
     /// Its plain mean and that mean's half-width, beside a trimmed mean.
-    pub plain: Option<(f64, f64)>,
+    pub(crate) plain: Option<(f64, f64)>,
     /// The share of its sampled rounds' time the machine was busy beside it (other processes
     /// on its cores, the hypervisor's steal, the cgroup's throttling: the rounds the sampler
     /// marked); `None` when none of its rounds was sampled.
-    pub busy: Option<f64>,
+    pub(crate) busy: Option<f64>,
 }
 
 /// How many process estimates the target half-width needs, judged from the spread of the
@@ -132,12 +132,12 @@ const BUSY_SHARE: f64 = 0.25;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Split {
     /// Indices of the processes the estimate stands on.
-    pub kept: Vec<usize>,
+    pub(crate) kept: Vec<usize>,
     /// Indices of the processes far slower than the rest, left out while they are a minority.
-    pub left_out: Vec<usize>,
+    pub(crate) left_out: Vec<usize>,
     /// Indices (among `kept`) of processes far faster than the rest on a machine the sampler
     /// did not see quiet throughout: the interval spans them.
-    pub spanned: Vec<usize>,
+    pub(crate) spanned: Vec<usize>,
 }
 
 /// Which processes of `done` the bench's estimate stands on. With the mean estimator, all.

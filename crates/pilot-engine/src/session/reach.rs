@@ -91,9 +91,9 @@ const ROUNDS_TO_BLAME: f64 = 2.0;
 /// A session that more time cannot bring to its target.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct OutOfReach {
-    pub blocker: Blocker,
+    pub(crate) blocker: Blocker,
     /// About how much more time the target would need at the variation seen.
-    pub needed: Duration,
+    pub(crate) needed: Duration,
 }
 
 /// Least time of analysed rounds before a session may be judged out of reach: about a second

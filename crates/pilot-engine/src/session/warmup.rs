@@ -23,7 +23,7 @@ pub(super) const MIN_TOLERANCE: f64 = 0.10;
 
 /// The classes, as written in result documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WarmUpClass {
+pub(crate) enum WarmUpClass {
     /// No level before the steady state differed from it.
     Flat,
     /// Readings before the steady state were slower: it warmed up.

@@ -260,11 +260,11 @@ impl Readings<'_> {
 
 /// A trend across a session's rounds.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Drift {
+pub(crate) struct Drift {
     /// Relative change from the first analysed round to the last: +0.1 is 10% slower.
-    pub relative: f64,
+    pub(crate) relative: f64,
     /// p-value of "no trend".
-    pub p: f64,
+    pub(crate) p: f64,
 }
 
 /// The check of a drift, blaming what the speed probe says: `machine` is the relative change

@@ -32,11 +32,12 @@ pub mod result;
 
 use std::path::{Path, PathBuf};
 
-pub use rankings::{rankings_dir, read_rankings, save_rankings};
+pub use rankings::read_rankings;
+pub(crate) use rankings::save_rankings;
 pub(crate) use read::typed;
 pub use read::{
     RunToRun, SampleMoments, SavedCount, SavedEstimate, SavedPi, SavedResult, baseline,
-    baseline_names, from_document, read_dir, read_documents_in, read_file, read_path, read_result,
+    from_document, read_dir, read_documents_in, read_file, read_path, read_result,
 };
 
 /// `<target>/pilot/results`: the latest result of each bench, one folder per bench target.

@@ -9,7 +9,7 @@ use crate::{Error, Result};
 use pilot_format::{GroupDoc, RANKINGS_SCHEMA, RankingsDoc};
 
 /// `<target>/pilot/rankings`: one file per bench target.
-pub fn rankings_dir(target_dir: &Path) -> PathBuf {
+pub(crate) fn rankings_dir(target_dir: &Path) -> PathBuf {
     target_dir.join("pilot").join("rankings")
 }
 
@@ -22,7 +22,7 @@ fn rankings_path(target_dir: &Path, target: &str) -> PathBuf {
 /// the saved ranking of the same group instance, the others stay. A saved file that cannot be
 /// read is replaced whole (it held rankings only, which the next runs make again); the error is
 /// a failed write, naming the file.
-pub fn save_rankings(
+pub(crate) fn save_rankings(
     target_dir: &Path,
     target: &str,
     groups: &[GroupDoc],

@@ -26,37 +26,37 @@ pub struct SavedResult {
     /// resolution`, `below shell resolution`, `failed`, ….
     pub status: String,
     /// Why the bench failed, when it did; which resolution it is below, when it is.
-    pub status_detail: Option<String>,
+    pub(crate) status_detail: Option<String>,
     /// The time per unit; `None` when the session ended without an estimate.
     pub time: Option<SavedEstimate>,
     /// The counts per unit the result has ([`pilot_format::ALLOCATION_PIS`]), compared like
     /// time.
-    pub counts: Vec<SavedPi>,
+    pub(crate) counts: Vec<SavedPi>,
     /// When the session finished (RFC 3339), when known.
     pub finished: Option<String>,
     /// Warnings the session raised.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
     /// The machine it was measured on, when the document says.
-    pub machine: Option<pilot_format::MachineDoc>,
+    pub(crate) machine: Option<pilot_format::MachineDoc>,
     /// What timed its units: `instant` (also for documents that do not say) or `tsc`.
-    pub timer: String,
+    pub(crate) timer: String,
     /// Instructions per unit counted under callgrind, when they were (`--instructions`).
-    pub instructions: Option<SavedCount>,
+    pub(crate) instructions: Option<SavedCount>,
 }
 
 /// A count per unit of a saved result (instructions), with the processes it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SavedCount {
     /// The count per unit (per iteration in the micro form).
-    pub mean: f64,
+    pub(crate) mean: f64,
     /// Lower bound of its interval.
-    pub low: f64,
+    pub(crate) low: f64,
     /// Upper bound.
-    pub high: f64,
+    pub(crate) high: f64,
     /// Confidence level of the interval.
-    pub confidence: f64,
+    pub(crate) confidence: f64,
     /// Each counting process's count (the mean alone when the document does not list them).
-    pub process_means: Vec<f64>,
+    pub(crate) process_means: Vec<f64>,
 }
 
 /// The time per unit of a saved result, with what a comparison needs to weigh it.
@@ -95,11 +95,11 @@ pub struct SavedEstimate {
 pub struct RunToRun {
     /// Standard deviation of one run's estimate from run to run, relative, the run's own
     /// noise included.
-    pub sd: f64,
+    pub(crate) sd: f64,
     /// Degrees of freedom of [`sd`](Self::sd).
-    pub dof: f64,
+    pub(crate) dof: f64,
     /// Runs it was learnt from.
-    pub runs: usize,
+    pub(crate) runs: usize,
 }
 
 /// A count per unit of a saved result (`allocations`, `allocated_bytes`), as a comparison
@@ -107,11 +107,11 @@ pub struct RunToRun {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SavedPi {
     /// The PI's name.
-    pub name: String,
+    pub(crate) name: String,
     /// Its unit (`allocs`, `B`).
-    pub unit: String,
+    pub(crate) unit: String,
     /// Its mean and interval, with the samples they stand for.
-    pub estimate: SavedEstimate,
+    pub(crate) estimate: SavedEstimate,
 }
 
 impl SavedPi {
@@ -119,7 +119,7 @@ impl SavedPi {
     /// units in subsessions of `q`: its interval is taken as Student's t over the `n / q`
     /// subsession means (the standard error its half-width implies), which is how the result
     /// computed it.
-    pub fn of_count(
+    pub(crate) fn of_count(
         name: &str,
         unit: &str,
         (mean, low, high, confidence): (f64, f64, f64, f64),
@@ -170,7 +170,7 @@ impl SavedEstimate {
     /// (`variance · inflation / count`) and what the saved interval implies
     /// (`(half-width / t)²`), so that an interval widened by the variation between rounds or
     /// processes is honoured.
-    pub fn standard_error_squared(&self) -> f64 {
+    pub(crate) fn standard_error_squared(&self) -> f64 {
         let s = &self.samples;
         let from_samples = if s.count > 0 {
             s.variance * s.variance_inflation / s.count as f64
@@ -187,7 +187,7 @@ impl SavedEstimate {
     }
 
     /// Whether the estimate came from several process executions.
-    pub fn is_multi_process(&self) -> bool {
+    pub(crate) fn is_multi_process(&self) -> bool {
         self.process_means.len() >= 2
     }
 }
@@ -524,7 +524,7 @@ fn run_to_run(doc: &ResultDoc, pi: &pilot_format::PiDoc, se: f64) -> Option<RunT
 }
 
 /// The names of the saved baselines under `baselines_dir`, sorted.
-pub fn baseline_names(baselines_dir: &Path) -> Vec<String> {
+pub(crate) fn baseline_names(baselines_dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(baselines_dir)
         .map(|entries| {
             entries

@@ -199,7 +199,7 @@ fn pi(e: &Estimate, name: &str, unit: String, (mean, low, high): Bounds) -> PiDo
 }
 
 /// How a result document states where the next run's estimate lands (`pis[0].reproducibility`).
-pub fn reproducibility_doc(r: &Reproducibility) -> ReproducibilityDoc {
+pub(crate) fn reproducibility_doc(r: &Reproducibility) -> ReproducibilityDoc {
     match r {
         Reproducibility::Learnt(b) => ReproducibilityDoc::Learnt(BandDoc {
             center: b.center,
@@ -289,7 +289,7 @@ pub(crate) fn config_doc(config: &SessionConfig) -> ConfigDoc {
 
 /// A count's PI: `name` (`instructions` or `estimated_cycles`) in `unit` per unit, from
 /// estimate `e` at `confidence`.
-pub fn count_pi(name: &str, unit: &str, e: &CountEstimate, confidence: f64) -> PiDoc {
+pub(crate) fn count_pi(name: &str, unit: &str, e: &CountEstimate, confidence: f64) -> PiDoc {
     PiDoc {
         name: name.to_string(),
         unit: unit.to_string(),
@@ -313,7 +313,7 @@ pub fn count_pi(name: &str, unit: &str, e: &CountEstimate, confidence: f64) -> P
 /// Adds a bench's counts to its result document `doc`: the `instructions` PI, and
 /// `estimated_cycles` with a cache simulation, after the PIs of time; and how they were taken
 /// (`counts`). Counts already there are replaced.
-pub fn add_counts(
+pub(crate) fn add_counts(
     doc: &mut ResultDoc,
     instructions: &CountEstimate,
     cycles: Option<&CountEstimate>,

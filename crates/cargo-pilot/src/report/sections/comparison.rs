@@ -56,7 +56,7 @@ pub fn comparison(doc: &CompareDoc, against: &str, names: &Names) -> Result<Stri
                     (Some(c), None) => pct(c),
                     _ => "-".into(),
                 },
-                b.p.map_or("-".into(), pilot_engine::fmt::format_p),
+                b.p.map_or("-".into(), pilot_stats::format_p),
                 verdict(&b.verdict),
             ]
         })

@@ -208,7 +208,7 @@ fn pairs(g: &GroupDoc) -> String {
                     "{:.3}× [{:.3}, {:.3}]",
                     p.ratio, p.ratio_ci.low, p.ratio_ci.high
                 ),
-                p.p.map_or("-".into(), pilot_engine::fmt::format_p),
+                p.p.map_or("-".into(), pilot_stats::format_p),
                 pair_verdict(p),
             ]
         })

@@ -81,7 +81,7 @@ pub fn history(series: &[(Series, Vec<FoundChange>)], from: &str) -> Result<Stri
                                 .map_or("-".into(), |h| h[..12.min(h.len())].to_string()),
                         ),
                         escape(&c.text()),
-                        escape(&pilot_engine::fmt::format_p(c.p)),
+                        escape(&pilot_stats::format_p(c.p)),
                         escape(c.verdict()),
                         escape(c.subject.as_deref().unwrap_or("")),
                     ]

@@ -9,27 +9,27 @@ use std::time::Duration;
 /// allocates nothing after its start (the leak check weighs the heap).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Sample {
-    pub at: Duration,
+    pub(crate) at: Duration,
     /// /proc/stat's aggregate jiffies: total, idle + iowait, iowait, steal.
-    pub total: u64,
-    pub idle: u64,
-    pub iowait: u64,
-    pub steal: u64,
+    pub(crate) total: u64,
+    pub(crate) idle: u64,
+    pub(crate) iowait: u64,
+    pub(crate) steal: u64,
     /// This process's CPU time (every thread's, user and system), ns.
-    pub own_ns: u64,
+    pub(crate) own_ns: u64,
     /// cgroup CPU throttling so far, microseconds.
-    pub throttled_us: Option<u64>,
+    pub(crate) throttled_us: Option<u64>,
     /// Pressure stall: some task waiting for a CPU, microseconds so far.
-    pub cpu_pressure_us: Option<u64>,
+    pub(crate) cpu_pressure_us: Option<u64>,
     /// Milliseconds each block device has been busy (`io_ticks`).
-    pub disks: Vec<u64>,
+    pub(crate) disks: Vec<u64>,
     /// Bytes received + sent by each network interface.
-    pub nets: Vec<u64>,
+    pub(crate) nets: Vec<u64>,
     /// This process's own I/O so far (`/proc/self/io`), where it can be read.
-    pub own_io: Option<OwnIo>,
+    pub(crate) own_io: Option<OwnIo>,
     /// Bytes the sampler itself has read so far (the counters' files): part of
     /// [`OwnIo::syscall_bytes`] that is pilot's, not the bench's.
-    pub sampler_bytes: u64,
+    pub(crate) sampler_bytes: u64,
 }
 
 /// A process's I/O so far, from `/proc/self/io`.
@@ -37,20 +37,20 @@ pub(crate) struct Sample {
 pub(crate) struct OwnIo {
     /// Bytes it had read from or written to block devices (`read_bytes + write_bytes`): the
     /// disk I/O it caused, not what a page cache served.
-    pub block_bytes: u64,
+    pub(crate) block_bytes: u64,
     /// Bytes it passed through read and write calls of any kind (`rchar + wchar`): files,
     /// sockets, pipes and terminals, the sampler's own reads of /proc included.
-    pub syscall_bytes: u64,
+    pub(crate) syscall_bytes: u64,
 }
 
 /// The block devices and network links a sampler watches, found at its start.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Devices {
-    pub disks: Vec<String>,
+    pub(crate) disks: Vec<String>,
     /// Interface names and link speeds in Mb/s where sysfs has them.
-    pub nets: Vec<(String, Option<u64>)>,
+    pub(crate) nets: Vec<(String, Option<u64>)>,
     /// This process's cgroup's cpu.stat.
-    pub cgroup_cpu_stat: Option<String>,
+    pub(crate) cgroup_cpu_stat: Option<String>,
 }
 
 /// Reads a small file into `buf` (cleared first), without allocating once `buf` is large

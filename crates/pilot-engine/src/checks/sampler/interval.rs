@@ -8,36 +8,36 @@ use super::counters::{Devices, Sample};
 /// The state of the machine over an interval between two samples, or over a round (the
 /// intervals it overlapped).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Interval {
-    pub from: Duration,
-    pub to: Duration,
+pub(crate) struct Interval {
+    pub(crate) from: Duration,
+    pub(crate) to: Duration,
     /// Cores kept busy by other processes. Over one interval between samples it may be
     /// below zero (the kernel's counts are rounded to clock ticks); over a round it is not.
-    pub others_cores: f64,
+    pub(crate) others_cores: f64,
     /// Cores this process kept busy.
-    pub own_cores: f64,
+    pub(crate) own_cores: f64,
     /// Share of the machine's CPU time stolen by the hypervisor, and waiting for I/O.
-    pub steal: f64,
-    pub iowait: f64,
+    pub(crate) steal: f64,
+    pub(crate) iowait: f64,
     /// Share of the interval this cgroup was throttled.
-    pub throttled: f64,
+    pub(crate) throttled: f64,
     /// Share of the interval some task waited for a CPU (`/proc/pressure/cpu`).
-    pub cpu_pressure: Option<f64>,
+    pub(crate) cpu_pressure: Option<f64>,
     /// The cores one clock tick makes over the interval, `1 / (ticks per second · seconds)`:
     /// what /proc/stat's counts, whole ticks, can be off by with each read (0 where not known).
-    pub tick_cores: f64,
+    pub(crate) tick_cores: f64,
     /// The busiest block device (index in [`Devices::disks`]) and its busy share.
-    pub disk: Option<(usize, f64)>,
+    pub(crate) disk: Option<(usize, f64)>,
     /// The busiest network link with a known speed (index in [`Devices::nets`]) and its
     /// utilisation.
-    pub net: Option<(usize, f64)>,
+    pub(crate) net: Option<(usize, f64)>,
     /// Bytes this process read from or wrote to block devices over the interval; `None` where
     /// `/proc/self/io` could not be read.
-    pub own_disk_bytes: Option<f64>,
+    pub(crate) own_disk_bytes: Option<f64>,
     /// Bytes this process passed through read and write calls over the interval, less the
     /// sampler's own reads (sockets among them); `None` where `/proc/self/io` could not be
     /// read.
-    pub own_io_bytes: Option<f64>,
+    pub(crate) own_io_bytes: Option<f64>,
 }
 
 /// The state over the interval between samples `a` and `b`, on a machine of `cores` cores

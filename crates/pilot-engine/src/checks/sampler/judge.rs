@@ -32,9 +32,9 @@ const ROUND_SHARE: f64 = 0.25;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct RoundState {
     /// The machine's state over the round, when it was sampled.
-    pub machine: Option<Interval>,
+    pub(crate) machine: Option<Interval>,
     /// The marks of the states that touched the round ([`MARKS`]).
-    pub marks: Vec<&'static str>,
+    pub(crate) marks: Vec<&'static str>,
 }
 
 /// Gives each round (its window `(from, to)`, timed from the sampler's start) the state it ran

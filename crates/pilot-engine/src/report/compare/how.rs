@@ -7,9 +7,9 @@
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Method {
     /// The method in words, each figure its range across the benches (`2–4`).
-    pub text: String,
+    pub(crate) text: String,
     /// How many of the methods given were this one.
-    pub uses: usize,
+    pub(crate) uses: usize,
 }
 
 /// A method's words with its figures taken out: the words between figures, and the figures.

@@ -19,7 +19,7 @@ const KEEP: Duration = Duration::from_secs(24 * 60 * 60);
 pub(super) struct Explained {
     path: Option<PathBuf>,
     /// The kinds (and `machine`, `results`), as the summary keys them.
-    pub kinds: BTreeSet<String>,
+    pub(crate) kinds: BTreeSet<String>,
 }
 
 impl Explained {

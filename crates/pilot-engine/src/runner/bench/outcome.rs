@@ -101,7 +101,7 @@ pub fn print_outcome(row: &Row, markers: &[&str], s: &SessionResult, style: Line
 
 /// The line under a bench (with `--verbose`) that says what recording a unit cost, with its
 /// interval and whether that reached its target; `unit_ns` is the time per unit.
-pub fn overhead_line(o: &crate::checks::overhead::Overhead, unit_ns: Option<f64>) -> String {
+pub(crate) fn overhead_line(o: &crate::checks::overhead::Overhead, unit_ns: Option<f64>) -> String {
     let share = unit_ns
         .filter(|&u| u > 0.0)
         .map(|u| format!(", {:.2}% of a unit", 100.0 * o.per_unit_ns / u))
@@ -126,7 +126,7 @@ pub fn overhead_line(o: &crate::checks::overhead::Overhead, unit_ns: Option<f64>
 
 /// The line under a bench (with `--verbose`) that says what it allocated per unit, its
 /// deallocations and reallocations, and what counting cost; `unit_ns` is the time per unit.
-pub fn allocations_line(
+pub(crate) fn allocations_line(
     a: &crate::session::allocations::AllocationsEstimate,
     unit_ns: Option<f64>,
 ) -> String {

@@ -110,7 +110,7 @@ pub fn compare_with_baseline(
 
 /// The comparisons of [`compare_with_baseline`], not printed; the warnings of a baseline from
 /// another machine are.
-pub fn compare_results(
+pub(crate) fn compare_results(
     (root, target): (&Path, &str),
     docs: &[ResultDoc],
     base: &[store::SavedResult],

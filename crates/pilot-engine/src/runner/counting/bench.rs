@@ -79,24 +79,21 @@ pub struct Counted {
     /// Instructions per unit (per iteration in the micro form).
     pub instructions: CountEstimate,
     /// Estimated cycles per unit, with a cache simulation.
-    pub cycles: Option<CountEstimate>,
+    pub(crate) cycles: Option<CountEstimate>,
     /// What each process found.
-    pub processes: Vec<ProcessCounts>,
-    /// The plan they ran.
-    pub plan: CountPlan,
+    pub(crate) processes: Vec<ProcessCounts>,
     /// Valgrind's version.
-    pub version: String,
+    pub(crate) version: String,
     /// The time all processes took.
-    pub elapsed: Duration,
+    pub(crate) elapsed: Duration,
 }
 
 impl Counted {
-    /// The counts of `processes` (which ran `plan` under Valgrind `version`, in `elapsed`),
+    /// The counts of `processes` (which ran under Valgrind `version`, in `elapsed`),
     /// with intervals at `confidence`; `None` without a process or with a count that is not a
     /// number.
     pub fn of(
         processes: Vec<ProcessCounts>,
-        plan: CountPlan,
         version: &str,
         elapsed: Duration,
         confidence: f64,
@@ -112,14 +109,13 @@ impl Counted {
             instructions,
             cycles,
             processes,
-            plan,
             version: version.to_string(),
             elapsed,
         })
     }
 
     /// How the counts were taken, for the result document.
-    pub fn doc(&self) -> CountsDoc {
+    pub(crate) fn doc(&self) -> CountsDoc {
         let first = self.processes.first();
         CountsDoc {
             tool: format!("callgrind ({})", self.version),
@@ -148,7 +144,7 @@ impl Counted {
 /// Counts `req`'s bench in `processes` processes one after another, its intervals at
 /// `confidence`. Stops at the first process that fails, with its error; `Ok(None)` when Ctrl-C
 /// came.
-pub fn count_bench(
+pub(crate) fn count_bench(
     valgrind: &Valgrind,
     req: &CountRequest<'_>,
     processes: usize,
@@ -166,15 +162,9 @@ pub fn count_bench(
             Err(e) => return Err(e),
         }
     }
-    Counted::of(
-        done,
-        req.plan,
-        &valgrind.version,
-        start.elapsed(),
-        confidence,
-    )
-    .map(Some)
-    .ok_or_else(|| "the counting processes gave no count".to_string())
+    Counted::of(done, &valgrind.version, start.elapsed(), confidence)
+        .map(Some)
+        .ok_or_else(|| "the counting processes gave no count".to_string())
 }
 
 /// In a benchmark run: counts bench `name` of this executable, of form `form`, measured at

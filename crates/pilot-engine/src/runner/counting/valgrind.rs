@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use crate::counts::{CountPlan, Dump, PLAN_VARIABLE, ProcessCounts, process_counts};
 
 /// What a missing Valgrind is called, with where to get it.
-pub const MISSING: &str = "valgrind is not installed (no `valgrind` on PATH): --instructions \
+pub(crate) const MISSING: &str = "valgrind is not installed (no `valgrind` on PATH): --instructions \
                            counts instructions under Valgrind's callgrind; install the Debian \
                            or Ubuntu package `valgrind` (`apt-get install valgrind`)";
 
@@ -15,7 +15,7 @@ pub const MISSING: &str = "valgrind is not installed (no `valgrind` on PATH): --
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Valgrind {
     /// The program run (`valgrind`, found on `PATH`).
-    pub program: PathBuf,
+    pub(crate) program: PathBuf,
     /// What `valgrind --version` says: `valgrind-3.19.0`.
     pub version: String,
 }

@@ -30,7 +30,7 @@ pub struct GroupReport {
 
 impl GroupReport {
     /// The members' names, in ranking order.
-    pub fn members(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn members(&self) -> impl Iterator<Item = &str> {
         self.ranked.iter().map(|(name, ..)| name.as_str())
     }
 

@@ -17,11 +17,11 @@ use crate::session::{Estimate, SessionConfig, SessionResult, Status};
 pub(in crate::runner) struct SoFar<'a> {
     /// Its estimate over its processes so far (from two processes on); `None` before, or when
     /// it ended without one.
-    pub estimate: Option<&'a Estimate>,
+    pub(crate) estimate: Option<&'a Estimate>,
     /// Its processes' means, in order.
-    pub means: Vec<f64>,
+    pub(crate) means: Vec<f64>,
     /// Whether it measures no more (at its target, failed, or without an estimate).
-    pub ended: bool,
+    pub(crate) ended: bool,
 }
 
 /// Whether the ranking of the members is settled, from what each measured so far: every

@@ -33,36 +33,36 @@ impl PairVerdict {
 #[derive(Debug, Clone, PartialEq)]
 pub struct PairComparison {
     /// Index of the member ranked first.
-    pub a: usize,
+    pub(crate) a: usize,
     /// Index of the member ranked next.
-    pub b: usize,
+    pub(crate) b: usize,
     /// Time of `b` over time of `a`.
-    pub ratio: f64,
+    pub(crate) ratio: f64,
     /// Confidence interval of the ratio.
-    pub ratio_ci: ConfidenceInterval,
+    pub(crate) ratio_ci: ConfidenceInterval,
     /// Welch's two-sided p-value; `None` when a member has no round means (readings-only).
-    pub p: Option<f64>,
+    pub(crate) p: Option<f64>,
     /// Whether the order of the pair is settled.
-    pub verdict: PairVerdict,
+    pub(crate) verdict: PairVerdict,
     /// A member had fewer analysed rounds than the usual rule needs (`min_rounds`): the
     /// verdict is the stricter early one (see `compare_pair`), and says so beside it.
-    pub few_rounds: bool,
+    pub(crate) few_rounds: bool,
 }
 
 impl PairComparison {
     /// Whether the pair is settled by the usual rule: decided, each member with `min_rounds`
     /// analysed rounds. A verdict on fewer rounds is what a group reports when its cap comes
     /// first; it does not stop a group, nor settle its ranking.
-    pub fn settled(&self) -> bool {
+    pub(crate) fn settled(&self) -> bool {
         self.verdict != PairVerdict::Undecided && !self.few_rounds
     }
 }
 
 /// What a member brings to a pair comparison.
 pub(crate) struct MemberView<'a> {
-    pub estimate: &'a Estimate,
+    pub(crate) estimate: &'a Estimate,
     /// Mean of each analysed round's stable unit readings.
-    pub round_means: &'a [f64],
+    pub(crate) round_means: &'a [f64],
 }
 
 /// Settles one adjacent pair, `a` ranked before `b`.

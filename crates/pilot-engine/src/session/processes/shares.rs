@@ -107,11 +107,11 @@ pub(crate) fn dimensioned_share(
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct ProcessCost {
     /// Its estimate.
-    pub mean: f64,
+    pub(crate) mean: f64,
     /// Its own half-width.
-    pub half_width: f64,
+    pub(crate) half_width: f64,
     /// From its start to its report.
-    pub wall: std::time::Duration,
+    pub(crate) wall: std::time::Duration,
     /// The time its analysed rounds took.
-    pub measured: std::time::Duration,
+    pub(crate) measured: std::time::Duration,
 }
