@@ -41,6 +41,7 @@
 mod bins;
 mod compare;
 mod exit;
+mod form;
 mod machine;
 mod result;
 mod run;
@@ -51,6 +52,7 @@ pub use compare::{
     COMPARE_SCHEMA, CompareBenchDoc, CompareCountDoc, CompareDoc, ComparePiDoc, RangeDoc,
 };
 pub use exit::Exit;
+pub use form::Form;
 pub use machine::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc, SpeedDoc};
 pub use result::{
     ALLOCATION_PIS, AllocationsDoc, BandDoc, CYCLES_PI, CheckDoc, CiDoc, ClockDoc, ConfigDoc,

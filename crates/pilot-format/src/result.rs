@@ -31,9 +31,9 @@ pub struct ResultDoc {
     /// The bench target (binary); empty in a child process's document.
     #[serde(default)]
     pub target: String,
-    /// `full`, `micro` or `readings-only`.
+    /// How its units were timed; `full` when a document leaves it out.
     #[serde(default)]
-    pub form: String,
+    pub form: crate::Form,
     /// How the session ended: one of [`STATUSES`].
     pub status: String,
     /// Why the bench failed, when it did; below a resolution, which one (the clock's smallest

@@ -21,7 +21,7 @@ fn plan_of(done: &Finished) -> Option<CountPlan> {
     let doc = done.base.as_ref().or(done.head.as_ref())?;
     let ns = doc.pis.first()?.mean?;
     Some(plan_for(
-        &doc.form,
+        doc.form,
         ns,
         doc.iterations_per_unit,
         (1, u64::MAX),

@@ -175,7 +175,7 @@ fn count(d: &ResultDoc, name: &str) -> Option<(f64, f64, f64)> {
 fn work_unit(d: &ResultDoc) -> String {
     match throughput(d).and_then(|pi| pi.unit.strip_suffix("/s")) {
         Some(unit) => unit.to_string(),
-        None if d.form == "micro" => "iter".to_string(),
+        None if d.form == pilot_format::Form::Micro => "iter".to_string(),
         None => "unit".to_string(),
     }
 }

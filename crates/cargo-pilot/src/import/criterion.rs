@@ -322,7 +322,7 @@ pub fn read(dir: &Path, target: &str, full_ids: bool) -> anyhow::Result<Vec<Seri
                 total_ns: sample.times.iter().sum(),
                 work: sample.iters.iter().sum::<f64>() as u64,
                 throughput: id.throughput.map(Throughput::per_iteration),
-                form: "micro",
+                form: pilot_format::Form::Micro,
                 what: format!(
                     "{} samples of criterion's ({}), each `times[i] / iters[i]` one reading",
                     sample.times.len(),

@@ -108,7 +108,7 @@ pub fn document(s: &Series, i: &Imported, config: &AnalysisConfig, source: &str)
         schema: RESULT_SCHEMA.to_string(),
         name: s.name.clone(),
         target: s.target.clone(),
-        form: s.form.to_string(),
+        form: s.form,
         status: status.to_string(),
         status_detail: None,
         pis: pis(s, i, config),

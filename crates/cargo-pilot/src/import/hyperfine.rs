@@ -94,7 +94,7 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Series>> {
             total_ns: times.iter().sum::<f64>() * 1e9,
             work: times.len() as u64,
             throughput: None,
-            form: "full",
+            form: pilot_format::Form::Full,
             what: format!("{} runs of hyperfine's, each one reading", times.len()),
         });
     }

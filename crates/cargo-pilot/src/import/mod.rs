@@ -118,8 +118,8 @@ pub struct Series {
     pub work: u64,
     /// Work per unit and its unit, when the bench declared a throughput.
     pub throughput: Option<(f64, &'static str)>,
-    /// `micro` (time per iteration) or `full` (time per run).
-    pub form: &'static str,
+    /// `Micro` (time per iteration) or `Full` (time per run).
+    pub form: pilot_format::Form,
     /// What the readings are, for the document's warnings.
     pub what: String,
 }

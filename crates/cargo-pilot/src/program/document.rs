@@ -152,8 +152,8 @@ pub(super) fn document(
         name: &p.name,
         target: TARGET,
         form: match plan.mode {
-            Mode::Work => "readings-only",
-            _ => "full",
+            Mode::Work => pilot_format::Form::ReadingsOnly,
+            _ => pilot_format::Form::Full,
         },
         // Work mode's speed v is work units per second: the document's throughput.
         throughput: (plan.mode == Mode::Work).then_some(&work),

@@ -287,7 +287,7 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
         },
         time,
         run_to_run: run_to_run_cell(d),
-        per: TimePer::of_form(&d.form),
+        per: TimePer::of_form(d.form),
         throughput,
         allocations: allocations_of_document(d),
         samples: pi.map_or("-".into(), |pi| format_count(pi.n)),

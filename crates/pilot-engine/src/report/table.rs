@@ -13,9 +13,9 @@ pub enum TimePer {
 }
 
 impl TimePer {
-    /// Per iteration for the micro form (`form` as result documents spell it), else per unit.
-    pub(crate) fn of_form(form: &str) -> TimePer {
-        if form == "micro" {
+    /// Per iteration for the micro form , else per unit.
+    pub(crate) fn of_form(form: pilot_format::Form) -> TimePer {
+        if form == pilot_format::Form::Micro {
             TimePer::Iteration
         } else {
             TimePer::Unit

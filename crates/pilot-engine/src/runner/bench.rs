@@ -455,7 +455,7 @@ impl Run<'_> {
             .as_ref()
             .and_then(|e| self.speed.reproducibility(&b.name, e));
         // A readings-only round is timed whole: two clock reads a round, not a unit.
-        let readings_only = form(&b.def.body) == "readings-only";
+        let readings_only = form(&b.def.body) == pilot_format::Form::ReadingsOnly;
         if let Some(c) = (!readings_only)
             .then(|| {
                 crate::checks::clock_overhead(

@@ -274,7 +274,7 @@ fn saved(name: &str, session: &SessionResult, config: &SessionConfig) -> SavedRe
     let record = result::BenchRecord {
         name,
         target: "demo",
-        form: "micro",
+        form: pilot_format::Form::Micro,
         throughput: None,
         config,
         session,
@@ -406,7 +406,7 @@ fn a_result_document() {
     let record = result::BenchRecord {
         name: "parse/4096",
         target: "demo",
-        form: "full",
+        form: pilot_format::Form::Full,
         throughput: Some(&Rate::units("KiB")),
         config: &c,
         session: &session,
@@ -476,7 +476,7 @@ fn a_threaded_documents_row_shows_both_throughputs_in_its_unit() {
     let mut doc = result::document(&result::BenchRecord {
         name: "fill/threads=2",
         target: "demo",
-        form: "full",
+        form: pilot_format::Form::Full,
         throughput: Some(&bytes),
         config: &c,
         session: &session,

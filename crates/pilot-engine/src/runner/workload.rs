@@ -381,11 +381,11 @@ impl<'c> BenchWorkload<'c> {
     }
 }
 
-pub(super) fn form(body: &BenchBody) -> &'static str {
+pub(super) fn form(body: &BenchBody) -> pilot_format::Form {
     match body {
-        BenchBody::Full(_) => "full",
-        BenchBody::Micro(_) => "micro",
-        BenchBody::ReadingsOnly(_) => "readings-only",
+        BenchBody::Full(_) => pilot_format::Form::Full,
+        BenchBody::Micro(_) => pilot_format::Form::Micro,
+        BenchBody::ReadingsOnly(_) => pilot_format::Form::ReadingsOnly,
     }
 }
 

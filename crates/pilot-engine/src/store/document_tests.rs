@@ -106,7 +106,7 @@ fn result_doc(status: Status) -> ResultDoc {
     document(&BenchRecord {
         name: "sort/1000",
         target: "demo",
-        form: "micro",
+        form: pilot_format::Form::Micro,
         throughput: Some(&crate::store::result::Rate::units("KiB")),
         config: &config,
         session: &s,

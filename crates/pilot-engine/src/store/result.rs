@@ -70,7 +70,7 @@ pub struct BenchRecord<'a> {
     /// The bench target (binary) it belongs to.
     pub target: &'a str,
     /// `full`, `micro` or `readings-only`.
-    pub form: &'static str,
+    pub form: pilot_format::Form,
     /// What the throughput PI counts, when the bench says.
     pub throughput: Option<&'a Rate>,
     /// The settings the session ran with.
@@ -342,7 +342,7 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
         schema: RESULT_SCHEMA.to_string(),
         name: r.name.to_string(),
         target: r.target.to_string(),
-        form: r.form.to_string(),
+        form: r.form,
         status: s.status.as_str().to_string(),
         status_detail: match &s.status {
             Status::Failed(msg) | Status::BelowShellResolution(msg) => Some(msg.clone()),
@@ -537,7 +537,7 @@ mod tests {
         BenchRecord {
             name: "fold",
             target: "t",
-            form: "readings-only",
+            form: pilot_format::Form::ReadingsOnly,
             throughput: None,
             config,
             session,

@@ -26,7 +26,7 @@ pub fn bench(r: &ResultDoc, id: usize, names: &Names) -> Result<String, String> 
     } else if !r.rounds.is_empty() {
         html.push_str(&rounds_figure(r, &full, mean)?);
     }
-    if r.form == "readings-only" {
+    if r.form == pilot_format::Form::ReadingsOnly {
         html.push_str(&fit(r, &full)?);
     }
     html.push_str("</div><div class=\"notes\">");

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::valgrind::{CountRequest, Valgrind, count_process};
 use crate::counts::{CountEstimate, CountPlan, ProcessCounts};
-use pilot_format::{CountsDoc, ResultDoc};
+use pilot_format::{CountsDoc, Form, ResultDoc};
 
 /// Counting processes per bench (per side with `--against`). Counts vary between processes
 /// only by what a process starts with (addresses, the environment's size, hash seeds): three
@@ -38,7 +38,7 @@ const MAX_WORK: u64 = 1 << 20;
 /// form) and work amounts allowed in `range`. Powers of two, so that runs whose times differ
 /// a little count the same rounds: a count that depends on how much work a round holds (an
 /// amortised growth, a cache that fills) is then the same from run to run.
-pub fn plan_for(form: &str, ns: f64, iters: Option<u64>, range: (u64, u64)) -> CountPlan {
+pub fn plan_for(form: Form, ns: f64, iters: Option<u64>, range: (u64, u64)) -> CountPlan {
     let per_unit = |ns: f64| (ns * INSTRUCTIONS_PER_NS).max(1.0);
     let units = |instructions: f64| {
         let n = (ROUND_INSTRUCTIONS / instructions)
@@ -47,7 +47,7 @@ pub fn plan_for(form: &str, ns: f64, iters: Option<u64>, range: (u64, u64)) -> C
         n.next_power_of_two().min(MAX_WORK)
     };
     match form {
-        "micro" => {
+        Form::Micro => {
             let iters = iters.unwrap_or(1).max(1).next_power_of_two();
             // Units of k and 2k iterations: 1.5k on average.
             CountPlan {
@@ -56,7 +56,7 @@ pub fn plan_for(form: &str, ns: f64, iters: Option<u64>, range: (u64, u64)) -> C
                 iters,
             }
         }
-        "readings-only" => {
+        Form::ReadingsOnly => {
             // Work amounts w and 2w, both inside the range where it allows.
             let top = (range.1 / 2).max(range.0);
             CountPlan {
@@ -172,7 +172,7 @@ pub(crate) fn count_bench(
 /// adds the counts to `doc`. `Ok(false)` when Ctrl-C came.
 pub(in crate::runner) fn count_for_run(
     valgrind: &Valgrind,
-    (name, form): (&str, &str),
+    (name, form): (&str, Form),
     (ns, iters, range): (f64, Option<u64>, (u64, u64)),
     cache_sim: bool,
     doc: &mut ResultDoc,
@@ -203,24 +203,30 @@ mod tests {
     #[test]
     fn rounds_hold_at_most_twenty_million_instructions_in_powers_of_two() {
         // 1 µs a unit: 10 000 instructions at most, 2·10⁷ / 10⁴ = 2 000 units → 2 048.
-        let p = plan_for("full", 1000.0, None, (1, u64::MAX));
+        let p = plan_for(Form::Full, 1000.0, None, (1, u64::MAX));
         assert_eq!((p.rounds, p.work, p.iters), (4, 2048, 1));
         // Within the bench's work range.
-        assert_eq!(plan_for("full", 1000.0, None, (1, 100)).work, 100);
+        assert_eq!(plan_for(Form::Full, 1000.0, None, (1, 100)).work, 100);
         // A unit of a second: one unit a round.
-        assert_eq!(plan_for("full", 1e9, None, (1, u64::MAX)).work, 1);
+        assert_eq!(plan_for(Form::Full, 1e9, None, (1, u64::MAX)).work, 1);
         // Micro form: 2 ns an iteration, 1 000 iterations a unit → 1 024 (and 2 048): units
         // of 1.5 · 1024 · 20 = 30 720 instructions at most on average, 2·10⁷ / 30 720 = 652
         // → 1 024.
-        let p = plan_for("micro", 2.0, Some(1000), (1, u64::MAX));
+        let p = plan_for(Form::Micro, 2.0, Some(1000), (1, u64::MAX));
         assert_eq!((p.work, p.iters), (1024, 1024));
         // Readings-only: 10 ns a unit, 1.5 · 100 = 150 a unit on average: 2·10⁷ / 150 =
         // 133 334 → 262 144; w and 2w both inside the range's top.
         assert_eq!(
-            plan_for("readings-only", 10.0, None, (1, u64::MAX)).work,
+            plan_for(Form::ReadingsOnly, 10.0, None, (1, u64::MAX)).work,
             262_144
         );
-        assert_eq!(plan_for("readings-only", 10.0, None, (1, 1000)).work, 500);
-        assert_eq!(plan_for("readings-only", 10.0, None, (800, 1000)).work, 800);
+        assert_eq!(
+            plan_for(Form::ReadingsOnly, 10.0, None, (1, 1000)).work,
+            500
+        );
+        assert_eq!(
+            plan_for(Form::ReadingsOnly, 10.0, None, (800, 1000)).work,
+            800
+        );
     }
 }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::child::{WarmUp, run_process};
 use super::combination::{merge_warnings, processes_result};
-use super::report::{NO_ESTIMATE, ProcessResult, no_estimate_status};
+use super::report::{ProcessEnd, ProcessResult};
 use crate::report::LiveProgress;
 use crate::runner::registry::Bench;
 use crate::session::processes::{
@@ -79,15 +79,14 @@ pub(in crate::runner) fn measure_in_processes(
                 done.push(p);
             }
             Err(_) if crate::runner::interrupt::requested() => break Status::Interrupted,
-            Err(msg)
-                if msg.starts_with(NO_ESTIMATE)
-                    && retry_alone(
-                        &msg,
-                        done.len(),
-                        alone_retry,
-                        cap,
-                        config.max_time.saturating_sub(start.elapsed()),
-                    ) =>
+            Err(ProcessEnd::NoEstimate(status))
+                if retry_alone(
+                    &status,
+                    done.len(),
+                    alone_retry,
+                    cap,
+                    config.max_time.saturating_sub(start.elapsed()),
+                ) =>
             {
                 warnings.push(format!(
                     "the first process found no estimate in its share of the time cap ({}): \
@@ -98,11 +97,12 @@ pub(in crate::runner) fn measure_in_processes(
                 alone_retry = true;
                 continue;
             }
-            Err(msg) if msg.starts_with(NO_ESTIMATE) => {
-                warnings.push(format!("process {} of this bench: {msg}", done.len() + 1));
-                break no_estimate_status(&msg);
+            Err(ProcessEnd::NoEstimate(status)) => {
+                let end = ProcessEnd::NoEstimate(status.clone());
+                warnings.push(format!("process {} of this bench: {end}", done.len() + 1));
+                break status;
             }
-            Err(msg) => break Status::Failed(msg),
+            Err(ProcessEnd::Failed(msg)) => break Status::Failed(msg),
         }
         if done.len() >= 2 {
             let (e, stop) = judge_combined(
@@ -157,13 +157,13 @@ fn finish(
     processes_result(done, status, estimate, warnings, config, start.elapsed())
 }
 
-/// Whether a process that found no estimate (`msg`) with `done` processes before it, given
+/// Whether a process that found no estimate (ending at `status`) with `done` processes before it, given
 /// `cap`, is followed by one process given all that is `left` of the bench's cap: only the
 /// first, only once, only when it ran out of time, and only when what is left is at least
 /// twice its share (the bench's units, inputs included, outlast a process's share: a single
 /// process can still reach an estimate, several cannot).
-fn retry_alone(msg: &str, done: usize, retried: bool, cap: Duration, left: Duration) -> bool {
-    done == 0 && !retried && no_estimate_status(msg) == Status::TimeCap && left >= 2 * cap
+fn retry_alone(status: &Status, done: usize, retried: bool, cap: Duration, left: Duration) -> bool {
+    done == 0 && !retried && *status == Status::TimeCap && left >= 2 * cap
 }
 
 /// After a process, with at least two `done`: their combined estimate (shown in `progress`),
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn only_a_first_process_out_of_time_with_room_left_is_retried_alone() {
-        let at_cap = format!("{NO_ESTIMATE} (time cap)");
+        let at_cap = Status::TimeCap;
         let (share, s) = (Duration::from_millis(250), Duration::from_secs);
         assert!(retry_alone(&at_cap, 0, false, share, s(2)));
         // Exactly twice the share left still retries; less does not.
@@ -280,7 +280,7 @@ mod tests {
         // A later process, a second retry, or another reason: the bench ends as before.
         assert!(!retry_alone(&at_cap, 1, false, share, s(2)));
         assert!(!retry_alone(&at_cap, 0, true, share, s(2)));
-        let steady = format!("{NO_ESTIMATE} (no steady state)");
+        let steady = Status::NoSteadyState;
         assert!(!retry_alone(&steady, 0, false, share, s(2)));
     }
 }

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use super::report::{ProcessResult, child_document, process_result};
+use super::report::{ProcessEnd, ProcessResult, child_document, process_result};
 use crate::cli::Args;
 use crate::entry::BenchBody;
 use crate::runner::config::{child_first_result, measure_clock_of, session_config};
@@ -226,15 +226,34 @@ pub(super) fn run_process(
     config: &SessionConfig,
     child_target: f64,
     warm_up: WarmUp,
-) -> Result<ProcessResult, String> {
-    let exe =
-        std::env::current_exe().map_err(|e| format!("cannot find the bench executable: {e}"))?;
+) -> Result<ProcessResult, ProcessEnd> {
+    run_process_in(name, cap, config, child_target, warm_up).and_then(|text| {
+        let doc = child_document(&text).map_err(ProcessEnd::Failed)?;
+        process_result(&doc)
+    })
+}
+
+/// Runs the process of [`run_process`] and returns its result document's text.
+fn run_process_in(
+    name: &str,
+    cap: Duration,
+    config: &SessionConfig,
+    child_target: f64,
+    warm_up: WarmUp,
+) -> Result<String, ProcessEnd> {
+    let fail = ProcessEnd::Failed;
+    let exe = std::env::current_exe()
+        .map_err(|e| fail(format!("cannot find the bench executable: {e}")))?;
     // The child's result goes in a folder of its own, removed with everything in it however
     // this function returns.
     let scratch = tempfile::Builder::new()
         .prefix("pilot-child-")
         .tempdir()
-        .map_err(|e| format!("cannot make a temporary folder for the bench's process: {e}"))?;
+        .map_err(|e| {
+            fail(format!(
+                "cannot make a temporary folder for the bench's process: {e}"
+            ))
+        })?;
     let path = scratch.path().join("result.json");
     let mut command = std::process::Command::new(&exe);
     for (env, raw) in INHERITED.get().into_iter().flatten() {
@@ -253,15 +272,15 @@ pub(super) fn run_process(
         .env_remove("PILOT_SAVE_BASELINE")
         .stdout(std::process::Stdio::null())
         .status()
-        .map_err(|e| format!("cannot start `{}`: {e}", exe.display()))?;
+        .map_err(|e| fail(format!("cannot start `{}`: {e}", exe.display())))?;
     let text = std::fs::read_to_string(&path);
     drop(scratch);
     let Ok(text) = text else {
-        return Err(format!(
+        return Err(fail(format!(
             "the bench's process exited with {status} before reporting"
-        ));
+        )));
     };
-    child_document(&text).and_then(|doc| process_result(&doc))
+    Ok(text)
 }
 
 #[cfg(test)]

@@ -276,11 +276,7 @@ pub fn combine_children(
     result::document(&result::BenchRecord {
         name,
         target,
-        form: match first.form.as_str() {
-            "micro" => "micro",
-            "readings-only" => "readings-only",
-            _ => "full",
-        },
+        form: first.form,
         throughput: first.rate.as_ref(),
         config: &config,
         session: &session,

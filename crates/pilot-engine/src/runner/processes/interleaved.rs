@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::child::{WarmUp, run_process};
 use super::combination::{merge_warnings, processes_result};
-use super::report::{NO_ESTIMATE, ProcessResult, no_estimate_status};
+use super::report::{ProcessEnd, ProcessResult};
 use crate::report::LiveProgress;
 use crate::runner::registry::Bench;
 use crate::runner::workload::failed_session;
@@ -128,14 +128,15 @@ impl MemberProcesses {
                 self.done.push(p);
             }
             Err(_) if crate::runner::interrupt::requested() => return ControlFlow::Break(()),
-            Err(msg) if msg.starts_with(NO_ESTIMATE) => {
+            Err(ProcessEnd::NoEstimate(status)) => {
+                let end = ProcessEnd::NoEstimate(status.clone());
                 self.warnings.push(format!(
-                    "process {} of this bench: {msg}",
+                    "process {} of this bench: {end}",
                     self.done.len() + 1
                 ));
-                self.status = Some(no_estimate_status(&msg));
+                self.status = Some(status);
             }
-            Err(msg) => self.status = Some(Status::Failed(msg)),
+            Err(ProcessEnd::Failed(msg)) => self.status = Some(Status::Failed(msg)),
         }
         if self.status.is_some() || self.done.len() < 2 {
             return ControlFlow::Continue(());

@@ -67,19 +67,36 @@ impl WarmUpFinding {
     }
 }
 
-/// The start of the error of a child that ended without an estimate but did not fail (no steady
-/// state, below the clock's resolution, a cap too short): the bench's outcome, not a failure.
-pub(super) const NO_ESTIMATE: &str = "the bench's process found no estimate";
+/// Why a child's process gave nothing to combine.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum ProcessEnd {
+    /// Its session ended without an estimate (no steady state, below the clock's resolution, a
+    /// cap too short): the bench's outcome, with that status, not a failure.
+    NoEstimate(Status),
+    /// It failed (a panic, an exit before reporting, an unreadable document): what happened.
+    Failed(String),
+}
 
-/// The status of a bench one of whose processes ended without an estimate, from the child's
-/// status in `message`: the same status, never a failure.
-pub(super) fn no_estimate_status(message: &str) -> Status {
-    if message.ends_with("(no steady state)") {
-        Status::NoSteadyState
-    } else if message.ends_with("(below clock resolution)") {
-        Status::BelowResolution
-    } else {
-        Status::TimeCap
+impl std::fmt::Display for ProcessEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProcessEnd::NoEstimate(status) => write!(
+                f,
+                "the bench's process found no estimate ({})",
+                status.as_str()
+            ),
+            ProcessEnd::Failed(message) => f.write_str(message),
+        }
+    }
+}
+
+/// The status of a bench one of whose processes ended without an estimate, from the status
+/// its document names (`doc_status`): the same status, never a failure.
+fn no_estimate_status(doc_status: &str) -> Status {
+    match doc_status {
+        s if s == Status::NoSteadyState.as_str() => Status::NoSteadyState,
+        s if s == Status::BelowResolution.as_str() => Status::BelowResolution,
+        _ => Status::TimeCap,
     }
 }
 
@@ -93,17 +110,18 @@ pub(super) fn child_document(text: &str) -> Result<ResultDoc, String> {
 }
 
 /// What a child's result document `doc` says of its process.
-pub(super) fn process_result(doc: &ResultDoc) -> Result<ProcessResult, String> {
+pub(super) fn process_result(doc: &ResultDoc) -> Result<ProcessResult, ProcessEnd> {
     if doc.status == "failed" {
-        return Err(doc
-            .status_detail
-            .clone()
-            .unwrap_or_else(|| "the bench failed".to_string()));
+        return Err(ProcessEnd::Failed(
+            doc.status_detail
+                .clone()
+                .unwrap_or_else(|| "the bench failed".to_string()),
+        ));
     }
     let Some(estimate) =
         estimate_of(doc).filter(|e| e.mean.is_finite() && e.half_width.is_finite())
     else {
-        return Err(format!("{NO_ESTIMATE} ({})", doc.status));
+        return Err(ProcessEnd::NoEstimate(no_estimate_status(&doc.status)));
     };
     let rounds = rounds_of(doc);
     Ok(ProcessResult {
@@ -225,7 +243,7 @@ fn rounds_of(doc: &ResultDoc) -> Vec<RoundRecord> {
 #[derive(Clone)]
 pub struct ChildReport {
     pub(super) result: ProcessResult,
-    pub(super) form: String,
+    pub(super) form: pilot_format::Form,
     /// What the bench's throughput counts, when it says.
     pub(super) rate: Option<Rate>,
     pub(super) clock: ClockInfo,
@@ -255,13 +273,12 @@ impl ChildReport {
             status: failed.clone(),
             message,
         })?;
-        let result = process_result(&doc).map_err(|message| ChildFailure {
-            status: if message.starts_with(NO_ESTIMATE) {
-                no_estimate_status(&message).as_str().to_string()
-            } else {
-                failed
+        let result = process_result(&doc).map_err(|end| ChildFailure {
+            status: match &end {
+                ProcessEnd::NoEstimate(status) => status.as_str().to_string(),
+                ProcessEnd::Failed(_) => failed,
             },
-            message,
+            message: end.to_string(),
         })?;
         let rate = rate_of(&doc);
         Ok(ChildReport {
@@ -301,9 +318,15 @@ mod tests {
 
     #[test]
     fn a_process_without_an_estimate_is_the_benchs_status_not_a_failure() {
-        let at = |status: &str| no_estimate_status(&format!("{NO_ESTIMATE} ({status})"));
-        assert_eq!(at("no steady state"), Status::NoSteadyState);
-        assert_eq!(at("below clock resolution"), Status::BelowResolution);
-        assert_eq!(at("time cap"), Status::TimeCap);
+        assert_eq!(no_estimate_status("no steady state"), Status::NoSteadyState);
+        assert_eq!(
+            no_estimate_status("below clock resolution"),
+            Status::BelowResolution
+        );
+        assert_eq!(no_estimate_status("time cap"), Status::TimeCap);
+        assert_eq!(
+            ProcessEnd::NoEstimate(Status::NoSteadyState).to_string(),
+            "the bench's process found no estimate (no steady state)"
+        );
     }
 }

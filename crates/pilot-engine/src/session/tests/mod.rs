@@ -248,7 +248,7 @@ fn zero_duration_units_are_reported_not_hidden() {
     let doc = crate::store::result::document(&crate::store::result::BenchRecord {
         name: "zero",
         target: "t",
-        form: "full",
+        form: pilot_format::Form::Full,
         throughput: None,
         config: &config,
         session: &r,
