@@ -124,6 +124,9 @@ pub struct SessionConfig {
     /// it (divided by the iterations per unit in the micro form), and the robust estimate's
     /// blocks must be long enough to average those steps away.
     pub resolution_ns: f64,
+    /// Whether a session that reaches its time cap says so in a warning. A bench's process
+    /// does not: the cap that matters is its parent's, whose combination says it once.
+    pub time_cap_warning: bool,
 }
 
 impl Default for SessionConfig {
@@ -146,6 +149,7 @@ impl Default for SessionConfig {
             max_units: None,
             estimator: crate::settings::Estimator::default(),
             resolution_ns: 0.0,
+            time_cap_warning: true,
         }
     }
 }

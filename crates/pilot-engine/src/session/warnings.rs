@@ -93,6 +93,9 @@ impl Readings<'_> {
     /// The warning of a session that reached its time cap: with an estimate, how far its
     /// interval was from the target; without one, what the rounds took.
     fn time_cap_warnings(&mut self, status: &Status, estimate: Option<&Estimate>) {
+        if !self.config.time_cap_warning {
+            return;
+        }
         match (status, estimate) {
             (Status::TimeCap, Some(e)) => {
                 let warning = self.time_cap_warning(e);

@@ -50,6 +50,8 @@ pub(in crate::runner) fn child_session(
     };
     let _ = crate::allocations::counting_cost();
     let mut config = session_config(args, b.def);
+    // The cap that matters is the parent's: its combination says when the bench reached it.
+    config.time_cap_warning = false;
     let asked = WarmUp::asked();
     if let Some(w) = &asked {
         // The parent added the warm-up's budget to this process's cap: the session measures

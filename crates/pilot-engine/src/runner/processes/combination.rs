@@ -11,7 +11,8 @@ use pilot_format::{MachineDoc, ResultDoc};
 
 /// Adds the warnings of process `p` to a bench's `warnings`, once each: a check's message only
 /// when no `earlier` process made a check of its kind (the same check with other figures would
-/// repeat once per process), and no child's own time-cap note (the bench's cap is its parent's).
+/// repeat once per process). A child has no time-cap note of its own to add
+/// ([`SessionConfig::time_cap_warning`]): the bench's cap is its parent's.
 pub(super) fn merge_warnings(
     warnings: &mut Vec<String>,
     earlier: &[ProcessResult],
@@ -21,7 +22,7 @@ pub(super) fn merge_warnings(
         return;
     }
     for w in &p.warnings {
-        if warnings.contains(w) || w.starts_with("time cap") {
+        if warnings.contains(w) {
             continue;
         }
         let kind = p.checks.iter().find(|c| &c.message == w).map(|c| &c.kind);

@@ -648,6 +648,27 @@ fn a_narrow_interval_from_too_few_samples_says_what_was_missing() {
 }
 
 #[test]
+fn a_session_told_not_to_note_its_time_cap_ends_there_without_the_note() {
+    // A bench's process: the parent's combination says when the bench reached its cap, so the
+    // process's own session (the same one that notes it above) keeps quiet about it.
+    let clock = ScriptedClock::default();
+    let mut w = Scripted::new(&clock, |_, rng| 5e7 * (1.0 + 0.001 * noise(rng)));
+    let config = SessionConfig {
+        max_time: Duration::from_secs(1),
+        target: 0.05,
+        time_cap_warning: false,
+        ..SessionConfig::default()
+    };
+    let r = run(&mut w, &clock, &config);
+    assert_eq!(r.status, Status::TimeCap, "{:?}", r.warnings);
+    assert!(
+        !r.warnings.iter().any(|w| w.starts_with("time cap")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
 fn a_cap_reached_before_any_estimate_says_why() {
     // One call takes 3 s; the cap is 2 s: the session ends at the cap with no estimate, and
     // says so with what the round took, rather than a bare "no estimate".
