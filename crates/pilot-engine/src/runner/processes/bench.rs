@@ -29,8 +29,8 @@ use crate::session::{Estimate, SessionConfig, SessionResult, Status};
 /// are needed (Pilot's required sample size, over process estimates). Each process is given
 /// the measuring time Kalibera and Jones's dimensioning finds best once two processes show a
 /// between-process variance ([`dimensioned_share`]), else an equal share of the time left
-/// among the processes still wanted; at least 0.3 s each. When the cap allowed one process
-/// only, its own estimate is the bench's, with a warning.
+/// among the processes still wanted (see [`process_cap`] for the least of each). When the cap
+/// allowed one process only, its own estimate is the bench's, with a warning.
 pub(in crate::runner) fn measure_in_processes(
     b: &Bench,
     config: &SessionConfig,
@@ -235,7 +235,8 @@ fn cost_of(p: &ProcessResult, wall: Duration) -> ProcessCost {
 /// processes run of `least` at least and `wanted` wanted so far, `short` when the first met
 /// its own target in its share. The first processes get a short share each ([`early_share`]), so that their spread, not their length, decides what comes next; then the
 /// measuring time Kalibera and Jones's dimensioning finds best plus what starting a process
-/// costs; else an equal share of the time left. At least [`LEAST_SHARE`].
+/// costs, at least [`SHORT_SHARE`] for short units and [`LEAST_SHARE`] for others; else an
+/// equal share of the time left, at least [`LEAST_SHARE`].
 fn process_cap(
     costs: &[ProcessCost],
     (done, least, wanted, short): (usize, usize, usize, bool),
@@ -243,7 +244,8 @@ fn process_cap(
     remaining: Duration,
 ) -> Duration {
     let left = wanted.saturating_sub(done).max(1) as u32;
-    match dimensioned_share(costs, config.confidence, remaining) {
+    let floor = if short { SHORT_SHARE } else { LEAST_SHARE };
+    match dimensioned_share(costs, config.confidence, (floor, remaining)) {
         _ if done < least => {
             early_share(config.max_time, least, done, short).min(remaining.max(SHORT_SHARE))
         }
@@ -253,7 +255,7 @@ fn process_cap(
                 .map(|c| c.wall.saturating_sub(c.measured))
                 .sum::<Duration>()
                 / costs.len() as u32;
-            (share + overhead).min(remaining.max(LEAST_SHARE))
+            (share + overhead).min(remaining.max(floor))
         }
         None => (remaining / left).max(LEAST_SHARE),
     }
