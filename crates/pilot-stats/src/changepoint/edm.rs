@@ -305,11 +305,6 @@ mod tests {
             }
         }
 
-        fn clear(&mut self) {
-            self.lower.clear();
-            self.upper.clear();
-        }
-
         fn extend(&mut self, xs: &[f64]) {
             for &x in xs {
                 self.push(x);

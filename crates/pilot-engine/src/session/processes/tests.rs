@@ -132,12 +132,20 @@ fn dimensioning_follows_kalibera_and_jones() {
         wall: Duration::from_millis(1250),
         measured: Duration::from_secs(1),
     };
-    let share = dimensioned_share(&[cost(99.0), cost(101.0)], 0.95, (LEAST_SHARE, Duration::from_secs(9)));
+    let share = dimensioned_share(
+        &[cost(99.0), cost(101.0)],
+        0.95,
+        (LEAST_SHARE, Duration::from_secs(9)),
+    );
     let share = share.unwrap().as_secs_f64();
     assert!((share - 0.5).abs() < 1e-6, "{share}");
     // Means that agree within their own noise: no between-process variance to size for.
     assert_eq!(
-        dimensioned_share(&[cost(100.0), cost(100.5)], 0.95, (LEAST_SHARE, Duration::from_secs(9))),
+        dimensioned_share(
+            &[cost(100.0), cost(100.5)],
+            0.95,
+            (LEAST_SHARE, Duration::from_secs(9))
+        ),
         None
     );
     assert_eq!(
