@@ -41,14 +41,14 @@ for r in $(seq 1 "$runs"); do
     cargo bench -q -p pilot-examples --bench "$b" >"$tmp/$b-$r.out" 2>&1
   done
   t1=$(date +%s.%N)
-  python3 - "$root" "$r" "$c0" "$c1" "$t0" "$t1" "$tmp/rows" "${benches[@]}" <<'PY'
+  python3 - "${CARGO_TARGET_DIR:-$root/target}" "$r" "$c0" "$c1" "$t0" "$t1" "$tmp/rows" "${benches[@]}" <<'PY'
 import json, sys, glob
-root, r, c0, c1, t0, t1, rows = sys.argv[1:8]
+target, r, c0, c1, t0, t1, rows = sys.argv[1:8]
 benches = sys.argv[8:]
 parts = []
 with open(rows, "a") as out:
     for b in benches:
-        for f in sorted(glob.glob(f"{root}/target/pilot/results/{b}/*.json")):
+        for f in sorted(glob.glob(f"{target}/pilot/results/{b}/*.json")):
             d = json.load(open(f))
             pi = d["pis"][0]
             hw = (pi["ci"]["high"] - pi["ci"]["low"]) / 2 / pi["mean"]

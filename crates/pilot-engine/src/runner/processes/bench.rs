@@ -29,8 +29,8 @@ use crate::session::{Estimate, SessionConfig, SessionResult, Status};
 /// are needed (Pilot's required sample size, over process estimates). Each process is given
 /// the measuring time Kalibera and Jones's dimensioning finds best once two processes show a
 /// between-process variance ([`dimensioned_share`]), else an equal share of the time left
-/// among the processes still wanted; at least 0.3 s each. When the cap allowed one process
-/// only, its own estimate is the bench's, with a warning.
+/// among the processes still wanted (see [`process_cap`] for the least of each). When the cap
+/// allowed one process only, its own estimate is the bench's, with a warning.
 pub(in crate::runner) fn measure_in_processes(
     b: &Bench,
     config: &SessionConfig,
@@ -48,15 +48,19 @@ pub(in crate::runner) fn measure_in_processes(
     // Set when the first process's share was too short for any estimate: the rest of the cap
     // goes to one process.
     let mut alone_retry = false;
+    // Cleared when a process given the short share of short units found no estimate in it:
+    // the later ones get the first's share.
+    let mut short_ok = true;
     let status = loop {
         let remaining = config.max_time.saturating_sub(start.elapsed());
+        // Units short enough that the first process met its own target in its share.
+        let short = short_ok
+            && costs
+                .first()
+                .is_some_and(|c| c.half_width <= child_target * c.mean.abs());
         let cap = if alone_retry && done.is_empty() {
             remaining
         } else {
-            // Units short enough that the first process met its own target in its share.
-            let short = costs
-                .first()
-                .is_some_and(|c| c.half_width <= child_target * c.mean.abs());
             process_cap(
                 &costs,
                 (done.len(), processes, wanted, short),
@@ -95,6 +99,12 @@ pub(in crate::runner) fn measure_in_processes(
                     crate::fmt::format_ns(cap.as_nanos() as f64)
                 ));
                 alone_retry = true;
+                continue;
+            }
+            Err(ProcessEnd::NoEstimate(status))
+                if retry_longer(&status, short) && start.elapsed() < config.max_time =>
+            {
+                short_ok = false;
                 continue;
             }
             Err(ProcessEnd::NoEstimate(status)) => {
@@ -166,6 +176,16 @@ fn retry_alone(status: &Status, done: usize, retried: bool, cap: Duration, left:
     done == 0 && !retried && *status == Status::TimeCap && left >= 2 * cap
 }
 
+/// Whether a process that found no estimate (ending at `status`) in the share it was given as one of short
+/// units (`short`: after a first process that met its own target, [`SHORT_SHARE`] or a
+/// dimensioned share that may come down to it) is run again with the longer shares of other
+/// units: only when it ran out of time. Units that met the first's target in its share can
+/// still be too long for a session's six rounds in a tenth of a second. The caller gives the
+/// short share up after one such process, so this happens once a bench. Time: O(1).
+fn retry_longer(status: &Status, short: bool) -> bool {
+    short && *status == Status::TimeCap
+}
+
 /// After a process, with at least two `done`: their combined estimate (shown in `progress`),
 /// and the status when the bench stops here, converged or out of reach (with its warning).
 /// While it goes on, `wanted` grows to the processes the spread says are needed.
@@ -235,7 +255,8 @@ fn cost_of(p: &ProcessResult, wall: Duration) -> ProcessCost {
 /// processes run of `least` at least and `wanted` wanted so far, `short` when the first met
 /// its own target in its share. The first processes get a short share each ([`early_share`]), so that their spread, not their length, decides what comes next; then the
 /// measuring time Kalibera and Jones's dimensioning finds best plus what starting a process
-/// costs; else an equal share of the time left. At least [`LEAST_SHARE`].
+/// costs, at least [`SHORT_SHARE`] for short units and [`LEAST_SHARE`] for others; else an
+/// equal share of the time left, at least [`LEAST_SHARE`].
 fn process_cap(
     costs: &[ProcessCost],
     (done, least, wanted, short): (usize, usize, usize, bool),
@@ -243,7 +264,8 @@ fn process_cap(
     remaining: Duration,
 ) -> Duration {
     let left = wanted.saturating_sub(done).max(1) as u32;
-    match dimensioned_share(costs, config.confidence, remaining) {
+    let floor = if short { SHORT_SHARE } else { LEAST_SHARE };
+    match dimensioned_share(costs, config.confidence, (floor, remaining)) {
         _ if done < least => {
             early_share(config.max_time, least, done, short).min(remaining.max(SHORT_SHARE))
         }
@@ -253,7 +275,7 @@ fn process_cap(
                 .map(|c| c.wall.saturating_sub(c.measured))
                 .sum::<Duration>()
                 / costs.len() as u32;
-            (share + overhead).min(remaining.max(LEAST_SHARE))
+            (share + overhead).min(remaining.max(floor))
         }
         None => (remaining / left).max(LEAST_SHARE),
     }
@@ -262,6 +284,17 @@ fn process_cap(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_process_out_of_time_in_the_short_share_is_run_again_longer() {
+        let at_cap = Status::TimeCap;
+        assert!(retry_longer(&at_cap, true));
+        // Not given the short share (a first process that missed its target, or the short
+        // share already given up), or out for another reason: the bench ends as before.
+        assert!(!retry_longer(&at_cap, false));
+        let steady = Status::NoSteadyState;
+        assert!(!retry_longer(&steady, true));
+    }
 
     #[test]
     fn only_a_first_process_out_of_time_with_room_left_is_retried_alone() {

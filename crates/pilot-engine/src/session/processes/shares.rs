@@ -25,16 +25,19 @@ pub(crate) const EARLY_LEAST_SHARE: std::time::Duration = std::time::Duration::f
 /// pair's): enough for a session to learn its work amount and run ten rounds.
 pub(crate) const LEAST_SHARE: std::time::Duration = std::time::Duration::from_millis(250);
 
-/// The least measuring time of a bench's later first processes once its first process met its
-/// own target within its share: the units are short, and a process that reaches its estimate
-/// in a tenth of a second adds as much to the between-process level as one that runs a
-/// quarter: the level, not the length, is what the processes are for.
+/// The measuring time of every process of a bench after its first once the first met its own
+/// target within its share (the units are short), and the least a dimensioned share of such
+/// a bench comes down to: a process that reaches its estimate in a tenth of a second adds as
+/// much to the between-process level as one that runs a quarter: the level, not the length,
+/// is what the processes are for. A longer process of short units buys precision within one
+/// layout, which the next process buys better, since what a process costs beyond measuring
+/// (its start, calibration, result) is small beside this share.
 pub(crate) const SHORT_SHARE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The measuring time of process `done + 1` of the first `planned` of a bench capped at
 /// `cap`, when `short` (its first process met its own target in its share): the first gets
-/// [`first_share`]; the later ones a fifth of the cap shared among the planned, at least
-/// [`SHORT_SHARE`] when the units are short, else [`EARLY_LEAST_SHARE`]. Time: O(1).
+/// [`first_share`]; the later ones [`SHORT_SHARE`] when the units are short, whatever the cap,
+/// else [`first_share`] too. Time: O(1).
 pub(crate) fn early_share(
     cap: std::time::Duration,
     planned: usize,
@@ -44,7 +47,7 @@ pub(crate) fn early_share(
     if done == 0 || !short {
         first_share(cap, planned)
     } else {
-        (cap / (5 * planned.max(1)) as u32).max(SHORT_SHARE)
+        SHORT_SHARE
     }
 }
 
@@ -67,11 +70,12 @@ pub(crate) fn child_target(target: f64, planned: usize, confidence: f64) -> f64 
 /// took and the time it measured: `σ²` is the mean of `se²·t`, `c` the mean of `wall − t`,
 /// `τ² = s²(means) − mean(se²)`. `None` when there are fewer than two processes or no
 /// between-process variance shows (then the time left is shared equally). The result is at
-/// least 0.3 s and at most `remaining`. Time: O(P).
+/// least `least` ([`LEAST_SHARE`], or [`SHORT_SHARE`] for short units) and at most
+/// `remaining` (or `least`). Time: O(P).
 pub(crate) fn dimensioned_share(
     done: &[ProcessCost],
     confidence: f64,
-    remaining: std::time::Duration,
+    (least, remaining): (std::time::Duration, std::time::Duration),
 ) -> Option<std::time::Duration> {
     if done.len() < 2 {
         return None;
@@ -100,7 +104,7 @@ pub(crate) fn dimensioned_share(
         / p;
     let best = (cost * sigma2 / tau2).sqrt();
     let best = std::time::Duration::try_from_secs_f64(best).ok()?;
-    Some(best.clamp(LEAST_SHARE, remaining.max(LEAST_SHARE)))
+    Some(best.clamp(least, remaining.max(least)))
 }
 
 /// What a finished process cost and found, for [`dimensioned_share`].

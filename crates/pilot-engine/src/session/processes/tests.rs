@@ -95,9 +95,13 @@ fn own_intervals_decide_when_processes_agree() {
 fn later_early_processes_of_short_units_get_a_tenth_of_a_second() {
     use std::time::Duration;
     let ms = Duration::from_millis;
-    // A 10 s cap over 8: a fifth of it is 0.25 s each, whatever the first found.
+    // A 10 s cap over 8: a fifth of it is 0.25 s for the first; the later ones 0.1 s once
+    // the first met its target (what they add is a draw of the between-process level, which
+    // a longer process does not add more of), else 0.25 s too.
     assert_eq!(early_share(ms(10_000), 8, 0, false), ms(250));
-    assert_eq!(early_share(ms(10_000), 8, 3, true), ms(250));
+    assert_eq!(early_share(ms(10_000), 8, 0, true), ms(250));
+    assert_eq!(early_share(ms(10_000), 8, 3, true), ms(100));
+    assert_eq!(early_share(ms(10_000), 8, 3, false), ms(250));
     // A 2 s cap over 8: a fifth is 50 ms; the first gets its least (0.15 s), the later
     // ones 0.1 s once the first met its target, else 0.15 s.
     assert_eq!(early_share(ms(2_000), 8, 0, true), ms(150));
@@ -128,17 +132,50 @@ fn dimensioning_follows_kalibera_and_jones() {
         wall: Duration::from_millis(1250),
         measured: Duration::from_secs(1),
     };
-    let share = dimensioned_share(&[cost(99.0), cost(101.0)], 0.95, Duration::from_secs(9));
+    let share = dimensioned_share(
+        &[cost(99.0), cost(101.0)],
+        0.95,
+        (LEAST_SHARE, Duration::from_secs(9)),
+    );
     let share = share.unwrap().as_secs_f64();
     assert!((share - 0.5).abs() < 1e-6, "{share}");
     // Means that agree within their own noise: no between-process variance to size for.
     assert_eq!(
-        dimensioned_share(&[cost(100.0), cost(100.5)], 0.95, Duration::from_secs(9)),
+        dimensioned_share(
+            &[cost(100.0), cost(100.5)],
+            0.95,
+            (LEAST_SHARE, Duration::from_secs(9))
+        ),
         None
     );
     assert_eq!(
-        dimensioned_share(&[cost(1.0)], 0.95, Duration::from_secs(9)),
+        dimensioned_share(&[cost(1.0)], 0.95, (LEAST_SHARE, Duration::from_secs(9))),
         None
+    );
+}
+
+#[test]
+fn a_cheap_process_of_short_units_is_dimensioned_down_to_a_tenth_of_a_second() {
+    use std::time::Duration;
+    // Means 99, 101 (τ² = 1 as above), σ² = 1, and a process that costs 4 ms beyond its
+    // measuring: t* = √(0.004) ≈ 63 ms, below any floor. Short units measure for 0.1 s, others
+    // for 0.25 s.
+    let z = t_critical(0.95, 1e6);
+    let cost = |mean| ProcessCost {
+        mean,
+        half_width: z,
+        wall: Duration::from_millis(1004),
+        measured: Duration::from_secs(1),
+    };
+    let done = [cost(99.0), cost(101.0)];
+    let nine = Duration::from_secs(9);
+    assert_eq!(
+        dimensioned_share(&done, 0.95, (SHORT_SHARE, nine)),
+        Some(SHORT_SHARE)
+    );
+    assert_eq!(
+        dimensioned_share(&done, 0.95, (LEAST_SHARE, nine)),
+        Some(LEAST_SHARE)
     );
 }
 
