@@ -7,7 +7,8 @@
 #     even the wide noise threshold, exit 3, said as such and tolerated);
 #   - the slower commit against the unchanged one: exit 3, and the summary holds the
 #     regression and says the job fails.
-# Uses the cargo-pilot that target/release holds, built first if missing.
+# Uses the cargo-pilot that target/release holds, built first if missing, or the one in the
+# folder PILOT_CARGO_PILOT_DIR names (an installed one, `~/.cargo/bin`).
 #
 #   bash tests/release/action.sh    # from the repository's root, as .ci/run does
 set -euo pipefail
@@ -17,8 +18,13 @@ target=${CARGO_TARGET_DIR:-$repo/target}
 case $target in /*) ;; *) target=$repo/$target ;; esac
 export CARGO_TARGET_DIR=$target
 
-cargo build --release -q -p cargo-pilot
-export PATH=$target/release:$PATH
+if [ -n "${PILOT_CARGO_PILOT_DIR:-}" ]; then
+  export PATH=$PILOT_CARGO_PILOT_DIR:$PATH
+else
+  cargo build --release -q -p cargo-pilot
+  export PATH=$target/release:$PATH
+fi
+test -x "$(command -v cargo-pilot)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pilot-action.XXXXXX")
 trap 'rm -rf "$work"' EXIT
