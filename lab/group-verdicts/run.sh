@@ -23,7 +23,7 @@ edition = "2024"
 publish = false
 
 [dev-dependencies]
-pilot = { path = "$root/crates/pilot" }
+pilot = { package = "pilot-bench", path = "$root/crates/pilot" }
 pilot-examples = { path = "$root/examples" }
 
 [[bench]]

@@ -19,7 +19,7 @@ edition = "2024"
 publish = false
 
 [dev-dependencies]
-pilot = { path = "$root/crates/pilot" }
+pilot = { package = "pilot-bench", path = "$root/crates/pilot" }
 
 [[bench]]
 name = "quick"

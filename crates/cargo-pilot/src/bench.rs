@@ -104,7 +104,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let packages = cargo::pilot_packages(&metadata, &args.cargo)?;
     if packages.is_empty() {
         return Err(Failure::Error(anyhow::anyhow!(
-            "no bench target uses pilot in this workspace (a package needs `pilot` or \
+            "no bench target uses pilot in this workspace (a package needs `pilot-bench` or \
              `pilot-criterion` or `pilot-divan` among its dependencies and a `[[bench]]` with `harness = false`)"
         )));
     }

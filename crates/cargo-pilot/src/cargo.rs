@@ -99,8 +99,9 @@ pub fn target_dir_only(options: &CargoOptions) -> anyhow::Result<PathBuf> {
     Ok(target_dir(options, &metadata(options)?))
 }
 
-/// The workspace members that have bench targets and depend on pilot, pilot-criterion or
-/// pilot-divan (or are pilot), limited to `-p` when given. A `-p` naming no member is an error listing the members.
+/// The workspace members that have bench targets and depend on pilot (the package
+/// `pilot-bench`, whatever key names it), pilot-criterion or pilot-divan (or are pilot), limited
+/// to `-p` when given. A `-p` naming no member is an error listing the members.
 pub fn pilot_packages(metadata: &Metadata, options: &CargoOptions) -> anyhow::Result<Vec<String>> {
     let members = metadata.workspace_packages();
     for p in &options.packages {
@@ -116,10 +117,12 @@ pub fn pilot_packages(metadata: &Metadata, options: &CargoOptions) -> anyhow::Re
         .iter()
         .filter(|m| options.packages.is_empty() || options.packages.contains(&m.name))
         .filter(|m| {
-            m.name.as_str() == "pilot"
-                || m.dependencies
-                    .iter()
-                    .any(|d| ["pilot", "pilot-criterion", "pilot-divan"].contains(&d.name.as_str()))
+            // A dependency's `name` is its package's, whatever the key: `pilot = { package =
+            // "pilot-bench", … }` is found as `pilot-bench`.
+            m.name.as_str() == "pilot-bench"
+                || m.dependencies.iter().any(|d| {
+                    ["pilot-bench", "pilot-criterion", "pilot-divan"].contains(&d.name.as_str())
+                })
         })
         .filter(|m| m.targets.iter().any(|t| t.is_kind(TargetKind::Bench)))
         .map(|m| m.name.to_string())
