@@ -26,7 +26,6 @@ const KNOWN_LONG_FILES: &[&str] = &[
     "crates/pilot-engine/src/report/compare.rs",
     "crates/pilot-engine/src/runner/bench.rs",
     "crates/pilot-engine/src/runner/driven.rs",
-    "crates/pilot-format/src/result.rs",
     "crates/pilot-engine/src/session/mod.rs",
     "crates/pilot-engine/src/store/read.rs",
     "crates/pilot-engine/src/store/result.rs",
