@@ -27,7 +27,6 @@ const KNOWN_LONG_FILES: &[&str] = &[
     "crates/pilot-engine/src/runner/bench.rs",
     "crates/pilot-engine/src/runner/driven.rs",
     "crates/pilot-engine/src/session/mod.rs",
-    "crates/pilot-engine/src/store/read.rs",
     "crates/pilot-engine/src/store/result.rs",
 ];
 
@@ -35,7 +34,6 @@ const KNOWN_LONG_FILES: &[&str] = &[
 const KNOWN_LONG_FNS: &[&str] = &[
     "crates/pilot-divan-macros/src/expand.rs::instances",
     "crates/pilot-divan-macros/src/parse.rs::parse",
-    "crates/pilot-engine/src/store/read.rs::saved",
 ];
 
 fn workspace() -> PathBuf {
