@@ -27,7 +27,6 @@ const KNOWN_LONG_FILES: &[&str] = &[
     "crates/pilot-engine/src/runner/bench.rs",
     "crates/pilot-engine/src/runner/driven.rs",
     "crates/pilot-engine/src/session/mod.rs",
-    "crates/pilot-engine/src/store/result.rs",
 ];
 
 /// Functions over [`MOST_FN_LINES`] today: `file::name`.
