@@ -25,7 +25,6 @@ const KNOWN_LONG_FILES: &[&str] = &[
     "crates/cargo-pilot/src/bisect.rs",
     "crates/pilot-engine/src/runner/bench.rs",
     "crates/pilot-engine/src/runner/driven.rs",
-    "crates/pilot-engine/src/session/mod.rs",
 ];
 
 /// Functions over [`MOST_FN_LINES`] today: `file::name`.
