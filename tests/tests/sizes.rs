@@ -21,12 +21,10 @@ const MOST_FILE_LINES: usize = 500;
 const MOST_FN_LINES: usize = 100;
 
 /// Files over [`MOST_FILE_LINES`] today, relative to the workspace.
-const KNOWN_LONG_FILES: &[&str] = &[
-];
+const KNOWN_LONG_FILES: &[&str] = &[];
 
 /// Functions over [`MOST_FN_LINES`] today: `file::name`.
-const KNOWN_LONG_FNS: &[&str] = &[
-];
+const KNOWN_LONG_FNS: &[&str] = &[];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
