@@ -21,23 +21,10 @@ const MOST_FILE_LINES: usize = 500;
 const MOST_FN_LINES: usize = 100;
 
 /// Files over [`MOST_FILE_LINES`] today, relative to the workspace.
-const KNOWN_LONG_FILES: &[&str] = &[
-    "crates/cargo-pilot/src/bisect.rs",
-    "crates/pilot-engine/src/report/compare.rs",
-    "crates/pilot-engine/src/runner/bench.rs",
-    "crates/pilot-engine/src/runner/driven.rs",
-    "crates/pilot-format/src/result.rs",
-    "crates/pilot-engine/src/session/mod.rs",
-    "crates/pilot-engine/src/store/read.rs",
-    "crates/pilot-engine/src/store/result.rs",
-];
+const KNOWN_LONG_FILES: &[&str] = &[];
 
 /// Functions over [`MOST_FN_LINES`] today: `file::name`.
-const KNOWN_LONG_FNS: &[&str] = &[
-    "crates/pilot-divan-macros/src/expand.rs::instances",
-    "crates/pilot-divan-macros/src/parse.rs::parse",
-    "crates/pilot-engine/src/store/read.rs::saved",
-];
+const KNOWN_LONG_FNS: &[&str] = &[];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

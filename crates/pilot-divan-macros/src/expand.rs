@@ -164,29 +164,7 @@ fn instances(function: &syn::ItemFn, options: &Options) -> TokenStream {
         None => vec![None],
     };
     let instance = |ty: Option<&syn::Type>, konst: Option<TokenStream>| {
-        let konst_generic = konst.as_ref().map(|k| quote!({ #k }));
-        let mut order: Vec<TokenStream> = Vec::new();
-        order.extend(konst_generic);
-        order.extend(ty.map(|t| t.to_token_stream()));
-        if type_before_const {
-            order.reverse();
-        }
-        let runner = runner(function, options, &order);
-        let ty_name = match ty {
-            Some(t) => {
-                quote! { ::std::option::Option::Some(::std::any::type_name::<#t> as fn() -> &'static str) }
-            }
-            None => quote! { ::std::option::Option::None },
-        };
-        let konst_name = match &konst {
-            Some(k) => quote! {
-                ::std::option::Option::Some((|| ::std::string::ToString::to_string(&#k)) as fn() -> ::std::string::String)
-            },
-            None => quote! { ::std::option::Option::None },
-        };
-        quote! {
-            #p::Instance { ty: #ty_name, konst: #konst_name, runner: #runner }
-        }
+        instance_of(function, options, type_before_const, ty, konst)
     };
     match (&options.consts, const_param) {
         (Some(Expr::Array(list)), Some((_, param))) => {
@@ -245,6 +223,42 @@ fn instances(function: &syn::ItemFn, options: &Options) -> TokenStream {
                 ::std::vec![#(#all),*]
             }
         }
+    }
+}
+
+/// One instance of a bench: its type and its constant (each when the bench is generic over
+/// one), named as divan lists them, and its runner, the generic arguments in the function's
+/// order.
+fn instance_of(
+    function: &syn::ItemFn,
+    options: &Options,
+    type_before_const: bool,
+    ty: Option<&syn::Type>,
+    konst: Option<TokenStream>,
+) -> TokenStream {
+    let p = options.private();
+    let konst_generic = konst.as_ref().map(|k| quote!({ #k }));
+    let mut order: Vec<TokenStream> = Vec::new();
+    order.extend(konst_generic);
+    order.extend(ty.map(|t| t.to_token_stream()));
+    if type_before_const {
+        order.reverse();
+    }
+    let runner = runner(function, options, &order);
+    let ty_name = match ty {
+        Some(t) => {
+            quote! { ::std::option::Option::Some(::std::any::type_name::<#t> as fn() -> &'static str) }
+        }
+        None => quote! { ::std::option::Option::None },
+    };
+    let konst_name = match &konst {
+        Some(k) => quote! {
+            ::std::option::Option::Some((|| ::std::string::ToString::to_string(&#k)) as fn() -> ::std::string::String)
+        },
+        None => quote! { ::std::option::Option::None },
+    };
+    quote! {
+        #p::Instance { ty: #ty_name, konst: #konst_name, runner: #runner }
     }
 }
 

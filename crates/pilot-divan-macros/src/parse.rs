@@ -8,6 +8,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::{Expr, Ident, Path, Token, Type};
 
@@ -97,7 +98,6 @@ impl Options {
             let text = ident.to_string();
             let key = text.strip_prefix("r#").unwrap_or(&text).to_string();
             let repeated = || meta.error(format_args!("repeated '{attr}' option '{key}'"));
-            let unsupported = || meta.error(format_args!("unsupported '{attr}' option '{key}'"));
             match key.as_str() {
                 "crate" => {
                     if krate.is_some() {
@@ -111,68 +111,13 @@ impl Options {
                     }
                     out.name = Some(meta.value()?.parse()?);
                 }
-                "types" => {
-                    let Target::Bench(sig) = target else {
-                        return Err(unsupported());
-                    };
-                    if sig.generics.type_params().next().is_none() {
-                        return Err(meta.error(format_args!(
-                            "generic type required for '{attr}' option '{key}'"
-                        )));
-                    }
-                    if out.types.is_some() {
-                        return Err(repeated());
-                    }
-                    out.types = Some(meta.value()?.parse::<TypeList>()?.0);
-                }
-                "consts" => {
-                    let Target::Bench(sig) = target else {
-                        return Err(unsupported());
-                    };
-                    if sig.generics.const_params().next().is_none() {
-                        return Err(meta.error(format_args!(
-                            "generic const required for '{attr}' option '{key}'"
-                        )));
-                    }
-                    if out.consts.is_some() {
-                        return Err(repeated());
-                    }
-                    out.consts = Some(meta.value()?.parse()?);
-                }
-                "args" => {
-                    let Target::Bench(sig) = target else {
-                        return Err(unsupported());
-                    };
-                    if !matches!(sig.inputs.len(), 1 | 2) {
-                        return Err(meta.error(format_args!(
-                            "function argument required for '{attr}' option '{key}'"
-                        )));
-                    }
-                    if out.args.is_some() {
-                        return Err(repeated());
-                    }
-                    out.args = Some(meta.value()?.parse()?);
-                }
+                "types" | "consts" | "args" => out.generic_option(&meta, target, &key)?,
                 "counter" | "counters" => {
                     if counter_given {
                         return Err(repeated());
                     }
                     counter_given = true;
-                    out.counters_given = true;
-                    if key == "counter" {
-                        let value: Expr = meta.value()?.parse()?;
-                        out.counters.push(Counter {
-                            value,
-                            shorthand: None,
-                        });
-                    } else {
-                        let values: syn::ExprArray = meta.value()?.parse()?;
-                        out.counters
-                            .extend(values.elems.into_iter().map(|value| Counter {
-                                value,
-                                shorthand: None,
-                            }));
-                    }
+                    out.counter_option(&meta, &key)?;
                 }
                 "bytes_count" | "chars_count" | "cycles_count" | "items_count" => {
                     let ty = match key.as_str() {
@@ -192,17 +137,7 @@ impl Options {
                         shorthand: Some(ty),
                     });
                 }
-                _ => {
-                    // A bare option (`ignore`, `skip_ext_time`, `threads`) is `true`.
-                    let value: Expr = match meta.value() {
-                        Ok(v) => v.parse()?,
-                        Err(_) => Expr::Lit(syn::ExprLit {
-                            attrs: Vec::new(),
-                            lit: syn::LitBool::new(true, ident.span()).into(),
-                        }),
-                    };
-                    out.fields.push((Ident::new(&key, ident.span()), value));
-                }
+                _ => out.field_option(&meta, ident, key)?,
             }
             Ok(())
         });
@@ -211,6 +146,97 @@ impl Options {
             out.krate = k;
         }
         Ok(out)
+    }
+
+    /// `types`, `consts` or `args` (`key`): only on a bench whose function has what the option
+    /// fills (a type parameter, a const parameter, an argument), and once.
+    fn generic_option(
+        &mut self,
+        meta: &ParseNestedMeta,
+        target: Target,
+        key: &str,
+    ) -> syn::Result<()> {
+        let attr = target.name();
+        let repeated = || meta.error(format_args!("repeated '{attr}' option '{key}'"));
+        let unsupported = || meta.error(format_args!("unsupported '{attr}' option '{key}'"));
+        let Target::Bench(sig) = target else {
+            return Err(unsupported());
+        };
+        match key {
+            "types" => {
+                if sig.generics.type_params().next().is_none() {
+                    return Err(meta.error(format_args!(
+                        "generic type required for '{attr}' option '{key}'"
+                    )));
+                }
+                if self.types.is_some() {
+                    return Err(repeated());
+                }
+                self.types = Some(meta.value()?.parse::<TypeList>()?.0);
+            }
+            "consts" => {
+                if sig.generics.const_params().next().is_none() {
+                    return Err(meta.error(format_args!(
+                        "generic const required for '{attr}' option '{key}'"
+                    )));
+                }
+                if self.consts.is_some() {
+                    return Err(repeated());
+                }
+                self.consts = Some(meta.value()?.parse()?);
+            }
+            _ => {
+                if !matches!(sig.inputs.len(), 1 | 2) {
+                    return Err(meta.error(format_args!(
+                        "function argument required for '{attr}' option '{key}'"
+                    )));
+                }
+                if self.args.is_some() {
+                    return Err(repeated());
+                }
+                self.args = Some(meta.value()?.parse()?);
+            }
+        }
+        Ok(())
+    }
+
+    /// `counter = …` (`key`) or `counters = [...]`: each counter it gives, in order.
+    fn counter_option(&mut self, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
+        self.counters_given = true;
+        if key == "counter" {
+            let value: Expr = meta.value()?.parse()?;
+            self.counters.push(Counter {
+                value,
+                shorthand: None,
+            });
+        } else {
+            let values: syn::ExprArray = meta.value()?.parse()?;
+            self.counters
+                .extend(values.elems.into_iter().map(|value| Counter {
+                    value,
+                    shorthand: None,
+                }));
+        }
+        Ok(())
+    }
+
+    /// Any other option `key`, kept as written for the expansion to set as a field. A bare
+    /// option (`ignore`, `skip_ext_time`, `threads`) is `true`.
+    fn field_option(
+        &mut self,
+        meta: &ParseNestedMeta,
+        ident: &Ident,
+        key: String,
+    ) -> syn::Result<()> {
+        let value: Expr = match meta.value() {
+            Ok(v) => v.parse()?,
+            Err(_) => Expr::Lit(syn::ExprLit {
+                attrs: Vec::new(),
+                lit: syn::LitBool::new(true, ident.span()).into(),
+            }),
+        };
+        self.fields.push((Ident::new(&key, ident.span()), value));
+        Ok(())
     }
 
     /// `pilot_divan::__private`, at the path this attribute names the crate by.

@@ -3,11 +3,11 @@
 
 use crate::compare::{CompareOptions, Comparison, PiChange, Verdict};
 use crate::fmt::format_estimate;
-use pilot_format::{
-    COMPARE_SCHEMA, CompareBenchDoc, CompareCountDoc, CompareDoc, ComparePiDoc, RangeDoc,
-};
 
+mod document;
 mod how;
+
+pub use document::comparison_doc;
 
 fn percent(x: f64) -> String {
     format!("{:+.2}%", 100.0 * x)
@@ -434,73 +434,4 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
         out.push_str(&format!("{}.\n", line.trim_start()));
     }
     out
-}
-
-/// The comparisons as a `pilot.compare/1` document:
-///
-/// ```text
-/// {"schema": "pilot.compare/1", "alpha", "noise", "confidence",
-///  "benches": [{"name", "target", "base", "new", "change", "change_ci": {"low", "high"},
-///               "p", "verdict", "method"}]}
-/// ```
-///
-/// `base` and `new` are mean times per unit in nanoseconds (`null` when absent); `change` is
-/// relative, `new / base − 1` (+0.05 is 5% slower); `change_ci` is `null` when unbounded.
-/// With counts on both sides, `instructions` holds their comparison (the same keys, counts
-/// per unit for `base` and `new`) and `changed` says what changed: `code`, `environment` or
-/// `nothing`. `against` (what the new results were compared with) is the caller's to fill in.
-pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> CompareDoc {
-    let benches = comparisons
-        .iter()
-        .map(|c| CompareBenchDoc {
-            name: c.name.clone(),
-            target: c.target.clone(),
-            base: c.base.as_ref().map(|e| e.mean),
-            new: c.new.as_ref().map(|e| e.mean),
-            change: c.change,
-            change_ci: c.change_ci.map(|(low, high)| RangeDoc { low, high }),
-            p: c.p,
-            verdict: c.verdict.as_str().to_string(),
-            method: c.method.clone(),
-            pairs: c.pairs,
-            reason: c.reason.clone(),
-            pis: c
-                .pis
-                .iter()
-                .map(|pi| ComparePiDoc {
-                    name: pi.name.clone(),
-                    unit: pi.unit.clone(),
-                    base: pi.base.0,
-                    new: pi.new.0,
-                    change: pi.change,
-                    change_ci: pi.change_ci.map(|(low, high)| RangeDoc { low, high }),
-                    p: pi.p,
-                    verdict: pi.verdict.as_str().to_string(),
-                    method: pi.method.clone(),
-                })
-                .collect(),
-            instructions: c.instructions.as_ref().map(|i| CompareCountDoc {
-                base: i.base,
-                new: i.new,
-                change: i.change.change,
-                change_ci: i.change.change_ci.map(|(low, high)| RangeDoc { low, high }),
-                p: i.change.p,
-                verdict: i.change.verdict.as_str().to_string(),
-                method: i.change.method.clone(),
-            }),
-            changed: crate::compare::what_changed(c).map(|w| w.as_str().to_string()),
-        })
-        .collect();
-    CompareDoc {
-        schema: COMPARE_SCHEMA.to_string(),
-        alpha: options.alpha,
-        noise: options.noise,
-        confidence: comparisons.first().map_or(0.95, |c| c.confidence),
-        method: comparisons
-            .iter()
-            .any(|c| c.pairs.is_some())
-            .then(|| "paired".to_string()),
-        against: None,
-        benches,
-    }
 }

@@ -43,22 +43,27 @@
 //! counted and holds each process's mean.
 
 use crate::checks::figure;
-use crate::counts::CountEstimate;
 use crate::probe::Reproducibility;
 use crate::record::ClockInfo;
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, WarmUpWork};
 use crate::settings::Estimator;
 use pilot_format::{
-    BandDoc, CYCLES_PI, CiDoc, ClockDoc, ConfigDoc, CountsDoc, INSTRUCTIONS_PI, LearningDoc,
-    MAX_READING_BINS, MEAN_TIME_PI, MachineDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc,
-    RESULT_SCHEMA, ReproducibilityDoc, ResultDoc, RoundDoc, RoundMachineDoc, SubsessionDoc,
+    BandDoc, CiDoc, ClockDoc, ConfigDoc, LearningDoc, MAX_READING_BINS, MEAN_TIME_PI, MachineDoc,
+    OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, RESULT_SCHEMA, ReproducibilityDoc, ResultDoc,
+    RoundDoc, RoundMachineDoc, SubsessionDoc,
 };
 use pilot_stats::Summary;
 
 mod allocations;
+mod instructions;
+mod rate;
 
 pub(crate) use allocations::allocations_of;
 use allocations::{allocation_pis, allocations_doc};
+pub(crate) use instructions::add_counts;
+use rate::Bounds;
+pub use rate::Rate;
+pub(crate) use rate::throughput;
 
 /// Most subsession samples stored in a result document.
 const MAX_STORED_MEANS: usize = 10_000;
@@ -90,50 +95,6 @@ pub struct BenchRecord<'a> {
     pub started: String,
     /// When it finished (RFC 3339).
     pub finished: String,
-}
-
-/// What a bench's throughput counts: `per_unit` of `unit` in each work unit (each iteration
-/// in the micro form). `unit = "MiB"` is 1 `MiB` per work unit; `throughput = bytes(4096)` is
-/// 4096 `B`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Rate {
-    /// `B`, `elem`, or the bench's own `unit`.
-    pub unit: String,
-    /// How many of `unit` one work unit holds.
-    pub per_unit: f64,
-}
-
-impl Rate {
-    /// One `unit` per work unit: `unit = "MiB"`.
-    pub fn units(unit: &str) -> Rate {
-        Rate {
-            unit: unit.to_string(),
-            per_unit: 1.0,
-        }
-    }
-
-    /// The throughput interval, in `unit`s per second, of a time interval in ns per work unit
-    /// (see [`throughput`]).
-    pub(crate) fn bounds(&self, mean_ns: f64, low_ns: f64, high_ns: f64) -> Bounds {
-        let scale = |x: Option<f64>| x.map(|x| x * self.per_unit);
-        let (mean, low, high) = throughput(mean_ns, low_ns, high_ns);
-        (scale(mean), scale(low), scale(high))
-    }
-
-    /// The PI's unit: `B/s`, `elem/s`, `MiB/s`.
-    pub(crate) fn pi_unit(&self) -> String {
-        format!("{}/s", self.unit)
-    }
-}
-
-/// A throughput interval from a time interval (ns per unit): `1e9 / time`, bounds swapped.
-pub(crate) fn throughput(
-    mean_ns: f64,
-    low_ns: f64,
-    high_ns: f64,
-) -> (Option<f64>, Option<f64>, Option<f64>) {
-    let inv = |t: f64| if t > 0.0 { Some(1e9 / t) } else { None };
-    (inv(mean_ns), inv(high_ns), inv(low_ns))
 }
 
 /// Which variation decided the interval: `readings` (subsession analysis of the unit readings),
@@ -234,8 +195,6 @@ fn mean_time_pi(e: &Estimate, p: &crate::session::MeanPi) -> PiDoc {
     }
 }
 
-type Bounds = (Option<f64>, Option<f64>, Option<f64>);
-
 /// The statistics of the estimate's independent samples that a later comparison needs;
 /// `blocks` when the samples are subsession means (not process estimates).
 ///
@@ -285,53 +244,6 @@ pub(crate) fn config_doc(config: &SessionConfig) -> ConfigDoc {
         max_time: config.max_time.as_secs_f64(),
         min_time: config.min_time.as_secs_f64(),
     }
-}
-
-/// A count's PI: `name` (`instructions` or `estimated_cycles`) in `unit` per unit, from
-/// estimate `e` at `confidence`.
-pub(crate) fn count_pi(name: &str, unit: &str, e: &CountEstimate, confidence: f64) -> PiDoc {
-    PiDoc {
-        name: name.to_string(),
-        unit: unit.to_string(),
-        mean: Some(e.mean),
-        ci: CiDoc {
-            low: Some(e.low),
-            high: Some(e.high),
-            confidence,
-        },
-        n: e.n,
-        subsession_size: 1,
-        autocorrelation: 0.0,
-        required_n: None,
-        interval_from: Some(e.interval_from.to_string()),
-        reproducibility: None,
-        machine: None,
-        estimator: None,
-    }
-}
-
-/// Adds a bench's counts to its result document `doc`: the `instructions` PI, and
-/// `estimated_cycles` with a cache simulation, after the PIs of time; and how they were taken
-/// (`counts`). Counts already there are replaced.
-pub(crate) fn add_counts(
-    doc: &mut ResultDoc,
-    instructions: &CountEstimate,
-    cycles: Option<&CountEstimate>,
-    how: CountsDoc,
-    confidence: f64,
-) {
-    doc.pis
-        .retain(|pi| pi.name != INSTRUCTIONS_PI && pi.name != CYCLES_PI);
-    doc.pis.push(count_pi(
-        INSTRUCTIONS_PI,
-        "instructions",
-        instructions,
-        confidence,
-    ));
-    if let Some(c) = cycles {
-        doc.pis.push(count_pi(CYCLES_PI, "cycles", c, confidence));
-    }
-    doc.counts = Some(how);
 }
 
 /// The `pilot.result/1` document.

@@ -6,23 +6,27 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{Context, anyhow};
+use anyhow::anyhow;
 use pilot_engine::compare::{Comparison, Verdict};
 use pilot_format::ResultDoc;
 
-use crate::against::builds::checkout_options;
 use crate::against::finished::finish_bench;
 use crate::against::git::Repo;
 use crate::against::pairs::{Outcome, measure};
 use crate::against::plan::Plan;
 use crate::against::{Bench, Out};
 use crate::args::{Baselines, BenchArgs, CargoOptions, Format, HistoryArg, Settings, Thresholds};
-use crate::cargo::{self, BenchExe};
+use crate::cargo;
 use crate::exit::{self, Failure};
 use crate::history::{self, Git};
 use crate::interrupt;
+
+mod builds;
+mod verdict;
+
+use verdict::{State, classify, evidence};
 
 /// Find the commit that made benches slower: halve the commits between GOOD and BAD, measuring
 /// each step's commit against GOOD in interleaved pairs of processes.
@@ -59,16 +63,6 @@ pub struct BisectArgs {
     pub thresholds: Thresholds,
     #[command(flatten)]
     pub history: HistoryArg,
-}
-
-/// A commit of GOOD..BAD and what is known of it.
-#[derive(Debug, Clone, PartialEq)]
-enum State {
-    Untested,
-    Good,
-    Bad,
-    /// It did not build.
-    Skipped,
 }
 
 /// One step's evidence.
@@ -184,116 +178,6 @@ fn short(c: &str) -> &str {
 }
 
 impl Bisect<'_> {
-    /// Checks `commit` out into pilot's worktree `target/pilot/bisect/worktree` and builds it
-    /// into `target/pilot/bisect/target`; `None` when it does not build. One worktree and one
-    /// target directory for every commit: each build after the first compiles only what the
-    /// checkout changed, and cargo's record of what is built always describes that one
-    /// folder (cargo names a package's executables alike from any folder, so builds of two
-    /// folders in one target directory could be taken for each other).
-    fn build(&mut self, commit: &str) -> Result<Option<Vec<BenchExe>>, Failure> {
-        let dir = self.target_dir.join("pilot").join("bisect");
-        let worktree = dir.join("worktree");
-        let build_target = dir.join("target");
-        self.repo
-            .checkout(&self.target_dir, &worktree, commit)
-            .with_context(|| {
-                format!(
-                    "failed to check {} out into `{}`",
-                    short(commit),
-                    worktree.display()
-                )
-            })?;
-        let options = checkout_options(
-            &self.args.cargo,
-            (&self.repo.top, &self.root),
-            (&worktree, &build_target, &self.target_dir),
-            &format!("commit {}", short(commit)),
-        )?;
-        let started = Instant::now();
-        let built = cargo::build(&options, &self.packages);
-        self.building += started.elapsed();
-        if interrupt::happened() {
-            return Err(Failure::Error(anyhow!("interrupted")));
-        }
-        match built {
-            Ok(exes) => Ok(Some(exes)),
-            Err(e) => {
-                self.out.say(&format!(
-                    "commit {} does not build ({e:#}): skipped, as `git bisect skip` does",
-                    short(commit)
-                ));
-                Ok(None)
-            }
-        }
-    }
-
-    /// Copies `exes` to `target/pilot/bisect/good-bin/`, where later builds cannot replace
-    /// them.
-    fn keep(&self, exes: &[BenchExe]) -> Result<Vec<BenchExe>, Failure> {
-        let bin = self
-            .target_dir
-            .join("pilot")
-            .join("bisect")
-            .join("good-bin");
-        std::fs::create_dir_all(&bin)
-            .with_context(|| format!("failed to create `{}`", bin.display()))?;
-        exes.iter()
-            .map(|e| {
-                let name = e
-                    .path
-                    .file_name()
-                    .ok_or_else(|| anyhow!("`{}` has no file name", e.path.display()))?;
-                let to = bin.join(name);
-                std::fs::copy(&e.path, &to).with_context(|| {
-                    format!(
-                        "failed to copy `{}` to `{}`",
-                        e.path.display(),
-                        to.display()
-                    )
-                })?;
-                Ok(BenchExe {
-                    path: to,
-                    ..e.clone()
-                })
-            })
-            .collect()
-    }
-
-    /// The benches selected in both builds, matched by target and name.
-    fn benches<'e>(
-        &self,
-        good: &'e [BenchExe],
-        other: &'e [BenchExe],
-        only: Option<&[(String, String)]>,
-    ) -> Result<Vec<Bench<'e>>, Failure> {
-        let mut found = Vec::new();
-        for exe in other.iter().filter(|e| cargo::is_pilot(&e.path)) {
-            let target = pilot_engine::store::bench_target_of(&exe.path);
-            let Some(base) = good
-                .iter()
-                .find(|g| pilot_engine::store::bench_target_of(&g.path) == target)
-            else {
-                continue;
-            };
-            let a = &self.args;
-            let names = cargo::list_selected(exe, &a.filters, a.exact, &a.skip, &[])?;
-            let base_names = cargo::list_selected(base, &a.filters, a.exact, &a.skip, &[])?;
-            for name in names.into_iter().filter(|n| base_names.contains(n)) {
-                if only.is_some_and(|o| !o.iter().any(|(t, n)| *t == target && *n == name)) {
-                    continue;
-                }
-                found.push(Bench {
-                    target: target.clone(),
-                    name,
-                    base: Some(base),
-                    head: Some(exe),
-                });
-            }
-        }
-        found.sort_by(|a, b| (&a.target, &a.name).cmp(&(&b.target, &b.name)));
-        Ok(found)
-    }
-
     /// Measures each bench of `benches` (GOOD's build against `commit`'s) in pairs, measuring
     /// more (up to twice again) while a verdict is undecided; appends both sides to the history.
     fn step(
@@ -563,143 +447,5 @@ impl Bisect<'_> {
             measuring.as_secs_f64(),
             self.building.as_secs_f64()
         );
-    }
-}
-
-/// A step's verdict over the bisected benches: bad when one is slower than GOOD, good when
-/// none is; an undecided one (after measuring more) is classed by the nearer level, said so.
-fn classify(comparisons: &[Comparison], half: f64) -> (State, String) {
-    if comparisons.iter().any(|c| c.verdict == Verdict::Regressed) {
-        return (State::Bad, String::new());
-    }
-    if comparisons
-        .iter()
-        .all(|c| matches!(c.verdict, Verdict::NoChange | Verdict::Improved))
-    {
-        return (State::Good, String::new());
-    }
-    let nearer_bad = comparisons
-        .iter()
-        .filter_map(|c| c.change)
-        .any(|x| x > half);
-    let state = if nearer_bad { State::Bad } else { State::Good };
-    (
-        state,
-        format!(
-            "undecided after measuring more: classed by the nearer level (half the slowdown at \
-             BAD is {:+.2}%); this step's error rate is not bounded",
-            100.0 * half
-        ),
-    )
-}
-
-/// A comparison with its evidence and the error rate of its verdict.
-fn evidence(
-    c: &Comparison,
-    confidence: f64,
-    options: &pilot_engine::compare::CompareOptions,
-) -> String {
-    let change = match (c.change, c.change_ci) {
-        (Some(x), Some((lo, hi))) => format!(
-            "{:+.2}% [{:+.2}%, {:+.2}%]",
-            100.0 * x,
-            100.0 * lo,
-            100.0 * hi
-        ),
-        (Some(x), None) => format!("{:+.2}%", 100.0 * x),
-        _ => "no change measured".into(),
-    };
-    let p =
-        c.p.map_or(String::new(), |p| format!(", {}", pilot_stats::p_clause(p)));
-    let error = match c.verdict {
-        Verdict::Regressed | Verdict::Improved => {
-            let p = pilot_stats::format_p(c.p.unwrap_or(options.alpha));
-            let at_most = match p.strip_prefix('<') {
-                Some(floor) => format!("< {floor}"),
-                None => format!("≤ {p}"),
-            };
-            format!("error rate {at_most} (p < {})", options.alpha)
-        }
-        Verdict::NoChange => format!(
-            "error rate ≤ {:.1}% (the {:.0}% interval lies within ±{}%)",
-            100.0 * (1.0 - confidence) / 2.0,
-            100.0 * confidence,
-            100.0 * options.noise
-        ),
-        _ => "no verdict".into(),
-    };
-    format!(
-        "{} ({}): {change}{p}, {} pairs: {}; {error}",
-        pilot_engine::fmt::terminal(&c.name),
-        pilot_engine::fmt::terminal(&c.target),
-        c.pairs.unwrap_or(0),
-        c.verdict.as_str()
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cmp(verdict: Verdict, change: f64) -> Comparison {
-        Comparison {
-            name: "b".into(),
-            target: "t".into(),
-            base: None,
-            new: None,
-            change: Some(change),
-            change_ci: None,
-            confidence: 0.95,
-            p: Some(0.5),
-            verdict,
-            method: String::new(),
-            pairs: Some(6),
-            reason: None,
-            pis: Vec::new(),
-            instructions: None,
-        }
-    }
-
-    #[test]
-    fn a_step_is_bad_when_a_bench_is_slower_and_good_when_none_is() {
-        assert_eq!(
-            classify(&[cmp(Verdict::Regressed, 0.08)], 0.04).0,
-            State::Bad
-        );
-        assert_eq!(
-            classify(
-                &[cmp(Verdict::NoChange, 0.001), cmp(Verdict::Improved, -0.03)],
-                0.04
-            )
-            .0,
-            State::Good
-        );
-        let (s, how) = classify(&[cmp(Verdict::Undecided, 0.06)], 0.04);
-        assert_eq!(s, State::Bad);
-        assert!(how.contains("nearer level"), "{how}");
-        assert_eq!(
-            classify(&[cmp(Verdict::Undecided, 0.01)], 0.04).0,
-            State::Good
-        );
-    }
-
-    #[test]
-    fn each_verdict_states_its_error_rate() {
-        let o = pilot_engine::compare::CompareOptions::default();
-        let e = evidence(&cmp(Verdict::NoChange, 0.001), 0.95, &o);
-        assert!(
-            e.contains("error rate ≤ 2.5% (the 95% interval lies within ±1%)"),
-            "{e}"
-        );
-        let mut r = cmp(Verdict::Regressed, 0.08);
-        r.p = Some(1e-6);
-        let e = evidence(&r, 0.95, &o);
-        assert!(
-            e.contains("p < 0.0001, 6 pairs: regressed; error rate < 0.0001 (p < 0.01)"),
-            "{e}"
-        );
-        r.p = Some(0.003);
-        let e = evidence(&r, 0.95, &o);
-        assert!(e.contains("error rate ≤ 0.0030 (p < 0.01)"), "{e}");
     }
 }
