@@ -92,12 +92,7 @@ pub(in crate::runner) fn measure_in_processes(
                     config.max_time.saturating_sub(start.elapsed()),
                 ) =>
             {
-                warnings.push(format!(
-                    "the first process found no estimate in its share of the time cap ({}): \
-                     a unit (its inputs' making included) lasts too long for several \
-                     processes, so the rest of the cap went to one process",
-                    crate::fmt::format_ns(cap.as_nanos() as f64)
-                ));
+                warnings.push(alone_warning(cap));
                 alone_retry = true;
                 continue;
             }
@@ -135,6 +130,16 @@ pub(in crate::runner) fn measure_in_processes(
     };
     progress.finish();
     finish(done, status, estimate, warnings, config, start)
+}
+
+/// Why the rest of a bench's cap went to one process, after a first that had `cap`.
+fn alone_warning(cap: Duration) -> String {
+    format!(
+        "the first process found no estimate in its share of the time cap ({}): a unit (its \
+         inputs' making included) lasts too long for several processes, so the rest of the \
+         cap went to one process",
+        crate::fmt::format_ns(cap.as_nanos() as f64)
+    )
 }
 
 /// How a bench whose cap has run out ends: converged when its `estimate` met the target.
