@@ -37,7 +37,8 @@ if grep -q '\.\./\.\./' "$fixture/Cargo.toml"; then
   exit 1
 fi
 cp tests/fixture-bench/Cargo.lock "$fixture/"
-cp tests/fixture-bench/benches/cost.rs "$fixture/benches/"
+# Every bench file the manifest names (the others are behind features, but must be there).
+cp tests/fixture-bench/benches/*.rs "$fixture/benches/"
 printf 'target\npilot-comparison.md\n' >"$fixture/.gitignore"
 git() { command git -C "$fixture" -c user.name=pilot -c user.email=pilot@example.com "$@"; }
 git init -q

@@ -62,14 +62,14 @@ fn check(args: &BenchArgs) -> Result<(), Failure> {
     }
     let min = args.settings.get::<MinTime>("min_time");
     let max = args.settings.get::<Cap>("max_time");
-    if let (Some(min), Some(max)) = (min, max) {
-        if min.0 > max.0 {
-            return Err(Failure::Usage(anyhow::anyhow!(
-                "--min-time ({} s) is above --max-time ({} s)",
-                min.0.as_secs_f64(),
-                max.0.as_secs_f64()
-            )));
-        }
+    if let (Some(min), Some(max)) = (min, max)
+        && min.0 > max.0
+    {
+        return Err(Failure::Usage(anyhow::anyhow!(
+            "--min-time ({} s) is above --max-time ({} s)",
+            min.0.as_secs_f64(),
+            max.0.as_secs_f64()
+        )));
     }
     Ok(())
 }

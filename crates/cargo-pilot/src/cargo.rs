@@ -24,10 +24,10 @@ impl Workspace {
     /// when set and no `--target-dir` is given, as cargo would choose, without asking cargo, so
     /// that no Cargo.toml is needed to read the results there.
     pub fn target_dir(&self) -> anyhow::Result<PathBuf> {
-        if self.target_dir.is_none() {
-            if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
-                return Ok(PathBuf::from(dir));
-            }
+        if self.target_dir.is_none()
+            && let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty())
+        {
+            return Ok(PathBuf::from(dir));
         }
         target_dir_only(&CargoOptions {
             manifest_path: self.manifest_path.clone(),

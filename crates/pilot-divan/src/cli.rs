@@ -132,13 +132,13 @@ pub(crate) fn translate(
             }
         }
     }
-    if flags.threads.is_none() {
-        if let Some(v) = var("DIVAN_THREADS") {
-            let mut counts = thread_list(&v, "DIVAN_THREADS")?;
-            counts.sort_unstable();
-            counts.dedup();
-            flags.threads = Some(counts);
-        }
+    if flags.threads.is_none()
+        && let Some(v) = var("DIVAN_THREADS")
+    {
+        let mut counts = thread_list(&v, "DIVAN_THREADS")?;
+        counts.sort_unstable();
+        counts.dedup();
+        flags.threads = Some(counts);
     }
     for (flag, variable) in [
         ("--items-count", "DIVAN_ITEMS_COUNT"),

@@ -108,10 +108,10 @@ fn tree<'a>(benches: &'a [Bench], filters: &Filters) -> Vec<Node<'a>> {
             level.len() - 1
         });
         // Thread counts share their id: one leaf, each argument once.
-        if let (Kind::Leaf { args, .. }, Some(arg)) = (&mut level[at].kind, &b.arg) {
-            if !args.contains(&arg.as_str()) {
-                args.push(arg);
-            }
+        if let (Kind::Leaf { args, .. }, Some(arg)) = (&mut level[at].kind, &b.arg)
+            && !args.contains(&arg.as_str())
+        {
+            args.push(arg);
         }
     }
     roots
@@ -203,10 +203,10 @@ fn const_cmp(a: &str, b: &str) -> Ordering {
     if let (Ok(x), Ok(y)) = (a.parse::<i128>(), b.parse::<i128>()) {
         return x.cmp(&y);
     }
-    if let (Ok(x), Ok(y)) = (a.parse::<f64>(), b.parse::<f64>()) {
-        if let Some(o) = x.partial_cmp(&y).filter(|o| o.is_ne()) {
-            return o;
-        }
+    if let (Ok(x), Ok(y)) = (a.parse::<f64>(), b.parse::<f64>())
+        && let Some(o) = x.partial_cmp(&y).filter(|o| o.is_ne())
+    {
+        return o;
     }
     natural_cmp(a, b)
 }

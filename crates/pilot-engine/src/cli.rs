@@ -289,14 +289,14 @@ pub(crate) fn parse_with(
             .transpose()?;
     }
     out.wide |= flags.format.as_deref() == Some("wide");
-    if let (Some(min), Some(max)) = (out.min_time, out.max_time) {
-        if min > max {
-            return Err(format!(
-                "--min-time ({} s) is above --max-time ({} s)",
-                min.as_secs_f64(),
-                max.as_secs_f64()
-            ));
-        }
+    if let (Some(min), Some(max)) = (out.min_time, out.max_time)
+        && min > max
+    {
+        return Err(format!(
+            "--min-time ({} s) is above --max-time ({} s)",
+            min.as_secs_f64(),
+            max.as_secs_f64()
+        ));
     }
     Ok(out)
 }

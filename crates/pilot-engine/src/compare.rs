@@ -301,26 +301,26 @@ pub fn against_latest(
 pub fn machine_mismatch(base: &[SavedResult], new: &[SavedResult]) -> Vec<String> {
     let mut out = Vec::new();
     let timer = |side: &[SavedResult]| side.first().map(|r| r.timer.clone());
-    if let (Some(x), Some(y)) = (timer(base), timer(new)) {
-        if x != y {
-            out.push(format!(
-                "the two sides were timed with different timers (`{x}` and `{y}`): a reading \
+    if let (Some(x), Some(y)) = (timer(base), timer(new))
+        && x != y
+    {
+        out.push(format!(
+            "the two sides were timed with different timers (`{x}` and `{y}`): a reading \
                  holds part of its clock's own cost, so a full-form bench with short units \
                  differs by the difference of the two clocks' costs"
-            ));
-        }
+        ));
     }
     let first = |side: &[SavedResult]| side.iter().find_map(|r| r.machine.clone());
     let (Some(a), Some(b)) = (first(base), first(new)) else {
         return out;
     };
     let mut differ = |what: &str, x: Option<String>, y: Option<String>, meaning: &str| {
-        if let (Some(x), Some(y)) = (x, y) {
-            if x != y {
-                out.push(format!(
-                    "the two sides were measured with different {what} (`{x}` and `{y}`): {meaning}"
-                ));
-            }
+        if let (Some(x), Some(y)) = (x, y)
+            && x != y
+        {
+            out.push(format!(
+                "the two sides were measured with different {what} (`{x}` and `{y}`): {meaning}"
+            ));
         }
     };
     differ(

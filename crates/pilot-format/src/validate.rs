@@ -21,13 +21,13 @@ impl ResultDoc {
                 STATUSES.join(", ")
             ));
         }
-        if let Some(w) = &self.warm_up {
-            if !WARM_UP_CLASSES.contains(&w.as_str()) {
-                return Err(format!(
-                    "`warm_up` is `{w}`, expected one of: {}",
-                    WARM_UP_CLASSES.join(", ")
-                ));
-            }
+        if let Some(w) = &self.warm_up
+            && !WARM_UP_CLASSES.contains(&w.as_str())
+        {
+            return Err(format!(
+                "`warm_up` is `{w}`, expected one of: {}",
+                WARM_UP_CLASSES.join(", ")
+            ));
         }
         if let Some(i) = self.checks.iter().position(|c| c.kind.is_empty()) {
             return Err(format!("`checks[{i}].kind` is empty"));

@@ -53,10 +53,11 @@ pub fn read_text(path: &str) -> Result<String, Failure> {
     }
     let file = std::fs::File::open(path).with_context(|| format!("failed to read `{path}`"))?;
     // A regular file's size is known up front: a huge one is refused before it is read.
-    if let Ok(meta) = file.metadata() {
-        if meta.is_file() && meta.len() > limits.file {
-            return Err(anyhow!("{path}: {}", too_large(limits)).into());
-        }
+    if let Ok(meta) = file.metadata()
+        && meta.is_file()
+        && meta.len() > limits.file
+    {
+        return Err(anyhow!("{path}: {}", too_large(limits)).into());
     }
     read_bounded(path, &format!("`{path}`"), file, limits)
 }

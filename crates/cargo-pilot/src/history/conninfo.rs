@@ -302,10 +302,10 @@ fn value_len(s: &str) -> Option<usize> {
             break;
         }
         end = i + c.len_utf8();
-        if c == '\\' {
-            if let Some((j, e)) = chars.next() {
-                end = j + e.len_utf8();
-            }
+        if c == '\\'
+            && let Some((j, e)) = chars.next()
+        {
+            end = j + e.len_utf8();
         }
     }
     (end > 0).then_some(end)
@@ -349,12 +349,13 @@ fn percent_decoded(s: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
         }
         out.push(bytes[i]);
         i += 1;

@@ -68,10 +68,10 @@ impl History {
     /// Opens the history at `location` to read; `None` when a SQLite file is not there yet
     /// (reading never creates one).
     pub fn open_existing(location: &Location) -> anyhow::Result<Option<History>> {
-        if let Location::Sqlite(p) = location {
-            if !p.exists() {
-                return Ok(None);
-            }
+        if let Location::Sqlite(p) = location
+            && !p.exists()
+        {
+            return Ok(None);
         }
         Self::open(location).map(Some)
     }

@@ -142,10 +142,10 @@ impl History {
             else {
                 continue;
             };
-            if let Some(m) = &query.machine {
-                if !machine_name.contains(m.as_str()) {
-                    continue;
-                }
+            if let Some(m) = &query.machine
+                && !machine_name.contains(m.as_str())
+            {
+                continue;
             }
             let r = &r[1..];
             let point = Point {
@@ -170,10 +170,10 @@ impl History {
                     .and_then(|t| serde_json::from_str(&t).ok())
                     .unwrap_or_default(),
             };
-            if let Some(b) = &query.branch {
-                if point.branch.as_deref() != Some(b.as_str()) {
-                    continue;
-                }
+            if let Some(b) = &query.branch
+                && point.branch.as_deref() != Some(b.as_str())
+            {
+                continue;
             }
             if !query.all && !point.on_branch {
                 continue;

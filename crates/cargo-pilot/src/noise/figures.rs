@@ -387,14 +387,14 @@ fn advice(
             percent(b)
         ));
     }
-    if let Some(b) = busy {
-        if b.others_cores >= 0.5 {
-            lines.push(format!(
-                "other processes kept {:.2} of {} cores busy: the figures hold while the \
+    if let Some(b) = busy
+        && b.others_cores >= 0.5
+    {
+        lines.push(format!(
+            "other processes kept {:.2} of {} cores busy: the figures hold while the \
                  machine is this busy; measure again when it is quieter to see its floor",
-                b.others_cores, b.cores
-            ));
-        }
+            b.others_cores, b.cores
+        ));
     }
     if rounds < 10 {
         lines.push(format!(

@@ -139,10 +139,10 @@ impl Runner {
         let floor = own_peak();
         outcome.peak_floor = floor;
         // At the floor (a page of slack): the child's own peak was lower, and is unknown.
-        if let (Some(peak), Some(floor)) = (outcome.peak_bytes, floor) {
-            if peak <= floor + 4096.0 {
-                outcome.peak_bytes = None;
-            }
+        if let (Some(peak), Some(floor)) = (outcome.peak_bytes, floor)
+            && peak <= floor + 4096.0
+        {
+            outcome.peak_bytes = None;
         }
         outcome.stdout = captured;
         Ok(outcome)

@@ -61,10 +61,10 @@ pub(super) fn wait(
     // With a pidfd, `wait4` is called once it says the child has ended; without, every time.
     let mut ended = pidfd.is_none();
     loop {
-        if let Some(pipe) = &mut out {
-            if drain(pipe, &mut buf, keep.as_deref_mut())? {
-                out = None;
-            }
+        if let Some(pipe) = &mut out
+            && drain(pipe, &mut buf, keep.as_deref_mut())?
+        {
+            out = None;
         }
         if reaped.is_none() && ended {
             reaped = reap(pid, libc::WNOHANG)?;

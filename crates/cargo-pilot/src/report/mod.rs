@@ -115,14 +115,15 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
 /// `pilot/results` when DIR is that folder itself. Its `pilot/` also holds the last run's
 /// document and the baselines, and the page goes to its `pilot/report` by default.
 fn results_root(dir: &Path) -> PathBuf {
-    if !dir.join("pilot").join("results").is_dir() && dir.ends_with("pilot/results") {
-        if let Some(root) = dir.parent().and_then(Path::parent) {
-            return if root.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                root.to_path_buf()
-            };
-        }
+    if !dir.join("pilot").join("results").is_dir()
+        && dir.ends_with("pilot/results")
+        && let Some(root) = dir.parent().and_then(Path::parent)
+    {
+        return if root.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            root.to_path_buf()
+        };
     }
     dir.to_path_buf()
 }

@@ -247,15 +247,15 @@ fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
         "inherit" => Output::Inherit,
         file => Output::File(PathBuf::from(file)),
     };
-    if let Some(input) = &args.input {
-        if !input.is_file() {
-            bail!("--input `{}` is not a readable file", input.display());
-        }
+    if let Some(input) = &args.input
+        && !input.is_file()
+    {
+        bail!("--input `{}` is not a readable file", input.display());
     }
-    if let (Some(least), Some(most)) = (args.min_runs, args.max_runs) {
-        if least > most {
-            bail!("--min-runs {least} is above --max-runs {most}");
-        }
+    if let (Some(least), Some(most)) = (args.min_runs, args.max_runs)
+        && least > most
+    {
+        bail!("--min-runs {least} is above --max-runs {most}");
     }
     if args.max_runs == Some(0) {
         bail!("--max-runs must be at least 1");

@@ -140,7 +140,7 @@ pub(crate) fn estimate(samples: &[f64], confidence: f64, target_ns: f64) -> Opti
 /// at every sample up to 32, then every fourth (so the looks stay a small part of the blocks'
 /// time).
 pub(crate) fn due(n: usize) -> bool {
-    n >= MIN_SAMPLES && (n < 32 || n % 4 == 0)
+    n >= MIN_SAMPLES && (n < 32 || n.is_multiple_of(4))
 }
 
 /// Whether the probe may stop: at least [`MIN_SAMPLES`] samples and an interval at

@@ -122,10 +122,11 @@ impl History {
     /// Notes bench `name`'s mean time per unit in the run recorded last (written with
     /// [`History::finish`]).
     pub(crate) fn add_bench(&mut self, name: &str, mean_ns: f64) {
-        if let Some(last) = self.doc.runs.last_mut() {
-            if mean_ns.is_finite() && mean_ns > 0.0 {
-                last.benches.insert(name.to_string(), mean_ns);
-            }
+        if let Some(last) = self.doc.runs.last_mut()
+            && mean_ns.is_finite()
+            && mean_ns > 0.0
+        {
+            last.benches.insert(name.to_string(), mean_ns);
         }
     }
 

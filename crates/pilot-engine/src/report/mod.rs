@@ -123,16 +123,16 @@ fn throughput_cell(d: &ResultDoc, mean_ns: f64) -> String {
             let unit = t.unit.strip_suffix("/s").unwrap_or(&t.unit);
             Some((unit, t.mean?))
         });
-    if let Some(th) = &d.threads {
-        if let (Some(per_thread), Some(aggregate)) = (&th.per_thread, &th.aggregate) {
-            let (unit, per_unit) = pi.map_or(("units", 1.0), |(u, t)| (u, t * mean_ns / 1e9));
-            return format!(
-                "{} per thread, {} on {}",
-                format_throughput(per_unit * per_thread.mean, unit),
-                format_throughput(per_unit * aggregate.mean, unit),
-                th.count
-            );
-        }
+    if let Some(th) = &d.threads
+        && let (Some(per_thread), Some(aggregate)) = (&th.per_thread, &th.aggregate)
+    {
+        let (unit, per_unit) = pi.map_or(("units", 1.0), |(u, t)| (u, t * mean_ns / 1e9));
+        return format!(
+            "{} per thread, {} on {}",
+            format_throughput(per_unit * per_thread.mean, unit),
+            format_throughput(per_unit * aggregate.mean, unit),
+            th.count
+        );
     }
     pi.map(|(unit, t)| format_throughput(t, unit))
         .unwrap_or_default()

@@ -253,13 +253,13 @@ impl State {
             return;
         }
         let mut b = b;
-        if self.args.mode == Mode::Bench {
-            if let Some(key) = self.across.as_ref().and_then(|p| p.key(name)) {
-                b.group = Some(key);
-                self.deferred.push(self.benches.len());
-                self.benches.push(b);
-                return;
-            }
+        if self.args.mode == Mode::Bench
+            && let Some(key) = self.across.as_ref().and_then(|p| p.key(name))
+        {
+            b.group = Some(key);
+            self.deferred.push(self.benches.len());
+            self.benches.push(b);
+            return;
         }
         if let Some((group, members)) = &mut self.group {
             // Compared alternatives are the benches of a group on the same input.

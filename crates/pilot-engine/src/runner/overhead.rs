@@ -103,7 +103,7 @@ impl OverheadProbe {
     /// its target when a look is due ([`overhead::due`]).
     fn add(&mut self, block: &Block) {
         self.differences.push(block.difference());
-        if self.differences.len() % 2 != 0 {
+        if !self.differences.len().is_multiple_of(2) {
             return;
         }
         let pair = &self.differences[self.differences.len() - 2..];

@@ -146,21 +146,21 @@ pub(super) fn section(threads: usize, session: &SessionResult) -> Option<Threads
 /// The table row of a bench run on several threads: its throughput cell shows per-thread and
 /// aggregate throughput.
 pub(super) fn row(mut row: Row, b: &Bench, session: &SessionResult) -> Row {
-    if b.threads > 1 {
-        if let Some([per_thread, aggregate]) = throughputs(b.threads, session) {
-            // The document's section counts work units; the table counts what the bench says
-            // it processes.
-            let (unit, per_unit) = b
-                .rate
-                .as_ref()
-                .map_or(("units", 1.0), |r| (r.unit.as_str(), r.per_unit));
-            row.throughput = format!(
-                "{} per thread, {} on {}",
-                format_throughput(per_unit * per_thread.0, unit),
-                format_throughput(per_unit * aggregate.0, unit),
-                b.threads
-            );
-        }
+    if b.threads > 1
+        && let Some([per_thread, aggregate]) = throughputs(b.threads, session)
+    {
+        // The document's section counts work units; the table counts what the bench says
+        // it processes.
+        let (unit, per_unit) = b
+            .rate
+            .as_ref()
+            .map_or(("units", 1.0), |r| (r.unit.as_str(), r.per_unit));
+        row.throughput = format!(
+            "{} per thread, {} on {}",
+            format_throughput(per_unit * per_thread.0, unit),
+            format_throughput(per_unit * aggregate.0, unit),
+            b.threads
+        );
     }
     row
 }

@@ -48,14 +48,14 @@ impl Readings<'_> {
             ));
         }
         self.time_cap_warnings(status, estimate);
-        if let Some(e) = estimate {
-            if e.wps.as_ref().is_some_and(|w| w.v_ci.high.is_none()) {
-                self.warnings.push(
-                    "the duration barely depends on the work amount: the speed has no upper \
+        if let Some(e) = estimate
+            && e.wps.as_ref().is_some_and(|w| w.v_ci.high.is_none())
+        {
+            self.warnings.push(
+                "the duration barely depends on the work amount: the speed has no upper \
                      bound; widen the work range"
-                        .into(),
-                );
-            }
+                    .into(),
+            );
         }
         if let Some(d) = self.drift() {
             self.add_check(drift_check(d, None));

@@ -158,13 +158,13 @@ pub(crate) fn check_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Resul
             ));
         }
         let key = path.to_string_lossy().to_lowercase();
-        if cfg!(any(target_os = "macos", windows)) {
-            if let Some(other) = seen.insert(key, name) {
-                return Err(format!(
-                    "benches `{other}` and `{name}` differ only in case, and this file system \
+        if cfg!(any(target_os = "macos", windows))
+            && let Some(other) = seen.insert(key, name)
+        {
+            return Err(format!(
+                "benches `{other}` and `{name}` differ only in case, and this file system \
                      would store both in one file; rename one"
-                ));
-            }
+            ));
         }
     }
     Ok(())

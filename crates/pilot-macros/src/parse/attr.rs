@@ -85,16 +85,16 @@ pub(crate) fn parse_attr(args: TokenStream) -> syn::Result<BenchAttr> {
         }
     }
     // `min_time` has a value whenever it was accepted.
-    if let (Some(min), Some(max), Some(value)) = (attr.min_time, attr.max_time, min_time_value) {
-        if min > max {
-            errors.push(syn::Error::new_spanned(
-                value,
-                format!(
-                    "`min_time = {min}` exceeds `max_time = {max}`: the least session time \
+    if let (Some(min), Some(max), Some(value)) = (attr.min_time, attr.max_time, min_time_value)
+        && min > max
+    {
+        errors.push(syn::Error::new_spanned(
+            value,
+            format!(
+                "`min_time = {min}` exceeds `max_time = {max}`: the least session time \
                      must be at most the time cap"
-                ),
-            ));
-        }
+            ),
+        ));
     }
     errors.finish(attr)
 }

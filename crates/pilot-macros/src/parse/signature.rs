@@ -126,14 +126,14 @@ fn check_qualifiers(sig: &syn::Signature, errors: &mut Errors) {
             "a bench cannot be variadic",
         ));
     }
-    if let ReturnType::Type(_, ty) = &sig.output {
-        if !matches!(unwrap_type(ty), Type::Tuple(tuple) if tuple.elems.is_empty()) {
-            errors.push(syn::Error::new_spanned(
-                ty,
-                "a bench returns nothing: expected no return type or `()`; pass a result to \
+    if let ReturnType::Type(_, ty) = &sig.output
+        && !matches!(unwrap_type(ty), Type::Tuple(tuple) if tuple.elems.is_empty())
+    {
+        errors.push(syn::Error::new_spanned(
+            ty,
+            "a bench returns nothing: expected no return type or `()`; pass a result to \
                  `pilot::black_box` to keep it from being optimised away",
-            ));
-        }
+        ));
     }
 }
 
@@ -155,18 +155,18 @@ fn form_and_argument(
         (false, Some(form), _) => Some(form),
         (true, _, Some(form)) => {
             if let Some(FnArg::Typed(typed)) = first {
-                if let Type::Reference(reference) = unwrap_type(&typed.ty) {
-                    if let Some(mutability) = &reference.mutability {
-                        let and = &reference.and_token;
-                        // Each call gets its own value from the list: there is nothing
-                        // shared to change, and the value can be taken by value.
-                        errors.push(syn::Error::new_spanned(
-                            quote::quote!(#and #mutability),
-                            "an `args` argument cannot be borrowed mutably: each call gets \
+                if let Type::Reference(reference) = unwrap_type(&typed.ty)
+                    && let Some(mutability) = &reference.mutability
+                {
+                    let and = &reference.and_token;
+                    // Each call gets its own value from the list: there is nothing
+                    // shared to change, and the value can be taken by value.
+                    errors.push(syn::Error::new_spanned(
+                        quote::quote!(#and #mutability),
+                        "an `args` argument cannot be borrowed mutably: each call gets \
                              its own value, so take it by value (`mut v: Vec<u8>`) or \
                              borrow it (`v: &Vec<u8>`)",
-                        ));
-                    }
+                    ));
                 }
                 arg = Some((*typed.ty).clone());
             }

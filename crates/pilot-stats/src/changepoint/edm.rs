@@ -385,7 +385,7 @@ mod tests {
         (0..n)
             .map(|i| {
                 let level = (i * steps / n.max(1)) as f64;
-                if seed % 2 == 0 {
+                if seed.is_multiple_of(2) {
                     level + f64::from(rng.random_range(0..4_u8))
                 } else {
                     level + rng.random::<f64>()

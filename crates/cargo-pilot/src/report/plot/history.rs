@@ -45,7 +45,11 @@ pub fn history(points: &[HistoryPoint], changes: &[HistoryChange]) -> PlotResult
         let every = n.div_ceil(12).max(1);
         let label = |v: &f64| {
             let i = v.round();
-            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n && (i as usize) % every == 0 {
+            if (v - i).abs() < 1e-6
+                && i >= 0.0
+                && (i as usize) < n
+                && (i as usize).is_multiple_of(every)
+            {
                 points[i as usize].label.clone()
             } else {
                 String::new()

@@ -37,7 +37,7 @@ pub fn escape(text: &str) -> String {
 pub fn escape_inline(text: &str) -> String {
     let parts: Vec<&str> = text.split('`').collect();
     // An even count of parts means an odd count of backticks: the last one has no partner.
-    let paired = if parts.len() % 2 == 0 {
+    let paired = if parts.len().is_multiple_of(2) {
         parts.len() - 1
     } else {
         parts.len()

@@ -147,10 +147,10 @@ pub(super) fn state_of(intervals: &[Interval], from: Duration, to: Duration) -> 
             s.cpu_pressure = Some(s.cpu_pressure.unwrap_or(0.0) + overlap * p);
         }
         for (mine, theirs) in [(&mut s.disk, i.disk), (&mut s.net, i.net)] {
-            if let Some((device, busy)) = theirs {
-                if mine.is_none_or(|(_, b)| b < busy) {
-                    *mine = Some((device, busy));
-                }
+            if let Some((device, busy)) = theirs
+                && mine.is_none_or(|(_, b)| b < busy)
+            {
+                *mine = Some((device, busy));
             }
         }
         for (mine, theirs) in [

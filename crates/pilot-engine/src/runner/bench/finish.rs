@@ -53,10 +53,10 @@ impl Run<'_> {
             // After the table, so that the lines stand together for tools that read them.
             crate::out!("\n{}", crate::report::bencher_lines(&self.documents));
         }
-        if let Some(name) = &self.args.save_baseline {
-            if let Some(w) = crate::report::weak_baseline(&self.documents, name) {
-                crate::outln!("warning: {}", crate::fmt::terminal(&w));
-            }
+        if let Some(name) = &self.args.save_baseline
+            && let Some(w) = crate::report::weak_baseline(&self.documents, name)
+        {
+            crate::outln!("warning: {}", crate::fmt::terminal(&w));
         }
         let regressed = comparisons
             .as_deref()

@@ -191,15 +191,14 @@ impl<'a> Run<'a> {
             contexts: std::collections::HashMap::new(),
             valgrind,
         };
-        if let Some(name) = &args.save_baseline {
-            if announce.count.is_none_or(|(n, _)| n > 0)
-                && store::baselines_dir(&run.root).join(name).is_dir()
-            {
-                crate::outln!(
-                    "baseline `{}` exists: the results of these benches replace its own",
-                    crate::fmt::terminal(name)
-                );
-            }
+        if let Some(name) = &args.save_baseline
+            && announce.count.is_none_or(|(n, _)| n > 0)
+            && store::baselines_dir(&run.root).join(name).is_dir()
+        {
+            crate::outln!(
+                "baseline `{}` exists: the results of these benches replace its own",
+                crate::fmt::terminal(name)
+            );
         }
         Ok((run, base))
     }

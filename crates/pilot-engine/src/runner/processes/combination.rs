@@ -60,16 +60,16 @@ pub(super) fn processes_result(
         }
         e => (status, e, None),
     };
-    if status == Status::TimeCap {
-        if let Some(e) = &estimate {
-            warnings.push(format!(
-                "time cap reached with ±{:.2}% of the mean (target ±{:.2}%) over {} process{}",
-                100.0 * e.relative_half_width(),
-                100.0 * config.target,
-                done.len(),
-                if done.len() == 1 { "" } else { "es" }
-            ));
-        }
+    if status == Status::TimeCap
+        && let Some(e) = &estimate
+    {
+        warnings.push(format!(
+            "time cap reached with ±{:.2}% of the mean (target ±{:.2}%) over {} process{}",
+            100.0 * e.relative_half_width(),
+            100.0 * config.target,
+            done.len(),
+            if done.len() == 1 { "" } else { "es" }
+        ));
     }
     let iters = done.last().and_then(|p| p.iters);
     let mut checks = bench_checks(&done, &mut warnings);

@@ -866,7 +866,11 @@ fn correlated_samples_are_no_basis_for_giving_up() {
     // correlated that the interval cannot be trusted. The session runs on to its cap for
     // samples far enough apart; the same spread without the phases is judged out of reach.
     let phases = |i: u64, rng: &mut ChaCha8Rng| {
-        let level = if (i / 10) % 2 == 0 { 100e6 } else { 140e6 };
+        let level = if (i / 10).is_multiple_of(2) {
+            100e6
+        } else {
+            140e6
+        };
         level * (1.0 + 0.02 * noise(rng))
     };
     let independent = |_: u64, rng: &mut ChaCha8Rng| {

@@ -60,10 +60,10 @@ pub(super) fn edge_trim(ys: impl Iterator<Item = f64>, mut prior: Option<Prior>)
         let scan = &rest[..reach];
         if noise.variance == 0.0 {
             // A constant middle: trim up to the last leading value that differs from it.
-            if let Some(last) = scan.iter().rposition(|&y| y != m) {
-                if trimmed + last < cap {
-                    trimmed += last + 1;
-                }
+            if let Some(last) = scan.iter().rposition(|&y| y != m)
+                && trimmed + last < cap
+            {
+                trimmed += last + 1;
             }
             break;
         }
