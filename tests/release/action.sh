@@ -25,6 +25,10 @@ else
   export PATH=$target/release:$PATH
 fi
 test -x "$(command -v cargo-pilot)"
+# The fixture builds in a folder of this script's own. Its `pilot/` goes first: the base's
+# checkout of an earlier run belongs to that run's temporary repository, which is gone.
+export CARGO_TARGET_DIR=$target/action-check
+rm -rf "$CARGO_TARGET_DIR/pilot"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pilot-action.XXXXXX")
 trap 'rm -rf "$work"' EXIT
