@@ -20,8 +20,14 @@ pub(super) struct Axis {
     pub(super) places: Vec<Vec<Option<usize>>>,
 }
 
+/// A place on the axis: a commit, or a run outside git.
+type Key = (Option<String>, Option<i64>);
+
+/// The first run seen at a place: its order, its member and its point.
+type First = ((i64, i64, String), usize, usize);
+
 /// A point's commit, or its run outside git: what makes a place on the axis.
-fn key(p: &Point) -> (Option<String>, Option<i64>) {
+fn key(p: &Point) -> Key {
     match &p.commit {
         Some(c) => (Some(c.clone()), None),
         None => (None, Some(p.run_id)),
@@ -30,8 +36,7 @@ fn key(p: &Point) -> (Option<String>, Option<i64>) {
 
 impl Axis {
     pub(super) fn of(all: &[Series], members: &[usize]) -> Axis {
-        let mut seen: HashMap<(Option<String>, Option<i64>), ((i64, i64, String), usize, usize)> =
-            HashMap::new();
+        let mut seen: HashMap<Key, First> = HashMap::new();
         for (m, &s) in members.iter().enumerate() {
             for (pi, _) in values(&all[s].points) {
                 let p = &all[s].points[pi];
