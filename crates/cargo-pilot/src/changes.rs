@@ -117,7 +117,8 @@ fn short(c: &Option<String>) -> String {
 
 fn table(listed: &[Listed], all: &[Series], options: &history::ChangeOptions) -> String {
     let head = format!(
-        "changes in {} (p < {}, larger than ±{}%, at least {} commits each side), newest first:\n",
+        "changes in {} (p < {} over each machine's series together, larger than ±{}%, at least {} \
+         commits each side), newest first:\n",
         pilot_engine::fmt::counted(all.len(), "series", "series"),
         options.max_p,
         100.0 * options.noise,

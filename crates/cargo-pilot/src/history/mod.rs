@@ -206,39 +206,7 @@ impl History {
         )?;
         let mut added = 0;
         for r in &run.results {
-            self.db.exec(
-                "INSERT INTO benches (target, name) VALUES (?, ?) ON CONFLICT (target, name) DO NOTHING",
-                &[text(&r.target), text(&r.bench)],
-            )?;
-            let bench_id = self.id(
-                "SELECT id FROM benches WHERE target = ? AND name = ?",
-                &[text(&r.target), text(&r.bench)],
-            )?;
-            if skip_known && self.known(bench_id, &r.started, machine_id)? {
-                continue;
-            }
-            let processes = serde_json::to_string(&r.processes).expect("numbers serialise");
-            self.db.exec(
-                "INSERT INTO results (run_id, bench_id, started, status, unit, estimate, low, high, \
-                 confidence, estimator, processes, probe_ns, load) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                &[
-                    Value::Int(Some(run_id)),
-                    Value::Int(Some(bench_id)),
-                    text(&r.started),
-                    text(&r.status),
-                    opt(&r.unit),
-                    Value::Real(r.estimate),
-                    Value::Real(r.low),
-                    Value::Real(r.high),
-                    Value::Real(r.confidence),
-                    opt(&r.estimator),
-                    text(&processes),
-                    Value::Real(r.probe_ns),
-                    Value::Real(r.load),
-                ],
-            )?;
-            added += 1;
+            added += usize::from(self.insert_result(r, (run_id, machine_id), skip_known)?);
         }
         if added == 0 {
             // Nothing new: the run row goes too.
@@ -246,6 +214,51 @@ impl History {
                 .exec("DELETE FROM runs WHERE id = ?", &[Value::Int(Some(run_id))])?;
         }
         Ok(added)
+    }
+
+    /// Inserts `r`, a result of run `run_id` on machine `machine_id` (its bench recorded once);
+    /// with `skip_known`, not when the history has it already. Whether it was inserted.
+    fn insert_result(
+        &mut self,
+        r: &ResultRecord,
+        (run_id, machine_id): (i64, i64),
+        skip_known: bool,
+    ) -> anyhow::Result<bool> {
+        let text = |s: &str| Value::Text(Some(s.to_string()));
+        let opt = |s: &Option<String>| Value::Text(s.clone());
+        self.db.exec(
+            "INSERT INTO benches (target, name) VALUES (?, ?) ON CONFLICT (target, name) DO NOTHING",
+            &[text(&r.target), text(&r.bench)],
+        )?;
+        let bench_id = self.id(
+            "SELECT id FROM benches WHERE target = ? AND name = ?",
+            &[text(&r.target), text(&r.bench)],
+        )?;
+        if skip_known && self.known(bench_id, &r.started, machine_id)? {
+            return Ok(false);
+        }
+        let processes = serde_json::to_string(&r.processes).expect("numbers serialise");
+        self.db.exec(
+            "INSERT INTO results (run_id, bench_id, started, status, unit, estimate, low, high, \
+             confidence, estimator, processes, probe_ns, load) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            &[
+                Value::Int(Some(run_id)),
+                Value::Int(Some(bench_id)),
+                text(&r.started),
+                text(&r.status),
+                opt(&r.unit),
+                Value::Real(r.estimate),
+                Value::Real(r.low),
+                Value::Real(r.high),
+                Value::Real(r.confidence),
+                opt(&r.estimator),
+                text(&processes),
+                Value::Real(r.probe_ns),
+                Value::Real(r.load),
+            ],
+        )?;
+        Ok(true)
     }
 
     /// Whether a result of bench `bench_id` that started at `started` on machine `machine_id`

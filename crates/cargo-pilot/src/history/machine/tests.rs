@@ -196,19 +196,21 @@ fn a_machine_that_gets_busier_is_named_as_the_machine_and_a_true_change_as_its_c
     assert!(missed <= 2 && false_named <= 1 && machine_said >= 19);
     // Read alone, as before, the benches' series name the machine's commit.
     let options = ChangeOptions::default();
-    let all = BUSY.series(0, code);
-    let raw = all
-        .iter()
-        .flat_map(|s| {
-            let vals = values(&s.points);
-            detect(&s.points, &vals, &options)
-                .into_iter()
-                .map(|c| s.points[c.point].position.unwrap() as usize)
-                .collect::<Vec<_>>()
+    let raw = (0..20)
+        .filter(|&seed| {
+            BUSY.series(seed, code).iter().any(|s| {
+                let vals = values(&s.points);
+                detect(&s.points, &vals, &options).iter().any(|c| {
+                    (s.points[c.point].position.unwrap() as usize).abs_diff(BUSY.busier) <= 1
+                })
+            })
         })
-        .filter(|n| n.abs_diff(BUSY.busier) <= 1)
         .count();
-    assert!(raw > 0, "the scenario must fool a bench read alone");
+    eprintln!("read one bench at a time: the machine's commit named in {raw}/20");
+    assert!(
+        raw >= 19,
+        "the scenario must fool a bench read alone: {raw}"
+    );
 }
 
 #[test]
