@@ -73,7 +73,7 @@ impl Query {
             parts.push(format!(" the filter {}", f.join(", ")));
         }
         let runs = match (&self.branch, &self.line) {
-            _ if self.all => None,
+            _ if self.all => Some(" any run (--all)".to_string()),
             (Some(b), Some(l)) => Some(format!(
                 " the runs recorded on branch {} or of the {} on {}'s first-parent line",
                 code(b),

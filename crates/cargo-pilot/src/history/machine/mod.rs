@@ -140,7 +140,7 @@ fn analyse_machine(
         p.probe_ns.filter(|x| *x > 0.0).map(f64::ln)
     });
     let load = axis.recorded(all, members, |p| p.load);
-    let mut machine = machine_changes(all, members, &axis, &shared, &probe);
+    let mut machine = machine_changes(all, members, &axis, (&shared, &probe), options);
     let cuts: Vec<usize> = machine
         .iter()
         .filter(|c| c.seen_by == "benches")
@@ -235,13 +235,12 @@ fn machine_changes(
     all: &[Series],
     members: &[usize],
     axis: &Axis,
-    shared: &[(usize, f64)],
-    probe: &[(usize, f64)],
+    (shared, probe): (&[(usize, f64)], &[(usize, f64)]),
+    options: &ChangeOptions,
 ) -> Vec<MachineChange> {
-    let options = ChangeOptions::default();
     let mut out: Vec<MachineChange> = Vec::new();
     let xs: Vec<f64> = shared.iter().map(|x| x.1).collect();
-    for c in level_changes_of(&xs, &options) {
+    for c in level_changes_of(&xs, options) {
         let pos = shared[c.index].0;
         let (lo, hi) = (
             shared[c.index - c.n_before].0,
@@ -256,7 +255,7 @@ fn machine_changes(
         });
     }
     let ps: Vec<f64> = probe.iter().map(|x| x.1).collect();
-    for c in level_changes_of(&ps, &options) {
+    for c in level_changes_of(&ps, options) {
         let pos = probe[c.index].0;
         if out.iter().any(|m| m.position.abs_diff(pos) <= 1) {
             continue;
