@@ -26,6 +26,9 @@ use axis::{Axis, mean_in, median, moved, sign_test, steps};
 /// The sign test's level for a bench's change that the other benches share.
 const SHARED_P: f64 = 0.01;
 
+/// A series on the machine's axis: (position, value) for each commit it has a value at.
+type Placed = [(usize, f64)];
+
 /// A change of the machine's speed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MachineChange {
@@ -235,7 +238,7 @@ fn machine_changes(
     all: &[Series],
     members: &[usize],
     axis: &Axis,
-    (shared, probe): (&[(usize, f64)], &[(usize, f64)]),
+    (shared, probe): (&Placed, &Placed),
     options: &ChangeOptions,
 ) -> Vec<MachineChange> {
     let mut out: Vec<MachineChange> = Vec::new();
