@@ -7,7 +7,8 @@
 #   bash lab/history-changes.sh bisect                 (b) bisect commits 1..30 (after `changes`)
 #   bash lab/history-changes.sh unchanged              (c) 20 unchanged series (after `changes`)
 #   bash lab/history-changes.sh postgres               (d) two writers at once, a stopped server
-#   bash lab/history-changes.sh busier                 (e) issue 44's bar: a reverted regression,
+#   [PILOT_BIN=path/to/cargo-pilot] bash lab/history-changes.sh busier
+#                                                      (e) issue 44's bar: a reverted regression,
 #                                                          a machine that gets busier, detached HEADs
 #
 # (a) copies the fixture into a git repository of its own (target/history-bars/repo): commit 1
@@ -43,8 +44,14 @@ cp_bin=$work/cargo-pilot
 export CARGO_TARGET_DIR=$work/target
 
 build_pilot() {
-  cargo build --release -q --manifest-path "$root/Cargo.toml" -p cargo-pilot
   mkdir -p "$work"
+  if [ -n "${PILOT_BIN:-}" ]; then
+    # A cargo-pilot built already (it only runs cargo and reads the results: its own profile
+    # does not touch the benches' timings, which cargo bench builds in release).
+    cp "$PILOT_BIN" "$cp_bin"
+    return
+  fi
+  cargo build --release -q --manifest-path "$root/Cargo.toml" -p cargo-pilot
   cp "$CARGO_TARGET_DIR/release/cargo-pilot" "$cp_bin"
 }
 
