@@ -253,7 +253,7 @@ busier_bar() {
   local history=$work/history-busier.sqlite
   rm -f "$history" "$work/times-busier.txt"
   local busy=""
-  trap '[ -n "$busy" ] && kill "$busy" 2>/dev/null' EXIT
+  trap '[ -n "${busy:-}" ] && kill "$busy" 2>/dev/null' EXIT
   echo "load before: $(uptime)"
   local i c t0 t1
   for i in $(seq 1 30); do
