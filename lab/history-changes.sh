@@ -7,6 +7,9 @@
 #   bash lab/history-changes.sh bisect                 (b) bisect commits 1..30 (after `changes`)
 #   bash lab/history-changes.sh unchanged              (c) 20 unchanged series (after `changes`)
 #   bash lab/history-changes.sh postgres               (d) two writers at once, a stopped server
+#   [PILOT_BIN=path/to/cargo-pilot] bash lab/history-changes.sh busier
+#                                                      (e) issue 44's bar: a reverted regression,
+#                                                          a machine that gets busier, detached HEADs
 #
 # (a) copies the fixture into a git repository of its own (target/history-bars/repo): commit 1
 # gives `spin` and `units` a cost factor each; commit 17 makes `spin` 8% slower, commit 24
@@ -24,6 +27,13 @@
 # (d) A throwaway PostgreSQL server (tests/history/postgres.sh): two `cargo pilot bench` runs at
 # once, then one while the server is stopped (exit 1, results on disk), then `history add`
 # once it is back; the rows counted before and after each.
+# (e) The repository of (a) with one more change: `spin` is 6% slower at commits 8 to 13 and
+# back at 14 (a regression reverted six commits later), then 8% slower from 17 as in (a). Each
+# commit is checked out (a detached HEAD, no PILOT_BRANCH) and measured once; from commit 20 on
+# one busy loop runs beside the benches (the machine gets busier during the history). Then
+# `cargo pilot changes` at main's tip, with no --branch, must name commits 8 and 14 (spin), 17
+# (spin) and 24 (units), each within one commit, and no other commit; it lists the machine's
+# changes apart.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -34,9 +44,15 @@ cp_bin=$work/cargo-pilot
 export CARGO_TARGET_DIR=$work/target
 
 build_pilot() {
-  cargo build --release -q --manifest-path "$root/Cargo.toml" -p cargo-pilot
   mkdir -p "$work"
-  cp "$root/target/release/cargo-pilot" "$cp_bin"
+  if [ -n "${PILOT_BIN:-}" ]; then
+    # A cargo-pilot built already (it only runs cargo and reads the results: its own profile
+    # does not touch the benches' timings, which cargo bench builds in release).
+    cp "$PILOT_BIN" "$cp_bin"
+    return
+  fi
+  cargo build --release -q --manifest-path "$root/Cargo.toml" -p cargo-pilot
+  cp "$CARGO_TARGET_DIR/release/cargo-pilot" "$cp_bin"
 }
 
 mmm() { # numbers on standard input -> min/median/max
@@ -44,6 +60,7 @@ mmm() { # numbers on standard input -> min/median/max
 }
 
 make_repo() {
+  local reverted=${1:-}
   rm -rf "$repo" && mkdir -p "$repo/benches"
   cp "$root/tests/fixture-bench/Cargo.toml" "$root/tests/fixture-bench/Cargo.lock" "$repo/"
   cp "$root"/tests/fixture-bench/benches/*.rs "$repo/benches/"
@@ -59,6 +76,10 @@ make_repo() {
       sed -i 's/let steps = (2_000.0 \* cost()).round() as u64;/let steps = (2_000.0 * cost() * SPIN).round() as u64;/' "$src"
       sed -i 's/let steps = (20_000.0 \* cost()).round() as u64;/let steps = (20_000.0 * cost() * UNITS).round() as u64;/' "$src"
       grep -q 'cost() \* SPIN' "$src" && grep -q 'cost() \* UNITS' "$src" || { echo "fixture changed: cannot add the factors" >&2; exit 1; }
+    elif [ -n "$reverted" ] && [ "$i" = 8 ]; then
+      sed -i 's/^const SPIN: f64 = 1.0;/const SPIN: f64 = 1.06;/' "$src"
+    elif [ -n "$reverted" ] && [ "$i" = 14 ]; then
+      sed -i 's/^const SPIN: f64 = 1.06;/const SPIN: f64 = 1.0;/' "$src"
     elif [ "$i" = 17 ]; then
       sed -i 's/^const SPIN: f64 = 1.0;/const SPIN: f64 = 1.08;/' "$src"
     elif [ "$i" = 24 ]; then
@@ -226,10 +247,61 @@ postgres_bar() {
   trap - EXIT
 }
 
+busier_bar() {
+  build_pilot
+  make_repo reverted
+  local history=$work/history-busier.sqlite
+  rm -f "$history" "$work/times-busier.txt"
+  local busy=""
+  trap '[ -n "${busy:-}" ] && kill "$busy" 2>/dev/null' EXIT
+  echo "load before: $(uptime)"
+  local i c t0 t1
+  for i in $(seq 1 30); do
+    c=$(commit_of "$i")
+    git -C "$repo" checkout -q "$c"
+    if [ "$i" = 20 ]; then
+      sh -c 'while :; do :; done' & busy=$!
+      echo "commit 20: a busy loop from now on ($(uptime))"
+    fi
+    (cd "$repo" && cargo bench -q --no-run >/dev/null 2>&1)
+    t0=$(date +%s.%N)
+    (cd "$repo" && env -u PILOT_BRANCH -u GITHUB_HEAD_REF -u GITHUB_REF_NAME -u CI_COMMIT_REF_NAME \
+      "$cp_bin" pilot bench --history "$history" >"$work/bench-busier-$i.txt" 2>&1)
+    t1=$(date +%s.%N)
+    echo "$(echo "$t1 - $t0" | bc)" >>"$work/times-busier.txt"
+  done
+  [ -n "$busy" ] && kill "$busy" 2>/dev/null
+  busy=""
+  git -C "$repo" checkout -q main
+  echo "load after: $(uptime)"
+  echo "measuring per commit (s, min/median/max): $(mmm <"$work/times-busier.txt")"
+  (cd "$repo" && env -u PILOT_BRANCH "$cp_bin" pilot changes --history "$history" --format json) >"$work/changes-busier.json"
+  (cd "$repo" && env -u PILOT_BRANCH "$cp_bin" pilot changes --history "$history")
+  python3 - "$work/changes-busier.json" "$(git -C "$repo" rev-list --reverse main | tr '\n' ' ')" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+place = {c: i + 1 for i, c in enumerate(sys.argv[2].split())}
+found = [(ch["bench"], place.get(ch["commit"]), ch["change"]) for ch in doc["changes"]]
+print("changes named (bench, commit, change):", [(b, n, f"{100*x:+.2f}%") for b, n, x in found])
+print("the machine's:", [(m["started"], place.get(m["commit"]), f"{100*m['change']:+.2f}%", m["seen_by"],
+                          [e["bench"] for e in m["explains"]]) for m in doc["machine_changes"]])
+want = [("spin", 8, True), ("spin", 14, False), ("spin", 17, True), ("units", 24, False)]
+def hit(w):
+    return any(b == w[0] and n is not None and abs(n - w[1]) <= 1 and (x > 0) == w[2] for b, n, x in found)
+named = [w for w in want if hit(w)]
+extra = [f for f in found if not any(f[0] == w[0] and f[1] is not None and abs(f[1] - w[1]) <= 1 for w in want)]
+print(f"bar: {len(named)} of 4 true changes named within a commit "
+      f"({', '.join(f'{w[0]} {w[1]}' for w in want if w not in named) or 'none missed'}), "
+      f"{len(extra)} commit(s) named where no code changed: "
+      f"{'PASS' if len(named) == 4 and not extra else 'FAIL'}")
+PY
+}
+
 case ${1:-} in
   changes) changes_bar ;;
+  busier) busier_bar ;;
   bisect) bisect_bar ;;
   unchanged) unchanged_bar ;;
   postgres) postgres_bar ;;
-  *) echo "usage: [LOADED=1] bash lab/history-changes.sh changes|bisect|unchanged|postgres" >&2; exit 2 ;;
+  *) echo "usage: [LOADED=1] bash lab/history-changes.sh changes|bisect|unchanged|postgres|busier" >&2; exit 2 ;;
 esac

@@ -18,6 +18,7 @@ fn config() -> LevelChangeConfig {
         min_shift: 0.01f64.ln_1p(),
         min_segment: 3,
         confidence: 0.95,
+        up_and_back: true,
     }
 }
 
@@ -118,6 +119,46 @@ fn a_change_is_found_two_commits_after_it() {
             assert_eq!(median, Some(2));
             assert!(missed <= trials / 100, "{missed}");
         }
+    }
+}
+
+#[test]
+fn a_level_that_comes_back_is_named_at_both_ends() {
+    // +6% for 6 commits at 12..18 of 30, then back (a regression reverted six commits later).
+    for sd in [0.01, 0.02] {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let trials = 1000;
+        let mut both = 0;
+        let mut otava = 0;
+        for _ in 0..trials {
+            let mut xs = series(&mut rng, 30, sd, false, None);
+            for x in &mut xs[12..18] {
+                *x += 0.06f64.ln_1p();
+            }
+            let named = |config: &LevelChangeConfig| {
+                let found = level_changes(&xs, config).unwrap();
+                let near = |at: usize, up: bool| {
+                    found
+                        .iter()
+                        .any(|c| c.index.abs_diff(at) <= 1 && (c.shift() > 0.0) == up)
+                };
+                near(12, true) && near(18, false)
+            };
+            both += usize::from(named(&config()));
+            otava += usize::from(named(&LevelChangeConfig {
+                up_and_back: false,
+                ..config()
+            }));
+        }
+        println!(
+            "up and back +6% for 6 commits in noise {}%: both ends named in {both}/{trials} \
+             ({otava}/{trials} by Otava's rule alone)",
+            100.0 * sd
+        );
+        if sd <= 0.01 {
+            assert!(both >= trials * 95 / 100, "{both}");
+        }
+        assert!(both > otava, "{both} {otava}");
     }
 }
 

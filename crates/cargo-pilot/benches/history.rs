@@ -82,6 +82,8 @@ fn run(i: usize, commit: bool) -> RunRecord {
             confidence: Some(0.95),
             estimator: Some("trimmed".into()),
             processes: vec![999.0, 1000.0, 1001.0, 1002.0, 998.0],
+            probe_ns: Some(1_000_000.0),
+            load: Some(0.5),
         })
         .collect();
     RunRecord {

@@ -51,7 +51,9 @@ pub struct SeriesArgs {
     /// Match FILTER exactly
     #[arg(long)]
     pub exact: bool,
-    /// Runs of this branch [default: `PILOT_BRANCH`, else the branch checked out]
+    /// Runs recorded on this branch, and runs of the commits on its first-parent line, whatever
+    /// branch (or detached HEAD) they ran on [default: `PILOT_BRANCH`, else the branch checked
+    /// out, and HEAD's line]
     #[arg(long, value_name = "NAME")]
     pub branch: Option<String>,
     /// Machines whose name (`PILOT_MACHINE`, else the host name) contains NAME

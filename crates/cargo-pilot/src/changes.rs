@@ -10,16 +10,17 @@ use serde_json::json;
 
 use crate::args::{SeriesArgs, SeriesFormat};
 use crate::exit::{Exit, Failure};
-use crate::history::{self, FoundChange, Series};
+use crate::history::{self, FoundChange, MachineChange, Series};
 
 /// List the changes in each bench's history, newest first.
 ///
-/// A change is a commit where a bench's series (one machine, one branch) moves to a new level
-/// and stays: E-Divisive means proposes where, Student's t-test on the commits either side
-/// keeps it when p < --max-p and the change is larger than --noise, with at least 3 commits
-/// on each side, so one or two odd runs are never a change. Exit codes: 0 ok, 1 error, 2 usage,
-/// 3 the newest commit made a slowdown known (the change itself may be a commit or two
-/// before it).
+/// A change is a commit where a bench's series (one machine, one branch) moves to a new level:
+/// E-Divisive means proposes where (and where a level that came back ends), Student's t-test on
+/// the commits either side keeps it when p < --max-p and the change is larger than --noise,
+/// with at least 3 commits on each side, so one or two odd runs are never a change. A change
+/// the machine made (every bench of the same runs moved, or the speed probe did) is listed as
+/// the machine's, not a commit's. Exit codes: 0 ok, 1 error, 2 usage, 3 the newest commit made
+/// a slowdown known (the change itself may be a commit or two before it).
 #[derive(clap::Args, Debug)]
 pub struct ChangesArgs {
     #[command(flatten)]
@@ -38,15 +39,16 @@ struct Listed<'a> {
 pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
     let target_dir = args.series.workspace.target_dir()?;
     let mut sel = history::select(&args.series, &target_dir)?;
-    let all = sel.all_series(" the selection")?;
+    let all = sel.all_series()?;
+    let analysis = history::analyse(&all, &sel.options);
+    let new = history::newly_regressed(&all, &analysis, &sel.options);
     let mut listed: Vec<Listed> = Vec::new();
-    for s in &all {
-        let new = history::newly_regressed(s, &sel.options);
-        for c in history::changes_of(s, &sel.options) {
-            let is_new = new.as_ref().is_some_and(|n| n.point == c.point);
+    for (i, s) in all.iter().enumerate() {
+        for c in &analysis.named[i] {
+            let is_new = new[i].as_ref().is_some_and(|n| n.point == c.point);
             listed.push(Listed {
                 series: s,
-                change: c,
+                change: c.clone(),
                 new: is_new,
             });
         }
@@ -56,9 +58,16 @@ pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
         let p = &l.series.points[l.change.point];
         std::cmp::Reverse((p.committed_at, p.position, p.started.clone()))
     });
+    let machine: Vec<&MachineChange> = analysis.machine.iter().rev().collect();
     match args.series.format {
-        SeriesFormat::Table => pilot_engine::out!("{}", table(&listed, &all, &sel.options)),
-        SeriesFormat::Md => pilot_engine::out!("{}", markdown(&listed)),
+        SeriesFormat::Table => pilot_engine::out!(
+            "{}{}",
+            table(&listed, &all, &sel.options),
+            machine_table(&machine, &all)
+        ),
+        SeriesFormat::Md => {
+            pilot_engine::out!("{}{}", markdown(&listed), machine_markdown(&machine, &all))
+        }
         SeriesFormat::Json => pilot_engine::outln!(
             "{}",
             serde_json::to_string_pretty(&json!({
@@ -73,6 +82,7 @@ pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
                     c["new_regression"] = json!(l.new);
                     c
                 }).collect::<Vec<_>>(),
+                "machine_changes": machine.iter().map(|m| m.to_json(&all)).collect::<Vec<_>>(),
             }))
             .expect("JSON values serialise")
         ),
@@ -107,7 +117,8 @@ fn short(c: &Option<String>) -> String {
 
 fn table(listed: &[Listed], all: &[Series], options: &history::ChangeOptions) -> String {
     let head = format!(
-        "changes in {} (p < {}, larger than ±{}%, at least {} commits each side), newest first:\n",
+        "changes in {} (p < {} over each machine's series together, larger than ±{}%, at least {} \
+         commits each side), newest first:\n",
         pilot_engine::fmt::counted(all.len(), "series", "series"),
         options.max_p,
         100.0 * options.noise,
@@ -162,6 +173,110 @@ fn markdown(listed: &[Listed]) -> String {
             c.after,
             c.verdict(),
             c.subject.as_deref().map(markdown_code).unwrap_or_default()
+        ));
+    }
+    out
+}
+
+/// A machine change's size as a signed percentage with its interval.
+fn machine_text(m: &MachineChange) -> String {
+    let pct = |x: f64| format!("{:+.2}%", 100.0 * x);
+    match m.change_ci {
+        Some((lo, hi)) => format!("{} [{}, {}]", pct(m.change), pct(lo), pct(hi)),
+        None => pct(m.change),
+    }
+}
+
+/// What saw a machine change, and what else moved with it, in words.
+fn machine_evidence(m: &MachineChange) -> String {
+    let mut parts = vec![match m.seen_by {
+        "probe" => "the speed probe".to_string(),
+        "shared" => format!("{} of {} benches moved with it", m.moved.0, m.moved.1),
+        _ => format!("{} of {} benches moved", m.moved.0, m.moved.1),
+    }];
+    if m.seen_by != "probe"
+        && let Some(p) = m.probe
+    {
+        parts.push(format!("probe {:+.1}%", 100.0 * p));
+    }
+    if let Some((a, b)) = m.load {
+        parts.push(format!("load {a:.1} → {b:.1}"));
+    }
+    parts.join(", ")
+}
+
+/// The bench changes a machine change explains: `spin (cost) +6.70%`, …
+fn explained(m: &MachineChange, all: &[Series]) -> String {
+    m.explains
+        .iter()
+        .map(|(i, c)| {
+            format!(
+                "{} ({}) {:+.2}%",
+                all[*i].bench,
+                all[*i].target,
+                100.0 * c.change
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn machine_table(machine: &[&MachineChange], all: &[Series]) -> String {
+    if machine.is_empty() {
+        return String::new();
+    }
+    let header: Vec<String> = [
+        "runs from",
+        "machine",
+        "change",
+        "p",
+        "verdict",
+        "evidence",
+        "explains",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows: Vec<Vec<String>> = machine
+        .iter()
+        .map(|m| {
+            vec![
+                format!("{} ({})", m.started, short(&m.commit)),
+                m.machine.clone(),
+                machine_text(m),
+                format_p(m.p),
+                format!("machine {}", m.verdict()),
+                machine_evidence(m),
+                explained(m, all),
+            ]
+        })
+        .collect();
+    format!(
+        "the machine's changes, not a commit's (the benches of the same runs moved together, or \
+         the speed probe did), newest first:\n{}",
+        columns(&header, &rows, &[0, 1, 2, 4, 5, 6], "  ")
+    )
+}
+
+fn machine_markdown(machine: &[&MachineChange], all: &[Series]) -> String {
+    if machine.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\nThe machine's changes, not a commit's:\n\n\
+         | runs from | machine | change | p | verdict | evidence | explains |\n\
+         |---|---|---|---:|---|---|---|\n",
+    );
+    for m in machine {
+        out.push_str(&format!(
+            "| {} ({}) | {} | {} | {} | machine {} | {} | {} |\n",
+            m.started,
+            markdown_code(&short(&m.commit)),
+            markdown_code(&m.machine),
+            machine_text(m),
+            format_p(m.p),
+            m.verdict(),
+            machine_evidence(m),
+            markdown_code(&explained(m, all)),
         ));
     }
     out

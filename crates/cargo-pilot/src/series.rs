@@ -65,12 +65,9 @@ pub fn run(args: &HistoryArgs) -> Result<ExitCode, Failure> {
     }
     let target_dir = args.series.workspace.target_dir()?;
     let mut sel = history::select(&args.series, &target_dir)?;
-    let no_match = describe(&sel.query);
-    let all = sel.all_series(&no_match)?;
-    let found: Vec<Vec<FoundChange>> = all
-        .iter()
-        .map(|s| history::changes_of(s, &sel.options))
-        .collect();
+    let all = sel.all_series()?;
+    // The code's changes: the machine's are `cargo pilot changes`'s to show.
+    let found: Vec<Vec<FoundChange>> = history::analyse(&all, &sel.options).named;
     match args.series.format {
         SeriesFormat::Table => {
             pilot_engine::out!("{}", table(&all, &found, sel.query.branch.as_deref()))
@@ -82,29 +79,6 @@ pub fn run(args: &HistoryArgs) -> Result<ExitCode, Failure> {
         ),
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The query in words, for an empty result.
-fn describe(q: &history::Query) -> String {
-    let mut parts = Vec::new();
-    if !q.filters.is_empty() {
-        let f: Vec<String> = q
-            .filters
-            .iter()
-            .map(|f| format!("`{}`", terminal(f)))
-            .collect();
-        parts.push(format!(" the filter {}", f.join(", ")));
-    }
-    if let Some(b) = &q.branch {
-        parts.push(format!(
-            " on branch `{}` (--all shows every branch)",
-            terminal(b)
-        ));
-    }
-    if let Some(m) = &q.machine {
-        parts.push(format!(" on machine `{}`", terminal(m)));
-    }
-    parts.join(",")
 }
 
 /// A point's time and interval, as shown.

@@ -143,10 +143,14 @@ fn backends(dir: &Path, name: &str) -> Vec<Backend> {
     out
 }
 
-/// `cargo pilot ARGS` in `dir`, no `PILOT_*` of the outer environment but `env`.
+/// `cargo pilot ARGS` in `dir`, no `PILOT_*` of the outer environment but `env`, and none of
+/// the branch names a CI service sets (a run's branch is what the test's repository says).
 fn pilot(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"));
     cmd.args(args).current_dir(dir).env_remove("CI");
+    for k in ["GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME"] {
+        cmd.env_remove(k);
+    }
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -348,6 +352,179 @@ fn the_newest_commit_that_makes_a_slowdown_known_exits_3_once() {
 }
 
 #[test]
+fn runs_at_a_detached_head_count_for_the_commits_line() {
+    let dir = tmp("detached");
+    let commits = repo(&dir, 12);
+    for b in backends(&dir, "detached") {
+        let flag = b.flag();
+        // A history back-filled as a user does: each commit checked out, then measured.
+        // `parse` is 8% slower from commit 7.
+        for (i, c) in commits.iter().enumerate() {
+            git(&dir, &["checkout", "--quiet", "--detach", c]);
+            let n = i + 1;
+            let ns = 1000.0 * wiggle(n) * if n >= 7 { 1.08 } else { 1.0 };
+            add(&dir, &b, c, &[("parse", ns)], n, &[]);
+        }
+        git(&dir, &["checkout", "--quiet", "main"]);
+        let h = json_of(&pilot(
+            &dir,
+            &["history", "--all", "--format", "json", "--history", &flag],
+            &[],
+        ));
+        let points = h["series"][0]["points"].as_array().unwrap();
+        assert!(points.iter().all(|p| p["branch"].is_null()), "{h}");
+
+        // At main's tip, the runs of main's commits count, whatever branch they were on.
+        let changes_at = |args: &[&str]| -> Vec<String> {
+            let mut all = vec!["changes", "--format", "json", "--history", &flag];
+            all.extend(args);
+            json_of(&pilot(&dir, &all, &[]))["changes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["commit"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(changes_at(&[]), [commits[6].clone()]);
+        let h = json_of(&pilot(
+            &dir,
+            &["history", "--format", "json", "--history", &flag],
+            &[],
+        ));
+        assert_eq!(h["series"][0]["points"].as_array().unwrap().len(), 12);
+
+        // A branch that holds none of those commits: the selection is empty, and says why and
+        // what selects them.
+        git(&dir, &["checkout", "--quiet", "--orphan", "other"]);
+        git(&dir, &["commit", "--quiet", "--allow-empty", "-m", "other"]);
+        let o = pilot(&dir, &["changes", "--history", &flag], &[]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        for said in [
+            "no run in the history",
+            "the runs recorded on branch `other` or of the 1 commit on `HEAD`'s first-parent line",
+            "12 runs of 12 commits on no branch (made at a detached HEAD",
+            "none on `HEAD`'s first-parent line",
+            "--branch NAME",
+            "--all",
+        ] {
+            assert!(err.contains(said), "`{said}` not in: {err}");
+        }
+        // From there, `--branch main` follows main's line.
+        assert_eq!(changes_at(&["--branch", "main"]), [commits[6].clone()]);
+        git(&dir, &["checkout", "--quiet", "main"]);
+        git(&dir, &["branch", "--quiet", "-D", "other"]);
+    }
+}
+
+/// A run of the benches `(name, ns)` at `commit` whose machine record holds the speed probe's
+/// time `probe_ns` and the load average `load`, added to the history of `b`.
+fn add_with_machine(
+    dir: &Path,
+    b: &Backend,
+    commit: &str,
+    benches: &[(&str, f64)],
+    (probe_ns, load): (f64, f64),
+    i: usize,
+) {
+    let started = format!("2026-01-01T01:{:02}:{:02}Z", i / 60, i % 60);
+    let results: Vec<Value> = benches
+        .iter()
+        .map(|(n, ns)| {
+            let mut doc = result(n, commit, *ns, &started);
+            doc["machine"]["speed"] = json!({"probe_ns": probe_ns, "run_to_run": null, "runs": 1});
+            doc["machine"]["load"] = json!(load);
+            doc
+        })
+        .collect();
+    let file = dir.join(format!("machine-run-{i}.json"));
+    let run = json!({"schema": "pilot.run/1", "results": results});
+    std::fs::write(&file, serde_json::to_vec(&run).unwrap()).unwrap();
+    let o = pilot(
+        dir,
+        &[
+            "history",
+            "add",
+            "--run",
+            file.to_str().unwrap(),
+            "--history",
+            &b.flag(),
+            "--target-dir",
+            "target",
+        ],
+        &[],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+#[test]
+fn a_machine_that_became_slower_is_the_machines_change_not_a_commits() {
+    let dir = tmp("machine-shift");
+    let commits = repo(&dir, 30);
+    let names = ["parse", "sort", "hash", "lex", "fmt", "walk"];
+    for b in backends(&dir, "machine_shift") {
+        let flag = b.flag();
+        // `parse` is 5% faster from commit 8 (its code); from commit 28 on, the machine is
+        // busier: every bench 4 to 9% slower, and the speed probe 6%.
+        for (i, c) in commits.iter().enumerate() {
+            let n = i + 1;
+            let busy = n >= 28;
+            let benches: Vec<(&str, f64)> = names
+                .iter()
+                .enumerate()
+                .map(|(k, name)| {
+                    let code = if k == 0 && n >= 8 { 0.95 } else { 1.0 };
+                    let machine = if busy { 1.04 + 0.01 * k as f64 } else { 1.0 };
+                    (
+                        *name,
+                        100.0 * (k + 1) as f64 * code * machine * wiggle(n + 5 * k),
+                    )
+                })
+                .collect();
+            let probe = 1e6 * if busy { 1.06 } else { 1.0 } * wiggle(n + 1);
+            add_with_machine(
+                &dir,
+                &b,
+                c,
+                &benches,
+                (probe, if busy { 2.0 } else { 0.2 }),
+                n,
+            );
+        }
+        let o = pilot(
+            &dir,
+            &["changes", "--format", "json", "--history", &flag],
+            &[],
+        );
+        // The slowdown the newest commits show is the machine's: no exit 3.
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let doc = json_of(&o);
+        let named: Vec<(&str, &str)> = doc["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["bench"].as_str().unwrap(), c["commit"].as_str().unwrap()))
+            .collect();
+        assert_eq!(named, [("parse", commits[7].as_str())], "{doc}");
+        let machine = doc["machine_changes"].as_array().unwrap();
+        assert_eq!(machine.len(), 1, "{doc}");
+        let m = &machine[0];
+        let at = commits
+            .iter()
+            .position(|c| m["commit"] == c.as_str())
+            .unwrap();
+        assert!(at.abs_diff(27) <= 1, "{m}");
+        assert!(m["change"].as_f64().unwrap() > 0.0 && m["probe_change"].as_f64().unwrap() > 0.0);
+        let o = pilot(&dir, &["changes", "--history", &flag], &[]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("the machine's changes, not a commit's") && out.contains("machine slower"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
 fn machines_never_share_a_series() {
     let dir = tmp("machines");
     let commits = repo(&dir, 6);
@@ -542,7 +719,7 @@ fn a_newer_schema_and_a_foreign_database_are_refused() {
                     .unwrap();
             }
         };
-        set_version(2);
+        set_version(3);
         for args in [vec!["history"], vec!["changes"]] {
             let mut args = args;
             let flag = b.flag();
@@ -551,7 +728,7 @@ fn a_newer_schema_and_a_foreign_database_are_refused() {
             assert_eq!(o.status.code(), Some(1), "{}", text(&o));
             let err = String::from_utf8_lossy(&o.stderr);
             assert!(
-                err.contains("schema version 2, newer than this cargo-pilot knows (1)"),
+                err.contains("schema version 3, newer than this cargo-pilot knows (2)"),
                 "{err}"
             );
         }
@@ -571,7 +748,7 @@ fn a_newer_schema_and_a_foreign_database_are_refused() {
             &[],
         );
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-        set_version(1);
+        set_version(2);
         let h = json_of(&pilot(
             &dir,
             &["history", "--format", "json", "--history", &b.flag()],

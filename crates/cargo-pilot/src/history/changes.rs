@@ -1,10 +1,10 @@
 //! The level changes of a series: one value per commit (the mean of the logarithms of its
-//! runs' estimates, clean runs on their branch only), and the engine's
-//! [`level_changes`] over them.
+//! runs' estimates, clean runs on their branch or line only), and the engine's
+//! [`level_changes`] over them. Which of them the machine explains is [`super::machine`]'s.
 
 use pilot_stats::{LevelChangeConfig, level_changes, relative_interval};
 
-use super::read::{Point, Series};
+use super::read::Point;
 
 /// Least commits on each side of a change. One or two odd runs are never a change, and a
 /// change is found once the second commit after it is measured (measured by simulation in
@@ -92,7 +92,7 @@ impl FoundChange {
 
 /// The points that count for changes, grouped by commit in order: each group's first point's
 /// index and its value (mean log estimate).
-fn values(points: &[Point]) -> Vec<(usize, f64)> {
+pub(super) fn values(points: &[Point]) -> Vec<(usize, f64)> {
     let mut out: Vec<(usize, Option<&str>, f64, usize)> = Vec::new();
     for (i, p) in points.iter().enumerate() {
         let Some(e) = p.estimate.filter(|e| *e > 0.0 && e.is_finite()) else {
@@ -114,24 +114,36 @@ fn values(points: &[Point]) -> Vec<(usize, f64)> {
         .collect()
 }
 
-/// The changes of `series`, oldest first.
-pub fn changes_of(series: &Series, options: &ChangeOptions) -> Vec<FoundChange> {
-    changes_of_points(&series.points, options)
-}
-
-fn changes_of_points(points: &[Point], options: &ChangeOptions) -> Vec<FoundChange> {
-    let vals = values(points);
-    let xs: Vec<f64> = vals.iter().map(|v| v.1).collect();
-    let config = LevelChangeConfig {
+/// The settings of the statistic as `changes` uses it: Hunter's, with at least
+/// [`MIN_SEGMENT`] commits at each level, and a level that comes back tested as such.
+fn config(options: &ChangeOptions) -> LevelChangeConfig {
+    LevelChangeConfig {
         max_p: options.max_p,
         min_shift: options.noise.ln_1p(),
         min_segment: MIN_SEGMENT,
+        up_and_back: true,
         ..LevelChangeConfig::default()
-    };
-    let Ok(found) = level_changes(&xs, &config) else {
-        return Vec::new();
-    };
-    found
+    }
+}
+
+/// The level changes of `xs` (any series of logarithms, one value per commit) at `options`, by
+/// index; none when there are too few values.
+pub(super) fn level_changes_of(
+    xs: &[f64],
+    options: &ChangeOptions,
+) -> Vec<pilot_stats::LevelChange> {
+    level_changes(xs, &config(options)).unwrap_or_default()
+}
+
+/// The changes of the values `vals` (from [`values`] of `points`, perhaps with the machine's
+/// shifts taken out), oldest first.
+pub(super) fn detect(
+    points: &[Point],
+    vals: &[(usize, f64)],
+    options: &ChangeOptions,
+) -> Vec<FoundChange> {
+    let xs: Vec<f64> = vals.iter().map(|v| v.1).collect();
+    level_changes_of(&xs, options)
         .iter()
         .map(|c| {
             let at = vals[c.index].0;
@@ -149,40 +161,4 @@ fn changes_of_points(points: &[Point], options: &ChangeOptions) -> Vec<FoundChan
             }
         })
         .collect()
-}
-
-/// The newest change of `series` when it is a regression that its newest commit made known:
-/// the series without that commit's runs shows no slowdown starting within one commit of it.
-/// This is what `cargo pilot changes` exits 3 on, once, on the commit whose run found it.
-pub fn newly_regressed(series: &Series, options: &ChangeOptions) -> Option<FoundChange> {
-    let all = changes_of(series, options);
-    let newest = all.last()?.clone();
-    if !newest.is_regression() {
-        return None;
-    }
-    let last_commit = series
-        .points
-        .iter()
-        .rev()
-        .find(|p| p.estimate.is_some() && p.dirty != Some(true) && p.on_branch)?
-        .commit
-        .clone();
-    let before: Vec<Point> = series
-        .points
-        .iter()
-        .filter(|p| last_commit.is_none() || p.commit != last_commit)
-        .cloned()
-        .collect();
-    let known = changes_of_points(&before, options);
-    // Compared by commit: the two series number their points differently.
-    let order: Vec<Option<String>> = values(&series.points)
-        .iter()
-        .map(|v| series.points[v.0].commit.clone())
-        .collect();
-    let rank = |commit: &Option<String>| order.iter().position(|c| c == commit);
-    let at = rank(&newest.commit)?;
-    let seen = known
-        .iter()
-        .any(|k| k.is_regression() && rank(&k.commit).is_some_and(|r| r.abs_diff(at) <= 1));
-    (!seen).then_some(newest)
 }

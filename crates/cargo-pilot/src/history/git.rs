@@ -89,6 +89,14 @@ impl Git {
         self.resolve(&format!("refs/heads/{branch}"))
     }
 
+    /// The commits on `tip`'s first-parent line, `tip` included: the states a branch's own
+    /// code went through, whichever branch (or none, at a detached HEAD) a run of one of them
+    /// was recorded on. `None` when git fails (no repository, or no such revision).
+    pub fn first_parent_line(&self, tip: &str) -> Option<HashSet<String>> {
+        let out = self.run(&["rev-list", "--first-parent", tip, "--"])?;
+        Some(out.lines().map(str::to_string).collect())
+    }
+
     /// Every commit reachable from `tip`.
     pub fn ancestors(&self, tip: &str) -> Option<HashSet<String>> {
         let out = self.run(&["rev-list", tip, "--"])?;

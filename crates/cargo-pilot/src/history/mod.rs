@@ -19,6 +19,7 @@ mod conninfo;
 mod db;
 mod git;
 mod location;
+mod machine;
 mod pg;
 mod read;
 mod record;
@@ -31,10 +32,11 @@ use anyhow::Context;
 
 use crate::exit::Failure;
 
-pub use changes::{ChangeOptions, FoundChange, MIN_SEGMENT, changes_of, newly_regressed};
+pub use changes::{ChangeOptions, FoundChange, MIN_SEGMENT};
 pub use git::{CommitFacts, Git, branch_of_run};
 pub use location::{Location, location};
-pub use read::{Point, Query, Series};
+pub use machine::{MachineChange, analyse, newly_regressed};
+pub use read::{Holding, Line, Point, Query, Series};
 // `ResultRecord` is named by the history's bench (benches/history.rs).
 #[allow(unused_imports)]
 pub use record::{ResultRecord, RunRecord, runs_of};
@@ -204,36 +206,7 @@ impl History {
         )?;
         let mut added = 0;
         for r in &run.results {
-            self.db.exec(
-                "INSERT INTO benches (target, name) VALUES (?, ?) ON CONFLICT (target, name) DO NOTHING",
-                &[text(&r.target), text(&r.bench)],
-            )?;
-            let bench_id = self.id(
-                "SELECT id FROM benches WHERE target = ? AND name = ?",
-                &[text(&r.target), text(&r.bench)],
-            )?;
-            if skip_known && self.known(bench_id, &r.started, machine_id)? {
-                continue;
-            }
-            let processes = serde_json::to_string(&r.processes).expect("numbers serialise");
-            self.db.exec(
-                "INSERT INTO results (run_id, bench_id, started, status, unit, estimate, low, high, \
-                 confidence, estimator, processes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                &[
-                    Value::Int(Some(run_id)),
-                    Value::Int(Some(bench_id)),
-                    text(&r.started),
-                    text(&r.status),
-                    opt(&r.unit),
-                    Value::Real(r.estimate),
-                    Value::Real(r.low),
-                    Value::Real(r.high),
-                    Value::Real(r.confidence),
-                    opt(&r.estimator),
-                    text(&processes),
-                ],
-            )?;
-            added += 1;
+            added += usize::from(self.insert_result(r, (run_id, machine_id), skip_known)?);
         }
         if added == 0 {
             // Nothing new: the run row goes too.
@@ -241,6 +214,51 @@ impl History {
                 .exec("DELETE FROM runs WHERE id = ?", &[Value::Int(Some(run_id))])?;
         }
         Ok(added)
+    }
+
+    /// Inserts `r`, a result of run `run_id` on machine `machine_id` (its bench recorded once);
+    /// with `skip_known`, not when the history has it already. Whether it was inserted.
+    fn insert_result(
+        &mut self,
+        r: &ResultRecord,
+        (run_id, machine_id): (i64, i64),
+        skip_known: bool,
+    ) -> anyhow::Result<bool> {
+        let text = |s: &str| Value::Text(Some(s.to_string()));
+        let opt = |s: &Option<String>| Value::Text(s.clone());
+        self.db.exec(
+            "INSERT INTO benches (target, name) VALUES (?, ?) ON CONFLICT (target, name) DO NOTHING",
+            &[text(&r.target), text(&r.bench)],
+        )?;
+        let bench_id = self.id(
+            "SELECT id FROM benches WHERE target = ? AND name = ?",
+            &[text(&r.target), text(&r.bench)],
+        )?;
+        if skip_known && self.known(bench_id, &r.started, machine_id)? {
+            return Ok(false);
+        }
+        let processes = serde_json::to_string(&r.processes).expect("numbers serialise");
+        self.db.exec(
+            "INSERT INTO results (run_id, bench_id, started, status, unit, estimate, low, high, \
+             confidence, estimator, processes, probe_ns, load) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            &[
+                Value::Int(Some(run_id)),
+                Value::Int(Some(bench_id)),
+                text(&r.started),
+                text(&r.status),
+                opt(&r.unit),
+                Value::Real(r.estimate),
+                Value::Real(r.low),
+                Value::Real(r.high),
+                Value::Real(r.confidence),
+                opt(&r.estimator),
+                text(&processes),
+                Value::Real(r.probe_ns),
+                Value::Real(r.load),
+            ],
+        )?;
+        Ok(true)
     }
 
     /// Whether a result of bench `bench_id` that started at `started` on machine `machine_id`
@@ -346,9 +364,10 @@ impl Selection {
     ///
     /// # Errors
     ///
-    /// The history does not exist yet; no series matches (the message ends with
-    /// `no_match`, what was asked for); the history cannot be read.
-    pub fn all_series(&mut self, no_match: &str) -> anyhow::Result<Vec<Series>> {
+    /// The history does not exist yet; no series matches (the message says what was asked
+    /// for, what runs the history holds and which flag selects them); the history cannot be
+    /// read.
+    pub fn all_series(&mut self) -> anyhow::Result<Vec<Series>> {
         let Some(h) = self.history.as_mut() else {
             anyhow::bail!(
                 "no history at `{}` yet: `cargo pilot bench` and `cargo pilot run` add to it",
@@ -357,10 +376,62 @@ impl Selection {
         };
         let all = h.all_series(&self.query)?;
         if all.is_empty() {
-            anyhow::bail!("no run in the history `{}` matches{no_match}", h.shown());
+            let holdings = h.holdings(self.query.line.as_ref())?;
+            anyhow::bail!(
+                "no run in the history `{}` matches{}\n{}",
+                h.shown(),
+                self.query.describe(),
+                explain_empty(&holdings, &self.query)
+            );
         }
         Ok(all)
     }
+}
+
+/// What the history holds and what selects it, for a selection that matched nothing.
+fn explain_empty(holdings: &[Holding], query: &Query) -> String {
+    use pilot_engine::fmt::{counted, terminal};
+    if holdings.is_empty() {
+        return "the history holds no run yet: `cargo pilot bench` and `cargo pilot run` add to \
+                it"
+        .into();
+    }
+    let lines: Vec<String> = holdings
+        .iter()
+        .map(|h| {
+            let place = match &h.branch {
+                Some(b) => format!("on branch `{}`", terminal(b)),
+                None => "on no branch (made at a detached HEAD, as after `git checkout \
+                         <commit>`, with no PILOT_BRANCH)"
+                    .into(),
+            };
+            let line = query.line.as_ref().map_or(String::new(), |l| {
+                format!(
+                    ", {} on `{}`'s first-parent line",
+                    if h.on_line == 0 {
+                        "none".to_string()
+                    } else {
+                        h.on_line.to_string()
+                    },
+                    terminal(&l.tip)
+                )
+            });
+            format!(
+                "  {} of {} {place}{line}",
+                counted(h.runs, "run", "runs"),
+                counted(h.commits, "commit", "commits"),
+            )
+        })
+        .collect();
+    let mut out = format!("the history holds:\n{}\n", lines.join("\n"));
+    out.push_str(
+        "--branch NAME selects the runs recorded on branch NAME and the runs of the commits on \
+         its first-parent line; --all selects every run",
+    );
+    if !query.filters.is_empty() || query.machine.is_some() {
+        out.push_str("; the bench filter and --machine narrow either");
+    }
+    out
 }
 
 /// What `args` select in the history of the workspace whose target directory is
@@ -377,12 +448,12 @@ pub fn select(args: &crate::args::SeriesArgs, target_dir: &Path) -> Result<Selec
     })?;
     let history = History::open_existing(&location)?;
     let here = std::env::current_dir().unwrap_or_else(|_| ".".into());
-    let branch = if args.all {
-        None
+    let (branch, line) = if args.all {
+        (None, None)
     } else {
-        args.branch
-            .clone()
-            .or_else(|| branch_of_run(&Git::at(&here)))
+        let git = Git::at(&here);
+        let branch = args.branch.clone().or_else(|| branch_of_run(&git));
+        (branch, line_of(&git, args.branch.as_deref()))
     };
     Ok(Selection {
         history,
@@ -391,6 +462,7 @@ pub fn select(args: &crate::args::SeriesArgs, target_dir: &Path) -> Result<Selec
             filters: args.filters.clone(),
             exact: args.exact,
             branch,
+            line,
             machine: args.machine.clone(),
             all: args.all,
         },
@@ -398,5 +470,29 @@ pub fn select(args: &crate::args::SeriesArgs, target_dir: &Path) -> Result<Selec
             max_p: args.max_p.0,
             noise: args.noise.0,
         },
+    })
+}
+
+/// The first-parent line a selection follows: `branch`'s (a local branch, else `origin`'s) when
+/// given, else HEAD's; `None` outside a repository or for a branch git does not have.
+///
+/// Following the line, rather than the branch a run was recorded on, is what makes a run count
+/// where its code is: a run at a detached HEAD (a history back-filled with `git checkout
+/// <commit>`, CI's checkout of a pull request) was recorded on no branch, a run on a feature
+/// branch that was fast-forwarded or rebased into `main` was recorded on the feature branch, and
+/// both measured commits that `main` holds. A commit's place on the line never changes, where
+/// "the branches that contain it" grow and move after the run.
+pub fn line_of(git: &Git, branch: Option<&str>) -> Option<Line> {
+    let (tip, hash) = match branch {
+        Some(b) => (
+            b.to_string(),
+            git.branch_tip(b)
+                .or_else(|| git.resolve(&format!("refs/remotes/origin/{b}")))?,
+        ),
+        None => ("HEAD".to_string(), git.resolve("HEAD")?),
+    };
+    Some(Line {
+        tip,
+        commits: git.first_parent_line(&hash)?,
     })
 }

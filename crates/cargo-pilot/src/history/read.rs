@@ -1,6 +1,8 @@
 //! Reading the history back: each bench's series over commits, one per machine, ordered by
 //! commit (committer time, then depth on the first-parent line, then the run's start).
 
+use std::collections::{BTreeMap, HashSet};
+
 use super::History;
 use super::db::Value;
 
@@ -12,12 +14,98 @@ pub struct Query {
     pub filters: Vec<String>,
     /// Match the filters exactly.
     pub exact: bool,
-    /// Only this branch's runs; every branch when `None`.
+    /// The runs recorded on this branch (and still on it); with neither it nor `line`, every
+    /// branch.
     pub branch: Option<String>,
+    /// The runs of the commits on this first-parent line, whichever branch (or none: a run at
+    /// a detached HEAD) they were recorded on.
+    pub line: Option<Line>,
     /// Only machines whose name contains this.
     pub machine: Option<String>,
     /// Runs no longer on their branch (rewritten away) too.
     pub all: bool,
+}
+
+/// The commits on a first-parent line of git's history.
+#[derive(Debug, Clone, Default)]
+pub struct Line {
+    /// Where it starts, as the user named it: `HEAD` or a branch.
+    pub tip: String,
+    /// Its commits.
+    pub commits: HashSet<String>,
+}
+
+impl Line {
+    /// Whether `commit` is on it.
+    pub fn holds(&self, commit: Option<&str>) -> bool {
+        commit.is_some_and(|c| self.commits.contains(c))
+    }
+}
+
+impl Query {
+    /// Whether the run of `p` is selected: a run of a commit on the line, or one recorded on the
+    /// branch and still on it (in a shallow clone, git has no line to follow back).
+    pub fn selects(&self, p: &Point) -> bool {
+        if self.all {
+            return self
+                .branch
+                .as_ref()
+                .is_none_or(|b| p.branch.as_deref() == Some(b.as_str()));
+        }
+        let on_line = self
+            .line
+            .as_ref()
+            .is_some_and(|l| l.holds(p.commit.as_deref()));
+        let recorded = match &self.branch {
+            Some(b) => p.branch.as_deref() == Some(b.as_str()) && p.on_branch,
+            None => self.line.is_none() && p.on_branch,
+        };
+        on_line || recorded
+    }
+
+    /// What was asked for, in words, for a selection that matched nothing: ` the filter `x`,
+    /// the runs …`.
+    pub fn describe(&self) -> String {
+        let code = |s: &str| format!("`{}`", pilot_engine::fmt::terminal(s));
+        let mut parts = Vec::new();
+        if !self.filters.is_empty() {
+            let f: Vec<String> = self.filters.iter().map(|f| code(f)).collect();
+            parts.push(format!(" the filter {}", f.join(", ")));
+        }
+        let runs = match (&self.branch, &self.line) {
+            _ if self.all => Some(" any run (--all)".to_string()),
+            (Some(b), Some(l)) => Some(format!(
+                " the runs recorded on branch {} or of the {} on {}'s first-parent line",
+                code(b),
+                pilot_engine::fmt::counted(l.commits.len(), "commit", "commits"),
+                code(&l.tip)
+            )),
+            (None, Some(l)) => Some(format!(
+                " the runs of the {} on {}'s first-parent line",
+                pilot_engine::fmt::counted(l.commits.len(), "commit", "commits"),
+                code(&l.tip)
+            )),
+            (Some(b), None) => Some(format!(" the runs recorded on branch {}", code(b))),
+            (None, None) => None,
+        };
+        parts.extend(runs);
+        if let Some(m) = &self.machine {
+            parts.push(format!(" on machine {}", code(m)));
+        }
+        parts.join(",")
+    }
+}
+
+/// The runs the history holds, by the branch they were recorded on (`None`: a detached HEAD
+/// with no branch named), for a selection that matched nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Holding {
+    pub branch: Option<String>,
+    /// Its runs, and their distinct commits.
+    pub runs: usize,
+    pub commits: usize,
+    /// How many of those commits are on the query's line.
+    pub on_line: usize,
 }
 
 /// One run of one bench.
@@ -34,7 +122,8 @@ pub struct Point {
     pub dirty: Option<bool>,
     /// The branch it was recorded on.
     pub branch: Option<String>,
-    /// False once a rebase or force-push took the commit off its branch.
+    /// False once a rebase or force-push took the commit off its branch (and the commit is not
+    /// on the line a selection follows).
     pub on_branch: bool,
     /// When the run started (RFC 3339), and what made it (`bench`, `run`, `bisect`, `add`).
     pub started: String,
@@ -48,6 +137,9 @@ pub struct Point {
     pub confidence: Option<f64>,
     /// Each process's estimate.
     pub processes: Vec<f64>,
+    /// The speed probe's time (ns) and the load average as the run started, when recorded.
+    pub probe_ns: Option<f64>,
+    pub load: Option<f64>,
 }
 
 impl Point {
@@ -59,7 +151,7 @@ impl Point {
     }
 
     /// The key the series is ordered by.
-    fn order(&self) -> (i64, i64, String) {
+    pub fn order(&self) -> (i64, i64, String) {
         let started = parse_time(&self.started).unwrap_or(0);
         (
             self.committed_at.unwrap_or(started),
@@ -130,7 +222,7 @@ impl History {
         let rows = self.db.query(
             "SELECT u.machine_id, u.id, u.commit_hash, c.subject, c.committed_at, \
              c.position, u.dirty, u.branch, u.on_branch, u.started, u.source, r.status, r.unit, \
-             r.estimate, r.low, r.high, r.confidence, r.processes \
+             r.estimate, r.low, r.high, r.confidence, r.processes, r.probe_ns, r.load \
              FROM results r JOIN runs u ON u.id = r.run_id \
              LEFT JOIN commits c ON c.hash = u.commit_hash WHERE r.bench_id = ?",
             &[Value::Int(Some(*bench_id))],
@@ -169,14 +261,19 @@ impl History {
                     .text()
                     .and_then(|t| serde_json::from_str(&t).ok())
                     .unwrap_or_default(),
+                probe_ns: r[17].real(),
+                load: r[18].real(),
             };
-            if let Some(b) = &query.branch
-                && point.branch.as_deref() != Some(b.as_str())
-            {
+            if !query.selects(&point) {
                 continue;
             }
-            if !query.all && !point.on_branch {
-                continue;
+            let mut point = point;
+            if query
+                .line
+                .as_ref()
+                .is_some_and(|l| l.holds(point.commit.as_deref()))
+            {
+                point.on_branch = true;
             }
             match series.iter_mut().find(|(id, _)| *id == machine_id) {
                 Some((_, s)) => s.points.push(point),
@@ -209,6 +306,37 @@ impl History {
         }
         out.sort_by(|a, b| a.machine.cmp(&b.machine));
         Ok(out)
+    }
+
+    /// The runs the history holds, by the branch they were recorded on, with how many of
+    /// their commits are on `line`; the branches in order, no branch last.
+    pub fn holdings(&mut self, line: Option<&Line>) -> anyhow::Result<Vec<Holding>> {
+        let rows = self.db.query(
+            "SELECT branch, commit_hash, count(*) FROM runs GROUP BY branch, commit_hash",
+            &[],
+        )?;
+        let mut by: BTreeMap<(bool, Option<String>), Holding> = BTreeMap::new();
+        for r in rows {
+            let branch = r[0].text();
+            let commit = r[1].text();
+            let runs = usize::try_from(r[2].int().unwrap_or(0)).unwrap_or(0);
+            let h = by
+                .entry((branch.is_none(), branch.clone()))
+                .or_insert(Holding {
+                    branch,
+                    runs: 0,
+                    commits: 0,
+                    on_line: 0,
+                });
+            h.runs += runs;
+            if commit.is_some() {
+                h.commits += 1;
+                if line.is_some_and(|l| l.holds(commit.as_deref())) {
+                    h.on_line += 1;
+                }
+            }
+        }
+        Ok(by.into_values().collect())
     }
 
     /// Every series `query` selects, bench by bench.

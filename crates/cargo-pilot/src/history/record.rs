@@ -47,6 +47,11 @@ pub struct ResultRecord {
     pub estimator: Option<String>,
     /// Each process's estimate, when there were several.
     pub processes: Vec<f64>,
+    /// The speed probe's time (ns) and the 1-minute load average as the bench's run started,
+    /// from the result's machine record: the machine's state, which `changes` weighs against
+    /// the code's.
+    pub probe_ns: Option<f64>,
+    pub load: Option<f64>,
 }
 
 impl ResultRecord {
@@ -73,6 +78,13 @@ impl ResultRecord {
                 .copied()
                 .filter(|m| m.is_finite())
                 .collect(),
+            probe_ns: doc
+                .machine
+                .as_ref()
+                .and_then(|m| m.speed.as_ref())
+                .map(|s| s.probe_ns)
+                .filter(|p| p.is_finite() && *p > 0.0),
+            load: finite(doc.machine.as_ref().and_then(|m| m.load)),
         }
     }
 }

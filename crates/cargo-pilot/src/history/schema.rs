@@ -18,6 +18,10 @@
 //!          unit, estimate, low, high, confidence, and interval, and each process's estimate
 //!          estimator, processes)                  (a JSON array)
 //! ```
+//!
+//! Version 2 adds to `results` what the run's machine record says of the machine's state as the
+//! bench's run started: `probe_ns` (the speed probe's time) and `load` (the 1-minute load
+//! average), so that `changes` can tell a machine that became slower from a commit that did.
 
 use anyhow::{Context, anyhow};
 
@@ -32,9 +36,10 @@ pub struct Migration {
 }
 
 /// Every migration, oldest first.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    sql: "
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        sql: "
 CREATE TABLE pilot_schema (version BIGINT NOT NULL);
 CREATE TABLE machines (
     id {id},
@@ -84,7 +89,15 @@ CREATE TABLE results (
 CREATE INDEX results_bench ON results (bench_id, run_id);
 INSERT INTO pilot_schema (version) VALUES (0);
 ",
-}];
+    },
+    Migration {
+        version: 2,
+        sql: "
+ALTER TABLE results ADD COLUMN probe_ns DOUBLE PRECISION;
+ALTER TABLE results ADD COLUMN load DOUBLE PRECISION;
+",
+    },
+];
 
 /// The auto-numbered primary key of each backend.
 fn id_column(db: &Db) -> &'static str {
@@ -206,17 +219,26 @@ mod tests {
     use super::*;
 
     /// The schema version this pilot writes.
-    const CURRENT: i64 = 1;
+    const CURRENT: i64 = 2;
 
     fn sqlite(dir: &tempfile::TempDir) -> (Db, Location) {
         let loc = Location::Sqlite(dir.path().join("h.sqlite"));
         (Db::open(&loc).unwrap(), loc)
     }
 
-    const V2: Migration = Migration {
-        version: 2,
+    const V3: Migration = Migration {
+        version: 3,
         sql: "ALTER TABLE runs ADD COLUMN note TEXT;",
     };
+
+    /// This pilot's migrations and one more.
+    fn with_v3() -> Vec<Migration> {
+        MIGRATIONS
+            .iter()
+            .map(Migration::clone_static)
+            .chain([V3])
+            .collect()
+    }
 
     #[test]
     fn a_new_history_is_brought_to_the_current_version() {
@@ -240,9 +262,8 @@ mod tests {
             &[],
         )
         .unwrap();
-        let migrations = [MIGRATIONS[0].clone_static(), V2];
-        migrate_with(&mut db, &loc, &migrations).unwrap();
-        assert_eq!(version(&mut db, &loc).unwrap(), Some(2));
+        migrate_with(&mut db, &loc, &with_v3()).unwrap();
+        assert_eq!(version(&mut db, &loc).unwrap(), Some(3));
         assert_eq!(
             db.query("SELECT count(*) FROM machines", &[]).unwrap()[0][0].int(),
             Some(1)
@@ -254,13 +275,13 @@ mod tests {
     fn a_newer_history_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let (mut db, loc) = sqlite(&dir);
-        migrate_with(&mut db, &loc, &[MIGRATIONS[0].clone_static(), V2]).unwrap();
+        migrate_with(&mut db, &loc, &with_v3()).unwrap();
         let e = migrate(&mut db, &loc).unwrap_err().to_string();
         assert!(
-            e.contains("schema version 2, newer than this cargo-pilot knows (1)"),
+            e.contains("schema version 3, newer than this cargo-pilot knows (2)"),
             "{e}"
         );
-        assert_eq!(version(&mut db, &loc).unwrap(), Some(2));
+        assert_eq!(version(&mut db, &loc).unwrap(), Some(3));
     }
 
     #[test]
@@ -269,11 +290,13 @@ mod tests {
         let (mut db, loc) = sqlite(&dir);
         migrate(&mut db, &loc).unwrap();
         let broken = Migration {
-            version: 2,
+            version: 3,
             sql: "ALTER TABLE runs ADD COLUMN a TEXT; ALTER TABLE no_such_table ADD COLUMN b TEXT;",
         };
-        assert!(migrate_with(&mut db, &loc, &[MIGRATIONS[0].clone_static(), broken]).is_err());
-        assert_eq!(version(&mut db, &loc).unwrap(), Some(1));
+        let mut migrations = with_v3();
+        migrations[2] = broken;
+        assert!(migrate_with(&mut db, &loc, &migrations).is_err());
+        assert_eq!(version(&mut db, &loc).unwrap(), Some(2));
         assert!(db.query("SELECT a FROM runs", &[]).is_err());
     }
 

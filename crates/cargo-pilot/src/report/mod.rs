@@ -238,8 +238,10 @@ fn read_history(
             return Ok(Vec::new());
         };
         let here = std::env::current_dir().unwrap_or_else(|_| ".".into());
+        let git = history::Git::at(&here);
         let query = history::Query {
-            branch: history::branch_of_run(&history::Git::at(&here)),
+            branch: history::branch_of_run(&git),
+            line: history::line_of(&git, None),
             ..history::Query::default()
         };
         h.all_series(&query)
@@ -250,13 +252,8 @@ fn read_history(
                 noise: args.thresholds.noise.0,
                 ..history::ChangeOptions::default()
             };
-            let with = series
-                .into_iter()
-                .map(|s| {
-                    let c = history::changes_of(&s, &options);
-                    (s, c)
-                })
-                .collect();
+            let named = history::analyse(&series, &options).named;
+            let with = series.into_iter().zip(named).collect();
             (with, location.shown())
         }
         Err(e) => {

@@ -26,6 +26,14 @@ pub struct LevelChangeConfig {
     pub min_segment: usize,
     /// Confidence level of each change's interval.
     pub confidence: f64,
+    /// Whether a proposed split that fails its test is tested again as a level that comes
+    /// back: Otava tests E-Divisive's split `τ` with everything after it on one side, so a
+    /// regression reverted a few commits later is diluted by the commits after the revert and
+    /// never found. With this, the values from `τ` to each later end `κ` are tested against
+    /// the values on both sides of them, and at the most significant end both `τ` and `κ` are
+    /// kept as weak changes (the merge step then tests each against its neighbours, as any
+    /// other). The "epidemic" alternative of Levin and Kline (1985). `false` is Otava's rule.
+    pub up_and_back: bool,
 }
 
 impl Default for LevelChangeConfig {
@@ -36,6 +44,7 @@ impl Default for LevelChangeConfig {
             min_shift: 0.0,
             min_segment: 1,
             confidence: 0.95,
+            up_and_back: false,
         }
     }
 }
@@ -109,7 +118,7 @@ pub fn level_changes(xs: &[f64], config: &LevelChangeConfig) -> Result<Vec<Level
     } else {
         config.max_p
     };
-    let weak = split(xs, config.window, first_pass);
+    let weak = split(xs, config.window, first_pass, config.up_and_back);
     Ok(merge(xs, weak, config))
 }
 
@@ -210,8 +219,15 @@ fn bounds(cps: &[usize], lo: usize, hi: usize) -> Vec<usize> {
 }
 
 /// Otava's `ChangePointDetector` on `xs[lo..hi]`: the significant changes (at `max_p`), by
-/// index.
-fn detect_window(xs: &[f64], lo: usize, hi: usize, max_p: f64) -> Vec<(usize, f64)> {
+/// index; with `up_and_back`, a proposed split that fails is tested again as a level that
+/// comes back (see [`LevelChangeConfig::up_and_back`]).
+fn detect_window(
+    xs: &[f64],
+    lo: usize,
+    hi: usize,
+    max_p: f64,
+    up_and_back: bool,
+) -> Vec<(usize, f64)> {
     let mut found: Vec<(usize, f64)> = Vec::new();
     loop {
         let cps: Vec<usize> = found.iter().map(|c| c.0).collect();
@@ -242,23 +258,48 @@ fn detect_window(xs: &[f64], lo: usize, hi: usize, max_p: f64) -> Vec<(usize, f6
         );
         if tested.p <= max_p {
             found.push((c.index, c.qhat));
-            found.sort_by_key(|c| c.0);
+        } else if let Some(end) = up_and_back
+            .then(|| comes_back(xs, (seg[0], seg[1]), c.index, max_p))
+            .flatten()
+        {
+            found.push((c.index, c.qhat));
+            found.push((end, c.qhat));
         } else {
             break;
         }
+        found.sort_by_key(|c| c.0);
     }
     found
 }
 
+/// Where the level that starts at `start` in the segment `xs[lo..hi]` comes back, when it does
+/// significantly (p ≤ `max_p`): the end `κ` below `hi` whose values `xs[start..κ]` differ most
+/// from the others (E-Divisive's own `κ` weighs a longer side more, and may run to the
+/// segment's end past a level that came back). Time: O(w²) for a segment of w values.
+fn comes_back(xs: &[f64], (lo, hi): (usize, usize), start: usize, max_p: f64) -> Option<usize> {
+    (start + 2..hi)
+        .map(|end| (end, returns(xs, (lo, hi), (start, end))))
+        .filter(|(_, p)| *p <= max_p)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(end, _)| end)
+}
+
+/// Student's t-test (two-sided p) of the values `xs[start..end]` against the others of the
+/// segment `xs[lo..hi]`, those before `start` and those from `end` on together.
+fn returns(xs: &[f64], (lo, hi): (usize, usize), (start, end): (usize, usize)) -> f64 {
+    let outside: Vec<f64> = xs[lo..start].iter().chain(&xs[end..hi]).copied().collect();
+    test_sides(start, 0.0, &outside, &xs[start..end], 0.95).p
+}
+
 /// The split step: weak changes from sliding windows, by index.
-fn split(xs: &[f64], window: usize, max_p: f64) -> Vec<(usize, f64)> {
+fn split(xs: &[f64], window: usize, max_p: f64, up_and_back: bool) -> Vec<(usize, f64)> {
     let n = xs.len();
     let step = window / 2;
     let mut start = 0;
     let mut weak: Vec<(usize, f64)> = Vec::new();
     while start < n {
         let end = (start + window).min(n);
-        let found = detect_window(xs, start, end, max_p);
+        let found = detect_window(xs, start, end, max_p, up_and_back);
         let last = found.last().map_or(0, |c| c.0);
         start = last.max(start + step);
         for c in found {
@@ -362,6 +403,31 @@ mod tests {
             "{c:?}"
         );
         assert!(c.p < 1e-10);
+    }
+
+    #[test]
+    fn a_level_that_comes_back_is_found_at_both_ends_only_when_asked() {
+        // 6% up at 12..18 of 30, noise about 1%: Otava's rule tests the split at 12 against
+        // everything after it, 6 values up among 18, and finds nothing.
+        let xs: Vec<f64> = (0..30)
+            .map(|i| {
+                let level = if (12..18).contains(&i) { 0.06 } else { 0.0 };
+                level + 0.01 * (((i * 7919) % 13) as f64 / 6.0 - 1.0)
+            })
+            .collect();
+        let at = |up_and_back| -> Vec<usize> {
+            let config = LevelChangeConfig {
+                up_and_back,
+                ..pilot_config()
+            };
+            level_changes(&xs, &config)
+                .unwrap()
+                .iter()
+                .map(|c| c.index)
+                .collect()
+        };
+        assert_eq!(at(true), [12, 18]);
+        assert!(at(false).is_empty(), "{:?}", at(false));
     }
 
     #[test]

@@ -9,6 +9,10 @@ pub struct DivisiveCandidate {
     pub index: usize,
     /// The E-Divisive statistic `Q̂(τ, κ)` at the split.
     pub qhat: f64,
+    /// 0-based index (into the whole series) one past the right side that gave `Q̂`: `κ`.
+    /// Below the segment's end, the right side is a level that came back (an up-and-back
+    /// change), whose end is `κ`.
+    pub end: usize,
 }
 
 /// The split of `xs[start..end]` that E-Divisive means picks: the pair `(τ, κ)`,
@@ -52,6 +56,7 @@ pub fn divisive_candidate(xs: &[f64], start: usize, end: usize) -> Option<Divisi
     let mut best = DivisiveCandidate {
         index: start + 1,
         qhat: f64::NEG_INFINITY,
+        end,
     };
     for tau in 1..w {
         let n = tau as f64;
@@ -79,6 +84,7 @@ pub fn divisive_candidate(xs: &[f64], start: usize, end: usize) -> Option<Divisi
                 best = DivisiveCandidate {
                     index: start + tau,
                     qhat: q,
+                    end: start + kappa.max(tau + 1),
                 };
             }
         }
@@ -124,21 +130,28 @@ mod tests {
     fn the_candidate_maximises_the_statistic_by_its_definition() {
         let z = [1.0, 1.2, 0.9, 1.1, 3.0, 3.2, 2.9, 3.1, 3.05];
         let c = divisive_candidate(&z, 0, z.len()).unwrap();
-        let mut best = (0, f64::NEG_INFINITY);
+        let mut best = (0, f64::NEG_INFINITY, 0);
         for tau in 1..z.len() {
             for kappa in tau + 1..=z.len() {
                 let q = q_direct(&z, tau, kappa);
                 if q > best.1 {
-                    best = (tau, q);
+                    best = (tau, q, kappa);
                 }
             }
         }
-        assert_eq!(c.index, best.0);
+        assert_eq!((c.index, c.end), (best.0, best.2));
         assert!(
             (c.qhat - best.1).abs() < 1e-12 * best.1.abs(),
             "{c:?} {best:?}"
         );
         assert_eq!(c.index, 4);
+    }
+
+    #[test]
+    fn a_level_that_comes_back_ends_its_right_side() {
+        let z = [1.0, 1.1, 0.9, 1.0, 3.0, 3.1, 2.9, 3.0, 1.0, 1.1, 0.9, 1.05];
+        let c = divisive_candidate(&z, 0, z.len()).unwrap();
+        assert_eq!((c.index, c.end), (4, 8), "{c:?}");
     }
 
     #[test]

@@ -1,0 +1,402 @@
+//! Telling the machine from the code. A machine that becomes slower or faster (a neighbour's
+//! load, another host under the same name, a governor) moves every bench of the runs made from
+//! then on; a commit moves the benches whose code it changed. So the series of one machine are
+//! read together, on one axis of commits:
+//!
+//! 1. The machine's own series: for each commit, the median over the benches measured there of
+//!    each bench's value less that bench's median (its level, whatever its cost). Its level
+//!    changes are the machine's: a code change would have to move most benches at once to move
+//!    a median, and then the history cannot tell it from the machine (`bisect` can, measuring
+//!    the two commits side by side). The speed probe's time, recorded with each run, is a
+//!    second series of the machine: its level changes are the machine's too.
+//! 2. Each bench's series, less the machine's level (the segment means of its series between
+//!    its changes: the machine's steps, not its run-to-run noise), gives the bench's changes.
+//! 3. A bench's change within a commit of a machine change is the machine's; so is one that
+//!    most other benches share over the same commits (a sign test), by at least half its size,
+//!    when the machine's series missed it. The others are the code's, and named.
+
+mod axis;
+
+use pilot_stats::relative_interval;
+
+use super::changes::{ChangeOptions, FoundChange, detect, level_changes_of, values};
+use super::read::Series;
+use axis::{Axis, mean_in, median, moved, sign_test, steps};
+
+/// The sign test's level for a bench's change that the other benches share.
+const SHARED_P: f64 = 0.01;
+
+/// A series on the machine's axis: (position, value) for each commit it has a value at.
+type Placed = [(usize, f64)];
+
+/// A change of the machine's speed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MachineChange {
+    /// The machine's name.
+    pub machine: String,
+    /// Its place on the machine's axis of commits.
+    position: usize,
+    /// The first commit whose runs are at the new level, and the one measured before it: where
+    /// among the runs it happened, not what made it.
+    pub commit: Option<String>,
+    pub previous: Option<String>,
+    /// When the first run at the new level started (RFC 3339).
+    pub started: String,
+    /// What saw it: `benches` (the benches' shared level), `probe` (the speed probe alone) or
+    /// `shared` (the other benches moving with one bench's change).
+    pub seen_by: &'static str,
+    /// The benches' shared shift (the probe's, when only it saw it): relative, with its
+    /// interval and p (a t-test; the sign test's for `shared`).
+    pub change: f64,
+    pub change_ci: Option<(f64, f64)>,
+    pub p: f64,
+    /// Benches that moved the same way, of those measured on both sides.
+    pub moved: (usize, usize),
+    /// The speed probe's relative change over the same runs, when recorded on both sides.
+    pub probe: Option<f64>,
+    /// The mean load average before and after, when recorded on both sides.
+    pub load: Option<(f64, f64)>,
+    /// The bench changes it explains: the index of the series, and the change.
+    pub explains: Vec<(usize, FoundChange)>,
+}
+
+impl MachineChange {
+    /// `slower` or `faster`.
+    pub fn verdict(&self) -> &'static str {
+        if self.change > 0.0 {
+            "slower"
+        } else {
+            "faster"
+        }
+    }
+
+    /// The change as JSON (`pilot.changes/1`), with the series' names.
+    pub fn to_json(&self, all: &[Series]) -> serde_json::Value {
+        serde_json::json!({
+            "machine": self.machine,
+            "commit": self.commit,
+            "previous": self.previous,
+            "started": self.started,
+            "seen_by": self.seen_by,
+            "change": self.change,
+            "change_ci": self.change_ci.map(|(lo, hi)| serde_json::json!({"low": lo, "high": hi})),
+            "p": self.p,
+            "benches_moved": self.moved.0,
+            "benches_measured": self.moved.1,
+            "probe_change": self.probe,
+            "load": self.load.map(|(a, b)| serde_json::json!({"before": a, "after": b})),
+            "explains": self.explains.iter().map(|(i, c)| {
+                let mut j = c.to_json();
+                j["target"] = serde_json::json!(all[*i].target);
+                j["bench"] = serde_json::json!(all[*i].bench);
+                j
+            }).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// The changes of a selection's series.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Analysis {
+    /// Per series, in the order given: the changes named, the code's, oldest first.
+    pub named: Vec<Vec<FoundChange>>,
+    /// The machines' changes, each with the bench changes it explains, oldest first.
+    pub machine: Vec<MachineChange>,
+}
+
+/// The changes of `all`, the machine's told from the code's, one machine at a time.
+///
+/// Time: O(b·n·w²) for b benches of n commits (each series' changes, windows of w = 50), and
+/// O(b²·n) to test a change against the other benches.
+pub fn analyse(all: &[Series], options: &ChangeOptions) -> Analysis {
+    let mut out = Analysis {
+        named: vec![Vec::new(); all.len()],
+        machine: Vec::new(),
+    };
+    let mut machines: Vec<(&str, &str)> = all
+        .iter()
+        .map(|s| (s.machine.as_str(), s.machine_detail.as_str()))
+        .collect();
+    machines.sort_unstable();
+    machines.dedup();
+    for m in machines {
+        let members: Vec<usize> = (0..all.len())
+            .filter(|&i| (all[i].machine.as_str(), all[i].machine_detail.as_str()) == m)
+            .collect();
+        let (named, machine) = analyse_machine(all, &members, options);
+        for (i, n) in members.iter().zip(named) {
+            out.named[*i] = n;
+        }
+        out.machine.extend(machine);
+    }
+    out
+}
+
+fn analyse_machine(
+    all: &[Series],
+    members: &[usize],
+    options: &ChangeOptions,
+) -> (Vec<Vec<FoundChange>>, Vec<MachineChange>) {
+    let axis = Axis::of(all, members);
+    let shared = axis.shared();
+    let probe = axis.recorded(all, members, |p| {
+        p.probe_ns.filter(|x| *x > 0.0).map(f64::ln)
+    });
+    let load = axis.recorded(all, members, |p| p.load);
+    let mut machine = machine_changes(all, members, &axis, (&shared, &probe), options);
+    let cuts: Vec<usize> = machine
+        .iter()
+        .filter(|c| c.seen_by == "benches")
+        .map(|c| c.position)
+        .collect();
+    let step = steps(&shared, cuts);
+    let adjusted: Vec<Vec<(usize, f64)>> = axis
+        .vals
+        .iter()
+        .map(|v| v.iter().map(|&(pos, _, x)| (pos, x - step(pos))).collect())
+        .collect();
+    let bounds: Vec<usize> = machine.iter().map(|c| c.position).collect();
+    // A commit named where no code changed is a false alarm of the suite, not of one series:
+    // the family-wise rate over the machine's series is held at --max-p (Bonferroni).
+    let suite = ChangeOptions {
+        max_p: options.max_p / members.len() as f64,
+        ..*options
+    };
+    let mut named = Vec::with_capacity(members.len());
+    for (m, &s) in members.iter().enumerate() {
+        let vals: Vec<(usize, f64)> = axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
+        let place = |f: &FoundChange| {
+            let at = vals
+                .iter()
+                .position(|v| v.0 == f.point)
+                .expect("a change is at a value");
+            (at, axis.vals[m][at].0)
+        };
+        // What the bench's series read alone shows where the machine changed: what it explains.
+        for f in detect(&all[s].points, &vals, options) {
+            let (_, pos) = place(&f);
+            if let Some(mc) = machine.iter_mut().find(|c| c.position.abs_diff(pos) <= 1) {
+                mc.explains.push((s, f));
+            }
+        }
+        let mut own = Vec::new();
+        for f in by_segment(&all[s].points, &vals, &axis.vals[m], &bounds, &suite) {
+            let (at, pos) = place(&f);
+            if machine.iter().any(|c| c.position.abs_diff(pos) <= 1) {
+                continue;
+            }
+            match shared_change(all, members, &axis, &adjusted, (m, at), &f) {
+                Some(mc) => machine.push(MachineChange {
+                    explains: vec![(s, f)],
+                    ..mc
+                }),
+                None => own.push(f),
+            }
+        }
+        named.push(own);
+    }
+    machine.sort_by_key(|c| c.position);
+    let bounds: Vec<usize> = machine.iter().map(|c| c.position).collect();
+    for (i, c) in machine.iter_mut().enumerate() {
+        let lo = if i == 0 { 0 } else { bounds[i - 1] };
+        let hi = bounds.get(i + 1).copied().unwrap_or(usize::MAX);
+        let around =
+            |s: &[(usize, f64)]| Some((mean_in(s, lo, c.position)?, mean_in(s, c.position, hi)?));
+        c.probe = around(&probe).map(|(a, b)| (b - a).exp_m1());
+        c.load = around(&load);
+    }
+    (named, machine)
+}
+
+/// The changes of a bench's values `vals` (on the axis as `placed`), each segment between the
+/// machine's changes (at the positions `bounds`) read on its own: a machine's step, alike or
+/// not for every bench, and the noise of a busier machine stay out of the code's changes.
+fn by_segment(
+    points: &[crate::history::Point],
+    vals: &[(usize, f64)],
+    placed: &[(usize, usize, f64)],
+    bounds: &[usize],
+    options: &ChangeOptions,
+) -> Vec<FoundChange> {
+    let segment = |i: usize| bounds.iter().filter(|b| **b <= placed[i].0).count();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < vals.len() {
+        let k = segment(start);
+        let end = (start..vals.len())
+            .find(|&i| segment(i) != k)
+            .unwrap_or(vals.len());
+        out.extend(detect(points, &vals[start..end], options));
+        start = end;
+    }
+    out
+}
+
+/// The machine's changes its series and its speed probe show, without the bench changes they
+/// explain yet.
+fn machine_changes(
+    all: &[Series],
+    members: &[usize],
+    axis: &Axis,
+    (shared, probe): (&Placed, &Placed),
+    options: &ChangeOptions,
+) -> Vec<MachineChange> {
+    let mut out: Vec<MachineChange> = Vec::new();
+    let xs: Vec<f64> = shared.iter().map(|x| x.1).collect();
+    for c in level_changes_of(&xs, options) {
+        let pos = shared[c.index].0;
+        let (lo, hi) = (
+            shared[c.index - c.n_before].0,
+            shared[c.index + c.n_after - 1].0 + 1,
+        );
+        out.push(MachineChange {
+            moved: moved(axis, (lo, pos, hi), c.shift()),
+            change: c.shift().exp_m1(),
+            change_ci: c.shift_ci.map(relative_interval),
+            p: c.p,
+            ..placed(all, members, axis, pos, "benches")
+        });
+    }
+    let ps: Vec<f64> = probe.iter().map(|x| x.1).collect();
+    for c in level_changes_of(&ps, options) {
+        let pos = probe[c.index].0;
+        if out.iter().any(|m| m.position.abs_diff(pos) <= 1) {
+            continue;
+        }
+        out.push(MachineChange {
+            change: c.shift().exp_m1(),
+            change_ci: c.shift_ci.map(relative_interval),
+            p: c.p,
+            ..placed(all, members, axis, pos, "probe")
+        });
+    }
+    out.sort_by_key(|c| c.position);
+    out
+}
+
+/// A machine change at `pos` with nothing measured yet.
+fn placed(
+    all: &[Series],
+    members: &[usize],
+    axis: &Axis,
+    pos: usize,
+    seen_by: &'static str,
+) -> MachineChange {
+    let point = |pos: usize| {
+        let (m, p) = axis.first[pos];
+        &all[members[m]].points[p]
+    };
+    MachineChange {
+        machine: all[members[0]].machine.clone(),
+        position: pos,
+        commit: point(pos).commit.clone(),
+        previous: pos.checked_sub(1).and_then(|p| point(p).commit.clone()),
+        started: point(pos).started.clone(),
+        seen_by,
+        change: 0.0,
+        change_ci: None,
+        p: 1.0,
+        moved: (0, 0),
+        probe: None,
+        load: None,
+        explains: Vec::new(),
+    }
+}
+
+/// The machine's change that bench `m`'s change `f` (at its value `at`) is, when most other
+/// benches moved the same way over the same commits (a one-sided sign test at [`SHARED_P`]) by
+/// a median at least half its size.
+fn shared_change(
+    all: &[Series],
+    members: &[usize],
+    axis: &Axis,
+    adjusted: &[Vec<(usize, f64)>],
+    (m, at): (usize, usize),
+    f: &FoundChange,
+) -> Option<MachineChange> {
+    let own = &adjusted[m];
+    let lo = own[at - f.before].0;
+    let pos = own[at].0;
+    let hi = own[at + f.after - 1].0 + 1;
+    let shift = f.change.ln_1p();
+    let shifts: Vec<f64> = adjusted
+        .iter()
+        .enumerate()
+        .filter(|(o, _)| *o != m)
+        .filter_map(|(_, s)| Some(mean_in(s, pos, hi)? - mean_in(s, lo, pos)?))
+        .collect();
+    if shifts.is_empty() {
+        return None;
+    }
+    let same = shifts.iter().filter(|d| **d * shift > 0.0).count();
+    let p = sign_test(same, shifts.len());
+    let typical = median(shifts.clone());
+    if p > SHARED_P || typical * shift <= 0.0 || typical.abs() < shift.abs() / 2.0 {
+        return None;
+    }
+    Some(MachineChange {
+        change: typical.exp_m1(),
+        p,
+        moved: (same + 1, shifts.len() + 1),
+        ..placed(all, members, axis, pos, "shared")
+    })
+}
+
+/// Per series, its newest named change when it is a slowdown that its newest commit made
+/// known: the series without that commit's runs (every series of the selection without
+/// theirs, so that the machine is read as before) shows no slowdown, named or the machine's,
+/// starting within a commit of it. What `cargo pilot changes` exits 3 on, once, on the commit
+/// whose run found it.
+pub fn newly_regressed(
+    all: &[Series],
+    now: &Analysis,
+    options: &ChangeOptions,
+) -> Vec<Option<FoundChange>> {
+    let newest = |s: &Series| -> Option<Option<String>> {
+        let (i, _) = *values(&s.points).last()?;
+        Some(s.points[i].commit.clone())
+    };
+    let earlier: Vec<Series> = all
+        .iter()
+        .map(|s| {
+            let last = newest(s);
+            Series {
+                points: s
+                    .points
+                    .iter()
+                    .filter(|p| last.as_ref().is_none_or(|c| c.is_none() || p.commit != *c))
+                    .cloned()
+                    .collect(),
+                ..s.clone()
+            }
+        })
+        .collect();
+    let before = analyse(&earlier, options);
+    (0..all.len())
+        .map(|i| {
+            let change = now.named[i].last()?.clone();
+            if !change.is_regression() {
+                return None;
+            }
+            // Compared by commit: the two series number their points differently.
+            let order: Vec<Option<String>> = values(&all[i].points)
+                .iter()
+                .map(|v| all[i].points[v.0].commit.clone())
+                .collect();
+            let rank = |commit: &Option<String>| order.iter().position(|c| c == commit);
+            let at = rank(&change.commit)?;
+            let explained = before
+                .machine
+                .iter()
+                .flat_map(|m| m.explains.iter().filter(|(j, _)| *j == i).map(|(_, c)| c));
+            let seen = before.named[i]
+                .iter()
+                .chain(explained)
+                .any(|k| k.is_regression() && rank(&k.commit).is_some_and(|r| r.abs_diff(at) <= 1));
+            (!seen).then_some(change)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

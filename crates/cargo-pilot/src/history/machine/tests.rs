@@ -1,0 +1,297 @@
+//! The machine told from the code on synthetic histories: series built as the history reads
+//! them, with noise from a seeded generator.
+
+use super::*;
+use crate::history::Point;
+
+/// A seeded generator of normal deviates (splitmix64 and Box–Muller).
+struct Noise(u64);
+
+impl Noise {
+    fn uniform(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        ((z >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+
+    fn normal(&mut self) -> f64 {
+        let (u, v) = (self.uniform(), self.uniform());
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+}
+
+/// Commit `n`'s hash.
+fn hash(n: usize) -> String {
+    format!("{n:040x}")
+}
+
+fn point(n: usize, ns: f64, probe_ns: Option<f64>, load: Option<f64>) -> Point {
+    Point {
+        run_id: n as i64,
+        commit: Some(hash(n)),
+        subject: Some(format!("commit {n}")),
+        committed_at: Some(1_700_000_000 + n as i64),
+        position: Some(n as i64),
+        dirty: Some(false),
+        branch: Some("main".into()),
+        on_branch: true,
+        started: format!("2026-01-01T00:{:02}:00Z", n),
+        source: "bench".into(),
+        status: "ok".into(),
+        unit: Some("ns".into()),
+        estimate: Some(ns),
+        low: Some(ns * 0.99),
+        high: Some(ns * 1.01),
+        confidence: Some(0.95),
+        processes: Vec::new(),
+        probe_ns,
+        load,
+    }
+}
+
+/// A history of `commits` commits (1-based) on one machine: bench `b` costs `100 · (b + 1)` ns
+/// times `code(b, n)`; from commit `busier` on, the machine makes every bench slower by
+/// `slower` times a factor of its own (0.6 to 1.6: a busy machine does not slow every
+/// workload alike) and the run-to-run noise grows from `quiet` to `loud`; the speed probe, when
+/// `probe`, slows with it.
+struct Scenario {
+    benches: usize,
+    commits: usize,
+    busier: usize,
+    slower: f64,
+    quiet: f64,
+    loud: f64,
+    probe: bool,
+}
+
+impl Scenario {
+    fn series(&self, seed: u64, code: impl Fn(usize, usize) -> f64) -> Vec<Series> {
+        let mut noise = Noise(seed);
+        let mut out: Vec<Series> = (0..self.benches)
+            .map(|b| Series {
+                target: "t".into(),
+                bench: format!("bench_{b:02}"),
+                machine: "vm".into(),
+                machine_detail: "Test CPU, 2 cores".into(),
+                points: Vec::new(),
+            })
+            .collect();
+        for n in 1..=self.commits {
+            let busy = n >= self.busier;
+            let sd = if busy { self.loud } else { self.quiet };
+            let probe = self.probe.then(|| {
+                1e6 * if busy { 1.0 + self.slower } else { 1.0 } * (1.0 + 0.003 * noise.normal())
+            });
+            for (b, s) in out.iter_mut().enumerate() {
+                let own = 0.6 + (b % 6) as f64 * 0.2;
+                let machine = if busy { 1.0 + self.slower * own } else { 1.0 };
+                let ns =
+                    100.0 * (b + 1) as f64 * code(b, n) * machine * (sd * noise.normal()).exp();
+                s.points
+                    .push(point(n, ns, probe, Some(if busy { 2.0 } else { 0.2 })));
+            }
+        }
+        out
+    }
+}
+
+/// The commits (1-based) named for each series.
+fn named(a: &Analysis, all: &[Series]) -> Vec<(usize, usize, f64)> {
+    let mut out = Vec::new();
+    for (i, found) in a.named.iter().enumerate() {
+        for c in found {
+            let n = all[i].points[c.point].position.unwrap() as usize;
+            out.push((i, n, c.change));
+        }
+    }
+    out
+}
+
+const BUSY: Scenario = Scenario {
+    benches: 12,
+    commits: 30,
+    busier: 18,
+    slower: 0.05,
+    quiet: 0.01,
+    loud: 0.02,
+    probe: false,
+};
+
+/// Over 20 histories of `scenario` with the code changes `code`, the changes expected
+/// (`(bench, commit, slower)`, each to be named within a commit): how many histories missed
+/// one, how many named a commit where no code changed, and how many said the machine changed
+/// within a commit of `scenario.busier`.
+fn tally(
+    scenario: &Scenario,
+    seeds: std::ops::Range<u64>,
+    code: impl Fn(usize, usize) -> f64,
+    expected: &[(usize, usize, bool)],
+) -> (usize, usize, usize) {
+    let options = ChangeOptions::default();
+    let (mut missed, mut false_named, mut machine_said) = (0, 0, 0);
+    for seed in seeds {
+        let all = scenario.series(seed, &code);
+        let a = analyse(&all, &options);
+        let found = named(&a, &all);
+        let hit = |&(b, n, slower): &(usize, usize, bool)| {
+            found
+                .iter()
+                .any(|f| f.0 == b && f.1.abs_diff(n) <= 1 && (f.2 > 0.0) == slower)
+        };
+        if !expected.iter().all(hit) {
+            missed += 1;
+            eprintln!(
+                "seed {seed}: missed, named {found:?}, machine {:?}",
+                a.machine
+                    .iter()
+                    .map(|m| (
+                        m.seen_by,
+                        m.commit.clone(),
+                        m.explains
+                            .iter()
+                            .map(|e| (e.0, e.1.point))
+                            .collect::<Vec<_>>()
+                    ))
+                    .collect::<Vec<_>>()
+            );
+        }
+        let expected_at = |f: &(usize, usize, f64)| {
+            expected
+                .iter()
+                .any(|e| e.0 == f.0 && e.1.abs_diff(f.1) <= 1)
+        };
+        if found.iter().any(|f| !expected_at(f)) {
+            false_named += 1;
+            eprintln!("seed {seed}: named {found:?}");
+        }
+        let at = |m: &MachineChange| {
+            all[0]
+                .points
+                .iter()
+                .position(|p| p.commit == m.commit)
+                .unwrap()
+                + 1
+        };
+        if a.machine
+            .iter()
+            .any(|m| at(m).abs_diff(scenario.busier) <= 1 && m.change > 0.0)
+        {
+            machine_said += 1;
+        }
+    }
+    (missed, false_named, machine_said)
+}
+
+#[test]
+fn a_machine_that_gets_busier_is_named_as_the_machine_and_a_true_change_as_its_commit() {
+    // Bench 3 is 4% slower from commit 10 on; no other code changes.
+    let code = |b: usize, n: usize| if b == 3 && n >= 10 { 1.04 } else { 1.0 };
+    let (missed, false_named, machine_said) = tally(&BUSY, 0..20, code, &[(3, 10, true)]);
+    eprintln!(
+        "busier machine: missed {missed}/20, false commit named in {false_named}/20, machine said in {machine_said}/20"
+    );
+    assert!(missed <= 2 && false_named <= 1 && machine_said >= 19);
+    // Read alone, as before, the benches' series name the machine's commit.
+    let options = ChangeOptions::default();
+    let raw = (0..20)
+        .filter(|&seed| {
+            BUSY.series(seed, code).iter().any(|s| {
+                let vals = values(&s.points);
+                detect(&s.points, &vals, &options).iter().any(|c| {
+                    (s.points[c.point].position.unwrap() as usize).abs_diff(BUSY.busier) <= 1
+                })
+            })
+        })
+        .count();
+    eprintln!("read one bench at a time: the machine's commit named in {raw}/20");
+    assert!(
+        raw >= 19,
+        "the scenario must fool a bench read alone: {raw}"
+    );
+}
+
+#[test]
+fn a_regression_reverted_a_few_commits_later_is_named_at_both_ends_on_a_busier_machine() {
+    // Bench 5 is 6% slower at commits 8 to 13, reverted at 14; the machine is busier from 18.
+    let code = |b: usize, n: usize| {
+        if b == 5 && (8..14).contains(&n) {
+            1.06
+        } else {
+            1.0
+        }
+    };
+    let (missed, false_named, machine_said) =
+        tally(&BUSY, 100..120, code, &[(5, 8, true), (5, 14, false)]);
+    eprintln!(
+        "up and back: missed {missed}/20, false commit named in {false_named}/20, machine said in {machine_said}/20"
+    );
+    assert!(missed <= 2 && false_named <= 1 && machine_said >= 19);
+}
+
+#[test]
+fn with_few_benches_the_speed_probe_tells_the_machine() {
+    let options = ChangeOptions::default();
+    let few = Scenario {
+        benches: 2,
+        probe: true,
+        slower: 0.06,
+        loud: 0.01,
+        ..BUSY
+    };
+    for seed in 200..210 {
+        let all = few.series(seed, |_, _| 1.0);
+        let a = analyse(&all, &options);
+        assert!(
+            named(&a, &all).is_empty(),
+            "seed {seed}: {:?}",
+            named(&a, &all)
+        );
+        let m = a.machine.iter().find(|m| m.seen_by == "probe").unwrap();
+        assert!(m.change > 0.03 && !m.explains.is_empty(), "{m:?}");
+        // Without the probe, two benches cannot tell: both changes are named.
+        let blind = Scenario {
+            probe: false,
+            ..few
+        }
+        .series(seed, |_, _| 1.0);
+        assert_eq!(named(&analyse(&blind, &options), &blind).len(), 2);
+    }
+}
+
+#[test]
+fn a_slowdown_the_machine_made_is_no_new_regression() {
+    let options = ChangeOptions::default();
+    // The machine is 8% slower for the last three commits: `changes` must not exit 3.
+    let s = Scenario {
+        busier: 28,
+        slower: 0.08,
+        loud: 0.01,
+        ..BUSY
+    };
+    let all = s.series(7, |_, _| 1.0);
+    let a = analyse(&all, &options);
+    assert!(
+        newly_regressed(&all, &a, &options)
+            .iter()
+            .all(Option::is_none)
+    );
+    // A bench whose code is 8% slower there is.
+    let all =
+        Scenario { busier: 99, ..s }.series(7, |b, n| if b == 2 && n >= 28 { 1.08 } else { 1.0 });
+    let a = analyse(&all, &options);
+    let new = newly_regressed(&all, &a, &options);
+    assert!(
+        new[2].is_some() && new.iter().filter(|n| n.is_some()).count() == 1,
+        "{new:?}"
+    );
+}
+
+#[test]
+fn the_sign_test_is_the_binomial_tail() {
+    assert!((sign_test(0, 5) - 1.0).abs() < 1e-12);
+    assert!((sign_test(5, 5) - 1.0 / 32.0).abs() < 1e-12);
+    assert!((sign_test(4, 5) - 6.0 / 32.0).abs() < 1e-12);
+}
