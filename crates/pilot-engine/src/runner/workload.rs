@@ -15,7 +15,8 @@ use crate::record::{
 use crate::report::LiveProgress;
 use crate::session::allocations::{RoundAllocations, estimate_allocations};
 use crate::session::{
-    RoundData, SessionConfig, SessionResult, Status, WarmUpWork, Workload, run_session,
+    MachineState, RoundData, SessionConfig, SessionResult, Status, WarmUpWork, Workload,
+    run_session,
 };
 
 /// What a session's own checks may spend time on.
@@ -218,9 +219,6 @@ impl<'c> BenchWorkload<'c> {
             });
     }
 
-    /// Runs a session of this workload, sampling the machine's state between its rounds when
-    /// `checks.sampling`, and measuring the full form's instrumentation overhead when
-    /// `checks.overhead` (and judging both after).
     /// The same workload with `closure` as its micro-form body.
     pub(super) fn with_closure(mut self, closure: Option<Closure<'c>>) -> Self {
         self.closure = closure;
@@ -236,6 +234,9 @@ impl<'c> BenchWorkload<'c> {
         }
     }
 
+    /// Runs a session of this workload, sampling the machine's state between its rounds when
+    /// `checks.sampling`, and measuring the full form's instrumentation overhead when
+    /// `checks.overhead` (and judging both after).
     pub(super) fn session(
         &mut self,
         config: &SessionConfig,
@@ -261,12 +262,12 @@ impl<'c> BenchWorkload<'c> {
         let mut session = run_session(self, &RealClock::start(), config, on_estimate);
         self.judge_allocations(&mut session, config.confidence);
         session.machine_state = Some(match (checks.sampling, self.sampler.take(), offset) {
-            (false, ..) => "off",
+            (false, ..) => MachineState::Off,
             (true, Some(sampler), Some(offset)) => {
                 session.judge_machine(&sampler.finish(), offset, self.bottleneck);
-                "sampled"
+                MachineState::Sampled
             }
-            _ => "not sampled",
+            _ => MachineState::NotSampled,
         });
         if let Some(probe) = self.overhead.take() {
             let spent = probe.spent().as_secs_f64();
@@ -428,8 +429,51 @@ pub(super) fn calibrate(workload: &mut BenchWorkload, max_time: Duration) -> Res
     Ok(())
 }
 
-/// Runs one bench's session with live progress; returns it with the micro form's iteration
-/// count.
+/// What one session of a bench found: the session, the micro form's iterations per unit, and
+/// the warm-up run unmeasured before it.
+pub(super) struct Measured {
+    pub(super) session: SessionResult,
+    /// Iterations per unit of the micro form's last round; `None` for the other forms.
+    pub(super) iters: Option<u64>,
+    /// The work run unmeasured before the session (see [`BenchWorkload::warm_up`]), when any
+    /// was asked for and run.
+    pub(super) skipped: Option<WarmUpWork>,
+}
+
+/// Runs one session of bench `b` (whose micro-form body is `closure` when it was announced at
+/// run time), in this process or in one of its child processes: the workload timed by
+/// `clock`'s timer, the micro form calibrated for `config`'s cap, the `warm_up` (iterations
+/// within a budget) an earlier process showed run unmeasured, then the session, which calls
+/// `on_estimate` with each estimate. A failure to calibrate or warm up is the session's.
+pub(super) fn measure_session(
+    b: &Bench,
+    closure: Option<Closure<'_>>,
+    (config, checks): (&SessionConfig, SessionChecks),
+    clock: ClockInfo,
+    warm_up: Option<(u64, Duration)>,
+    on_estimate: crate::session::OnEstimate<'_>,
+) -> Measured {
+    let mut workload = BenchWorkload::new(b, target_unit_ns(clock))
+        .timed_by(clock.timer)
+        .with_closure(closure);
+    let ready = calibrate(&mut workload, config.max_time).and_then(|()| match warm_up {
+        Some((iterations, budget)) => workload.warm_up(iterations, budget),
+        None => Ok(None),
+    });
+    let (session, skipped) = match ready {
+        Err(msg) => (failed_session(&msg), None),
+        Ok(skipped) => (workload.session(config, checks, on_estimate), skipped),
+    };
+    let iters = matches!(b.def.body, BenchBody::Micro(_)).then_some(workload.iters);
+    Measured {
+        session,
+        iters,
+        skipped,
+    }
+}
+
+/// Runs one bench's session in this process with live progress; returns it with the micro
+/// form's iteration count.
 pub(super) fn measure(
     b: &Bench,
     closure: Option<Closure<'_>>,
@@ -438,24 +482,24 @@ pub(super) fn measure(
     checks: SessionChecks,
 ) -> (SessionResult, Option<u64>) {
     let mut progress = LiveProgress::start(&b.name);
-    let mut workload = BenchWorkload::new(b, target_unit_ns(clock))
-        .timed_by(clock.timer)
-        .with_closure(closure);
-    if let Err(msg) = calibrate(&mut workload, config.max_time) {
-        progress.finish();
-        return (failed_session(&msg), None);
-    }
-    let session = workload.session(config, checks, &mut |e, elapsed| {
-        // ETA from the rate at which stable readings have come so far.
-        let eta = e.required_n.filter(|&r| r > e.n && e.n > 0).map(|r| {
-            let rate = e.n as f64 / elapsed.as_secs_f64().max(1e-3);
-            Duration::from_secs_f64(((r - e.n) as f64 / rate).min(config.max_time.as_secs_f64()))
-        });
-        progress.update(e.mean, e.relative_half_width(), config.target, eta);
-    });
+    let measured = measure_session(
+        b,
+        closure,
+        (config, checks),
+        clock,
+        None,
+        &mut |e, elapsed| {
+            // ETA from the rate at which stable readings have come so far.
+            let eta = e.required_n.filter(|&r| r > e.n && e.n > 0).map(|r| {
+                let rate = e.n as f64 / elapsed.as_secs_f64().max(1e-3);
+                let left = (r - e.n) as f64 / rate;
+                Duration::from_secs_f64(left.min(config.max_time.as_secs_f64()))
+            });
+            progress.update(e.mean, e.relative_half_width(), config.target, eta);
+        },
+    );
     progress.finish();
-    let iters = matches!(b.def.body, BenchBody::Micro(_)).then_some(workload.iters);
-    (session, iters)
+    (measured.session, measured.iters)
 }
 
 pub(super) fn failed_session(msg: &str) -> SessionResult {
