@@ -119,11 +119,7 @@ fn interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
 
 /// The `time` PI (`pis[0]`) of estimate `e`, whose interval (this run's) came from
 /// `interval_from`, with where the next run lands when it is known.
-pub(crate) fn time_pi(
-    e: &Estimate,
-    interval_from: &str,
-    reproducibility: Option<&Reproducibility>,
-) -> PiDoc {
+fn time_pi(e: &Estimate, interval_from: &str, reproducibility: Option<&Reproducibility>) -> PiDoc {
     PiDoc {
         interval_from: Some(interval_from.to_string()),
         reproducibility: reproducibility.map(reproducibility_doc),
@@ -306,7 +302,7 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
 }
 
 /// The document's form of the work a warm-up took.
-pub(crate) fn warm_up_work_doc(w: WarmUpWork) -> pilot_format::WarmUpWorkDoc {
+fn warm_up_work_doc(w: WarmUpWork) -> pilot_format::WarmUpWorkDoc {
     pilot_format::WarmUpWorkDoc {
         iterations: w.iterations,
         seconds: w.time.as_secs_f64(),
@@ -314,7 +310,7 @@ pub(crate) fn warm_up_work_doc(w: WarmUpWork) -> pilot_format::WarmUpWorkDoc {
 }
 
 /// What a result document says of the clock `clock`, whose two reads take `share` of a unit.
-pub(crate) fn clock_doc(clock: ClockInfo, share: Option<f64>) -> ClockDoc {
+fn clock_doc(clock: ClockInfo, share: Option<f64>) -> ClockDoc {
     let tsc = match clock.timer {
         crate::record::Timer::Tsc(tsc) => Some(tsc),
         crate::record::Timer::Instant => None,
