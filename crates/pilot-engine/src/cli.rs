@@ -29,7 +29,7 @@ pub enum Mode {
     /// Benchmark mode (`--bench`): an adaptive session per bench.
     Bench,
     /// One of the process executions pilot starts to measure one bench (`PILOT_CHILD`): one
-    /// session, quietly, its result document written to `--json`.
+    /// session, quietly, its message to its parent written to `--json`.
     Child,
     /// `--list`: the benches, one `NAME: benchmark` line each, then a count.
     List,

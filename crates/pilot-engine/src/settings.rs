@@ -44,7 +44,7 @@ pub struct BaselineName(pub String);
 
 /// What a bench's `time` estimates (`--estimator`, `PILOT_ESTIMATOR`, the attribute's
 /// `estimator`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Estimator {
     /// The code's cost per unit: the 20%-trimmed mean of subsession means, which leaves out
     /// the units an interruption (a time slice given to another process, a page fault storm)

@@ -123,8 +123,8 @@ pub struct ResultDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warm_up_work: Option<WarmUpWorkDoc>,
     /// The work a process ran unmeasured before its session: the warm-up its bench's earlier
-    /// processes showed. Written by the child processes of a bench for their parent, whose
-    /// `warm_up` and `warm_up_work` count it; absent from saved results.
+    /// processes showed. Written by the child processes of pilot 0.1.0 for their parent (later
+    /// ones report in a message of their own); absent from saved results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warm_up_skipped: Option<WarmUpWorkDoc>,
     /// How the `instructions` PI (and `estimated_cycles`) were counted (`--instructions`);
@@ -221,7 +221,8 @@ pub struct OverheadDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_s: Option<f64>,
     /// Each sample's difference per unit (two consecutive blocks'), ns: written by the child
-    /// processes of a bench for their parent, which pools them; absent from saved results.
+    /// processes of pilot 0.1.0 for their parent, which pools them (later ones report in a
+    /// message of their own); absent from saved results.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub samples_ns: Vec<f64>,
 }

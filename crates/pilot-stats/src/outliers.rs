@@ -93,7 +93,7 @@ fn median_of(mut v: Vec<f64>) -> f64 {
 }
 
 /// How many of a session's readings each rule calls an outlier.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OutlierCount {
     /// Beyond [`DEFAULT_Z_THRESHOLD`] standard deviations of the mean.
     pub z: usize,

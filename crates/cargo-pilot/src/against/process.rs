@@ -38,7 +38,7 @@ pub fn run_child(
     plan: &Plan,
     warm_up: &mut WarmUp,
 ) -> Result<ChildReport, NoReport> {
-    // The child's result goes in a folder of its own, removed however this function returns.
+    // The child's message goes in a folder of its own, removed however this function returns.
     let scratch = tempfile::Builder::new()
         .prefix("cargo-pilot-pair-")
         .tempdir()
@@ -79,13 +79,13 @@ pub fn run_child(
         .map_err(|e| format!("cannot start `{}`: {e}", exe.path.display()))?;
     let status = interrupt::wait(&mut child)
         .map_err(|e| format!("failed to wait for `{}`: {e}", exe.path.display()))?;
-    let text = std::fs::read_to_string(&path).map_err(|_| {
+    let bytes = std::fs::read(&path).map_err(|_| {
         format!(
             "`{}` exited with {status} without a result",
             short_path(&exe.path)
         )
     })?;
-    let report = ChildReport::parse(&text).map_err(|f| NoReport {
+    let report = ChildReport::parse(&bytes, &path).map_err(|f| NoReport {
         too_short: f.status == "time cap",
         message: format!("{} ({})", f.message, f.status),
     })?;

@@ -31,7 +31,7 @@ use interval::interval;
 
 pub(crate) use counters::{Devices, cpu_counters};
 pub(crate) use interval::Interval;
-pub(crate) use judge::{MARKED_KINDS, judge, judge_marked, mark};
+pub(crate) use judge::{MARKED_KINDS, judge, judge_marked, marks};
 
 /// Least time between samples.
 pub(crate) const PERIOD: Duration = Duration::from_millis(20);

@@ -52,7 +52,7 @@ impl Clock for ScriptedClock {
 }
 
 /// The timer that times units, and the cost and resolution of reading it on this machine.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ClockInfo {
     /// Nanoseconds one read costs (median over batches of back-to-back reads).
     pub(crate) overhead_ns: f64,

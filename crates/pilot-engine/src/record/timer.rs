@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::allocations::{self, Counts};
 
 /// The clock that times units (`--timer`, `PILOT_TIMER`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Timer {
     /// `std::time::Instant`: the default, on every platform.
     Instant,
@@ -99,7 +99,7 @@ impl Timer {
 }
 
 /// The x86-64 invariant time-stamp counter, with its rate found against `Instant`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Tsc {
     ns_per_tick: f64,
 }
@@ -145,11 +145,6 @@ impl Tsc {
             ));
         }
         Ok(Tsc { ns_per_tick })
-    }
-
-    /// A TSC whose rate is already known (read back from a result document).
-    pub(crate) fn with_rate(ns_per_tick: f64) -> Tsc {
-        Tsc { ns_per_tick }
     }
 
     /// Reads the counter, in ticks (for pilot's own bench of what a read costs).

@@ -29,7 +29,7 @@ use crate::report::LiveProgress;
 use crate::session::group::{
     GroupConfig, GroupResult, MemberView, PairComparison, rank, run_group,
 };
-use crate::session::{SessionConfig, SessionResult, Workload};
+use crate::session::{MachineState, SessionConfig, SessionResult, Workload};
 use pilot_format::GroupDoc;
 
 mod ranking;
@@ -165,14 +165,14 @@ impl<'b> Groups<'b> {
         for (k, mut session) in std::mem::take(&mut result.members).into_iter().enumerate() {
             workloads[index[k]].judge_allocations(&mut session, running_configs[k].confidence);
             session.machine_state = Some(match workloads[index[k]].sampler.take() {
-                _ if args.no_sampling => "off",
+                _ if args.no_sampling => MachineState::Off,
                 Some(sampler) => {
                     let offset = origin.saturating_duration_since(sampler.origin());
                     let bottleneck = workloads[index[k]].bottleneck;
                     session.judge_machine(&sampler.finish(), offset, bottleneck);
-                    "sampled"
+                    MachineState::Sampled
                 }
-                None => "not sampled",
+                None => MachineState::NotSampled,
             });
             sessions[index[k]] = Some(session);
         }

@@ -1,7 +1,14 @@
 //! A registered bench as the session sees it: rounds of a work amount, panics caught, the
-//! micro form's iterations calibrated.
+//! micro form's iterations grown as its units shorten; [`measure`] sets one up (calibrated,
+//! warmed up) and runs its session.
 
 use std::time::Duration;
+
+mod measure;
+
+pub(super) use measure::{
+    Measured, calibrate, failed_session, measure, measure_session, target_unit_ns,
+};
 
 use super::overhead::OverheadProbe;
 use super::panics::{NEVER_ITERATED, catch};
@@ -12,10 +19,9 @@ use crate::entry::BenchBody;
 use crate::record::{
     Bencher, BencherMode, ClockInfo, RealClock, Recorder, Stopwatch, Timer, UnitShape, most_within,
 };
-use crate::report::LiveProgress;
 use crate::session::allocations::{RoundAllocations, estimate_allocations};
 use crate::session::{
-    RoundData, SessionConfig, SessionResult, Status, WarmUpWork, Workload, run_session,
+    MachineState, RoundData, SessionConfig, SessionResult, WarmUpWork, Workload, run_session,
 };
 
 /// What a session's own checks may spend time on.
@@ -218,9 +224,6 @@ impl<'c> BenchWorkload<'c> {
             });
     }
 
-    /// Runs a session of this workload, sampling the machine's state between its rounds when
-    /// `checks.sampling`, and measuring the full form's instrumentation overhead when
-    /// `checks.overhead` (and judging both after).
     /// The same workload with `closure` as its micro-form body.
     pub(super) fn with_closure(mut self, closure: Option<Closure<'c>>) -> Self {
         self.closure = closure;
@@ -236,6 +239,9 @@ impl<'c> BenchWorkload<'c> {
         }
     }
 
+    /// Runs a session of this workload, sampling the machine's state between its rounds when
+    /// `checks.sampling`, and measuring the full form's instrumentation overhead when
+    /// `checks.overhead` (and judging both after).
     pub(super) fn session(
         &mut self,
         config: &SessionConfig,
@@ -261,12 +267,12 @@ impl<'c> BenchWorkload<'c> {
         let mut session = run_session(self, &RealClock::start(), config, on_estimate);
         self.judge_allocations(&mut session, config.confidence);
         session.machine_state = Some(match (checks.sampling, self.sampler.take(), offset) {
-            (false, ..) => "off",
+            (false, ..) => MachineState::Off,
             (true, Some(sampler), Some(offset)) => {
                 session.judge_machine(&sampler.finish(), offset, self.bottleneck);
-                "sampled"
+                MachineState::Sampled
             }
-            _ => "not sampled",
+            _ => MachineState::NotSampled,
         });
         if let Some(probe) = self.overhead.take() {
             let spent = probe.spent().as_secs_f64();
@@ -386,97 +392,5 @@ pub(super) fn form(body: &BenchBody) -> pilot_format::Form {
         BenchBody::Full(_) => pilot_format::Form::Full,
         BenchBody::Micro(_) => pilot_format::Form::Micro,
         BenchBody::ReadingsOnly(_) => pilot_format::Form::ReadingsOnly,
-    }
-}
-
-/// A unit must last 200× what its two clock reads cost: the clock's share stays under 0.5%.
-pub(super) fn target_unit_ns(clock: ClockInfo) -> u64 {
-    (400.0 * clock.overhead_ns).max(1000.0) as u64
-}
-
-/// The share of a session's time cap (a process's share of the bench's) that one calibrated
-/// unit's inputs may take to build: a session then holds a few units however costly its
-/// inputs. Only units that no session could hold a few of are shortened: how many inputs a
-/// unit holds sets its working set (a unit of one input searches memory its setup just
-/// wrote), so units are left as long as the unit target asks wherever a session can afford
-/// them, as divan's and criterion's are (a search over a large set reads far faster at one
-/// input a unit, whose memory is still in cache, than at the many a unit target holds).
-pub(super) const INPUTS_SHARE: u32 = 4;
-
-/// Finds the micro form's iterations per unit, for a session capped at `max_time`; nothing to
-/// do for the other forms. A batched routine's unit stops short of the target when building
-/// its inputs would take more than 1/[`INPUTS_SHARE`] of `max_time` and more than 1000 times
-/// the target (a millisecond at least): see `record::bencher::Calibration`.
-pub(super) fn calibrate(workload: &mut BenchWorkload, max_time: Duration) -> Result<(), String> {
-    if let Some(msg) = &workload.broken {
-        return Err(msg.clone());
-    }
-    if let BenchBody::Micro(f) = workload.body {
-        let inputs_ns = ((max_time / INPUTS_SHARE).as_nanos() as u64)
-            .max(workload.target_unit_ns.saturating_mul(1000));
-        let mut bencher = Bencher::new(BencherMode::Calibrate {
-            target_ns: workload.target_unit_ns,
-            inputs_ns,
-        })
-        .timed_by(workload.timer);
-        workload.call_micro(f, &mut bencher)?;
-        workload.iters = bencher
-            .calibrated_iters()
-            .ok_or_else(|| NEVER_ITERATED.to_string())?;
-        workload.inputs_ns = inputs_ns;
-    }
-    Ok(())
-}
-
-/// Runs one bench's session with live progress; returns it with the micro form's iteration
-/// count.
-pub(super) fn measure(
-    b: &Bench,
-    closure: Option<Closure<'_>>,
-    config: &SessionConfig,
-    clock: ClockInfo,
-    checks: SessionChecks,
-) -> (SessionResult, Option<u64>) {
-    let mut progress = LiveProgress::start(&b.name);
-    let mut workload = BenchWorkload::new(b, target_unit_ns(clock))
-        .timed_by(clock.timer)
-        .with_closure(closure);
-    if let Err(msg) = calibrate(&mut workload, config.max_time) {
-        progress.finish();
-        return (failed_session(&msg), None);
-    }
-    let session = workload.session(config, checks, &mut |e, elapsed| {
-        // ETA from the rate at which stable readings have come so far.
-        let eta = e.required_n.filter(|&r| r > e.n && e.n > 0).map(|r| {
-            let rate = e.n as f64 / elapsed.as_secs_f64().max(1e-3);
-            Duration::from_secs_f64(((r - e.n) as f64 / rate).min(config.max_time.as_secs_f64()))
-        });
-        progress.update(e.mean, e.relative_half_width(), config.target, eta);
-    });
-    progress.finish();
-    let iters = matches!(b.def.body, BenchBody::Micro(_)).then_some(workload.iters);
-    (session, iters)
-}
-
-pub(super) fn failed_session(msg: &str) -> SessionResult {
-    SessionResult {
-        status: Status::Failed(msg.to_string()),
-        estimate: None,
-        rounds: Vec::new(),
-        removed: 0,
-        readings: 0,
-        elapsed: Duration::ZERO,
-        warnings: Vec::new(),
-        process_means: Vec::new(),
-        unresolved_fit: None,
-        drift: None,
-        checks: Vec::new(),
-        warm_up: None,
-        outliers: None,
-        overhead: None,
-        machine_state: None,
-        warm_up_start: None,
-        warm_up_work: None,
-        allocations: None,
     }
 }

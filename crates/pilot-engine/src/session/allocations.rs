@@ -21,7 +21,7 @@ pub(crate) struct RoundAllocations {
 }
 
 /// A count per unit with its interval.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct CountPi {
     /// Mean count per unit.
     pub(crate) mean: f64,
@@ -43,7 +43,7 @@ impl CountPi {
 }
 
 /// The allocation indices of a session.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct AllocationsEstimate {
     /// `alloc`, `alloc_zeroed` and `realloc` calls per unit.
     pub(crate) allocations: CountPi,

@@ -156,7 +156,7 @@ impl Default for SessionConfig {
 }
 
 /// How a session ended.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     /// Every PI met its target.
     Converged,
@@ -215,7 +215,7 @@ impl Status {
 pub(crate) const ROUND_BINS: usize = 64;
 
 /// The record of one round.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RoundRecord {
     /// Work amount.
     pub(crate) work: u64,
@@ -238,6 +238,7 @@ pub struct RoundRecord {
     /// When the round ended, from the start of the session.
     pub(crate) end: Duration,
     /// The states of the machine that touched the round (`busy_machine`, …).
+    #[serde(with = "crate::checks::sampler::marks")]
     pub(crate) marks: Vec<&'static str>,
     /// The machine's state during the round, when it was sampled.
     pub(crate) machine: Option<crate::checks::sampler::Interval>,
@@ -373,9 +374,9 @@ pub struct SessionResult {
     pub(crate) overhead: Option<crate::checks::overhead::Overhead>,
     /// Allocations and bytes per unit, when a `CountingAlloc` counted them.
     pub(crate) allocations: Option<allocations::AllocationsEstimate>,
-    /// Whether the machine's state was sampled: `sampled`, `not sampled` (no /proc), `off`
-    /// (`--no-sampling`); `None` where the question does not arise (scripted sessions).
-    pub(crate) machine_state: Option<&'static str>,
+    /// Whether the machine's state was sampled; `None` where the question does not arise
+    /// (scripted sessions).
+    pub(crate) machine_state: Option<MachineState>,
     /// How far the readings' start lay outside the stable rounds' range (see
     /// [`warmup::WarmUpEvidence::start_change`]), when it did.
     pub(crate) warm_up_start: Option<f64>,
@@ -385,9 +386,31 @@ pub struct SessionResult {
     pub(crate) warm_up_work: Option<WarmUpWork>,
 }
 
+/// Whether a session sampled the machine's state between its rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum MachineState {
+    /// It did.
+    Sampled,
+    /// It could not: the system has no /proc to read.
+    NotSampled,
+    /// It was told not to (`--no-sampling`).
+    Off,
+}
+
+impl MachineState {
+    /// The name used in result documents.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            MachineState::Sampled => "sampled",
+            MachineState::NotSampled => "not sampled",
+            MachineState::Off => "off",
+        }
+    }
+}
+
 /// The work a session's warm-up took: what a later process must run before its readings are
 /// the steady state's.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct WarmUpWork {
     /// Iterations of the routine (units in the full form) run before the steady state.
     pub(crate) iterations: u64,

@@ -71,7 +71,7 @@ pub(crate) fn auto_processes(cap: std::time::Duration) -> usize {
 }
 
 /// What one process execution's session estimated.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ProcessEstimate {
     /// Its mean time per unit (ns); with an unresolved readings-only fit, the fitted slope,
     /// whatever its sign.

@@ -22,7 +22,7 @@ const MIN_EARLY: usize = 3;
 pub(super) const MIN_TOLERANCE: f64 = 0.10;
 
 /// The classes, as written in result documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum WarmUpClass {
     /// No level before the steady state differed from it.
     Flat,
@@ -43,18 +43,6 @@ impl WarmUpClass {
             WarmUpClass::Slowdown => "slowdown",
             WarmUpClass::NoSteadyState => "no steady state",
         }
-    }
-
-    /// The class named `name` (as [`WarmUpClass::as_str`] writes it).
-    pub(crate) fn parse(name: &str) -> Option<WarmUpClass> {
-        [
-            WarmUpClass::Flat,
-            WarmUpClass::WarmUp,
-            WarmUpClass::Slowdown,
-            WarmUpClass::NoSteadyState,
-        ]
-        .into_iter()
-        .find(|w| w.as_str() == name)
     }
 }
 

@@ -93,7 +93,7 @@ fn session(status: Status) -> SessionResult {
             samples: vec![1.0; 7],
             time_s: 0.05,
         }),
-        machine_state: Some("sampled"),
+        machine_state: Some(crate::session::MachineState::Sampled),
         warm_up_start: None,
         warm_up_work: None,
         allocations: None,
@@ -418,7 +418,8 @@ fn reproducibility_reads_back_in_either_state_and_by_name() {
         serde_json::to_value(&doc.pis[0]).unwrap()["reproducibility"],
         serde_json::json!({"state": "learning", "runs": 1, "runs_needed": 3, "spacing_s": 60})
     );
-    // Written without it (a child process's document, an imported result): no key at all.
+    // Written without it (a combination of processes `--against` started, an imported result):
+    // no key at all.
     doc.pis[0].reproducibility = None;
     let json = serde_json::to_value(&doc.pis[0]).unwrap();
     assert!(json.get("reproducibility").is_none() && json.get("machine").is_none());

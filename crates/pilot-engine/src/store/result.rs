@@ -58,7 +58,6 @@ mod allocations;
 mod instructions;
 mod rate;
 
-pub(crate) use allocations::allocations_of;
 use allocations::{allocation_pis, allocations_doc};
 pub(crate) use instructions::add_counts;
 use rate::Bounds;
@@ -86,10 +85,11 @@ pub struct BenchRecord<'a> {
     pub iterations_per_unit: Option<u64>,
     /// The clock the readings were taken with.
     pub clock: ClockInfo,
-    /// `None` in a child process's document.
+    /// The machine it ran on; `None` where the caller has none to state (`cargo pilot bench
+    /// --against`'s combination of its processes).
     pub machine: Option<&'a MachineDoc>,
     /// Where the next run's estimate lands on this machine; `None` where no run-to-run figure
-    /// applies (a child process's document).
+    /// applies (a combination of processes the caller started).
     pub reproducibility: Option<&'a Reproducibility>,
     /// When the session started (RFC 3339).
     pub started: String,
@@ -119,11 +119,7 @@ fn interval_from(e: &Estimate, s: &SessionResult) -> &'static str {
 
 /// The `time` PI (`pis[0]`) of estimate `e`, whose interval (this run's) came from
 /// `interval_from`, with where the next run lands when it is known.
-pub(crate) fn time_pi(
-    e: &Estimate,
-    interval_from: &str,
-    reproducibility: Option<&Reproducibility>,
-) -> PiDoc {
+fn time_pi(e: &Estimate, interval_from: &str, reproducibility: Option<&Reproducibility>) -> PiDoc {
     PiDoc {
         interval_from: Some(interval_from.to_string()),
         reproducibility: reproducibility.map(reproducibility_doc),
@@ -295,7 +291,7 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
             .overhead
             .as_ref()
             .map(|o| overhead_doc(o, s.estimate.as_ref())),
-        machine_state: s.machine_state.map(str::to_string),
+        machine_state: s.machine_state.map(|m| m.as_str().to_string()),
         warm_up_work: s.warm_up_work.map(warm_up_work_doc),
         warm_up_skipped: None,
         allocations: s
@@ -306,23 +302,15 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
 }
 
 /// The document's form of the work a warm-up took.
-pub(crate) fn warm_up_work_doc(w: WarmUpWork) -> pilot_format::WarmUpWorkDoc {
+fn warm_up_work_doc(w: WarmUpWork) -> pilot_format::WarmUpWorkDoc {
     pilot_format::WarmUpWorkDoc {
         iterations: w.iterations,
         seconds: w.time.as_secs_f64(),
     }
 }
 
-/// The work a document's warm-up took; `None` when its seconds are no duration.
-pub(crate) fn warm_up_work_of(doc: &pilot_format::WarmUpWorkDoc) -> Option<WarmUpWork> {
-    Some(WarmUpWork {
-        iterations: doc.iterations,
-        time: std::time::Duration::try_from_secs_f64(doc.seconds).ok()?,
-    })
-}
-
 /// What a result document says of the clock `clock`, whose two reads take `share` of a unit.
-pub(crate) fn clock_doc(clock: ClockInfo, share: Option<f64>) -> ClockDoc {
+fn clock_doc(clock: ClockInfo, share: Option<f64>) -> ClockDoc {
     let tsc = match clock.timer {
         crate::record::Timer::Tsc(tsc) => Some(tsc),
         crate::record::Timer::Instant => None,
@@ -333,22 +321,6 @@ pub(crate) fn clock_doc(clock: ClockInfo, share: Option<f64>) -> ClockDoc {
         share_of_unit: share,
         timer: tsc.map(|_| "tsc".to_string()),
         tsc_ghz: tsc.map(|t| t.ghz()),
-    }
-}
-
-/// The clock a result document `doc` states: its timer (the TSC at the rate it found, else
-/// `Instant`), cost and resolution.
-pub(crate) fn clock_of(doc: &ClockDoc) -> ClockInfo {
-    let timer = match (doc.timer.as_deref(), doc.tsc_ghz) {
-        (Some("tsc"), Some(ghz)) if ghz > 0.0 => {
-            crate::record::Timer::Tsc(crate::record::Tsc::with_rate(1.0 / ghz))
-        }
-        _ => crate::record::Timer::Instant,
-    };
-    ClockInfo {
-        overhead_ns: doc.overhead_ns,
-        resolution_ns: doc.resolution_ns,
-        timer,
     }
 }
 
@@ -416,7 +388,8 @@ fn round_docs(rounds: &[RoundRecord]) -> Vec<RoundDoc> {
 }
 
 /// The instrumentation overhead as a result document states it, with its share of the
-/// estimated unit (without the samples, which only a child process writes).
+/// estimated unit (without its samples, which a bench's parent process pools from its
+/// children's messages).
 fn overhead_doc(o: &crate::checks::overhead::Overhead, estimate: Option<&Estimate>) -> OverheadDoc {
     OverheadDoc {
         per_unit_ns: o.per_unit_ns,

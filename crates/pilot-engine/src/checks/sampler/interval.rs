@@ -7,9 +7,16 @@ use super::counters::{Devices, Sample};
 
 /// The state of the machine over an interval between two samples, or over a round (the
 /// intervals it overlapped).
-#[derive(Debug, Clone, Default, PartialEq)]
+///
+/// A round's state travels in a bench's child process's message to its parent, which judges
+/// every process's rounds together on their CPU states (see `judge_marked`): the interval's
+/// bounds, the clock tick's size and the devices' figures stay behind, since they are this
+/// process's own (a device is an index into its sampler's list).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Interval {
+    #[serde(skip)]
     pub(crate) from: Duration,
+    #[serde(skip)]
     pub(crate) to: Duration,
     /// Cores kept busy by other processes. Over one interval between samples it may be
     /// below zero (the kernel's counts are rounded to clock ticks); over a round it is not.
@@ -25,18 +32,23 @@ pub(crate) struct Interval {
     pub(crate) cpu_pressure: Option<f64>,
     /// The cores one clock tick makes over the interval, `1 / (ticks per second · seconds)`:
     /// what /proc/stat's counts, whole ticks, can be off by with each read (0 where not known).
+    #[serde(skip)]
     pub(crate) tick_cores: f64,
     /// The busiest block device (index in [`Devices::disks`]) and its busy share.
+    #[serde(skip)]
     pub(crate) disk: Option<(usize, f64)>,
     /// The busiest network link with a known speed (index in [`Devices::nets`]) and its
     /// utilisation.
+    #[serde(skip)]
     pub(crate) net: Option<(usize, f64)>,
     /// Bytes this process read from or wrote to block devices over the interval; `None` where
     /// `/proc/self/io` could not be read.
+    #[serde(skip)]
     pub(crate) own_disk_bytes: Option<f64>,
     /// Bytes this process passed through read and write calls over the interval, less the
     /// sampler's own reads (sockets among them); `None` where `/proc/self/io` could not be
     /// read.
+    #[serde(skip)]
     pub(crate) own_io_bytes: Option<f64>,
 }
 

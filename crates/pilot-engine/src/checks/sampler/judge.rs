@@ -280,6 +280,28 @@ pub(crate) fn mark(name: &str) -> Option<&'static str> {
     MARKS.iter().copied().find(|m| *m == name)
 }
 
+/// A round's marks as a bench's child process's message carries them to its parent (serde's
+/// `with` for `RoundRecord::marks`): by name, read back to the marks they name.
+pub(crate) mod marks {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
+
+    pub(crate) fn serialize<S: Serializer>(
+        marks: &[&'static str],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        marks.serialize(s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<&'static str>, D::Error> {
+        let names = Vec::<String>::deserialize(d)?;
+        (names.iter())
+            .map(|n| super::mark(n).ok_or_else(|| D::Error::custom(format!("no mark `{n}`"))))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::counters::Sample;

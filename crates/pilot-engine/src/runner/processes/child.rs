@@ -1,23 +1,19 @@
-//! A child process: the one session it runs of its bench, its result document written for the
+//! A child process: the one session it runs of its bench, its message written for the
 //! parent, and how the parent starts one and reads what it reported.
 
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use super::report::{ProcessEnd, ProcessResult, child_document, process_result};
+use super::message::{ChildMessage, ProcessEnd, ProcessResult};
 use crate::cli::Args;
-use crate::entry::BenchBody;
 use crate::runner::config::{child_first_result, measure_clock_of, session_config};
-use crate::runner::now;
 use crate::runner::registry::Bench;
-use crate::runner::workload::{
-    BenchWorkload, Closure, SessionChecks, calibrate, failed_session, form, target_unit_ns,
-};
+use crate::runner::workload::{Closure, SessionChecks, measure_session};
 use crate::session::{SessionConfig, Status};
-use crate::store::result;
 
 /// In a process started by `measure_in_processes`: run the one selected bench's session
-/// without output and write its result document to `--json`.
+/// without output and write its message to `--json`.
 pub(in crate::runner) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCode {
     let Some(b) = selected.first() else {
         eprintln!("error: a pilot child process needs one bench (--exact NAME) and --json FILE");
@@ -27,7 +23,7 @@ pub(in crate::runner) fn child_mode(args: &Args, selected: &[&Bench]) -> ExitCod
 }
 
 /// The child process's one session of `b` (whose micro-form body is `closure` when the bench
-/// was announced at run time), its document written to `--json`.
+/// was announced at run time), its message written to `--json`.
 pub(in crate::runner) fn child_session(
     args: &Args,
     b: &Bench,
@@ -60,57 +56,19 @@ pub(in crate::runner) fn child_session(
         config.first_result = child_first_result(config.max_time);
         config.min_time = config.min_time.min(config.max_time);
     }
-    let started = now();
-    let mut workload = BenchWorkload::new(b, target_unit_ns(clock))
-        .timed_by(clock.timer)
-        .with_closure(closure);
-    let ready = calibrate(&mut workload, config.max_time).and_then(|()| match asked {
-        Some(w) => workload.warm_up(w.iterations, w.budget),
-        None => Ok(None),
-    });
-    let (session, skipped) = match ready {
-        Err(msg) => (failed_session(&msg), None),
-        Ok(skipped) => (
-            workload.session(&config, SessionChecks::of(args, clock), &mut |_, _| {}),
-            skipped,
-        ),
-    };
-    if session.status == Status::Interrupted {
+    let measured = measure_session(
+        b,
+        closure,
+        (&config, SessionChecks::of(args, clock)),
+        clock,
+        asked.map(|w| (w.iterations, w.budget)),
+        &mut |_, _| {},
+    );
+    if measured.session.status == Status::Interrupted {
         // The parent sees no result and stops too.
         return ExitCode::from(pilot_format::Exit::Interrupted);
     }
-    let iters = matches!(b.def.body, BenchBody::Micro(_)).then_some(workload.iters);
-    let record = result::BenchRecord {
-        name: &b.name,
-        target: "",
-        form: form(&b.def.body),
-        throughput: b.rate.as_ref(),
-        config: &config,
-        session: &session,
-        iterations_per_unit: iters,
-        clock,
-        machine: None,
-        reproducibility: None,
-        started,
-        finished: now(),
-    };
-    let mut doc = result::document(&record);
-    if let (Some(o), Some(section)) = (&session.overhead, &mut doc.overhead) {
-        // For the parent, which pools every process's samples into the bench's interval.
-        section.samples_ns = o.samples.clone();
-    }
-    // For the parent, whose bench's warm-up counts what this process did not see.
-    doc.warm_up_skipped = skipped.map(result::warm_up_work_doc);
-    if let Some(e) = &session.unresolved_fit {
-        // For the parent only (a child's document is never stored): the non-positive slope,
-        // which the combination over processes keeps.
-        doc.pis = vec![result::time_pi(e, "regression", None)];
-    }
-    let bytes = serde_json::to_vec(&doc).expect("documents serialise");
-    // A scratch file in the parent's temporary folder, read once as this process ends: not
-    // synced to disk (a sync sets the kernel writing back while the next process starts, which
-    // its first round saw as other processes' load).
-    match std::fs::write(path, &bytes) {
+    match ChildMessage::of(b, &config, clock, measured).write(Path::new(path)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!(
@@ -151,7 +109,7 @@ const WARM_UP_SECONDS: &str = "PILOT_WARM_UP_SECONDS";
 
 impl WarmUp {
     /// Takes what process `p`, started with this warm-up, showed of it (see
-    /// [`shown`](super::report::WarmUpFinding::shown)): a warm-up of its own that outlasted the
+    /// [`shown`](super::message::WarmUpFinding::shown)): a warm-up of its own that outlasted the
     /// iterations it ran unmeasured first adds to them.
     pub(super) fn learn(&mut self, p: &ProcessResult) {
         if let Some(w) = p.warm_up.shown().filter(|w| w.iterations > self.learnt) {
@@ -221,7 +179,7 @@ pub(in crate::runner) fn inherit(args: &Args) {
 }
 
 /// Runs one session of `name` in a fresh process of this executable, capped at `cap`, after
-/// the `warm_up` learnt from its earlier processes.
+/// the `warm_up` learnt from its earlier processes: what it found, read from its message.
 pub(super) fn run_process(
     name: &str,
     cap: Duration,
@@ -229,24 +187,10 @@ pub(super) fn run_process(
     child_target: f64,
     warm_up: WarmUp,
 ) -> Result<ProcessResult, ProcessEnd> {
-    run_process_in(name, cap, config, child_target, warm_up).and_then(|text| {
-        let doc = child_document(&text).map_err(ProcessEnd::Failed)?;
-        process_result(&doc)
-    })
-}
-
-/// Runs the process of [`run_process`] and returns its result document's text.
-fn run_process_in(
-    name: &str,
-    cap: Duration,
-    config: &SessionConfig,
-    child_target: f64,
-    warm_up: WarmUp,
-) -> Result<String, ProcessEnd> {
     let fail = ProcessEnd::Failed;
     let exe = std::env::current_exe()
         .map_err(|e| fail(format!("cannot find the bench executable: {e}")))?;
-    // The child's result goes in a folder of its own, removed with everything in it however
+    // The child's message goes in a folder of its own, removed with everything in it however
     // this function returns.
     let scratch = tempfile::Builder::new()
         .prefix("pilot-child-")
@@ -275,14 +219,19 @@ fn run_process_in(
         .stdout(std::process::Stdio::null())
         .status()
         .map_err(|e| fail(format!("cannot start `{}`: {e}", exe.display())))?;
-    let text = std::fs::read_to_string(&path);
-    drop(scratch);
-    let Ok(text) = text else {
+    let Ok(bytes) = std::fs::read(&path) else {
         return Err(fail(format!(
             "the bench's process exited with {status} before reporting"
         )));
     };
-    Ok(text)
+    read_message(&bytes, &path)
+}
+
+/// What the child's message `bytes`, read from `path`, says of its process.
+pub(super) fn read_message(bytes: &[u8], path: &Path) -> Result<ProcessResult, ProcessEnd> {
+    ChildMessage::parse(bytes, path)
+        .map_err(ProcessEnd::Failed)
+        .and_then(|m| m.outcome)
 }
 
 #[cfg(test)]

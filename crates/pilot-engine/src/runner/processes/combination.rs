@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use super::report::{ChildReport, ProcessResult, WarmUpFinding};
+use super::message::{ProcessResult, WarmUpFinding};
+use super::report::ChildReport;
 use crate::session::processes::{ProcessEstimate, combine, split};
 use crate::session::{Estimate, SessionConfig, SessionResult, Status, WarmUpClass};
 use crate::store::result;
@@ -433,7 +434,7 @@ mod tests {
                 vec![]
             },
             checks: if busy { vec![check] } else { vec![] },
-            machine_state: Some("sampled"),
+            machine_state: Some(crate::session::MachineState::Sampled),
             warm_up: WarmUpFinding::default(),
             outliers: None,
             iters: None,

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::child::{WarmUp, run_process};
 use super::combination::{merge_warnings, processes_result};
-use super::report::{ProcessEnd, ProcessResult};
+use super::message::{ProcessEnd, ProcessResult};
 use crate::report::LiveProgress;
 use crate::runner::registry::Bench;
 use crate::runner::workload::failed_session;

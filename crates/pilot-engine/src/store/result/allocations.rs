@@ -1,11 +1,10 @@
 //! The allocation PIs of a result document (`allocations`, `allocated_bytes`) and its
-//! `allocations` section, written from a session's estimate and read back for the combination
-//! of a bench's processes.
+//! `allocations` section, written from a session's estimate.
 
 use crate::checks::figure;
 use crate::session::Estimate;
 use crate::session::allocations::{AllocationsEstimate, CountPi};
-use pilot_format::{AllocationsDoc, CiDoc, PiDoc, ResultDoc};
+use pilot_format::{AllocationsDoc, CiDoc, PiDoc};
 
 /// How the allocation PIs were counted, with the share of the time per unit that counting
 /// costs (`cost_ns` per allocation, times the allocations per unit).
@@ -48,31 +47,4 @@ pub(super) fn allocation_pis(a: &AllocationsEstimate) -> [PiDoc; 2] {
         pi("allocations", "allocs", &a.allocations),
         pi("allocated_bytes", "B", &a.bytes),
     ]
-}
-
-/// The allocation estimate a result document's PIs and `allocations` section state, for the
-/// combination of a bench's processes; `None` when the document has none.
-pub(crate) fn allocations_of(doc: &ResultDoc) -> Option<AllocationsEstimate> {
-    let count = |name: &str| -> Option<CountPi> {
-        let pi = doc.pis.iter().find(|p| p.name == name)?;
-        Some(CountPi {
-            mean: pi.mean?,
-            ci: pilot_stats::ConfidenceInterval {
-                low: pi.ci.low?,
-                high: pi.ci.high?,
-                confidence: pi.ci.confidence,
-            },
-            n: pi.n,
-            subsession_size: pi.subsession_size,
-            autocorrelation: pi.autocorrelation,
-        })
-    };
-    let section = doc.allocations?;
-    Some(AllocationsEstimate {
-        allocations: count("allocations")?,
-        bytes: count("allocated_bytes")?,
-        reallocations: section.reallocations,
-        deallocations: section.deallocations,
-        cost_ns: section.cost_ns,
-    })
 }

@@ -3,7 +3,7 @@
 /// What a bench's throughput counts: `per_unit` of `unit` in each work unit (each iteration
 /// in the micro form). `unit = "MiB"` is 1 `MiB` per work unit; `throughput = bytes(4096)` is
 /// 4096 `B`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rate {
     /// `B`, `elem`, or the bench's own `unit`.
     pub unit: String,
