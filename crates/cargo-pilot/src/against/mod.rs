@@ -107,7 +107,14 @@ fn compare_builds(
     let options = args.baselines.thresholds.options();
     let (target_dir, short) = (&builds.target_dir, builds.short.as_str());
     let benches = match_benches(args, &builds.base_exes, &builds.head_exes, out)?;
-    let plan = Plan::from_args(args);
+    let mut plan = Plan::from_args(args);
+    if options.rule != pilot_engine::compare::SuiteRule::PerBench {
+        plan.family = benches
+            .iter()
+            .filter(|b| b.base.is_some() && b.head.is_some())
+            .count()
+            .max(1);
+    }
     announce(&benches, &plan, target_dir, short, out);
     let machine = pilot_engine::probe::machine();
     let mut comparisons = Vec::new();
@@ -165,6 +172,8 @@ fn compare_builds(
             break;
         }
     }
+    // Each bench's verdict was its own: the suite's rule takes them again over all of them.
+    pilot_engine::compare::judge_suite(&mut comparisons, &options);
     report::report(
         args,
         &comparisons,

@@ -141,6 +141,7 @@ pub(crate) fn what_changed(c: &Comparison) -> Option<WhatChanged> {
     let moved = |v: Verdict| match v {
         Verdict::Regressed => Some(Some(1)),
         Verdict::Improved => Some(Some(-1)),
+        Verdict::Environment => Some(Some(if c.change? > 0.0 { 1 } else { -1 })),
         Verdict::NoChange | Verdict::Undecided => Some(None),
         _ => None,
     };
@@ -233,6 +234,7 @@ mod tests {
                 change_ci: None,
                 confidence: 0.95,
                 p: None,
+                p_adjusted: None,
                 verdict: time,
                 method: String::new(),
                 pairs: None,
