@@ -33,7 +33,7 @@
 //! alarm. [`judge_suite`] adjusts every bench's p for the number tested (Holm's rule by
 //! default, `--correction`) and takes the verdicts again on the adjusted p, so that a run of
 //! unchanged code fails (exit code 3) with probability at most `alpha`. [`compare`] (and so
-//! [`against_baseline`] and [`against_latest`]) returns the suite's verdicts; a caller that
+//! `against_baseline` and [`against_latest`]) returns the suite's verdicts; a caller that
 //! assembles comparisons itself (`--against`) calls [`judge_suite`] on them all.
 //!
 //! # Counts
@@ -51,11 +51,12 @@ mod paired;
 mod suite;
 
 pub use allocations::compare_allocations;
-pub use counts::{CountComparison, WhatChanged, compare_counts};
-pub(crate) use counts::{INSTRUCTIONS_NOISE, what_changed};
+pub use counts::{CountComparison, compare_counts};
+pub(crate) use counts::{INSTRUCTIONS_NOISE, WhatChanged, what_changed};
 pub use estimates::compare_estimates;
-pub use paired::{EARLY_LOOKS, EARLY_SHARE, compare_paired, compare_sequential, paired_settled};
-pub use suite::{SuiteRule, judge_suite, tested_count};
+pub use paired::compare_sequential;
+pub(crate) use suite::tested_count;
+pub use suite::{SuiteRule, judge_suite};
 
 /// Process executions per bench when a run saves or compares with a baseline and
 /// `--processes` is not given, whatever the cap: a comparison must see the run-to-run
@@ -243,7 +244,7 @@ pub fn compare(
 /// Compares a run's results with a baseline's, as a bench binary and `cargo pilot bench` both
 /// do at the end of a run: only the baseline's benches the run `selected` (by its filters,
 /// `--skip`, ignored benches) take part, so a bench left out is not [`Verdict::Missing`].
-pub fn against_baseline(
+pub(crate) fn against_baseline(
     base: &[SavedResult],
     new: &[SavedResult],
     selected: impl Fn(&SavedResult) -> bool,

@@ -101,7 +101,7 @@ pub enum SuiteRule {
 
 impl SuiteRule {
     /// The rule `--correction` names; `None` for another word.
-    pub fn parse(name: &str) -> Option<SuiteRule> {
+    pub(crate) fn parse(name: &str) -> Option<SuiteRule> {
         match name {
             "holm" => Some(SuiteRule::Holm),
             "bh" => Some(SuiteRule::BenjaminiHochberg),
@@ -112,7 +112,7 @@ impl SuiteRule {
 
     /// The rule's word, as `--correction` and the `pilot.compare/1` document's `correction`
     /// write it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             SuiteRule::Holm => "holm",
             SuiteRule::BenjaminiHochberg => "bh",

@@ -120,8 +120,13 @@ fn judge_pairs(c: &mut Comparison, outcome: &Outcome, options: &CompareOptions, 
         .zip(&outcome.head)
         .map(|(b, h)| (b.mean(), h.mean()))
         .collect();
-    let found =
-        pilot_engine::compare::compare_sequential(&pairs, plan.least, plan.confidence, options);
+    let found = pilot_engine::compare::compare_sequential(
+        &pairs,
+        (plan.least, plan.family),
+        plan.confidence,
+        options,
+    )
+    .map(|(change, _)| change);
     let too_few = pairs.len() < plan.least;
     match found {
         Some(found) => {

@@ -51,7 +51,7 @@ pub struct Plan {
     pub options: CompareOptions,
     /// The benches the suite's rule adjusts over (`--correction`; 1 for none): a change stops
     /// a bench's pairing early only at a p that no bench of the suite would need smaller
-    /// ([`pilot_engine::compare::paired_settled`]).
+    /// ([`pilot_engine::compare::compare_sequential`]).
     pub family: usize,
 }
 

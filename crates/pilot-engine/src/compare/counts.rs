@@ -106,7 +106,7 @@ pub fn compare_counts(
 
 /// What a bench's two verdicts, on time and on instructions, say changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WhatChanged {
+pub(crate) enum WhatChanged {
     /// Instructions and time moved together (the same way): the work the code does changed.
     Code,
     /// Instructions moved and time did not (within its noise, or undecided): the code changed,

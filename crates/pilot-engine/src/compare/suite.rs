@@ -19,7 +19,7 @@ impl SuiteRule {
 
     /// The rule in a sentence, for the line under a comparison of `tested` benches at
     /// `alpha`: what a reader may conclude from the verdicts.
-    pub fn describe(self, tested: usize, alpha: f64) -> String {
+    pub(crate) fn describe(self, tested: usize, alpha: f64) -> String {
         let benches = crate::fmt::counted(tested, "bench", "benches");
         match self {
             SuiteRule::Holm => format!(
@@ -52,7 +52,7 @@ fn tested(c: &Comparison) -> bool {
 
 /// How many benches of `comparisons` the suite's rule adjusts over: those whose time was
 /// tested (compared, with a p-value).
-pub fn tested_count(comparisons: &[Comparison]) -> usize {
+pub(crate) fn tested_count(comparisons: &[Comparison]) -> usize {
     comparisons.iter().filter(|c| tested(c)).count()
 }
 

@@ -48,8 +48,18 @@ fn the_looks_of_a_busy_machine_keep_the_false_alarm_rate() {
         ));
         new += flagged(run_loop(
             &xs,
-            &|p| paired_settled(p, 6, 1, 0.95, &options).is_some(),
-            &|p| compare_sequential(p, 6, 0.95, &options).unwrap().verdict,
+            &|p| {
+                compare_sequential(p, (6, 1), 0.95, &options)
+                    .unwrap()
+                    .1
+                    .is_some()
+            },
+            &|p| {
+                compare_sequential(p, (6, 1), 0.95, &options)
+                    .unwrap()
+                    .0
+                    .verdict
+            },
         ));
     }
     let se = (0.01 * 0.99 / benches as f64).sqrt();
@@ -70,7 +80,7 @@ fn the_sequential_p_is_the_smallest_look_over_its_share() {
     let options = CompareOptions::default();
     let p6 = compare_paired(&pairs[..6], 0.95, &options).unwrap().p;
     let p12 = compare_paired(&pairs, 0.95, &options).unwrap().p;
-    let seq = compare_sequential(&pairs, 6, 0.95, &options).unwrap();
+    let (seq, _) = compare_sequential(&pairs, (6, 1), 0.95, &options).unwrap();
     let want = (p12 / 0.9).min(p6 / 0.0125).min(1.0);
     assert!((seq.p - want).abs() < 1e-15, "{} vs {want}", seq.p);
     assert!(seq.method.contains("p sequential"), "{}", seq.method);
@@ -82,21 +92,17 @@ fn the_sequential_p_is_the_smallest_look_over_its_share() {
 #[test]
 fn a_clear_change_stops_at_an_early_look_and_not_between() {
     let options = CompareOptions::default();
+    // The stop of a bench in a suite of 30.
+    let stop = |pairs: &[(f64, f64)]| compare_sequential(pairs, (6, 30), 0.95, &options)?.1;
     // 10% slower with a little spread: settled at the least pairs, for a suite of 30 too.
     let clear = pairs_of(&[0.095, 0.096, 0.094, 0.0955, 0.0945, 0.095, 0.0952]);
-    assert_eq!(
-        paired_settled(&clear[..6], 6, 30, 0.95, &options),
-        Some(Verdict::Regressed)
-    );
+    assert_eq!(stop(&clear[..6]), Some(Verdict::Regressed));
     // Seven pairs is no look: a change is not settled there, however clear.
-    assert_eq!(paired_settled(&clear, 6, 30, 0.95, &options), None);
+    assert_eq!(stop(&clear), None);
     // Unchanged and tight: no change at any pair.
     let tight = pairs_of(&[0.001, -0.001, 0.0005, 0.0, -0.0005, 0.0002, 0.0001]);
-    assert_eq!(
-        paired_settled(&tight, 6, 30, 0.95, &options),
-        Some(Verdict::NoChange)
-    );
-    assert_eq!(paired_settled(&tight[..5], 6, 30, 0.95, &options), None);
+    assert_eq!(stop(&tight), Some(Verdict::NoChange));
+    assert_eq!(stop(&tight[..5]), None);
     assert!(is_early_look(6, 6) && is_early_look(12, 6) && is_early_look(768, 6));
     assert!(!is_early_look(1536, 6) && !is_early_look(7, 6));
 }

@@ -3,7 +3,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
 use super::*;
-use crate::compare::{Change, CountComparison, compare_paired};
+use crate::compare::paired::compare_paired;
+use crate::compare::{Change, CountComparison};
 
 /// A compared bench with a change, its interval, its p and its own verdict.
 fn bench(name: &str, change: f64, ci: (f64, f64), p: f64, verdict: Verdict) -> Comparison {
