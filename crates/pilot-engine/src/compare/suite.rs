@@ -46,7 +46,11 @@ fn tested(c: &Comparison) -> bool {
     c.p.is_some_and(|p| !p.is_nan())
         && matches!(
             c.verdict,
-            Verdict::Regressed | Verdict::Improved | Verdict::NoChange | Verdict::Undecided
+            Verdict::Regressed
+                | Verdict::Improved
+                | Verdict::Environment
+                | Verdict::NoChange
+                | Verdict::Undecided
         )
 }
 

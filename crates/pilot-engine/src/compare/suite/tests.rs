@@ -161,6 +161,8 @@ fn a_time_change_the_counts_do_not_show_is_the_environment() {
         ]
     );
     assert!(!crate::compare::any_regressed(&suite[..1]));
+    // Still a bench of the suite: judged again (a second look), it counts among the tested.
+    assert_eq!(tested_count(&suite), 3);
     assert_eq!(
         crate::compare::what_changed(&suite[0]),
         Some(crate::compare::WhatChanged::Environment)
