@@ -9,12 +9,15 @@ fn pairs_of(xs: &[f64]) -> Vec<(f64, f64)> {
     xs.iter().map(|&x| (1.0, x.exp())).collect()
 }
 
+/// Pairs of processes, (base, new).
+type Pairs = [(f64, f64)];
+
 /// The verdict a pair loop settles on for the log ratios `xs` (pairs from the 6th to the
 /// last), stopping as `stop` says, then judged by `judge` on the pairs it took.
 fn run_loop(
     xs: &[f64],
-    stop: &dyn Fn(&[(f64, f64)]) -> bool,
-    judge: &dyn Fn(&[(f64, f64)]) -> Verdict,
+    stop: &dyn Fn(&Pairs) -> bool,
+    judge: &dyn Fn(&Pairs) -> Verdict,
 ) -> Verdict {
     let all = pairs_of(xs);
     let mut n = 6;
