@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::str::FromStr;
 
 use clap::{Arg, ArgAction, ArgMatches};
-use pilot_engine::settings::{BaselineName, Fraction, Noise};
+use pilot_engine::settings::{BaselineName, Fraction, Noise, SuiteRule};
 use pilot_settings::{Kind, SETTINGS, Scope, Setting};
 
 /// Where the commands that only read and write pilot's files (`compare`, `export`, `report`,
@@ -214,6 +214,15 @@ pub struct Thresholds {
         allow_negative_numbers = true
     )]
     pub noise: Noise,
+    /// How each bench's p is adjusted for the benches the run tested: holm (unchanged code
+    /// fails a run with probability at most --alpha), bh (at most --alpha of the benches
+    /// flagged are false alarms), none (each bench alone)
+    #[arg(
+        long,
+        value_name = "holm|bh|none",
+        default_value = pilot_settings::default_of("correction")
+    )]
+    pub correction: SuiteRule,
 }
 
 impl Thresholds {
@@ -222,6 +231,7 @@ impl Thresholds {
         CompareOptions {
             alpha: self.alpha.0,
             noise: self.noise.0,
+            rule: self.correction,
             confidence: None,
             ..Default::default()
         }

@@ -403,12 +403,12 @@ fn compare_with_baseline(
         .collect();
     // Only benches this run selected count as missing, as the binaries chose them
     // (filters, `--skip`, ignored benches).
-    let comparisons = pilot_engine::compare::against_baseline(
-        base,
-        &new,
-        |r| got.selected.contains(&(r.target.clone(), r.name.clone())),
-        options,
-    );
+    let selected: Vec<SavedResult> = base
+        .iter()
+        .filter(|r| got.selected.contains(&(r.target.clone(), r.name.clone())))
+        .cloned()
+        .collect();
+    let comparisons = pilot_engine::compare::compare(&selected, &new, options);
     pilot_engine::outln!(
         "\ncompared with baseline `{}`:\n{}",
         pilot_engine::fmt::terminal(args.baselines.baseline.as_deref().unwrap_or("")),

@@ -66,11 +66,13 @@ fn compared(
     options: &CompareOptions,
 ) -> Vec<Comparison> {
     if base.len() == 1 && new.len() == 1 {
-        vec![pilot_engine::compare::compare_pair(
+        let mut one = vec![pilot_engine::compare::compare_pair(
             Some(&base[0]),
             Some(&new[0]),
             options,
-        )]
+        )];
+        pilot_engine::compare::judge_suite(&mut one, options);
+        one
     } else {
         pilot_engine::compare::compare(base, new, options)
     }

@@ -119,6 +119,9 @@ pub struct Args {
     pub(crate) alpha: Option<f64>,
     /// Noise threshold of baseline comparisons (`--noise`, relative, default 0.01).
     pub(crate) noise: Option<f64>,
+    /// How baseline comparisons adjust each bench's p for the benches tested
+    /// (`--correction`); `None` is Holm's.
+    pub(crate) correction: Option<crate::settings::SuiteRule>,
     /// Leave the end-of-run table out (`PILOT_NO_TABLE`): `cargo pilot bench` prints one table
     /// across all bench targets instead.
     pub(crate) no_table: bool,
@@ -440,6 +443,7 @@ impl Args {
         self.baseline = get::<BaselineName>(given, "baseline")?.map(|x| x.0);
         self.alpha = get::<Fraction>(given, "alpha")?.map(|x| x.0);
         self.noise = get::<Noise>(given, "noise")?.map(|x| x.0);
+        self.correction = get(given, "correction")?;
         self.json = given.get("json").map(|(_, raw)| raw.clone());
         self.compare_across = given.get("compare_across").map(|(_, raw)| raw.clone());
         self.output_format = get(given, "output_format")?.unwrap_or_default();

@@ -28,6 +28,14 @@
 //! [`estimates`] compares two saved estimates, [`paired`] two builds over pairs of processes,
 //! [`counts`] the counts per unit (allocations) both results have.
 //!
+//! # A suite
+//! A run compares many benches, and each test at `alpha` adds its own chance of a false
+//! alarm. [`judge_suite`] adjusts every bench's p for the number tested (Holm's rule by
+//! default, `--correction`) and takes the verdicts again on the adjusted p, so that a run of
+//! unchanged code fails (exit code 3) with probability at most `alpha`. [`compare`] (and so
+//! `against_baseline` and [`against_latest`]) returns the suite's verdicts; a caller that
+//! assembles comparisons itself (`--against`) calls [`judge_suite`] on them all.
+//!
 //! # Counts
 //! A result's `allocations` and `allocated_bytes` are compared with the same test, on their
 //! means and intervals: exact counts (every unit allocated the same) make any change beyond
@@ -40,12 +48,15 @@ mod allocations;
 mod counts;
 mod estimates;
 mod paired;
+mod suite;
 
 pub use allocations::compare_allocations;
-pub use counts::{CountComparison, WhatChanged, compare_counts};
-pub(crate) use counts::{INSTRUCTIONS_NOISE, what_changed};
+pub use counts::{CountComparison, compare_counts};
+pub(crate) use counts::{INSTRUCTIONS_NOISE, WhatChanged, what_changed};
 pub use estimates::compare_estimates;
-pub use paired::compare_paired;
+pub use paired::compare_sequential;
+pub(crate) use suite::tested_count;
+pub use suite::{SuiteRule, judge_suite};
 
 /// Process executions per bench when a run saves or compares with a baseline and
 /// `--processes` is not given, whatever the cap: a comparison must see the run-to-run
@@ -65,6 +76,9 @@ pub struct CompareOptions {
     pub confidence: Option<f64>,
     /// Noise threshold of instruction counts (relative). Default [`INSTRUCTIONS_NOISE`].
     pub instructions_noise: f64,
+    /// How the suite's p-values are adjusted for the number of benches tested
+    /// ([`judge_suite`]). Default Holm's.
+    pub rule: SuiteRule,
 }
 
 impl Default for CompareOptions {
@@ -74,6 +88,7 @@ impl Default for CompareOptions {
             noise: 0.01,
             confidence: None,
             instructions_noise: INSTRUCTIONS_NOISE,
+            rule: SuiteRule::default(),
         }
     }
 }
@@ -85,6 +100,11 @@ pub enum Verdict {
     Improved,
     /// Significantly slower, by more than the noise threshold.
     Regressed,
+    /// Significantly slower or faster, by more than the noise threshold, while the
+    /// instruction counts of both sides agree (within their own threshold): the machine, or
+    /// where the code landed in memory, moved the time, not more work. Not a regression of
+    /// the code (exit code 0); the change's sign says which way.
+    Environment,
     /// The change is within the noise threshold: its interval lies inside ± noise, or it is
     /// significant but smaller than the threshold.
     NoChange,
@@ -99,12 +119,13 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The verdict as written in tables and JSON: `improved`, `regressed`, `no change`,
-    /// `undecided`, `new`, `missing`, `failed`.
+    /// The verdict as written in tables and JSON: `improved`, `regressed`, `environment`,
+    /// `no change`, `undecided`, `new`, `missing`, `failed`.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Improved => "improved",
             Verdict::Regressed => "regressed",
+            Verdict::Environment => "environment",
             Verdict::NoChange => "no change",
             Verdict::Undecided => "undecided",
             Verdict::New => "new",
@@ -131,8 +152,12 @@ pub struct Comparison {
     pub change_ci: Option<(f64, f64)>,
     /// Confidence level of `change_ci`.
     pub confidence: f64,
-    /// Two-sided p-value of "equal means".
+    /// Two-sided p-value of "equal means", this bench's alone.
     pub p: Option<f64>,
+    /// `p` adjusted for the suite's benches by [`CompareOptions::rule`] ([`judge_suite`]): the
+    /// p the verdict was taken on. `None` before the suite was judged, or where no test was
+    /// made.
+    pub p_adjusted: Option<f64>,
     /// The conclusion.
     pub verdict: Verdict,
     /// How the verdict was reached, in words: the test and the samples it compared.
@@ -191,7 +216,8 @@ pub struct Change {
 /// Compares every bench of `new` with the same bench in `base`, matched by (target, name), or
 /// by name alone when one side does not record its target. Benches on one side only are
 /// [`Verdict::New`] or [`Verdict::Missing`]; a side without an estimate is
-/// [`Verdict::Failed`]. Sorted by (target, name).
+/// [`Verdict::Failed`]. Sorted by (target, name); the verdicts are the suite's
+/// ([`judge_suite`]).
 pub fn compare(
     base: &[SavedResult],
     new: &[SavedResult],
@@ -211,13 +237,14 @@ pub fn compare(
         }
     }
     out.sort_by(|a, b| (&a.target, &a.name).cmp(&(&b.target, &b.name)));
+    judge_suite(&mut out, options);
     out
 }
 
 /// Compares a run's results with a baseline's, as a bench binary and `cargo pilot bench` both
 /// do at the end of a run: only the baseline's benches the run `selected` (by its filters,
 /// `--skip`, ignored benches) take part, so a bench left out is not [`Verdict::Missing`].
-pub fn against_baseline(
+pub(crate) fn against_baseline(
     base: &[SavedResult],
     new: &[SavedResult],
     selected: impl Fn(&SavedResult) -> bool,
@@ -355,7 +382,8 @@ pub fn any_regressed(comparisons: &[Comparison]) -> bool {
     })
 }
 
-/// Compares one bench's two results, either of which may be absent.
+/// Compares one bench's two results, either of which may be absent: its own verdict, before
+/// any suite's rule ([`judge_suite`]).
 pub fn compare_pair(
     base: Option<&SavedResult>,
     new: Option<&SavedResult>,
@@ -375,6 +403,7 @@ pub fn compare_pair(
         change_ci: None,
         confidence,
         p: None,
+        p_adjusted: None,
         verdict: Verdict::Failed,
         method: String::new(),
         pairs: None,

@@ -77,6 +77,59 @@ impl FromStr for Estimator {
     }
 }
 
+/// How the p-values of a suite's benches are adjusted before their verdicts (`--correction`).
+///
+/// With `m` benches each tested at `alpha`, unchanged code is flagged somewhere in the suite
+/// with probability up to `1 − (1 − alpha)^m` (two runs in three for 100 benches at 0.01);
+/// a CI job that fails on any regression needs the suite's rate, not each bench's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SuiteRule {
+    /// Holm's step-down rule ([`pilot_stats::holm`]): the chance that a run of unchanged code
+    /// flags any bench at all (the family-wise error rate) is at most `alpha`, whatever the
+    /// dependence between the benches. What "fail CI on a regression" needs; the default.
+    #[default]
+    Holm,
+    /// Benjamini–Hochberg's step-up rule ([`pilot_stats::benjamini_hochberg`]): of the benches
+    /// flagged, the expected share that did not change (the false-discovery rate) is at most
+    /// `alpha`. More powerful when many benches really changed (a refactoring's report), and
+    /// the same rate as Holm's when none did.
+    BenjaminiHochberg,
+    /// No adjustment: each bench at `alpha` alone, as before; `m · alpha` false alarms
+    /// expected over a suite of unchanged benches.
+    PerBench,
+}
+
+impl SuiteRule {
+    /// The rule `--correction` names; `None` for another word.
+    pub(crate) fn parse(name: &str) -> Option<SuiteRule> {
+        match name {
+            "holm" => Some(SuiteRule::Holm),
+            "bh" => Some(SuiteRule::BenjaminiHochberg),
+            "none" => Some(SuiteRule::PerBench),
+            _ => None,
+        }
+    }
+
+    /// The rule's word, as `--correction` and the `pilot.compare/1` document's `correction`
+    /// write it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            SuiteRule::Holm => "holm",
+            SuiteRule::BenjaminiHochberg => "bh",
+            SuiteRule::PerBench => "none",
+        }
+    }
+}
+
+impl FromStr for SuiteRule {
+    type Err = String;
+
+    fn from_str(raw: &str) -> Result<Self, String> {
+        let name = pilot_settings::choice(raw, pilot_settings::CORRECTIONS)?;
+        Ok(SuiteRule::parse(name).expect("the table's choices are the rule's names"))
+    }
+}
+
 /// What times units (`--timer`, `PILOT_TIMER`): the choice as given; the TSC is calibrated (or
 /// refused) when a run starts ([`crate::record::Timer::named`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

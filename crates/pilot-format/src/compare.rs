@@ -20,12 +20,19 @@ pub struct RangeDoc {
 pub struct CompareDoc {
     /// Always [`COMPARE_SCHEMA`].
     pub schema: String,
-    /// Significance level of a verdict.
+    /// Significance level of a verdict: the bound on the suite's error rate its `correction`
+    /// states.
     pub alpha: f64,
     /// Noise threshold of a verdict (relative).
     pub noise: f64,
     /// Confidence level of the changes' intervals.
     pub confidence: f64,
+    /// How each bench's `p` was adjusted for the benches the comparison tested before its
+    /// verdict: `holm` (Holm's rule: unchanged code flags any bench with probability at most
+    /// `alpha`), `bh` (Benjamini–Hochberg's: at most `alpha` of the flagged are expected to be
+    /// false) or `none` (each bench alone); absent in documents of pilot before it adjusted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correction: Option<String>,
     /// `paired` when the two sides were measured in interleaved pairs of processes (`cargo
     /// pilot bench --against`); absent for a comparison of saved results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -53,9 +60,16 @@ pub struct CompareBenchDoc {
     pub change: Option<f64>,
     /// The change's interval; `null` when unbounded.
     pub change_ci: Option<RangeDoc>,
-    /// Two-sided p of "equal means".
+    /// Two-sided p of "equal means", this bench's own.
     pub p: Option<f64>,
-    /// `improved`, `regressed`, `no change`, `undecided`, `new`, `missing` or `failed`.
+    /// `p` adjusted for the benches tested by the document's `correction`: the p the verdict
+    /// was taken on; absent where no test was made (and in documents of pilot before it
+    /// adjusted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_adjusted: Option<f64>,
+    /// `improved`, `regressed`, `environment` (time moved beyond the noise while the
+    /// instruction counts did not: the machine or the code's layout, not the code's work),
+    /// `no change`, `undecided`, `new`, `missing` or `failed`.
     pub verdict: String,
     /// How the verdict was reached.
     pub method: String,

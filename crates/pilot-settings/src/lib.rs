@@ -22,8 +22,8 @@ pub use bounds::{
 pub use render::{help_lines, markdown};
 pub use setting::{Attribute, Kind, Scope, Setting};
 pub use table::{
-    COLOR_CHOICES, ESTIMATORS, OUTPUT_FORMATS, PROCESSES, ProcessCounts, QUICK, SETTINGS, TIMERS,
-    by_flag, by_name, default_of, processes_default, quick_help,
+    COLOR_CHOICES, CORRECTIONS, ESTIMATORS, OUTPUT_FORMATS, PROCESSES, ProcessCounts, QUICK,
+    SETTINGS, TIMERS, by_flag, by_name, default_of, processes_default, quick_help,
 };
 
 #[cfg(test)]

@@ -12,6 +12,10 @@ pub const OUTPUT_FORMATS: &[&str] = &["pretty", "bencher"];
 /// The timers `--timer` names: `std::time::Instant`, or x86-64's invariant time-stamp counter.
 pub const TIMERS: &[&str] = &["instant", "tsc"];
 
+/// The rules `--correction` names: how a suite's p-values are adjusted for the benches tested
+/// (Holm's, Benjamini–Hochberg's, none).
+pub const CORRECTIONS: &[&str] = &["holm", "bh", "none"];
+
 /// When `--color` colours the output.
 pub const COLOR_CHOICES: &[&str] = &["auto", "always", "never"];
 
@@ -235,6 +239,19 @@ pub const SETTINGS: &[Setting] = &[
         value_name: "P",
         default: "0.01",
         help: "significance level: a change needs p below it",
+        attribute: None,
+        scope: Scope::CargoPilot,
+    },
+    Setting {
+        name: "correction",
+        flag: "--correction",
+        env: "PILOT_CORRECTION",
+        kind: Kind::Choice(CORRECTIONS),
+        value_name: "holm|bh|none",
+        default: "holm",
+        help: "how each bench's p is adjusted for the benches the run tested: holm (unchanged \
+               code fails a run with probability at most --alpha), bh (at most --alpha of the \
+               benches flagged are false alarms), none (each bench alone)",
         attribute: None,
         scope: Scope::CargoPilot,
     },

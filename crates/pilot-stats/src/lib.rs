@@ -41,6 +41,8 @@
 //! - [`zscore_outliers`] and [`mad_outliers`], a round's outliers under both ([`count_outliers`]),
 //!   values far out from their median ([`far_out`]), and the slope of a series with its interval ([`trend`]).
 //! - the whole pipeline for one series, stable segment to interval: [`analyze`].
+//! - many tests at once: p-values adjusted for the family-wise error rate ([`holm`]) or the
+//!   false-discovery rate ([`benjamini_hochberg`]).
 //! - how a p-value is written: [`format_p`] and [`p_clause`].
 //!
 //! A statistic that has no answer for its input returns [`Error`], which names what is wrong.
@@ -57,6 +59,7 @@ pub(crate) mod changepoint;
 pub(crate) mod clusters;
 pub(crate) mod detectable;
 mod error;
+pub(crate) mod multiple;
 pub(crate) mod outliers;
 pub(crate) mod prediction;
 mod pvalue;
@@ -81,6 +84,7 @@ pub use changepoint::{
 pub use clusters::cluster_mean_variance;
 pub use detectable::{detectable_between_runs, detectable_change, detectable_in_pairs};
 pub use error::{Error, Result};
+pub use multiple::{benjamini_hochberg, holm};
 pub use outliers::{
     DEFAULT_MAD_THRESHOLD, DEFAULT_Z_THRESHOLD, OutlierCount, count_outliers, mad_outliers,
     zscore_outliers,

@@ -63,6 +63,7 @@ pub fn finish_bench(
         change_ci: None,
         confidence: plan.confidence,
         p: None,
+        p_adjusted: None,
         verdict: Verdict::Failed,
         method: String::new(),
         pairs: None,
@@ -119,7 +120,13 @@ fn judge_pairs(c: &mut Comparison, outcome: &Outcome, options: &CompareOptions, 
         .zip(&outcome.head)
         .map(|(b, h)| (b.mean(), h.mean()))
         .collect();
-    let found = pilot_engine::compare::compare_paired(&pairs, plan.confidence, options);
+    let found = pilot_engine::compare::compare_sequential(
+        &pairs,
+        (plan.least, plan.family),
+        plan.confidence,
+        options,
+    )
+    .map(|(change, _)| change);
     let too_few = pairs.len() < plan.least;
     match found {
         Some(found) => {

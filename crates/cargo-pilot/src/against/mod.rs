@@ -5,7 +5,7 @@
 //! pairs of processes, one of each build back to back, first one side then the other (ABBA),
 //! until the change's verdict is settled or the time cap comes: the machine's state at each
 //! moment is in both processes of a pair, and cancels in their ratio
-//! ([`pilot_engine::compare::compare_paired`]).
+//! ([`pilot_engine::compare::compare_sequential`]).
 
 pub mod builds;
 mod counts;
@@ -107,7 +107,7 @@ fn compare_builds(
     let options = args.baselines.thresholds.options();
     let (target_dir, short) = (&builds.target_dir, builds.short.as_str());
     let benches = match_benches(args, &builds.base_exes, &builds.head_exes, out)?;
-    let plan = Plan::from_args(args);
+    let plan = plan_for(args, &benches);
     announce(&benches, &plan, target_dir, short, out);
     let machine = pilot_engine::probe::machine();
     let mut comparisons = Vec::new();
@@ -165,6 +165,8 @@ fn compare_builds(
             break;
         }
     }
+    // Each bench's verdict was its own: the suite's rule takes them again over all of them.
+    pilot_engine::compare::judge_suite(&mut comparisons, &options);
     report::report(
         args,
         &comparisons,
@@ -189,6 +191,19 @@ fn compare_builds(
         &builds.root,
     )?;
     Ok(comparison_exit(failed, &comparisons))
+}
+
+/// The plan of `args` for `benches`: a suite's rule adjusts over the benches both builds have.
+fn plan_for(args: &BenchArgs, benches: &[Bench]) -> Plan {
+    let mut plan = Plan::from_args(args);
+    if plan.options.rule != pilot_engine::compare::SuiteRule::PerBench {
+        plan.family = benches
+            .iter()
+            .filter(|b| b.base.is_some() && b.head.is_some())
+            .count()
+            .max(1);
+    }
+    plan
 }
 
 /// Says what is about to be measured, and that a baseline of REV's name is replaced.

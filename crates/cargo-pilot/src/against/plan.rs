@@ -49,6 +49,10 @@ pub struct Plan {
     pub confidence: f64,
     /// The verdict's thresholds, for the stop rule.
     pub options: CompareOptions,
+    /// The benches the suite's rule adjusts over (`--correction`; 1 for none): a change stops
+    /// a bench's pairing early only at a p that no bench of the suite would need smaller
+    /// ([`pilot_engine::compare::compare_sequential`]).
+    pub family: usize,
 }
 
 impl Plan {
@@ -87,6 +91,7 @@ impl Plan {
             no_overhead_check: settings.on("no_overhead_check"),
             confidence: confidence.unwrap_or(0.95),
             options: args.baselines.thresholds.options(),
+            family: 1,
         }
     }
 }

@@ -56,10 +56,15 @@ fn reasons(comparisons: &[Comparison], options: &CompareOptions, plan: &Plan) ->
                 (Verdict::Failed, _, _) => Some(format!("{name} failed: {}", c.method)),
                 (Verdict::Undecided, Some(why), _) => Some(format!("{name} is undecided: {why}")),
                 (Verdict::Undecided, None, Some(n)) => Some(format!(
-                    "{name} is undecided after {n} pairs at the time cap ({} s): p >= {} and \
-                     the change's interval reaches past the noise threshold (±{}%); raise \
+                    "{name} is undecided after {n} pairs at the time cap ({} s): {} >= {} \
+                     and the change's interval reaches past the noise threshold (±{}%); raise \
                      --max-time, or --noise if changes that small do not matter",
                     (plan.budget.as_secs_f64() * 10.0).round() / 10.0,
+                    if options.rule == pilot_engine::compare::SuiteRule::PerBench {
+                        "p"
+                    } else {
+                        "its p adjusted for the suite"
+                    },
                     options.alpha,
                     100.0 * options.noise
                 )),

@@ -217,9 +217,14 @@ impl Bisect<'_> {
                     .zip(&o.head)
                     .map(|(x, y)| (x.mean(), y.mean()))
                     .collect();
-                let settled =
-                    pilot_engine::compare::compare_paired(&pairs, self.plan.confidence, &options)
-                        .is_some_and(|c| c.verdict != Verdict::Undecided);
+                // The verdict `finish_bench` will take: its sequential p counts every look.
+                let settled = pilot_engine::compare::compare_sequential(
+                    &pairs,
+                    (self.plan.least, self.plan.family),
+                    self.plan.confidence,
+                    &options,
+                )
+                .is_some_and(|(c, _)| c.verdict != Verdict::Undecided);
                 if o.failure.is_some() || (settled && pairs.len() >= self.plan.least) {
                     break;
                 }

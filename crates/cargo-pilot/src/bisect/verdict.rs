@@ -98,6 +98,7 @@ mod tests {
             change_ci: None,
             confidence: 0.95,
             p: Some(0.5),
+            p_adjusted: None,
             verdict,
             method: String::new(),
             pairs: Some(6),

@@ -321,6 +321,7 @@ mod tests {
             alpha: 0.01,
             noise: 0.01,
             confidence: 0.95,
+            correction: None,
             method: method.map(String::from),
             against: against.map(String::from),
             benches: Vec::new(),

@@ -106,7 +106,7 @@ pub fn compare_counts(
 
 /// What a bench's two verdicts, on time and on instructions, say changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WhatChanged {
+pub(crate) enum WhatChanged {
     /// Instructions and time moved together (the same way): the work the code does changed.
     Code,
     /// Instructions moved and time did not (within its noise, or undecided): the code changed,
@@ -141,6 +141,7 @@ pub(crate) fn what_changed(c: &Comparison) -> Option<WhatChanged> {
     let moved = |v: Verdict| match v {
         Verdict::Regressed => Some(Some(1)),
         Verdict::Improved => Some(Some(-1)),
+        Verdict::Environment => Some(Some(if c.change? > 0.0 { 1 } else { -1 })),
         Verdict::NoChange | Verdict::Undecided => Some(None),
         _ => None,
     };
@@ -233,6 +234,7 @@ mod tests {
                 change_ci: None,
                 confidence: 0.95,
                 p: None,
+                p_adjusted: None,
                 verdict: time,
                 method: String::new(),
                 pairs: None,

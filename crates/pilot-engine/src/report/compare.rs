@@ -13,7 +13,7 @@ fn percent(x: f64) -> String {
     format!("{:+.2}%", 100.0 * x)
 }
 
-fn cells(c: &Comparison) -> [String; 6] {
+fn cells(c: &Comparison) -> [String; 7] {
     let time = |e: &Option<crate::store::SavedEstimate>| {
         e.as_ref()
             .map_or("-".to_string(), |e| format_estimate(e.mean, e.low, e.high))
@@ -24,18 +24,20 @@ fn cells(c: &Comparison) -> [String; 6] {
         _ => "-".to_string(),
     };
     let p = c.p.map_or("-".to_string(), crate::fmt::format_p);
+    let adjusted = c.p_adjusted.map_or("-".to_string(), crate::fmt::format_p);
     [
         c.name.clone(),
         time(&c.base),
         time(&c.new),
         change,
         p,
+        adjusted,
         c.verdict.as_str().to_string(),
     ]
 }
 
 /// The cells of a count's comparison: its own row under its bench's, named `bench · name`.
-fn pi_cells(c: &Comparison, pi: &PiChange) -> [String; 6] {
+fn pi_cells(c: &Comparison, pi: &PiChange) -> [String; 7] {
     let count = |(mean, low, high): (f64, f64, f64)| {
         format!(
             "{} {}",
@@ -55,14 +57,15 @@ fn pi_cells(c: &Comparison, pi: &PiChange) -> [String; 6] {
         count(pi.new),
         change,
         pi.p.map_or("-".to_string(), crate::fmt::format_p),
+        "-".to_string(),
         pi.verdict.as_str().to_string(),
     ]
 }
 
 /// One row of a comparison table: a bench's, or one of the counts per unit it compared.
 struct Row {
-    /// bench, baseline, new, change, p, verdict.
-    cells: [String; 6],
+    /// bench, baseline, new, change, p, p adjusted, verdict.
+    cells: [String; 7],
     /// The verdict of the row's own measure.
     verdict: Verdict,
     /// The instruction cells (on a bench's row: `-` each when not counted; empty on a
@@ -180,27 +183,44 @@ fn rule(comparisons: &[Comparison], options: &CompareOptions) -> String {
     } else {
         "Fieller"
     };
+    let p = if adjusted_shown(comparisons, options) {
+        "p adj"
+    } else {
+        "p"
+    };
     format!(
-        "regressed/improved: p < {} and |change| > {}% (noise threshold); change CI at {:.0}% ({interval})",
+        "regressed/improved: {p} < {} and |change| > {}% (noise threshold); change CI at {:.0}% ({interval})",
         options.alpha,
         100.0 * options.noise,
         100.0 * confidence
     )
 }
 
-/// What the false-alarm rate predicts over a suite: with `n` benches tested at `alpha`, about
-/// `n · alpha` of them cross it by chance when nothing changed (each test's false-alarm rate;
-/// the noise threshold makes a verdict rarer still). `None` with fewer than two tests.
-fn expected_false_alarms(comparisons: &[Comparison], options: &CompareOptions) -> Option<String> {
-    let tested = comparisons.iter().filter(|c| c.p.is_some()).count();
-    (tested >= 2).then(|| {
-        format!(
-            "{tested} benches tested at p < {}: if nothing changed, about {:.2} of them would \
-             be flagged by chance",
-            options.alpha,
-            tested as f64 * options.alpha
-        )
-    })
+/// The suite's rule ([`SuiteRule::describe`](crate::compare::SuiteRule::describe)) over the
+/// benches tested, and what it lets a reader conclude; `None` with fewer than two tests,
+/// where there is no suite to adjust over.
+fn suite_rule(comparisons: &[Comparison], options: &CompareOptions) -> Option<String> {
+    let tested = crate::compare::tested_count(comparisons);
+    (tested >= 2).then(|| options.rule.describe(tested, options.alpha))
+}
+
+/// Whether the tables show the adjusted p: a suite was adjusted, by a rule that changes p.
+fn adjusted_shown(comparisons: &[Comparison], options: &CompareOptions) -> bool {
+    options.rule != crate::compare::SuiteRule::PerBench
+        && crate::compare::tested_count(comparisons) >= 2
+        && comparisons.iter().any(|c| c.p_adjusted.is_some())
+}
+
+/// The line under a table that has `environment` verdicts: what they mean.
+fn environment_note(comparisons: &[Comparison]) -> Option<String> {
+    comparisons
+        .iter()
+        .any(|c| c.verdict == Verdict::Environment)
+        .then(|| {
+            "environment: the time moved beyond the noise while the instructions did not: the \
+             machine, or the code's layout in memory, not more work (not a regression, exit 0)"
+                .to_string()
+        })
 }
 
 /// How the verdicts were reached: each bench's methods (its time's, its counts', its
@@ -300,7 +320,13 @@ pub(crate) fn change_notes(
         crate::fmt::terminal(baseline),
         rule(comparisons, options)
     );
+    if let Some(line) = suite_rule(comparisons, options) {
+        out.push_str(&format!("{line}\n"));
+    }
     for line in count_notes(comparisons, options) {
+        out.push_str(&format!("{line}\n"));
+    }
+    if let Some(line) = environment_note(comparisons) {
         out.push_str(&format!("{line}\n"));
     }
     let missing: Vec<&str> = comparisons
@@ -326,10 +352,15 @@ pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) ->
         "new".to_string(),
         format!("change ({:.0}% CI)", 100.0 * confidence),
         "p".to_string(),
+        "p adj".to_string(),
         "verdict".to_string(),
     ];
     let with_counts = counted(comparisons);
+    let with_adjusted = adjusted_shown(comparisons, options);
     let mut header = header.to_vec();
+    if !with_adjusted {
+        header.remove(5);
+    }
     if with_counts {
         header.extend([
             "instructions".into(),
@@ -341,20 +372,31 @@ pub fn comparison_table(comparisons: &[Comparison], options: &CompareOptions) ->
         .into_iter()
         .map(|r| {
             let mut row = r.cells.to_vec();
+            if !with_adjusted {
+                row.remove(5);
+            }
             if with_counts {
                 row.extend(r.counts);
             }
             row
         })
         .collect();
-    let left: &[usize] = if with_counts { &[0, 5, 8] } else { &[0, 5] };
+    let verdict = if with_adjusted { 6 } else { 5 };
+    let left: &[usize] = if with_counts {
+        &[0, verdict, verdict + 3]
+    } else {
+        &[0, verdict]
+    };
     let mut out = crate::fmt::columns(&header, &rows, left, "");
     out.push_str(&rule(comparisons, options));
     out.push('\n');
+    if let Some(line) = suite_rule(comparisons, options) {
+        out.push_str(&format!("{line}\n"));
+    }
     for line in count_notes(comparisons, options) {
         out.push_str(&format!("{line}\n"));
     }
-    if let Some(line) = expected_false_alarms(comparisons, options) {
+    if let Some(line) = environment_note(comparisons) {
         out.push_str(&format!("{line}\n"));
     }
     for line in how_lines(comparisons, "how: ") {
@@ -396,9 +438,15 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
     } else {
         ("", "")
     };
+    let with_adjusted = adjusted_shown(comparisons, options);
+    let (adjusted_head, adjusted_rule) = if with_adjusted {
+        (" p adj |", "--:|")
+    } else {
+        ("", "")
+    };
     out.push_str(&format!(
-        "| bench | baseline | new | change ({:.0}% CI) | p | verdict |{count_head}\n\
-         |:--|--:|--:|--:|--:|:--|{count_rule}\n",
+        "| bench | baseline | new | change ({:.0}% CI) | p |{adjusted_head} verdict |{count_head}\n\
+         |:--|--:|--:|--:|--:|{adjusted_rule}:--|{count_rule}\n",
         100.0 * confidence
     ));
     let strong = |verdict: String, v: Verdict| match v {
@@ -406,7 +454,12 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
         _ => verdict,
     };
     for row in rows(comparisons) {
-        let [name, base, new, change, p, verdict] = row.cells;
+        let [name, base, new, change, p, adjusted, verdict] = row.cells;
+        let adjusted = if with_adjusted {
+            format!(" {adjusted} |")
+        } else {
+            String::new()
+        };
         let verdict = strong(verdict, row.verdict);
         let counts = if with_counts {
             let [counts, change, v] = row.counts;
@@ -419,15 +472,18 @@ pub fn comparison_markdown(comparisons: &[Comparison], options: &CompareOptions)
             String::new()
         };
         out.push_str(&format!(
-            "| {} | {base} | {new} | {change} | {p} | {verdict} |{counts}\n",
+            "| {} | {base} | {new} | {change} | {p} |{adjusted} {verdict} |{counts}\n",
             crate::fmt::markdown_code(&name)
         ));
     }
     out.push_str(&format!("\n{}.\n", rule(comparisons, options)));
+    if let Some(line) = suite_rule(comparisons, options) {
+        out.push_str(&format!("{line}.\n"));
+    }
     for line in count_notes(comparisons, options) {
         out.push_str(&format!("{line}.\n"));
     }
-    if let Some(line) = expected_false_alarms(comparisons, options) {
+    if let Some(line) = environment_note(comparisons) {
         out.push_str(&format!("{line}.\n"));
     }
     for line in how_lines(comparisons, "How: ") {

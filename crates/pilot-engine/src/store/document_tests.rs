@@ -181,6 +181,7 @@ fn every_other_document_reads_back_unchanged() {
         alpha: 0.01,
         noise: 0.01,
         confidence: 0.95,
+        correction: Some("holm".into()),
         method: Some("paired".into()),
         against: Some("origin/main".into()),
         benches: vec![CompareBenchDoc {
@@ -191,6 +192,7 @@ fn every_other_document_reads_back_unchanged() {
             change: None,
             change_ci: Some(range),
             p: Some(0.5),
+            p_adjusted: Some(0.75),
             verdict: "missing".into(),
             method: "in the baseline, not in the new results".into(),
             pairs: Some(7),

@@ -8,13 +8,15 @@ use pilot_format::{
 /// The comparisons as a `pilot.compare/1` document:
 ///
 /// ```text
-/// {"schema": "pilot.compare/1", "alpha", "noise", "confidence",
+/// {"schema": "pilot.compare/1", "alpha", "noise", "confidence", "correction",
 ///  "benches": [{"name", "target", "base", "new", "change", "change_ci": {"low", "high"},
-///               "p", "verdict", "method"}]}
+///               "p", "p_adjusted", "verdict", "method"}]}
 /// ```
 ///
 /// `base` and `new` are mean times per unit in nanoseconds (`null` when absent); `change` is
 /// relative, `new / base − 1` (+0.05 is 5% slower); `change_ci` is `null` when unbounded.
+/// `p` is each bench's own; `p_adjusted` is it adjusted over the benches tested by
+/// `correction` (`holm`, `bh`, `none`), the p its verdict was taken on.
 /// With counts on both sides, `instructions` holds their comparison (the same keys, counts
 /// per unit for `base` and `new`) and `changed` says what changed: `code`, `environment` or
 /// `nothing`. `against` (what the new results were compared with) is the caller's to fill in.
@@ -29,6 +31,7 @@ pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> C
             change: c.change,
             change_ci: c.change_ci.map(|(low, high)| RangeDoc { low, high }),
             p: c.p,
+            p_adjusted: c.p_adjusted,
             verdict: c.verdict.as_str().to_string(),
             method: c.method.clone(),
             pairs: c.pairs,
@@ -65,6 +68,7 @@ pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> C
         alpha: options.alpha,
         noise: options.noise,
         confidence: comparisons.first().map_or(0.95, |c| c.confidence),
+        correction: Some(options.rule.as_str().to_string()),
         method: comparisons
             .iter()
             .any(|c| c.pairs.is_some())

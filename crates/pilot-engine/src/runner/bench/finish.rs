@@ -166,12 +166,13 @@ impl Run<'_> {
         self.args.baseline.as_deref().unwrap_or("")
     }
 
-    /// The verdicts' rule: `--alpha` and `--noise`, or their defaults.
+    /// The verdicts' rule: `--alpha`, `--noise` and `--correction`, or their defaults.
     fn compare_options(&self) -> crate::compare::CompareOptions {
         crate::compare::CompareOptions {
             alpha: self.args.alpha.unwrap_or(0.01),
             noise: self.args.noise.unwrap_or(0.01),
             confidence: None,
+            rule: self.args.correction.unwrap_or_default(),
             ..Default::default()
         }
     }
