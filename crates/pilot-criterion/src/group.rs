@@ -128,7 +128,7 @@ pub struct BenchmarkGroup<'a, M: Measurement> {
 impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
     pub(crate) fn new(criterion: &'a mut Criterion<M>, name: String) -> Self {
         let settings = criterion.settings.clone();
-        driven::group_begin(&name);
+        driven::group(Some(&name));
         BenchmarkGroup {
             criterion,
             name,
@@ -258,7 +258,7 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
 
 impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
     fn drop(&mut self) {
-        driven::group_end();
+        driven::group(None);
     }
 }
 

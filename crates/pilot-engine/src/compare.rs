@@ -54,7 +54,7 @@ pub use allocations::compare_allocations;
 pub use counts::{CountComparison, compare_counts};
 pub(crate) use counts::{INSTRUCTIONS_NOISE, WhatChanged, what_changed};
 pub use estimates::compare_estimates;
-pub use paired::compare_sequential;
+pub use paired::{compare_paired, compare_sequential};
 pub(crate) use suite::tested_count;
 pub use suite::{SuiteRule, judge_suite};
 

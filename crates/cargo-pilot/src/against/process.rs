@@ -86,8 +86,8 @@ pub fn run_child(
         )
     })?;
     let report = ChildReport::parse(&bytes, &path).map_err(|f| NoReport {
-        too_short: f.status == "time cap",
-        message: format!("{} ({})", f.message, f.status),
+        too_short: f.status == pilot_engine::session::Status::TimeCap,
+        message: f.to_string(),
     })?;
     warm_up.learn_report(&report);
     Ok(report)

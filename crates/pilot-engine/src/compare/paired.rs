@@ -29,7 +29,7 @@ use pilot_stats::summary::t_critical;
 ///
 /// `None` with fewer than two pairs or a mean that is not positive and finite. Time:
 /// O(n log n).
-pub(crate) fn compare_paired(
+pub fn compare_paired(
     pairs: &[(f64, f64)],
     confidence: f64,
     options: &CompareOptions,

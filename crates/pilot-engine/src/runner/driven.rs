@@ -127,25 +127,22 @@ pub fn bench(bench: Announced<'_>, body: &mut dyn FnMut(&mut Bencher)) {
     state.bench(&bench, body);
 }
 
-/// Opens group `name`: with `--compare-groups` in benchmark mode, the benches announced until
-/// [`group_end`] are not measured as they come but together at its end, interleaved by
-/// processes (each process announces its bench again), and ranked as one of pilot's groups.
-/// Without the flag, or in another mode, a group changes nothing.
-pub fn group_begin(name: &str) {
+/// Opens group `name` (`Some`), or closes the group open (`None`); either way the benches of
+/// a group open until then are measured now. With `--compare-groups` in benchmark mode, the
+/// benches announced while a group is open are not measured as they come but together when it
+/// closes, interleaved by processes (each process announces its bench again), and ranked as
+/// one of pilot's groups. Without the flag, or in another mode, a group changes nothing.
+pub fn group(name: Option<&str>) {
     start(cfg!(debug_assertions));
     let mut guard = lock();
     let state = guard.as_mut().expect("started");
     state.flush_group();
-    if state.args.compare_groups && state.args.mode == Mode::Bench {
+    if let Some(name) = name
+        && state.args.compare_groups
+        && state.args.mode == Mode::Bench
+    {
         state.group = Some((name.to_string(), Vec::new()));
     }
-}
-
-/// Closes the group [`group_begin`] opened: its benches are measured now.
-pub fn group_end() {
-    start(cfg!(debug_assertions));
-    let mut guard = lock();
-    guard.as_mut().expect("started").flush_group();
 }
 
 /// Ends the run: the table, the comparison with a baseline and the run document in benchmark

@@ -23,14 +23,27 @@ pub struct ChildReport {
     pub(super) confidence: f64,
 }
 
-/// A process execution that ended without an estimate.
+/// A process execution that ended without an estimate: its status, typed, which says it in
+/// words too (`Display`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChildFailure {
-    /// The bench's status: `failed`, or the status of a session that found no estimate (`no
-    /// steady state`, `below clock resolution`, `time cap`).
-    pub status: String,
-    /// What happened, in words.
-    pub message: String,
+    /// [`Status::Failed`] with what happened (a panic, a message that could not be read), or
+    /// the status of a session that found no estimate ([`Status::TimeCap`],
+    /// [`Status::NoSteadyState`], …).
+    pub status: Status,
+}
+
+impl std::fmt::Display for ChildFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.status {
+            Status::Failed(message) => write!(f, "{message} ({})", self.status.as_str()),
+            status => write!(
+                f,
+                "the bench's process found no estimate ({})",
+                status.as_str()
+            ),
+        }
+    }
 }
 
 impl ChildReport {
@@ -41,17 +54,14 @@ impl ChildReport {
     /// The bench failed (a panic), the session ended without an estimate, or the bytes are no
     /// child's message (cut short, corrupt, or of another version of pilot).
     pub fn parse(bytes: &[u8], path: &Path) -> Result<ChildReport, ChildFailure> {
-        let failed = || Status::Failed(String::new()).as_str().to_string();
         let message = ChildMessage::parse(bytes, path).map_err(|message| ChildFailure {
-            status: failed(),
-            message,
+            status: Status::Failed(message),
         })?;
         let result = message.outcome.map_err(|end| ChildFailure {
-            status: match &end {
-                ProcessEnd::NoEstimate(status) => status.as_str().to_string(),
-                ProcessEnd::Failed(_) => failed(),
+            status: match end {
+                ProcessEnd::NoEstimate(status) => status,
+                ProcessEnd::Failed(message) => Status::Failed(message),
             },
-            message: end.to_string(),
         })?;
         Ok(ChildReport {
             result,
