@@ -3,6 +3,7 @@
 
 use super::dump::Dump;
 use super::plan::{RoundKind, RoundLabel};
+use super::profile::{ProcessProfile, process_profile};
 use pilot_stats::Summary;
 
 /// A counted round: its units, iterations per unit, and an event's total over the round.
@@ -63,6 +64,8 @@ pub struct ProcessCounts {
     pub(crate) units: u64,
     /// Iterations in each unit of the first counted round.
     pub(crate) iterations: u64,
+    /// Its instructions by function and by call.
+    pub(crate) profile: ProcessProfile,
 }
 
 /// A process's counts from its dumps, in the order callgrind wrote them: each labelled by a
@@ -111,6 +114,13 @@ pub(crate) fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, String> {
         rounds: rounds.len(),
         units: rounds[0].0.units,
         iterations: rounds[0].0.iterations,
+        profile: process_profile(
+            (&empty_label, &empty_dump.graph),
+            &rounds
+                .iter()
+                .map(|(l, d)| (*l, &d.graph))
+                .collect::<Vec<_>>(),
+        )?,
     })
 }
 
@@ -223,6 +233,7 @@ mod tests {
             label: label.to_string(),
             events: vec!["Ir".into()],
             totals: vec![ir],
+            graph: Default::default(),
         }
     }
 
