@@ -15,6 +15,10 @@ pub const SHOWN: usize = 5;
 /// function that did not change cannot seem to by falling under that cut on one side only.
 const LEAST_SHARE: f64 = 2e-3;
 
+/// The share of a bench's instructions from which a function holds the whole unit (its
+/// body, and the frames above it): one whose own instructions did not change is not named.
+const WHOLE: f64 = 0.99;
+
 /// What a bench with no function changed says.
 pub const SAME_CODE: &str = "no function's instructions changed: the same code, so a change \
                              of its time is the machine's, or the code's layout";
@@ -52,9 +56,12 @@ pub fn explain(base: &ProfileDoc, new: &ProfileDoc) -> ExplainedDoc {
         };
         let own = n.self_mean() - b.self_mean();
         let all = n.inclusive_mean() - b.inclusive_mean();
-        if beyond(&b.self_instructions, &n.self_instructions, own)
-            || beyond(&b.inclusive, &n.inclusive, all)
-        {
+        let own_changed = beyond(&b.self_instructions, &n.self_instructions, own);
+        // A frame that holds the whole unit (the bench's body, `main` and what starts it)
+        // changes with anything below it: naming it says nothing.
+        let whole = |f: &FunctionDoc, total: f64| f.inclusive_mean() >= WHOLE * total;
+        let whole_unit = whole(&b, total(base)) && whole(&n, total(new));
+        if own_changed || (beyond(&b.inclusive, &n.inclusive, all) && !whole_unit) {
             functions.push(FunctionChangeDoc {
                 name: name.to_string(),
                 base_self: b.self_mean(),
@@ -116,7 +123,16 @@ pub fn profile(doc: &pilot_format::ResultDoc) -> Option<ProfileDoc> {
 /// `new` against `base` as a count and a relative change: `1,000 → 1,100 (+10.0%)`; `new`
 /// where the base had none.
 pub fn change(base: f64, new: f64) -> String {
-    let count = |x: f64| pilot_engine::fmt::format_count_value(x);
+    let count = |x: f64| {
+        if x == 0.0 {
+            "0".to_string()
+        } else {
+            pilot_engine::fmt::format_count_value(x)
+        }
+    };
+    if base == new {
+        return format!("{} (same)", count(new));
+    }
     let relative = if base.abs() > 0.0 {
         format!("{:+.1}%", 100.0 * (new / base - 1.0))
     } else {
@@ -218,14 +234,17 @@ mod tests {
         }
     }
 
-    /// A bench whose loop (`bench`) calls three functions of 10 000 instructions each; `b`
-    /// gets `extra` more, and every count moves by `jitter` from one process to the next.
+    /// A bench whose loop (`bench`) calls `outer`, which calls `pair` (which calls `a` and
+    /// `b`) and `c`, each of 10 000 instructions; `b` gets `extra` more, and every count
+    /// moves by `jitter` from one process to the next.
     fn profile(extra: f64, jitter: f64) -> ProfileDoc {
         let j = |x: f64| [x, x + jitter, x - jitter];
         let b = 10_000.0 + extra;
         ProfileDoc {
             functions: vec![
                 function("bench", j(30.0), j(30_030.0 + extra)),
+                function("outer", j(0.0), j(30_000.0 + extra)),
+                function("pair", j(0.0), j(20_000.0 + extra)),
                 function("a", j(10_000.0), j(10_000.0)),
                 function("b", j(b), j(b)),
                 function("c", j(10_000.0), j(10_000.0)),
@@ -238,7 +257,9 @@ mod tests {
     fn the_function_given_more_work_is_named_first_and_its_callers_after() {
         let e = explain(&profile(0.0, 3.0), &profile(1000.0, 3.0));
         let names: Vec<&str> = e.functions.iter().map(|f| f.name.as_str()).collect();
-        assert_eq!(names, ["b", "bench"]);
+        // `pair` (which calls `a` and `b`) holds b's change with its callees'; `bench` and
+        // `outer` hold the whole unit, which says nothing.
+        assert_eq!(names, ["b", "pair"]);
         assert_eq!(e.functions[0].base_self, 10_000.0);
         assert_eq!(e.functions[0].new_self, 11_000.0);
         assert_eq!(change(10_000.0, 11_000.0), "10,000 → 11,000 (+10.0%)");
@@ -270,7 +291,8 @@ mod tests {
             .push(function("fresh", [500.0; 3], [500.0; 3]));
         let e = explain(&profile(0.0, 0.0), &new);
         assert_eq!(e.functions[0].name, "fresh");
-        assert_eq!(change(0.0, 500.0), "0.000 → 500.0 (new)");
+        assert_eq!(change(0.0, 500.0), "0 → 500.0 (new)");
+        assert_eq!(change(4.0, 4.0), "4.000 (same)");
     }
 
     fn doc(verdict: &str, explained: Option<ExplainedDoc>) -> CompareDoc {

@@ -17,6 +17,9 @@ const LEAST_SHARE: f64 = 1e-3;
 const MOST_FUNCTIONS: usize = 200;
 const MOST_STACKS: usize = 500;
 
+/// The share of a profile's instructions from which a function holds the whole unit.
+const WHOLE_UNIT: f64 = 0.99;
+
 /// Deepest call stack followed; deeper calls count as their caller's own.
 const DEEPEST: usize = 64;
 
@@ -153,8 +156,9 @@ pub(crate) fn profile_doc(processes: &[&ProcessProfile]) -> Option<ProfileDoc> {
 }
 
 /// Call stacks from a profile's calls between pairs of functions (callgrind keeps no whole
-/// stacks). Each function whose inclusive instructions its callers' calls do not explain is a
-/// stack's root, with the rest; from a function reached with some of its inclusive
+/// stacks). They start at the innermost function that holds the whole unit ([`unit_root`]);
+/// without one, each function whose inclusive instructions its callers' calls do not explain
+/// is a stack's root, with the rest. From a function reached with some of its inclusive
 /// instructions, the same share of its own instructions is that stack's, and the same share
 /// of each call it makes goes on down. A stack under `floor`, a call back into a function on
 /// the stack, or one past [`DEEPEST`], counts as its caller's own, so the stacks add up to the
@@ -175,10 +179,15 @@ pub(crate) fn stacks(profile: &ProcessProfile, floor: f64) -> Vec<StackDoc> {
         floor: floor.max(f64::MIN_POSITIVE),
     };
     let mut out: BTreeMap<Vec<&str>, f64> = BTreeMap::new();
-    for (name, &(_, all)) in &profile.functions {
-        let root = all - incoming.get(name.as_str()).copied().unwrap_or(0.0);
-        if root >= walk.floor {
-            walk.visit(&mut vec![name.as_str()], root, &mut out);
+    match unit_root(profile, &walk.callees) {
+        Some((root, all)) => walk.visit(&mut vec![root], all, &mut out),
+        None => {
+            for (name, &(_, all)) in &profile.functions {
+                let root = all - incoming.get(name.as_str()).copied().unwrap_or(0.0);
+                if root >= walk.floor {
+                    walk.visit(&mut vec![name.as_str()], root, &mut out);
+                }
+            }
         }
     }
     let mut stacks: Vec<StackDoc> = out
@@ -192,6 +201,38 @@ pub(crate) fn stacks(profile: &ProcessProfile, floor: f64) -> Vec<StackDoc> {
     stacks.sort_by(|a, b| b.instructions.total_cmp(&a.instructions));
     stacks.truncate(MOST_STACKS);
     stacks
+}
+
+/// The innermost function that holds the whole unit (at least [`WHOLE_UNIT`] of the
+/// profile's instructions), with its inclusive instructions: the stacks start there. The frames
+/// above it (the bench's body, pilot's runner, `main` and what starts it, which callgrind's
+/// calls may join in a cycle) hold the unit but none of its work. The candidate with the fewest
+/// inclusive instructions, then down the calls to another candidate with no more while there
+/// is one (a caller joined to it in a cycle has more).
+fn unit_root<'p>(
+    profile: &'p ProcessProfile,
+    callees: &HashMap<&'p str, Vec<(&'p str, f64)>>,
+) -> Option<(&'p str, f64)> {
+    let total: f64 = profile.functions.values().map(|f| f.0.max(0.0)).sum();
+    let whole: Vec<(&str, f64)> = profile
+        .functions
+        .iter()
+        .filter(|(_, f)| total > 0.0 && f.1 >= WHOLE_UNIT * total)
+        .map(|(n, f)| (n.as_str(), f.1))
+        .collect();
+    let mut root = *whole.iter().min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let mut seen = vec![root.0];
+    while let Some(next) = callees.get(root.0).and_then(|c| {
+        c.iter().find_map(|(g, _)| {
+            whole
+                .iter()
+                .find(|w| w.0 == *g && w.1 <= root.1 && !seen.contains(g))
+        })
+    }) {
+        root = *next;
+        seen.push(root.0);
+    }
+    Some(root)
 }
 
 /// A walk down a profile's calls (see [`stacks`]).
@@ -321,6 +362,44 @@ mod tests {
             coarse
                 .iter()
                 .any(|s| s.frames == ["b"] && (s.instructions - 25.0).abs() < 1e-9)
+        );
+    }
+
+    #[test]
+    fn stacks_start_at_the_innermost_function_that_holds_the_whole_unit() {
+        // `start` and `a_main` call each other (as callgrind's frames below `main` may), and
+        // hold the unit with `body`, which calls `work` and `tiny`.
+        let mut p = ProcessProfile::default();
+        for (name, own, all) in [
+            ("start", 0.0, 200.0),
+            ("a_main", 0.0, 100.0),
+            ("body", 0.4, 100.0),
+            ("work", 90.0, 90.0),
+            ("tiny", 9.6, 9.6),
+        ] {
+            p.functions.insert(name.into(), (own, all));
+        }
+        for (f, g, c) in [
+            ("start", "a_main", 100.0),
+            ("a_main", "start", 100.0),
+            ("a_main", "body", 100.0),
+            ("body", "work", 90.0),
+            ("body", "tiny", 9.6),
+        ] {
+            p.calls.insert((f.into(), g.into()), c);
+        }
+        let s = stacks(&p, 0.01);
+        let got: Vec<(String, f64)> = s
+            .iter()
+            .map(|s| (s.frames.join(";"), (s.instructions * 1e6).round() / 1e6))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("body;work".to_string(), 90.0),
+                ("body;tiny".to_string(), 9.6),
+                ("body".to_string(), 0.4),
+            ]
         );
     }
 
