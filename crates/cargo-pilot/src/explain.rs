@@ -123,13 +123,7 @@ pub fn profile(doc: &pilot_format::ResultDoc) -> Option<ProfileDoc> {
 /// `new` against `base` as a count and a relative change: `1,000 → 1,100 (+10.0%)`; `new`
 /// where the base had none.
 pub fn change(base: f64, new: f64) -> String {
-    let count = |x: f64| {
-        if x == 0.0 {
-            "0".to_string()
-        } else {
-            pilot_engine::fmt::format_count_value(x)
-        }
-    };
+    let count = |x: f64| if x == 0.0 { "0".to_string() } else { count(x) };
     if base == new {
         return format!("{} (same)", count(new));
     }
@@ -139,6 +133,31 @@ pub fn change(base: f64, new: f64) -> String {
         "new".to_string()
     };
     format!("{} → {} ({relative})", count(base), count(new))
+}
+
+/// A count per unit as the comparison's table writes one: a whole number with `,` between
+/// thousands from 1 000 on (`12,519`), four significant digits below (`6.250`, `999.5`).
+fn count(x: f64) -> String {
+    let a = x.abs();
+    if a < 1000.0 {
+        let digits = if a >= 100.0 {
+            1
+        } else if a >= 10.0 {
+            2
+        } else {
+            3
+        };
+        return format!("{x:.digits$}");
+    }
+    let digits = (a.round() as u64).to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    if x < 0.0 { format!("-{out}") } else { out }
 }
 
 /// The explained benches of `doc` for the terminal: for each, its most changed functions
@@ -263,6 +282,9 @@ mod tests {
         assert_eq!(e.functions[0].base_self, 10_000.0);
         assert_eq!(e.functions[0].new_self, 11_000.0);
         assert_eq!(change(10_000.0, 11_000.0), "10,000 → 11,000 (+10.0%)");
+        assert_eq!(count(1_234_567.4), "1,234,567");
+        assert_eq!(count(-999.5), "-999.5");
+        assert_eq!(count(6.25), "6.250");
     }
 
     #[test]

@@ -14,9 +14,11 @@ pub(crate) mod dump;
 pub(crate) mod estimate;
 pub(crate) mod plan;
 pub(crate) mod profile;
+pub(crate) mod rounds;
 
 pub(crate) use dump::Dump;
 pub(crate) use estimate::process_counts;
-pub use estimate::{CountEstimate, CountedRound, ProcessCounts, per_iteration};
+pub use estimate::{CountEstimate, ProcessCounts};
 pub(crate) use plan::PLAN_VARIABLE;
 pub use plan::{CountPlan, RoundKind, RoundLabel};
+pub use rounds::{CountedRound, per_iteration};

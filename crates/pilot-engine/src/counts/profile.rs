@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::callgraph::CallGraph;
-use super::estimate::{CountedRound, per_iteration};
 use super::plan::RoundLabel;
+use super::rounds::{CountedRound, per_iteration};
 use pilot_format::{FunctionDoc, ProfileDoc, StackDoc};
 
 /// The share of a bench's instructions below which a function or a call stack is left out of
@@ -288,20 +288,25 @@ mod tests {
     /// (`bench`, 3 instructions a unit of its own) calls `body` (10 an iteration, and `inner`
     /// at `inner` an iteration).
     fn round(units: u64, iters: u64, inner: u64) -> CallGraph {
-        let mut g = CallGraph::default();
-        g.names = vec!["bench".into(), "body".into(), "inner".into()];
-        g.self_cost = vec![3 * units, 10 * units * iters, inner * units * iters];
-        g.calls.insert((0, 1), (10 + inner) * units * iters);
-        g.calls.insert((1, 2), inner * units * iters);
-        g
+        CallGraph {
+            names: vec!["bench".into(), "body".into(), "inner".into()],
+            self_cost: vec![3 * units, 10 * units * iters, inner * units * iters],
+            calls: [
+                ((0, 1), (10 + inner) * units * iters),
+                ((1, 2), inner * units * iters),
+            ]
+            .into(),
+        }
     }
 
     #[test]
     fn a_functions_figures_are_per_iteration_as_the_total_is() {
         // Micro form: 100 units of 4 then 8 iterations; the empty units count the loop alone.
-        let mut empty = CallGraph::default();
-        empty.names = vec!["bench".into()];
-        empty.self_cost = vec![300];
+        let empty = CallGraph {
+            names: vec!["bench".into()],
+            self_cost: vec![300],
+            ..CallGraph::default()
+        };
         let (a, b) = (round(100, 4, 20), round(100, 8, 20));
         let p = process_profile(
             (&label(RoundKind::Empty, 100, 1), &empty),

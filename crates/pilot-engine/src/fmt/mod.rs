@@ -20,7 +20,7 @@ pub fn format_estimate(mean_ns: f64, low_ns: f64, high_ns: f64) -> String {
 /// A count per unit (instructions, cycles) as its precision allows: a whole number with `,`
 /// between thousands from 1 000 on (`12,519`), four significant digits below (`6.250`,
 /// `999.5`).
-pub fn format_count_value(x: f64) -> String {
+pub(crate) fn format_count_value(x: f64) -> String {
     let a = x.abs();
     if a >= 1000.0 {
         let s = thousands(a.round() as u64);

@@ -34,9 +34,9 @@ pub fn explained(doc: &CompareDoc, names: &Names) -> Result<String, String> {
          from the base: red more, blue fewer.</p>\n",
     );
     for (b, e) in benches {
-        let _ = write!(
+        let _ = writeln!(
             html,
-            "<article class=\"bench\"><h3>{}</h3>\n",
+            "<article class=\"bench\"><h3>{}</h3>",
             escape(&names.show(&b.target, &b.name))
         );
         if e.functions.is_empty() {
