@@ -101,6 +101,26 @@ fn left_out_notes(left_out: &LeftOut, base: &str, code: fn(&str) -> String) -> V
     out
 }
 
+/// Fills in which functions each changed bench's instructions changed in, from the profiles
+/// its result documents on both sides hold (two single results: each other's, whatever their
+/// names). A document that cannot be read again explains nothing.
+fn explain_changes(
+    doc: &mut pilot_format::CompareDoc,
+    (base, new): (&[SavedResult], &[SavedResult]),
+) {
+    let single = base.len() == 1 && new.len() == 1;
+    crate::explain::attach(doc, &|is_base, target, name| {
+        let side = if is_base { base } else { new };
+        let saved = if single {
+            side.first()
+        } else {
+            side.iter().find(|r| r.target == target && r.name == name)
+        }?;
+        let read = pilot_engine::store::read_result(&saved.path).ok()?;
+        crate::explain::profile(&read)
+    });
+}
+
 /// Runs `cargo pilot compare`.
 pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let options = args.thresholds.options();
@@ -110,11 +130,11 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     if base.is_empty() {
         return Err(Failure::Error(anyhow!("`{}` holds no results", args.base)));
     }
-    let (comparisons, left_out) = match &args.new {
+    let (comparisons, left_out, new) = match &args.new {
         Some(arg) => {
             let new = side(arg, &target_dir)?;
             warn_machines(&base, &new);
-            (compared(&base, &new, &options), LeftOut::default())
+            (compared(&base, &new, &options), LeftOut::default(), new)
         }
         None => {
             let dir = pilot_engine::store::results_dir(&target_dir()?);
@@ -126,9 +146,13 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
             }
             let latest = pilot_engine::store::read_dir(&dir).map_err(anyhow::Error::from)?;
             warn_machines(&base, &latest);
-            pilot_engine::compare::against_latest(&base, &latest, &options)
+            let (comparisons, left_out) =
+                pilot_engine::compare::against_latest(&base, &latest, &options);
+            (comparisons, left_out, latest)
         }
     };
+    let mut doc = pilot_engine::report::comparison_doc(&comparisons, &options);
+    explain_changes(&mut doc, (&base, &new));
     // Names are code spans: a terminal's escaped text, or Markdown's span that nothing in a
     // name can close.
     let terminal_code = |n: &str| format!("`{}`", pilot_engine::fmt::terminal(n));
@@ -140,8 +164,9 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     match args.format {
         Format::Table => {
             pilot_engine::out!(
-                "{}",
-                pilot_engine::report::comparison_table(&comparisons, &options)
+                "{}{}",
+                pilot_engine::report::comparison_table(&comparisons, &options),
+                crate::explain::terminal(&doc)
             );
             for note in &notes {
                 pilot_engine::outln!("{note}");
@@ -149,8 +174,9 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
         }
         Format::Md => {
             pilot_engine::out!(
-                "{}",
-                pilot_engine::report::comparison_markdown(&comparisons, &options)
+                "{}{}",
+                pilot_engine::report::comparison_markdown(&comparisons, &options),
+                crate::explain::markdown(&doc)
             );
             for note in &notes {
                 pilot_engine::outln!("{}{}.", note[..1].to_uppercase(), &note[1..]);
@@ -159,11 +185,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
         Format::Json => {
             pilot_engine::outln!(
                 "{}",
-                serde_json::to_string_pretty(&pilot_engine::report::comparison_doc(
-                    &comparisons,
-                    &options
-                ))
-                .expect("JSON values serialise")
+                serde_json::to_string_pretty(&doc).expect("JSON values serialise")
             );
             for note in &notes {
                 eprintln!("note: {note}");

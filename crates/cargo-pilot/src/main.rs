@@ -19,6 +19,7 @@ mod cargo;
 mod changes;
 mod compare;
 mod exit;
+mod explain;
 mod export;
 mod history;
 mod import;

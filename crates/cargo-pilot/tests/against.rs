@@ -34,7 +34,14 @@ fn copy_fixture(dir: &Path) {
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::copy(src.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    for bench in ["cost.rs", "checks.rs", "crit.rs", "dvn.rs", "counts.rs"] {
+    for bench in [
+        "cost.rs",
+        "checks.rs",
+        "crit.rs",
+        "dvn.rs",
+        "counts.rs",
+        "explain.rs",
+    ] {
         std::fs::copy(
             src.join("benches").join(bench),
             dir.join("benches").join(bench),

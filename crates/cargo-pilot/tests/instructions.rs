@@ -162,6 +162,30 @@ fn counts_known_by_construction_come_out_exact_and_are_compared_and_exported() {
         assert_eq!(b["instructions"]["change"], 0.0, "{b:#}");
     }
 
+    // Two counted results compared with each other (`compare FILE FILE`): 200 more `nop`s an
+    // iteration is a regression of the instructions, explained by the function they are in.
+    let saved = target_dir().join("pilot/baselines/counted/counts");
+    let o = common::cargo_pilot(EXE)
+        .args(["compare", "--format", "json"])
+        .arg(saved.join("iter_100.json"))
+        .arg(saved.join("iter_300.json"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let bench = &doc["benches"][0];
+    assert_eq!(bench["instructions"]["verdict"], "regressed", "{bench:#}");
+    let first = &bench["explained"]["functions"][0];
+    let more = first["new_self"].as_f64().unwrap() - first["base_self"].as_f64().unwrap();
+    assert!(more >= 199.0, "{bench:#}");
+    assert!(
+        !bench["explained"]["new_stacks"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "{bench:#}"
+    );
+
     // Exported as time is: a measure, a column, a row of its own.
     let export = |format: &str| {
         let o = common::cargo_pilot(EXE)

@@ -91,6 +91,40 @@ pub struct CompareBenchDoc {
     /// alone moved) or `nothing`; absent without counts on both sides or a decided verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changed: Option<String>,
+    /// Where the instructions changed, when the time or the instructions changed beyond
+    /// their noise and both sides' counts hold a profile; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explained: Option<ExplainedDoc>,
+}
+
+/// Which functions a bench's change is in: the functions whose instructions per unit changed
+/// beyond the spread of their counting processes, and both sides' call stacks (for a
+/// differential flame graph).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExplainedDoc {
+    /// The functions whose instructions changed, the largest change of their own
+    /// instructions first; empty when no function's did (the same code: a change of time is
+    /// then the machine's, or the code's layout).
+    pub functions: Vec<FunctionChangeDoc>,
+    /// The base's call stacks.
+    pub base_stacks: Vec<crate::StackDoc>,
+    /// The new side's call stacks.
+    pub new_stacks: Vec<crate::StackDoc>,
+}
+
+/// One function's instructions per unit on both sides (means over the counting processes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionChangeDoc {
+    /// The function's name, demangled.
+    pub name: String,
+    /// Its own instructions in the base, and in the new side.
+    pub base_self: f64,
+    /// The new side's.
+    pub new_self: f64,
+    /// Its inclusive instructions (with its callees') in the base.
+    pub base_inclusive: f64,
+    /// The new side's.
+    pub new_inclusive: f64,
 }
 
 /// A count per unit compared: both sides' means, the change and its verdict.

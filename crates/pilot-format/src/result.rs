@@ -6,10 +6,12 @@ use serde::{Deserialize, Serialize};
 use crate::MachineDoc;
 
 mod pi;
+mod profile;
 
 pub use pi::{
     BandDoc, CiDoc, LearningDoc, MEAN_TIME_PI, MachinePartDoc, PiDoc, ReproducibilityDoc,
 };
+pub use profile::{FunctionDoc, ProfileDoc, StackDoc};
 
 /// Schema name of a bench's result document.
 pub const RESULT_SCHEMA: &str = "pilot.result/1";
@@ -164,6 +166,10 @@ pub struct CountsDoc {
     pub empty_unit: f64,
     /// Seconds the counting took, every process included.
     pub elapsed_s: f64,
+    /// Where the instructions go, by function and by call stack; absent from documents
+    /// written before pilot read callgrind's output by function.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<ProfileDoc>,
 }
 
 /// The work a warm-up took.

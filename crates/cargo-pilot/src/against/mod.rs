@@ -170,7 +170,7 @@ fn compare_builds(
     report::report(
         args,
         &comparisons,
-        &head_docs,
+        (&base_docs, &head_docs),
         (&options, target_dir),
         (rev, short),
         (saved, &plan),

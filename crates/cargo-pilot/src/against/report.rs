@@ -78,7 +78,7 @@ fn reasons(comparisons: &[Comparison], options: &CompareOptions, plan: &Plan) ->
 pub fn report(
     args: &BenchArgs,
     comparisons: &[Comparison],
-    head_docs: &[ResultDoc],
+    (base_docs, head_docs): (&[ResultDoc], &[ResultDoc]),
     (options, target_dir): (&CompareOptions, &Path),
     (rev, short): (&str, &str),
     (saved, plan): (Saved, &Plan),
@@ -98,19 +98,26 @@ pub fn report(
         out.say_painted(summary.trim_end());
     }
     out.say(&saved.say(rev, short));
-    let report = CompareDoc {
+    let mut report = CompareDoc {
         against: Some(rev.to_string()),
         ..pilot_engine::report::comparison_doc(comparisons, options)
     };
+    crate::explain::attach(&mut report, &|base, target, name| {
+        let docs = if base { base_docs } else { head_docs };
+        let doc = docs.iter().find(|d| d.target == target && d.name == name)?;
+        crate::explain::profile(doc)
+    });
     match args.format {
         Format::Table => pilot_engine::outln!(
-            "\ncompared with `{}` ({short}), interleaved:\n{}",
+            "\ncompared with `{}` ({short}), interleaved:\n{}{}",
             pilot_engine::fmt::terminal(rev),
-            pilot_engine::report::comparison_table(comparisons, options)
+            pilot_engine::report::comparison_table(comparisons, options),
+            crate::explain::terminal(&report)
         ),
         Format::Md => pilot_engine::out!(
-            "{}",
-            pilot_engine::report::comparison_markdown(comparisons, options)
+            "{}{}",
+            pilot_engine::report::comparison_markdown(comparisons, options),
+            crate::explain::markdown(&report)
         ),
         Format::Json => pilot_engine::outln!(
             "{}",

@@ -190,10 +190,19 @@ fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
                 .map_err(anyhow::Error::from)?;
         let base = pilot_engine::store::read_dir(&dir).map_err(anyhow::Error::from)?;
         let comparisons = pilot_engine::compare::compare(&base, &saved, &options);
-        comparison = Some((
-            pilot_engine::report::comparison_doc(&comparisons, &options),
-            format!("baseline `{name}`"),
-        ));
+        let mut doc = pilot_engine::report::comparison_doc(&comparisons, &options);
+        crate::explain::attach(&mut doc, &|is_base, target, name| {
+            if is_base {
+                let b = base.iter().find(|r| r.target == target && r.name == name)?;
+                crate::explain::profile(&pilot_engine::store::read_result(&b.path).ok()?)
+            } else {
+                let r = results
+                    .iter()
+                    .find(|r| r.target == target && r.name == name)?;
+                crate::explain::profile(r)
+            }
+        });
+        comparison = Some((doc, format!("baseline `{name}`")));
     }
     // A location that cannot be a history is the flag's mistake (exit 2); one that cannot be
     // read is a warning.

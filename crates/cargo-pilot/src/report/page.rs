@@ -21,6 +21,11 @@ pub fn render(inputs: &Inputs) -> Result<String, String> {
     if let Some((doc, against)) = &inputs.comparison {
         body.push_str(&sections::comparison(doc, against, &names)?);
         toc.push(("comparison", "Comparison".to_string()));
+        let explained = sections::explained(doc, &names)?;
+        if !explained.is_empty() {
+            body.push_str(&explained);
+            toc.push(("explained", "Where it changed".to_string()));
+        }
     }
     let families = sections::families(&inputs.groups);
     if !families.is_empty() {

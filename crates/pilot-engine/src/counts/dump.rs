@@ -1,5 +1,8 @@
 //! One of callgrind's dump files, read: what triggered it (the label a client request gave),
-//! its events and their totals; and the estimated cycles of a cache simulation's events.
+//! its events and their totals, its functions; and the estimated cycles of a cache
+//! simulation's events.
+
+use super::callgraph::CallGraph;
 
 /// The events of one dump: their names (`events:` line) and totals (`totals:` or `summary:`
 /// line), in the same order.
@@ -13,13 +16,15 @@ pub(crate) struct Dump {
     pub(crate) events: Vec<String>,
     /// Each event's total, in the order of `events`.
     pub(crate) totals: Vec<u64>,
+    /// Its instructions by function.
+    pub(crate) graph: CallGraph,
 }
 
 impl Dump {
     /// Reads a callgrind output file's header: the trigger, the `events:` line and the
     /// `totals:` line (or, from older writers, `summary:`). Callgrind leaves trailing zero
     /// totals out of the line (`totals: 1000 200` for `Ir Dr Dw` when `Dw` is 0); they are
-    /// read as 0. Time: O(length of the text).
+    /// read as 0; then its functions ([`CallGraph::parse`]). Time: O(length of the text).
     pub(crate) fn parse(text: &str) -> Result<Dump, String> {
         let mut label = String::new();
         let mut events: Option<Vec<String>> = None;
@@ -66,6 +71,7 @@ impl Dump {
             label,
             events,
             totals,
+            graph: CallGraph::parse(text)?,
         })
     }
 

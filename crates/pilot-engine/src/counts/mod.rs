@@ -1,6 +1,7 @@
 //! Instruction counts under Valgrind's callgrind: what a counting process is asked to run
-//! ([`plan`]), callgrind's dump files read ([`dump`]), and from them the counts per iteration
-//! and their estimate over processes ([`estimate`]). Plain data in, numbers out: the runner
+//! ([`plan`]), callgrind's dump files read ([`dump`], their functions in [`callgraph`]), and
+//! from them the counts per iteration and their estimate over processes ([`estimate`]), and
+//! where they go by function and call stack ([`profile`]). Plain data in, numbers out: the runner
 //! starts the processes, the store and the comparisons use the numbers.
 //!
 //! A count is exact where the work is: callgrind counts every instruction a unit executes, the
@@ -8,12 +9,16 @@
 //! process starts with (addresses, the environment's size, hash seeds drawn at random), which
 //! is why a count, like a time, comes from several processes.
 
+pub(crate) mod callgraph;
 pub(crate) mod dump;
 pub(crate) mod estimate;
 pub(crate) mod plan;
+pub(crate) mod profile;
+pub(crate) mod rounds;
 
 pub(crate) use dump::Dump;
 pub(crate) use estimate::process_counts;
-pub use estimate::{CountEstimate, CountedRound, ProcessCounts, per_iteration};
+pub use estimate::{CountEstimate, ProcessCounts};
 pub(crate) use plan::PLAN_VARIABLE;
 pub use plan::{CountPlan, RoundKind, RoundLabel};
+pub use rounds::{CountedRound, per_iteration};

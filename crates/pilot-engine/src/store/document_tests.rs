@@ -218,6 +218,20 @@ fn every_other_document_reads_back_unchanged() {
                 method: "instructions: Welch's t over 3 vs 3 counting processes".into(),
             }),
             changed: Some("code".into()),
+            explained: Some(pilot_format::ExplainedDoc {
+                functions: vec![pilot_format::FunctionChangeDoc {
+                    name: "demo::merge".into(),
+                    base_self: 100.0,
+                    new_self: 110.0,
+                    base_inclusive: 150.0,
+                    new_inclusive: 160.0,
+                }],
+                base_stacks: vec![pilot_format::StackDoc {
+                    frames: vec!["demo::sort".into(), "demo::merge".into()],
+                    instructions: 100.0,
+                }],
+                new_stacks: Vec::new(),
+            }),
         }],
     };
     assert_eq!(round_trip(&compare), compare);

@@ -3,6 +3,7 @@
 
 mod bench;
 mod comparison;
+mod explained;
 mod groups;
 mod history;
 mod names;
@@ -10,6 +11,7 @@ mod sweeps;
 
 pub use bench::bench;
 pub use comparison::comparison;
+pub use explained::explained;
 pub use groups::{families, groups};
 pub use history::history;
 pub use names::Names;

@@ -19,7 +19,8 @@ use pilot_format::{
 /// `correction` (`holm`, `bh`, `none`), the p its verdict was taken on.
 /// With counts on both sides, `instructions` holds their comparison (the same keys, counts
 /// per unit for `base` and `new`) and `changed` says what changed: `code`, `environment` or
-/// `nothing`. `against` (what the new results were compared with) is the caller's to fill in.
+/// `nothing`. `against` (what the new results were compared with) and `explained` (which
+/// functions changed, from both sides' profiles) are the caller's to fill in.
 pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> CompareDoc {
     let benches = comparisons
         .iter()
@@ -61,6 +62,7 @@ pub fn comparison_doc(comparisons: &[Comparison], options: &CompareOptions) -> C
                 method: i.change.method.clone(),
             }),
             changed: crate::compare::what_changed(c).map(|w| w.as_str().to_string()),
+            explained: None,
         })
         .collect();
     CompareDoc {

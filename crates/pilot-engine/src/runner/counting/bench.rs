@@ -126,6 +126,13 @@ impl Counted {
             iterations_per_unit: first.map_or(0, |p| p.iterations),
             empty_unit: first.map_or(0.0, |p| p.empty),
             elapsed_s: self.elapsed.as_secs_f64(),
+            profile: crate::counts::profile::profile_doc(
+                &self
+                    .processes
+                    .iter()
+                    .map(|p| &p.profile)
+                    .collect::<Vec<_>>(),
+            ),
         }
     }
 

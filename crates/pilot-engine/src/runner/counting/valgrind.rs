@@ -90,7 +90,10 @@ pub fn count_process(valgrind: &Valgrind, req: &CountRequest<'_>) -> Result<Proc
             &dir.join("callgrind.out"),
         ))
         .arg(arg_with_path("--log-file=", &dir.join("valgrind.log")))
-        .arg("--dump-line=no");
+        .arg("--dump-line=no")
+        // Rust's symbols are demangled by pilot (`counts::callgraph::demangle`), the same
+        // whatever Valgrind's version knows of Rust's manglings.
+        .arg("--demangle=no");
     if req.cache_sim {
         cmd.arg("--cache-sim=yes");
     }

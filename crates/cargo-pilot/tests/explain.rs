@@ -1,0 +1,173 @@
+//! End-to-end test of the regression explained: `cargo pilot bench --against REV
+//! --instructions` on a git repository of the fixture workspace `tests/fixture-bench` with two
+//! commits, the second giving one of the `explain` bench's three inner functions 10% more
+//! work. The function given the work is named first, in the terminal, in the Markdown and in
+//! the report.
+//!
+//! Without `valgrind` on the PATH the test says it skipped, unless `PILOT_REQUIRE_VALGRIND=1`
+//! (as CI sets it): then it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+mod common;
+use common::text;
+
+fn tmp() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+}
+
+/// The fixture's files copied to `dir`, its pilot dependency pointed at this checkout's.
+fn copy_fixture(dir: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench");
+    let crates = std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap();
+    std::fs::create_dir_all(dir.join("benches")).unwrap();
+    let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
+        .unwrap()
+        .replace(
+            "path = \"../../crates",
+            &format!("path = \"{}", crates.display()),
+        );
+    assert!(!manifest.contains("../../"), "a path left relative");
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::copy(src.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    for entry in std::fs::read_dir(src.join("benches")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join("benches").join(path.file_name().unwrap())).unwrap();
+    }
+    std::fs::write(dir.join(".gitignore"), "target\n").unwrap();
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=pilot",
+            "-c",
+            "user.email=pilot@example.com",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "git {args:?}: {}", text(&o));
+}
+
+fn edit(file: &Path, from: &str, to: &str) {
+    let s = std::fs::read_to_string(file).unwrap();
+    assert!(s.contains(from), "`{from}` not in {}", file.display());
+    std::fs::write(file, s.replace(from, to)).unwrap();
+}
+
+/// `cargo pilot ARGS` in `repo`, its results in `target`, no `PILOT_*` setting of the outer
+/// environment; builds in folders that outlive the test's target directory.
+fn cargo_pilot(repo: &Path, target: &Path, args: &[&str]) -> Output {
+    common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
+        .args(args)
+        .current_dir(repo)
+        .env("CARGO_TARGET_DIR", target)
+        .env("CARGO_BUILD_BUILD_DIR", tmp().join("explain-head-build"))
+        .env("CI", "1")
+        .output()
+        .unwrap()
+}
+
+/// `--against HEAD~1 --instructions` on the `explain` bench, in `format`.
+fn against(repo: &Path, target: &Path, format: &str) -> Output {
+    let base = tmp().join("explain-base-build");
+    let base = base.to_str().unwrap();
+    cargo_pilot(
+        repo,
+        target,
+        &[
+            "bench",
+            "--against",
+            "HEAD~1",
+            "--features",
+            "explain",
+            "--bench",
+            "explain",
+            "--instructions",
+            "--max-time",
+            "0.5",
+            "--ci",
+            "0.05",
+            "--format",
+            format,
+            "--base-target-dir",
+            base,
+        ],
+    )
+}
+
+/// The first function named after `heading` in `text`: the first cell of the table's first
+/// row (terminal or Markdown), or the first `<code>` of the report's table.
+fn first_function<'t>(text: &'t str, heading: &str) -> &'t str {
+    let (_, rest) = text
+        .split_once(heading)
+        .unwrap_or_else(|| panic!("no `{heading}` in:\n{text}"));
+    if let Some((_, cell)) = rest.split_once("<tbody>\n<tr><td><code>") {
+        return cell.split_once("</code>").unwrap().0;
+    }
+    let row = rest
+        .lines()
+        .skip_while(|l| !l.contains("function"))
+        .skip(1)
+        .find(|l| !l.trim().is_empty() && !l.starts_with("|---"))
+        .unwrap_or_else(|| panic!("no function row after `{heading}`:\n{rest}"));
+    row.trim_start_matches(['|', ' ', '`'])
+        .split(['`', ' '])
+        .next()
+        .unwrap()
+}
+
+#[test]
+fn the_function_given_more_work_is_named_first_in_the_terminal_markdown_and_report() {
+    if !common::valgrind_here() {
+        return;
+    }
+    let repo = tmp().join("explain-repo");
+    let target = tmp().join("explain-target");
+    let _ = std::fs::remove_dir_all(&target);
+    copy_fixture(&repo);
+    git(&repo, &["init", "--quiet"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "--quiet", "-m", "base"]);
+    let source = repo.join("benches/explain.rs");
+    edit(
+        &source,
+        "const B_STEPS: u64 = 1000;",
+        "const B_STEPS: u64 = 1100;",
+    );
+    git(
+        &repo,
+        &["commit", "--quiet", "-am", "inner_b does 10% more"],
+    );
+
+    // The instructions rose by about a thirtieth: a regression (exit 3) whatever the time says,
+    // and `inner_b` is named first.
+    let md = against(&repo, &target, "md");
+    assert_eq!(md.status.code(), Some(3), "{}", text(&md));
+    let stdout = String::from_utf8_lossy(&md.stdout);
+    let first = first_function(&stdout, "#### Where the instructions of `three`");
+    assert_eq!(first, "explain::inner_b", "{}", text(&md));
+
+    // The report draws the last run's comparison: the same function first, and a flame graph.
+    let report = cargo_pilot(&repo, &target, &["report"]);
+    assert_eq!(report.status.code(), Some(0), "{}", text(&report));
+    let html = std::fs::read_to_string(target.join("pilot/report/index.html")).expect("the report");
+    assert_eq!(
+        first_function(&html, "<section id=\"explained\">"),
+        "explain::inner_b"
+    );
+    assert!(html.contains("<svg"), "no flame graph");
+    assert!(!html.contains("<script"), "a script in the page");
+
+    let table = against(&repo, &target, "table");
+    assert_eq!(table.status.code(), Some(3), "{}", text(&table));
+    let stdout = String::from_utf8_lossy(&table.stdout);
+    let first = first_function(&stdout, "where the instructions of `three`");
+    assert_eq!(first, "explain::inner_b", "{}", text(&table));
+}
