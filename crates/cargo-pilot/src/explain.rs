@@ -325,6 +325,7 @@ mod tests {
             confidence: 0.95,
             method: None,
             against: None,
+            correction: None,
             benches: vec![CompareBenchDoc {
                 name: "spin|`x`\u{1b}[2J".into(),
                 target: "cost".into(),
@@ -333,6 +334,7 @@ mod tests {
                 change: Some(0.1),
                 change_ci: None,
                 p: Some(0.0),
+                p_adjusted: None,
                 verdict: verdict.into(),
                 method: "paired".into(),
                 pairs: None,
