@@ -20,6 +20,21 @@ if [ -z "$base" ]; then
   exit 2
 fi
 markdown=${PILOT_MARKDOWN:-pilot-comparison.md}
+
+# NAME as a Markdown code span, whatever it holds (a git ref may hold backticks): control
+# characters dropped, so it stays on its line, and a fence longer than any run of backticks in
+# it, padded with spaces where a longer fence is needed (CommonMark's rule).
+md_code() {
+  local s fence='`'
+  s=$(printf '%s' "$1" | tr -d '\000-\037\177')
+  while [[ $s == *"$fence"* ]]; do fence+='`'; done
+  if [ "$fence" = '`' ]; then
+    printf '`%s`' "$s"
+  else
+    printf '%s %s %s' "$fence" "$s" "$fence"
+  fi
+}
+shown=$(md_code "$base")
 args=(pilot bench --against "$base" --format md)
 case ${PILOT_INSTRUCTIONS:-false} in
   true) args+=(--instructions) ;;
@@ -38,8 +53,8 @@ cargo "${args[@]}" >"$markdown"
 code=$?
 
 case $code in
-  0) verdict="No regression against \`$base\`." ;;
-  3) verdict="**A regression against \`$base\`** (cargo pilot's exit code 3): the job fails." ;;
+  0) verdict="No regression against $shown." ;;
+  3) verdict="**A regression against $shown** (cargo pilot's exit code 3): the job fails." ;;
   *) verdict="cargo pilot failed with exit code $code (1 an error, 2 usage, 130 interrupted); its log says why." ;;
 esac
 {

@@ -18,6 +18,21 @@ target=${CARGO_TARGET_DIR:-$repo/target}
 case $target in /*) ;; *) target=$repo/$target ;; esac
 export CARGO_TARGET_DIR=$target
 
+# The summary's names as Markdown code spans, whatever a ref holds: the shipped function itself.
+eval "$(sed -n '/^md_code()/,/^}/p' action/compare.sh)"
+expect_code() { # NAME WANT
+  local got
+  got=$(md_code "$1")
+  if [ "$got" != "$2" ]; then
+    printf 'md_code %q gave %q, not %q\n' "$1" "$got" "$2" >&2
+    exit 1
+  fi
+}
+expect_code 'origin/main' '`origin/main`'
+expect_code 'a`b' '`` a`b ``'
+expect_code $'x\ny\033[2J' '`xy[2J`'
+expect_code '``x' '``` ``x ```'
+
 if [ -n "${PILOT_CARGO_PILOT_DIR:-}" ]; then
   export PATH=$PILOT_CARGO_PILOT_DIR:$PATH
 else

@@ -499,7 +499,7 @@ fn hostile_names_are_text_in_csv_markdown_and_the_terminal() {
         "md",
     ]);
     assert_eq!(compare.status.code(), Some(0), "{}", text(&compare));
-    for (md, columns) in [(&o.stdout, 12), (&compare.stdout, 6)] {
+    for (md, columns) in [(&o.stdout, 12), (&compare.stdout, 7)] {
         let md = String::from_utf8_lossy(md);
         assert!(!md.contains('\u{1b}'), "{md}");
         let (rows, headings) = markdown_rows(&md);

@@ -92,7 +92,9 @@ impl Axis {
     /// value, the median of their values less each one's median.
     pub(super) fn shared(&self) -> Vec<(usize, f64)> {
         let mut at: Vec<Vec<f64>> = vec![Vec::new(); self.first.len()];
-        for v in &self.vals {
+        // A bench with no value on this line (every run of it dirty, failed or off the line)
+        // has no level of its own and adds nothing.
+        for v in self.vals.iter().filter(|v| !v.is_empty()) {
             let own = median(v.iter().map(|x| x.2).collect());
             for &(pos, _, x) in v {
                 at[pos].push(x - own);

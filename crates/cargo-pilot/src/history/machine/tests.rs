@@ -295,3 +295,19 @@ fn the_sign_test_is_the_binomial_tail() {
     assert!((sign_test(5, 5) - 1.0 / 32.0).abs() < 1e-12);
     assert!((sign_test(4, 5) - 6.0 / 32.0).abs() < 1e-12);
 }
+
+#[test]
+fn a_bench_without_a_value_on_the_line_adds_nothing_to_the_machines_series() {
+    // Every run of bench 0 failed: it has no level of its own, and the machine's series is the
+    // other benches' (this panicked on the median of nothing).
+    let mut series = BUSY.series(7, |_, _| 1.0);
+    for p in &mut series[0].points {
+        p.status = "failed".into();
+        p.estimate = None;
+        p.low = None;
+        p.high = None;
+    }
+    let analysis = analyse(&series, &ChangeOptions::default());
+    assert_eq!(analysis.named.len(), series.len());
+    assert!(analysis.named[0].is_empty());
+}
