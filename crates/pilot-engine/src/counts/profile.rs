@@ -323,33 +323,46 @@ mod tests {
         assert_eq!(p.calls[&("body".to_string(), "inner".to_string())], 20.0);
     }
 
+    /// A profile of `functions` (name, own, inclusive) and `calls` (caller, callee, count).
+    fn profile(functions: &[(&str, f64, f64)], calls: &[(&str, &str, f64)]) -> ProcessProfile {
+        let mut p = ProcessProfile::default();
+        for &(name, own, all) in functions {
+            p.functions.insert(name.into(), (own, all));
+        }
+        for &(f, g, c) in calls {
+            p.calls.insert((f.into(), g.into()), c);
+        }
+        p
+    }
+
+    /// Each stack as its frames joined by `;` and its instructions rounded to 1e-6.
+    fn joined(stacks: &[StackDoc]) -> Vec<(String, f64)> {
+        stacks
+            .iter()
+            .map(|s| (s.frames.join(";"), (s.instructions * 1e6).round() / 1e6))
+            .collect()
+    }
+
     #[test]
     fn stacks_share_a_functions_instructions_among_its_callers() {
         // `a` and `b` each call `leaf` (40 and 20 of its 60); `leaf` calls `deep` (30 of
         // its 60 inclusive), so `a;leaf;deep` gets 30 · 40/60 = 20.
-        let mut p = ProcessProfile::default();
-        for (name, own, all) in [
-            ("a", 10.0, 50.0),
-            ("b", 5.0, 25.0),
-            ("leaf", 30.0, 60.0),
-            ("deep", 30.0, 30.0),
-        ] {
-            p.functions.insert(name.into(), (own, all));
-        }
-        for (f, g, c) in [
-            ("a", "leaf", 40.0),
-            ("b", "leaf", 20.0),
-            ("leaf", "deep", 30.0),
-        ] {
-            p.calls.insert((f.into(), g.into()), c);
-        }
+        let p = profile(
+            &[
+                ("a", 10.0, 50.0),
+                ("b", 5.0, 25.0),
+                ("leaf", 30.0, 60.0),
+                ("deep", 30.0, 30.0),
+            ],
+            &[
+                ("a", "leaf", 40.0),
+                ("b", "leaf", 20.0),
+                ("leaf", "deep", 30.0),
+            ],
+        );
         let s = stacks(&p, 0.1);
-        let got: Vec<(String, f64)> = s
-            .iter()
-            .map(|s| (s.frames.join(";"), (s.instructions * 1e6).round() / 1e6))
-            .collect();
         assert_eq!(
-            got,
+            joined(&s),
             [
                 ("a;leaf".to_string(), 20.0),
                 ("a;leaf;deep".to_string(), 20.0),
@@ -374,32 +387,24 @@ mod tests {
     fn stacks_start_at_the_innermost_function_that_holds_the_whole_unit() {
         // `start` and `a_main` call each other (as callgrind's frames below `main` may), and
         // hold the unit with `body`, which calls `work` and `tiny`.
-        let mut p = ProcessProfile::default();
-        for (name, own, all) in [
-            ("start", 0.0, 200.0),
-            ("a_main", 0.0, 100.0),
-            ("body", 0.4, 100.0),
-            ("work", 90.0, 90.0),
-            ("tiny", 9.6, 9.6),
-        ] {
-            p.functions.insert(name.into(), (own, all));
-        }
-        for (f, g, c) in [
-            ("start", "a_main", 100.0),
-            ("a_main", "start", 100.0),
-            ("a_main", "body", 100.0),
-            ("body", "work", 90.0),
-            ("body", "tiny", 9.6),
-        ] {
-            p.calls.insert((f.into(), g.into()), c);
-        }
-        let s = stacks(&p, 0.01);
-        let got: Vec<(String, f64)> = s
-            .iter()
-            .map(|s| (s.frames.join(";"), (s.instructions * 1e6).round() / 1e6))
-            .collect();
+        let p = profile(
+            &[
+                ("start", 0.0, 200.0),
+                ("a_main", 0.0, 100.0),
+                ("body", 0.4, 100.0),
+                ("work", 90.0, 90.0),
+                ("tiny", 9.6, 9.6),
+            ],
+            &[
+                ("start", "a_main", 100.0),
+                ("a_main", "start", 100.0),
+                ("a_main", "body", 100.0),
+                ("body", "work", 90.0),
+                ("body", "tiny", 9.6),
+            ],
+        );
         assert_eq!(
-            got,
+            joined(&stacks(&p, 0.01)),
             [
                 ("body;work".to_string(), 90.0),
                 ("body;tiny".to_string(), 9.6),
