@@ -59,6 +59,11 @@ registry=$fresh_target/registry
 rm -rf "$registry"
 # From here on every build is the fresh crates' and the install's.
 export CARGO_TARGET_DIR=$fresh_target
+# Cargo never rebuilds a registry's package of a version it has built: what an earlier run built
+# from our crates' earlier .crate files (the same version 0.1.0) is forgotten, so that ours are
+# built again from this run's; the third-party builds stay.
+find "$fresh_target" -mindepth 3 -maxdepth 3 -path '*/.fingerprint/*' \
+  \( -name 'pilot-*' -o -name 'cargo-pilot-*' \) -exec rm -rf {} +
 
 step "a directory source: our .crate files unpacked, and the workspace's third-party crates"
 # `cargo vendor` copies the third-party packages of the workspace's lock (with their
