@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 mod common;
-use common::text;
+use common::{git, text};
 
 fn tmp() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
@@ -49,22 +49,6 @@ fn copy_fixture(dir: &Path) {
         .unwrap();
     }
     std::fs::write(dir.join(".gitignore"), "target\n").unwrap();
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let o = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=pilot",
-            "-c",
-            "user.email=pilot@example.com",
-        ])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "git {args:?}: {}", text(&o));
 }
 
 /// `cargo pilot bench --against ARGS` in `dir`, short sessions, no `PILOT_*` setting of the

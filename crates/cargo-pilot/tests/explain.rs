@@ -8,10 +8,10 @@
 //! (as CI sets it): then it fails.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod common;
-use common::text;
+use common::{git, text};
 
 fn tmp() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
@@ -37,22 +37,6 @@ fn copy_fixture(dir: &Path) {
         std::fs::copy(&path, dir.join("benches").join(path.file_name().unwrap())).unwrap();
     }
     std::fs::write(dir.join(".gitignore"), "target\n").unwrap();
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let o = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=pilot",
-            "-c",
-            "user.email=pilot@example.com",
-        ])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "git {args:?}: {}", text(&o));
 }
 
 fn edit(file: &Path, from: &str, to: &str) {

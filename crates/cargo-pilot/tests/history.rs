@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::{Value, json};
 
 mod common;
-use common::text;
+use common::{git, text};
 
 #[path = "history/faults.rs"]
 mod faults;
@@ -41,23 +41,6 @@ fn bisect_target() -> (std::sync::MutexGuard<'static, ()>, PathBuf) {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("history-bisect-target");
     let _ = std::fs::remove_dir_all(dir.join("pilot/bisect/worktree"));
     (guard, dir)
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let o = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=pilot",
-            "-c",
-            "user.email=pilot@example.com",
-        ])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "git {args:?}: {}", text(&o));
-    String::from_utf8(o.stdout).unwrap().trim().to_string()
 }
 
 /// A repository at `dir` on branch `main` with `n` empty commits, a second apart, subjects

@@ -284,3 +284,22 @@ pub fn control_bytes(out: &[u8]) -> Vec<&'static str> {
     .map(|(_, name)| name)
     .collect()
 }
+
+/// `git -C DIR ARGS` as a fixed committer, which must succeed: its standard output, trimmed.
+#[allow(dead_code)]
+pub fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let o = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=pilot",
+            "-c",
+            "user.email=pilot@example.com",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "git {args:?}: {}", text(&o));
+    String::from_utf8(o.stdout).unwrap().trim().to_string()
+}
