@@ -62,6 +62,7 @@ export CARGO_TARGET_DIR=$fresh_target
 # Cargo never rebuilds a registry's package of a version it has built: what an earlier run built
 # from our crates' earlier .crate files (the same version 0.1.0) is forgotten, so that ours are
 # built again from this run's; the third-party builds stay.
+mkdir -p "$fresh_target"
 find "$fresh_target" -mindepth 3 -maxdepth 3 -path '*/.fingerprint/*' \
   \( -name 'pilot-*' -o -name 'cargo-pilot-*' \) -exec rm -rf {} +
 
