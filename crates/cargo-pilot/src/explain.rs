@@ -164,40 +164,46 @@ fn count(x: f64) -> String {
 /// (own instructions, then with callees) or that none changed; empty when no bench was
 /// explained. Names are shown escaped, never obeyed by the terminal.
 pub fn terminal(doc: &CompareDoc) -> String {
-    let mut out = String::new();
-    for b in &doc.benches {
-        let Some(e) = &b.explained else { continue };
+    doc.benches
+        .iter()
+        .filter_map(|b| Some(terminal_bench(&b.name, &b.target, b.explained.as_ref()?)))
+        .collect()
+}
+
+/// One bench's explanation for the terminal: its most changed functions (own instructions,
+/// then with callees) or that none changed. Names are shown escaped, never obeyed by the
+/// terminal.
+pub fn terminal_bench(name: &str, target: &str, e: &ExplainedDoc) -> String {
+    let mut out = format!(
+        "\nwhere the instructions of `{}` ({}) changed, per unit:\n",
+        pilot_engine::fmt::terminal(name),
+        pilot_engine::fmt::terminal(target)
+    );
+    if e.functions.is_empty() {
+        out.push_str(&format!("  {SAME_CODE}\n"));
+        return out;
+    }
+    let header: Vec<String> = ["function", "own code", "with callees"]
+        .map(String::from)
+        .to_vec();
+    let rows: Vec<Vec<String>> = e
+        .functions
+        .iter()
+        .take(SHOWN)
+        .map(|f| {
+            vec![
+                f.name.clone(),
+                change(f.base_self, f.new_self),
+                change(f.base_inclusive, f.new_inclusive),
+            ]
+        })
+        .collect();
+    out.push_str(&pilot_engine::fmt::columns(&header, &rows, &[0], "  "));
+    if e.functions.len() > SHOWN {
         out.push_str(&format!(
-            "\nwhere the instructions of `{}` ({}) changed, per unit:\n",
-            pilot_engine::fmt::terminal(&b.name),
-            pilot_engine::fmt::terminal(&b.target)
+            "  and {} more (`cargo pilot report` draws them all)\n",
+            e.functions.len() - SHOWN
         ));
-        if e.functions.is_empty() {
-            out.push_str(&format!("  {SAME_CODE}\n"));
-            continue;
-        }
-        let header: Vec<String> = ["function", "own code", "with callees"]
-            .map(String::from)
-            .to_vec();
-        let rows: Vec<Vec<String>> = e
-            .functions
-            .iter()
-            .take(SHOWN)
-            .map(|f| {
-                vec![
-                    f.name.clone(),
-                    change(f.base_self, f.new_self),
-                    change(f.base_inclusive, f.new_inclusive),
-                ]
-            })
-            .collect();
-        out.push_str(&pilot_engine::fmt::columns(&header, &rows, &[0], "  "));
-        if e.functions.len() > SHOWN {
-            out.push_str(&format!(
-                "  and {} more (`cargo pilot report` draws them all)\n",
-                e.functions.len() - SHOWN
-            ));
-        }
     }
     out
 }

@@ -155,3 +155,71 @@ fn the_function_given_more_work_is_named_first_in_the_terminal_markdown_and_repo
     let first = first_function(&stdout, "where the instructions of `three`");
     assert_eq!(first, "explain::inner_b", "{}", text(&table));
 }
+
+/// `cargo pilot bisect --instructions` names the culprit, then explains it: the function the
+/// culprit gave more work is named first, counted in the last fast commit's build and the
+/// culprit's. The culprit triples `inner_b`'s work (the unit about two thirds slower), so
+/// that the time's verdicts hold on a busy machine; the commits around it change a comment.
+#[test]
+fn bisect_explains_its_culprit_by_the_function_given_more_work() {
+    if !common::valgrind_here() {
+        return;
+    }
+    let repo = tmp().join("explain-bisect-repo");
+    let target = tmp().join("explain-bisect-target");
+    // Bisect's checkout belonged to an earlier run's repository: made again.
+    let _ = std::fs::remove_dir_all(target.join("pilot/bisect/worktree"));
+    copy_fixture(&repo);
+    git(&repo, &["init", "--quiet"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "--quiet", "-m", "base"]);
+    let source = repo.join("benches/explain.rs");
+    let mut culprit = String::new();
+    for i in 1..=3 {
+        if i == 2 {
+            edit(
+                &source,
+                "const B_STEPS: u64 = 1000;",
+                "const B_STEPS: u64 = 3000;",
+            );
+        } else {
+            let s = std::fs::read_to_string(&source).unwrap();
+            std::fs::write(&source, format!("{s}// edit {i}\n")).unwrap();
+        }
+        git(&repo, &["commit", "--quiet", "-am", &format!("step {i}")]);
+        if i == 2 {
+            culprit = git(&repo, &["rev-parse", "HEAD"]);
+        }
+    }
+    let o = cargo_pilot(
+        &repo,
+        &target,
+        &[
+            "bisect",
+            "HEAD~3",
+            "HEAD",
+            "--features",
+            "explain",
+            "--bench",
+            "explain",
+            "--instructions",
+            "--max-time",
+            "0.5",
+            "--noise",
+            "0.2",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains(&format!("first slower commit: {culprit} step 2")),
+        "{}",
+        text(&o)
+    );
+    let (_, explained) = stdout
+        .split_once("== the culprit explained")
+        .unwrap_or_else(|| panic!("the culprit is not explained:\n{}", text(&o)));
+    assert!(explained.contains("instructions per unit"), "{}", text(&o));
+    let first = first_function(explained, "where the instructions of `three`");
+    assert_eq!(first, "explain::inner_b", "{}", text(&o));
+}

@@ -8,7 +8,7 @@
 //! ([`pilot_engine::compare::compare_sequential`]).
 
 pub mod builds;
-mod counts;
+pub mod counts;
 pub mod finished;
 pub mod git;
 mod groups;

@@ -56,14 +56,10 @@ impl Bisect<'_> {
         }
     }
 
-    /// Copies `exes` to `target/pilot/bisect/good-bin/`, where later builds cannot replace
+    /// Copies `exes` to `target/pilot/bisect/FOLDER/`, where later builds cannot replace
     /// them.
-    pub(super) fn keep(&self, exes: &[BenchExe]) -> Result<Vec<BenchExe>, Failure> {
-        let bin = self
-            .target_dir
-            .join("pilot")
-            .join("bisect")
-            .join("good-bin");
+    pub(super) fn keep(&self, exes: &[BenchExe], folder: &str) -> Result<Vec<BenchExe>, Failure> {
+        let bin = self.target_dir.join("pilot").join("bisect").join(folder);
         std::fs::create_dir_all(&bin)
             .with_context(|| format!("failed to create `{}`", bin.display()))?;
         exes.iter()

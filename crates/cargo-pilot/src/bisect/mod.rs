@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::anyhow;
 use pilot_engine::compare::{Comparison, Verdict};
+use pilot_engine::runner::counting::Valgrind;
 use pilot_format::ResultDoc;
 
 use crate::against::finished::finish_bench;
@@ -24,6 +25,7 @@ use crate::history::{self, Git};
 use crate::interrupt;
 
 mod builds;
+mod explained;
 mod verdict;
 
 use verdict::{State, classify, evidence};
@@ -35,7 +37,9 @@ use verdict::{State, classify, evidence};
 /// then each step builds a commit in pilot's worktree (`target/pilot/bisect/`; the working
 /// tree is never touched), measures it against GOOD until the verdict is settled (more pairs
 /// while it is not), and halves the range. A commit that does not build is skipped, as
-/// `git bisect skip` does. Every measured commit goes into the history. Exit codes: 0 the
+/// `git bisect skip` does. Every measured commit goes into the history. With `--instructions`
+/// the culprit is explained: its slower benches are counted under callgrind in the last fast
+/// commit's build and its own, and the functions whose instructions changed are named. Exit codes: 0 the
 /// commit was named, 1 an error (or BAD is not slower than GOOD), 2 usage, 130 interrupted.
 #[derive(clap::Args, Debug)]
 pub struct BisectArgs {
@@ -72,6 +76,8 @@ struct Step {
     /// Place in GOOD..BAD (1-based) and the count.
     place: (usize, usize),
     comparisons: Vec<Comparison>,
+    /// Each comparison's result documents, GOOD's and the commit's.
+    sides: Vec<(Option<ResultDoc>, Option<ResultDoc>)>,
     measuring: Duration,
 }
 
@@ -89,6 +95,8 @@ struct Bisect<'a> {
     branch: Option<String>,
     /// The history every measured commit goes into (`None`: off).
     history: Option<history::Location>,
+    /// With `--instructions`: the culprit is explained by counting under this Valgrind.
+    valgrind: Option<Valgrind>,
 }
 
 /// Runs `cargo pilot bisect`.
@@ -99,6 +107,13 @@ pub fn run(args: &BisectArgs) -> Result<ExitCode, Failure> {
     let target_dir = cargo::target_dir(&args.cargo, &metadata);
     // A history that cannot be one is a usage error before anything is built.
     let location = history::location(args.history.history.as_deref(), &target_dir)?;
+    // Explaining the culprit needs Valgrind: said before anything is built.
+    let valgrind = args
+        .settings
+        .on("instructions")
+        .then(Valgrind::find)
+        .transpose()
+        .map_err(|e| Failure::Error(anyhow!(e)))?;
     let root = metadata.workspace_root.clone().into_std_path_buf();
     let repo = Repo::find(&root)?;
     let good = repo.resolve(&args.good)?;
@@ -136,6 +151,7 @@ pub fn run(args: &BisectArgs) -> Result<ExitCode, Failure> {
         },
         building: Duration::ZERO,
         history: location,
+        valgrind,
     };
     let result = b.bisect(&good, &commits);
     if interrupt::happened() {
@@ -189,6 +205,7 @@ impl Bisect<'_> {
         let machine = pilot_engine::probe::machine();
         let options = self.plan.options;
         let mut comparisons = Vec::new();
+        let mut sides = Vec::new();
         let mut docs: Vec<ResultDoc> = Vec::new();
         let mut measuring = Duration::ZERO;
         for b in benches {
@@ -238,6 +255,7 @@ impl Bisect<'_> {
                 &machine,
                 short(good),
             );
+            sides.push((done.base.clone(), done.head.clone()));
             for (doc, at) in [(done.base, good), (done.head, commit)] {
                 if let Some(mut d) = doc {
                     if let Some(m) = d.machine.as_mut() {
@@ -255,6 +273,7 @@ impl Bisect<'_> {
             subject: self.git.commit(commit).subject.unwrap_or_default(),
             place,
             comparisons,
+            sides,
             measuring,
         })
     }
@@ -326,7 +345,7 @@ impl Bisect<'_> {
             .build(good)?
             .ok_or_else(|| Failure::Error(anyhow!("GOOD ({}) does not build", short(good))))?;
         // The commits' builds replace GOOD's executables: they are kept apart.
-        let good_exes = self.keep(&good_exes)?;
+        let good_exes = self.keep(&good_exes, "good-bin")?;
         let bad_exes = self
             .build(&bad)?
             .ok_or_else(|| Failure::Error(anyhow!("BAD ({}) does not build", short(&bad))))?;
@@ -407,6 +426,19 @@ impl Bisect<'_> {
             steps.push(step);
         }
         self.conclude(commits, &states, &steps, culprit_step);
+        if let Some(valgrind) = self.valgrind.take() {
+            // The last commit known to be fast: GOOD's build is kept; a later one is built again.
+            let fast = states.iter().rposition(|s| *s == State::Good);
+            let fast = match fast {
+                Some(i) => (commits[i].as_str(), None),
+                None => (good, Some(good_exes.as_slice())),
+            };
+            let culprit = states
+                .iter()
+                .position(|s| *s == State::Bad)
+                .expect("BAD is bad");
+            self.explain_culprit(&valgrind, fast, &commits[culprit], &steps[culprit_step])?;
+        }
         Ok(ExitCode::SUCCESS)
     }
 
