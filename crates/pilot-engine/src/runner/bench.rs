@@ -108,6 +108,8 @@ impl Run<'_> {
     /// `closure` is the micro-form body of a bench announced at run time (it replaces the
     /// registered function).
     pub(super) fn bench(&mut self, b: &Bench, closure: Option<Closure<'_>>) -> ControlFlow<()> {
+        // The benches finished before this one are on disk before it is measured.
+        self.log.flush();
         let config = self.config(b);
         if self.resumed(b, &config) {
             return ControlFlow::Continue(());
@@ -149,6 +151,7 @@ impl Run<'_> {
     /// [`Bench::group`]) that has two or more; saves and shows each as [`bench`](Self::bench)
     /// does. Breaks when the run was interrupted.
     pub(super) fn interleaved_group(&mut self, members: &[&Bench]) -> ControlFlow<()> {
+        self.log.flush();
         let mut todo: Vec<(&Bench, SessionConfig)> = Vec::new();
         for &b in members {
             let config = self.config(b);

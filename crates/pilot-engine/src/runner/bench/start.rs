@@ -164,7 +164,10 @@ impl<'a> Run<'a> {
                  busy-machine, steal, throttling and saturated-device checks are off"
             );
         }
-        let log = RunLog::start(args, &root, &target, &started).map_err(|e| {
+        // Benches known before the run (registered or listed) follow each other with nothing
+        // but the runner between them: each one's progress can wait for the next.
+        let deferred = announce.count.is_some();
+        let log = RunLog::start(args, (&root, &target), &started, deferred).map_err(|e| {
             eprintln!("error: {}", crate::fmt::terminal_lines(&e));
             ExitCode::FAILURE
         })?;
@@ -204,7 +207,8 @@ impl<'a> Run<'a> {
     }
 
     /// Says where the interrupted run's results are; the exit code of an interrupted run.
-    pub(in crate::runner) fn interrupted(&self) -> ExitCode {
+    pub(in crate::runner) fn interrupted(&mut self) -> ExitCode {
+        self.log.flush();
         interrupt::report(&store::results_dir(&self.root).join(&self.target));
         ExitCode::from(pilot_format::Exit::Interrupted)
     }
