@@ -73,6 +73,20 @@ pub struct Analysis {
     pub warnings: Vec<String>,
 }
 
+/// The warning of a subsession analysis that did not bring the lag-1 autocorrelation within
+/// `limit` (`None` when it did): the interval over its samples is too narrow. [`analyze`]
+/// adds it among its warnings; a caller that treats the values as independent instead drops
+/// this one. O(1).
+pub fn autocorrelation_warning(subsession: &SubsessionAnalysis, limit: f64) -> Option<String> {
+    (!subsession.converged).then(|| {
+        format!(
+            "autocorrelation not removed: lag-1 autocorrelation {:.3} at subsession size {} \
+             (limit ±{limit}); the interval is too narrow, collect more data",
+            subsession.autocorrelation, subsession.size
+        )
+    })
+}
+
 /// Analyses a series of readings in the order they were taken.
 ///
 /// Steps: (1) summary and raw interval; (2) stable segment by change-point detection (or the
@@ -109,13 +123,10 @@ pub fn analyze(xs: &[f64], config: &AnalysisConfig) -> Result<Analysis> {
         config.autocorrelation_limit,
         config.min_subsessions,
     )?;
-    if !subsession.converged {
-        warnings.push(format!(
-            "autocorrelation not removed: lag-1 autocorrelation {:.3} at subsession size {} \
-             (limit ±{}); the interval is too narrow, collect more data",
-            subsession.autocorrelation, subsession.size, config.autocorrelation_limit
-        ));
-    }
+    warnings.extend(autocorrelation_warning(
+        &subsession,
+        config.autocorrelation_limit,
+    ));
     let mean = ldexp(subsession.mean(), e);
     // Subsession analysis keeps at least 2 samples of n ≥ 2 values; the interval needs them.
     let ci = subsession.adjusted_mean_ci(config.confidence)?;

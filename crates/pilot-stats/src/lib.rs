@@ -72,7 +72,7 @@ pub mod summary;
 pub(crate) mod trend;
 pub(crate) mod welch;
 
-pub use analysis::{Analysis, AnalysisConfig, analyze};
+pub use analysis::{Analysis, AnalysisConfig, analyze, autocorrelation_warning};
 pub use autocorr::{
     DEFAULT_AUTOCORRELATION_LIMIT, DEFAULT_MIN_SUBSESSIONS, SubsessionAnalysis, block_means,
     lag1_autocorrelation, subsession_analysis,

@@ -17,12 +17,18 @@ pub struct Repo {
 /// Runs `git ARGS` in `dir` and returns its standard output, trimmed; a failure is an error
 /// with git's own message.
 fn git(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
-    let out = Command::new("git")
+    run("git", dir, args)
+}
+
+/// Runs `program` (git, or a stand-in in tests) as [`git`] does. An error that holds an
+/// [`std::io::Error`] is one where the program could not be started at all.
+fn run(program: &str, dir: &Path, args: &[&str]) -> anyhow::Result<String> {
+    let out = Command::new(program)
         .arg("-C")
         .arg(dir)
         .args(args)
         .output()
-        .context("failed to start `git` (is it installed?)")?;
+        .with_context(|| format!("failed to start `{program}` (is it installed?)"))?;
     interrupt::note(&out.status);
     if !out.status.success() {
         bail!(
@@ -42,12 +48,18 @@ impl Repo {
     ///
     /// `dir` is not inside a git repository, or git is missing.
     pub fn find(dir: &Path) -> anyhow::Result<Repo> {
-        match git(dir, &["rev-parse", "--show-toplevel"]) {
+        Repo::find_with("git", dir)
+    }
+
+    /// [`Repo::find`] with `program` as git.
+    fn find_with(program: &str, dir: &Path) -> anyhow::Result<Repo> {
+        match run(program, dir, &["rev-parse", "--show-toplevel"]) {
             Ok(top) => Ok(Repo {
                 top: std::fs::canonicalize(&top)
                     .with_context(|| format!("failed to read the repository folder `{top}`"))?,
             }),
-            Err(e) if e.to_string().contains("failed to start") => Err(e),
+            // Git could not be started: that, not the folder, is what went wrong.
+            Err(e) if e.downcast_ref::<std::io::Error>().is_some() => Err(e),
             Err(_) => bail!(
                 "`{}` is not in a git repository: --against checks its REV out with git",
                 dir.display()
@@ -196,5 +208,21 @@ fn is_empty_or_absent(path: &Path) -> anyhow::Result<bool> {
             .next()
             .is_none()),
         Ok(_) => Ok(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_git_that_cannot_start_is_said_so_not_taken_for_a_folder_outside_a_repository() {
+        let dir = std::env::temp_dir();
+        let e = format!("{:#}", Repo::find_with("/no/such/git", &dir).err().unwrap());
+        assert!(e.starts_with("failed to start `/no/such/git`"), "{e}");
+        assert!(!e.contains("is not in a git repository"), "{e}");
+        // A git that runs and fails is a folder outside any repository.
+        let e = Repo::find_with("false", &dir).err().unwrap().to_string();
+        assert!(e.contains("is not in a git repository"), "{e}");
     }
 }

@@ -239,6 +239,12 @@ fn analyze_file(
 /// the raw mean and Student-t interval, every value its own sample (subsession size 1, no
 /// variance inflation), and the required sample size from the raw variance.
 fn as_independent(a: &mut Analysis, values: &[f64], config: &AnalysisConfig) {
+    // Values taken as independent have no autocorrelation left to remove: its warning goes.
+    if let Some(gone) =
+        pilot_stats::autocorrelation_warning(&a.subsession, config.autocorrelation_limit)
+    {
+        a.warnings.retain(|w| *w != gone);
+    }
     a.mean = a.raw.mean;
     a.ci = a.raw_ci;
     a.subsession = SubsessionAnalysis {
@@ -255,8 +261,6 @@ fn as_independent(a: &mut Analysis, values: &[f64], config: &AnalysisConfig) {
         config.target_relative_half_width * a.mean.abs(),
         config.confidence,
     );
-    a.warnings
-        .retain(|w| !w.starts_with("autocorrelation not removed"));
 }
 
 /// How many times wider the interval is than the textbook Student-t interval over the readings
@@ -429,5 +433,29 @@ mod tests {
         assert!(r.ci.0 < 0.1 && 0.1 < r.ci.1 && r.ci.0 > 0.0, "{r:?}");
         // A base mean indistinguishable from 0 has no bounded ratio.
         assert!(relative_change(&moments(3, 0.1, 4.0), &o, 0.95, 2.0).is_none());
+    }
+
+    #[test]
+    fn independent_values_drop_the_autocorrelation_warning_and_keep_the_rest() {
+        // A slow sine: autocorrelated at every subsession size the 40 values allow.
+        let values: Vec<f64> = (0..40).map(|i| 100.0 + (i as f64 / 6.0).sin()).collect();
+        let config = AnalysisConfig {
+            changepoints: None,
+            ..AnalysisConfig::default()
+        };
+        let mut a = analyze(&values, &config).unwrap();
+        let autocorrelation =
+            pilot_stats::autocorrelation_warning(&a.subsession, config.autocorrelation_limit)
+                .expect("the series stays autocorrelated");
+        // A note of the caller's own in the same words' neighbourhood stays: only the
+        // analysis's own warning is dropped.
+        a.warnings.push(format!("{autocorrelation} (a note)"));
+        let others: Vec<String> = (a.warnings.iter())
+            .filter(|w| **w != autocorrelation)
+            .cloned()
+            .collect();
+        assert!(a.warnings.contains(&autocorrelation), "{:?}", a.warnings);
+        as_independent(&mut a, &values, &config);
+        assert_eq!(a.warnings, others);
     }
 }

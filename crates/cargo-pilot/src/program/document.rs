@@ -8,7 +8,7 @@ use pilot_engine::fmt::format_ns;
 use pilot_engine::probe::Reproducibility;
 use pilot_engine::record::ClockInfo;
 use pilot_engine::runner::compare_with_baseline;
-use pilot_engine::session::{SessionConfig, SessionResult, Status};
+use pilot_engine::session::{SessionConfig, SessionResult, Status, Warning};
 use pilot_engine::store::{self, result};
 use pilot_format::{CiDoc, MachineDoc, PiDoc, ResultDoc};
 use pilot_stats::analysis::{AnalysisConfig, analyze};
@@ -45,9 +45,9 @@ pub(super) fn note_killed(plan: &Plan, w: &ProgramWorkload, s: &mut SessionResul
         s.status = Status::Failed(format!("{message}; no run completed"));
         s.estimate = None;
     } else if !matches!(s.status, Status::Failed(_)) {
-        s.warnings.push(format!(
+        s.warnings.push(Warning::Note(format!(
             "{message}; the result is from the runs completed before"
-        ));
+        )));
     }
 }
 
@@ -96,31 +96,28 @@ pub(super) fn note_runs(plan: &Plan, w: &ProgramWorkload, s: &mut SessionResult)
         .filter(|p| p.is_nan())
         .count();
     if unknown > 0 && plan.mode != Mode::Work {
-        s.warnings.push(format!(
+        s.warnings.push(Warning::Note(format!(
             "peak memory not measured: {unknown} run(s) peaked at or below pilot's own {:.1} MiB, \
              which on Linux a child inherits as its peak when it starts; `/usr/bin/time -v` \
              (a smaller parent) can tell",
             floor / 1048576.0
-        ));
+        )));
     }
     if w.failed_runs > 0 {
-        s.warnings.push(format!(
+        s.warnings.push(Warning::Note(format!(
             "{} run(s) exited non-zero and were measured anyway (--ignore-failure)",
             w.failed_runs
-        ));
+        )));
     }
     if w.below_shell > 0 {
-        // Their readings of 0 are the shell's doing, not the clock's (a run takes far longer
-        // than the clock's step): the session's warning about the clock would mislead.
-        s.warnings
-            .retain(|x| !x.contains(pilot_engine::session::ZERO_READINGS));
+        drop_clock_warning(&mut s.warnings);
     }
     if w.below_shell > 0 && !matches!(s.status, Status::BelowShellResolution(_)) {
-        s.warnings.push(format!(
+        s.warnings.push(Warning::Note(format!(
             "{} run(s) took less than the shell's own start-up time and count as 0: the \
              program is too short to measure through a shell; -N runs it directly",
             w.below_shell
-        ));
+        )));
     }
     if let Some(most) = plan.max_runs {
         let runs: usize = s
@@ -129,11 +126,19 @@ pub(super) fn note_runs(plan: &Plan, w: &ProgramWorkload, s: &mut SessionResult)
             .map(|r| if plan.mode == Mode::Runs { r.units } else { 1 })
             .sum();
         if runs as u64 >= most && s.status == Status::TimeCap {
-            s.warnings.push(format!(
+            s.warnings.push(Warning::Note(format!(
                 "stopped at --max-runs {most} before the target was met"
-            ));
+            )));
         }
     }
+}
+
+/// Drops the session's warning about readings of 0 ns from `warnings`, by its kind, for a
+/// program whose runs read 0 because they were shorter than the shell's start-up subtracted
+/// from them: that is the shell's doing, not the clock's (a run takes far longer than the
+/// clock's step), and the warning about the clock would mislead.
+fn drop_clock_warning(warnings: &mut Vec<Warning>) {
+    warnings.retain(|x| !matches!(x, Warning::ZeroReadings(_)));
 }
 
 /// The result document of one program, from its session `s` and where its next run lands: a
@@ -339,4 +344,28 @@ pub(super) fn compare(
         &options,
         plan.baseline.as_deref().unwrap_or(""),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_below_the_shell_drop_the_clock_warning_by_its_kind_not_its_words() {
+        let note = "quoted: 2 of 9 unit readings are 0 ns: units are shorter than the clock \
+                    resolves";
+        let mut warnings = vec![
+            Warning::ZeroReadings("reworded: the clock is too coarse".into()),
+            Warning::Note(note.into()),
+            Warning::Check("outliers".into()),
+        ];
+        drop_clock_warning(&mut warnings);
+        assert_eq!(
+            warnings,
+            [
+                Warning::Note(note.into()),
+                Warning::Check("outliers".into())
+            ]
+        );
+    }
 }

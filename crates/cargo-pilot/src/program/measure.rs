@@ -331,7 +331,7 @@ fn save_and_print(plan: &Plan, measured: &[Measured]) -> (usize, Vec<ResultDoc>)
     };
     for m in measured {
         let markers = pilot_engine::report::markers(&m.doc);
-        print_outcome(&row_of(m), &markers, &m.session, style);
+        print_outcome(&row_of(m), &markers, &m.session, &m.doc.warnings, style);
         failed += usize::from(matches!(m.session.status, Status::Failed(_)));
         let written = save_result(
             &plan.root,

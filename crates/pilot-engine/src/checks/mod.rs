@@ -104,10 +104,10 @@ pub(crate) fn is_workload_trend(kind: &str) -> bool {
     .any(|k| k.as_str() == kind)
 }
 
-/// Appends to each check's message the remedy that fits `ctx` ([`Kind::advice`]), and to the
-/// same message among `warnings`, so that a result document's advice is never one its bench
-/// already follows.
-pub(crate) fn advise(checks: &mut [CheckDoc], warnings: &mut [String], ctx: &advice::Context) {
+/// Appends to each check's message the remedy that fits `ctx` ([`Kind::advice`]), so that a
+/// result document's advice is never one its bench already follows. A check's warning says
+/// what its check says, advice included.
+pub(crate) fn advise(checks: &mut [CheckDoc], ctx: &advice::Context) {
     for c in checks {
         let Some(advice) = Kind::parse(&c.kind)
             .filter(|k| k.remedy_fits_the_context())
@@ -115,11 +115,7 @@ pub(crate) fn advise(checks: &mut [CheckDoc], warnings: &mut [String], ctx: &adv
         else {
             continue;
         };
-        let advised = format!("{}; {advice}", c.message);
-        if let Some(w) = warnings.iter_mut().find(|w| **w == c.message) {
-            w.clone_from(&advised);
-        }
-        c.message = advised;
+        c.message = format!("{}; {advice}", c.message);
     }
 }
 

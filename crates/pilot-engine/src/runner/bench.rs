@@ -277,9 +277,12 @@ impl Run<'_> {
             })
             .flatten()
         {
-            session.warnings.push(c.message.clone());
-            session.checks.push(c);
+            session.add_check(c);
         }
+        // Advised before the document is made, so that its checks and their warnings say the
+        // same.
+        let ctx = self.context(b);
+        crate::checks::advise(&mut session.checks, &ctx);
         let record = result::BenchRecord {
             name: &b.name,
             target: &self.target,
@@ -296,8 +299,6 @@ impl Run<'_> {
         };
         let mut doc = result::document(&record);
         self.count(b, (&session, iters), config, &mut doc)?;
-        let ctx = self.context(b);
-        crate::checks::advise(&mut doc.checks, &mut doc.warnings, &ctx);
         doc.checks.splice(0..0, self.start_checks.iter().cloned());
         doc.threads = threads::section(b.threads, &session);
         self.save(&b.name, &doc);
@@ -316,8 +317,8 @@ impl Run<'_> {
         );
         (row.instructions, row.cycles) = crate::report::count_cells(&doc);
         row.run_to_run = crate::report::run_to_run_cell(&doc);
-        session.warnings = doc.warnings.clone();
-        print_outcome(&row, &crate::report::markers(&doc), &session, self.style);
+        let markers = crate::report::markers(&doc);
+        print_outcome(&row, &markers, &session, &doc.warnings, self.style);
         self.contexts.insert(b.name.clone(), ctx);
         self.rows.push(row);
         self.documents.push(doc);

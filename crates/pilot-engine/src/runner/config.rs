@@ -24,15 +24,15 @@ pub(super) fn session_config(args: &Args, def: &BenchDef) -> SessionConfig {
     check_session_config(args, def).expect("settings checked before the run")
 }
 
-/// The session settings of a bench: flags (and `PILOT_*` variables, merged in `cli::parse`)
-/// over `--quick` over the attribute over the defaults. The attribute's values were checked
-/// when the bench compiled, but a time beyond what a session can keep is refused here.
 /// When a child process's session, measuring for `max_time`, reaches its first estimate:
 /// within about half of it, at least 40 ms and at most 0.3 s.
 pub(super) fn child_first_result(max_time: Duration) -> Duration {
     (max_time / 2).clamp(Duration::from_millis(40), Duration::from_millis(300))
 }
 
+/// The session settings of a bench: flags (and `PILOT_*` variables, merged in `cli::parse`)
+/// over `--quick` over the attribute over the defaults. The attribute's values were checked
+/// when the bench compiled, but a time beyond what a session can keep is refused here.
 pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<SessionConfig, String> {
     let o = &def.options;
     let defaults = SessionConfig::default();

@@ -166,7 +166,7 @@ impl SessionResult {
         }) else {
             return;
         };
-        let old = self.checks[at].message.clone();
+        let kind = self.checks[at].kind.clone();
         let message = format!(
             "the bench got {} from round to round ({:+.1}% from the first analysed round to the \
              last, {}) as the share of a core its process got went from {:.2} to {:.2} \
@@ -185,9 +185,9 @@ impl SessionResult {
                 format!("{:+.1}% remains", 100.0 * blame.remaining)
             }
         );
-        self.checks[at] = check(
+        let blamed = check(
             Kind::MachineDrift,
-            message.clone(),
+            message,
             serde_json::json!({
                 "relative": figure(d.relative),
                 "p": figure(d.p),
@@ -198,9 +198,7 @@ impl SessionResult {
                 "remaining": figure(blame.remaining),
             }),
         );
-        if let Some(w) = self.warnings.iter_mut().find(|w| **w == old) {
-            *w = message;
-        }
+        self.replace_check(&kind, blamed);
     }
 }
 

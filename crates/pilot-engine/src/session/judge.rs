@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{RoundRecord, SessionResult, WarmUpClass, drift_check};
+use super::{RoundRecord, SessionResult, WarmUpClass, Warning, drift_check};
 
 /// The largest slow start (relative to the slowest stable round) that other processes are
 /// allowed to explain (see [`SessionResult::blame_warm_up`]): half again as slow.
@@ -41,8 +41,7 @@ impl SessionResult {
             r.marks.extend(state.marks);
         }
         for c in checks {
-            self.warnings.push(c.message.clone());
-            self.checks.push(c);
+            self.add_check(c);
         }
         self.blame_warm_up();
         self.blame_drift_on_load();
@@ -68,8 +67,7 @@ impl SessionResult {
             return;
         };
         if let Some(c) = crate::checks::overhead::overhead_check(o, e.mean) {
-            self.warnings.push(c.message.clone());
-            self.checks.push(c);
+            self.add_check(c);
         }
     }
 
@@ -113,12 +111,12 @@ impl SessionResult {
             self.warm_up = Some(WarmUpClass::Flat);
             // No warm-up for later processes to run first.
             self.warm_up_work = None;
-            self.warnings.push(format!(
+            self.warnings.push(Warning::Note(format!(
                 "the first readings were {:.0}% slower than every stable round, while other \
                  processes kept {early:.2} cores busy (against {usual:.2} in the usual stable \
                  round): the machine's start, not a warm-up of the workload's; classed flat",
                 100.0 * start,
-            ));
+            )));
         }
     }
 
@@ -126,13 +124,9 @@ impl SessionResult {
     /// session: `machine` is the relative change of the probe's time from before to after.
     pub fn blame_drift(&mut self, machine: f64) {
         let Some(d) = self.drift else { return };
+        // A drift the load already explained is `machine_drift`, never the neutral check's
+        // kind: its check stays.
         let neutral = drift_check(d, None);
-        let blamed = drift_check(d, Some(machine));
-        if let Some(w) = self.warnings.iter_mut().find(|w| **w == neutral.message) {
-            *w = blamed.message.clone();
-        }
-        if let Some(c) = self.checks.iter_mut().find(|c| **c == neutral) {
-            *c = blamed;
-        }
+        self.replace_check(&neutral.kind, drift_check(d, Some(machine)));
     }
 }

@@ -33,7 +33,7 @@ use pilot_stats::WpsFit;
 pub use stop::requested as stop_requested;
 pub(crate) use stopping::Session;
 pub(crate) use warmup::WarmUpClass;
-pub use warnings::ZERO_READINGS;
+pub use warnings::Warning;
 pub(crate) use warnings::{Drift, drift_check, unresolved_warning};
 
 /// What one round of the workload produced.
@@ -354,17 +354,19 @@ pub struct SessionResult {
     pub(crate) readings: usize,
     /// The session's wall time.
     pub elapsed: Duration,
-    /// Plain-language warnings of the checks that fired.
-    pub warnings: Vec<String>,
+    /// Plain-language warnings: of the checks that fired (their words are the checks'
+    /// messages) and notes of the session's own.
+    pub warnings: Vec<Warning>,
     /// The estimate of each process execution, when the bench ran in several (see
     /// `runner::measure_in_processes`); empty for a session in one process.
     pub(crate) process_means: Vec<f64>,
     /// With [`Status::Unresolved`]: the readings-only fit whose slope was not positive. It is
     /// no result, but a process's draw that the combination over processes must not drop.
     pub(crate) unresolved_fit: Option<Estimate>,
-    /// A trend across the rounds, when there was one (its warning is among `warnings`).
+    /// A trend across the rounds, when there was one (its check's warning is among
+    /// `warnings`).
     pub(crate) drift: Option<Drift>,
-    /// The accuracy checks that fired (their messages are among `warnings`).
+    /// The accuracy checks that fired (each one's [`Warning::Check`] is among `warnings`).
     pub(crate) checks: Vec<pilot_format::CheckDoc>,
     /// How the readings behaved over the session; `None` without readings to judge.
     pub(crate) warm_up: Option<WarmUpClass>,

@@ -59,7 +59,7 @@ pub(super) struct Readings<'a> {
     pub(super) readings: usize,
     pub(super) unstable_rounds: usize,
     pub(super) zero_readings: usize,
-    pub(super) warnings: Vec<String>,
+    pub(super) warnings: Vec<super::Warning>,
     pub(super) checks: Vec<pilot_format::CheckDoc>,
     /// Outliers among the stable readings, counted round by round.
     pub(super) outliers: OutlierCount,

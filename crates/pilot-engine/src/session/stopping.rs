@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::reach::{OutOfReach, judge, judged_after, out_of_reach_warning};
 use super::readings::Readings;
-use super::warnings::unresolved_warning;
+use super::warnings::{Warning, unresolved_warning};
 use super::{
     Estimate, OnEstimate, RoundData, RoundRecord, SessionConfig, SessionResult, Status, WarmUpClass,
 };
@@ -458,9 +458,9 @@ impl<'a> Session<'a> {
             .flatten();
         if let (Status::OutOfReach, Some(e), Some(found)) = (&status, &estimate, &out_of_reach) {
             let target = readings.config.target;
-            readings
-                .warnings
-                .push(out_of_reach_warning(e, found, target, elapsed));
+            readings.warnings.push(Warning::Note(out_of_reach_warning(
+                e, found, target, elapsed,
+            )));
         }
         SessionResult {
             status,

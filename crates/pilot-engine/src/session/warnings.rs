@@ -3,35 +3,103 @@
 
 use super::readings::Readings;
 use super::warmup::WarmUpClass;
-use super::{Estimate, Status};
+use super::{Estimate, SessionResult, Status};
 use crate::checks::{Kind, check, figure};
 use pilot_format::CheckDoc;
+use serde::{Deserialize, Serialize};
 
 /// What the warning about readings of 0 ns says of them, after their count: the clock is too
-/// coarse for the units. (`cargo pilot run` knows better where a program's runs read 0: the
-/// shell's start-up subtracted from them.)
-pub const ZERO_READINGS: &str = "unit readings are 0 ns: units are shorter than the clock resolves";
+/// coarse for the units.
+const ZERO_READINGS: &str = "unit readings are 0 ns: units are shorter than the clock resolves";
+
+/// One of a session's warnings, typed so that code decides by what a warning is, never by its
+/// words: a check's, whose words are the check's own message (a check is the one source of
+/// its warning), or a note that no check makes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Warning {
+    /// The message of the session's check of this kind (its `kind` key): the warning says what
+    /// the check says, advice and blame included, and goes when the check goes.
+    Check(String),
+    /// Readings of 0 ns: the clock is too coarse for the units. (`cargo pilot run` knows
+    /// better where a program's runs read 0: the shell's start-up subtracted from them.)
+    ZeroReadings(String),
+    /// Any other note, in its words.
+    Note(String),
+}
+
+impl Warning {
+    /// The warning's words: a check's message is looked up among `checks` (`None` when the
+    /// session has no check of its kind any more).
+    pub(crate) fn text<'a>(&'a self, checks: &'a [CheckDoc]) -> Option<&'a str> {
+        match self {
+            Warning::Check(kind) => checks
+                .iter()
+                .find(|c| c.kind == *kind)
+                .map(|c| c.message.as_str()),
+            Warning::ZeroReadings(text) | Warning::Note(text) => Some(text),
+        }
+    }
+
+    /// Whether this is the warning of a check of `kind`.
+    pub(crate) fn is_check(&self, kind: &str) -> bool {
+        matches!(self, Warning::Check(k) if k == kind)
+    }
+}
+
+/// The words of `warnings`, in order, a check's taken from `checks`.
+fn warning_texts(warnings: &[Warning], checks: &[CheckDoc]) -> Vec<String> {
+    warnings
+        .iter()
+        .filter_map(|w| w.text(checks))
+        .map(str::to_string)
+        .collect()
+}
 
 /// How much the outliers may move the mean before the outliers check fires.
 const OUTLIER_EFFECT: f64 = 0.01;
 
 /// The warning of [`Status::Unresolved`]: a fitted time per unit of `slope_ns` over `rounds`.
-pub(crate) fn unresolved_warning(slope_ns: f64, rounds: usize) -> String {
-    format!(
+pub(crate) fn unresolved_warning(slope_ns: f64, rounds: usize) -> Warning {
+    Warning::Note(format!(
         "the round durations did not grow with the work amount (fitted time per unit {slope_ns:.4} \
          ns over {rounds} rounds): no estimate; raise the top of the work range or the time cap"
-    )
+    ))
+}
+
+impl SessionResult {
+    /// The words of the session's warnings, in order (see [`warning_texts`]).
+    pub(crate) fn warning_texts(&self) -> Vec<String> {
+        warning_texts(&self.warnings, &self.checks)
+    }
+
+    /// Adds check `c` and its warning.
+    pub(crate) fn add_check(&mut self, c: CheckDoc) {
+        self.warnings.push(Warning::Check(c.kind.clone()));
+        self.checks.push(c);
+    }
+
+    /// Puts check `new` in the place of the session's check of `kind`, and its warning in the
+    /// place of that check's; nothing without a check of `kind`.
+    pub(crate) fn replace_check(&mut self, kind: &str, new: CheckDoc) {
+        let Some(c) = self.checks.iter_mut().find(|c| c.kind == kind) else {
+            return;
+        };
+        for w in self.warnings.iter_mut().filter(|w| w.is_check(kind)) {
+            *w = Warning::Check(new.kind.clone());
+        }
+        *c = new;
+    }
 }
 
 impl Readings<'_> {
     /// Adds the warnings of a session that ended with `status` and `estimate`.
     pub(super) fn finish_warnings(&mut self, status: &Status, estimate: Option<&Estimate>) {
         if *status == Status::BelowResolution || self.zero_readings * 10 > self.readings.max(1) {
-            self.warnings.push(format!(
+            self.warnings.push(Warning::ZeroReadings(format!(
                 "{} of {} {ZERO_READINGS}; time more work per unit (or use the micro form, which \
                  batches iterations)",
                 self.zero_readings, self.readings
-            ));
+            )));
         }
         self.short_rounds_warning(estimate);
         if *status == Status::NoSteadyState {
@@ -51,11 +119,11 @@ impl Readings<'_> {
         if let Some(e) = estimate
             && e.wps.as_ref().is_some_and(|w| w.v_ci.high.is_none())
         {
-            self.warnings.push(
+            self.warnings.push(Warning::Note(
                 "the duration barely depends on the work amount: the speed has no upper \
                      bound; widen the work range"
                     .into(),
-            );
+            ));
         }
         if let Some(d) = self.drift() {
             self.add_check(drift_check(d, None));
@@ -80,12 +148,12 @@ impl Readings<'_> {
             let top = self.config.work_range.1;
             let top_ns = fit.fit.intercept + fit.fit.slope * top as f64;
             if top_ns < self.config.short_round.as_nanos() as f64 {
-                self.warnings.push(format!(
+                self.warnings.push(Warning::Note(format!(
                     "a round at the top of the work range ({top}) takes about {}, shorter than \
                      the {} a round needs to outlast interruptions: raise the top of the range",
                     crate::fmt::format_ns(top_ns),
                     crate::fmt::format_ns(self.config.short_round.as_nanos() as f64),
-                ));
+                )));
             }
         }
     }
@@ -99,7 +167,7 @@ impl Readings<'_> {
         match (status, estimate) {
             (Status::TimeCap, Some(e)) => {
                 let warning = self.time_cap_warning(e);
-                self.warnings.push(warning);
+                self.warnings.push(Warning::Note(warning));
             }
             (Status::TimeCap, None) => {
                 // Not one estimate before the cap: say what the rounds took.
@@ -109,22 +177,22 @@ impl Readings<'_> {
                     .map(|r| r.duration)
                     .max()
                     .unwrap_or_default();
-                self.warnings.push(format!(
+                self.warnings.push(Warning::Note(format!(
                     "time cap ({}) reached before a first estimate: {} round(s) ran, the longest \
                      took {}; raise --max-time (or the attribute's `max_time`), or give the \
                      bench less work per call",
                     crate::fmt::format_ns(self.config.max_time.as_nanos() as f64),
                     self.rounds.len(),
                     crate::fmt::format_ns(longest.as_nanos() as f64),
-                ));
+                )));
             }
             _ => {}
         }
     }
 
-    /// Adds a check and its message among the warnings.
+    /// Adds a check and its warning.
     fn add_check(&mut self, c: CheckDoc) {
-        self.warnings.push(c.message.clone());
+        self.warnings.push(Warning::Check(c.kind.clone()));
         self.checks.push(c);
     }
 

@@ -66,7 +66,7 @@ fn session(status: Status) -> SessionResult {
         removed: 10,
         readings: 1000,
         elapsed: Duration::from_millis(1500),
-        warnings: vec!["a warning".into()],
+        warnings: vec![crate::session::Warning::Check("outliers".into())],
         process_means: Vec::new(),
         unresolved_fit: None,
         drift: None,

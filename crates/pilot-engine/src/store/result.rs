@@ -273,7 +273,7 @@ pub fn document(r: &BenchRecord<'_>) -> ResultDoc {
         readings: s.readings as u64,
         iterations_per_unit: r.iterations_per_unit,
         clock: clock_doc(r.clock, share),
-        warnings: s.warnings.clone(),
+        warnings: s.warning_texts(),
         machine: r.machine.cloned(),
         started: r.started.clone(),
         finished: r.finished.clone(),

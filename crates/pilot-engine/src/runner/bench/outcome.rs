@@ -68,8 +68,14 @@ pub fn line(row: &Row, markers: &[&str], failure: Option<&str>, style: LineStyle
 
 /// Prints bench `row`'s line as it finishes (see [`line()`]), and under it why a program below
 /// the shell's resolution has no time; with `style.verbose`, what recording a unit cost and
-/// its warnings in full.
-pub fn print_outcome(row: &Row, markers: &[&str], s: &SessionResult, style: LineStyle) {
+/// its `warnings` in full (its result document's).
+pub fn print_outcome(
+    row: &Row,
+    markers: &[&str],
+    s: &SessionResult,
+    warnings: &[String],
+    style: LineStyle,
+) {
     let failure = match &s.status {
         Status::Failed(msg) => Some(msg.as_str()),
         _ => None,
@@ -94,7 +100,7 @@ pub fn print_outcome(row: &Row, markers: &[&str], s: &SessionResult, style: Line
             allocations_line(a, s.estimate.as_ref().map(|e| e.mean))
         );
     }
-    for w in &s.warnings {
+    for w in warnings {
         crate::outln!("  warning: {}", crate::fmt::terminal(w));
     }
 }

@@ -88,7 +88,7 @@ fn start_checks(
         against: false,
         ci: machine.ci.is_some(),
     };
-    crate::checks::advise(&mut checks, &mut [], &context);
+    crate::checks::advise(&mut checks, &context);
     checks
 }
 

@@ -13,7 +13,7 @@ use crate::session::processes::{
     dimensioned_share, early_share, modes_undecided, processes_needed, settled,
 };
 use crate::session::reach::{judge_processes, out_of_reach_warning};
-use crate::session::{Estimate, SessionConfig, SessionResult, Status};
+use crate::session::{Estimate, SessionConfig, SessionResult, Status, Warning};
 
 /// Measures a bench in several process executions (Kalibera & Jones, "Rigorous benchmarking in
 /// reasonable time"): what a process starts with (memory layout, where its pages land, the
@@ -41,7 +41,7 @@ pub(in crate::runner) fn measure_in_processes(
     let child_target = child_target(config.target, processes, config.confidence);
     let mut done: Vec<ProcessResult> = Vec::new();
     let mut costs: Vec<ProcessCost> = Vec::new();
-    let mut warnings: Vec<String> = Vec::new();
+    let mut warnings: Vec<Warning> = Vec::new();
     let mut estimate = None;
     let mut wanted = processes;
     let mut warm_up = WarmUp::default();
@@ -92,7 +92,7 @@ pub(in crate::runner) fn measure_in_processes(
                     config.max_time.saturating_sub(start.elapsed()),
                 ) =>
             {
-                warnings.push(alone_warning(cap));
+                warnings.push(Warning::Note(alone_warning(cap)));
                 alone_retry = true;
                 continue;
             }
@@ -104,7 +104,10 @@ pub(in crate::runner) fn measure_in_processes(
             }
             Err(ProcessEnd::NoEstimate(status)) => {
                 let end = ProcessEnd::NoEstimate(status.clone());
-                warnings.push(format!("process {} of this bench: {end}", done.len() + 1));
+                warnings.push(Warning::Note(format!(
+                    "process {} of this bench: {end}",
+                    done.len() + 1
+                )));
                 break status;
             }
             Err(ProcessEnd::Failed(msg)) => break Status::Failed(msg),
@@ -157,16 +160,16 @@ fn finish(
     done: Vec<ProcessResult>,
     status: Status,
     mut estimate: Option<Estimate>,
-    mut warnings: Vec<String>,
+    mut warnings: Vec<Warning>,
     config: &SessionConfig,
     start: Instant,
 ) -> (SessionResult, Option<u64>) {
     if let ([only], None, Status::TimeCap | Status::Converged) = (&done[..], &estimate, &status) {
-        warnings.push(format!(
+        warnings.push(Warning::Note(format!(
             "the time cap ({:.1} s) allowed one process only: the interval cannot see how \
              the bench varies from process to process; raise --max-time",
             config.max_time.as_secs_f64()
-        ));
+        )));
         estimate = Some(alone(&only.estimate, config.confidence));
     }
     processes_result(done, status, estimate, warnings, config, start.elapsed())
@@ -200,7 +203,7 @@ fn judge_combined(
     (processes, least): (usize, usize),
     start: Instant,
     progress: &mut LiveProgress,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
     wanted: &mut usize,
 ) -> (Estimate, Option<Status>) {
     let estimates: Vec<ProcessEstimate> = done.iter().map(|p| p.estimate.clone()).collect();
@@ -225,12 +228,12 @@ fn judge_combined(
             per_process,
             remaining,
         ) {
-            warnings.push(out_of_reach_warning(
+            warnings.push(Warning::Note(out_of_reach_warning(
                 &e,
                 &found,
                 config.target,
                 start.elapsed(),
-            ));
+            )));
             return (e, Some(Status::OutOfReach));
         }
     }

@@ -6,16 +6,16 @@ use std::time::Duration;
 use super::message::{ProcessResult, WarmUpFinding};
 use super::report::ChildReport;
 use crate::session::processes::{ProcessEstimate, combine, split};
-use crate::session::{Estimate, SessionConfig, SessionResult, Status, WarmUpClass};
+use crate::session::{Estimate, SessionConfig, SessionResult, Status, WarmUpClass, Warning};
 use crate::store::result;
 use pilot_format::{MachineDoc, ResultDoc};
 
-/// Adds the warnings of process `p` to a bench's `warnings`, once each: a check's message only
-/// when no `earlier` process made a check of its kind (the same check with other figures would
-/// repeat once per process). A child has no time-cap note of its own to add
+/// Adds the warnings of process `p` to a bench's `warnings`, once each: a check's only when no
+/// `earlier` process made a check of its kind (the same check with other figures would repeat
+/// once per process). A child has no time-cap note of its own to add
 /// ([`SessionConfig::time_cap_warning`]): the bench's cap is its parent's.
 pub(super) fn merge_warnings(
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
     earlier: &[ProcessResult],
     p: &ProcessResult,
 ) {
@@ -26,8 +26,12 @@ pub(super) fn merge_warnings(
         if warnings.contains(w) {
             continue;
         }
-        let kind = p.checks.iter().find(|c| &c.message == w).map(|c| &c.kind);
-        if kind.is_some_and(|k| earlier.iter().flat_map(|e| &e.checks).any(|c| &c.kind == k)) {
+        if let Warning::Check(kind) = w
+            && earlier
+                .iter()
+                .flat_map(|e| &e.checks)
+                .any(|c| &c.kind == kind)
+        {
             continue;
         }
         warnings.push(w.clone());
@@ -40,17 +44,17 @@ pub(super) fn processes_result(
     done: Vec<ProcessResult>,
     status: Status,
     estimate: Option<Estimate>,
-    mut warnings: Vec<String>,
+    mut warnings: Vec<Warning>,
     config: &SessionConfig,
     elapsed: Duration,
 ) -> (SessionResult, Option<u64>) {
     let unresolved = done.iter().filter(|p| p.unresolved).count();
     if unresolved > 0 {
-        warnings.push(format!(
+        warnings.push(Warning::Note(format!(
             "{unresolved} of {} processes fitted a non-positive time per unit: their rounds' \
              durations did not grow with the work amount; raise the top of the work range",
             done.len()
-        ));
+        )));
     }
     // Readings-only slopes are averaged whatever their sign (dropping the negative ones would
     // bias the mean up); a mean that is not positive is no estimate.
@@ -64,13 +68,13 @@ pub(super) fn processes_result(
     if status == Status::TimeCap
         && let Some(e) = &estimate
     {
-        warnings.push(format!(
+        warnings.push(Warning::Note(format!(
             "time cap reached with ±{:.2}% of the mean (target ±{:.2}%) over {} process{}",
             100.0 * e.relative_half_width(),
             100.0 * config.target,
             done.len(),
             if done.len() == 1 { "" } else { "es" }
-        ));
+        )));
     }
     let iters = done.last().and_then(|p| p.iters);
     let mut checks = bench_checks(&done, &mut warnings);
@@ -83,7 +87,7 @@ pub(super) fn processes_result(
         if let Some(c) =
             crate::checks::process_modes(&means, &split.left_out, &split.spanned, e.mean)
         {
-            warnings.push(c.message.clone());
+            warnings.push(Warning::Check(c.kind.clone()));
             checks.push(c);
         }
     }
@@ -95,12 +99,9 @@ pub(super) fn processes_result(
     });
     let allocations: Vec<_> = done.iter().map(|p| p.allocations).collect();
     // The processes' overhead checks give way to the one of their blocks pooled (below).
-    let theirs: Vec<&String> = (checks.iter())
-        .filter(|c| c.kind == "instrumentation_overhead")
-        .map(|c| &c.message)
-        .collect();
-    warnings.retain(|w| !theirs.contains(&w));
-    checks.retain(|c| c.kind != "instrumentation_overhead");
+    let overhead = crate::checks::Kind::InstrumentationOverhead.as_str();
+    warnings.retain(|w| !w.is_check(overhead));
+    checks.retain(|c| c.kind != overhead);
     let samples: Vec<f64> = (done.iter())
         .flat_map(|p| p.overhead_samples.iter().copied())
         .collect();
@@ -183,20 +184,16 @@ pub(super) fn bench_warm_up(
 fn machine_checks(
     done: &[ProcessResult],
     checks: &mut Vec<pilot_format::CheckDoc>,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) {
     use crate::checks::sampler::{MARKED_KINDS, judge_marked};
     let rounds = (done.iter().flat_map(|p| &p.rounds))
         .map(|r| (r.duration, r.marks.as_slice(), r.machine.as_ref()));
     let bench = judge_marked(rounds);
-    let theirs: Vec<String> = (checks.iter())
-        .filter(|c| MARKED_KINDS.contains(&c.kind.as_str()))
-        .map(|c| c.message.clone())
-        .collect();
-    warnings.retain(|w| !theirs.contains(w));
+    warnings.retain(|w| !MARKED_KINDS.iter().any(|k| w.is_check(k)));
     checks.retain(|c| !MARKED_KINDS.contains(&c.kind.as_str()));
     for c in bench {
-        warnings.push(c.message.clone());
+        warnings.push(Warning::Check(c.kind.clone()));
         checks.push(c);
     }
 }
@@ -207,7 +204,10 @@ fn machine_checks(
 /// start, outliers) only when at least half the processes found it: each process judges it
 /// from its own few rounds at p < 0.001 or so, and a bench in ten processes would otherwise
 /// inherit any one's false alarm. Processes whose fit was unresolved are not counted.
-fn bench_checks(done: &[ProcessResult], warnings: &mut Vec<String>) -> Vec<pilot_format::CheckDoc> {
+fn bench_checks(
+    done: &[ProcessResult],
+    warnings: &mut Vec<Warning>,
+) -> Vec<pilot_format::CheckDoc> {
     let judged: Vec<&ProcessResult> = done.iter().filter(|p| !p.unresolved).collect();
     let found_by = |kind: &str| {
         judged
@@ -224,13 +224,10 @@ fn bench_checks(done: &[ProcessResult], warnings: &mut Vec<String>) -> Vec<pilot
         }
     }
     // The warnings of the checks left out go too.
-    let dropped: Vec<String> = judged
-        .iter()
-        .flat_map(|p| &p.checks)
-        .filter(|c| !checks.iter().any(|k| k.kind == c.kind))
-        .map(|c| c.message.clone())
-        .collect();
-    warnings.retain(|w| !dropped.contains(w));
+    warnings.retain(|w| match w {
+        Warning::Check(kind) => checks.iter().any(|k| &k.kind == kind),
+        _ => true,
+    });
     checks
 }
 
@@ -269,7 +266,7 @@ pub fn combine_children(
     } else {
         Status::Settled
     };
-    let mut warnings: Vec<String> = Vec::new();
+    let mut warnings: Vec<Warning> = Vec::new();
     let done: Vec<ProcessResult> = children.iter().map(|c| c.result.clone()).collect();
     for (i, p) in done.iter().enumerate() {
         merge_warnings(&mut warnings, &done[..i], p);
@@ -429,7 +426,7 @@ mod tests {
             removed: 0,
             readings: 1200,
             warnings: if busy {
-                vec![check.message.clone()]
+                vec![Warning::Check(check.kind.clone())]
             } else {
                 vec![]
             },
@@ -454,7 +451,10 @@ mod tests {
         }
         let mut checks = bench_checks(done, &mut warnings);
         machine_checks(done, &mut checks, &mut warnings);
-        (checks, warnings)
+        let texts = (warnings.iter())
+            .filter_map(|w| w.text(&checks).map(str::to_string))
+            .collect();
+        (checks, texts)
     }
 
     #[test]
@@ -474,6 +474,35 @@ mod tests {
         assert_eq!(checks[0].figures["rounds"], 36);
         assert_eq!(checks[0].figures["of_rounds"], 96);
         assert_eq!(warnings, [checks[0].message.clone()]);
+    }
+
+    #[test]
+    fn a_check_left_out_takes_its_warning_by_kind_and_a_note_in_its_words_stays() {
+        // One process of four found a leak: a workload trend most did not see, so the bench
+        // has no leak check, nor its warning. Another process's note happens to say the same
+        // words: it is no check's, and stays.
+        let words = "memory grew from round to round";
+        let leak = pilot_format::CheckDoc {
+            kind: "leak".into(),
+            message: words.into(),
+            figures: serde_json::Map::new(),
+        };
+        let mut done: Vec<ProcessResult> = (0..4).map(|_| process(false)).collect();
+        done[0].checks.push(leak.clone());
+        done[0].warnings.push(Warning::Check(leak.kind.clone()));
+        done[1].warnings.push(Warning::Note(words.into()));
+        let (checks, warnings) = bench_machine(&done);
+        assert!(checks.is_empty(), "{checks:?}");
+        assert_eq!(warnings, [words]);
+        // Found by two of four: the bench's, its warning once, in its check's words.
+        done[2].checks.push(pilot_format::CheckDoc {
+            message: "memory grew in this process too".into(),
+            ..leak.clone()
+        });
+        done[2].warnings.push(Warning::Check(leak.kind.clone()));
+        let (checks, warnings) = bench_machine(&done);
+        assert_eq!(checks, [leak]);
+        assert_eq!(warnings, [words, words]);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::report::LiveProgress;
 use crate::runner::registry::Bench;
 use crate::runner::workload::failed_session;
 use crate::session::processes::{LEAST_SHARE, ProcessEstimate, combine};
-use crate::session::{Estimate, SessionConfig, SessionResult, Status};
+use crate::session::{Estimate, SessionConfig, SessionResult, Status, Warning};
 
 /// What one member measured so far, for the rule that says whether a ranking is settled.
 pub(in crate::runner) struct SoFar<'a> {
@@ -104,7 +104,7 @@ pub(in crate::runner) fn measure_interleaved(
 #[derive(Default)]
 struct MemberProcesses {
     done: Vec<ProcessResult>,
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
     /// `None` while the member is still measuring.
     status: Option<Status>,
     /// The combined estimate over `done`, once two processes reported.
@@ -130,10 +130,10 @@ impl MemberProcesses {
             Err(_) if crate::runner::interrupt::requested() => return ControlFlow::Break(()),
             Err(ProcessEnd::NoEstimate(status)) => {
                 let end = ProcessEnd::NoEstimate(status.clone());
-                self.warnings.push(format!(
+                self.warnings.push(Warning::Note(format!(
                     "process {} of this bench: {end}",
                     self.done.len() + 1
-                ));
+                )));
                 self.status = Some(status);
             }
             Err(ProcessEnd::Failed(msg)) => self.status = Some(Status::Failed(msg)),

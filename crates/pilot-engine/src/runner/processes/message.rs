@@ -13,7 +13,7 @@ use crate::runner::registry::Bench;
 use crate::runner::workload::{Measured, form};
 use crate::session::allocations::AllocationsEstimate;
 use crate::session::processes::ProcessEstimate;
-use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status};
+use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, Warning};
 use crate::session::{MachineState, WarmUpClass, WarmUpWork};
 use crate::store::result::Rate;
 use pilot_format::CheckDoc;
@@ -49,7 +49,7 @@ pub(super) struct ProcessResult {
     pub(super) rounds: Vec<RoundRecord>,
     pub(super) removed: usize,
     pub(super) readings: usize,
-    pub(super) warnings: Vec<String>,
+    pub(super) warnings: Vec<Warning>,
     pub(super) checks: Vec<CheckDoc>,
     pub(super) machine_state: Option<MachineState>,
     pub(super) warm_up: WarmUpFinding,

@@ -27,7 +27,7 @@ fn readings_only_workload_is_measured_by_wps() {
     };
     let r = run(&mut w, &clock, &config);
     assert_eq!(r.status, Status::Converged, "{:?}", r.warnings);
-    let e = r.estimate.unwrap();
+    let e = r.estimate.clone().unwrap();
     assert!(e.ci.contains(1000.0), "{:?}", e.ci);
     let v = e.wps.as_ref().unwrap().v.unwrap();
     assert!((v - 1e-3).abs() < 2e-5, "v = {v} units per ns");
@@ -38,7 +38,7 @@ fn readings_only_workload_is_measured_by_wps() {
     assert!(points >= config.min_rounds, "{points} points fitted");
     let top_warning =
         |warnings: &[String]| warnings.iter().any(|w| w.contains("top of the work range"));
-    assert!(!top_warning(&r.warnings), "{:?}", r.warnings);
+    assert!(!top_warning(&r.warning_texts()), "{:?}", r.warnings);
 
     // The same workload over work 1..=1000: its longest round, 200 µs + 1 ms, is shorter
     // than the 2 ms a whole round needs, and the user is told to raise the range's top.
@@ -52,7 +52,7 @@ fn readings_only_workload_is_measured_by_wps() {
         ..SessionConfig::default()
     };
     let r = run(&mut w, &clock, &config);
-    assert!(top_warning(&r.warnings), "{:?}", r.warnings);
+    assert!(top_warning(&r.warning_texts()), "{:?}", r.warnings);
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn readings_only_rounds_that_do_not_grow_with_work_are_unresolved() {
                 let fit = r.unresolved_fit.as_ref().unwrap();
                 assert!(fit.mean <= 0.0, "{fit:?}");
                 assert!(
-                    r.warnings
+                    r.warning_texts()
                         .iter()
                         .any(|w| w.contains("did not grow with the work amount")),
                     "{:?}",

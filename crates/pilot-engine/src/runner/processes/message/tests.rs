@@ -126,7 +126,7 @@ fn session() -> SessionResult {
         removed: 8,
         readings: 128,
         elapsed: Duration::from_millis(95),
-        warnings: vec![check.message.clone()],
+        warnings: vec![Warning::Check(check.kind.clone())],
         process_means: Vec::new(),
         unresolved_fit: None,
         drift: None,
