@@ -84,6 +84,7 @@ fn run(i: usize, commit: bool) -> RunRecord {
             processes: vec![999.0, 1000.0, 1001.0, 1002.0, 998.0],
             probe_ns: Some(1_000_000.0),
             load: Some(0.5),
+            document: None,
         })
         .collect();
     RunRecord {
@@ -94,6 +95,7 @@ fn run(i: usize, commit: bool) -> RunRecord {
         machine: machine(),
         machine_name: "bench-machine".into(),
         started: "2026-01-01T00:00:00Z".into(),
+        partition: None,
         results,
     }
 }
