@@ -55,19 +55,30 @@ fn history_sides(
     let location = location.as_ref();
     Ok(match (base_rev, new_rev) {
         (Some(b), Some(n)) => {
-            let (bc, base, mut notes) = of_commit::read_run(location, b)?;
+            let (bc, base, base_notes) = of_commit::read_run(location, b)?;
             let (nc, new, new_notes) = of_commit::read_run(location, n)?;
-            notes.extend(new_notes);
+            let mut notes: Vec<String> = base_notes
+                .into_iter()
+                .map(|n| format!("base: {n}"))
+                .chain(new_notes.into_iter().map(|n| format!("new: {n}")))
+                .collect();
             let (base, new, paired) = of_commit::paired_by_kind(base, new);
             notes.extend(paired);
             let base = of_commit::materialise(bc, base, notes)?;
             let new = of_commit::materialise(nc, new, Vec::new())?;
             (Some(base), Some(new))
         }
-        (b, n) => (
-            b.map(|b| of_commit::read_alone(location, b)).transpose()?,
-            n.map(|n| of_commit::read_alone(location, n)).transpose()?,
-        ),
+        (b, n) => {
+            let read = |rev: Option<&str>, side: &str| -> anyhow::Result<Option<Materialised>> {
+                let Some(rev) = rev else { return Ok(None) };
+                let mut m = of_commit::read_alone(location, rev)?;
+                for n in &mut m.notes {
+                    *n = format!("{side}: {n}");
+                }
+                Ok(Some(m))
+            };
+            (read(b, "base")?, read(n, "new")?)
+        }
     })
 }
 

@@ -20,6 +20,9 @@ use common::{git, text};
 #[path = "history/faults.rs"]
 mod faults;
 
+#[path = "history/partition.rs"]
+mod partition;
+
 fn tmp(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("history")
