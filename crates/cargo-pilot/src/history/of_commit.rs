@@ -440,6 +440,104 @@ mod tests {
         }
     }
 
+    /// A run of `commit` on machine `name`, share `share`, of `benches` (each with its
+    /// document unless `documents` is false), started at `started`.
+    fn run(
+        name: &str,
+        share: &str,
+        started: &str,
+        benches: &[&str],
+        documents: bool,
+    ) -> super::super::RunRecord {
+        let machine = pilot_format::MachineDoc {
+            cpu: Some("cpu".into()),
+            cores: Some(2),
+            os: "linux".into(),
+            arch: "x86_64".into(),
+            pilot: "0.1.0".into(),
+            ..pilot_format::MachineDoc::default()
+        };
+        super::super::RunRecord {
+            source: "bench",
+            commit: Some("a".repeat(40)),
+            dirty: Some(false),
+            branch: None,
+            machine,
+            machine_name: name.into(),
+            started: started.into(),
+            partition: Some(share.into()),
+            results: benches
+                .iter()
+                .map(|b| super::super::ResultRecord {
+                    target: "t".into(),
+                    bench: (*b).into(),
+                    started: started.into(),
+                    status: "ok".into(),
+                    unit: None,
+                    estimate: None,
+                    low: None,
+                    high: None,
+                    confidence: None,
+                    estimator: None,
+                    processes: Vec::new(),
+                    probe_ns: None,
+                    load: None,
+                    document: documents.then(|| format!("{{\"bench\": \"{b}\"}}")),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_run_of_a_commit_is_its_partitions_read_back_from_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let loc = super::super::Location::Sqlite(dir.path().join("h.sqlite"));
+        // No repository: git knows no commit, and the history keeps what it is given.
+        let git = super::super::Git::at(dir.path());
+        let mut h = History::open(&loc).unwrap();
+        let t0 = "2026-01-01T00:00:00Z";
+        h.append(&run("ci", "count:1/2", t0, &["a", "c"], true), &git, false)
+            .unwrap();
+        h.append(&run("ci", "count:2/2", t0, &["b"], true), &git, false)
+            .unwrap();
+        // Share 1 run again later: its results replace the first.
+        let t1 = "2026-01-01T00:10:00Z";
+        h.append(&run("ci", "count:1/2", t1, &["a", "c"], true), &git, false)
+            .unwrap();
+        let (commit, chosen, notes) = h.commit_results("aaaaaaa", None).unwrap();
+        assert_eq!(commit, "a".repeat(40));
+        let got: Vec<(&str, &str)> = chosen
+            .iter()
+            .map(|r| (r.bench.as_str(), r.started.as_str()))
+            .collect();
+        assert_eq!(got, [("a", t1), ("b", t0), ("c", t1)]);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(
+            notes[0].starts_with("`t/a` was recorded 2 times"),
+            "{notes:?}"
+        );
+        // A commit the history does not hold, and a prefix that is no hash.
+        let e = h.commit_results("bbbbbbb", None).unwrap_err().to_string();
+        assert!(e.contains("no run of commit `bbbbbbb`"), "{e}");
+        let e = h.commit_results("HEAD", None).unwrap_err().to_string();
+        assert!(e.contains("`HEAD` names no commit"), "{e}");
+    }
+
+    #[test]
+    fn results_recorded_without_documents_are_said_to_be_series_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let loc = super::super::Location::Sqlite(dir.path().join("h.sqlite"));
+        let git = super::super::Git::at(dir.path());
+        let mut h = History::open(&loc).unwrap();
+        h.append(&run("ci", "count:1/1", "1", &["a"], false), &git, false)
+            .unwrap();
+        let e = h
+            .commit_results(&"a".repeat(40), None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("before it kept whole results"), "{e}");
+    }
+
     #[test]
     fn a_bench_recorded_twice_is_its_latest_session_and_said_so() {
         let all = vec![
