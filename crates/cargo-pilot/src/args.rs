@@ -29,7 +29,7 @@ pub struct Workspace {
 }
 
 /// Where the history of results over commits is kept (`cargo pilot bench`, `run`, `history`,
-/// `changes`, `bisect`, `report`).
+/// `changes`, `bisect`, `report`, and `compare` and `export` for `history:REV`).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct HistoryArg {
     /// The history of results over commits: a SQLite file, a `postgres://` URL, or `off`
