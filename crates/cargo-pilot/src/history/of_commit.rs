@@ -161,7 +161,7 @@ pub fn latest_of_each(all: Vec<Recorded>) -> (Vec<Recorded>, Vec<String>) {
             let others: Vec<String> = rs.iter().map(Recorded::shown).collect();
             notes.push(format!(
                 "`{target}/{bench}` was recorded {} times on machine `{}`: the latest ({}) is \
-                 used, not {}",
+                 used, as it measured the code last; not {}",
                 rs.len() + 1,
                 used.machine,
                 used.shown(),
