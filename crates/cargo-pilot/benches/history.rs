@@ -8,8 +8,8 @@
 //! each append adds a run, so the history grows by 100 results per unit (0.01% each). An
 //! append includes what git is asked (the commit's time and subject, the branch's commits),
 //! as in every `cargo pilot bench`.
-//! cargo-pilot is a binary: its `history` module (and the `args`, `exit` and `interrupt` it
-//! reads) are compiled in here from their source files.
+//! cargo-pilot is a binary: its `history` module (and the `args`, `exit`, `interrupt` and
+//! `partition` it reads) are compiled in here from their source files.
 
 #[allow(dead_code, unused_imports)]
 #[path = "../src/args.rs"]
@@ -23,6 +23,9 @@ mod history;
 #[allow(dead_code)]
 #[path = "../src/interrupt.rs"]
 mod interrupt;
+#[allow(dead_code)]
+#[path = "../src/partition.rs"]
+mod partition;
 
 use std::path::PathBuf;
 
@@ -84,6 +87,7 @@ fn run(i: usize, commit: bool) -> RunRecord {
             processes: vec![999.0, 1000.0, 1001.0, 1002.0, 998.0],
             probe_ns: Some(1_000_000.0),
             load: Some(0.5),
+            document: None,
         })
         .collect();
     RunRecord {
@@ -94,6 +98,7 @@ fn run(i: usize, commit: bool) -> RunRecord {
         machine: machine(),
         machine_name: "bench-machine".into(),
         started: "2026-01-01T00:00:00Z".into(),
+        partition: None,
         results,
     }
 }

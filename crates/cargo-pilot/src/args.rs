@@ -29,7 +29,7 @@ pub struct Workspace {
 }
 
 /// Where the history of results over commits is kept (`cargo pilot bench`, `run`, `history`,
-/// `changes`, `bisect`, `report`).
+/// `changes`, `bisect`, `report`, and `compare` and `export` for `history:REV`).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct HistoryArg {
     /// The history of results over commits: a SQLite file, a `postgres://` URL, or `off`
@@ -177,6 +177,12 @@ pub struct BenchArgs {
     /// `md` and `json`, so standard output can go straight into a file or a PR comment)
     #[arg(long, value_enum, default_value_t = Format::Table, requires = "against")]
     pub format: Format,
+    /// Run one share of the selected benches, across every bench target: `count:K/N` (every
+    /// N-th bench, sorted by `target/name`, from the K-th) or `hash:K/N` (by a stable hash of
+    /// `target/name`); the N shares are disjoint and cover the suite, so N runners each run
+    /// one and their results together make the run of the commit in the history
+    #[arg(long, value_name = "SPEC", conflicts_with = "against")]
+    pub partition: Option<crate::partition::Partition>,
     #[command(flatten)]
     pub history: HistoryArg,
 }

@@ -15,21 +15,36 @@ use crate::args::BenchArgs;
 use crate::cargo;
 use crate::exit::{self, Failure, comparison_exit};
 use crate::interrupt;
+use crate::partition::{Partition, bench_key};
 use crate::resume::{FinishedTarget, RunLog};
 
 /// The flags passed on to every bench binary (`--resume` only to the target an interrupted
 /// run was measuring).
-fn binary_args(args: &BenchArgs, json: &Path, resume: bool) -> Vec<std::ffi::OsString> {
+/// `only`, a partition's share of this binary, replaces the filters: its names, exactly.
+fn binary_args(
+    args: &BenchArgs,
+    json: &Path,
+    resume: bool,
+    only: Option<&[String]>,
+) -> Vec<std::ffi::OsString> {
     let mut out: Vec<std::ffi::OsString> = vec!["--bench".into()];
     if resume {
         out.push("--resume".into());
     }
-    out.extend(args.filters.iter().map(Into::into));
-    if args.exact {
-        out.push("--exact".into());
-    }
-    for s in &args.skip {
-        out.extend(["--skip".into(), s.into()]);
+    match only {
+        Some(names) => {
+            out.extend(names.iter().map(Into::into));
+            out.push("--exact".into());
+        }
+        None => {
+            out.extend(args.filters.iter().map(Into::into));
+            if args.exact {
+                out.push("--exact".into());
+            }
+            for s in &args.skip {
+                out.extend(["--skip".into(), s.into()]);
+            }
+        }
     }
     if let Some(name) = &args.baselines.save_baseline {
         out.extend(["--save-baseline".into(), name.0.clone().into()]);
@@ -128,9 +143,18 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             );
         }
     }
-    let pilot_exes = select_targets(args, pilot_exes)?;
+    let pilot_exes = match args.partition {
+        Some(partition) => match partition_targets(args, partition, pilot_exes)? {
+            Some(share) => share,
+            None => return Ok(ExitCode::SUCCESS),
+        },
+        None => select_targets(args, pilot_exes)?
+            .into_iter()
+            .map(|exe| (exe, None))
+            .collect(),
+    };
     let mut got = Gathered::default();
-    for exe in pilot_exes {
+    for (exe, only) in pilot_exes {
         pilot_engine::outln!(
             "\n== {} ({})",
             pilot_engine::fmt::terminal(&exe.target),
@@ -146,7 +170,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         let json = scratch
             .path()
             .join(format!("{}-{}.json", exe.package, exe.target));
-        let status = run_target(args, exe, &json, &target_dir, &mut log)?;
+        let status = run_target(args, (exe, only.as_deref()), &json, &target_dir, &mut log)?;
         if interrupt::happened() {
             pilot_engine::outln!(
                 "\n{}",
@@ -212,6 +236,68 @@ fn select_targets<'a>(
     }
 }
 
+/// The targets to run with `--partition`, each with its benches of the share: every target
+/// lists what the filters select, the suite is all of them (`target/name`, the target as
+/// `Cargo.toml` names it), and the share's benches of each target are given to it by name.
+/// `None` when the share holds no bench: that is said, and is no error (a suite smaller than
+/// N leaves some runners nothing to do).
+#[allow(clippy::type_complexity)]
+fn partition_targets<'a>(
+    args: &BenchArgs,
+    partition: Partition,
+    exes: Vec<&'a cargo::BenchExe>,
+) -> Result<Option<Vec<(&'a cargo::BenchExe, Option<Vec<String>>)>>, Failure> {
+    let extra: Vec<std::ffi::OsString> = args
+        .settings
+        .raw("compare_across")
+        .map(|p| vec!["--compare-across".into(), p.into()])
+        .unwrap_or_default();
+    let mut listed = Vec::new();
+    for exe in exes {
+        let names = cargo::list_selected(exe, &args.filters, args.exact, &args.skip, &extra)
+            .map_err(|e| match e.downcast::<cargo::Refused>() {
+                Ok(refused) => Failure::Usage(refused.into()),
+                Err(e) => Failure::Error(
+                    e.context(format!("failed to list the benches of `{}`", exe.target)),
+                ),
+            })?;
+        listed.push((exe, names));
+    }
+    let total: usize = listed.iter().map(|(_, names)| names.len()).sum();
+    if let Some(e) = nothing_matched(args, total) {
+        return Err(Failure::Usage(e));
+    }
+    let suite: Vec<String> = listed
+        .iter()
+        .flat_map(|(exe, names)| names.iter().map(|n| bench_key(&exe.target, n)))
+        .collect();
+    let share: std::collections::HashSet<&String> = partition.select(&suite).into_iter().collect();
+    let mut chosen = Vec::new();
+    for (exe, names) in listed {
+        let mine: Vec<String> = names
+            .into_iter()
+            .filter(|n| share.contains(&bench_key(&exe.target, n)))
+            .collect();
+        if !mine.is_empty() {
+            chosen.push((exe, Some(mine)));
+        }
+    }
+    if share.is_empty() {
+        pilot_engine::outln!(
+            "partition {partition}: no bench of the {} selected falls in this share; nothing \
+             to run",
+            total
+        );
+        return Ok(None);
+    }
+    pilot_engine::outln!(
+        "partition {partition}: {} of the {} benches selected",
+        share.len(),
+        total
+    );
+    Ok(Some(chosen))
+}
+
 /// The usage error of filters that selected no bench in any target. Each binary accepts a
 /// filter that matches none of its own benches (as libtest does), since cargo gives every
 /// target the same filters; only across all of them is a filter that matches nothing a
@@ -241,13 +327,13 @@ fn read_baseline(target_dir: &Path, name: &str) -> anyhow::Result<Vec<SavedResul
 /// Runs one bench binary in benchmark mode, its whole run reported to `json`.
 fn run_target(
     args: &BenchArgs,
-    exe: &cargo::BenchExe,
+    (exe, only): (&cargo::BenchExe, Option<&[String]>),
     json: &Path,
     target_dir: &Path,
     log: &mut RunLog,
 ) -> Result<std::process::ExitStatus, Failure> {
     let mut child = Command::new(&exe.path)
-        .args(binary_args(args, json, log.was_running(exe)))
+        .args(binary_args(args, json, log.was_running(exe), only))
         .current_dir(&exe.package_dir)
         .env("CARGO_TARGET_DIR", target_dir)
         .env("PILOT_NO_TABLE", "1")
@@ -356,7 +442,14 @@ fn finish(
     let failed = got.failed;
     // The results are on disk already: a history that cannot take them loses nothing, and
     // the run ends with the error after its run document is written.
-    let recorded = crate::history::append_docs(history, target_dir, &got.documents, "bench", root);
+    let partition = args.partition.map(|p| p.to_string());
+    let recorded = crate::history::append_docs(
+        history,
+        target_dir,
+        &got.documents,
+        ("bench", partition.as_deref()),
+        root,
+    );
     write_run(args, target_dir, got, comparison)?;
     recorded?;
     Ok(comparison_exit(failed, &comparisons))

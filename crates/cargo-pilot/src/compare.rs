@@ -7,21 +7,23 @@ use anyhow::anyhow;
 use pilot_engine::compare::{CompareOptions, Comparison, LeftOut, Verdict};
 use pilot_engine::store::SavedResult;
 
-use crate::args::{Format, Thresholds, Workspace};
+use crate::args::{Format, HistoryArg, Thresholds, Workspace};
 use crate::exit::{Failure, comparison_exit};
+use crate::history::of_commit::{self, Materialised};
 
 /// Compare saved results with a baseline.
 ///
-/// BASE and NEW are baseline names (saved with `--save-baseline`) or result files or folders
-/// (`*.json` of `pilot.result/1` or `pilot.run/1` documents). NEW defaults to the latest
-/// results (`target/pilot/results`). Exit codes: 0 no regression, 1 error, 2 usage, 3 a
-/// regression.
+/// BASE and NEW are baseline names (saved with `--save-baseline`), result files or folders
+/// (`*.json` of `pilot.result/1` or `pilot.run/1` documents), or `history:REV`: the run of
+/// commit REV in the history, the union of its partitions (`cargo pilot bench --partition`).
+/// NEW defaults to the latest results (`target/pilot/results`). Exit codes: 0 no regression,
+/// 1 error, 2 usage, 3 a regression.
 #[derive(clap::Args, Debug)]
 pub struct CompareArgs {
-    /// Baseline name, or a result file or folder
+    /// Baseline name, result file or folder, or `history:REV`
     #[arg(value_name = "BASE")]
     pub base: String,
-    /// Baseline name, or a result file or folder [default: the latest results]
+    /// Baseline name, result file or folder, or `history:REV` [default: the latest results]
     #[arg(value_name = "NEW")]
     pub new: Option<String>,
     /// Output format
@@ -29,8 +31,70 @@ pub struct CompareArgs {
     pub format: Format,
     #[command(flatten)]
     pub thresholds: Thresholds,
+    /// The history that `history:REV` reads
+    #[command(flatten)]
+    pub history: HistoryArg,
     #[command(flatten)]
     pub workspace: Workspace,
+}
+
+/// The sides read from the history (`history:REV`): each bench on a machine kind both sides
+/// have when both are, else one result per bench; written as saved results, which the
+/// comparison then reads as any other. The notes say what choosing them found.
+#[allow(clippy::type_complexity)]
+fn history_sides(
+    args: &CompareArgs,
+    target_dir: &dyn Fn() -> anyhow::Result<PathBuf>,
+) -> Result<(Option<Materialised>, Option<Materialised>), Failure> {
+    let base_rev = of_commit::rev_of(&args.base);
+    let new_rev = args.new.as_deref().and_then(of_commit::rev_of);
+    if base_rev.is_none() && new_rev.is_none() {
+        return Ok((None, None));
+    }
+    let location = crate::history::location(args.history.history.as_deref(), &target_dir()?)?;
+    let location = location.as_ref();
+    Ok(match (base_rev, new_rev) {
+        (Some(b), Some(n)) => {
+            let (bc, base, base_notes) = of_commit::read_run(location, b)?;
+            let (nc, new, new_notes) = of_commit::read_run(location, n)?;
+            let mut notes: Vec<String> = base_notes
+                .into_iter()
+                .map(|n| format!("base: {n}"))
+                .chain(new_notes.into_iter().map(|n| format!("new: {n}")))
+                .collect();
+            let (base, new, paired) = of_commit::paired_by_kind(base, new);
+            notes.extend(paired);
+            let base = of_commit::materialise(bc, base, notes)?;
+            let new = of_commit::materialise(nc, new, Vec::new())?;
+            (Some(base), Some(new))
+        }
+        (b, n) => {
+            let read = |rev: Option<&str>, side: &str| -> anyhow::Result<Option<Materialised>> {
+                let Some(rev) = rev else { return Ok(None) };
+                let mut m = of_commit::read_alone(location, rev)?;
+                for n in &mut m.notes {
+                    *n = format!("{side}: {n}");
+                }
+                Ok(Some(m))
+            };
+            (read(b, "base")?, read(n, "new")?)
+        }
+    })
+}
+
+/// The results of a side: a history's, when it was read from one, else [`side`]'s.
+fn side_of(
+    arg: &str,
+    from_history: Option<&Materialised>,
+    target_dir: &dyn Fn() -> anyhow::Result<PathBuf>,
+) -> Result<Vec<SavedResult>, Failure> {
+    match from_history {
+        Some(m) => {
+            let dir = pilot_engine::store::results_dir(m.dir.path());
+            Ok(pilot_engine::store::read_dir(&dir).map_err(anyhow::Error::from)?)
+        }
+        None => side(arg, target_dir),
+    }
 }
 
 /// Reads a side of the comparison: a path that exists, else a baseline name.
@@ -126,13 +190,14 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let options = args.thresholds.options();
     // Asked of cargo only when a baseline name or the latest results need it.
     let target_dir = || args.workspace.target_dir();
-    let base = side(&args.base, &target_dir)?;
+    let (base_history, new_history) = history_sides(args, &target_dir)?;
+    let base = side_of(&args.base, base_history.as_ref(), &target_dir)?;
     if base.is_empty() {
         return Err(Failure::Error(anyhow!("`{}` holds no results", args.base)));
     }
     let (comparisons, left_out, new) = match &args.new {
         Some(arg) => {
-            let new = side(arg, &target_dir)?;
+            let new = side_of(arg, new_history.as_ref(), &target_dir)?;
             warn_machines(&base, &new);
             (compared(&base, &new, &options), LeftOut::default(), new)
         }
@@ -160,7 +225,16 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
         Format::Md => pilot_engine::fmt::markdown_code,
         _ => terminal_code,
     };
-    let notes = left_out_notes(&left_out, &args.base, code);
+    let mut notes = left_out_notes(&left_out, &args.base, code);
+    // What reading the history's runs found: a bench recorded twice, partitions on other
+    // machine kinds, a bench with no kind in common.
+    for m in [&base_history, &new_history].into_iter().flatten() {
+        notes.extend(
+            m.notes
+                .iter()
+                .map(|n| pilot_engine::fmt::terminal(n).into_owned()),
+        );
+    }
     match args.format {
         Format::Table => {
             pilot_engine::out!(

@@ -26,6 +26,7 @@ mod import;
 mod interrupt;
 mod list;
 mod noise;
+mod partition;
 mod program;
 mod report;
 mod resume;

@@ -20,6 +20,9 @@ use common::{git, text};
 #[path = "history/faults.rs"]
 mod faults;
 
+#[path = "history/partition.rs"]
+mod partition;
+
 fn tmp(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("history")
@@ -702,7 +705,7 @@ fn a_newer_schema_and_a_foreign_database_are_refused() {
                     .unwrap();
             }
         };
-        set_version(3);
+        set_version(4);
         for args in [vec!["history"], vec!["changes"]] {
             let mut args = args;
             let flag = b.flag();
@@ -711,7 +714,7 @@ fn a_newer_schema_and_a_foreign_database_are_refused() {
             assert_eq!(o.status.code(), Some(1), "{}", text(&o));
             let err = String::from_utf8_lossy(&o.stderr);
             assert!(
-                err.contains("schema version 3, newer than this cargo-pilot knows (2)"),
+                err.contains("schema version 4, newer than this cargo-pilot knows (3)"),
                 "{err}"
             );
         }
@@ -731,7 +734,7 @@ fn a_newer_schema_and_a_foreign_database_are_refused() {
             &[],
         );
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-        set_version(2);
+        set_version(3);
         let h = json_of(&pilot(
             &dir,
             &["history", "--format", "json", "--history", &b.flag()],

@@ -187,7 +187,7 @@ fn compare_builds(
         builds.history.as_ref(),
         target_dir,
         &both,
-        "bench",
+        ("bench", None),
         &builds.root,
     )?;
     Ok(comparison_exit(failed, &comparisons))

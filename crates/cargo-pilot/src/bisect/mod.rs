@@ -185,6 +185,7 @@ fn bench_args(args: &BisectArgs) -> BenchArgs {
         against: None,
         base_target_dir: None,
         format: Format::Table,
+        partition: None,
         history: args.history.clone(),
     }
 }

@@ -18,13 +18,14 @@ use pilot_engine::files::Existing;
 use pilot_engine::fmt::terminal;
 use pilot_format::{PiDoc, ResultDoc};
 
-use crate::args::Workspace;
+use crate::args::{HistoryArg, Workspace};
 use crate::exit::Failure;
 
 /// Export saved results for dashboards and CI bots.
 ///
 /// SOURCE is a baseline name (saved with `--save-baseline`), a result file (`pilot.result/1`,
-/// or a `pilot.run/1` document) or a folder of them; default: the latest results
+/// or a `pilot.run/1` document), a folder of them, or `history:REV` (the run of commit REV in
+/// the history, the union of its partitions); default: the latest results
 /// (`target/pilot/results`). Output goes to standard output, or to `--out FILE` (a new or
 /// regular file atomically; a device, FIFO or symlink in place).
 #[derive(clap::Args, Debug)]
@@ -32,7 +33,7 @@ pub struct ExportArgs {
     /// Output format
     #[arg(long, value_enum)]
     pub format: Format,
-    /// Baseline name, or a result file or folder [default: the latest results]
+    /// Baseline name, result file or folder, or `history:REV` [default: the latest results]
     #[arg(value_name = "SOURCE")]
     pub source: Option<String>,
     /// Write to FILE instead of standard output
@@ -41,6 +42,9 @@ pub struct ExportArgs {
     /// Replace `--out FILE` if it exists (without it, an existing file is an error)
     #[arg(long, requires = "out")]
     pub force: bool,
+    /// The history that `history:REV` reads
+    #[command(flatten)]
+    pub history: HistoryArg,
     #[command(flatten)]
     pub workspace: Workspace,
 }
@@ -82,6 +86,20 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, Failure> {
 /// The documents to export and a description of where they came from (for messages).
 fn load(args: &ExportArgs) -> Result<(Vec<ResultDoc>, String), Failure> {
     let target_dir = || args.workspace.target_dir();
+    if let Some(rev) = args.source.as_deref().and_then(history_rev) {
+        let location = crate::history::location(args.history.history.as_deref(), &target_dir()?)?;
+        let m = crate::history::of_commit::read_alone(location.as_ref(), rev)?;
+        for note in &m.notes {
+            eprintln!("note: {}", terminal(note));
+        }
+        let dir = pilot_engine::store::results_dir(m.dir.path());
+        let documents =
+            pilot_engine::store::read_documents_in(&dir).map_err(anyhow::Error::from)?;
+        return Ok((
+            documents,
+            format!("the run of `{}` in the history", m.commit),
+        ));
+    }
     let (dir, source) = match &args.source {
         Some(arg) if Path::new(arg).exists() => (PathBuf::from(arg), format!("`{arg}`")),
         Some(arg) => {
@@ -114,6 +132,14 @@ fn load(args: &ExportArgs) -> Result<(Vec<ResultDoc>, String), Failure> {
         return Err(anyhow!("{source} holds no results").into());
     }
     Ok((documents, source))
+}
+
+/// The revision of `history:REV`, unless a file of that name exists (a path is read as one).
+fn history_rev(source: &str) -> Option<&str> {
+    if Path::new(source).exists() {
+        return None;
+    }
+    crate::history::of_commit::rev_of(source)
 }
 
 /// The documents that have an estimate; the others (failed, unresolved) are named on standard

@@ -20,6 +20,7 @@ mod db;
 mod git;
 mod location;
 mod machine;
+pub mod of_commit;
 mod pg;
 mod read;
 mod record;
@@ -191,7 +192,8 @@ impl History {
         }
         let run_id = self.id(
             "INSERT INTO runs (machine_id, commit_hash, dirty, branch, on_branch, started, source, \
-             machine_record, pilot_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             machine_record, pilot_version, partition) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+             RETURNING id",
             &[
                 Value::Int(Some(machine_id)),
                 opt(&run.commit),
@@ -202,6 +204,7 @@ impl History {
                 text(run.source),
                 text(&machine_json),
                 text(&run.machine.pilot),
+                opt(&run.partition),
             ],
         )?;
         let mut added = 0;
@@ -240,8 +243,8 @@ impl History {
         let processes = serde_json::to_string(&r.processes).expect("numbers serialise");
         self.db.exec(
             "INSERT INTO results (run_id, bench_id, started, status, unit, estimate, low, high, \
-             confidence, estimator, processes, probe_ns, load) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             confidence, estimator, processes, probe_ns, load, document) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             &[
                 Value::Int(Some(run_id)),
                 Value::Int(Some(bench_id)),
@@ -256,6 +259,7 @@ impl History {
                 text(&processes),
                 Value::Real(r.probe_ns),
                 Value::Real(r.load),
+                opt(&r.document),
             ],
         )?;
         Ok(true)
@@ -302,9 +306,10 @@ pub fn record(location: &Location, runs: &[RunRecord], git: &Git) -> anyhow::Res
     Ok(added)
 }
 
-/// Appends the results `docs` of one `cargo pilot bench`, `run` or `bisect` (`source`) to the
-/// history at `location` (`None`: off), with the branch and commits as git in `repo` knows
-/// them, and says so on standard error. Nothing when there is no result.
+/// Appends the results `docs` of one `cargo pilot bench`, `run` or `bisect` (`source`; with
+/// the share of the suite it ran, `--partition`) to the history at `location` (`None`: off),
+/// with the branch and commits as git in `repo` knows them, and says so on standard error.
+/// Nothing when there is no result.
 ///
 /// # Errors
 ///
@@ -315,7 +320,7 @@ pub fn append_docs(
     location: Option<&Location>,
     target_dir: &Path,
     docs: &[pilot_format::ResultDoc],
-    source: &'static str,
+    (source, partition): (&'static str, Option<&str>),
     repo: &Path,
 ) -> Result<(), Failure> {
     let Some(location) = location else {
@@ -326,7 +331,10 @@ pub fn append_docs(
     }
     let git = Git::at(repo);
     let branch = branch_of_run(&git);
-    let runs = runs_of(docs, source, branch, &pilot_engine::probe::machine());
+    let mut runs = runs_of(docs, source, branch, &pilot_engine::probe::machine());
+    for r in &mut runs {
+        r.partition = partition.map(str::to_string);
+    }
     match record(location, &runs, &git) {
         Ok(n) => {
             eprintln!(

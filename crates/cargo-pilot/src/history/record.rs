@@ -21,6 +21,8 @@ pub struct RunRecord {
     pub machine_name: String,
     /// When the run started (RFC 3339).
     pub started: String,
+    /// The share of the suite it measured (`--partition count:1/3`), when it was one.
+    pub partition: Option<String>,
     /// Its benches' results.
     pub results: Vec<ResultRecord>,
 }
@@ -52,6 +54,8 @@ pub struct ResultRecord {
     /// the code's.
     pub probe_ns: Option<f64>,
     pub load: Option<f64>,
+    /// The whole result document (JSON), from which `history:REV` rebuilds the run of a commit.
+    pub document: Option<String>,
 }
 
 impl ResultRecord {
@@ -85,6 +89,7 @@ impl ResultRecord {
                 .map(|s| s.probe_ns)
                 .filter(|p| p.is_finite() && *p > 0.0),
             load: finite(doc.machine.as_ref().and_then(|m| m.load)),
+            document: serde_json::to_string(doc).ok(),
         }
     }
 }
@@ -162,6 +167,7 @@ pub fn runs_of(
                 machine,
                 machine_name: name.clone(),
                 started: doc.started.clone(),
+                partition: None,
                 results: vec![record],
             }),
         }

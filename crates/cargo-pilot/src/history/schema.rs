@@ -97,6 +97,15 @@ ALTER TABLE results ADD COLUMN probe_ns DOUBLE PRECISION;
 ALTER TABLE results ADD COLUMN load DOUBLE PRECISION;
 ",
     },
+    // The run of a commit rebuilt from its partitions (`history:REV` of `compare`, `report`,
+    // `export`): each result's whole document, and the share of the suite its run measured.
+    Migration {
+        version: 3,
+        sql: "
+ALTER TABLE runs ADD COLUMN partition TEXT;
+ALTER TABLE results ADD COLUMN document TEXT;
+",
+    },
 ];
 
 /// The auto-numbered primary key of each backend.
@@ -219,24 +228,24 @@ mod tests {
     use super::*;
 
     /// The schema version this pilot writes.
-    const CURRENT: i64 = 2;
+    const CURRENT: i64 = 3;
 
     fn sqlite(dir: &tempfile::TempDir) -> (Db, Location) {
         let loc = Location::Sqlite(dir.path().join("h.sqlite"));
         (Db::open(&loc).unwrap(), loc)
     }
 
-    const V3: Migration = Migration {
-        version: 3,
+    const V4: Migration = Migration {
+        version: 4,
         sql: "ALTER TABLE runs ADD COLUMN note TEXT;",
     };
 
     /// This pilot's migrations and one more.
-    fn with_v3() -> Vec<Migration> {
+    fn with_v4() -> Vec<Migration> {
         MIGRATIONS
             .iter()
             .map(Migration::clone_static)
-            .chain([V3])
+            .chain([V4])
             .collect()
     }
 
@@ -262,8 +271,8 @@ mod tests {
             &[],
         )
         .unwrap();
-        migrate_with(&mut db, &loc, &with_v3()).unwrap();
-        assert_eq!(version(&mut db, &loc).unwrap(), Some(3));
+        migrate_with(&mut db, &loc, &with_v4()).unwrap();
+        assert_eq!(version(&mut db, &loc).unwrap(), Some(4));
         assert_eq!(
             db.query("SELECT count(*) FROM machines", &[]).unwrap()[0][0].int(),
             Some(1)
@@ -275,13 +284,13 @@ mod tests {
     fn a_newer_history_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let (mut db, loc) = sqlite(&dir);
-        migrate_with(&mut db, &loc, &with_v3()).unwrap();
+        migrate_with(&mut db, &loc, &with_v4()).unwrap();
         let e = migrate(&mut db, &loc).unwrap_err().to_string();
         assert!(
-            e.contains("schema version 3, newer than this cargo-pilot knows (2)"),
+            e.contains("schema version 4, newer than this cargo-pilot knows (3)"),
             "{e}"
         );
-        assert_eq!(version(&mut db, &loc).unwrap(), Some(3));
+        assert_eq!(version(&mut db, &loc).unwrap(), Some(4));
     }
 
     #[test]
@@ -290,13 +299,13 @@ mod tests {
         let (mut db, loc) = sqlite(&dir);
         migrate(&mut db, &loc).unwrap();
         let broken = Migration {
-            version: 3,
+            version: 4,
             sql: "ALTER TABLE runs ADD COLUMN a TEXT; ALTER TABLE no_such_table ADD COLUMN b TEXT;",
         };
-        let mut migrations = with_v3();
-        migrations[2] = broken;
+        let mut migrations = with_v4();
+        migrations[3] = broken;
         assert!(migrate_with(&mut db, &loc, &migrations).is_err());
-        assert_eq!(version(&mut db, &loc).unwrap(), Some(2));
+        assert_eq!(version(&mut db, &loc).unwrap(), Some(3));
         assert!(db.query("SELECT a FROM runs", &[]).is_err());
     }
 

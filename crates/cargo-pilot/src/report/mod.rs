@@ -46,7 +46,8 @@ pub struct ReportArgs {
     pub out: Option<PathBuf>,
     /// Folder holding the results to report, in place of the workspace's target directory: one
     /// with `pilot/results` inside (`cargo pilot run`'s `./pilot-results`), or that
-    /// `pilot/results` folder itself; no Cargo.toml needed
+    /// `pilot/results` folder itself; no Cargo.toml needed. Or `history:REV`: the run of commit
+    /// REV in the history, the union of its partitions (`cargo pilot bench --partition`)
     #[arg(long, value_name = "DIR", conflicts_with_all = ["manifest_path", "target_dir"])]
     pub results: Option<PathBuf>,
     /// Open the page in the browser when it is written
@@ -85,16 +86,36 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
             out.display()
         )));
     }
-    let target_dir = match &args.results {
-        Some(dir) => results_root(dir),
-        None => args.workspace.target_dir()?,
+    let rev = args
+        .results
+        .as_deref()
+        .filter(|p| !p.exists())
+        .and_then(Path::to_str)
+        .and_then(crate::history::of_commit::rev_of);
+    // With `history:REV`, the results are the history's, written to a folder of their own;
+    // the history's place and the page's stay the workspace's.
+    let (target_dir, home, _from_history) = match (rev, &args.results) {
+        (Some(rev), _) => {
+            let home = args.workspace.target_dir()?;
+            let location = crate::history::location(args.history.history.as_deref(), &home)?;
+            let m = crate::history::of_commit::read_alone(location.as_ref(), rev)?;
+            for note in &m.notes {
+                eprintln!("note: {}", pilot_engine::fmt::terminal(note));
+            }
+            (m.dir.path().to_path_buf(), home, Some(m))
+        }
+        (None, Some(dir)) => (results_root(dir), results_root(dir), None),
+        (None, None) => {
+            let dir = args.workspace.target_dir()?;
+            (dir.clone(), dir, None)
+        }
     };
-    let inputs = gather(args, &target_dir)?;
+    let inputs = gather(args, (&target_dir, &home))?;
     let html = page::render(&inputs).map_err(|e| anyhow!("failed to draw a plot: {e}"))?;
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| target_dir.join("pilot").join("report"));
+        .unwrap_or_else(|| home.join("pilot").join("report"));
     let index = out.join("index.html");
     pilot_engine::files::write_output(&index, html.as_bytes(), Existing::Replace)
         .with_context(|| format!("failed to write `{}`", index.display()))?;
@@ -130,7 +151,8 @@ fn results_root(dir: &Path) -> PathBuf {
 
 /// Reads the results, the run documents and the baseline. Any file that cannot be read is an
 /// error naming it; nothing is written then.
-fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
+/// The results are under `target_dir`, the history's default place under `home`.
+fn gather(args: &ReportArgs, (target_dir, home): (&Path, &Path)) -> Result<Inputs, Failure> {
     let results_dir = pilot_engine::store::results_dir(target_dir);
     let none = || {
         Failure::Error(anyhow!(
@@ -206,7 +228,7 @@ fn gather(args: &ReportArgs, target_dir: &Path) -> Result<Inputs, Failure> {
     }
     // A location that cannot be a history is the flag's mistake (exit 2); one that cannot be
     // read is a warning.
-    let location = crate::history::location(args.history.history.as_deref(), target_dir)?;
+    let location = crate::history::location(args.history.history.as_deref(), home)?;
     let (history, history_from) = read_history(args, location.as_ref());
     Ok(Inputs {
         results,

@@ -307,7 +307,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         return Ok(code);
     }
     let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    crate::history::append_docs(history.as_ref(), &plan.root, &docs, "run", &here)?;
+    crate::history::append_docs(history.as_ref(), &plan.root, &docs, ("run", None), &here)?;
     Ok(code)
 }
 
