@@ -57,10 +57,10 @@ fn history_sides(
         (Some(b), Some(n)) => {
             let (bc, base, base_notes) = of_commit::read_run(location, b)?;
             let (nc, new, new_notes) = of_commit::read_run(location, n)?;
-            let mut notes: Vec<String> = base_notes
+            let mut notes: Vec<of_commit::Note> = base_notes
                 .into_iter()
-                .map(|n| format!("base: {n}"))
-                .chain(new_notes.into_iter().map(|n| format!("new: {n}")))
+                .map(|n| n.side("base"))
+                .chain(new_notes.into_iter().map(|n| n.side("new")))
                 .collect();
             let (base, new, paired) = of_commit::paired_by_kind(base, new);
             notes.extend(paired);
@@ -72,9 +72,10 @@ fn history_sides(
             let read = |rev: Option<&str>, side: &str| -> anyhow::Result<Option<Materialised>> {
                 let Some(rev) = rev else { return Ok(None) };
                 let mut m = of_commit::read_alone(location, rev)?;
-                for n in &mut m.notes {
-                    *n = format!("{side}: {n}");
-                }
+                m.notes = std::mem::take(&mut m.notes)
+                    .into_iter()
+                    .map(|n| n.side(side))
+                    .collect();
                 Ok(Some(m))
             };
             (read(b, "base")?, read(n, "new")?)
@@ -229,11 +230,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     // What reading the history's runs found: a bench recorded twice, partitions on other
     // machine kinds, a bench with no kind in common.
     for m in [&base_history, &new_history].into_iter().flatten() {
-        notes.extend(
-            m.notes
-                .iter()
-                .map(|n| pilot_engine::fmt::terminal(n).into_owned()),
-        );
+        notes.extend(m.notes.iter().map(|n| n.render(&code, false)));
     }
     match args.format {
         Format::Table => {

@@ -90,7 +90,7 @@ fn load(args: &ExportArgs) -> Result<(Vec<ResultDoc>, String), Failure> {
         let location = crate::history::location(args.history.history.as_deref(), &target_dir()?)?;
         let m = crate::history::of_commit::read_alone(location.as_ref(), rev)?;
         for note in &m.notes {
-            eprintln!("note: {}", terminal(note));
+            eprintln!("note: {note}");
         }
         let dir = pilot_engine::store::results_dir(m.dir.path());
         let documents =

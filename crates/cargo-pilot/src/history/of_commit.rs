@@ -35,13 +35,65 @@ impl Recorded {
         (self.target.clone(), self.bench.clone())
     }
 
-    fn shown(&self) -> String {
-        let share = self
-            .partition
-            .as_deref()
-            .map(|p| format!(", partition {p}"))
-            .unwrap_or_default();
-        format!("started {}{share}", self.started)
+    /// When it started and its partition, added to `note`.
+    fn shown(&self, note: Note) -> Note {
+        let note = note.text("started ").code(&self.started);
+        match self.partition.as_deref() {
+            Some(p) => note.text(", partition ").code(p),
+            None => note,
+        }
+    }
+}
+
+/// A note about the runs read, for a person: pilot's words, and the names the history holds
+/// (targets, benches, machine kinds, partitions, times), which each output shows as code in
+/// its own way ([`Note::render`]): the terminal escaped, Markdown in a span that nothing in a
+/// name can close. Kept apart until then, so that no name is ever read as markup.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Note(Vec<(bool, String)>);
+
+impl Note {
+    /// Pilot's own words, added.
+    pub fn text(mut self, words: &str) -> Note {
+        self.0.push((false, words.to_string()));
+        self
+    }
+
+    /// A name from the history, added as code.
+    pub fn code(mut self, name: &str) -> Note {
+        self.0.push((true, name.to_string()));
+        self
+    }
+
+    /// `side: ` put before the note.
+    pub fn side(mut self, side: &str) -> Note {
+        self.0.insert(0, (false, format!("{side}: ")));
+        self
+    }
+
+    /// The note with each name shown by `code`, its first letter a capital when `sentence`.
+    pub fn render(&self, code: &dyn Fn(&str) -> String, sentence: bool) -> String {
+        let mut out = String::new();
+        for (i, (is_code, part)) in self.0.iter().enumerate() {
+            if *is_code {
+                out.push_str(&code(part));
+            } else if i == 0 && sentence {
+                let mut chars = part.chars();
+                out.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+                out.push_str(chars.as_str());
+            } else {
+                out.push_str(part);
+            }
+        }
+        out
+    }
+}
+
+/// The terminal's form: names as escaped code spans.
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let code = |n: &str| format!("`{}`", pilot_engine::fmt::terminal(n));
+        f.write_str(&self.render(&code, false))
     }
 }
 
@@ -118,7 +170,7 @@ impl History {
         &mut self,
         rev: &str,
         resolved: Option<String>,
-    ) -> anyhow::Result<(String, Vec<Recorded>, Vec<String>)> {
+    ) -> anyhow::Result<(String, Vec<Recorded>, Vec<Note>)> {
         let commit = self.commit_named(rev, resolved)?;
         let all = self.of_commit(&commit)?;
         if all.is_empty() {
@@ -145,7 +197,7 @@ impl History {
 /// partition run again, measured the code last and replaces what it measured before); ties by
 /// the order of adding. The notes name each bench recorded more than once and the result used.
 /// Time: O(r log r) for r results.
-pub fn latest_of_each(all: Vec<Recorded>) -> (Vec<Recorded>, Vec<String>) {
+pub fn latest_of_each(all: Vec<Recorded>) -> (Vec<Recorded>, Vec<Note>) {
     let mut by: BTreeMap<(String, String, String), Vec<Recorded>> = BTreeMap::new();
     for r in all {
         let (t, b) = r.key();
@@ -158,15 +210,18 @@ pub fn latest_of_each(all: Vec<Recorded>) -> (Vec<Recorded>, Vec<String>) {
         rs.sort_by(|a, b| a.started.cmp(&b.started));
         let used = rs.pop().expect("a group holds a result");
         if !rs.is_empty() {
-            let others: Vec<String> = rs.iter().map(Recorded::shown).collect();
-            notes.push(format!(
-                "`{target}/{bench}` was recorded {} times on machine `{}`: the latest ({}) is \
-                 used, as it measured the code last; not {}",
-                rs.len() + 1,
-                used.machine,
-                used.shown(),
-                others.join("; ")
-            ));
+            let note = Note::default()
+                .code(&format!("{target}/{bench}"))
+                .text(&format!(" was recorded {} times on machine ", rs.len() + 1))
+                .code(&used.machine)
+                .text(": the latest (");
+            let mut note = used
+                .shown(note)
+                .text(") is used, as it measured the code last; not ");
+            for (i, r) in rs.iter().enumerate() {
+                note = r.shown(if i > 0 { note.text("; ") } else { note });
+            }
+            notes.push(note);
         }
         chosen.push(used);
     }
@@ -176,7 +231,7 @@ pub fn latest_of_each(all: Vec<Recorded>) -> (Vec<Recorded>, Vec<String>) {
 /// One result per bench whatever its kind, for a run read alone (`report`, `export`): the
 /// latest. When the results come from more than one machine kind, a note says which kinds
 /// and how many benches each.
-pub fn one_per_bench(chosen: Vec<Recorded>) -> (Vec<Recorded>, Vec<String>) {
+pub fn one_per_bench(chosen: Vec<Recorded>) -> (Vec<Recorded>, Vec<Note>) {
     let mut by: BTreeMap<(String, String), Recorded> = BTreeMap::new();
     for r in chosen {
         match by.get(&r.key()) {
@@ -192,7 +247,7 @@ pub fn one_per_bench(chosen: Vec<Recorded>) -> (Vec<Recorded>, Vec<String>) {
 }
 
 /// The note of a run whose results came from more than one machine kind.
-fn kinds_note(results: &[Recorded]) -> Option<String> {
+fn kinds_note(results: &[Recorded]) -> Option<Note> {
     let mut kinds: BTreeMap<&str, (usize, BTreeSet<&str>)> = BTreeMap::new();
     for r in results {
         let e = kinds.entry(&r.kind).or_default();
@@ -204,29 +259,25 @@ fn kinds_note(results: &[Recorded]) -> Option<String> {
     if kinds.len() < 2 {
         return None;
     }
-    let listed: Vec<String> = kinds
-        .iter()
-        .map(|(kind, (n, shares))| {
-            let shares = if shares.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ", partition {}",
-                    shares.iter().copied().collect::<Vec<_>>().join(", ")
-                )
-            };
-            format!(
-                "`{kind}` ({}{shares})",
+    let mut note = Note::default().text(&format!(
+        "the partitions of this run ran on {} machine kinds: ",
+        kinds.len()
+    ));
+    for (i, (kind, (n, shares))) in kinds.iter().enumerate() {
+        note = if i > 0 { note.text(", ") } else { note }
+            .code(kind)
+            .text(&format!(
+                " ({}",
                 pilot_engine::fmt::counted(*n, "bench", "benches")
-            )
-        })
-        .collect();
-    Some(format!(
-        "the partitions of this run ran on {} machine kinds: {}; a bench is compared only \
-         with results of its own kind",
-        kinds.len(),
-        listed.join(", ")
-    ))
+            ));
+        for (j, share) in shares.iter().enumerate() {
+            note = note
+                .text(if j == 0 { ", partition " } else { ", " })
+                .code(share);
+        }
+        note = note.text(")");
+    }
+    Some(note.text("; a bench is compared only with results of its own kind"))
 }
 
 /// Both sides of a comparison read from the history, each bench on one machine kind that both
@@ -235,7 +286,7 @@ fn kinds_note(results: &[Recorded]) -> Option<String> {
 pub fn paired_by_kind(
     base: Vec<Recorded>,
     new: Vec<Recorded>,
-) -> (Vec<Recorded>, Vec<Recorded>, Vec<String>) {
+) -> (Vec<Recorded>, Vec<Recorded>, Vec<Note>) {
     let mut notes = Vec::new();
     let base_kinds: BTreeSet<(String, String, String)> = base
         .iter()
@@ -264,26 +315,25 @@ pub fn paired_by_kind(
                 kind_of.insert(key.clone(), r.kind.clone());
             }
             None => {
-                let kinds = |set: &BTreeSet<(String, String, String)>| -> String {
-                    set.iter()
-                        .filter(|(t, b, _)| (t, b) == (&key.0, &key.1))
-                        .map(|(_, _, k)| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                let kinds = |mut note: Note, set: &BTreeSet<(String, String, String)>| {
+                    let of_bench = set.iter().filter(|(t, b, _)| (t, b) == (&key.0, &key.1));
+                    for (i, (_, _, k)) in of_bench.enumerate() {
+                        note = if i > 0 { note.text(", ") } else { note }.code(k);
+                    }
+                    note
                 };
-                notes.push(format!(
-                    "`{}/{}` not compared: measured on {} in the base and on {} in the new \
-                     results, no machine kind in common",
-                    key.0,
-                    key.1,
-                    kinds(&base_kinds),
-                    kinds(&new_kinds)
-                ));
+                let note = Note::default()
+                    .code(&format!("{}/{}", key.0, key.1))
+                    .text(" not compared: measured on ");
+                let note = kinds(note, &base_kinds).text(" in the base and on ");
+                let note =
+                    kinds(note, &new_kinds).text(" in the new results, no machine kind in common");
+                notes.push(note);
                 unpaired.insert(key.clone());
             }
         }
     }
-    let side = |rs: Vec<Recorded>| -> (Vec<Recorded>, Vec<String>) {
+    let side = |rs: Vec<Recorded>| -> (Vec<Recorded>, Vec<Note>) {
         let kept: Vec<Recorded> = rs
             .into_iter()
             .filter(|r| !unpaired.contains(&r.key()))
@@ -293,15 +343,15 @@ pub fn paired_by_kind(
     };
     let (base, base_notes) = side(base);
     let (new, new_notes) = side(new);
-    notes.extend(base_notes.into_iter().map(|n| format!("base: {n}")));
-    notes.extend(new_notes.into_iter().map(|n| format!("new: {n}")));
+    notes.extend(base_notes.into_iter().map(|n| n.side("base")));
+    notes.extend(new_notes.into_iter().map(|n| n.side("new")));
     (base, new, notes)
 }
 
 /// The result documents of `chosen`, with their machine kinds; a result without its
 /// document (recorded before schema version 3) or with one that no longer reads is left out,
 /// and a note says how many.
-pub fn documents(chosen: Vec<Recorded>) -> (Vec<(String, ResultDoc)>, Vec<String>) {
+pub fn documents(chosen: Vec<Recorded>) -> (Vec<(String, ResultDoc)>, Vec<Note>) {
     let mut out = Vec::new();
     let mut missing = 0;
     for r in chosen {
@@ -316,10 +366,10 @@ pub fn documents(chosen: Vec<Recorded>) -> (Vec<(String, ResultDoc)>, Vec<String
     }
     let mut notes = Vec::new();
     if missing > 0 {
-        notes.push(format!(
+        notes.push(Note::default().text(&format!(
             "{} recorded without a whole result (before schema version 3) left out",
             pilot_engine::fmt::counted(missing, "result", "results")
-        ));
+        )));
     }
     (out, notes)
 }
@@ -339,7 +389,7 @@ pub fn rev_of(source: &str) -> Option<&str> {
 pub fn read_run(
     location: Option<&super::Location>,
     rev: &str,
-) -> anyhow::Result<(String, Vec<Recorded>, Vec<String>)> {
+) -> anyhow::Result<(String, Vec<Recorded>, Vec<Note>)> {
     let Some(location) = location else {
         anyhow::bail!(
             "`history:{rev}` reads the history, and the history is off (--history or \
@@ -388,7 +438,7 @@ pub struct Materialised {
     pub commit: String,
     /// What choosing them said (a bench recorded twice, several machine kinds, results without
     /// documents).
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
 }
 
 /// The results `chosen` of `commit`, written as saved results, with `notes` and those of
@@ -400,7 +450,7 @@ pub struct Materialised {
 pub fn materialise(
     commit: String,
     chosen: Vec<Recorded>,
-    mut notes: Vec<String>,
+    mut notes: Vec<Note>,
 ) -> anyhow::Result<Materialised> {
     let (docs, more) = documents(chosen);
     notes.extend(more);
@@ -513,7 +563,9 @@ mod tests {
         assert_eq!(got, [("a", t1), ("b", t0), ("c", t1)]);
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(
-            notes[0].starts_with("`t/a` was recorded 2 times"),
+            notes[0]
+                .to_string()
+                .starts_with("`t/a` was recorded 2 times"),
             "{notes:?}"
         );
         // A commit the history does not hold, and a prefix that is no hash.
@@ -550,7 +602,7 @@ mod tests {
         assert_eq!(chosen[0].started, "2026-01-01T00:00:05Z");
         assert_eq!(notes.len(), 1);
         assert!(
-            notes[0].contains("`t/a` was recorded 2 times on machine `ci`: the latest (started 2026-01-01T00:00:05Z, partition count:1/2) is used"),
+            notes[0].to_string().contains("`t/a` was recorded 2 times on machine `ci`: the latest (started `2026-01-01T00:00:05Z`, partition `count:1/2`) is used"),
             "{}",
             notes[0]
         );
@@ -576,7 +628,9 @@ mod tests {
         assert_eq!(one[1].kind, "ci|x");
         assert_eq!(notes.len(), 1);
         assert!(
-            notes[0].contains("ran on 2 machine kinds: `ci|x` (1 bench, partition count:1/2)"),
+            notes[0]
+                .to_string()
+                .contains("ran on 2 machine kinds: `ci|x` (1 bench, partition `count:1/2`)"),
             "{}",
             notes[0]
         );
@@ -611,8 +665,34 @@ mod tests {
         assert_eq!(kinds(&b), pairs);
         assert_eq!(kinds(&n), pairs);
         assert!(
-            notes[0].contains("`t/c` not compared: measured on `ci|x` in the base and on `ci|y`"),
+            notes[0]
+                .to_string()
+                .contains("`t/c` not compared: measured on `ci|x` in the base and on `ci|y`"),
             "{notes:?}"
         );
+    }
+
+    /// A name from the history is never read as markup: Markdown gets it as a code span that
+    /// nothing in it can close, the terminal escaped; pilot's words are left as they are.
+    #[test]
+    fn a_notes_names_are_code_in_each_output_whatever_they_hold() {
+        let hostile = "b`| <x>\n\u{1b}[31m";
+        let (_, notes) = latest_of_each(vec![
+            rec("ci|x", "", "1", hostile),
+            rec("ci|x", "", "2", hostile),
+        ]);
+        let note = &notes[0];
+        let md = note.render(&pilot_engine::fmt::markdown_code, true);
+        assert!(
+            md.starts_with(&pilot_engine::fmt::markdown_code(&format!("t/{hostile}"))),
+            "{md}"
+        );
+        assert!(md.contains(" was recorded 2 times on machine "), "{md}");
+        let shown = note.to_string();
+        assert!(
+            !shown.contains('\u{1b}') && !shown.contains('\n'),
+            "{shown:?}"
+        );
+        assert!(shown.starts_with("`t/b`| <x>"), "{shown:?}");
     }
 }

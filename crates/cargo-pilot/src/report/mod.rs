@@ -100,7 +100,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
             let location = crate::history::location(args.history.history.as_deref(), &home)?;
             let m = crate::history::of_commit::read_alone(location.as_ref(), rev)?;
             for note in &m.notes {
-                eprintln!("note: {}", pilot_engine::fmt::terminal(note));
+                eprintln!("note: {note}");
             }
             (m.dir.path().to_path_buf(), home, Some(m))
         }
