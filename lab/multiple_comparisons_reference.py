@@ -107,6 +107,13 @@ def main():
                 f"{flagged}/{runs} flagged = {rate:.4f} +- {se:.4f} (nominal 0.01)"
             )
 
+    if "--failed-process" in sys.argv:
+        # A pair with a failed process (a mean that is no positive time) stands beyond every
+        # other log ratio on its side: here -1e3 (new failed) and +1e3 (base failed), which
+        # the 20% trimming cuts. The paired tests' `a_failed_process_is_a_pair_far_out`.
+        d = np.array([0.010, -0.004, 0.021, -1e3, 0.003, -0.012, 0.008, 1e3, 0.015, -0.002])
+        tm, half, p = yuen_one_sample(d)
+        print(f"failed process: trimmed mean {tm!r}, half-width {half!r}, p {p!r}")
 
     if "--calibration" in sys.argv:
         for n in (6, 8, 12, 20, 40, 80):

@@ -141,7 +141,17 @@ fn judge_pairs(c: &mut Comparison, outcome: &Outcome, options: &CompareOptions, 
             c.pairs = Some(pairs.len());
             c.method = "paired: no interval from fewer than two pairs".into();
         }
-        None => c.method = "the processes' means cannot be compared".into(),
+        None => {
+            let failed = pairs
+                .iter()
+                .filter(|(b, h)| !(b.is_finite() && *b > 0.0 && h.is_finite() && *h > 0.0))
+                .count();
+            c.method = format!(
+                "the processes' means cannot be compared: {failed} of {} pairs have a process \
+                 whose mean is no positive time, more at one end than the trimming cuts",
+                pairs.len()
+            );
+        }
     }
     // Too few pairs for the verdict the book promises: the interval reached is shown,
     // the verdict is not taken from it.

@@ -27,18 +27,16 @@ use pilot_stats::summary::t_critical;
 /// normal; the caller alternates which side runs first (ABBA), so an effect of position
 /// cancels over the pairs too. Logs make a slowdown and the inverse speed-up the same size.
 ///
-/// `None` with fewer than two pairs or a mean that is not positive and finite. Time:
-/// O(n log n).
+/// A process whose mean is not a positive, finite time measured nothing usable (a
+/// readings-only bench's fit over one short process on a busy machine can give one): see
+/// [`log_ratios`]. `None` with fewer than two pairs, or more such processes on one side than
+/// the trimming cuts. Time: O(n log n).
 pub fn compare_paired(
     pairs: &[(f64, f64)],
     confidence: f64,
     options: &CompareOptions,
 ) -> Option<Change> {
-    let usable = |x: f64| x.is_finite() && x > 0.0;
-    if pairs.len() < 2 || !pairs.iter().all(|&(b, n)| usable(b) && usable(n)) {
-        return None;
-    }
-    let logs: Vec<f64> = pairs.iter().map(|&(b, n)| (n / b).ln()).collect();
+    let logs = log_ratios(pairs)?;
     let loc = pilot_stats::trimmed_location(&logs, pilot_stats::DEFAULT_TRIM, confidence).ok()?;
     let (d, dof) = (loc.value, loc.dof);
     let se = loc.trimmed.yuen_std_error();
@@ -61,6 +59,53 @@ pub fn compare_paired(
                  20%-trimmed mean of the pairs' log ratios with Yuen's standard error"
             .to_string(),
     })
+}
+
+/// Whether a process's mean is a time a ratio can be taken of.
+fn usable(x: f64) -> bool {
+    x.is_finite() && x > 0.0
+}
+
+/// The pairs' log ratios `ln(new / base)`, for [`compare_paired`]'s trimmed mean.
+///
+/// A pair with one process whose mean is not usable (not a positive, finite time) is kept
+/// as a ratio beyond every usable one on its side: below all of them when the new side's
+/// process failed, above all when the base's did. Such a pair is then what the trimming
+/// already treats as a process far out (a bad layout, a neighbour's burst), and under no
+/// change either side is as likely to fail, so the two ends stay alike; the trimmed mean and
+/// Yuen's winsorized variance depend only on the ranks beyond the cut, so where exactly the
+/// stand-in lies does not matter. A pair whose two processes both failed says nothing of
+/// the change and is left out. `None` when fewer than two pairs are left, none of them
+/// usable on both sides, or more stand-ins lie at one end than the trimming cuts (then they
+/// would be in the mean). Time: O(n).
+pub(crate) fn log_ratios(pairs: &[(f64, f64)]) -> Option<Vec<f64>> {
+    let kept: Vec<(f64, f64)> = pairs
+        .iter()
+        .copied()
+        .filter(|&(b, n)| usable(b) || usable(n))
+        .collect();
+    let cut = (pilot_stats::DEFAULT_TRIM * kept.len() as f64) as usize;
+    let below = kept.iter().filter(|&&(_, n)| !usable(n)).count();
+    let above = kept.iter().filter(|&&(b, _)| !usable(b)).count();
+    if kept.len() < 2 || below > cut || above > cut {
+        return None;
+    }
+    let finite: Vec<f64> = kept
+        .iter()
+        .filter(|&&(b, n)| usable(b) && usable(n))
+        .map(|&(b, n)| (n / b).ln())
+        .collect();
+    let lowest = finite.iter().copied().reduce(f64::min)?;
+    let highest = finite.iter().copied().reduce(f64::max)?;
+    Some(
+        kept.iter()
+            .map(|&(b, n)| match (usable(b), usable(n)) {
+                (true, true) => (n / b).ln(),
+                (true, false) => lowest - 1.0,
+                _ => highest + 1.0,
+            })
+            .collect(),
+    )
 }
 
 /// The early looks of a paired comparison: at the least pairs and at each doubling of them

@@ -109,3 +109,42 @@ fn a_clear_change_stops_at_an_early_look_and_not_between() {
     assert!(is_early_look(6, 6) && is_early_look(12, 6) && is_early_look(768, 6));
     assert!(!is_early_look(1536, 6) && !is_early_look(7, 6));
 }
+
+/// A process whose mean is no positive time (a readings-only bench's fit over one short
+/// process can give one on a busy machine) makes its pair a ratio far out on its side, which
+/// the trimming cuts: the comparison is still made. Reference values from
+/// `python3 lab/multiple_comparisons_reference.py --failed-process` (scipy; the failed pairs
+/// as ±1000 there): trimmed mean 0.005, 95% half-width 0.011776145601799765, p 0.3248600080487433.
+#[test]
+fn a_failed_process_is_a_pair_far_out() {
+    let logs = [
+        0.010, -0.004, 0.021, 0.0, 0.003, -0.012, 0.008, 0.0, 0.015, -0.002,
+    ];
+    let mut pairs = pairs_of(&logs);
+    pairs[3].1 = -1.98; // the new side's process failed
+    pairs[7].0 = f64::NAN; // the base's
+    let c = compare_paired(&pairs, 0.95, &CompareOptions::default()).expect("compared");
+    let (d, half) = (0.005_f64, 0.011_776_145_601_799_765_f64);
+    assert!((c.change - (d.exp() - 1.0)).abs() < 1e-12, "{c:?}");
+    let (lo, hi) = c.change_ci.unwrap();
+    assert!((lo - ((d - half).exp() - 1.0)).abs() < 1e-9, "{c:?}");
+    assert!((hi - ((d + half).exp() - 1.0)).abs() < 1e-9, "{c:?}");
+    assert!((c.p - 0.324_860_008_048_743_3).abs() < 1e-9, "{c:?}");
+
+    // A pair whose two processes failed says nothing, and is left out.
+    let mut both = pairs.clone();
+    both.push((0.0, -1.0));
+    let b = compare_paired(&both, 0.95, &CompareOptions::default()).expect("compared");
+    assert_eq!(b.change, c.change);
+    assert_eq!(b.p, c.p);
+
+    // More failed processes at one end than the trimming cuts (2 of 10): no comparison.
+    let mut three = pairs.clone();
+    three[0].1 = 0.0;
+    three[1].1 = f64::INFINITY;
+    assert!(compare_paired(&three, 0.95, &CompareOptions::default()).is_none());
+    // Fewer than 5 pairs trim nothing: one failed process is too many.
+    let mut few = pairs_of(&logs[..4]);
+    few[3].1 = -1.0;
+    assert!(compare_paired(&few, 0.95, &CompareOptions::default()).is_none());
+}
