@@ -15,8 +15,10 @@ use crate::args::BenchArgs;
 use crate::cargo;
 use crate::exit::{self, Failure, comparison_exit};
 use crate::interrupt;
-use crate::partition::{Partition, bench_key};
 use crate::resume::{FinishedTarget, RunLog};
+
+mod select;
+use select::{partition_targets, select_targets};
 
 /// The flags passed on to every bench binary (`--resume` only to the target an interrupted
 /// run was measuring).
@@ -197,125 +199,6 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         base,
         &options,
     )
-}
-
-/// The targets to run: with filters (or `--compare-across`), each target lists what it
-/// selects first, reading the filters in its own front end's syntax (libtest's substrings, or
-/// criterion's regular expressions), and those that select nothing are not run. A target that
-/// refuses them (an invalid regular expression) is a usage error, and so are filters that
-/// select no bench of any target, both before anything is measured.
-fn select_targets<'a>(
-    args: &BenchArgs,
-    exes: Vec<&'a cargo::BenchExe>,
-) -> Result<Vec<&'a cargo::BenchExe>, Failure> {
-    let across = args.settings.raw("compare_across");
-    if args.filters.is_empty() && across.is_none() {
-        return Ok(exes);
-    }
-    let extra: Vec<std::ffi::OsString> = across
-        .map(|p| vec!["--compare-across".into(), p.into()])
-        .unwrap_or_default();
-    let mut chosen = Vec::new();
-    let mut selected = 0;
-    for exe in exes {
-        let names = cargo::list_selected(exe, &args.filters, args.exact, &args.skip, &extra)
-            .map_err(|e| match e.downcast::<cargo::Refused>() {
-                Ok(refused) => Failure::Usage(refused.into()),
-                Err(e) => Failure::Error(
-                    e.context(format!("failed to list the benches of `{}`", exe.target)),
-                ),
-            })?;
-        if !names.is_empty() || args.filters.is_empty() {
-            selected += names.len();
-            chosen.push(exe);
-        }
-    }
-    match nothing_matched(args, selected) {
-        Some(e) => Err(Failure::Usage(e)),
-        None => Ok(chosen),
-    }
-}
-
-/// The targets to run with `--partition`, each with its benches of the share: every target
-/// lists what the filters select, the suite is all of them (`target/name`, the target as
-/// `Cargo.toml` names it), and the share's benches of each target are given to it by name.
-/// `None` when the share holds no bench: that is said, and is no error (a suite smaller than
-/// N leaves some runners nothing to do).
-#[allow(clippy::type_complexity)]
-fn partition_targets<'a>(
-    args: &BenchArgs,
-    partition: Partition,
-    exes: Vec<&'a cargo::BenchExe>,
-) -> Result<Option<Vec<(&'a cargo::BenchExe, Option<Vec<String>>)>>, Failure> {
-    let extra: Vec<std::ffi::OsString> = args
-        .settings
-        .raw("compare_across")
-        .map(|p| vec!["--compare-across".into(), p.into()])
-        .unwrap_or_default();
-    let mut listed = Vec::new();
-    for exe in exes {
-        let names = cargo::list_selected(exe, &args.filters, args.exact, &args.skip, &extra)
-            .map_err(|e| match e.downcast::<cargo::Refused>() {
-                Ok(refused) => Failure::Usage(refused.into()),
-                Err(e) => Failure::Error(
-                    e.context(format!("failed to list the benches of `{}`", exe.target)),
-                ),
-            })?;
-        listed.push((exe, names));
-    }
-    let total: usize = listed.iter().map(|(_, names)| names.len()).sum();
-    if let Some(e) = nothing_matched(args, total) {
-        return Err(Failure::Usage(e));
-    }
-    let suite: Vec<String> = listed
-        .iter()
-        .flat_map(|(exe, names)| names.iter().map(|n| bench_key(&exe.target, n)))
-        .collect();
-    let share: std::collections::HashSet<&String> = partition.select(&suite).into_iter().collect();
-    let mut chosen = Vec::new();
-    for (exe, names) in listed {
-        let mine: Vec<String> = names
-            .into_iter()
-            .filter(|n| share.contains(&bench_key(&exe.target, n)))
-            .collect();
-        if !mine.is_empty() {
-            chosen.push((exe, Some(mine)));
-        }
-    }
-    if share.is_empty() {
-        pilot_engine::outln!(
-            "partition {partition}: no bench of the {} selected falls in this share; nothing \
-             to run",
-            total
-        );
-        return Ok(None);
-    }
-    pilot_engine::outln!(
-        "partition {partition}: {} of the {} benches selected",
-        share.len(),
-        total
-    );
-    Ok(Some(chosen))
-}
-
-/// The usage error of filters that selected no bench in any target. Each binary accepts a
-/// filter that matches none of its own benches (as libtest does), since cargo gives every
-/// target the same filters; only across all of them is a filter that matches nothing a
-/// mistake.
-fn nothing_matched(args: &BenchArgs, selected: usize) -> Option<anyhow::Error> {
-    if args.filters.is_empty() || selected > 0 {
-        return None;
-    }
-    let filters: Vec<String> = args
-        .filters
-        .iter()
-        .map(|f| format!("`{}`", pilot_engine::fmt::terminal(f)))
-        .collect();
-    Some(anyhow::anyhow!(
-        "no bench of any bench target matches {}{}",
-        filters.join(", "),
-        if args.exact { " exactly" } else { "" }
-    ))
 }
 
 /// The results saved as baseline `name`.
@@ -547,7 +430,7 @@ fn write_run(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::select::nothing_matched;
     use crate::args::tests::bench;
 
     #[test]

@@ -6,7 +6,7 @@ use anyhow::anyhow;
 use pilot_engine::runner::counting::Valgrind;
 use pilot_format::ResultDoc;
 
-use super::{Bisect, Step, short};
+use super::{Bisect, State, Step, short};
 use crate::against::counts::count_sides;
 use crate::against::finished::Finished;
 use crate::cargo::BenchExe;
@@ -14,6 +14,29 @@ use crate::exit::Failure;
 use crate::explain;
 
 impl Bisect<'_> {
+    /// With `--instructions`, explains the culprit the bisection found among `commits` (by
+    /// their `states`), from the `step` that named it: against the last commit known to be
+    /// fast (GOOD's build `good.1` is kept; a later one is built again).
+    pub(super) fn explain_found(
+        &mut self,
+        good: (&str, &[BenchExe]),
+        (commits, states): (&[String], &[State]),
+        step: &Step,
+    ) -> Result<(), Failure> {
+        let Some(valgrind) = self.valgrind.take() else {
+            return Ok(());
+        };
+        let fast = match states.iter().rposition(|s| *s == State::Good) {
+            Some(i) => (commits[i].as_str(), None),
+            None => (good.0, Some(good.1)),
+        };
+        let culprit = states
+            .iter()
+            .position(|s| *s == State::Bad)
+            .expect("BAD is bad");
+        self.explain_culprit(&valgrind, fast, &commits[culprit], step)
+    }
+
     /// Counts each bench `step` found slower at the culprit, in `fast`'s build (the last commit
     /// known to be as fast as GOOD, `fast_exes` when already built) and the culprit's, and
     /// prints the functions whose instructions changed (or that none did: then the culprit

@@ -427,19 +427,8 @@ impl Bisect<'_> {
             steps.push(step);
         }
         self.conclude(commits, &states, &steps, culprit_step);
-        if let Some(valgrind) = self.valgrind.take() {
-            // The last commit known to be fast: GOOD's build is kept; a later one is built again.
-            let fast = states.iter().rposition(|s| *s == State::Good);
-            let fast = match fast {
-                Some(i) => (commits[i].as_str(), None),
-                None => (good, Some(good_exes.as_slice())),
-            };
-            let culprit = states
-                .iter()
-                .position(|s| *s == State::Bad)
-                .expect("BAD is bad");
-            self.explain_culprit(&valgrind, fast, &commits[culprit], &steps[culprit_step])?;
-        }
+        let found = (commits, &states[..]);
+        self.explain_found((good, &good_exes), found, &steps[culprit_step])?;
         Ok(ExitCode::SUCCESS)
     }
 

@@ -348,3 +348,49 @@ impl History {
         Ok(out)
     }
 }
+
+/// What the history holds and what selects it, for a selection that matched nothing.
+pub(super) fn explain_empty(holdings: &[Holding], query: &Query) -> String {
+    use pilot_engine::fmt::{counted, terminal};
+    if holdings.is_empty() {
+        return "the history holds no run yet: `cargo pilot bench` and `cargo pilot run` add to \
+                it"
+        .into();
+    }
+    let lines: Vec<String> = holdings
+        .iter()
+        .map(|h| {
+            let place = match &h.branch {
+                Some(b) => format!("on branch `{}`", terminal(b)),
+                None => "on no branch (made at a detached HEAD, as after `git checkout \
+                         <commit>`, with no PILOT_BRANCH)"
+                    .into(),
+            };
+            let line = query.line.as_ref().map_or(String::new(), |l| {
+                format!(
+                    ", {} on `{}`'s first-parent line",
+                    if h.on_line == 0 {
+                        "none".to_string()
+                    } else {
+                        h.on_line.to_string()
+                    },
+                    terminal(&l.tip)
+                )
+            });
+            format!(
+                "  {} of {} {place}{line}",
+                counted(h.runs, "run", "runs"),
+                counted(h.commits, "commit", "commits"),
+            )
+        })
+        .collect();
+    let mut out = format!("the history holds:\n{}\n", lines.join("\n"));
+    out.push_str(
+        "--branch NAME selects the runs recorded on branch NAME and the runs of the commits on \
+         its first-parent line; --all selects every run",
+    );
+    if !query.filters.is_empty() || query.machine.is_some() {
+        out.push_str("; the bench filter and --machine narrow either");
+    }
+    out
+}

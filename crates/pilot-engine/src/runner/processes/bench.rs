@@ -15,6 +15,12 @@ use crate::session::processes::{
 use crate::session::reach::{judge_processes, out_of_reach_warning};
 use crate::session::{Estimate, SessionConfig, SessionResult, Status, Warning};
 
+/// The note of process `n`, which ended with no estimate (`status`) and so ended the bench.
+fn no_estimate_note(n: usize, status: &Status) -> Warning {
+    let end = ProcessEnd::NoEstimate(status.clone());
+    Warning::Note(format!("process {n} of this bench: {end}"))
+}
+
 /// Measures a bench in several process executions (Kalibera & Jones, "Rigorous benchmarking in
 /// reasonable time"): what a process starts with (memory layout, where its pages land, the
 /// machine's state at that moment) stays fixed within it and changes between processes, so no
@@ -103,11 +109,7 @@ pub(in crate::runner) fn measure_in_processes(
                 continue;
             }
             Err(ProcessEnd::NoEstimate(status)) => {
-                let end = ProcessEnd::NoEstimate(status.clone());
-                warnings.push(Warning::Note(format!(
-                    "process {} of this bench: {end}",
-                    done.len() + 1
-                )));
+                warnings.push(no_estimate_note(done.len() + 1, &status));
                 break status;
             }
             Err(ProcessEnd::Failed(msg)) => break Status::Failed(msg),
