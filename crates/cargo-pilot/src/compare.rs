@@ -230,7 +230,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     // What reading the history's runs found: a bench recorded twice, partitions on other
     // machine kinds, a bench with no kind in common.
     for m in [&base_history, &new_history].into_iter().flatten() {
-        notes.extend(m.notes.iter().map(|n| n.render(&code, false)));
+        notes.extend(m.notes.iter().map(|n| n.render(&code)));
     }
     match args.format {
         Format::Table => {

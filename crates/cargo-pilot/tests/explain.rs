@@ -39,6 +39,14 @@ fn copy_fixture(dir: &Path) {
     std::fs::write(dir.join(".gitignore"), "target\n").unwrap();
 }
 
+/// A git repository of the fixture at `repo`, its files in one commit, `base`.
+fn fixture_repo(repo: &Path) {
+    copy_fixture(repo);
+    git(repo, &["init", "--quiet"]);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "--quiet", "-m", "base"]);
+}
+
 fn edit(file: &Path, from: &str, to: &str) {
     let s = std::fs::read_to_string(file).unwrap();
     assert!(s.contains(from), "`{from}` not in {}", file.display());
@@ -115,10 +123,7 @@ fn the_function_given_more_work_is_named_first_in_the_terminal_markdown_and_repo
     let repo = tmp().join("explain-repo");
     let target = tmp().join("explain-target");
     let _ = std::fs::remove_dir_all(&target);
-    copy_fixture(&repo);
-    git(&repo, &["init", "--quiet"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "--quiet", "-m", "base"]);
+    fixture_repo(&repo);
     let source = repo.join("benches/explain.rs");
     edit(
         &source,
@@ -169,10 +174,7 @@ fn bisect_explains_its_culprit_by_the_function_given_more_work() {
     let target = tmp().join("explain-bisect-target");
     // Bisect's checkout belonged to an earlier run's repository: made again.
     let _ = std::fs::remove_dir_all(target.join("pilot/bisect/worktree"));
-    copy_fixture(&repo);
-    git(&repo, &["init", "--quiet"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "--quiet", "-m", "base"]);
+    fixture_repo(&repo);
     let source = repo.join("benches/explain.rs");
     let mut culprit = String::new();
     for i in 1..=3 {

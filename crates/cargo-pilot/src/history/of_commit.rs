@@ -71,21 +71,12 @@ impl Note {
         self
     }
 
-    /// The note with each name shown by `code`, its first letter a capital when `sentence`.
-    pub fn render(&self, code: &dyn Fn(&str) -> String, sentence: bool) -> String {
-        let mut out = String::new();
-        for (i, (is_code, part)) in self.0.iter().enumerate() {
-            if *is_code {
-                out.push_str(&code(part));
-            } else if i == 0 && sentence {
-                let mut chars = part.chars();
-                out.extend(chars.next().map(|c| c.to_ascii_uppercase()));
-                out.push_str(chars.as_str());
-            } else {
-                out.push_str(part);
-            }
-        }
-        out
+    /// The note with each name shown by `code`.
+    pub fn render(&self, code: &dyn Fn(&str) -> String) -> String {
+        self.0
+            .iter()
+            .map(|(is_code, part)| if *is_code { code(part) } else { part.clone() })
+            .collect()
     }
 }
 
@@ -93,7 +84,7 @@ impl Note {
 impl std::fmt::Display for Note {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let code = |n: &str| format!("`{}`", pilot_engine::fmt::terminal(n));
-        f.write_str(&self.render(&code, false))
+        f.write_str(&self.render(&code))
     }
 }
 
@@ -682,7 +673,7 @@ mod tests {
             rec("ci|x", "", "2", hostile),
         ]);
         let note = &notes[0];
-        let md = note.render(&pilot_engine::fmt::markdown_code, true);
+        let md = note.render(&pilot_engine::fmt::markdown_code);
         assert!(
             md.starts_with(&pilot_engine::fmt::markdown_code(&format!("t/{hostile}"))),
             "{md}"
