@@ -8,7 +8,9 @@
 //!    changes are the machine's: a code change would have to move most benches at once to move
 //!    a median, and then the history cannot tell it from the machine (`bisect` can, measuring
 //!    the two commits side by side). The speed probe's time, recorded with each run, is a
-//!    second series of the machine: its level changes are the machine's too.
+//!    second series of the machine: its level changes are the machine's too, except where the
+//!    benches of the same runs were read on both sides and did not move together (one short
+//!    workload against several: they outweigh it).
 //! 2. Each bench's series, less the machine's level (the segment means of its series between
 //!    its changes: the machine's steps, not its run-to-run noise), gives the bench's changes.
 //! 3. A bench's change within a commit of a machine change is the machine's; so is one that
@@ -19,7 +21,7 @@ mod axis;
 
 use pilot_stats::relative_interval;
 
-use super::changes::{ChangeOptions, FoundChange, detect, level_changes_of, values};
+use super::changes::{ChangeOptions, FoundChange, MIN_SEGMENT, detect, level_changes_of, values};
 use super::read::Series;
 use axis::{Axis, mean_in, median, moved, sign_test, steps};
 
@@ -155,7 +157,17 @@ fn analyse_machine(
         .iter()
         .map(|v| v.iter().map(|&(pos, _, x)| (pos, x - step(pos))).collect())
         .collect();
-    let bounds: Vec<usize> = machine.iter().map(|c| c.position).collect();
+    // Where the benches of the same runs were read on both sides of a change the probe alone
+    // saw, they say the machine did not move them: such a change neither cuts a bench's series
+    // nor takes a bench's change as its own (a short probe's noise, or a state that slowed it
+    // alone). Where too few benches were measured, the probe is all the machine's evidence.
+    let moved_benches =
+        |c: &MachineChange| c.seen_by != "probe" || !read_around(&shared, c.position);
+    let bounds: Vec<usize> = machine
+        .iter()
+        .filter(|c| moved_benches(c))
+        .map(|c| c.position)
+        .collect();
     // A commit named where no code changed is a false alarm of the suite, not of one series:
     // the family-wise rate over the machine's series is held at --max-p (Bonferroni).
     let suite = ChangeOptions {
@@ -182,7 +194,10 @@ fn analyse_machine(
         let mut own = Vec::new();
         for f in by_segment(&all[s].points, &vals, &axis.vals[m], &bounds, &suite) {
             let (at, pos) = place(&f);
-            if machine.iter().any(|c| c.position.abs_diff(pos) <= 1) {
+            if machine
+                .iter()
+                .any(|c| moved_benches(c) && c.position.abs_diff(pos) <= 1)
+            {
                 continue;
             }
             match shared_change(all, members, &axis, &adjusted, (m, at), &f) {
@@ -206,6 +221,14 @@ fn analyse_machine(
         c.load = around(&load);
     }
     (named, machine)
+}
+
+/// Whether the machine's series `shared` (the benches' shared level) has enough values on
+/// each side of `pos` for a change there to be found in it: at least a change's least
+/// segment before it and from it.
+fn read_around(shared: &Placed, pos: usize) -> bool {
+    let before = shared.iter().filter(|x| x.0 < pos).count();
+    before >= MIN_SEGMENT && shared.len() - before >= MIN_SEGMENT
 }
 
 /// The changes of a bench's values `vals` (on the axis as `placed`), each segment between the

@@ -232,6 +232,55 @@ fn a_regression_reverted_a_few_commits_later_is_named_at_both_ends_on_a_busier_m
 }
 
 #[test]
+fn a_probe_that_moved_alone_hides_no_change_the_benches_show() {
+    // Six benches on a steady machine; bench 0 is 6% slower at commits 8 to 13 and back at 14.
+    // The speed probe alone read 8% slower at commits 9 to 11 (a short workload's noise, or a
+    // state that slowed it and no bench): the benches of those runs say the machine did not
+    // move them, so neither end of the regression is the machine's.
+    let s = Scenario {
+        benches: 6,
+        busier: 99,
+        probe: true,
+        ..BUSY
+    };
+    let code = |b: usize, n: usize| {
+        if b == 0 && (8..14).contains(&n) {
+            1.06
+        } else {
+            1.0
+        }
+    };
+    let options = ChangeOptions::default();
+    let (mut missed, mut false_named, mut probe_said) = (0, 0, 0);
+    for seed in 400..420 {
+        let mut all = s.series(seed, code);
+        for series in &mut all {
+            for p in &mut series.points[8..11] {
+                p.probe_ns = p.probe_ns.map(|ns| ns * 1.08);
+            }
+        }
+        let a = analyse(&all, &options);
+        let found = named(&a, &all);
+        probe_said += usize::from(a.machine.iter().any(|m| m.seen_by == "probe"));
+        let hit = |n: usize, slower: bool| {
+            found
+                .iter()
+                .any(|f| f.0 == 0 && f.1.abs_diff(n) <= 1 && (f.2 > 0.0) == slower)
+        };
+        missed += usize::from(!(hit(8, true) && hit(14, false)));
+        false_named += usize::from(
+            found
+                .iter()
+                .any(|f| f.0 != 0 || (f.1.abs_diff(8) > 1 && f.1.abs_diff(14) > 1)),
+        );
+    }
+    eprintln!(
+        "probe alone: missed {missed}/20, false named {false_named}/20, probe's change listed {probe_said}/20"
+    );
+    assert!(missed <= 2 && false_named <= 1, "{missed} {false_named}");
+}
+
+#[test]
 fn with_few_benches_the_speed_probe_tells_the_machine() {
     let options = ChangeOptions::default();
     let few = Scenario {
