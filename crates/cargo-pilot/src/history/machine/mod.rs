@@ -12,7 +12,9 @@
 //!    benches of the same runs were read on both sides and did not move together (one short
 //!    workload against several: they outweigh it).
 //! 2. Each bench's series, less the machine's level (the segment means of its series between
-//!    its changes: the machine's steps, not its run-to-run noise), gives the bench's changes.
+//!    its changes: the machine's steps), gives the bench's changes; where the runs share their
+//!    moments (neighbours slow every bench of one run), each value less what the other benches
+//!    of its run shared, when that makes the series steadier.
 //! 3. A bench's change within a commit of a machine change is the machine's; so is one that
 //!    most other benches share over the same commits (a sign test), by at least half its size,
 //!    when the machine's series missed it. The others are the code's, and named.
@@ -168,6 +170,7 @@ fn analyse_machine(
         .filter(|c| moved_benches(c))
         .map(|c| c.position)
         .collect();
+    let states = axis.run_states();
     // A commit named where no code changed is a false alarm of the suite, not of one series:
     // the family-wise rate over the machine's series is held at --max-p (Bonferroni).
     let suite = ChangeOptions {
@@ -192,7 +195,12 @@ fn analyse_machine(
             }
         }
         let mut own = Vec::new();
-        for f in by_segment(&all[s].points, &vals, &axis.vals[m], &bounds, &suite) {
+        // Each run's state taken off (what the other benches of the same runs shared), when
+        // that makes the series steadier: the machine's moments from run to run then hide no
+        // change of the code, and name none.
+        let steadier = steadier_without_runs(&vals, &axis.vals[m], &states[m]);
+        let vals_read = steadier.as_deref().unwrap_or(&vals);
+        for f in by_segment(&all[s].points, vals_read, &axis.vals[m], &bounds, &suite) {
             let (at, pos) = place(&f);
             if machine
                 .iter()
@@ -221,6 +229,30 @@ fn analyse_machine(
         c.load = around(&load);
     }
     (named, machine)
+}
+
+/// A bench's values `vals` (on the axis as `placed`) less each run's machine state `states`
+/// ([`Axis::run_states`]), when every run has one and the series is steadier for it: its
+/// typical step from one commit to the next (the median absolute difference, which a change
+/// of level moves by one step only) is smaller. Taking off the other benches' median adds
+/// their noise to the bench's, so where the runs share little (each bench's noise its own)
+/// the values are read as they are. Time: O(n log n) for n values.
+fn steadier_without_runs(
+    vals: &[(usize, f64)],
+    placed: &[(usize, usize, f64)],
+    states: &[Option<f64>],
+) -> Option<Vec<(usize, f64)>> {
+    let less: Vec<(usize, f64)> = vals
+        .iter()
+        .zip(states)
+        .map(|(v, s)| Some((v.0, v.1 - (*s)?)))
+        .collect::<Option<_>>()?;
+    let step = |xs: Vec<f64>| {
+        (xs.len() >= 2).then(|| median(xs.windows(2).map(|w| (w[1] - w[0]).abs()).collect()))
+    };
+    let raw = step(placed.iter().map(|p| p.2).collect())?;
+    let steadied = step(less.iter().map(|v| v.1).collect())?;
+    (steadied < raw).then_some(less)
 }
 
 /// Whether the machine's series `shared` (the benches' shared level) has enough values on
