@@ -137,7 +137,7 @@ pub fn run_group(
     let mut interrupted = false;
     let mut at_most_units = false;
     let settled = loop {
-        if super::stop::requested() {
+        if super::stop_request::requested() {
             interrupted = true;
             break false;
         }

@@ -15,7 +15,7 @@ pub(crate) mod planner;
 pub(crate) mod processes;
 pub(crate) mod reach;
 mod readings;
-pub(crate) mod stop;
+pub(crate) mod stop_request;
 mod stopping;
 #[cfg(test)]
 mod tests;
@@ -30,7 +30,7 @@ use pilot_stats::ConfidenceInterval;
 use pilot_stats::WpsFit;
 /// Whether Ctrl-C (or SIGTERM) asked the run to stop: a session ends its round and reports
 /// what it has.
-pub use stop::requested as stop_requested;
+pub use stop_request::requested as stop_requested;
 pub(crate) use stopping::Session;
 pub(crate) use warmup::WarmUpClass;
 pub use warnings::Warning;
@@ -459,7 +459,7 @@ pub fn run_session(
 ) -> SessionResult {
     let mut state = Session::new(config, clock);
     let status = loop {
-        if stop::requested() {
+        if stop_request::requested() {
             break Status::Interrupted;
         }
         let work = state.next_work();
