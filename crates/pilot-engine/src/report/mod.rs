@@ -2,7 +2,7 @@
 //! end, and comparisons with a baseline (terminal, Markdown and JSON).
 
 mod compare;
-mod group;
+mod group_table;
 mod live;
 mod summary;
 mod table;
@@ -13,7 +13,7 @@ use pilot_format::ResultDoc;
 pub use crate::fmt::{columns, format_estimate, format_ns};
 pub(crate) use compare::{change_cell, change_notes};
 pub use compare::{comparison_doc, comparison_markdown, comparison_table};
-pub(crate) use group::{GroupRow, render_group};
+pub(crate) use group_table::{GroupRow, render_group};
 pub use live::LiveProgress;
 pub use summary::{context_of, markers, summary};
 pub use table::{Row, TimePer, allocations_cell, render_table};

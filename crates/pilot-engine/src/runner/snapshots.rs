@@ -17,7 +17,7 @@ use crate::fmt::Paint;
 use crate::record::{ClockInfo, ScriptedClock};
 use crate::report::TimePer::{Iteration, Unit};
 use crate::report::{comparison_markdown, comparison_table, render_table};
-use crate::session::group::{GroupConfig, GroupResult, run_group};
+use crate::session::group_session::{GroupConfig, GroupResult, run_group};
 use crate::session::{RoundData, SessionConfig, SessionResult, Workload, run_session};
 use crate::store::result::Rate;
 use crate::store::{self, SavedResult, result};

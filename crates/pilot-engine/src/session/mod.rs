@@ -9,7 +9,7 @@
 pub(crate) mod allocations;
 mod blame;
 mod coldstart;
-pub mod group;
+pub mod group_session;
 mod judge;
 pub(crate) mod planner;
 pub(crate) mod processes;
