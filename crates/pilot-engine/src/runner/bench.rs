@@ -19,7 +19,7 @@ use super::{group, now, threads};
 use crate::cli::Args;
 use crate::record::ClockInfo;
 use crate::report::{Row, TimePer};
-use crate::session::processes::{AUTO_LEAST_PROCESSES, auto_processes};
+use crate::session::process_estimate::{AUTO_LEAST_PROCESSES, auto_processes};
 use crate::session::{SessionConfig, SessionResult, Status};
 use crate::store::result;
 use pilot_format::{CheckDoc, MachineDoc, ResultDoc};

@@ -12,7 +12,7 @@ mod coldstart;
 pub mod group_session;
 mod judge;
 pub(crate) mod planner;
-pub(crate) mod processes;
+pub(crate) mod process_estimate;
 pub(crate) mod reach;
 mod readings;
 pub(crate) mod stop_request;
@@ -300,7 +300,7 @@ pub struct Estimate {
     pub(crate) dof: f64,
     /// Processes far faster than the rest, on a machine not quiet throughout, that the
     /// interval spans because the run cannot tell whether their speed or the rest's is the
-    /// code's ([`processes::split`]); 0 when none.
+    /// code's ([`process_estimate::split`]); 0 when none.
     pub(crate) modes: usize,
 }
 
