@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
-use super::bench::row;
+use super::bench_mode::row;
 use super::group::{GroupReport, few_rounds_note, group_report, render_report};
 use crate::compare::{CompareOptions, compare};
 use crate::fmt::Paint;

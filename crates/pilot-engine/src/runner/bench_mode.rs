@@ -24,7 +24,7 @@ use crate::session::{SessionConfig, SessionResult, Status};
 use crate::store::result;
 use pilot_format::{CheckDoc, MachineDoc, ResultDoc};
 
-mod explained;
+mod already_explained;
 mod finish;
 mod outcome;
 mod results;
