@@ -23,13 +23,13 @@ pub mod driven;
 mod group;
 mod interrupt;
 pub mod listed;
-mod overhead;
+mod machine_speed;
+mod overhead_probe;
 mod panics;
 pub(crate) mod processes;
 mod registry;
 mod resume;
 mod selection;
-mod speed;
 mod test_mode;
 mod threads;
 mod workload;
@@ -48,9 +48,9 @@ pub use group::{
     render_report,
 };
 pub use interrupt::install as interrupt_install;
+pub use machine_speed::MachineSpeed;
 pub use processes::{ChildFailure, ChildReport, WarmUp, combine_children};
 pub(crate) use selection::Selection;
-pub use speed::MachineSpeed;
 
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
 pub fn now() -> String {
