@@ -1,7 +1,7 @@
 //! What the user sees: a live line per bench while it runs (`LiveProgress`), a table at the
 //! end, and comparisons with a baseline (terminal, Markdown and JSON).
 
-mod compare;
+mod comparisons;
 mod group_table;
 mod live;
 mod summary;
@@ -11,8 +11,8 @@ use crate::fmt::{format_count, format_throughput, thousands};
 use pilot_format::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate, format_ns};
-pub(crate) use compare::{change_cell, change_notes};
-pub use compare::{comparison_doc, comparison_markdown, comparison_table};
+pub(crate) use comparisons::{change_cell, change_notes};
+pub use comparisons::{comparison_doc, comparison_markdown, comparison_table};
 pub(crate) use group_table::{GroupRow, render_group};
 pub use live::LiveProgress;
 pub use summary::{context_of, markers, summary};
