@@ -44,8 +44,8 @@
 //! ([`pilot_stats`]) and the documents other tools read with the exit codes ([`pilot_format`]).
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
-// Module docs name the private files that hold each concern (`runner`'s `bench`, `group`, …):
-// links for a reader of the source, plain text on the rendered page.
+// Module docs name the private files that hold each concern (`runner`'s `bench_mode`, `group`,
+// …): links for a reader of the source, plain text on the rendered page.
 #![allow(rustdoc::private_intra_doc_links)]
 
 pub mod allocations;

@@ -404,7 +404,7 @@ fn a_group_runs_interleaved_and_reports_its_ranking() {
             .join(format!("{name}.json"));
         assert!(path.exists(), "{path:?}");
     }
-    // The group's cap is kept (by the rule of `session::group`'s tests); this bound only
+    // The group's cap is kept (by the rule of `session::group_session`'s tests); this bound only
     // catches a group that ran on without one.
     assert!(g["elapsed_s"].as_f64().unwrap() < 10.0, "{g}");
 }

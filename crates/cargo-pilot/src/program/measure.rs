@@ -24,7 +24,7 @@ use pilot_engine::runner::{
     few_rounds_note, group_config, group_doc, group_report, rank_sessions, render_report,
 };
 use pilot_engine::runner::{load_baseline, save_result};
-use pilot_engine::session::group::{GroupConfig, PairComparison, run_group};
+use pilot_engine::session::group_session::{GroupConfig, PairComparison, run_group};
 use pilot_engine::session::{
     SessionConfig, SessionResult, Status, Workload, run_session, stop_requested,
 };

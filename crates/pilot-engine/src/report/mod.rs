@@ -1,26 +1,26 @@
 //! What the user sees: a live line per bench while it runs (`LiveProgress`), a table at the
 //! end, and comparisons with a baseline (terminal, Markdown and JSON).
 
-mod compare;
-mod group;
+mod bench_table;
+mod comparisons;
+mod group_table;
 mod live;
 mod summary;
-mod table;
 
 use crate::fmt::{format_count, format_throughput, thousands};
 use pilot_format::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate, format_ns};
-pub(crate) use compare::{change_cell, change_notes};
-pub use compare::{comparison_doc, comparison_markdown, comparison_table};
-pub(crate) use group::{GroupRow, render_group};
+pub use bench_table::{Row, TimePer, allocations_cell, render_table};
+pub(crate) use comparisons::{change_cell, change_notes};
+pub use comparisons::{comparison_doc, comparison_markdown, comparison_table};
+pub(crate) use group_table::{GroupRow, render_group};
 pub use live::LiveProgress;
 pub use summary::{context_of, markers, summary};
-pub use table::{Row, TimePer, allocations_cell, render_table};
 
 use pilot_format::{BandDoc, ReproducibilityDoc};
 
-use table::render_markdown;
+use bench_table::render_markdown;
 
 /// The end-of-run table for result documents, as `cargo pilot bench` prints one table across
 /// bench targets: the columns a person compares, or every one (`wide`).

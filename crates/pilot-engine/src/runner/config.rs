@@ -102,7 +102,7 @@ pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<Sessio
 mod tests {
     use super::*;
     use crate::entry::{BenchBody, BenchOptions};
-    use crate::session::processes::auto_processes;
+    use crate::session::process_estimate::auto_processes;
 
     fn body(_: usize, _: &mut crate::record::Bencher) {}
 

@@ -4,14 +4,14 @@
 //! `--cache-sim`, `estimated_cycles`).
 //!
 //! [`valgrind`] finds Valgrind and runs one counting process; [`child`] is that process's
-//! side (the bench binary under callgrind, its rounds and their dumps); [`bench`] plans a
+//! side (the bench binary under callgrind, its rounds and their dumps); [`parent`] plans a
 //! bench's counting from its measured time and combines its processes.
 
-mod bench;
 mod child;
+mod parent;
 mod valgrind;
 
-pub(super) use bench::count_for_run;
-pub use bench::{COUNT_PROCESSES, Counted, plan_for};
 pub(super) use child::count_child;
+pub(super) use parent::count_for_run;
+pub use parent::{COUNT_PROCESSES, Counted, plan_for};
 pub use valgrind::{CountRequest, Valgrind, count_process};

@@ -20,7 +20,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::across::Pairing;
-use super::bench::{Announce, Run};
+use super::bench_mode::{Announce, Run};
 use super::panics::{NEVER_ITERATED, catch};
 use super::registry::Bench;
 use super::selection::Selection;

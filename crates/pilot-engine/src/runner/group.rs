@@ -1,6 +1,6 @@
 //! Groups in the bench binary: which selected benches are alternatives of each other, running
-//! them interleaved ([`crate::session::group`]) when the bench loop reaches the first of them,
-//! and their ranking in the terminal and in the run document.
+//! them interleaved ([`crate::session::group_session`]) when the bench loop reaches the first
+//! of them, and their ranking in the terminal and in the run document.
 //!
 //! The group's time cap is one bench's cap (the largest member `max_time`, from flags,
 //! environment or attribute, default 10 s) for the whole group: interleaving settles a ranking
@@ -12,7 +12,7 @@
 //! compares them afterwards by the same rule (with each round's mean over all its readings):
 //! the baseline against which interleaving is judged.
 //!
-//! [`ranking`] ranks members measured apart, [`report`] shows a finished group.
+//! [`ranked_apart`] ranks members measured apart, [`finished`] shows a finished group.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -26,19 +26,19 @@ use super::workload::{
 use crate::cli::Args;
 use crate::record::{ClockInfo, RealClock};
 use crate::report::LiveProgress;
-use crate::session::group::{
+use crate::session::group_session::{
     GroupConfig, GroupResult, MemberView, PairComparison, rank, run_group,
 };
 use crate::session::{MachineState, SessionConfig, SessionResult, Workload};
 use pilot_format::GroupDoc;
 
-mod ranking;
-mod report;
+mod finished;
+mod ranked_apart;
 
-use ranking::rank_samples;
-pub use ranking::rank_sessions;
-pub(super) use report::GroupReport;
-pub use report::{few_rounds_note, group_doc, group_report, render_report};
+pub(super) use finished::GroupReport;
+pub use finished::{few_rounds_note, group_doc, group_report, render_report};
+use ranked_apart::rank_samples;
+pub use ranked_apart::rank_sessions;
 
 /// Least processes of each member before a ranking by processes may stop them (Welch's test
 /// over three process means a member): pairs that differ clearly settle in a few seconds, and
@@ -343,7 +343,7 @@ impl<'b> Groups<'b> {
             .iter()
             .map(|g| render_report(g, self.sequential))
             .collect();
-        if let Some(note) = report::few_rounds_note(&self.reports) {
+        if let Some(note) = finished::few_rounds_note(&self.reports) {
             // Under the last ranking, in place of its blank line.
             out.pop();
             out.push_str(note);

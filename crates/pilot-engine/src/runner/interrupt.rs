@@ -1,13 +1,14 @@
 //! Ctrl-C (SIGINT) and SIGTERM during a run.
 //!
-//! The handler only sets [`stop::REQUESTED`](crate::session::stop::REQUESTED): sessions check
-//! it between rounds, so the round in progress ends normally, the workload's own cleanup runs,
+//! The handler only sets
+//! [`stop_request::REQUESTED`](crate::session::stop_request::REQUESTED): sessions check it
+//! between rounds, so the round in progress ends normally, the workload's own cleanup runs,
 //! and the runner saves nothing of the interrupted bench, says how to resume, and exits with
 //! [`Exit::Interrupted`](pilot_format::Exit::Interrupted). No thread waits for the signal, so a single-threaded bench runs in a
 //! single-threaded process (a second thread alone makes glibc's allocator slower). A second
 //! signal exits at once, for a round that never ends.
 
-use crate::session::stop;
+use crate::session::stop_request;
 
 /// Installs the handlers. If they cannot be installed, signals keep their default action
 /// (the process ends at once), which loses nothing already saved.
@@ -22,15 +23,15 @@ pub fn install() {
         let _ = signal_hook::flag::register_conditional_shutdown(
             signal,
             i32::from(pilot_format::Exit::Interrupted.code()),
-            &stop::REQUESTED,
+            &stop_request::REQUESTED,
         );
-        let _ = signal_hook::flag::register(signal, &stop::REQUESTED);
+        let _ = signal_hook::flag::register(signal, &stop_request::REQUESTED);
     }
 }
 
 /// Whether a stop was requested.
 pub(super) fn requested() -> bool {
-    stop::requested()
+    stop_request::requested()
 }
 
 /// Says what was kept after an interruption and how to continue.

@@ -5,32 +5,31 @@
 //! One file per concern: [`registry`] (the registered benches, expanded per argument and thread
 //! count), [`selection`] (which of them the command line selects, its filters read in the front
 //! end's [`FilterSyntax`]), [`across`] (`--compare-across`'s comparisons), [`config`] (settings
-//! merged), [`workload`] (a bench as the session sees it),
-//! [`test_mode`], [`bench`] (the benchmark loop), [`group`] (interleaved groups), [`threads`],
-//! [`driven`] (benches announced at run time, for pilot-criterion), [`listed`] (benches listed
-//! at run time before any runs, for pilot-divan), [`processes`] (several process executions),
-//! [`counting`] (instruction counts under callgrind), [`resume`] (the run's progress on disk) and
-//! [`interrupt`] (Ctrl-C).
+//! merged), [`workload`] (a bench as the session sees it), [`test_mode`], [`bench_mode`] (the
+//! benchmark loop), [`group`] (interleaved groups), [`threads`], [`driven`] (benches announced at
+//! run time, for pilot-criterion), [`listed`] (benches listed at run time before any runs, for
+//! pilot-divan), [`processes`] (several process executions), [`counting`] (instruction counts under
+//! callgrind), [`resume`] (the run's progress on disk) and [`interrupt`] (Ctrl-C).
 
 use std::process::ExitCode;
 
 use crate::cli::{self, Mode};
 
 mod across;
-mod bench;
+mod bench_mode;
 mod config;
 pub mod counting;
 pub mod driven;
 mod group;
 mod interrupt;
 pub mod listed;
-mod overhead;
+mod machine_speed;
+mod overhead_probe;
 mod panics;
 pub(crate) mod processes;
 mod registry;
 mod resume;
 mod selection;
-mod speed;
 mod test_mode;
 mod threads;
 mod workload;
@@ -41,7 +40,7 @@ mod snapshots;
 use registry::{Bench, registered};
 
 pub use crate::cli::FilterSyntax;
-pub use bench::{
+pub use bench_mode::{
     LineStyle, Saved, compare_with_baseline, line, load_baseline, print_outcome, row, save_result,
 };
 pub use group::{
@@ -49,9 +48,9 @@ pub use group::{
     render_report,
 };
 pub use interrupt::install as interrupt_install;
+pub use machine_speed::MachineSpeed;
 pub use processes::{ChildFailure, ChildReport, WarmUp, combine_children};
 pub(crate) use selection::Selection;
-pub use speed::MachineSpeed;
 
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.
 pub fn now() -> String {
@@ -134,7 +133,7 @@ fn run(
     let filtered_out = total - selected.len();
     match args.mode {
         Mode::List | Mode::ListTerse => list(args, &selected),
-        Mode::Bench => bench::bench_mode(args, &selected, filtered_out, debug_build),
+        Mode::Bench => bench_mode::bench_mode(args, &selected, filtered_out, debug_build),
         Mode::Child => processes::child_mode(args, &selected),
         Mode::Test | Mode::Help => {
             test_mode::test_mode(args, selection, benches, &selected, filtered_out)

@@ -10,14 +10,14 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
-use super::bench::row;
+use super::bench_mode::row;
 use super::group::{GroupReport, few_rounds_note, group_report, render_report};
 use crate::compare::{CompareOptions, compare};
 use crate::fmt::Paint;
 use crate::record::{ClockInfo, ScriptedClock};
 use crate::report::TimePer::{Iteration, Unit};
 use crate::report::{comparison_markdown, comparison_table, render_table};
-use crate::session::group::{GroupConfig, GroupResult, run_group};
+use crate::session::group_session::{GroupConfig, GroupResult, run_group};
 use crate::session::{RoundData, SessionConfig, SessionResult, Workload, run_session};
 use crate::store::result::Rate;
 use crate::store::{self, SavedResult, result};

@@ -10,7 +10,7 @@ pub(super) use measure::{
     Measured, calibrate, failed_session, measure, measure_session, target_unit_ns,
 };
 
-use super::overhead::OverheadProbe;
+use super::overhead_probe::OverheadProbe;
 use super::panics::{NEVER_ITERATED, catch};
 use super::registry::Bench;
 use super::threads;

@@ -9,13 +9,13 @@
 pub(crate) mod allocations;
 mod blame;
 mod coldstart;
-pub mod group;
+pub mod group_session;
 mod judge;
 pub(crate) mod planner;
-pub(crate) mod processes;
+pub(crate) mod process_estimate;
 pub(crate) mod reach;
 mod readings;
-pub(crate) mod stop;
+pub(crate) mod stop_request;
 mod stopping;
 #[cfg(test)]
 mod tests;
@@ -30,7 +30,7 @@ use pilot_stats::ConfidenceInterval;
 use pilot_stats::WpsFit;
 /// Whether Ctrl-C (or SIGTERM) asked the run to stop: a session ends its round and reports
 /// what it has.
-pub use stop::requested as stop_requested;
+pub use stop_request::requested as stop_requested;
 pub(crate) use stopping::Session;
 pub(crate) use warmup::WarmUpClass;
 pub use warnings::Warning;
@@ -300,7 +300,7 @@ pub struct Estimate {
     pub(crate) dof: f64,
     /// Processes far faster than the rest, on a machine not quiet throughout, that the
     /// interval spans because the run cannot tell whether their speed or the rest's is the
-    /// code's ([`processes::split`]); 0 when none.
+    /// code's ([`process_estimate::split`]); 0 when none.
     pub(crate) modes: usize,
 }
 
@@ -459,7 +459,7 @@ pub fn run_session(
 ) -> SessionResult {
     let mut state = Session::new(config, clock);
     let status = loop {
-        if stop::requested() {
+        if stop_request::requested() {
             break Status::Interrupted;
         }
         let work = state.next_work();

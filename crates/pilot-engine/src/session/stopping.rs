@@ -18,8 +18,8 @@ pub(crate) const MAX_ROUND_UNITS: u64 = 1 << 21;
 /// A session advanced one round at a time: [`Session::next_work`] says what the next round
 /// should do, [`Session::record`] takes what it did and says whether the session is over.
 /// [`run_session`] drives one to the end; an interleaved group
-/// ([`group`](crate::session::group)) drives several, round by round, and may keep a member
-/// going after it has met its own target.
+/// ([`group_session`](crate::session::group_session)) drives several, round by round, and may
+/// keep a member going after it has met its own target.
 pub(crate) struct Session<'a> {
     readings: Readings<'a>,
     start: Duration,

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
+use super::child_report::ChildReport;
 use super::message::{ProcessResult, WarmUpFinding};
-use super::report::ChildReport;
-use crate::session::processes::{ProcessEstimate, combine, split};
+use crate::session::process_estimate::{ProcessEstimate, combine, split};
 use crate::session::{Estimate, SessionConfig, SessionResult, Status, WarmUpClass, Warning};
 use crate::store::result;
 use pilot_format::{MachineDoc, ResultDoc};

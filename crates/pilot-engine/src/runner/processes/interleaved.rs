@@ -10,7 +10,7 @@ use super::message::{ProcessEnd, ProcessResult};
 use crate::report::LiveProgress;
 use crate::runner::registry::Bench;
 use crate::runner::workload::failed_session;
-use crate::session::processes::{LEAST_SHARE, ProcessEstimate, combine};
+use crate::session::process_estimate::{LEAST_SHARE, ProcessEstimate, combine};
 use crate::session::{Estimate, SessionConfig, SessionResult, Status, Warning};
 
 /// What one member measured so far, for the rule that says whether a ranking is settled.

@@ -12,7 +12,7 @@ use crate::record::ClockInfo;
 use crate::runner::registry::Bench;
 use crate::runner::workload::{Measured, form};
 use crate::session::allocations::AllocationsEstimate;
-use crate::session::processes::ProcessEstimate;
+use crate::session::process_estimate::ProcessEstimate;
 use crate::session::{Estimate, RoundRecord, SessionConfig, SessionResult, Status, Warning};
 use crate::session::{MachineState, WarmUpClass, WarmUpWork};
 use crate::store::result::Rate;

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::Run;
-use super::explained::Explained;
+use super::already_explained::Explained;
 use super::results::compare_results;
 use crate::report::render_table;
 use crate::runner::registry::Bench;

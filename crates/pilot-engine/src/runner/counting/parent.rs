@@ -160,12 +160,12 @@ pub(crate) fn count_bench(
     let start = Instant::now();
     let mut done = Vec::with_capacity(processes);
     for _ in 0..processes.max(1) {
-        if crate::session::stop::requested() {
+        if crate::session::stop_request::requested() {
             return Ok(None);
         }
         match count_process(valgrind, req) {
             Ok(p) => done.push(p),
-            Err(_) if crate::session::stop::requested() => return Ok(None),
+            Err(_) if crate::session::stop_request::requested() => return Ok(None),
             Err(e) => return Err(e),
         }
     }

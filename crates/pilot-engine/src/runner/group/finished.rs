@@ -7,7 +7,7 @@ use crate::fmt::format_estimate;
 use crate::report::{GroupRow, TimePer, render_group};
 use crate::runner::registry::Bench;
 use crate::runner::workload::form;
-use crate::session::group::PairComparison;
+use crate::session::group_session::PairComparison;
 use pilot_format::{FEW_ROUNDS, GroupDoc, MemberDoc, PairDoc, RangeDoc, row_verdict};
 
 /// A finished group, for the table and the run document.

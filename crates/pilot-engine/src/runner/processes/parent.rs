@@ -8,7 +8,7 @@ use super::combination::{merge_warnings, processes_result};
 use super::message::{ProcessEnd, ProcessResult};
 use crate::report::LiveProgress;
 use crate::runner::registry::Bench;
-use crate::session::processes::{
+use crate::session::process_estimate::{
     LEAST_SHARE, ProcessCost, ProcessEstimate, SHORT_SHARE, alone, child_target, combine,
     dimensioned_share, early_share, modes_undecided, processes_needed, settled,
 };

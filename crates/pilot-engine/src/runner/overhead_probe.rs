@@ -119,7 +119,7 @@ impl OverheadProbe {
         let Some(work) = self.next_work() else {
             return;
         };
-        while self.has_budget() && !self.done && !crate::session::stop::requested() {
+        while self.has_budget() && !self.done && !crate::session::stop_request::requested() {
             let began = Instant::now();
             let block = run_block(f, arg, work, watch, self.off_first);
             self.spent += began.elapsed();

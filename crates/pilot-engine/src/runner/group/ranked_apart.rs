@@ -2,7 +2,7 @@
 //! processes), by the group's rule over each member's independent samples of its mean.
 
 use crate::session::SessionResult;
-use crate::session::group::{GroupConfig, MemberView, PairComparison, rank};
+use crate::session::group_session::{GroupConfig, MemberView, PairComparison, rank};
 
 /// Ranks sessions measured one after another by the group's rule (with each round's mean over
 /// its stable readings): the ranking, its adjacent pairs, and whether every pair was settled.

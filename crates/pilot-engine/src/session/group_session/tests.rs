@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
-use super::ranking::compare_pair;
+use super::ranking_rule::compare_pair;
 use super::*;
 use crate::record::ScriptedClock;
 use crate::session::{Estimate, RoundData};

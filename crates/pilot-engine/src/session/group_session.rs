@@ -12,18 +12,18 @@
 //! given group size), so no member always follows the same one (caches, frequency boosts and
 //! allocator state left by the previous member are spread over all of them).
 //!
-//! [`ranking`] ranks the members and decides each adjacent pair.
+//! [`ranking_rule`] ranks the members and decides each adjacent pair.
 
 use std::time::Duration;
 
 use super::{Session, SessionConfig, SessionResult, Status, Workload};
 use crate::record::Clock;
 
-mod ranking;
+mod ranking_rule;
 
-use ranking::cycles_until_next_look;
-pub(crate) use ranking::{MemberView, rank};
-pub use ranking::{PairComparison, PairVerdict};
+use ranking_rule::cycles_until_next_look;
+pub(crate) use ranking_rule::{MemberView, rank};
+pub use ranking_rule::{PairComparison, PairVerdict};
 
 /// How a group decides.
 #[derive(Debug, Clone)]
@@ -111,10 +111,10 @@ impl SplitMix64 {
 pub(crate) type GroupProgress<'a> = &'a mut dyn FnMut(usize, Duration, usize);
 
 /// Runs the members' sessions interleaved, one round each per cycle in a shuffled order, until
-/// settled or the cap (see the module docs and `ranking::compare_pair`). `configs[i]` is member `i`'s
-/// session configuration; its own time cap should be the group's (a member keeps running after
-/// meeting its target while pairs are undecided). A member whose session fails, or whose units
-/// are below the clock's resolution, leaves the rotation.
+/// settled or the cap (see the module docs and `ranking_rule::compare_pair`). `configs[i]` is
+/// member `i`'s session configuration; its own time cap should be the group's (a member keeps
+/// running after meeting its target while pairs are undecided). A member whose session fails, or
+/// whose units are below the clock's resolution, leaves the rotation.
 pub fn run_group(
     workloads: &mut [&mut dyn Workload],
     configs: &[SessionConfig],
@@ -137,7 +137,7 @@ pub fn run_group(
     let mut interrupted = false;
     let mut at_most_units = false;
     let settled = loop {
-        if super::stop::requested() {
+        if super::stop_request::requested() {
             interrupted = true;
             break false;
         }
