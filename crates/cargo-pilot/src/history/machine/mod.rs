@@ -13,9 +13,13 @@
 //!    its changes: the machine's steps, not its run-to-run noise), gives the bench's changes.
 //! 3. A bench's change within a commit of a machine change is the machine's; so is one that
 //!    most other benches share over the same commits (a sign test), by at least half its size,
-//!    when the machine's series missed it. The others are the code's, and named.
+//!    when the machine's series missed it. The others are the code's.
+//! 4. Of the code's changes, the suite names those of the series that Holm's step-down over
+//!    the machine's series rejects at `--max-p` ([`suite`]), each change's p counted over the
+//!    splits searched: `--max-p` is the chance of naming any commit where no code changed.
 
 mod axis;
+mod suite;
 
 use pilot_stats::relative_interval;
 
@@ -156,41 +160,49 @@ fn analyse_machine(
         .map(|v| v.iter().map(|&(pos, _, x)| (pos, x - step(pos))).collect())
         .collect();
     let bounds: Vec<usize> = machine.iter().map(|c| c.position).collect();
-    // A commit named where no code changed is a false alarm of the suite, not of one series:
-    // the family-wise rate over the machine's series is held at --max-p (Bonferroni).
-    let suite = ChangeOptions {
-        max_p: options.max_p / members.len() as f64,
-        ..*options
+    let code = Code {
+        all,
+        members,
+        axis: &axis,
+        adjusted: &adjusted,
+        bounds: &bounds,
     };
+    // Holm's step-down over the machine's series, each read at its step's level for the
+    // changes of its code (not the machine's shared ones).
+    let levels = suite::holm_levels(members.len(), options.max_p, |m, max_p| {
+        let level = ChangeOptions { max_p, ..*options };
+        code.changes(m, &machine, &level)
+            .into_iter()
+            .filter(|(_, shared)| shared.is_none())
+            .map(|(f, _)| f.p)
+            .reduce(f64::min)
+    });
     let mut named = Vec::with_capacity(members.len());
     for (m, &s) in members.iter().enumerate() {
         let vals: Vec<(usize, f64)> = axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
-        let place = |f: &FoundChange| {
-            let at = vals
-                .iter()
-                .position(|v| v.0 == f.point)
-                .expect("a change is at a value");
-            (at, axis.vals[m][at].0)
-        };
         // What the bench's series read alone shows where the machine changed: what it explains.
         for f in detect(&all[s].points, &vals, options) {
-            let (_, pos) = place(&f);
+            let (_, pos) = code.place(m, &f);
             if let Some(mc) = machine.iter_mut().find(|c| c.position.abs_diff(pos) <= 1) {
                 mc.explains.push((s, f));
             }
         }
+        let level = ChangeOptions {
+            max_p: levels[m].max_p,
+            ..*options
+        };
         let mut own = Vec::new();
-        for f in by_segment(&all[s].points, &vals, &axis.vals[m], &bounds, &suite) {
-            let (at, pos) = place(&f);
-            if machine.iter().any(|c| c.position.abs_diff(pos) <= 1) {
-                continue;
-            }
-            match shared_change(all, members, &axis, &adjusted, (m, at), &f) {
+        for (f, shared) in code.changes(m, &machine, &level) {
+            match shared {
                 Some(mc) => machine.push(MachineChange {
                     explains: vec![(s, f)],
                     ..mc
                 }),
-                None => own.push(f),
+                None if levels[m].named => own.push(FoundChange {
+                    p_adjusted: levels[m].adjust(f.p),
+                    ..f
+                }),
+                None => {}
             }
         }
         named.push(own);
@@ -206,6 +218,64 @@ fn analyse_machine(
         c.load = around(&load);
     }
     (named, machine)
+}
+
+/// A machine's benches as read for their code's changes: the series on the machine's axis,
+/// with the machine's steps taken out (`adjusted`), and the machine's changes (`bounds`).
+struct Code<'a> {
+    all: &'a [Series],
+    members: &'a [usize],
+    axis: &'a Axis,
+    adjusted: &'a [Vec<(usize, f64)>],
+    bounds: &'a [usize],
+}
+
+impl Code<'_> {
+    /// Where member `m`'s change `f` is: its value's index, and its position on the axis.
+    fn place(&self, m: usize, f: &FoundChange) -> (usize, usize) {
+        let at = self.axis.vals[m]
+            .iter()
+            .position(|v| v.1 == f.point)
+            .expect("a change is at a value");
+        (at, self.axis.vals[m][at].0)
+    }
+
+    /// Member `m`'s changes at `options` that no machine change (of `machine`) explains, each
+    /// with the machine's change it is when most other benches moved with it.
+    fn changes(
+        &self,
+        m: usize,
+        machine: &[MachineChange],
+        options: &ChangeOptions,
+    ) -> Vec<(FoundChange, Option<MachineChange>)> {
+        let s = self.members[m];
+        let vals: Vec<(usize, f64)> = self.axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
+        let found = by_segment(
+            &self.all[s].points,
+            &vals,
+            &self.axis.vals[m],
+            self.bounds,
+            options,
+        );
+        found
+            .into_iter()
+            .filter_map(|f| {
+                let (at, pos) = self.place(m, &f);
+                if machine.iter().any(|c| c.position.abs_diff(pos) <= 1) {
+                    return None;
+                }
+                let shared = shared_change(
+                    self.all,
+                    self.members,
+                    self.axis,
+                    self.adjusted,
+                    (m, at),
+                    &f,
+                );
+                Some((f, shared))
+            })
+            .collect()
+    }
 }
 
 /// The changes of a bench's values `vals` (on the axis as `placed`), each segment between the

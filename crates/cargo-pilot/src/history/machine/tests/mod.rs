@@ -4,6 +4,8 @@
 use super::*;
 use crate::history::Point;
 
+mod suite;
+
 /// A seeded generator of normal deviates (splitmix64 and Box–Muller).
 struct Noise(u64);
 
