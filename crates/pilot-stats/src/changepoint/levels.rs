@@ -187,8 +187,15 @@ fn moments(xs: &[f64]) -> (f64, f64, usize) {
     (mean, sd, n)
 }
 
-/// The change at `index` with `left` and `right` as its two sides.
-fn test_sides(index: usize, qhat: f64, left: &[f64], right: &[f64], conf: f64) -> LevelChange {
+/// The change at `index` with `left` and `right` as its two sides, with the shift's interval at
+/// `conf` when given (the split step needs only p, and the t quantile costs far more than it).
+fn test_sides(
+    index: usize,
+    qhat: f64,
+    left: &[f64],
+    right: &[f64],
+    conf: Option<f64>,
+) -> LevelChange {
     let (m1, s1, n1) = moments(left);
     let (m2, s2, n2) = moments(right);
     let nearer = |xs: &[f64], own: f64, other: f64| {
@@ -211,8 +218,11 @@ fn test_sides(index: usize, qhat: f64, left: &[f64], right: &[f64], conf: f64) -
         } else {
             1.0
         };
-        let t = t_critical(conf, dof);
-        (p, Some((d - t * se, d + t * se)))
+        let ci = conf.map(|conf| {
+            let t = t_critical(conf, dof);
+            (d - t * se, d + t * se)
+        });
+        (p, ci)
     } else {
         (1.0, None)
     };
@@ -277,7 +287,7 @@ fn detect_window(
             c.qhat,
             &xs[seg[0]..c.index],
             &xs[c.index..seg[1]],
-            0.95,
+            None,
         );
         if tested.p <= max_p {
             found.push((c.index, c.qhat));
@@ -311,7 +321,7 @@ fn comes_back(xs: &[f64], (lo, hi): (usize, usize), start: usize, max_p: f64) ->
 /// segment `xs[lo..hi]`, those before `start` and those from `end` on together.
 fn returns(xs: &[f64], (lo, hi): (usize, usize), (start, end): (usize, usize)) -> f64 {
     let outside: Vec<f64> = xs[lo..start].iter().chain(&xs[end..hi]).copied().collect();
-    test_sides(start, 0.0, &outside, &xs[start..end], 0.95).p
+    test_sides(start, 0.0, &outside, &xs[start..end], None).p
 }
 
 /// The split step: weak changes from sliding windows, by index.
@@ -347,7 +357,7 @@ fn retest(
     let lo = if i == 0 { 0 } else { cps[i - 1].0 };
     let hi = cps.get(i + 1).map_or(xs.len(), |c| c.0);
     let (at, qhat) = cps[i];
-    let mut c = test_sides(at, qhat, &xs[lo..at], &xs[at..hi], config.confidence);
+    let mut c = test_sides(at, qhat, &xs[lo..at], &xs[at..hi], Some(config.confidence));
     if tested == Tested::Searched {
         c.p = searched_p(c.p, hi - lo, config.min_segment);
     }
