@@ -259,7 +259,10 @@ fn series_and_changes_over_commits_on_each_backend() {
         );
         // The p the suite decided on: the change's own, adjusted over the three series.
         let adjusted = c["p_adjusted"].as_f64().unwrap();
-        assert!(c["p"].as_f64().unwrap() <= adjusted && adjusted < 0.01, "{c}");
+        assert!(
+            c["p"].as_f64().unwrap() <= adjusted && adjusted < 0.01,
+            "{c}"
+        );
 
         // `changes`: newest first; found long ago, so no exit 3.
         let o = pilot(&dir, &["changes", "--history", &flag], &[]);
