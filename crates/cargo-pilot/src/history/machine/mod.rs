@@ -50,7 +50,8 @@ pub struct MachineChange {
     /// `shared` (the other benches moving with one bench's change).
     pub seen_by: &'static str,
     /// The benches' shared shift (the probe's, when only it saw it): relative, with its
-    /// interval and p (a t-test; the sign test's for `shared`).
+    /// interval and p (a t-test counted over the splits searched; the sign test's for
+    /// `shared`).
     pub change: f64,
     pub change_ci: Option<(f64, f64)>,
     pub p: f64,
