@@ -68,7 +68,11 @@ pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
             machine_table(&machine, &all)
         ),
         SeriesFormat::Md => {
-            pilot_engine::out!("{}{}", markdown(&listed), machine_markdown(&machine, &all))
+            pilot_engine::out!(
+                "{}{}",
+                markdown(&listed, &sel.options),
+                machine_markdown(&machine, &all)
+            )
         }
         SeriesFormat::Json => pilot_engine::outln!(
             "{}",
@@ -157,8 +161,15 @@ fn table(listed: &[Listed], all: &[Series], options: &history::ChangeOptions) ->
     )
 }
 
-fn markdown(listed: &[Listed]) -> String {
-    let mut out = String::from(
+fn markdown(listed: &[Listed], options: &history::ChangeOptions) -> String {
+    let mut out = format!(
+        "Changes with Holm's adjusted p < {} over each machine's series (each p counted over the \
+         splits searched), larger than ±{}%, at least {} commits each side, newest first:\n\n",
+        options.max_p,
+        100.0 * options.noise,
+        history::MIN_SEGMENT
+    );
+    out.push_str(
         "| commit | bench | machine | change | p (Holm) | commits before, after | verdict | subject |\n\
          |---|---|---|---|---:|---|---|---|\n",
     );

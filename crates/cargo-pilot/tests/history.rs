@@ -285,6 +285,13 @@ fn series_and_changes_over_commits_on_each_backend() {
             &[],
         ));
         assert_eq!(j["adjustment"], "holm", "{j}");
+        let md = pilot(
+            &dir,
+            &["changes", "--format", "md", "--history", &flag],
+            &[],
+        );
+        let md = String::from_utf8_lossy(&md.stdout);
+        assert!(md.contains("Holm's adjusted p < 0.01"), "{md}");
         assert!(
             j["changes"]
                 .as_array()
