@@ -1,7 +1,7 @@
 //! The level changes of a series: one value per commit (the mean of the logarithms of its
 //! runs' estimates, clean runs on their branch or line only), and the engine's
-//! [`level_changes`] over them ([`searched_level_changes`] for a bench's, whose p counts the
-//! search over splits). Which of them the machine explains, and which a suite names, is
+//! [`searched_level_changes`] over them: Hunter's method, each change's p counted over the
+//! splits searched. Which of them the machine explains, and which a suite names, is
 //! [`super::machine`]'s.
 
 use pilot_stats::{LevelChangeConfig, relative_interval, searched_level_changes};
@@ -135,7 +135,8 @@ fn config(options: &ChangeOptions) -> LevelChangeConfig {
 }
 
 /// The level changes of `xs` (any series of logarithms, one value per commit) at `options`, by
-/// index; none when there are too few values.
+/// index, each change's p counted over the splits searched; none when there are too few
+/// values.
 pub(super) fn level_changes_of(
     xs: &[f64],
     options: &ChangeOptions,
