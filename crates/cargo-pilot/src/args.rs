@@ -65,11 +65,12 @@ pub struct SeriesArgs {
     /// How the output prints
     #[arg(long, value_enum, default_value_t = SeriesFormat::Table)]
     pub format: SeriesFormat,
-    /// A change needs the t-test's p below this
+    /// The chance of naming a commit where no code changed, over each machine's series: a
+    /// change needs its p (counted over the splits searched), Holm-adjusted over them, below this
     #[arg(
         long,
         value_name = "P",
-        default_value = "0.001",
+        default_value = "0.01",
         allow_negative_numbers = true
     )]
     pub max_p: Fraction,

@@ -16,10 +16,12 @@ use crate::history::{self, FoundChange, MachineChange, Series};
 ///
 /// A change is a commit where a bench's series (one machine, one branch) moves to a new level:
 /// E-Divisive means proposes where (and where a level that came back ends), Student's t-test on
-/// the commits either side keeps it when p < --max-p and the change is larger than --noise,
-/// with at least 3 commits on each side, so one or two odd runs are never a change. A change
-/// the machine made (every bench of the same runs moved, or the speed probe did) is listed as
-/// the machine's, not a commit's. Exit codes: 0 ok, 1 error, 2 usage, 3 the newest commit made
+/// the commits either side tests it, its p counted over every split searched, and Holm's
+/// step-down over the machine's series keeps it when its adjusted p < --max-p (the chance of
+/// naming any commit where no code changed) and the change is larger than --noise, with at
+/// least 3 commits on each side, so one or two odd runs are never a change. A change the
+/// machine made (every bench of the same runs moved, or the speed probe did) is listed as the
+/// machine's, not a commit's. Exit codes: 0 ok, 1 error, 2 usage, 3 the newest commit made
 /// a slowdown known (the change itself may be a commit or two before it).
 #[derive(clap::Args, Debug)]
 pub struct ChangesArgs {
@@ -66,13 +68,18 @@ pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
             machine_table(&machine, &all)
         ),
         SeriesFormat::Md => {
-            pilot_engine::out!("{}{}", markdown(&listed), machine_markdown(&machine, &all))
+            pilot_engine::out!(
+                "{}{}",
+                markdown(&listed, &sel.options),
+                machine_markdown(&machine, &all)
+            )
         }
         SeriesFormat::Json => pilot_engine::outln!(
             "{}",
             serde_json::to_string_pretty(&json!({
                 "schema": "pilot.changes/1",
                 "max_p": sel.options.max_p,
+                "adjustment": "holm",
                 "noise": sel.options.noise,
                 "changes": listed.iter().map(|l| {
                     let mut c = l.change.to_json();
@@ -117,8 +124,8 @@ fn short(c: &Option<String>) -> String {
 
 fn table(listed: &[Listed], all: &[Series], options: &history::ChangeOptions) -> String {
     let head = format!(
-        "changes in {} (p < {} over each machine's series together, larger than ±{}%, at least {} \
-         commits each side), newest first:\n",
+        "changes in {} (Holm's adjusted p < {} over each machine's series, each p counted over the \
+         splits searched; larger than ±{}%, at least {} commits each side), newest first:\n",
         pilot_engine::fmt::counted(all.len(), "series", "series"),
         options.max_p,
         100.0 * options.noise,
@@ -128,7 +135,7 @@ fn table(listed: &[Listed], all: &[Series], options: &history::ChangeOptions) ->
         return format!("{head}  none\n");
     }
     let header: Vec<String> = [
-        "commit", "bench", "machine", "change", "p", "commits", "verdict", "subject",
+        "commit", "bench", "machine", "change", "p (Holm)", "commits", "verdict", "subject",
     ]
     .map(String::from)
     .to_vec();
@@ -141,7 +148,7 @@ fn table(listed: &[Listed], all: &[Series], options: &history::ChangeOptions) ->
                 format!("{} ({})", l.series.bench, l.series.target),
                 l.series.machine.clone(),
                 c.text(),
-                format_p(c.p),
+                format_p(c.p_adjusted),
                 format!("{} | {}", c.before, c.after),
                 format!("{}{}", c.verdict(), if l.new { " (new)" } else { "" }),
                 c.subject.clone().unwrap_or_default(),
@@ -154,9 +161,16 @@ fn table(listed: &[Listed], all: &[Series], options: &history::ChangeOptions) ->
     )
 }
 
-fn markdown(listed: &[Listed]) -> String {
-    let mut out = String::from(
-        "| commit | bench | machine | change | p | commits before, after | verdict | subject |\n\
+fn markdown(listed: &[Listed], options: &history::ChangeOptions) -> String {
+    let mut out = format!(
+        "Changes with Holm's adjusted p < {} over each machine's series (each p counted over the \
+         splits searched), larger than ±{}%, at least {} commits each side, newest first:\n\n",
+        options.max_p,
+        100.0 * options.noise,
+        history::MIN_SEGMENT
+    );
+    out.push_str(
+        "| commit | bench | machine | change | p (Holm) | commits before, after | verdict | subject |\n\
          |---|---|---|---|---:|---|---|---|\n",
     );
     for l in listed {
@@ -168,7 +182,7 @@ fn markdown(listed: &[Listed]) -> String {
             markdown_code(&l.series.target),
             markdown_code(&l.series.machine),
             c.text(),
-            format_p(c.p),
+            format_p(c.p_adjusted),
             c.before,
             c.after,
             c.verdict(),

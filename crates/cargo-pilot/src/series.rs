@@ -98,7 +98,12 @@ fn time_of(p: &Point) -> (String, String) {
 fn marks(i: usize, p: &Point, found: &[FoundChange]) -> String {
     let mut m = Vec::new();
     if let Some(c) = found.iter().find(|c| c.point == i) {
-        m.push(format!("{} {}, {}", c.verdict(), c.text(), p_clause(c.p)));
+        m.push(format!(
+            "{} {}, {}",
+            c.verdict(),
+            c.text(),
+            p_clause(c.p_adjusted)
+        ));
     }
     if p.dirty == Some(true) {
         m.push("dirty tree".into());

@@ -257,6 +257,12 @@ fn series_and_changes_over_commits_on_each_backend() {
             lo < 0.08 && 0.08 < hi && c["p"].as_f64().unwrap() < 0.001,
             "{c}"
         );
+        // The p the suite decided on: the change's own, adjusted over the three series.
+        let adjusted = c["p_adjusted"].as_f64().unwrap();
+        assert!(
+            c["p"].as_f64().unwrap() <= adjusted && adjusted < 0.01,
+            "{c}"
+        );
 
         // `changes`: newest first; found long ago, so no exit 3.
         let o = pilot(&dir, &["changes", "--history", &flag], &[]);
@@ -270,6 +276,29 @@ fn series_and_changes_over_commits_on_each_backend() {
         assert!(
             out.contains("slower") && out.contains("faster") && out.contains("commit 17"),
             "{out}"
+        );
+        // The rule is said with the verdict, in the table and the document.
+        assert!(out.contains("Holm's adjusted p < 0.01"), "{out}");
+        let j = json_of(&pilot(
+            &dir,
+            &["changes", "--format", "json", "--history", &flag],
+            &[],
+        ));
+        assert_eq!(j["adjustment"], "holm", "{j}");
+        let md = pilot(
+            &dir,
+            &["changes", "--format", "md", "--history", &flag],
+            &[],
+        );
+        let md = String::from_utf8_lossy(&md.stdout);
+        assert!(md.contains("Holm's adjusted p < 0.01"), "{md}");
+        assert!(
+            j["changes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c["p"].as_f64() <= c["p_adjusted"].as_f64()),
+            "{j}"
         );
 
         // Markdown: names as code spans, `|` escaped, nothing of the name read as markup.

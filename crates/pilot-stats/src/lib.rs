@@ -23,7 +23,8 @@
 //!   [`lag1_autocorrelation`], [`block_means`], [`subsession_analysis`].
 //! - change points: E-Divisive with Medians ([`edm_multi`]) and the stable segment of a series of
 //!   unit readings ([`find_stable_segment`]); the level changes of a history over commits by
-//!   E-Divisive means and Student's t ([`level_changes`]).
+//!   E-Divisive means and Student's t ([`level_changes`]), each change's p counted over the
+//!   splits searched ([`searched_level_changes`], [`searched_p`]).
 //! - regression: ordinary least squares ([`ols`]) and the work-per-second method ([`wps`]).
 //! - a robust location of readings with rare interruptions: the trimmed mean of subsession means
 //!   ([`robust_location`], [`robust_subsession_analysis`]), the Tukey–McLaughlin interval
@@ -80,6 +81,7 @@ pub use autocorr::{
 pub use changepoint::{
     ChangepointConfig, DivisiveCandidate, LevelChange, LevelChangeConfig, StableSegment,
     divisive_candidate, edm_multi, find_stable_segment, level_changes, relative_interval,
+    searched_level_changes, searched_p,
 };
 pub use clusters::cluster_mean_variance;
 pub use detectable::{detectable_between_runs, detectable_change, detectable_in_pairs};

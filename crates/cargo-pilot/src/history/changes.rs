@@ -1,8 +1,10 @@
 //! The level changes of a series: one value per commit (the mean of the logarithms of its
 //! runs' estimates, clean runs on their branch or line only), and the engine's
-//! [`level_changes`] over them. Which of them the machine explains is [`super::machine`]'s.
+//! [`searched_level_changes`] over them: Hunter's method, each change's p counted over the
+//! splits searched. Which of them the machine explains, and which a suite names, is
+//! [`super::machine`]'s.
 
-use pilot_stats::{LevelChangeConfig, level_changes, relative_interval};
+use pilot_stats::{LevelChangeConfig, relative_interval, searched_level_changes};
 
 use super::read::Point;
 
@@ -14,7 +16,8 @@ pub const MIN_SEGMENT: usize = 3;
 /// The thresholds of change detection.
 #[derive(Debug, Clone, Copy)]
 pub struct ChangeOptions {
-    /// A change needs the t-test's p below this.
+    /// A change needs its p below this: for a bench's, counted over the splits searched and
+    /// adjusted over its machine's series (Holm's step-down), the suite's false-alarm rate.
     pub max_p: f64,
     /// A change needs to be larger than this, relative (0.01 is 1%).
     pub noise: f64,
@@ -23,7 +26,7 @@ pub struct ChangeOptions {
 impl Default for ChangeOptions {
     fn default() -> Self {
         ChangeOptions {
-            max_p: 0.001,
+            max_p: 0.01,
             noise: 0.01,
         }
     }
@@ -43,8 +46,12 @@ pub struct FoundChange {
     /// The relative change of the geometric mean time, and its interval.
     pub change: f64,
     pub change_ci: Option<(f64, f64)>,
-    /// Student's t-test of the commits on either side.
+    /// Student's t-test of the commits on either side, counted over the splits of those
+    /// commits the search chose it from (`pilot_stats::searched_p`).
     pub p: f64,
+    /// `p` adjusted over its machine's series (Holm's step-down), what `--max-p` decides on;
+    /// `p` itself for a series read alone.
+    pub p_adjusted: f64,
     /// Commits on each side.
     pub before: usize,
     pub after: usize,
@@ -83,6 +90,7 @@ impl FoundChange {
             "change": self.change,
             "change_ci": self.change_ci.map(|(lo, hi)| serde_json::json!({"low": lo, "high": hi})),
             "p": self.p,
+            "p_adjusted": self.p_adjusted,
             "commits_before": self.before,
             "commits_after": self.after,
             "verdict": if self.is_regression() { "regressed" } else { "improved" },
@@ -127,16 +135,19 @@ fn config(options: &ChangeOptions) -> LevelChangeConfig {
 }
 
 /// The level changes of `xs` (any series of logarithms, one value per commit) at `options`, by
-/// index; none when there are too few values.
+/// index, each change's p counted over the splits searched; none when there are too few
+/// values.
 pub(super) fn level_changes_of(
     xs: &[f64],
     options: &ChangeOptions,
 ) -> Vec<pilot_stats::LevelChange> {
-    level_changes(xs, &config(options)).unwrap_or_default()
+    searched_level_changes(xs, &config(options)).unwrap_or_default()
 }
 
-/// The changes of the values `vals` (from [`values`] of `points`, perhaps with the machine's
-/// shifts taken out), oldest first.
+/// The changes of a bench's values `vals` (from [`values`] of `points`, perhaps with the
+/// machine's shifts taken out), oldest first, each change's p counted over the splits searched
+/// ([`searched_level_changes`]): read alone, the series shows a change where its code did not
+/// change about as rarely as `options.max_p` says.
 pub(super) fn detect(
     points: &[Point],
     vals: &[(usize, f64)],
@@ -156,6 +167,7 @@ pub(super) fn detect(
                 change: c.shift().exp_m1(),
                 change_ci: c.shift_ci.map(relative_interval),
                 p: c.p,
+                p_adjusted: c.p,
                 before: c.n_before,
                 after: c.n_after,
             }

@@ -2,6 +2,7 @@
 //! splits, Student's t-test keeps the significant ones, as Hunter and Apache Otava do.
 
 use super::means::divisive_candidate;
+use super::search::searched_p;
 use crate::error::{Error, Result, check_finite};
 use crate::summary::{t_critical, t_sf};
 
@@ -109,6 +110,28 @@ impl LevelChange {
 /// Time: O(n·w²) for n values and windows of w (each window's candidates are O(w²), and each
 /// window finds at most w/2 changes); memory O(w²).
 pub fn level_changes(xs: &[f64], config: &LevelChangeConfig) -> Result<Vec<LevelChange>> {
+    changes(xs, config, Tested::Alone)
+}
+
+/// [`level_changes`] with each change's p counted over the search that chose it: the merge
+/// step keeps and drops changes by [`searched_p`] of their t-test's p over the splits of the
+/// segment between their neighbours (`n_before + n_after` values, at least `min_segment` at
+/// each side), and each change's `p` is that. With no change in a series, a change is then
+/// kept about as rarely as `max_p` says, where [`level_changes`]'s t-test of the split
+/// E-Divisive chose keeps one many times as often (the best of many splits; the more values,
+/// the more often). Time and errors as [`level_changes`].
+pub fn searched_level_changes(xs: &[f64], config: &LevelChangeConfig) -> Result<Vec<LevelChange>> {
+    changes(xs, config, Tested::Searched)
+}
+
+/// What a change's p counts: its split alone (Otava's), or the search over its segment's splits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Tested {
+    Alone,
+    Searched,
+}
+
+fn changes(xs: &[f64], config: &LevelChangeConfig, tested: Tested) -> Result<Vec<LevelChange>> {
     check_finite(xs)?;
     validate(config)?;
     let first_pass = if config.max_p < 0.05 {
@@ -119,7 +142,7 @@ pub fn level_changes(xs: &[f64], config: &LevelChangeConfig) -> Result<Vec<Level
         config.max_p
     };
     let weak = split(xs, config.window, first_pass, config.up_and_back);
-    Ok(merge(xs, weak, config))
+    Ok(merge(xs, weak, config, tested))
 }
 
 fn validate(c: &LevelChangeConfig) -> Result<()> {
@@ -164,8 +187,15 @@ fn moments(xs: &[f64]) -> (f64, f64, usize) {
     (mean, sd, n)
 }
 
-/// The change at `index` with `left` and `right` as its two sides.
-fn test_sides(index: usize, qhat: f64, left: &[f64], right: &[f64], conf: f64) -> LevelChange {
+/// The change at `index` with `left` and `right` as its two sides, with the shift's interval at
+/// `conf` when given (the split step needs only p, and the t quantile costs far more than it).
+fn test_sides(
+    index: usize,
+    qhat: f64,
+    left: &[f64],
+    right: &[f64],
+    conf: Option<f64>,
+) -> LevelChange {
     let (m1, s1, n1) = moments(left);
     let (m2, s2, n2) = moments(right);
     let nearer = |xs: &[f64], own: f64, other: f64| {
@@ -188,8 +218,11 @@ fn test_sides(index: usize, qhat: f64, left: &[f64], right: &[f64], conf: f64) -
         } else {
             1.0
         };
-        let t = t_critical(conf, dof);
-        (p, Some((d - t * se, d + t * se)))
+        let ci = conf.map(|conf| {
+            let t = t_critical(conf, dof);
+            (d - t * se, d + t * se)
+        });
+        (p, ci)
     } else {
         (1.0, None)
     };
@@ -254,7 +287,7 @@ fn detect_window(
             c.qhat,
             &xs[seg[0]..c.index],
             &xs[c.index..seg[1]],
-            0.95,
+            None,
         );
         if tested.p <= max_p {
             found.push((c.index, c.qhat));
@@ -288,7 +321,7 @@ fn comes_back(xs: &[f64], (lo, hi): (usize, usize), start: usize, max_p: f64) ->
 /// segment `xs[lo..hi]`, those before `start` and those from `end` on together.
 fn returns(xs: &[f64], (lo, hi): (usize, usize), (start, end): (usize, usize)) -> f64 {
     let outside: Vec<f64> = xs[lo..start].iter().chain(&xs[end..hi]).copied().collect();
-    test_sides(start, 0.0, &outside, &xs[start..end], 0.95).p
+    test_sides(start, 0.0, &outside, &xs[start..end], None).p
 }
 
 /// The split step: weak changes from sliding windows, by index.
@@ -314,18 +347,33 @@ fn split(xs: &[f64], window: usize, max_p: f64, up_and_back: bool) -> Vec<(usize
 }
 
 /// The change at `cps[i]` tested against its neighbours `cps[i − 1]` and `cps[i + 1]`.
-fn retest(xs: &[f64], cps: &[(usize, f64)], i: usize, conf: f64) -> LevelChange {
+fn retest(
+    xs: &[f64],
+    cps: &[(usize, f64)],
+    i: usize,
+    config: &LevelChangeConfig,
+    tested: Tested,
+) -> LevelChange {
     let lo = if i == 0 { 0 } else { cps[i - 1].0 };
     let hi = cps.get(i + 1).map_or(xs.len(), |c| c.0);
     let (at, qhat) = cps[i];
-    test_sides(at, qhat, &xs[lo..at], &xs[at..hi], conf)
+    let mut c = test_sides(at, qhat, &xs[lo..at], &xs[at..hi], Some(config.confidence));
+    if tested == Tested::Searched {
+        c.p = searched_p(c.p, hi - lo, config.min_segment);
+    }
+    c
 }
 
 /// The merge step over the whole series.
-fn merge(xs: &[f64], weak: Vec<(usize, f64)>, config: &LevelChangeConfig) -> Vec<LevelChange> {
+fn merge(
+    xs: &[f64],
+    weak: Vec<(usize, f64)>,
+    config: &LevelChangeConfig,
+    how: Tested,
+) -> Vec<LevelChange> {
     let mut cps = weak;
     let mut tested: Vec<LevelChange> = (0..cps.len())
-        .map(|i| retest(xs, &cps, i, config.confidence))
+        .map(|i| retest(xs, &cps, i, config, how))
         .collect();
     while !tested.is_empty() {
         let short = |c: &LevelChange| {
@@ -362,7 +410,7 @@ fn merge(xs: &[f64], weak: Vec<(usize, f64)>, config: &LevelChangeConfig) -> Vec
         tested.remove(weakest);
         for i in [weakest.wrapping_sub(1), weakest] {
             if i < cps.len() {
-                tested[i] = retest(xs, &cps, i, config.confidence);
+                tested[i] = retest(xs, &cps, i, config, how);
             }
         }
     }
@@ -428,6 +476,42 @@ mod tests {
         };
         assert_eq!(at(true), [12, 18]);
         assert!(at(false).is_empty(), "{:?}", at(false));
+    }
+
+    #[test]
+    fn with_the_search_counted_a_series_without_a_change_shows_one_as_rarely_as_max_p_says() {
+        use rand::SeedableRng;
+        use rand_distr::{Distribution, Normal};
+        // 2000 series of 20 to 60 normal values, no change; no least shift, so p alone decides.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(44);
+        let normal = Normal::new(0.0, 1.0).unwrap();
+        let trials = 2000;
+        let config = LevelChangeConfig {
+            max_p: 0.01,
+            min_shift: 0.0,
+            up_and_back: true,
+            ..pilot_config()
+        };
+        let (mut alone, mut searched) = (0, 0);
+        for i in 0..trials {
+            let xs: Vec<f64> = (0..20 + i % 41).map(|_| normal.sample(&mut rng)).collect();
+            alone += usize::from(!level_changes(&xs, &config).unwrap().is_empty());
+            searched += usize::from(!searched_level_changes(&xs, &config).unwrap().is_empty());
+        }
+        let rate = |k: usize| k as f64 / trials as f64;
+        eprintln!(
+            "no change, max_p 0.01: a change kept in {:.2}% of series with the search counted, \
+             {:.2}% by the split's own t-test",
+            100.0 * rate(searched),
+            100.0 * rate(alone)
+        );
+        // The nominal 1% and 3 binomial standard errors (0.67% for 2000 series).
+        assert!(
+            rate(searched) <= 0.01 + 3.0 * (0.01f64 * 0.99 / 2000.0).sqrt(),
+            "{searched}"
+        );
+        // The split's own t-test keeps a change many times as often.
+        assert!(rate(alone) > 0.05, "{alone}");
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! - [`level_changes`] finds the commits where a history moves to a new level: E-Divisive
 //!   means ([`divisive_candidate`]) proposes splits and Student's t-test keeps the significant
 //!   ones, as Hunter and Apache Otava do; it works on short series (one value per commit).
+//!   [`searched_level_changes`] counts each change's p over the splits the search chose it
+//!   from ([`searched_p`]), so that a series with no change shows one as rarely as its p says.
 //! - [`find_stable_segment`] builds on it and fixes those weaknesses: EDM on block medians for
 //!   speed, full-resolution refinement of each change point, a significance check that allows
 //!   for autocorrelation, and a walk inward from both ends of the stable segment that trims
@@ -20,11 +22,15 @@
 mod edm;
 mod levels;
 mod means;
+mod search;
 mod stable;
 
 pub use edm::edm_multi;
-pub use levels::{LevelChange, LevelChangeConfig, level_changes, relative_interval};
+pub use levels::{
+    LevelChange, LevelChangeConfig, level_changes, relative_interval, searched_level_changes,
+};
 pub use means::{DivisiveCandidate, divisive_candidate};
+pub use search::searched_p;
 pub use stable::find_stable_segment;
 
 use crate::error::{Error, Result};

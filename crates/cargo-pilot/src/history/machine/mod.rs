@@ -12,20 +12,29 @@
 //!    benches of the same runs were read on both sides and did not move together (one short
 //!    workload against several: they outweigh it).
 //! 2. Each bench's series, less the machine's level (the segment means of its series between
-//!    its changes: the machine's steps), gives the bench's changes; where the runs share their
-//!    moments (neighbours slow every bench of one run), each value less what the other benches
-//!    of its run shared, when that makes the series steadier.
+//!    its changes: the machine's steps), gives the bench's changes; where the machine's runs
+//!    share their moments (neighbours slow every bench of one run), each value less what the
+//!    other benches of its run shared, when that makes the machine's series clearly steadier.
 //! 3. A bench's change within a commit of a machine change is the machine's; so is one that
 //!    most other benches share over the same commits (a sign test), by at least half its size,
-//!    when the machine's series missed it. The others are the code's, and named.
+//!    when the machine's series missed it. The others are the code's.
+//! 4. Of the code's changes, the suite names those of the series that Holm's step-down over
+//!    the machine's series rejects at `--max-p` ([`suite`]), each change's p counted over the
+//!    splits searched: `--max-p` is the chance of naming any commit where no code changed.
 
 mod axis;
+mod suite;
 
 use pilot_stats::relative_interval;
 
 use super::changes::{ChangeOptions, FoundChange, MIN_SEGMENT, detect, level_changes_of, values};
 use super::read::Series;
 use axis::{Axis, mean_in, median, moved, sign_test, steps};
+
+/// How much steadier a machine's series must be with each run's state taken off for it to be
+/// taken off: by a clear margin, since where each bench's noise is its own the ratios lie
+/// about 1 and chance alone would decide half of the time.
+const STEADIER: f64 = 0.9;
 
 /// The sign test's level for a bench's change that the other benches share.
 const SHARED_P: f64 = 0.01;
@@ -50,7 +59,8 @@ pub struct MachineChange {
     /// `shared` (the other benches moving with one bench's change).
     pub seen_by: &'static str,
     /// The benches' shared shift (the probe's, when only it saw it): relative, with its
-    /// interval and p (a t-test; the sign test's for `shared`).
+    /// interval and p (a t-test counted over the splits searched; the sign test's for
+    /// `shared`).
     pub change: f64,
     pub change_ci: Option<(f64, f64)>,
     pub p: f64,
@@ -163,57 +173,58 @@ fn analyse_machine(
     // saw, they say the machine did not move them: such a change neither cuts a bench's series
     // nor takes a bench's change as its own (a short probe's noise, or a state that slowed it
     // alone). Where too few benches were measured, the probe is all the machine's evidence.
-    let moved_benches =
-        |c: &MachineChange| c.seen_by != "probe" || !read_around(&shared, c.position);
     let bounds: Vec<usize> = machine
         .iter()
-        .filter(|c| moved_benches(c))
+        .filter(|c| moved_benches(&shared, c))
         .map(|c| c.position)
         .collect();
     let states = axis.run_states();
-    // A commit named where no code changed is a false alarm of the suite, not of one series:
-    // the family-wise rate over the machine's series is held at --max-p (Bonferroni).
-    let suite = ChangeOptions {
-        max_p: options.max_p / members.len() as f64,
-        ..*options
+    let code = Code {
+        all,
+        members,
+        axis: &axis,
+        adjusted: &adjusted,
+        bounds: &bounds,
+        shared: &shared,
+        states: &states,
+        runs_shared: runs_share_moments(&axis, &states),
     };
+    // Holm's step-down over the machine's series, each read at its step's level for the
+    // changes of its code (not the machine's shared ones).
+    let levels = suite::holm_levels(members.len(), options.max_p, |m, max_p| {
+        let level = ChangeOptions { max_p, ..*options };
+        code.changes(m, &machine, &level)
+            .into_iter()
+            .filter(|(_, shared)| shared.is_none())
+            .map(|(f, _)| f.p)
+            .reduce(f64::min)
+    });
     let mut named = Vec::with_capacity(members.len());
     for (m, &s) in members.iter().enumerate() {
         let vals: Vec<(usize, f64)> = axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
-        let place = |f: &FoundChange| {
-            let at = vals
-                .iter()
-                .position(|v| v.0 == f.point)
-                .expect("a change is at a value");
-            (at, axis.vals[m][at].0)
-        };
         // What the bench's series read alone shows where the machine changed: what it explains.
         for f in detect(&all[s].points, &vals, options) {
-            let (_, pos) = place(&f);
+            let (_, pos) = code.place(m, &f);
             if let Some(mc) = machine.iter_mut().find(|c| c.position.abs_diff(pos) <= 1) {
                 mc.explains.push((s, f));
             }
         }
+        let level = ChangeOptions {
+            max_p: levels[m].max_p,
+            ..*options
+        };
         let mut own = Vec::new();
-        // Each run's state taken off (what the other benches of the same runs shared), when
-        // that makes the series steadier: the machine's moments from run to run then hide no
-        // change of the code, and name none.
-        let steadier = steadier_without_runs(&vals, &axis.vals[m], &states[m]);
-        let vals_read = steadier.as_deref().unwrap_or(&vals);
-        for f in by_segment(&all[s].points, vals_read, &axis.vals[m], &bounds, &suite) {
-            let (at, pos) = place(&f);
-            if machine
-                .iter()
-                .any(|c| moved_benches(c) && c.position.abs_diff(pos) <= 1)
-            {
-                continue;
-            }
-            match shared_change(all, members, &axis, &adjusted, (m, at), &f) {
+        for (f, shared) in code.changes(m, &machine, &level) {
+            match shared {
                 Some(mc) => machine.push(MachineChange {
                     explains: vec![(s, f)],
                     ..mc
                 }),
-                None => own.push(f),
+                None if levels[m].named => own.push(FoundChange {
+                    p_adjusted: levels[m].adjust(f.p),
+                    ..f
+                }),
+                None => {}
             }
         }
         named.push(own);
@@ -231,36 +242,126 @@ fn analyse_machine(
     (named, machine)
 }
 
-/// A bench's values `vals` (on the axis as `placed`) less each run's machine state `states`
-/// ([`Axis::run_states`]), when every run has one and the series is steadier for it: its
-/// typical step from one commit to the next (the median absolute difference, which a change
-/// of level moves by one step only) is smaller. Taking off the other benches' median adds
-/// their noise to the bench's, so where the runs share little (each bench's noise its own)
-/// the values are read as they are. Time: O(n log n) for n values.
-fn steadier_without_runs(
-    vals: &[(usize, f64)],
-    placed: &[(usize, usize, f64)],
-    states: &[Option<f64>],
-) -> Option<Vec<(usize, f64)>> {
-    let less: Vec<(usize, f64)> = vals
-        .iter()
+/// A bench's values `vals` less each run's machine state `states` ([`Axis::run_states`]),
+/// when every run has one.
+fn without_runs(vals: &[(usize, f64)], states: &[Option<f64>]) -> Option<Vec<(usize, f64)>> {
+    vals.iter()
         .zip(states)
         .map(|(v, s)| Some((v.0, v.1 - (*s)?)))
-        .collect::<Option<_>>()?;
-    let step = |xs: Vec<f64>| {
-        (xs.len() >= 2).then(|| median(xs.windows(2).map(|w| (w[1] - w[0]).abs()).collect()))
-    };
-    let raw = step(placed.iter().map(|p| p.2).collect())?;
-    let steadied = step(less.iter().map(|v| v.1).collect())?;
-    (steadied < raw).then_some(less)
+        .collect()
 }
 
-/// Whether the machine's series `shared` (the benches' shared level) has enough values on
-/// each side of `pos` for a change there to be found in it: at least a change's least
-/// segment before it and from it.
-fn read_around(shared: &Placed, pos: usize) -> bool {
-    let before = shared.iter().filter(|x| x.0 < pos).count();
-    before >= MIN_SEGMENT && shared.len() - before >= MIN_SEGMENT
+/// A series' typical step from one commit to the next: the median absolute difference, which
+/// a change of level moves by one step only. `None` for fewer than 2 values.
+fn typical_step(xs: impl Iterator<Item = f64>) -> Option<f64> {
+    let xs: Vec<f64> = xs.collect();
+    (xs.len() >= 2).then(|| median(xs.windows(2).map(|w| (w[1] - w[0]).abs()).collect()))
+}
+
+/// Whether the machine's runs share their moments enough for each run's state to be taken off
+/// its benches' values: for most of its benches (the median of their ratios below
+/// [`STEADIER`]), the series less the runs' states steps less from commit to commit than the
+/// series as it is.
+/// Taking off the other benches' median adds their noise to a bench's, so where each bench's
+/// noise is its own the values are read as they are. Decided for the machine, not bench by
+/// bench: one bench's ratio over a few dozen commits is too noisy to decide on.
+/// Time: O(b·n log n) for b benches of n commits.
+fn runs_share_moments(axis: &Axis, states: &[Vec<Option<f64>>]) -> bool {
+    let ratios: Vec<f64> = axis
+        .vals
+        .iter()
+        .zip(states)
+        .filter_map(|(v, st)| {
+            let vals: Vec<(usize, f64)> = v.iter().map(|x| (x.1, x.2)).collect();
+            let less = without_runs(&vals, st)?;
+            let raw = typical_step(v.iter().map(|x| x.2))?;
+            let steadied = typical_step(less.iter().map(|x| x.1))?;
+            (raw > 0.0).then(|| steadied / raw)
+        })
+        .collect();
+    ratios.len() >= axis::MIN_BENCHES && median(ratios) < STEADIER
+}
+
+/// Whether the machine's change `c` is one that moved the benches: seen by them, or by the
+/// probe alone where the machine's series `shared` (the benches' shared level) has too few
+/// values on a side of it (a change's least segment) for the benches to have been read there.
+fn moved_benches(shared: &Placed, c: &MachineChange) -> bool {
+    let before = shared.iter().filter(|x| x.0 < c.position).count();
+    c.seen_by != "probe" || before < MIN_SEGMENT || shared.len() - before < MIN_SEGMENT
+}
+
+/// A machine's benches as read for their code's changes: the series on the machine's axis,
+/// with the machine's steps taken out (`adjusted`), the machine's changes that moved the
+/// benches (`bounds`), the machine's series (`shared`), each run's state as the other benches
+/// of the run saw it (`states`, [`Axis::run_states`]) and whether it is taken off
+/// (`runs_shared`, [`runs_share_moments`]).
+struct Code<'a> {
+    all: &'a [Series],
+    members: &'a [usize],
+    axis: &'a Axis,
+    adjusted: &'a [Vec<(usize, f64)>],
+    bounds: &'a [usize],
+    shared: &'a Placed,
+    states: &'a [Vec<Option<f64>>],
+    runs_shared: bool,
+}
+
+impl Code<'_> {
+    /// Where member `m`'s change `f` is: its value's index, and its position on the axis.
+    fn place(&self, m: usize, f: &FoundChange) -> (usize, usize) {
+        let at = self.axis.vals[m]
+            .iter()
+            .position(|v| v.1 == f.point)
+            .expect("a change is at a value");
+        (at, self.axis.vals[m][at].0)
+    }
+
+    /// Member `m`'s changes at `options` that no machine change (of `machine`) explains, each
+    /// with the machine's change it is when most other benches moved with it.
+    fn changes(
+        &self,
+        m: usize,
+        machine: &[MachineChange],
+        options: &ChangeOptions,
+    ) -> Vec<(FoundChange, Option<MachineChange>)> {
+        let s = self.members[m];
+        let vals: Vec<(usize, f64)> = self.axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
+        // Each run's state taken off (what the other benches of the same runs shared), when
+        // that makes the series steadier: the machine's moments from run to run then hide no
+        // change of the code, and name none.
+        let steadier = self
+            .runs_shared
+            .then(|| without_runs(&vals, &self.states[m]))
+            .flatten();
+        let found = by_segment(
+            &self.all[s].points,
+            steadier.as_deref().unwrap_or(&vals),
+            &self.axis.vals[m],
+            self.bounds,
+            options,
+        );
+        found
+            .into_iter()
+            .filter_map(|f| {
+                let (at, pos) = self.place(m, &f);
+                if machine
+                    .iter()
+                    .any(|c| moved_benches(self.shared, c) && c.position.abs_diff(pos) <= 1)
+                {
+                    return None;
+                }
+                let shared = shared_change(
+                    self.all,
+                    self.members,
+                    self.axis,
+                    self.adjusted,
+                    (m, at),
+                    &f,
+                );
+                Some((f, shared))
+            })
+            .collect()
+    }
 }
 
 /// The changes of a bench's values `vals` (on the axis as `placed`), each segment between the

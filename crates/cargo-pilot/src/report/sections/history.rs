@@ -15,8 +15,8 @@ pub fn history(series: &[(Series, Vec<FoundChange>)], from: &str) -> Result<Stri
         "<section id=\"history\"><h2>History</h2>\n<p>Each bench's time per unit over commits \
          (oldest left), one chart per machine, from <code>{}</code>: the band is each run's \
          interval, a vertical line a change point (red slower, green faster), found by \
-         E-Divisive means and Student's t-test over the commits (<code>cargo pilot changes</code>).\
-         </p>\n",
+         E-Divisive means and Student's t-test over the commits, Holm's step-down over each \
+         machine's series (<code>cargo pilot changes</code>).</p>\n",
         escape(from)
     );
     for (s, changes) in series {
@@ -81,14 +81,14 @@ pub fn history(series: &[(Series, Vec<FoundChange>)], from: &str) -> Result<Stri
                                 .map_or("-".into(), |h| h[..12.min(h.len())].to_string()),
                         ),
                         escape(&c.text()),
-                        escape(&pilot_stats::format_p(c.p)),
+                        escape(&pilot_stats::format_p(c.p_adjusted)),
                         escape(c.verdict()),
                         escape(c.subject.as_deref().unwrap_or("")),
                     ]
                 })
                 .collect();
             html.push_str(&table(
-                &["commit", "change", "p", "verdict", "subject"],
+                &["commit", "change", "p (Holm)", "verdict", "subject"],
                 &rows,
             ));
         }
