@@ -107,34 +107,6 @@ impl Axis {
             .collect()
     }
 
-    /// Per member, for each of its values: the machine's state in that value's run, read from
-    /// the other benches measured at the same commit (the median of their values less each
-    /// one's median), where at least [`MIN_BENCHES`] − 1 others were; `None` elsewhere. Leaving
-    /// the bench itself out keeps its own change out of what is taken off it.
-    /// Time: O(b²·n) for b benches of n commits.
-    pub(super) fn run_states(&self) -> Vec<Vec<Option<f64>>> {
-        let mut at: Vec<Vec<(usize, f64)>> = vec![Vec::new(); self.first.len()];
-        for (m, v) in self.vals.iter().enumerate().filter(|(_, v)| !v.is_empty()) {
-            let own = median(v.iter().map(|x| x.2).collect());
-            for &(pos, _, x) in v {
-                at[pos].push((m, x - own));
-            }
-        }
-        self.vals
-            .iter()
-            .enumerate()
-            .map(|(m, v)| {
-                v.iter()
-                    .map(|&(pos, _, _)| {
-                        let others: Vec<f64> =
-                            at[pos].iter().filter(|o| o.0 != m).map(|o| o.1).collect();
-                        (others.len() + 1 >= MIN_BENCHES).then(|| median(others))
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
     /// The mean of `of` (the logarithm of the probe's time, or the load) over the runs at each
     /// position that recorded it.
     pub(super) fn recorded(

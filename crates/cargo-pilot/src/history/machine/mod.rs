@@ -12,9 +12,7 @@
 //!    benches of the same runs were read on both sides and did not move together (one short
 //!    workload against several: they outweigh it).
 //! 2. Each bench's series, less the machine's level (the segment means of its series between
-//!    its changes: the machine's steps), gives the bench's changes; where the machine's runs
-//!    share their moments (neighbours slow every bench of one run), each value less what the
-//!    other benches of its run shared, when that makes the machine's series clearly steadier.
+//!    its changes: the machine's steps, not its run-to-run noise), gives the bench's changes.
 //! 3. A bench's change within a commit of a machine change is the machine's; so is one that
 //!    most other benches share over the same commits (a sign test), by at least half its size,
 //!    when the machine's series missed it. The others are the code's.
@@ -30,11 +28,6 @@ use pilot_stats::relative_interval;
 use super::changes::{ChangeOptions, FoundChange, MIN_SEGMENT, detect, level_changes_of, values};
 use super::read::Series;
 use axis::{Axis, mean_in, median, moved, sign_test, steps};
-
-/// How much steadier a machine's series must be with each run's state taken off for it to be
-/// taken off: by a clear margin, since where each bench's noise is its own the ratios lie
-/// about 1 and chance alone would decide half of the time.
-const STEADIER: f64 = 0.9;
 
 /// The sign test's level for a bench's change that the other benches share.
 const SHARED_P: f64 = 0.01;
@@ -178,7 +171,6 @@ fn analyse_machine(
         .filter(|c| moved_benches(&shared, c))
         .map(|c| c.position)
         .collect();
-    let states = axis.run_states();
     let code = Code {
         all,
         members,
@@ -186,8 +178,6 @@ fn analyse_machine(
         adjusted: &adjusted,
         bounds: &bounds,
         shared: &shared,
-        states: &states,
-        runs_shared: runs_share_moments(&axis, &states),
     };
     // Holm's step-down over the machine's series, each read at its step's level for the
     // changes of its code (not the machine's shared ones).
@@ -242,59 +232,9 @@ fn analyse_machine(
     (named, machine)
 }
 
-/// A bench's values `vals` less each run's machine state `states` ([`Axis::run_states`]),
-/// when every run has one.
-fn without_runs(vals: &[(usize, f64)], states: &[Option<f64>]) -> Option<Vec<(usize, f64)>> {
-    vals.iter()
-        .zip(states)
-        .map(|(v, s)| Some((v.0, v.1 - (*s)?)))
-        .collect()
-}
-
-/// A series' typical step from one commit to the next: the median absolute difference, which
-/// a change of level moves by one step only. `None` for fewer than 2 values.
-fn typical_step(xs: impl Iterator<Item = f64>) -> Option<f64> {
-    let xs: Vec<f64> = xs.collect();
-    (xs.len() >= 2).then(|| median(xs.windows(2).map(|w| (w[1] - w[0]).abs()).collect()))
-}
-
-/// Whether the machine's runs share their moments enough for each run's state to be taken off
-/// its benches' values: for most of its benches (the median of their ratios below
-/// [`STEADIER`]), the series less the runs' states steps less from commit to commit than the
-/// series as it is.
-/// Taking off the other benches' median adds their noise to a bench's, so where each bench's
-/// noise is its own the values are read as they are. Decided for the machine, not bench by
-/// bench: one bench's ratio over a few dozen commits is too noisy to decide on.
-/// Time: O(b·n log n) for b benches of n commits.
-fn runs_share_moments(axis: &Axis, states: &[Vec<Option<f64>>]) -> bool {
-    let ratios: Vec<f64> = axis
-        .vals
-        .iter()
-        .zip(states)
-        .filter_map(|(v, st)| {
-            let vals: Vec<(usize, f64)> = v.iter().map(|x| (x.1, x.2)).collect();
-            let less = without_runs(&vals, st)?;
-            let raw = typical_step(v.iter().map(|x| x.2))?;
-            let steadied = typical_step(less.iter().map(|x| x.1))?;
-            (raw > 0.0).then(|| steadied / raw)
-        })
-        .collect();
-    ratios.len() >= axis::MIN_BENCHES && median(ratios) < STEADIER
-}
-
-/// Whether the machine's change `c` is one that moved the benches: seen by them, or by the
-/// probe alone where the machine's series `shared` (the benches' shared level) has too few
-/// values on a side of it (a change's least segment) for the benches to have been read there.
-fn moved_benches(shared: &Placed, c: &MachineChange) -> bool {
-    let before = shared.iter().filter(|x| x.0 < c.position).count();
-    c.seen_by != "probe" || before < MIN_SEGMENT || shared.len() - before < MIN_SEGMENT
-}
-
 /// A machine's benches as read for their code's changes: the series on the machine's axis,
 /// with the machine's steps taken out (`adjusted`), the machine's changes that moved the
-/// benches (`bounds`), the machine's series (`shared`), each run's state as the other benches
-/// of the run saw it (`states`, [`Axis::run_states`]) and whether it is taken off
-/// (`runs_shared`, [`runs_share_moments`]).
+/// benches (`bounds`) and the machine's series (`shared`).
 struct Code<'a> {
     all: &'a [Series],
     members: &'a [usize],
@@ -302,8 +242,6 @@ struct Code<'a> {
     adjusted: &'a [Vec<(usize, f64)>],
     bounds: &'a [usize],
     shared: &'a Placed,
-    states: &'a [Vec<Option<f64>>],
-    runs_shared: bool,
 }
 
 impl Code<'_> {
@@ -326,16 +264,9 @@ impl Code<'_> {
     ) -> Vec<(FoundChange, Option<MachineChange>)> {
         let s = self.members[m];
         let vals: Vec<(usize, f64)> = self.axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
-        // Each run's state taken off (what the other benches of the same runs shared), when
-        // that makes the series steadier: the machine's moments from run to run then hide no
-        // change of the code, and name none.
-        let steadier = self
-            .runs_shared
-            .then(|| without_runs(&vals, &self.states[m]))
-            .flatten();
         let found = by_segment(
             &self.all[s].points,
-            steadier.as_deref().unwrap_or(&vals),
+            &vals,
             &self.axis.vals[m],
             self.bounds,
             options,
@@ -362,6 +293,14 @@ impl Code<'_> {
             })
             .collect()
     }
+}
+
+/// Whether the machine's change `c` is one that moved the benches: seen by them, or by the
+/// probe alone where the machine's series `shared` (the benches' shared level) has too few
+/// values on a side of it (a change's least segment) for the benches to have been read there.
+fn moved_benches(shared: &Placed, c: &MachineChange) -> bool {
+    let before = shared.iter().filter(|x| x.0 < c.position).count();
+    c.seen_by != "probe" || before < MIN_SEGMENT || shared.len() - before < MIN_SEGMENT
 }
 
 /// The changes of a bench's values `vals` (on the axis as `placed`), each segment between the

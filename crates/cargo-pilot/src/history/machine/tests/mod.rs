@@ -58,8 +58,7 @@ fn point(n: usize, ns: f64, probe_ns: Option<f64>, load: Option<f64>) -> Point {
 /// times `code(b, n)`; from commit `busier` on, the machine makes every bench slower by
 /// `slower` times a factor of its own (0.6 to 1.6: a busy machine does not slow every
 /// workload alike) and the run-to-run noise grows from `quiet` to `loud`; the speed probe, when
-/// `probe`, slows with it. Each run's machine state moves every bench of it (and the probe)
-/// alike by a factor of sd `shared`: what a host's neighbours do to the runs of one commit.
+/// `probe`, slows with it.
 struct Scenario {
     benches: usize,
     commits: usize,
@@ -68,7 +67,6 @@ struct Scenario {
     quiet: f64,
     loud: f64,
     probe: bool,
-    shared: f64,
 }
 
 impl Scenario {
@@ -86,25 +84,14 @@ impl Scenario {
         for n in 1..=self.commits {
             let busy = n >= self.busier;
             let sd = if busy { self.loud } else { self.quiet };
-            let run = if self.shared > 0.0 {
-                (self.shared * noise.normal()).exp()
-            } else {
-                1.0
-            };
             let probe = self.probe.then(|| {
-                1e6 * run
-                    * if busy { 1.0 + self.slower } else { 1.0 }
-                    * (1.0 + 0.003 * noise.normal())
+                1e6 * if busy { 1.0 + self.slower } else { 1.0 } * (1.0 + 0.003 * noise.normal())
             });
             for (b, s) in out.iter_mut().enumerate() {
                 let own = 0.6 + (b % 6) as f64 * 0.2;
                 let machine = if busy { 1.0 + self.slower * own } else { 1.0 };
-                let ns = 100.0
-                    * (b + 1) as f64
-                    * code(b, n)
-                    * machine
-                    * run
-                    * (sd * noise.normal()).exp();
+                let ns =
+                    100.0 * (b + 1) as f64 * code(b, n) * machine * (sd * noise.normal()).exp();
                 s.points
                     .push(point(n, ns, probe, Some(if busy { 2.0 } else { 0.2 })));
             }
@@ -133,7 +120,6 @@ const BUSY: Scenario = Scenario {
     quiet: 0.01,
     loud: 0.02,
     probe: false,
-    shared: 0.0,
 };
 
 /// Over 20 histories of `scenario` with the code changes `code`, the changes expected
@@ -245,57 +231,6 @@ fn a_regression_reverted_a_few_commits_later_is_named_at_both_ends_on_a_busier_m
         "up and back: missed {missed}/20, false commit named in {false_named}/20, machine said in {machine_said}/20"
     );
     assert!(missed <= 2 && false_named <= 1 && machine_said >= 19);
-}
-
-#[test]
-fn runs_that_move_every_bench_together_hide_no_change_and_name_none() {
-    // Six benches whose runs share the machine's state of the moment (4% a run, the probe's
-    // too; each bench's own noise 1.5%), as in the lab's held-out history: bench 0 is 8%
-    // slower from commit 17, bench 1 5% faster from 24. Read as they are, the runs' shared
-    // moments hide both; less what the other benches of each run shared, both are named.
-    let s = Scenario {
-        benches: 6,
-        busier: 99,
-        quiet: 0.015,
-        probe: true,
-        shared: 0.04,
-        ..BUSY
-    };
-    let code = |b: usize, n: usize| match b {
-        0 if n >= 17 => 1.08,
-        1 if n >= 24 => 0.95,
-        _ => 1.0,
-    };
-    // Counted apart, as the suite's figures are: a change named a few commits away from where
-    // it was made is a miss of its commit, not a bench named that never changed.
-    let options = ChangeOptions::default();
-    let (mut missed, mut unchanged_named) = (0, 0);
-    for seed in 300..320 {
-        let all = s.series(seed, code);
-        let found = named(&analyse(&all, &options), &all);
-        let hit = |b: usize, n: usize, slower: bool| {
-            found
-                .iter()
-                .any(|f| f.0 == b && f.1.abs_diff(n) <= 1 && (f.2 > 0.0) == slower)
-        };
-        missed += usize::from(!(hit(0, 17, true) && hit(1, 24, false)));
-        unchanged_named += usize::from(found.iter().any(|f| f.0 > 1));
-    }
-    eprintln!(
-        "runs moving together: missed {missed}/20, an unchanged bench named in {unchanged_named}/20"
-    );
-    assert!(
-        missed <= 2 && unchanged_named <= 1,
-        "{missed} {unchanged_named}"
-    );
-    // Where each bench's noise is its own, nothing is taken off: the series read as they are.
-    let shares = |sc: &Scenario| {
-        let all = sc.series(300, code);
-        let axis = Axis::of(&all, &(0..all.len()).collect::<Vec<_>>());
-        runs_share_moments(&axis, &axis.run_states())
-    };
-    assert!(shares(&s));
-    assert!(!shares(&Scenario { shared: 0.0, ..s }));
 }
 
 #[test]

@@ -25,7 +25,6 @@ fn suite(r: u64, sd: f64, put: &[Put]) -> Vec<Series> {
         quiet: sd,
         loud: sd,
         probe: false,
-        shared: 0.0,
     };
     scenario.series(0x5EED_0000 + r, |b, n| {
         put.iter()
