@@ -4,10 +4,12 @@
 //! `--cache-sim`, `estimated_cycles`).
 //!
 //! [`valgrind`] finds Valgrind and runs one counting process; [`child`] is that process's
-//! side (the bench binary under callgrind, its rounds and their dumps); [`parent`] plans a
+//! side (the bench binary under callgrind, its rounds and their dumps), which tells its parent
+//! how it ended in a [`message`]; [`parent`] plans a
 //! bench's counting from its measured time and combines its processes.
 
 mod child;
+mod message;
 mod parent;
 mod valgrind;
 

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::message::{CountEnd, CountMessage};
 use crate::counts::{CountPlan, Dump, PLAN_VARIABLE, ProcessCounts, process_counts};
 
 /// What a missing Valgrind is called, with where to get it.
@@ -97,8 +98,11 @@ pub fn count_process(valgrind: &Valgrind, req: &CountRequest<'_>) -> Result<Proc
     if req.cache_sim {
         cmd.arg("--cache-sim=yes");
     }
+    let message_path = dir.join("end.json");
     cmd.arg(req.exe)
         .args(["--bench", "--exact", req.name])
+        .arg("--json")
+        .arg(&message_path)
         .env("PILOT_CHILD", "1")
         .env(PLAN_VARIABLE, req.plan.to_string())
         .stdin(Stdio::null())
@@ -120,7 +124,7 @@ pub fn count_process(valgrind: &Valgrind, req: &CountRequest<'_>) -> Result<Proc
         .status()
         .map_err(|e| format!("cannot start `{}`: {e}", valgrind.program.display()))?;
     if !status.success() {
-        return Err(failure(dir, &stderr_path, status));
+        return Err(failure(dir, &message_path, &stderr_path, status));
     }
     process_counts(&read_dumps(dir)?)
         .map_err(|e| format!("the counting process's dumps cannot be read: {e}"))
@@ -133,9 +137,17 @@ fn arg_with_path(flag: &str, path: &Path) -> std::ffi::OsString {
     arg
 }
 
-/// Why a counting process that exited with `status` failed: the bench's last error line, or
-/// the end of Valgrind's log.
-fn failure(dir: &Path, stderr: &Path, status: std::process::ExitStatus) -> String {
+/// Why a counting process that exited with `status` failed: the bench's error from its
+/// message ([`CountMessage`] at `message`), else the panic on its standard error (`stderr`, a
+/// panic outside the bench's body that Rust's runtime reported), else the end of Valgrind's log.
+fn failure(dir: &Path, message: &Path, stderr: &Path, status: std::process::ExitStatus) -> String {
+    if let Some(CountMessage {
+        end: CountEnd::Failed(e),
+        ..
+    }) = CountMessage::read(message)
+    {
+        return format!("the counting process failed: {e}");
+    }
     let last = |path: &Path, pick: &dyn Fn(&str) -> bool| {
         std::fs::read_to_string(path).ok().and_then(|t| {
             t.lines()
@@ -145,12 +157,6 @@ fn failure(dir: &Path, stderr: &Path, status: std::process::ExitStatus) -> Strin
                 .map(str::to_string)
         })
     };
-    if let Some(e) = last(stderr, &|l: &str| l.starts_with("error: ")) {
-        return format!(
-            "the counting process failed: {}",
-            e.trim_start_matches("error: ")
-        );
-    }
     if let Some(p) = last(stderr, &|l: &str| l.contains("panicked")) {
         return format!("the counting process failed: {p}");
     }
@@ -198,4 +204,32 @@ fn read_dumps(dir: &Path) -> Result<Vec<Dump>, String> {
             Dump::parse(&text).map_err(|e| format!("`{}`: {e}", path.display()))
         })
         .collect()
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::process::ExitStatusExt;
+
+    use super::*;
+
+    #[test]
+    fn a_failed_process_is_explained_by_its_message_not_by_its_words_on_stderr() {
+        let dir = tempfile::tempdir().unwrap();
+        let (message, stderr) = (dir.path().join("end.json"), dir.path().join("stderr"));
+        let exited = std::process::ExitStatus::from_raw(1 << 8);
+        // What the process printed for a person is not read back: a line that looks like an
+        // error names nothing without a message.
+        std::fs::write(&stderr, "error: words on standard error\n").unwrap();
+        assert_eq!(
+            failure(dir.path(), &message, &stderr, exited),
+            format!("the counting process exited with {exited}")
+        );
+        CountMessage::new(CountEnd::Failed("the bench timed no unit".into()))
+            .write(&message)
+            .unwrap();
+        assert_eq!(
+            failure(dir.path(), &message, &stderr, exited),
+            "the counting process failed: the bench timed no unit"
+        );
+    }
 }
