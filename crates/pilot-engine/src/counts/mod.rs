@@ -21,4 +21,3 @@ pub(crate) use estimate::process_counts;
 pub use estimate::{CountEstimate, ProcessCounts};
 pub(crate) use plan::PLAN_VARIABLE;
 pub use plan::{CountPlan, RoundKind, RoundLabel};
-pub use rounds::{CountedRound, per_iteration};

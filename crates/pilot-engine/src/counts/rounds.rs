@@ -3,7 +3,7 @@
 
 /// A counted round: its units, iterations per unit, and an event's total over the round.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CountedRound {
+pub(crate) struct CountedRound {
     /// Units counted in the round.
     pub(crate) units: u64,
     /// Iterations in each unit.
@@ -22,7 +22,7 @@ pub struct CountedRound {
 /// form, or a batch size that fixes a unit's iterations) each round gives one sample,
 /// `(total/units − empty) / iterations`. Errors on a round without units or iterations.
 /// Time: O(rounds).
-pub fn per_iteration(empty: f64, rounds: &[CountedRound]) -> Result<Vec<f64>, String> {
+pub(crate) fn per_iteration(empty: f64, rounds: &[CountedRound]) -> Result<Vec<f64>, String> {
     if let Some(r) = rounds.iter().find(|r| r.units == 0 || r.iterations == 0) {
         return Err(format!(
             "a round counted {} units of {} iterations: nothing to divide by",

@@ -126,7 +126,7 @@ impl<'a> Run<'a> {
         let valgrind = match args.instructions.then(Valgrind::find).transpose() {
             Ok(v) => v,
             Err(e) => {
-                eprintln!("error: {}", crate::fmt::terminal_lines(&e));
+                eprintln!("error: {}", crate::fmt::terminal_lines(&e.to_string()));
                 return Err(ExitCode::FAILURE);
             }
         };
