@@ -145,26 +145,29 @@ fn encode_part(part: &str, last: bool) -> String {
 /// Checks that every bench name can be stored, before anything runs: no encoded part longer
 /// than a file name may be, and (on file systems that ignore case) no two names whose paths
 /// differ only in case. The error names the benches.
-pub(crate) fn check_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+pub(crate) fn check_names<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<(), crate::settings::UsageError> {
+    use crate::settings::UsageError;
     let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
     for name in names {
         let path = file_name(name);
         if let Some(part) = path.iter().find(|p| p.len() > MAX_PART) {
-            return Err(format!(
-                "bench name `{name}` is too long to be stored: its part `{}` is {} bytes as a \
-                 file name (at most {MAX_PART}); shorten it with #[pilot::bench(name = \"...\")]",
-                part.to_string_lossy(),
-                part.len()
-            ));
+            return Err(UsageError::NameTooLong {
+                name: name.to_string(),
+                part: part.to_string_lossy().into_owned(),
+                len: part.len(),
+                most: MAX_PART,
+            });
         }
         let key = path.to_string_lossy().to_lowercase();
         if cfg!(any(target_os = "macos", windows))
             && let Some(other) = seen.insert(key, name)
         {
-            return Err(format!(
-                "benches `{other}` and `{name}` differ only in case, and this file system \
-                     would store both in one file; rename one"
-            ));
+            return Err(UsageError::NamesDifferInCase {
+                first: other.to_string(),
+                second: name.to_string(),
+            });
         }
     }
     Ok(())
@@ -351,7 +354,7 @@ mod tests {
     #[test]
     fn names_too_long_for_a_file_are_refused() {
         let long = "x".repeat(300);
-        let e = check_names(["ok", long.as_str()]).unwrap_err();
+        let e = check_names(["ok", long.as_str()]).unwrap_err().to_string();
         assert!(e.contains("too long"), "{e}");
         assert!(e.contains("bytes as a file name (at most 200)"), "{e}");
         assert!(check_names(["ok", "sum/4000", "a.b"]).is_ok());
