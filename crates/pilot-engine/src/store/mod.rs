@@ -181,36 +181,66 @@ pub(crate) fn check_names<'a>(
 /// such check: they are percent-encoded (see the module docs). The error says what is wrong,
 /// without the name: the caller names the flag or the file it came from. Time: O(name
 /// length).
-pub fn check_folder_name(name: &str) -> Result<(), String> {
+pub fn check_folder_name(name: &str) -> Result<(), FolderNameError> {
     use std::path::Component;
     if name.is_empty() {
-        return Err("it is empty".to_string());
+        return Err(FolderNameError::Empty);
     }
     if name.contains('\0') {
-        return Err("it holds a NUL byte".to_string());
+        return Err(FolderNameError::Nul);
     }
     if name.chars().any(std::path::is_separator) {
-        return Err("it holds a path separator: it must be one folder name".to_string());
+        return Err(FolderNameError::Separator);
     }
     if name.starts_with('.') {
-        return Err(
-            "it starts with `.`: `.` and `..` are not folders of their own, and pilot skips \
-             hidden files"
-                .to_string(),
-        );
+        return Err(FolderNameError::Dot);
     }
     if name.len() > MAX_PART {
-        return Err(format!(
-            "it is {} bytes long; a folder name may have at most {MAX_PART}",
-            name.len()
-        ));
+        return Err(FolderNameError::TooLong {
+            len: name.len(),
+            most: MAX_PART,
+        });
     }
     let mut parts = Path::new(name).components();
     match (parts.next(), parts.next()) {
         (Some(Component::Normal(part)), None) if part == name => Ok(()),
         // A Windows drive (`C:`) or other prefix.
-        _ => Err("it is not a plain folder name".to_string()),
+        _ => Err(FolderNameError::NotPlain),
     }
+}
+
+/// Why a name cannot be a folder of its own under the store's folders (see
+/// [`check_folder_name`]); its `Display` says what is wrong without the name, which the caller
+/// gives with the flag or file it came from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FolderNameError {
+    /// The name is empty.
+    #[error("it is empty")]
+    Empty,
+    /// The name holds a NUL byte.
+    #[error("it holds a NUL byte")]
+    Nul,
+    /// The name holds a path separator.
+    #[error("it holds a path separator: it must be one folder name")]
+    Separator,
+    /// The name starts with `.`.
+    #[error(
+        "it starts with `.`: `.` and `..` are not folders of their own, and pilot skips hidden \
+         files"
+    )]
+    Dot,
+    /// The name is longer than a file name may be.
+    #[error("it is {len} bytes long; a folder name may have at most {most}")]
+    TooLong {
+        /// Its length, in bytes.
+        len: usize,
+        /// The most a folder name may have.
+        most: usize,
+    },
+    /// The name is a drive or other prefix, not a plain folder name.
+    #[error("it is not a plain folder name")]
+    NotPlain,
 }
 
 /// Where the latest result of `bench` in bench target `target` goes, under cargo's target

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::counts::DumpError;
+
 /// Why counting instructions failed, one variant per step that can fail; its `Display` is the
 /// message a user reads, written here and nowhere else.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -82,11 +84,11 @@ pub enum CountError {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        problem: String,
+        problem: DumpError,
     },
     /// The dumps were read but give no counts.
     #[error("the counting process's dumps cannot be read: {0}")]
-    Dumps(String),
+    Dumps(DumpError),
     /// Every counting process ran, but their counts make no estimate.
     #[error("the counting processes gave no count")]
     NoCount,
