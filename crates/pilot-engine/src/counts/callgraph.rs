@@ -7,6 +7,7 @@
 //! crates.io parse `callgrind_annotate`'s text, or are unmaintained tools with a command line),
 //! and pilot needs two records of it, in a few dozen lines.
 
+use super::error::DumpError;
 use std::collections::{BTreeMap, HashMap};
 
 /// Instructions (`Ir`) of one dump by function. Functions are merged by their demangled
@@ -30,7 +31,7 @@ impl CallGraph {
     /// (`fn=(12) name`, then `fn=(12)`; `cfn=` shares `fn=`'s numbers). Names are demangled
     /// when they are Rust's (`--demangle=no` keeps callgrind's own demangler out). Lines of
     /// other kinds (objects, files, jumps) are skipped. Time: O(length of the text).
-    pub(crate) fn parse(text: &str) -> Result<CallGraph, String> {
+    pub(crate) fn parse(text: &str) -> Result<CallGraph, DumpError> {
         let mut graph = CallGraph::default();
         let mut by_name: HashMap<String, usize> = HashMap::new();
         let mut by_id: HashMap<&str, usize> = HashMap::new();
@@ -43,18 +44,19 @@ impl CallGraph {
             let first = line.as_bytes().first().copied();
             if matches!(first, Some(b'0'..=b'9' | b'+' | b'-' | b'*')) {
                 let Some(ir_at) = ir_at else {
-                    return Err(format!("line {}: a cost before the `events:` line", n + 1));
+                    return Err(DumpError::CostBeforeEvents { line: n + 1 });
                 };
                 let ir = line
                     .split_whitespace()
                     .nth(positions + ir_at)
                     .map_or(Ok(0), str::parse::<u64>)
-                    .map_err(|_| format!("line {}: `{line}` is not a cost line", n + 1))?;
-                let caller =
-                    current.ok_or_else(|| format!("line {}: a cost before `fn=`", n + 1))?;
+                    .map_err(|_| DumpError::NotACostLine {
+                        line: n + 1,
+                        text: line.to_string(),
+                    })?;
+                let caller = current.ok_or(DumpError::CostBeforeFunction { line: n + 1 })?;
                 if std::mem::take(&mut in_call) {
-                    let to =
-                        callee.ok_or_else(|| format!("line {}: `calls=` before `cfn=`", n + 1))?;
+                    let to = callee.ok_or(DumpError::CallBeforeCallee { line: n + 1 })?;
                     if to != caller {
                         *graph.calls.entry((caller, to)).or_default() += ir;
                     }
@@ -72,7 +74,7 @@ impl CallGraph {
             } else if let Some(e) = line.strip_prefix("events:") {
                 ir_at = e.split_whitespace().position(|e| e == "Ir");
                 if ir_at.is_none() {
-                    return Err("its `events:` line has no `Ir`".into());
+                    return Err(DumpError::NoInstructions);
                 }
             }
         }
@@ -87,22 +89,23 @@ impl CallGraph {
         by_id: &mut HashMap<&'t str, usize>,
         by_name: &mut HashMap<String, usize>,
         line: usize,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, DumpError> {
         let (id, name) = match value.strip_prefix('(') {
             Some(rest) => {
-                let (id, name) = rest
-                    .split_once(')')
-                    .ok_or_else(|| format!("line {}: `{value}` has no closing `)`", line + 1))?;
+                let (id, name) = rest.split_once(')').ok_or_else(|| DumpError::Unclosed {
+                    line: line + 1,
+                    value: value.to_string(),
+                })?;
                 (Some(id), name.trim())
             }
             None => (None, value.trim()),
         };
         if name.is_empty() {
             let id = id.unwrap_or("");
-            return by_id
-                .get(id)
-                .copied()
-                .ok_or_else(|| format!("line {}: function ({id}) was never named", line + 1));
+            return by_id.get(id).copied().ok_or_else(|| DumpError::Unnamed {
+                line: line + 1,
+                id: id.to_string(),
+            });
         }
         let name = demangle(name);
         let index = match by_name.get(&name) {
@@ -219,19 +222,23 @@ fn=(5)
     #[test]
     fn a_broken_file_is_refused_with_the_line() {
         assert_eq!(
-            CallGraph::parse("events: Ir\nfn=(1)\n").unwrap_err(),
+            CallGraph::parse("events: Ir\nfn=(1)\n")
+                .unwrap_err()
+                .to_string(),
             "line 2: function (1) was never named"
         );
         assert_eq!(
-            CallGraph::parse("0 5\n").unwrap_err(),
+            CallGraph::parse("0 5\n").unwrap_err().to_string(),
             "line 1: a cost before the `events:` line"
         );
         assert_eq!(
-            CallGraph::parse("events: Ir\nfn=f\n0 x\n").unwrap_err(),
+            CallGraph::parse("events: Ir\nfn=f\n0 x\n")
+                .unwrap_err()
+                .to_string(),
             "line 3: `0 x` is not a cost line"
         );
         assert_eq!(
-            CallGraph::parse("events: Dr\n").unwrap_err(),
+            CallGraph::parse("events: Dr\n").unwrap_err().to_string(),
             "its `events:` line has no `Ir`"
         );
     }

@@ -1,7 +1,8 @@
 //! Instruction counts under Valgrind's callgrind: what a counting process is asked to run
 //! ([`plan`]), callgrind's dump files read ([`dump`], their functions in [`callgraph`]), and
 //! from them the counts per iteration and their estimate over processes ([`estimate`]), and
-//! where they go by function and call stack ([`profile`]). Plain data in, numbers out: the runner
+//! where they go by function and call stack ([`profile`]); why dumps give no counts
+//! ([`DumpError`]). Plain data in, numbers out: the runner
 //! starts the processes, the store and the comparisons use the numbers.
 //!
 //! A count is exact where the work is: callgrind counts every instruction a unit executes, the
@@ -11,14 +12,16 @@
 
 pub(crate) mod callgraph;
 pub(crate) mod dump;
+mod error;
 pub(crate) mod estimate;
 pub(crate) mod plan;
 pub(crate) mod profile;
 pub(crate) mod rounds;
 
 pub(crate) use dump::Dump;
+pub use error::DumpError;
 pub(crate) use estimate::process_counts;
 pub use estimate::{CountEstimate, ProcessCounts};
+pub use plan::CountPlan;
 pub(crate) use plan::PLAN_VARIABLE;
-pub use plan::{CountPlan, RoundKind, RoundLabel};
-pub use rounds::{CountedRound, per_iteration};
+pub(crate) use plan::{RoundKind, RoundLabel};
