@@ -13,12 +13,22 @@
 //! (`PILOT_ENGINE_API_ROOT=<checkout>` counts another checkout, as the count before a change is
 //! taken). The limit, [`MOST_PUBLIC_ITEMS`], is half of the 594 items the engine had when every
 //! module was public: the book's contributing chapter names this test.
+//!
+//! The same reading counts the engine's functions that return `Result<_, String>`, whose callers
+//! can only read the error's words: [`MOST_STRING_ERRORS`] holds the number down as errors get
+//! types of their own (`--nocapture` lists them).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The most public items the engine may have.
 const MOST_PUBLIC_ITEMS: usize = 297;
+
+/// The most functions of the engine's shipped code (methods included, test code left out) that
+/// may return `Result<_, String>`. Those left carry words that are not the engine's to type (a
+/// bench's panic, pilot-settings' parse errors, which clap prints) or feed a typed error's
+/// message; a function that gets a typed error lowers this.
+const MOST_STRING_ERRORS: usize = 43;
 
 fn engine_src() -> PathBuf {
     let root = std::env::var_os("PILOT_ENGINE_API_ROOT")
@@ -127,6 +137,71 @@ fn count_items(items: &[syn::Item], own: &[String], c: &mut Count) {
             }
             _ => {}
         }
+    }
+}
+
+/// Whether a function returns `Result<_, String>` (a `Result` by any path, its error `String`).
+fn returns_string_error(output: &syn::ReturnType) -> bool {
+    let syn::ReturnType::Type(_, ty) = output else {
+        return false;
+    };
+    let syn::Type::Path(path) = &**ty else {
+        return false;
+    };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return false;
+    };
+    let types: Vec<&syn::Type> = args
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    last.ident == "Result"
+        && matches!(types.as_slice(), [_, syn::Type::Path(e)] if e.path.is_ident("String"))
+}
+
+/// The names of the functions and methods of `items` (test code left out) that return
+/// `Result<_, String>`.
+fn string_errors(items: &[syn::Item], out: &mut Vec<String>) {
+    let mut add = |attrs: &[syn::Attribute], sig: &syn::Signature| {
+        if !is_test(attrs) && returns_string_error(&sig.output) {
+            out.push(sig.ident.to_string());
+        }
+    };
+    let mut inner_mods = Vec::new();
+    for item in items {
+        match item {
+            syn::Item::Fn(f) => add(&f.attrs, &f.sig),
+            syn::Item::Impl(i) if !is_test(&i.attrs) => {
+                for inner in &i.items {
+                    if let syn::ImplItem::Fn(f) = inner {
+                        add(&f.attrs, &f.sig);
+                    }
+                }
+            }
+            syn::Item::Trait(t) if !is_test(&t.attrs) => {
+                for inner in &t.items {
+                    if let syn::TraitItem::Fn(f) = inner {
+                        add(&f.attrs, &f.sig);
+                    }
+                }
+            }
+            syn::Item::Mod(m) if !is_test(&m.attrs) => {
+                if let Some((_, inner)) = &m.content {
+                    inner_mods.push(inner);
+                }
+            }
+            _ => {}
+        }
+    }
+    for inner in inner_mods {
+        string_errors(inner, out);
     }
 }
 
@@ -262,4 +337,58 @@ fn what_counts_as_a_public_item() {
             variants: 2
         }
     );
+}
+
+#[test]
+fn few_engine_functions_return_string_errors() {
+    let src = engine_src();
+    let mut found = Vec::new();
+    for path in files(&src) {
+        let file = syn::parse_file(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut names = Vec::new();
+        string_errors(&file.items, &mut names);
+        let rel = path
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        found.extend(names.into_iter().map(|n| format!("{rel}: {n}")));
+    }
+    for f in &found {
+        println!("{f}");
+    }
+    println!(
+        "functions returning Result<_, String>: {} (limit {MOST_STRING_ERRORS})",
+        found.len()
+    );
+    assert!(
+        found.len() <= MOST_STRING_ERRORS,
+        "{} engine functions return Result<_, String>, over {MOST_STRING_ERRORS}: give a new \
+         failure a type of its own (see the engine's error types), not a message",
+        found.len()
+    );
+}
+
+#[test]
+fn what_counts_as_a_string_error() {
+    let text = r#"
+        fn a() -> Result<u8, String> { todo!() }
+        pub fn b() -> std::result::Result<(), String> { todo!() }
+        fn c() -> Result<u8, Error> { todo!() }
+        fn d() -> Option<String> { None }
+        fn e(x: Result<u8, String>) {}
+        struct S;
+        impl S { fn m(&self) -> Result<Vec<String>, String> { todo!() } }
+        impl std::str::FromStr for S { type Err = String; fn from_str(s: &str) -> Result<Self, String> { todo!() } }
+        trait T { fn t(&self) -> Result<(), String>; }
+        mod inner { fn f() -> Result<(), String> { todo!() } }
+        #[cfg(test)]
+        mod tests { fn g() -> Result<(), String> { todo!() } }
+        #[test]
+        fn h() -> Result<(), String> { Ok(()) }
+    "#;
+    let mut names = Vec::new();
+    string_errors(&syn::parse_file(text).unwrap().items, &mut names);
+    // a, b, m, from_str, t, f: not c, d, e (an argument), g or h (test code).
+    assert_eq!(names, ["a", "b", "m", "from_str", "t", "f"]);
 }
