@@ -1,7 +1,8 @@
 //! Instruction counts under Valgrind's callgrind: what a counting process is asked to run
 //! ([`plan`]), callgrind's dump files read ([`dump`], their functions in [`callgraph`]), and
 //! from them the counts per iteration and their estimate over processes ([`estimate`]), and
-//! where they go by function and call stack ([`profile`]). Plain data in, numbers out: the runner
+//! where they go by function and call stack ([`profile`]), and where a bench allocates, by call
+//! site ([`sites`]). Plain data in, numbers out: the runner
 //! starts the processes, the store and the comparisons use the numbers.
 //!
 //! A count is exact where the work is: callgrind counts every instruction a unit executes, the
@@ -15,6 +16,7 @@ pub(crate) mod estimate;
 pub(crate) mod plan;
 pub(crate) mod profile;
 pub(crate) mod rounds;
+pub(crate) mod sites;
 
 pub(crate) use dump::Dump;
 pub(crate) use estimate::process_counts;
