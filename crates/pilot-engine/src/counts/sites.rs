@@ -93,13 +93,25 @@ pub(crate) fn in_allocator(name: &str) -> bool {
         || name.starts_with("std::sys::pal::unix::alloc::")
 }
 
-/// Whether `name` is a function of Rust's standard library (`alloc::`, `core::`, `std::`, or
-/// an implementation written `<alloc::…`), whose allocations are its callers'.
+/// Whether `name` is a function of Rust's standard library, whose allocations are its
+/// callers': a path in `alloc`, `core` or `std` (`alloc::fmt::format::format_inner`, or
+/// `<alloc::vec::Vec<T>>::push` for an inherent method), or the standard library's trait
+/// implemented for its own or a primitive type (`<u64 as core::fmt::Display>::fmt`, whose
+/// type has no path). A standard trait of a type of the program's
+/// (`<bench::Point as core::fmt::Display>::fmt`) is the program's.
 pub(crate) fn in_std(name: &str) -> bool {
-    let path = name.trim_start_matches('<');
-    ["alloc::", "core::", "std::"]
-        .iter()
-        .any(|p| path.starts_with(p))
+    let std_path = |p: &str| {
+        ["alloc::", "core::", "std::"]
+            .iter()
+            .any(|s| p.trim_start_matches('<').starts_with(s))
+    };
+    let Some(inner) = name.strip_prefix('<') else {
+        return std_path(name);
+    };
+    match inner.split_once(" as ") {
+        Some((ty, tr)) => (std_path(ty) || !ty.contains("::")) && std_path(tr),
+        None => std_path(inner),
+    }
 }
 
 /// The allocations of one dump by call site (see the [module docs](self)), as numbers of
@@ -230,6 +242,10 @@ mod tests {
         );
         assert_eq!(sites.len(), 3, "{sites:?}");
         assert!(in_std("<alloc::vec::Vec<T> as core::clone::Clone>::clone"));
+        assert!(in_std("<u64 as core::fmt::Display>::fmt"));
+        assert!(in_std("<alloc::vec::Vec<u8>>::push"));
+        assert!(!in_std("<bench::Point as core::fmt::Display>::fmt"));
+        assert!(!in_std("<alloc::vec::Vec<u8> as bench::Fill>::fill"));
         assert!(!in_std("bench::alloc::grow"));
     }
 }
