@@ -60,7 +60,7 @@ rm -rf "$registry"
 # From here on every build is the fresh crates' and the install's.
 export CARGO_TARGET_DIR=$fresh_target
 # Cargo never rebuilds a registry's package of a version it has built: what an earlier run built
-# from our crates' earlier .crate files (the same version 0.1.0) is forgotten, so that ours are
+# from our crates' earlier .crate files (the same version as this one) is forgotten, so that ours are
 # built again from this run's; the third-party builds stay.
 mkdir -p "$fresh_target"
 find "$fresh_target" -mindepth 3 -maxdepth 3 -path '*/.fingerprint/*' \
@@ -116,7 +116,7 @@ cd "$work"
 cargo new -q --lib fresh
 cd fresh
 block "$repo/README.md" "## A first bench" toml >>Cargo.toml
-grep -q '^pilot-bench = "0.1"' Cargo.toml
+grep -q '^pilot-bench = "0.2"' Cargo.toml
 if grep -q 'path *=' Cargo.toml; then
   echo "the fresh crate's Cargo.toml names a path" >&2
   exit 1
@@ -162,8 +162,8 @@ cd dropins
   block "$repo/book/src/coming-from-divan.md" "# Coming from divan" toml | grep '^divan = '
   printf '\n[[bench]]\nname = "crit"\nharness = false\n\n[[bench]]\nname = "dvn"\nharness = false\n'
 } >>Cargo.toml
-grep -q '^criterion = { package = "pilot-criterion", version = "0.1" }' Cargo.toml
-grep -q '^divan = { package = "pilot-divan", version = "0.1" }' Cargo.toml
+grep -q '^criterion = { package = "pilot-criterion", version = "0.2" }' Cargo.toml
+grep -q '^divan = { package = "pilot-divan", version = "0.2" }' Cargo.toml
 mkdir benches
 # criterion's own getting-started bench, as a criterion user has it.
 cat >benches/crit.rs <<'EOF'
