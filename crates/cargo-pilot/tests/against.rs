@@ -15,25 +15,16 @@ fn tmp() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
 }
 
-/// The fixture's files copied to `dir`, its pilot dependency pointed at this checkout's.
+/// The fixture's files copied to `dir`, its pilot dependency pointed at this checkout's, its
+/// version tagged with the folder's name (see `common::fixture_copy_files`).
 fn copy_fixture(dir: &Path) {
     let _ = std::fs::remove_dir_all(dir);
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench");
-    let pilot = std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap();
     std::fs::create_dir_all(dir.join("benches")).unwrap();
-    let manifest = std::fs::read_to_string(src.join("Cargo.toml")).unwrap();
-    // pilot, pilot-criterion and pilot-divan (`../../crates/pilot…`) are all under `../../crates`.
-    let manifest = manifest.replace(
-        "path = \"../../crates",
-        &format!("path = \"{}", pilot.display()),
-    );
-    assert!(manifest.contains(&pilot.display().to_string()));
-    assert!(
-        !manifest.contains("../../"),
-        "a path left relative: {manifest}"
-    );
+    let tag = dir.file_name().unwrap().to_str().unwrap();
+    let (manifest, lock) = common::fixture_copy_files(tag);
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-    std::fs::copy(src.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(dir.join("Cargo.lock"), lock).unwrap();
     for bench in [
         "cost.rs",
         "checks.rs",
@@ -59,10 +50,11 @@ fn against(dir: &Path, target: &Path, args: &[&str]) -> Output {
 }
 
 /// `cargo pilot bench --against ARGS`, each bench capped by the settings `time`. The base
-/// builds into a target directory that outlives the test's (which each run starts without),
-/// so that a rerun compiles only the fixture.
+/// builds into the target directory every copy's base shares, which outlives the test's
+/// (each run starts without one), so that pilot is built once and a rerun compiles only the
+/// fixture.
 fn against_for(dir: &Path, target: &Path, args: &[&str], time: &[&str]) -> Output {
-    let base = tmp().join("against-base-build");
+    let base = common::fixture_base_build_dir();
     against_command(dir, target, args, time)
         .arg("--base-target-dir")
         .arg(base)
@@ -77,11 +69,10 @@ fn against_command(dir: &Path, target: &Path, args: &[&str], time: &[&str]) -> C
         .args(time)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
-        // A build directory of the working tree's own, which outlives the test's target
-        // directory (each run starts without one): the fixture's copy in a repository of its
-        // own must not share `common::fixture_build_dir` with the fixture itself, whose
-        // executables would have the same names.
-        .env("CARGO_BUILD_BUILD_DIR", tmp().join("against-head-build"))
+        // The build directory the fixture's own builds use, which outlives the test's target
+        // directory (each run starts without one): the copy's version keeps its executables
+        // apart from the fixture's (`common::fixture_copy_files`).
+        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
         .env("CI", "1");
     cmd
 }

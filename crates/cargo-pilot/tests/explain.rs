@@ -19,21 +19,16 @@ fn tmp() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
 }
 
-/// The fixture's files copied to `dir`, its pilot dependency pointed at this checkout's.
+/// The fixture's files copied to `dir`, its pilot dependency pointed at this checkout's, its
+/// version tagged with the folder's name (see `common::fixture_copy_files`).
 fn copy_fixture(dir: &Path) {
     let _ = std::fs::remove_dir_all(dir);
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixture-bench");
-    let crates = std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap();
     std::fs::create_dir_all(dir.join("benches")).unwrap();
-    let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
-        .unwrap()
-        .replace(
-            "path = \"../../crates",
-            &format!("path = \"{}", crates.display()),
-        );
-    assert!(!manifest.contains("../../"), "a path left relative");
+    let tag = dir.file_name().unwrap().to_str().unwrap();
+    let (manifest, lock) = common::fixture_copy_files(tag);
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-    std::fs::copy(src.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(dir.join("Cargo.lock"), lock).unwrap();
     for entry in std::fs::read_dir(src.join("benches")).unwrap() {
         let path = entry.unwrap().path();
         std::fs::copy(&path, dir.join("benches").join(path.file_name().unwrap())).unwrap();
@@ -62,7 +57,7 @@ fn cargo_pilot(repo: &Path, target: &Path, args: &[&str]) -> Output {
         .args(args)
         .current_dir(repo)
         .env("CARGO_TARGET_DIR", target)
-        .env("CARGO_BUILD_BUILD_DIR", tmp().join("explain-head-build"))
+        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
         .env("CI", "1")
         .output()
         .unwrap()
@@ -76,7 +71,7 @@ fn against(repo: &Path, target: &Path, format: &str) -> Output {
 /// `--against HEAD~1 --instructions` on bench target `bench` (built with the feature of its
 /// name), in `format`.
 fn against_bench(repo: &Path, target: &Path, bench: &str, format: &str) -> Output {
-    let base = tmp().join("explain-base-build");
+    let base = common::fixture_base_build_dir();
     let base = base.to_str().unwrap();
     cargo_pilot(
         repo,

@@ -17,7 +17,7 @@ use std::time::Duration;
 use pilot_settings::{SETTINGS, Setting, by_flag};
 
 use crate::settings::{
-    BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise, Switch, parse_as,
+    BaselineName, Cap, Confidence, Count, Fraction, MinTime, Noise, Switch, UsageError, parse_as,
 };
 
 /// What the binary is asked to do.
@@ -238,7 +238,7 @@ Exit codes: 0 ok, 1 a bench failed or an error, 2 usage, 3 regression, 130 inter
 pub fn parse(
     args: impl IntoIterator<Item = OsString>,
     env: impl Fn(&str) -> Option<String>,
-) -> Result<Args, String> {
+) -> Result<Args, UsageError> {
     parse_with(SETTINGS, args, env)
 }
 
@@ -248,7 +248,7 @@ pub(crate) fn parse_with(
     table: &'static [Setting],
     args: impl IntoIterator<Item = OsString>,
     env: impl Fn(&str) -> Option<String>,
-) -> Result<Args, String> {
+) -> Result<Args, UsageError> {
     let mut out = Args::default();
     let mut flags = Flags::default();
     // Each given setting's source (its flag or variable, for errors) and raw value.
@@ -260,11 +260,13 @@ pub(crate) fn parse_with(
             Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
             _ => (arg.clone(), None),
         };
-        let mut value = |name: &str| -> Result<String, String> {
+        let mut value = |name: &str| -> Result<String, UsageError> {
             inline
                 .clone()
                 .or_else(|| it.next())
-                .ok_or_else(|| format!("{name} needs a value"))
+                .ok_or_else(|| UsageError::NeedsValue {
+                    flag: name.to_string(),
+                })
         };
         if let Some(setting) = by_flag(table, &flag) {
             let raw = if setting.kind.takes_value() {
@@ -272,7 +274,10 @@ pub(crate) fn parse_with(
             } else {
                 "1".to_string()
             };
-            crate::settings::check(setting.kind, &raw).map_err(|e| format!("{flag}: {e}"))?;
+            crate::settings::check(setting.kind, &raw).map_err(|problem| UsageError::Invalid {
+                given_as: flag.clone(),
+                problem,
+            })?;
             given.insert(setting.name, (flag, raw));
             continue;
         }
@@ -288,18 +293,14 @@ pub(crate) fn parse_with(
         let var = crate::counts::PLAN_VARIABLE;
         out.count = env(var)
             .filter(|v| !v.trim().is_empty())
-            .map(|v| v.parse().map_err(|e| format!("{var}: {e}")))
+            .map(|v| parse_as(var, &v))
             .transpose()?;
     }
     out.wide |= flags.format.as_deref() == Some("wide");
     if let (Some(min), Some(max)) = (out.min_time, out.max_time)
         && min > max
     {
-        return Err(format!(
-            "--min-time ({} s) is above --max-time ({} s)",
-            min.as_secs_f64(),
-            max.as_secs_f64()
-        ));
+        return Err(UsageError::MinAboveMax { min, max });
     }
     Ok(out)
 }
@@ -309,12 +310,11 @@ pub(crate) fn parse_with(
 /// is the flag or variable that gave setting `name`, `None` when it was not given; the error
 /// names both. The bench binary checks its own arguments with it, and `cargo pilot bench`
 /// those it is given, before anything is built.
-pub fn check_together(source: impl Fn(&str) -> Option<String>) -> Result<(), String> {
+pub fn check_together(source: impl Fn(&str) -> Option<String>) -> Result<(), UsageError> {
     if let (Some(cache_sim), None) = (source("cache_sim"), source("instructions")) {
-        return Err(format!(
-            "{cache_sim} needs --instructions: callgrind's cache simulation runs only in the \
-             processes that count instructions"
-        ));
+        return Err(UsageError::CacheSimAlone {
+            given_as: cache_sim,
+        });
     }
     Ok(())
 }
@@ -336,8 +336,8 @@ impl Flags {
         out: &mut Args,
         flag: &str,
         arg: &str,
-        value: &mut dyn FnMut(&str) -> Result<String, String>,
-    ) -> Result<(), String> {
+        value: &mut dyn FnMut(&str) -> Result<String, UsageError>,
+    ) -> Result<(), UsageError> {
         let mut v = |name: &str| value(name).map(|raw| (name.to_string(), raw));
         match flag {
             "--bench" => self.bench = true,
@@ -354,10 +354,9 @@ impl Flags {
             }
             f if IGNORED_FLAGS.contains(&f) => {}
             f if f.starts_with('-') && f.len() > 1 => {
-                return Err(format!(
-                    "unknown flag `{arg}` (see --help for pilot's flags and the libtest flags \
-                     it accepts)"
-                ));
+                return Err(UsageError::UnknownFlag {
+                    arg: arg.to_string(),
+                });
             }
             _ => out.filters.push(arg.to_string()),
         }
@@ -365,12 +364,12 @@ impl Flags {
     }
 
     /// The mode the flags (and `PILOT_CHILD`) ask for.
-    fn mode(&self, env: &impl Fn(&str) -> Option<String>) -> Result<Mode, String> {
+    fn mode(&self, env: &impl Fn(&str) -> Option<String>) -> Result<Mode, UsageError> {
         if let Some(f) = self.format.as_deref().filter(|f| !FORMATS.contains(f)) {
-            return Err(format!(
-                "--format: `{f}` is not one of {}",
-                FORMATS.join(", ")
-            ));
+            return Err(UsageError::Format {
+                given: f.to_string(),
+                known: FORMATS.join(", "),
+            });
         }
         let child = switch(env, "PILOT_CHILD")?;
         Ok(if self.help {
@@ -390,7 +389,7 @@ impl Flags {
 }
 
 /// A switch variable: off when unset.
-fn switch(env: &impl Fn(&str) -> Option<String>, name: &str) -> Result<bool, String> {
+fn switch(env: &impl Fn(&str) -> Option<String>, name: &str) -> Result<bool, UsageError> {
     env(name)
         .map(|v| parse_as::<Switch>(name, &v).map(|s| s.0))
         .transpose()
@@ -403,7 +402,11 @@ fn from_env(
     table: &[Setting],
     given: &mut BTreeMap<&'static str, (String, String)>,
     env: &impl Fn(&str) -> Option<String>,
-) -> Result<(), String> {
+) -> Result<(), UsageError> {
+    let invalid = |setting: &Setting, problem| UsageError::Invalid {
+        given_as: setting.env.to_string(),
+        problem,
+    };
     for setting in table {
         if given.contains_key(setting.name) {
             continue;
@@ -411,8 +414,10 @@ fn from_env(
         let Some(raw) = env(setting.env).filter(|v| !v.trim().is_empty()) else {
             continue;
         };
-        crate::settings::check(setting.kind, &raw).map_err(|e| format!("{}: {e}", setting.env))?;
-        if setting.kind.takes_value() || pilot_settings::switch(&raw)? {
+        crate::settings::check(setting.kind, &raw).map_err(|e| invalid(setting, e))?;
+        if setting.kind.takes_value()
+            || pilot_settings::switch(&raw).map_err(|e| invalid(setting, e))?
+        {
             given.insert(setting.name, (setting.env.to_string(), raw));
         }
     }
@@ -422,11 +427,11 @@ fn from_env(
 impl Args {
     /// The typed fields of the settings pilot knows, from what was given (the error names the
     /// flag or variable).
-    fn fill(&mut self, given: &BTreeMap<&'static str, (String, String)>) -> Result<(), String> {
+    fn fill(&mut self, given: &BTreeMap<&'static str, (String, String)>) -> Result<(), UsageError> {
         fn get<T: std::str::FromStr<Err = String>>(
             given: &BTreeMap<&'static str, (String, String)>,
             name: &str,
-        ) -> Result<Option<T>, String> {
+        ) -> Result<Option<T>, UsageError> {
             given
                 .get(name)
                 .map(|(source, raw)| parse_as(source, raw))
@@ -468,8 +473,9 @@ impl Args {
 mod tests {
     use super::*;
 
+    /// The arguments `a` parsed, or the message of the usage error.
     fn args(a: &[&str]) -> Result<Args, String> {
-        parse(a.iter().map(OsString::from), |_| None)
+        parse(a.iter().map(OsString::from), |_| None).map_err(|e| e.to_string())
     }
 
     fn with_env(a: &[&str], vars: &[(&str, &str)]) -> Result<Args, String> {
@@ -480,6 +486,29 @@ mod tests {
         parse(a.iter().map(OsString::from), move |k| {
             vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
         })
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn each_mistake_is_its_own_variant() {
+        let parsed = |a: &[&str]| parse(a.iter().map(OsString::from), |_| None).unwrap_err();
+        assert_eq!(
+            parsed(&["--min-time", "5", "--max-time", "2"]),
+            UsageError::MinAboveMax {
+                min: Duration::from_secs(5),
+                max: Duration::from_secs(2)
+            }
+        );
+        assert!(
+            matches!(parsed(&["--max-time"]), UsageError::NeedsValue { flag } if flag == "--max-time")
+        );
+        assert!(matches!(
+            parsed(&["--max-tme"]),
+            UsageError::UnknownFlag { .. }
+        ));
+        assert!(
+            matches!(parsed(&["--ci", "2"]), UsageError::Invalid { given_as, .. } if given_as == "--ci")
+        );
     }
 
     #[test]
@@ -544,6 +573,7 @@ mod tests {
                     .find(|(n, _)| *n == k)
                     .map(|(_, v)| v.to_string())
             })
+            .map_err(|e| e.to_string())
         };
         let a = parse(&["--bench", "--example-knob", "3"], &[]).unwrap();
         assert_eq!(a.settings["example_knob"], "3");

@@ -11,6 +11,9 @@ use std::time::Duration;
 
 use pilot_stats::t_quantile;
 
+mod usage;
+pub use usage::UsageError;
+
 /// A number strictly between 0 and 1: a target half-width (`--ci`, relative to the mean) or a
 /// significance level (`--alpha`).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
@@ -271,9 +274,12 @@ pub fn check(kind: pilot_settings::Kind, raw: &str) -> Result<(), String> {
     }
 }
 
-/// Parses `raw` as a `T`, the error naming `name` (a flag or a variable).
-pub(crate) fn parse_as<T: FromStr<Err = String>>(name: &str, raw: &str) -> Result<T, String> {
-    raw.parse().map_err(|e| format!("{name}: {e}"))
+/// Parses `raw` as a `T`, the error naming `name` (a flag, a variable or an attribute's key).
+pub(crate) fn parse_as<T: FromStr<Err = String>>(name: &str, raw: &str) -> Result<T, UsageError> {
+    raw.parse().map_err(|problem| UsageError::Invalid {
+        given_as: name.to_string(),
+        problem,
+    })
 }
 
 #[cfg(test)]

@@ -58,7 +58,8 @@ struct GroupOutcome {
 /// start-up, each program's set-up, the sessions (interleaved or one after another), the
 /// clean-ups, then the results saved, printed, compared and written.
 pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), String> {
-    let base = load_baseline(&plan.root, plan.baseline.as_deref(), TARGET)?;
+    let base =
+        load_baseline(&plan.root, plan.baseline.as_deref(), TARGET).map_err(|e| e.to_string())?;
     let mut start = begin(plan);
     let (shell_ns, shell_hw) = shell_start_up(plan, &mut start.speed)?;
     let mut workloads = prepare_workloads(plan, shell_ns)?;

@@ -240,6 +240,53 @@ pub fn fixture_build_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-build")
 }
 
+/// The build directory that the bases of `--against` and `bisect` runs on copies of the
+/// fixture share (each copy's working tree builds in [`fixture_build_dir`]): one build of
+/// pilot and its dependencies for every test's base. The copies keep their executables apart
+/// by their versions (see [`fixture_copy_files`]); a base and its working tree, whose versions
+/// are the same, never share a build directory, as `cargo pilot` itself insists.
+#[allow(dead_code)]
+pub fn fixture_base_build_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-base-build")
+}
+
+/// The fixture's manifest and lock file for a copy of it in a repository of its own: its
+/// pilot dependencies (`../../crates/…`) at this checkout's `crates`, and its package's
+/// version given the pre-release `tag` (`0.1.0-TAG`). cargo names a workspace's own
+/// executables by their path inside the workspace, the package's name and its version, so
+/// copies with tags of their own share [`fixture_build_dir`] with the fixture (and
+/// [`fixture_base_build_dir`] with each other's bases) without running each other's
+/// executables, while pilot and its dependencies are built once for all of them.
+#[allow(dead_code)]
+pub fn fixture_copy_files(tag: &str) -> (String, String) {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = here.join("../../tests/fixture-bench");
+    let crates = std::fs::canonicalize(here.join("..")).unwrap();
+    let version = format!("version = \"0.1.0-{tag}\"");
+    let manifest = std::fs::read_to_string(src.join("Cargo.toml")).unwrap();
+    assert_eq!(manifest.matches("\nversion = \"0.1.0\"\n").count(), 1);
+    let manifest = manifest
+        .replace("\nversion = \"0.1.0\"\n", &format!("\n{version}\n"))
+        // pilot, pilot-criterion and pilot-divan (`../../crates/pilot…`) are all under `../../crates`.
+        .replace(
+            "path = \"../../crates",
+            &format!("path = \"{}", crates.display()),
+        );
+    assert!(
+        !manifest.contains("../../"),
+        "a path left relative: {manifest}"
+    );
+    let package = "name = \"pilot-fixture\"\nversion = \"0.1.0\"\n";
+    let lock = std::fs::read_to_string(src.join("Cargo.lock")).unwrap();
+    assert_eq!(
+        lock.matches(package).count(),
+        1,
+        "the fixture's lock file changed"
+    );
+    let lock = lock.replace(package, &format!("name = \"pilot-fixture\"\n{version}\n"));
+    (manifest, lock)
+}
+
 /// The executable cargo builds for bench target `bench` of the fixture workspace at `manifest`
 /// with `features`, built now into the shared build directory (results under `target_dir`),
 /// found from cargo's own report of what it built.

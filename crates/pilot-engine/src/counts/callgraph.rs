@@ -7,6 +7,7 @@
 //! crates.io parse `callgrind_annotate`'s text, or are unmaintained tools with a command line),
 //! and pilot needs two records of it, in a few dozen lines.
 
+use super::error::DumpError;
 use std::collections::{BTreeMap, HashMap};
 
 /// Instructions (`Ir`) of one dump by function. Functions are merged by their demangled
@@ -34,7 +35,7 @@ impl CallGraph {
     /// (`fn=(12) name`, then `fn=(12)`; `cfn=` shares `fn=`'s numbers). Names are demangled
     /// when they are Rust's (`--demangle=no` keeps callgrind's own demangler out). Lines of
     /// other kinds (objects, files, jumps) are skipped. Time: O(length of the text).
-    pub(crate) fn parse(text: &str) -> Result<CallGraph, String> {
+    pub(crate) fn parse(text: &str) -> Result<CallGraph, DumpError> {
         let mut graph = CallGraph::default();
         let mut by_name: HashMap<String, usize> = HashMap::new();
         let mut by_id: HashMap<&str, usize> = HashMap::new();
@@ -47,18 +48,19 @@ impl CallGraph {
             let first = line.as_bytes().first().copied();
             if matches!(first, Some(b'0'..=b'9' | b'+' | b'-' | b'*')) {
                 let Some(ir_at) = ir_at else {
-                    return Err(format!("line {}: a cost before the `events:` line", n + 1));
+                    return Err(DumpError::CostBeforeEvents { line: n + 1 });
                 };
                 let ir = line
                     .split_whitespace()
                     .nth(positions + ir_at)
                     .map_or(Ok(0), str::parse::<u64>)
-                    .map_err(|_| format!("line {}: `{line}` is not a cost line", n + 1))?;
-                let caller =
-                    current.ok_or_else(|| format!("line {}: a cost before `fn=`", n + 1))?;
+                    .map_err(|_| DumpError::NotACostLine {
+                        line: n + 1,
+                        text: line.to_string(),
+                    })?;
+                let caller = current.ok_or(DumpError::CostBeforeFunction { line: n + 1 })?;
                 if let Some(times) = in_call.take() {
-                    let to =
-                        callee.ok_or_else(|| format!("line {}: `calls=` before `cfn=`", n + 1))?;
+                    let to = callee.ok_or(DumpError::CallBeforeCallee { line: n + 1 })?;
                     if to != caller {
                         *graph.calls.entry((caller, to)).or_default() += ir;
                         *graph.call_counts.entry((caller, to)).or_default() += times;
@@ -72,18 +74,16 @@ impl CallGraph {
                 callee = Some(graph.function(rest, &mut by_id, &mut by_name, n)?);
             } else if let Some(rest) = line.strip_prefix("calls=") {
                 let times = rest.split_whitespace().next().unwrap_or("");
-                in_call = Some(times.parse().map_err(|_| {
-                    format!(
-                        "line {}: `{line}` does not start with a number of calls",
-                        n + 1
-                    )
+                in_call = Some(times.parse().map_err(|_| DumpError::NotACallCount {
+                    line: n + 1,
+                    text: line.to_string(),
                 })?);
             } else if let Some(p) = line.strip_prefix("positions:") {
                 positions = p.split_whitespace().count().max(1);
             } else if let Some(e) = line.strip_prefix("events:") {
                 ir_at = e.split_whitespace().position(|e| e == "Ir");
                 if ir_at.is_none() {
-                    return Err("its `events:` line has no `Ir`".into());
+                    return Err(DumpError::NoInstructions);
                 }
             }
         }
@@ -98,22 +98,23 @@ impl CallGraph {
         by_id: &mut HashMap<&'t str, usize>,
         by_name: &mut HashMap<String, usize>,
         line: usize,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, DumpError> {
         let (id, name) = match value.strip_prefix('(') {
             Some(rest) => {
-                let (id, name) = rest
-                    .split_once(')')
-                    .ok_or_else(|| format!("line {}: `{value}` has no closing `)`", line + 1))?;
+                let (id, name) = rest.split_once(')').ok_or_else(|| DumpError::Unclosed {
+                    line: line + 1,
+                    value: value.to_string(),
+                })?;
                 (Some(id), name.trim())
             }
             None => (None, value.trim()),
         };
         if name.is_empty() {
             let id = id.unwrap_or("");
-            return by_id
-                .get(id)
-                .copied()
-                .ok_or_else(|| format!("line {}: function ({id}) was never named", line + 1));
+            return by_id.get(id).copied().ok_or_else(|| DumpError::Unnamed {
+                line: line + 1,
+                id: id.to_string(),
+            });
         }
         let name = demangle(name);
         let index = match by_name.get(&name) {
@@ -234,23 +235,29 @@ fn=(5)
     #[test]
     fn a_broken_file_is_refused_with_the_line() {
         assert_eq!(
-            CallGraph::parse("events: Ir\nfn=(1)\n").unwrap_err(),
+            CallGraph::parse("events: Ir\nfn=(1)\n")
+                .unwrap_err()
+                .to_string(),
             "line 2: function (1) was never named"
         );
         assert_eq!(
-            CallGraph::parse("0 5\n").unwrap_err(),
+            CallGraph::parse("0 5\n").unwrap_err().to_string(),
             "line 1: a cost before the `events:` line"
         );
         assert_eq!(
-            CallGraph::parse("events: Ir\nfn=f\n0 x\n").unwrap_err(),
+            CallGraph::parse("events: Ir\nfn=f\n0 x\n")
+                .unwrap_err()
+                .to_string(),
             "line 3: `0 x` is not a cost line"
         );
         assert_eq!(
-            CallGraph::parse("events: Ir\nfn=f\ncfn=g\ncalls=x 0\n0 1\n").unwrap_err(),
+            CallGraph::parse("events: Ir\nfn=f\ncfn=g\ncalls=x 0\n0 1\n")
+                .unwrap_err()
+                .to_string(),
             "line 4: `calls=x 0` does not start with a number of calls"
         );
         assert_eq!(
-            CallGraph::parse("events: Dr\n").unwrap_err(),
+            CallGraph::parse("events: Dr\n").unwrap_err().to_string(),
             "its `events:` line has no `Ir`"
         );
     }

@@ -3,6 +3,7 @@
 //! simulation's events.
 
 use super::callgraph::CallGraph;
+use super::error::DumpError;
 
 /// The events of one dump: their names (`events:` line) and totals (`totals:` or `summary:`
 /// line), in the same order.
@@ -25,7 +26,7 @@ impl Dump {
     /// `totals:` line (or, from older writers, `summary:`). Callgrind leaves trailing zero
     /// totals out of the line (`totals: 1000 200` for `Ir Dr Dw` when `Dw` is 0); they are
     /// read as 0; then its functions ([`CallGraph::parse`]). Time: O(length of the text).
-    pub(crate) fn parse(text: &str) -> Result<Dump, String> {
+    pub(crate) fn parse(text: &str) -> Result<Dump, DumpError> {
         let mut label = String::new();
         let mut events: Option<Vec<String>> = None;
         let mut totals: Option<&str> = None;
@@ -45,26 +46,22 @@ impl Dump {
                 summary = Some(s);
             }
         }
-        let events = events.ok_or("no `events:` line: not a callgrind output file")?;
+        let events = events.ok_or(DumpError::NoEventsLine)?;
         if events.is_empty() {
-            return Err("its `events:` line names no event".into());
+            return Err(DumpError::NoEvent);
         }
-        let line = totals
-            .or(summary)
-            .ok_or("no `totals:` line: not a callgrind output file")?;
+        let line = totals.or(summary).ok_or(DumpError::NoTotalsLine)?;
         let mut totals = Vec::with_capacity(events.len());
         for word in line.split_whitespace() {
-            totals.push(
-                word.parse::<u64>()
-                    .map_err(|_| format!("`{word}` on its `totals:` line is not a count"))?,
-            );
+            totals.push(word.parse::<u64>().map_err(|_| DumpError::NotACount {
+                word: word.to_string(),
+            })?);
         }
         if totals.len() > events.len() {
-            return Err(format!(
-                "its `totals:` line has {} counts for {} events",
-                totals.len(),
-                events.len()
-            ));
+            return Err(DumpError::TooManyTotals {
+                totals: totals.len(),
+                events: events.len(),
+            });
         }
         totals.resize(events.len(), 0);
         Ok(Dump {
@@ -196,19 +193,23 @@ fn=(1) main
     #[test]
     fn a_file_that_is_not_callgrinds_is_refused_with_the_reason() {
         assert_eq!(
-            Dump::parse("hello\n").unwrap_err(),
+            Dump::parse("hello\n").unwrap_err().to_string(),
             "no `events:` line: not a callgrind output file"
         );
         assert_eq!(
-            Dump::parse("events: Ir\n").unwrap_err(),
+            Dump::parse("events: Ir\n").unwrap_err().to_string(),
             "no `totals:` line: not a callgrind output file"
         );
         assert_eq!(
-            Dump::parse("events: Ir\ntotals: 12x\n").unwrap_err(),
+            Dump::parse("events: Ir\ntotals: 12x\n")
+                .unwrap_err()
+                .to_string(),
             "`12x` on its `totals:` line is not a count"
         );
         assert_eq!(
-            Dump::parse("events: Ir\ntotals: 1 2\n").unwrap_err(),
+            Dump::parse("events: Ir\ntotals: 1 2\n")
+                .unwrap_err()
+                .to_string(),
             "its `totals:` line has 2 counts for 1 events"
         );
     }

@@ -2,6 +2,7 @@
 //! iteration (one sample per round, or per pair of rounds), then the estimate over processes.
 
 use super::dump::Dump;
+use super::error::DumpError;
 use super::plan::{RoundKind, RoundLabel};
 use super::profile::{ProcessProfile, process_profile};
 use super::rounds::{CountedRound, per_iteration};
@@ -33,23 +34,23 @@ pub struct ProcessCounts {
 /// pilot's is an error. The allocations by call site are kept only when the warm-up's dump
 /// came first: a bench binary of a pilot before 0.2 wrote none, and its first round's numbers
 /// of calls hold the warm-up's (see `record::callgrind::dump_stats`).
-pub(crate) fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, String> {
+pub(crate) fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, DumpError> {
     let mut empty: Option<(RoundLabel, &Dump)> = None;
     let mut rounds: Vec<(RoundLabel, &Dump)> = Vec::new();
     for d in dumps.iter().filter(|d| !d.label.is_empty()) {
-        let label: RoundLabel = d.label.parse()?;
+        let label: RoundLabel = d.label.parse().map_err(DumpError::Label)?;
         match label.kind {
             RoundKind::Empty => empty = Some((label, d)),
             RoundKind::Counted => rounds.push((label, d)),
         }
     }
-    let (empty_label, empty_dump) = empty.ok_or("no dump of the empty units")?;
+    let (empty_label, empty_dump) = empty.ok_or(DumpError::NoEmptyUnits)?;
     let calls_from_zero = dumps.first().is_some_and(|d| d.label.is_empty());
     if rounds.is_empty() {
-        return Err("no dump of a counted round".into());
+        return Err(DumpError::NoCountedRound);
     }
     if empty_label.units == 0 {
-        return Err("the empty units' dump counted no unit".into());
+        return Err(DumpError::NoEmptyUnit);
     }
     let per_empty = |event: &dyn Fn(&Dump) -> f64| event(empty_dump) / empty_label.units as f64;
     let samples = |event: &dyn Fn(&Dump) -> f64| {
@@ -178,11 +179,13 @@ mod tests {
         assert_eq!(p.cycles, None);
         assert_eq!((p.rounds, p.units, p.iterations), (2, 1000, 1));
         assert_eq!(
-            process_counts(&dumps[1..]).unwrap_err(),
+            process_counts(&dumps[1..]).unwrap_err().to_string(),
             "no dump of the empty units"
         );
         assert_eq!(
-            process_counts(&[dump("pilot-count empty 0 1000 1", 1)]).unwrap_err(),
+            process_counts(&[dump("pilot-count empty 0 1000 1", 1)])
+                .unwrap_err()
+                .to_string(),
             "no dump of a counted round"
         );
         assert!(process_counts(&[dump("someone else's", 1)]).is_err());

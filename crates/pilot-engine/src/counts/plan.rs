@@ -78,7 +78,7 @@ impl FromStr for CountPlan {
 /// What one dump of a counting process counted: the label its `CALLGRIND_DUMP_STATS_AT`
 /// request gives, `pilot-count KIND INDEX UNITS ITERATIONS`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RoundLabel {
+pub(crate) struct RoundLabel {
     /// The round of empty units (what a unit's two switches cost), or a counted round.
     pub(crate) kind: RoundKind,
     /// The round's number, from 1 (0 for the empty units).
@@ -92,7 +92,7 @@ pub struct RoundLabel {
 
 /// Which round a dump counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RoundKind {
+pub(crate) enum RoundKind {
     /// Units with nothing in them: what switching collection on and off costs per unit.
     Empty,
     /// A round of the bench.

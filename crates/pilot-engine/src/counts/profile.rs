@@ -3,6 +3,7 @@
 //! processes, the document's functions and call stacks ([`ProfileDoc`]), and the allocations
 //! by call site ([`super::sites`]) the same way.
 
+use super::error::DumpError;
 use std::collections::{BTreeMap, HashMap};
 
 use super::callgraph::CallGraph;
@@ -55,7 +56,7 @@ pub(crate) struct ProcessProfile {
 pub(crate) fn process_profile(
     empty: (&RoundLabel, &CallGraph),
     rounds: &[(RoundLabel, &CallGraph)],
-) -> Result<ProcessProfile, String> {
+) -> Result<ProcessProfile, DumpError> {
     // Graph 0 is the empty units', then the rounds' in order.
     let graphs: Vec<&CallGraph> = std::iter::once(empty.1)
         .chain(rounds.iter().map(|(_, g)| *g))
@@ -72,7 +73,7 @@ pub(crate) fn process_profile(
         .collect();
     let at = |k: usize, name: &str| indices[k].get(name).copied();
     // A cost of graph k, per unit as the bench's count is.
-    let per_unit = |cost: &dyn Fn(usize) -> f64| -> Result<f64, String> {
+    let per_unit = |cost: &dyn Fn(usize) -> f64| -> Result<f64, DumpError> {
         let counted: Vec<CountedRound> = rounds
             .iter()
             .enumerate()

@@ -1,9 +1,11 @@
 //! From a counted round's total to a count per iteration: what an empty unit counted taken
 //! off, or a pair of rounds' slope. The bench's total and each function's go through it alike.
 
+use super::error::DumpError;
+
 /// A counted round: its units, iterations per unit, and an event's total over the round.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CountedRound {
+pub(crate) struct CountedRound {
     /// Units counted in the round.
     pub(crate) units: u64,
     /// Iterations in each unit.
@@ -22,12 +24,12 @@ pub struct CountedRound {
 /// form, or a batch size that fixes a unit's iterations) each round gives one sample,
 /// `(total/units − empty) / iterations`. Errors on a round without units or iterations.
 /// Time: O(rounds).
-pub fn per_iteration(empty: f64, rounds: &[CountedRound]) -> Result<Vec<f64>, String> {
+pub(crate) fn per_iteration(empty: f64, rounds: &[CountedRound]) -> Result<Vec<f64>, DumpError> {
     if let Some(r) = rounds.iter().find(|r| r.units == 0 || r.iterations == 0) {
-        return Err(format!(
-            "a round counted {} units of {} iterations: nothing to divide by",
-            r.units, r.iterations
-        ));
+        return Err(DumpError::NothingToDivide {
+            units: r.units,
+            iterations: r.iterations,
+        });
     }
     let per_unit = |r: &CountedRound| r.total / r.units as f64;
     let alone = |r: &CountedRound| (per_unit(r) - empty) / r.iterations as f64;

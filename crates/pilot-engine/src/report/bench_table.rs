@@ -1,5 +1,6 @@
 //! The table printed at the end of a benchmark run.
 
+use crate::compare::Verdict;
 use crate::fmt::Paint;
 
 /// What a bench's time is per: a work unit, or one iteration of the micro form's closure (its
@@ -81,6 +82,9 @@ pub struct Row {
     pub status: String,
     /// The change against the baseline and its verdict (`+3.2% regressed`), or empty.
     pub change: String,
+    /// The verdict `change` ends with, which colours it (regressed red, improved green); `None`
+    /// without a comparison.
+    pub verdict: Option<Verdict>,
 }
 
 /// The columns of the end table: the ones a person compares (bench, time with its interval,
@@ -262,7 +266,7 @@ pub fn render_table(rows: &[Row], confidence: f64, wide: bool, paint: Paint) -> 
                         Some(at) => format!(
                             "{}{}{}",
                             &head[..at],
-                            paint_change(change, paint),
+                            paint_change(change, r.verdict, paint),
                             &head[at + change.len()..]
                         ),
                         None => head.to_string(),
@@ -276,14 +280,12 @@ pub fn render_table(rows: &[Row], confidence: f64, wide: bool, paint: Paint) -> 
     out
 }
 
-/// A change cell coloured by its verdict: regressed red, improved green.
-fn paint_change(change: &str, paint: Paint) -> String {
-    if change.ends_with("regressed") {
-        paint.bad(change)
-    } else if change.ends_with("improved") {
-        paint.good(change)
-    } else {
-        change.to_string()
+/// A change cell coloured by its `verdict`: regressed red, improved green.
+fn paint_change(change: &str, verdict: Option<Verdict>, paint: Paint) -> String {
+    match verdict {
+        Some(Verdict::Regressed) => paint.bad(change),
+        Some(Verdict::Improved) => paint.good(change),
+        _ => change.to_string(),
     }
 }
 
@@ -350,6 +352,7 @@ mod tests {
             wall: "1.5 s".into(),
             status: status.into(),
             change: String::new(),
+            verdict: None,
         }
     }
 
@@ -423,6 +426,7 @@ mod tests {
         );
         // With a baseline, the change and its verdict, coloured by it.
         a.change = "+12.0% regressed".into();
+        a.verdict = Some(Verdict::Regressed);
         let t = render_table(&[a, b], 0.95, false, Paint::new(true));
         assert!(t.lines().next().unwrap().contains("change"), "{t}");
         assert!(

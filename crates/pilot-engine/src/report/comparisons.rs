@@ -284,28 +284,31 @@ fn how_lines(comparisons: &[Comparison], label: &str) -> Vec<String> {
 /// A bench's change against the baseline for the end table's `change` column: the change
 /// and its verdict (`+3.2% regressed`, `-0.4% no change`), or the verdict alone (`new`,
 /// `failed`); then the instructions' when both sides were counted (`; instr +0.50%
-/// regressed`).
-pub(crate) fn change_cell(c: &Comparison) -> String {
+/// regressed`). With the cell, the verdict it ends with, which colours it.
+pub(crate) fn change_cell(c: &Comparison) -> (String, Verdict) {
     let mut cell = match c.change {
         Some(x) => format!("{:+.1}% {}", 100.0 * x, c.verdict.as_str()),
         None => c.verdict.as_str().to_string(),
     };
+    let mut shown = c.verdict;
     // The counts join the cell only when they moved (or could not be told apart).
     for pi in c.pis.iter().filter(|p| p.verdict != Verdict::NoChange) {
         let change = pi
             .change
             .map_or("from none".to_string(), |x| format!("{:+.1}%", 100.0 * x));
         cell.push_str(&format!("; {} {change} {}", pi.name, pi.verdict.as_str()));
+        shown = pi.verdict;
     }
     if let Some(i) = &c.instructions {
-        // The instructions' verdict last: the cell is coloured by its last word.
+        // The instructions' verdict last: the cell is coloured by it.
         cell.push_str(&format!(
             "; instr {} {}",
             percent(i.change.change),
             i.change.verdict.as_str()
         ));
+        shown = i.change.verdict;
     }
-    cell
+    (cell, shown)
 }
 
 /// The lines under an end table with a `change` column: the baseline, the rule the verdicts

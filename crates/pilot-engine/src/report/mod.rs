@@ -302,6 +302,7 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
         wall: format!("{:.1} s", d.elapsed_s),
         status,
         change: String::new(),
+        verdict: None,
     }
 }
 

@@ -24,7 +24,7 @@ const WILDCARD: &str = "*";
 impl Pairing {
     /// The pairing of `pattern`, a regular expression; an invalid one is an error naming it (a
     /// usage error).
-    pub(crate) fn new(pattern: &str) -> Result<Pairing, String> {
+    pub(crate) fn new(pattern: &str) -> Result<Pairing, crate::settings::UsageError> {
         #[cfg(feature = "regex")]
         {
             regex::Regex::new(pattern)
@@ -34,11 +34,7 @@ impl Pairing {
         #[cfg(not(feature = "regex"))]
         {
             let _ = pattern;
-            Err(
-                "--compare-across needs pilot-engine's `regex` feature (pilot-criterion \
-                 enables it)"
-                    .to_string(),
-            )
+            Err(crate::settings::UsageError::CompareAcrossNeedsRegex)
         }
     }
 
@@ -93,6 +89,7 @@ mod tests {
         assert!(
             Pairing::new("(")
                 .unwrap_err()
+                .to_string()
                 .starts_with("--compare-across `(` is not a valid regular expression")
         );
     }

@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::cli::{Args, Mode};
 use crate::entry::BenchDef;
 use crate::session::SessionConfig;
-use crate::settings::{MinTime, parse_as};
+use crate::settings::{MinTime, UsageError, parse_as};
 
 /// The timer `args` ask for (`--timer`, `PILOT_TIMER`), with its cost and resolution measured:
 /// the TSC calibrated against `Instant`, or an error saying why it cannot be used here.
@@ -33,12 +33,15 @@ pub(super) fn child_first_result(max_time: Duration) -> Duration {
 /// The session settings of a bench: flags (and `PILOT_*` variables, merged in `cli::parse`)
 /// over `--quick` over the attribute over the defaults. The attribute's values were checked
 /// when the bench compiled, but a time beyond what a session can keep is refused here.
-pub(super) fn check_session_config(args: &Args, def: &BenchDef) -> Result<SessionConfig, String> {
+pub(super) fn check_session_config(
+    args: &Args,
+    def: &BenchDef,
+) -> Result<SessionConfig, UsageError> {
     let o = &def.options;
     let defaults = SessionConfig::default();
     let quick = |fast: f64| args.quick.then_some(fast);
     let (quick_ci, quick_max_time) = pilot_settings::QUICK;
-    let attribute = |name: &str, x: Option<f64>| -> Result<Option<Duration>, String> {
+    let attribute = |name: &str, x: Option<f64>| -> Result<Option<Duration>, UsageError> {
         x.map(|s| {
             parse_as::<MinTime>(
                 &format!("`{name}` of the bench's attribute"),

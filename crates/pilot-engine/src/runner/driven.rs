@@ -178,7 +178,9 @@ impl State {
             crate::outln!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
             std::process::exit(0);
         }
-        let args = match args().and_then(|a| cli::parse(a, |k| std::env::var(k).ok())) {
+        let args = match args()
+            .and_then(|a| cli::parse(a, |k| std::env::var(k).ok()).map_err(|e| e.to_string()))
+        {
             Ok(a) => a,
             Err(e) => {
                 eprintln!("error: {}", crate::fmt::terminal_lines(&e));
@@ -189,8 +191,8 @@ impl State {
             crate::out!("{}", cli::help(pilot_settings::SETTINGS, syntax));
             std::process::exit(0);
         }
-        let usage = |e: String| -> ! {
-            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
+        let usage = |e: crate::settings::UsageError| -> ! {
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e.to_string()));
             std::process::exit(2);
         };
         let selection = Selection::new(&args, syntax).unwrap_or_else(|e| usage(e));
@@ -230,7 +232,7 @@ impl State {
             std::process::exit(2);
         }
         if let Err(e) = store::check_names([name]) {
-            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e.to_string()));
             std::process::exit(2);
         }
         if !self.selection.selects(name, false) {
@@ -242,7 +244,7 @@ impl State {
             eprintln!(
                 "error: bench `{}`: {}",
                 crate::fmt::terminal(name),
-                crate::fmt::terminal_lines(&e)
+                crate::fmt::terminal_lines(&e.to_string())
             );
             std::process::exit(2);
         }

@@ -61,7 +61,9 @@ pub fn main(
         crate::outln!("pilot-harness {}", env!("CARGO_PKG_VERSION"));
         return ExitCode::SUCCESS;
     }
-    let args = match argv.and_then(|a| cli::parse(a, |k| std::env::var(k).ok())) {
+    let args = match argv
+        .and_then(|a| cli::parse(a, |k| std::env::var(k).ok()).map_err(|e| e.to_string()))
+    {
         Ok(a) => a,
         Err(e) => {
             eprintln!("error: {}", crate::fmt::terminal_lines(&e));
@@ -80,7 +82,7 @@ pub fn main(
     let selection = match super::Selection::new(&args, FilterSyntax::Regex) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e.to_string()));
             return ExitCode::from(2);
         }
     };

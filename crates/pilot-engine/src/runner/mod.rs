@@ -77,7 +77,7 @@ pub(crate) fn main_with(debug_build: bool, syntax: FilterSyntax) -> ExitCode {
     let args = match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -88,7 +88,7 @@ pub(crate) fn main_with(debug_build: bool, syntax: FilterSyntax) -> ExitCode {
     let selection = match Selection::new(&args, syntax) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -125,7 +125,7 @@ fn run(
             eprintln!(
                 "error: bench `{}`: {}",
                 crate::fmt::terminal(&b.name),
-                crate::fmt::terminal_lines(&e)
+                crate::fmt::terminal_lines(&e.to_string())
             );
             return ExitCode::from(2);
         }
@@ -174,7 +174,7 @@ fn check_names(benches: &[Bench]) -> Result<(), ExitCode> {
         }
     }
     if let Err(e) = crate::store::check_names(benches.iter().map(|b| b.name.as_str())) {
-        eprintln!("error: {}", crate::fmt::terminal_lines(&e));
+        eprintln!("error: {}", crate::fmt::terminal_lines(&e.to_string()));
         return Err(ExitCode::from(2));
     }
     Ok(())

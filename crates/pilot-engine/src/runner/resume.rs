@@ -1,5 +1,7 @@
 //! The run's progress on disk (`pilot.progress/1`, [`store::progress_path`]), and `--resume`.
 
+use std::path::{Path, PathBuf};
+
 use super::registry::Bench;
 use crate::cli::Args;
 use crate::session::SessionConfig;
@@ -9,7 +11,7 @@ use pilot_format::{PROGRESS_SCHEMA, ProgressDoc, ResultDoc};
 /// The progress of a benchmark run on disk, and with `--resume`, what an interrupted earlier
 /// run had finished.
 pub(super) struct RunLog {
-    path: std::path::PathBuf,
+    path: PathBuf,
     started: String,
     done: Vec<String>,
     /// Benches the interrupted run finished (with `--resume`).
@@ -31,10 +33,10 @@ impl RunLog {
     /// [`RunLog::done`]).
     pub(super) fn start(
         args: &Args,
-        (root, target): (&std::path::Path, &str),
+        (root, target): (&Path, &str),
         started: &str,
         deferred: bool,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ResumeError> {
         Self::open(
             store::progress_path(root, target),
             args.resume,
@@ -52,11 +54,11 @@ impl RunLog {
     /// write: a bench binary run once per bench (divan's and nextest's users run them so) pays
     /// for one synced write of its progress, not three.
     fn open(
-        path: std::path::PathBuf,
+        path: PathBuf,
         resume: bool,
         started: &str,
         deferred: bool,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ResumeError> {
         let mut resumable = Vec::new();
         let found = if resume {
             let found = earlier(&path)?;
@@ -101,7 +103,7 @@ impl RunLog {
     pub(super) fn resumed(
         &self,
         b: &Bench,
-        root: &std::path::Path,
+        root: &Path,
         target: &str,
         config: &SessionConfig,
     ) -> Option<ResultDoc> {
@@ -178,35 +180,53 @@ impl RunLog {
     }
 }
 
+/// Why `--resume` cannot read the earlier run's progress file (an error: resuming from it
+/// could measure again what was done, or skip what was not).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ResumeError {
+    /// The file could not be read.
+    #[error("cannot resume: failed to read `{}`: {message}", path.display())]
+    ReadFailed { path: PathBuf, message: String },
+    /// The file holds no run progress.
+    #[error(
+        "cannot resume: `{}` is not a valid run progress ({problem}); run without --resume to \
+         measure every bench",
+        path.display()
+    )]
+    Invalid { path: PathBuf, problem: String },
+    /// The file is a run progress of another layout.
+    #[error(
+        "cannot resume: `{}` has schema `{schema}`, not `{PROGRESS_SCHEMA}`",
+        path.display()
+    )]
+    OtherSchema { path: PathBuf, schema: String },
+}
+
 /// The earlier run's progress: `None` when there is none; an error naming the file when it
 /// cannot be read.
-fn earlier(path: &std::path::Path) -> Result<Option<ProgressDoc>, String> {
+fn earlier(path: &Path) -> Result<Option<ProgressDoc>, ResumeError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
-            return Err(format!(
-                "cannot resume: failed to read `{}`: {e}",
-                path.display()
-            ));
+            return Err(ResumeError::ReadFailed {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            });
         }
     };
     let doc: ProgressDoc = serde_json::from_str(&text)
         .map_err(|e| e.to_string())
         .and_then(|v: serde_json::Value| typed(v))
-        .map_err(|e| {
-            format!(
-                "cannot resume: `{}` is not a valid run progress ({e}); run without --resume \
-                 to measure every bench",
-                path.display()
-            )
+        .map_err(|problem| ResumeError::Invalid {
+            path: path.to_path_buf(),
+            problem,
         })?;
     if doc.schema != PROGRESS_SCHEMA {
-        return Err(format!(
-            "cannot resume: `{}` has schema `{}`, not `{PROGRESS_SCHEMA}`",
-            path.display(),
-            doc.schema
-        ));
+        return Err(ResumeError::OtherSchema {
+            path: path.to_path_buf(),
+            schema: doc.schema,
+        });
     }
     Ok(Some(doc))
 }
@@ -216,11 +236,11 @@ mod tests {
     use super::*;
 
     /// The progress file at `path`, as written.
-    fn read(path: &std::path::Path) -> ProgressDoc {
+    fn read(path: &Path) -> ProgressDoc {
         serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
     }
 
-    fn write(path: &std::path::Path, started: &str, finished: bool, done: &[&str]) {
+    fn write(path: &Path, started: &str, finished: bool, done: &[&str]) {
         let doc = ProgressDoc {
             schema: PROGRESS_SCHEMA.to_string(),
             started: started.to_string(),

@@ -10,6 +10,7 @@
 //! to [`driven::start_with`](super::driven::start_with) (benches announced at run time).
 
 use crate::cli::{Args, FilterSyntax};
+use crate::settings::UsageError;
 
 /// The benches one run's command line selects, its filters read once (see [`Selection::new`]).
 #[derive(Debug)]
@@ -35,7 +36,12 @@ enum Matcher {
 }
 
 impl Matcher {
-    fn new(text: &str, syntax: FilterSyntax, exact: bool, what: &str) -> Result<Matcher, String> {
+    fn new(
+        text: &str,
+        syntax: FilterSyntax,
+        exact: bool,
+        what: &str,
+    ) -> Result<Matcher, UsageError> {
         if exact {
             return Ok(Matcher::Exact(text.to_string()));
         }
@@ -56,25 +62,21 @@ impl Matcher {
 }
 
 #[cfg(feature = "regex")]
-fn regex_matcher(text: &str, what: &str) -> Result<Matcher, String> {
+fn regex_matcher(text: &str, what: &str) -> Result<Matcher, UsageError> {
     regex::Regex::new(text)
         .map(Matcher::Regex)
         .map_err(|e| not_a_regex(what, text, &e))
 }
 
 #[cfg(not(feature = "regex"))]
-fn regex_matcher(_: &str, _: &str) -> Result<Matcher, String> {
-    Err(
-        "this bench binary's front end reads filters as regular expressions, but pilot-engine \
-         was built without its `regex` feature"
-            .to_string(),
-    )
+fn regex_matcher(_: &str, _: &str) -> Result<Matcher, UsageError> {
+    Err(UsageError::FiltersNeedRegex)
 }
 
 /// The usage error of `text`, given as `what` (a filter, `--skip`), that `regex` refused with
 /// `e`: the error's own last line (`unclosed group`), without its drawing of the pattern.
 #[cfg(feature = "regex")]
-pub(super) fn not_a_regex(what: &str, text: &str, e: &regex::Error) -> String {
+pub(super) fn not_a_regex(what: &str, text: &str, e: &regex::Error) -> UsageError {
     let full = e.to_string();
     let why = full
         .lines()
@@ -82,18 +84,18 @@ pub(super) fn not_a_regex(what: &str, text: &str, e: &regex::Error) -> String {
         .find(|l| !l.trim().is_empty())
         .map(|l| l.trim().trim_start_matches("error: ").to_string())
         .unwrap_or(full);
-    format!(
-        "{what} `{}` is not a valid regular expression: {why} (this bench binary reads filters \
-         as regular expressions, as criterion does; `--exact NAME` matches a name as written)",
-        crate::fmt::terminal(text)
-    )
+    UsageError::NotARegex {
+        given_as: what.to_string(),
+        text: text.to_string(),
+        why,
+    }
 }
 
 impl Selection {
     /// The selection `args` asks for, its filters and `--skip` values read in `syntax`. An
     /// invalid regular expression is an error naming it (a usage error: exit code 2).
-    pub(crate) fn new(args: &Args, syntax: FilterSyntax) -> Result<Selection, String> {
-        let read = |texts: &[String], what: &str| -> Result<Vec<Matcher>, String> {
+    pub(crate) fn new(args: &Args, syntax: FilterSyntax) -> Result<Selection, UsageError> {
+        let read = |texts: &[String], what: &str| -> Result<Vec<Matcher>, UsageError> {
             texts
                 .iter()
                 .map(|t| Matcher::new(t, syntax, args.exact, what))
@@ -159,9 +161,11 @@ mod tests {
 
     use super::*;
 
+    /// The selection of arguments `a`, or the message of the usage error.
     fn selection(a: &[&str], syntax: FilterSyntax) -> Result<Selection, String> {
-        let args = crate::cli::parse(a.iter().map(OsString::from), |_| None)?;
-        Selection::new(&args, syntax)
+        let args =
+            crate::cli::parse(a.iter().map(OsString::from), |_| None).map_err(|e| e.to_string())?;
+        Selection::new(&args, syntax).map_err(|e| e.to_string())
     }
 
     fn substring(a: &[&str]) -> Selection {

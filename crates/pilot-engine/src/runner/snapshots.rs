@@ -125,6 +125,9 @@ fn bench_lines_and_compact_table_plain_and_coloured() {
     rows[0].change = "+12.3% regressed".into();
     rows[1].change = "-0.4% no change".into();
     rows[2].change = "failed".into();
+    use crate::compare::Verdict;
+    (rows[0].verdict, rows[1].verdict) = (Some(Verdict::Regressed), Some(Verdict::NoChange));
+    rows[2].verdict = Some(Verdict::Failed);
     let shown = |paint: Paint| {
         let style = crate::runner::LineStyle {
             width: 10,

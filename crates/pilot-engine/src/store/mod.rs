@@ -145,26 +145,29 @@ fn encode_part(part: &str, last: bool) -> String {
 /// Checks that every bench name can be stored, before anything runs: no encoded part longer
 /// than a file name may be, and (on file systems that ignore case) no two names whose paths
 /// differ only in case. The error names the benches.
-pub(crate) fn check_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+pub(crate) fn check_names<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<(), crate::settings::UsageError> {
+    use crate::settings::UsageError;
     let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
     for name in names {
         let path = file_name(name);
         if let Some(part) = path.iter().find(|p| p.len() > MAX_PART) {
-            return Err(format!(
-                "bench name `{name}` is too long to be stored: its part `{}` is {} bytes as a \
-                 file name (at most {MAX_PART}); shorten it with #[pilot::bench(name = \"...\")]",
-                part.to_string_lossy(),
-                part.len()
-            ));
+            return Err(UsageError::NameTooLong {
+                name: name.to_string(),
+                part: part.to_string_lossy().into_owned(),
+                len: part.len(),
+                most: MAX_PART,
+            });
         }
         let key = path.to_string_lossy().to_lowercase();
         if cfg!(any(target_os = "macos", windows))
             && let Some(other) = seen.insert(key, name)
         {
-            return Err(format!(
-                "benches `{other}` and `{name}` differ only in case, and this file system \
-                     would store both in one file; rename one"
-            ));
+            return Err(UsageError::NamesDifferInCase {
+                first: other.to_string(),
+                second: name.to_string(),
+            });
         }
     }
     Ok(())
@@ -178,36 +181,66 @@ pub(crate) fn check_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Resul
 /// such check: they are percent-encoded (see the module docs). The error says what is wrong,
 /// without the name: the caller names the flag or the file it came from. Time: O(name
 /// length).
-pub fn check_folder_name(name: &str) -> Result<(), String> {
+pub fn check_folder_name(name: &str) -> Result<(), FolderNameError> {
     use std::path::Component;
     if name.is_empty() {
-        return Err("it is empty".to_string());
+        return Err(FolderNameError::Empty);
     }
     if name.contains('\0') {
-        return Err("it holds a NUL byte".to_string());
+        return Err(FolderNameError::Nul);
     }
     if name.chars().any(std::path::is_separator) {
-        return Err("it holds a path separator: it must be one folder name".to_string());
+        return Err(FolderNameError::Separator);
     }
     if name.starts_with('.') {
-        return Err(
-            "it starts with `.`: `.` and `..` are not folders of their own, and pilot skips \
-             hidden files"
-                .to_string(),
-        );
+        return Err(FolderNameError::Dot);
     }
     if name.len() > MAX_PART {
-        return Err(format!(
-            "it is {} bytes long; a folder name may have at most {MAX_PART}",
-            name.len()
-        ));
+        return Err(FolderNameError::TooLong {
+            len: name.len(),
+            most: MAX_PART,
+        });
     }
     let mut parts = Path::new(name).components();
     match (parts.next(), parts.next()) {
         (Some(Component::Normal(part)), None) if part == name => Ok(()),
         // A Windows drive (`C:`) or other prefix.
-        _ => Err("it is not a plain folder name".to_string()),
+        _ => Err(FolderNameError::NotPlain),
     }
+}
+
+/// Why a name cannot be a folder of its own under the store's folders (see
+/// [`check_folder_name`]); its `Display` says what is wrong without the name, which the caller
+/// gives with the flag or file it came from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FolderNameError {
+    /// The name is empty.
+    #[error("it is empty")]
+    Empty,
+    /// The name holds a NUL byte.
+    #[error("it holds a NUL byte")]
+    Nul,
+    /// The name holds a path separator.
+    #[error("it holds a path separator: it must be one folder name")]
+    Separator,
+    /// The name starts with `.`.
+    #[error(
+        "it starts with `.`: `.` and `..` are not folders of their own, and pilot skips hidden \
+         files"
+    )]
+    Dot,
+    /// The name is longer than a file name may be.
+    #[error("it is {len} bytes long; a folder name may have at most {most}")]
+    TooLong {
+        /// Its length, in bytes.
+        len: usize,
+        /// The most a folder name may have.
+        most: usize,
+    },
+    /// The name is a drive or other prefix, not a plain folder name.
+    #[error("it is not a plain folder name")]
+    NotPlain,
 }
 
 /// Where the latest result of `bench` in bench target `target` goes, under cargo's target
@@ -351,7 +384,7 @@ mod tests {
     #[test]
     fn names_too_long_for_a_file_are_refused() {
         let long = "x".repeat(300);
-        let e = check_names(["ok", long.as_str()]).unwrap_err();
+        let e = check_names(["ok", long.as_str()]).unwrap_err().to_string();
         assert!(e.contains("too long"), "{e}");
         assert!(e.contains("bytes as a file name (at most 200)"), "{e}");
         assert!(check_names(["ok", "sum/4000", "a.b"]).is_ok());

@@ -34,7 +34,8 @@ impl Run<'_> {
         if let Some(cs) = &comparisons {
             for row in &mut self.rows {
                 if let Some(c) = cs.iter().find(|c| c.name == row.name) {
-                    row.change = crate::report::change_cell(c);
+                    let (cell, verdict) = crate::report::change_cell(c);
+                    (row.change, row.verdict) = (cell, Some(verdict));
                 }
             }
         }

@@ -204,5 +204,6 @@ pub fn row(name: &str, per: TimePer, rate: Option<&result::Rate>, s: &SessionRes
         wall: format!("{:.1} s", s.elapsed.as_secs_f64()),
         status,
         change: String::new(),
+        verdict: None,
     }
 }

@@ -13,16 +13,15 @@ pub fn load_baseline(
     root: &Path,
     name: Option<&str>,
     target: &str,
-) -> Result<Option<Vec<store::SavedResult>>, String> {
+) -> crate::Result<Option<Vec<store::SavedResult>>> {
     let Some(name) = name else {
         return Ok(None);
     };
-    let dir = store::baseline(&store::baselines_dir(root), name).map_err(|e| e.to_string())?;
-    let dir = dir.join(target);
+    let dir = store::baseline(&store::baselines_dir(root), name)?.join(target);
     if !dir.is_dir() {
         return Ok(Some(Vec::new()));
     }
-    store::read_dir(&dir).map(Some).map_err(|e| e.to_string())
+    store::read_dir(&dir).map(Some)
 }
 
 /// What [`save_result`] wrote.

@@ -126,12 +126,12 @@ impl<'a> Run<'a> {
         let valgrind = match args.instructions.then(Valgrind::find).transpose() {
             Ok(v) => v,
             Err(e) => {
-                eprintln!("error: {}", crate::fmt::terminal_lines(&e));
+                eprintln!("error: {}", crate::fmt::terminal_lines(&e.to_string()));
                 return Err(ExitCode::FAILURE);
             }
         };
         let base = load_baseline(&root, args.baseline.as_deref(), &target).map_err(|e| {
-            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e.to_string()));
             ExitCode::FAILURE
         })?;
         let clock = measure_clock_of(args).map_err(|e| {
@@ -168,7 +168,7 @@ impl<'a> Run<'a> {
         // but the runner between them: each one's progress can wait for the next.
         let deferred = announce.count.is_some();
         let log = RunLog::start(args, (&root, &target), &started, deferred).map_err(|e| {
-            eprintln!("error: {}", crate::fmt::terminal_lines(&e));
+            eprintln!("error: {}", crate::fmt::terminal_lines(&e.to_string()));
             ExitCode::FAILURE
         })?;
         let baseline_flag = args.baseline.is_some() || args.save_baseline.is_some();

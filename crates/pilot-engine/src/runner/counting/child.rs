@@ -1,8 +1,10 @@
 //! The counting process's side: the bench binary under callgrind runs its one bench's plan
 //! (`PILOT_COUNT`) and labels each round's dump; the parent reads the dumps.
 
+use std::path::Path;
 use std::process::ExitCode;
 
+use super::message::{CountEnd, CountMessage};
 use crate::cli::Args;
 use crate::counts::{CountPlan, RoundKind, RoundLabel};
 use crate::entry::BenchBody;
@@ -16,21 +18,52 @@ use crate::runner::workload::Closure;
 /// In a process started under callgrind with a plan (`PILOT_CHILD=1 PILOT_COUNT=…`): runs
 /// bench `b` (whose micro-form body is `closure` when announced at run time) as the plan says,
 /// every round's counts dumped under its [`RoundLabel`]. Exit 0 when every round ran; else the
-/// error on standard error and exit 1 (2 when not under Valgrind at all).
+/// error on standard error and exit 1 (2 when not under Valgrind at all). How it ended is
+/// written for the parent to `--json` too, when given ([`CountMessage`]).
 pub(in crate::runner) fn count_child(
     args: &Args,
     plan: CountPlan,
     b: &Bench,
     closure: Option<Closure<'_>>,
 ) -> ExitCode {
-    if !running_on_valgrind() {
+    let counted = if running_on_valgrind() {
+        count_bench(args, plan, b, closure)
+    } else {
+        Err(
+            "PILOT_COUNT is for a bench binary started under `valgrind --tool=callgrind` \
+             (`--instructions` starts it so)"
+                .to_string(),
+        )
+    };
+    let (end, code) = match counted {
+        Ok(()) => (CountEnd::Counted, ExitCode::SUCCESS),
+        Err(msg) => {
+            eprintln!("error: {}", crate::fmt::terminal_lines(&msg));
+            let code = if running_on_valgrind() { 1 } else { 2 };
+            (CountEnd::Failed(msg), ExitCode::from(code))
+        }
+    };
+    if let Some(path) = &args.json
+        && let Err(e) = CountMessage::new(end).write(Path::new(path))
+    {
         eprintln!(
-            "error: PILOT_COUNT is for a bench binary started under `valgrind \
-             --tool=callgrind` (`--instructions` starts it so)"
+            "error: failed to write `{}`: {e}",
+            crate::fmt::terminal(path)
         );
-        return ExitCode::from(2);
+        return ExitCode::FAILURE;
     }
-    let counted = match (&b.broken, b.threads) {
+    code
+}
+
+/// Runs `b`'s plan (see [`run_plan`]), or says why it cannot: the bench is broken, or runs on
+/// several threads.
+fn count_bench(
+    args: &Args,
+    plan: CountPlan,
+    b: &Bench,
+    closure: Option<Closure<'_>>,
+) -> Result<(), String> {
+    match (&b.broken, b.threads) {
         (Some(msg), _) => Err(msg.clone()),
         (None, 1) => {
             let range = session_config(args, b.def).work_range;
@@ -39,13 +72,6 @@ pub(in crate::runner) fn count_child(
         (None, n) => Err(format!(
             "instructions are counted on one thread; this bench runs on {n}"
         )),
-    };
-    match counted {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            eprintln!("error: {}", crate::fmt::terminal_lines(&msg));
-            ExitCode::FAILURE
-        }
     }
 }
 

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::error::CountError;
 use super::valgrind::{CountRequest, Valgrind, count_process};
 use crate::counts::{CountEstimate, CountPlan, ProcessCounts};
 use pilot_format::{CountsDoc, Form, ResultDoc};
@@ -156,7 +157,7 @@ pub(crate) fn count_bench(
     req: &CountRequest<'_>,
     processes: usize,
     confidence: f64,
-) -> Result<Option<Counted>, String> {
+) -> Result<Option<Counted>, CountError> {
     let start = Instant::now();
     let mut done = Vec::with_capacity(processes);
     for _ in 0..processes.max(1) {
@@ -171,7 +172,7 @@ pub(crate) fn count_bench(
     }
     Counted::of(done, &valgrind.version, start.elapsed(), confidence)
         .map(Some)
-        .ok_or_else(|| "the counting processes gave no count".to_string())
+        .ok_or(CountError::NoCount)
 }
 
 /// In a benchmark run: counts bench `name` of this executable, of form `form`, measured at
@@ -184,9 +185,8 @@ pub(in crate::runner) fn count_for_run(
     cache_sim: bool,
     doc: &mut ResultDoc,
     confidence: f64,
-) -> Result<bool, String> {
-    let exe =
-        std::env::current_exe().map_err(|e| format!("cannot find the bench executable: {e}"))?;
+) -> Result<bool, CountError> {
+    let exe = std::env::current_exe().map_err(|e| CountError::NoExecutable(e.to_string()))?;
     let req = CountRequest {
         exe: Path::new(&exe),
         name,

@@ -4,12 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::error::CountError;
+use super::message::{CountEnd, CountMessage};
 use crate::counts::{CountPlan, Dump, PLAN_VARIABLE, ProcessCounts, process_counts};
-
-/// What a missing Valgrind is called, with where to get it.
-pub(crate) const MISSING: &str = "valgrind is not installed (no `valgrind` on PATH): --instructions \
-                           counts instructions under Valgrind's callgrind; install the Debian \
-                           or Ubuntu package `valgrind` (`apt-get install valgrind`)";
 
 /// Valgrind, found and answering.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,13 +20,11 @@ pub struct Valgrind {
 impl Valgrind {
     /// Finds Valgrind on `PATH` and asks its version. Errors name what is missing: Valgrind
     /// itself (with the package to install), or client requests on this architecture.
-    pub fn find() -> Result<Valgrind, String> {
+    pub fn find() -> Result<Valgrind, CountError> {
         if !crate::record::callgrind::SUPPORTED {
-            return Err(format!(
-                "--instructions needs x86-64 or AArch64: pilot's requests to Valgrind are \
-                 written for those, and this is {}",
-                std::env::consts::ARCH
-            ));
+            return Err(CountError::Unsupported {
+                arch: std::env::consts::ARCH,
+            });
         }
         let program = PathBuf::from("valgrind");
         let out = match Command::new(&program)
@@ -38,16 +33,15 @@ impl Valgrind {
             .output()
         {
             Ok(out) => out,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(MISSING.into()),
-            Err(e) => return Err(format!("cannot run `valgrind --version`: {e}")),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(CountError::Missing),
+            Err(e) => return Err(CountError::NoVersion(e.to_string())),
         };
         let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
         if !out.status.success() || !version.starts_with("valgrind") {
-            return Err(format!(
-                "`valgrind --version` did not answer as Valgrind does ({}): {}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
+            return Err(CountError::NotValgrind {
+                status: out.status.to_string(),
+                stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            });
         }
         Ok(Valgrind { program, version })
     }
@@ -73,15 +67,20 @@ pub struct CountRequest<'a> {
 /// except around its units (`--collect-atstart=no` and the bench's own switches), and reads
 /// the counts of its rounds. Its dumps and messages go to a temporary folder, removed however
 /// this ends. Errors say what the process said: the bench's own error, or Valgrind's.
-pub fn count_process(valgrind: &Valgrind, req: &CountRequest<'_>) -> Result<ProcessCounts, String> {
+pub fn count_process(
+    valgrind: &Valgrind,
+    req: &CountRequest<'_>,
+) -> Result<ProcessCounts, CountError> {
     let scratch = tempfile::Builder::new()
         .prefix("pilot-count-")
         .tempdir()
-        .map_err(|e| format!("cannot make a temporary folder for a counting process: {e}"))?;
+        .map_err(|e| CountError::Scratch(e.to_string()))?;
     let dir = scratch.path();
     let stderr_path = dir.join("stderr");
-    let stderr = std::fs::File::create(&stderr_path)
-        .map_err(|e| format!("cannot create `{}`: {e}", stderr_path.display()))?;
+    let stderr = std::fs::File::create(&stderr_path).map_err(|e| CountError::Create {
+        path: stderr_path.clone(),
+        message: e.to_string(),
+    })?;
     let mut cmd = Command::new(&valgrind.program);
     cmd.arg("--tool=callgrind")
         .arg("--collect-atstart=no")
@@ -97,8 +96,11 @@ pub fn count_process(valgrind: &Valgrind, req: &CountRequest<'_>) -> Result<Proc
     if req.cache_sim {
         cmd.arg("--cache-sim=yes");
     }
+    let message_path = dir.join("end.json");
     cmd.arg(req.exe)
         .args(["--bench", "--exact", req.name])
+        .arg("--json")
+        .arg(&message_path)
         .env("PILOT_CHILD", "1")
         .env(PLAN_VARIABLE, req.plan.to_string())
         .stdin(Stdio::null())
@@ -116,14 +118,14 @@ pub fn count_process(valgrind: &Valgrind, req: &CountRequest<'_>) -> Result<Proc
     if let Some(d) = req.dir {
         cmd.current_dir(d);
     }
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot start `{}`: {e}", valgrind.program.display()))?;
+    let status = cmd.status().map_err(|e| CountError::Start {
+        program: valgrind.program.clone(),
+        message: e.to_string(),
+    })?;
     if !status.success() {
-        return Err(failure(dir, &stderr_path, status));
+        return Err(failure(dir, &message_path, &stderr_path, status));
     }
-    process_counts(&read_dumps(dir)?)
-        .map_err(|e| format!("the counting process's dumps cannot be read: {e}"))
+    process_counts(&read_dumps(dir)?).map_err(CountError::Dumps)
 }
 
 /// `flag` joined with `path` into one argument (`--log-file=/tmp/…`).
@@ -133,9 +135,22 @@ fn arg_with_path(flag: &str, path: &Path) -> std::ffi::OsString {
     arg
 }
 
-/// Why a counting process that exited with `status` failed: the bench's last error line, or
-/// the end of Valgrind's log.
-fn failure(dir: &Path, stderr: &Path, status: std::process::ExitStatus) -> String {
+/// Why a counting process that exited with `status` failed: the bench's error from its
+/// message ([`CountMessage`] at `message`), else the panic on its standard error (`stderr`, a
+/// panic outside the bench's body that Rust's runtime reported), else the end of Valgrind's log.
+fn failure(
+    dir: &Path,
+    message: &Path,
+    stderr: &Path,
+    status: std::process::ExitStatus,
+) -> CountError {
+    if let Some(CountMessage {
+        end: CountEnd::Failed(e),
+        ..
+    }) = CountMessage::read(message)
+    {
+        return CountError::Failed(e);
+    }
     let last = |path: &Path, pick: &dyn Fn(&str) -> bool| {
         std::fs::read_to_string(path).ok().and_then(|t| {
             t.lines()
@@ -145,34 +160,32 @@ fn failure(dir: &Path, stderr: &Path, status: std::process::ExitStatus) -> Strin
                 .map(str::to_string)
         })
     };
-    if let Some(e) = last(stderr, &|l: &str| l.starts_with("error: ")) {
-        return format!(
-            "the counting process failed: {}",
-            e.trim_start_matches("error: ")
-        );
-    }
     if let Some(p) = last(stderr, &|l: &str| l.contains("panicked")) {
-        return format!("the counting process failed: {p}");
+        return CountError::Failed(p);
     }
     // Valgrind's own lines start `==PID== `.
     let log = last(&dir.join("valgrind.log"), &|l: &str| {
         l.split_once("== ")
             .is_some_and(|(_, rest)| !rest.trim().is_empty())
     });
-    match log {
-        Some(l) => format!(
-            "the counting process exited with {status}; valgrind: {}",
-            l.split_once("== ").map_or(l.as_str(), |(_, rest)| rest)
-        ),
-        None => format!("the counting process exited with {status}"),
+    CountError::Exited {
+        status: status.to_string(),
+        valgrind: log.map(|l| {
+            l.split_once("== ")
+                .map_or(l.as_str(), |(_, rest)| rest)
+                .to_string()
+        }),
     }
 }
 
 /// The dumps callgrind wrote in `dir`, in the order it wrote them: `callgrind.out.1`,
 /// `callgrind.out.2`, …, then `callgrind.out` (the program's end).
-fn read_dumps(dir: &Path) -> Result<Vec<Dump>, String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+fn read_dumps(dir: &Path) -> Result<Vec<Dump>, CountError> {
+    let unreadable = |path: &Path, e: std::io::Error| CountError::Read {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let entries = std::fs::read_dir(dir).map_err(|e| unreadable(dir, e))?;
     let mut parts: Vec<(u64, PathBuf)> = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -187,15 +200,64 @@ fn read_dumps(dir: &Path) -> Result<Vec<Dump>, String> {
         parts.push((part, entry.path()));
     }
     if parts.is_empty() {
-        return Err("callgrind wrote no dump".into());
+        return Err(CountError::NoDump);
     }
     parts.sort();
     parts
         .iter()
         .map(|(_, path)| {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-            Dump::parse(&text).map_err(|e| format!("`{}`: {e}", path.display()))
+            let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
+            Dump::parse(&text).map_err(|problem| CountError::BadDump {
+                path: path.clone(),
+                problem,
+            })
         })
         .collect()
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::process::ExitStatusExt;
+
+    use super::*;
+
+    #[test]
+    fn a_failed_process_is_explained_by_its_message_not_by_its_words_on_stderr() {
+        let dir = tempfile::tempdir().unwrap();
+        let (message, stderr) = (dir.path().join("end.json"), dir.path().join("stderr"));
+        let exited = std::process::ExitStatus::from_raw(1 << 8);
+        // What the process printed for a person is not read back: a line that looks like an
+        // error names nothing without a message.
+        std::fs::write(&stderr, "error: words on standard error\n").unwrap();
+        let unexplained = failure(dir.path(), &message, &stderr, exited);
+        assert_eq!(
+            unexplained,
+            CountError::Exited {
+                status: exited.to_string(),
+                valgrind: None
+            }
+        );
+        assert_eq!(
+            unexplained.to_string(),
+            format!("the counting process exited with {exited}")
+        );
+        CountMessage::new(CountEnd::Failed("the bench timed no unit".into()))
+            .write(&message)
+            .unwrap();
+        let explained = failure(dir.path(), &message, &stderr, exited);
+        assert_eq!(
+            explained.to_string(),
+            "the counting process failed: the bench timed no unit"
+        );
+        std::fs::write(
+            dir.path().join("valgrind.log"),
+            "==12== Memcheck\n==12== bad option\n==12== \n",
+        )
+        .unwrap();
+        std::fs::remove_file(&message).unwrap();
+        assert_eq!(
+            failure(dir.path(), &message, &stderr, exited).to_string(),
+            format!("the counting process exited with {exited}; valgrind: bad option")
+        );
+    }
 }
