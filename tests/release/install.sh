@@ -29,6 +29,10 @@ target=${CARGO_TARGET_DIR:-$repo/target}
 case $target in /*) ;; *) target=$repo/$target ;; esac
 export CARGO_TARGET_DIR=$target
 
+# The version every crate has: the workspace's (`[workspace.package]` in Cargo.toml).
+version=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"$/\1/p' Cargo.toml)
+test -n "$version"
+
 fresh_target=$target/release-check
 # Only this run's results are looked for (the compiled crates are kept for the next run).
 rm -rf "$fresh_target/pilot"
@@ -47,7 +51,7 @@ verify=(--no-verify)
 if [ "${1:-}" = "--package" ]; then verify=(); fi
 cargo package "${package_args[@]}" --locked --allow-dirty "${verify[@]}"
 for c in "${crates[@]}"; do
-  file=$target/package/$c-0.1.0.crate
+  file=$target/package/$c-$version.crate
   test -s "$file"
   printf '%-22s %8s bytes\n' "$c" "$(stat -c %s "$file")"
 done
@@ -60,7 +64,7 @@ rm -rf "$registry"
 # From here on every build is the fresh crates' and the install's.
 export CARGO_TARGET_DIR=$fresh_target
 # Cargo never rebuilds a registry's package of a version it has built: what an earlier run built
-# from our crates' earlier .crate files (the same version 0.1.0) is forgotten, so that ours are
+# from our crates' earlier .crate files (of this same version) is forgotten, so that ours are
 # built again from this run's; the third-party builds stay.
 mkdir -p "$fresh_target"
 find "$fresh_target" -mindepth 3 -maxdepth 3 -path '*/.fingerprint/*' \
@@ -71,10 +75,10 @@ step "a directory source: our .crate files unpacked, and the workspace's third-p
 # checksums) and leaves our crates out: they are path dependencies here.
 cargo vendor --locked --versioned-dirs -q "$registry" >/dev/null
 for c in "${crates[@]}"; do
-  tar -xzf "$target/package/$c-0.1.0.crate" -C "$registry"
+  tar -xzf "$target/package/$c-$version.crate" -C "$registry"
   # The source's record of the package: the .crate's sha256 (what a lock file written against
   # crates.io holds for it) and each file's.
-  python3 - "$registry/$c-0.1.0" "$target/package/$c-0.1.0.crate" <<'EOF'
+  python3 - "$registry/$c-$version" "$target/package/$c-$version.crate" <<'EOF'
 import hashlib, json, os, sys
 root, crate = sys.argv[1], sys.argv[2]
 digest = lambda path: hashlib.sha256(open(path, "rb").read()).hexdigest()
@@ -116,7 +120,7 @@ cd "$work"
 cargo new -q --lib fresh
 cd fresh
 block "$repo/README.md" "## A first bench" toml >>Cargo.toml
-grep -q '^pilot-bench = "0.1"' Cargo.toml
+grep -q '^pilot-bench = "0.2"' Cargo.toml
 if grep -q 'path *=' Cargo.toml; then
   echo "the fresh crate's Cargo.toml names a path" >&2
   exit 1
@@ -162,8 +166,8 @@ cd dropins
   block "$repo/book/src/coming-from-divan.md" "# Coming from divan" toml | grep '^divan = '
   printf '\n[[bench]]\nname = "crit"\nharness = false\n\n[[bench]]\nname = "dvn"\nharness = false\n'
 } >>Cargo.toml
-grep -q '^criterion = { package = "pilot-criterion", version = "0.1" }' Cargo.toml
-grep -q '^divan = { package = "pilot-divan", version = "0.1" }' Cargo.toml
+grep -q '^criterion = { package = "pilot-criterion", version = "0.2" }' Cargo.toml
+grep -q '^divan = { package = "pilot-divan", version = "0.2" }' Cargo.toml
 mkdir benches
 # criterion's own getting-started bench, as a criterion user has it.
 cat >benches/crit.rs <<'EOF'

@@ -1,10 +1,12 @@
 //! Which functions a bench's change is in: when its time or its instructions changed beyond
 //! their noise between two counted sides, the functions whose instructions per unit changed,
-//! from both sides' profiles (`counts.profile` of their result documents), for the terminal,
-//! the Markdown and the report.
+//! and where both builds install pilot's `CountingAlloc`, the call sites whose allocations per
+//! unit changed, from both sides' profiles (`counts.profile` of their result documents), for
+//! the terminal, the Markdown and the report.
 
 use pilot_format::{
-    CompareBenchDoc, CompareDoc, ExplainedDoc, FunctionChangeDoc, FunctionDoc, ProfileDoc,
+    AllocationSiteChangeDoc, AllocationSiteDoc, CompareBenchDoc, CompareDoc, ExplainedDoc,
+    FunctionChangeDoc, FunctionDoc, ProfileDoc,
 };
 
 /// Most functions the terminal and the Markdown name for a bench.
@@ -18,6 +20,14 @@ const LEAST_SHARE: f64 = 2e-3;
 /// The share of a bench's instructions from which a function holds the whole unit (its
 /// body, and the frames above it): one whose own instructions did not change is not named.
 const WHOLE: f64 = 0.99;
+
+/// The smallest change of a call site's allocations per unit that is named: twice the least a
+/// profile keeps of a site, so that a site that did not change cannot seem to by falling under
+/// that cut on one side only.
+const LEAST_ALLOCATIONS: f64 = 2e-3;
+
+/// What a bench whose allocations were counted by call site, none of them changed, says.
+pub const SAME_ALLOCATIONS: &str = "no call site's allocations changed";
 
 /// What a bench with no function changed says.
 pub const SAME_CODE: &str = "no function's instructions changed: the same code, so a change \
@@ -85,7 +95,54 @@ pub fn explain(base: &ProfileDoc, new: &ProfileDoc) -> ExplainedDoc {
         functions,
         base_stacks: base.stacks.clone(),
         new_stacks: new.stacks.clone(),
+        allocation_sites: allocation_changes(base, new),
     }
+}
+
+/// The call sites whose allocations per unit changed between `base` and `new` beyond their
+/// noise, the largest change first: a change counts when it exceeds both the spread of the
+/// sites' counting processes (the range of each side's, added) and [`LEAST_ALLOCATIONS`]; a
+/// site one side lacks counts 0 there. `None` unless both profiles hold allocation sites.
+/// Time: O(s log s) for s sites.
+pub fn allocation_changes(
+    base: &ProfileDoc,
+    new: &ProfileDoc,
+) -> Option<Vec<AllocationSiteChangeDoc>> {
+    let (b, n) = (
+        base.allocation_sites.as_ref()?,
+        new.allocation_sites.as_ref()?,
+    );
+    let mut names: Vec<&str> = b.iter().chain(n).map(|s| s.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let find = |sites: &[AllocationSiteDoc], name: &str| {
+        sites
+            .iter()
+            .find(|s| s.name == name)
+            .map_or_else(|| vec![0.0], |s| s.allocations.clone())
+    };
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let mut changed: Vec<AllocationSiteChangeDoc> = names
+        .into_iter()
+        .filter_map(|name| {
+            let (bv, nv) = (find(b, name), find(n, name));
+            let change = mean(&nv) - mean(&bv);
+            (change.abs() >= LEAST_ALLOCATIONS && change.abs() > spread(&bv) + spread(&nv)).then(
+                || AllocationSiteChangeDoc {
+                    name: name.to_string(),
+                    base: mean(&bv),
+                    new: mean(&nv),
+                },
+            )
+        })
+        .collect();
+    changed.sort_by(|x, y| {
+        (y.new - y.base)
+            .abs()
+            .total_cmp(&(x.new - x.base).abs())
+            .then(x.name.cmp(&y.name))
+    });
+    Some(changed)
 }
 
 /// The range of `v` (0 for fewer than two values).
@@ -181,8 +238,18 @@ pub fn terminal_bench(name: &str, target: &str, e: &ExplainedDoc) -> String {
     );
     if e.functions.is_empty() {
         out.push_str(&format!("  {SAME_CODE}\n"));
-        return out;
+    } else {
+        out.push_str(&terminal_functions(e));
     }
+    if let Some(sites) = &e.allocation_sites {
+        out.push_str(&terminal_sites(sites));
+    }
+    out
+}
+
+/// The most changed functions' table for the terminal.
+fn terminal_functions(e: &ExplainedDoc) -> String {
+    let mut out = String::new();
     let header: Vec<String> = ["function", "own code", "with callees"]
         .map(String::from)
         .to_vec();
@@ -208,6 +275,28 @@ pub fn terminal_bench(name: &str, target: &str, e: &ExplainedDoc) -> String {
     out
 }
 
+/// The call sites whose allocations changed, for the terminal: their table, or that none did.
+fn terminal_sites(sites: &[AllocationSiteChangeDoc]) -> String {
+    if sites.is_empty() {
+        return format!("  {SAME_ALLOCATIONS}\n");
+    }
+    let header: Vec<String> = ["call site", "allocations"].map(String::from).to_vec();
+    let rows: Vec<Vec<String>> = sites
+        .iter()
+        .take(SHOWN)
+        .map(|s| vec![s.name.clone(), change(s.base, s.new)])
+        .collect();
+    let mut out = String::from("\n");
+    out.push_str(&pilot_engine::fmt::columns(&header, &rows, &[0], "  "));
+    if sites.len() > SHOWN {
+        out.push_str(&format!(
+            "  and {} more (`cargo pilot report` lists them all)\n",
+            sites.len() - SHOWN
+        ));
+    }
+    out
+}
+
 /// The explained benches of `doc` as Markdown: a table of the most changed functions per
 /// bench, or that none changed; empty when no bench was explained. Names are code spans that
 /// nothing in a name can close.
@@ -222,27 +311,67 @@ pub fn markdown(doc: &CompareDoc) -> String {
             code(&b.target)
         ));
         if e.functions.is_empty() {
-            let (first, rest) = SAME_CODE.split_at(1);
-            out.push_str(&format!("{}{rest}.\n", first.to_uppercase()));
-            continue;
+            out.push_str(&format!("{}.\n", capitalised(SAME_CODE)));
+        } else {
+            out.push_str(&markdown_functions(e));
         }
-        out.push_str(
-            "| function | own code, per unit | with callees, per unit |\n|---|---:|---:|\n",
-        );
-        for f in e.functions.iter().take(SHOWN) {
-            out.push_str(&format!(
-                "| {} | {} | {} |\n",
-                code(&f.name),
-                change(f.base_self, f.new_self),
-                change(f.base_inclusive, f.new_inclusive)
-            ));
+        if let Some(sites) = &e.allocation_sites {
+            out.push_str(&markdown_sites(sites));
         }
-        if e.functions.len() > SHOWN {
-            out.push_str(&format!(
-                "\nAnd {} more (`cargo pilot report` draws them all).\n",
-                e.functions.len() - SHOWN
-            ));
-        }
+    }
+    out
+}
+
+/// `text` with its first letter upper-case.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
+/// The most changed functions' table in Markdown.
+fn markdown_functions(e: &ExplainedDoc) -> String {
+    let code = pilot_engine::fmt::markdown_code;
+    let mut out = String::from(
+        "| function | own code, per unit | with callees, per unit |\n|---|---:|---:|\n",
+    );
+    for f in e.functions.iter().take(SHOWN) {
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            code(&f.name),
+            change(f.base_self, f.new_self),
+            change(f.base_inclusive, f.new_inclusive)
+        ));
+    }
+    if e.functions.len() > SHOWN {
+        out.push_str(&format!(
+            "\nAnd {} more (`cargo pilot report` draws them all).\n",
+            e.functions.len() - SHOWN
+        ));
+    }
+    out
+}
+
+/// The call sites whose allocations changed in Markdown: their table, or that none did.
+fn markdown_sites(sites: &[AllocationSiteChangeDoc]) -> String {
+    let code = pilot_engine::fmt::markdown_code;
+    if sites.is_empty() {
+        return format!("\n{}.\n", capitalised(SAME_ALLOCATIONS));
+    }
+    let mut out = String::from("\n| call site | allocations, per unit |\n|---|---:|\n");
+    for s in sites.iter().take(SHOWN) {
+        out.push_str(&format!(
+            "| {} | {} |\n",
+            code(&s.name),
+            change(s.base, s.new)
+        ));
+    }
+    if sites.len() > SHOWN {
+        out.push_str(&format!(
+            "\nAnd {} more (`cargo pilot report` lists them all).\n",
+            sites.len() - SHOWN
+        ));
     }
     out
 }
@@ -275,7 +404,58 @@ mod tests {
                 function("c", j(10_000.0), j(10_000.0)),
             ],
             stacks: Vec::new(),
+            allocation_sites: None,
         }
+    }
+
+    fn site(name: &str, allocations: &[f64]) -> AllocationSiteDoc {
+        AllocationSiteDoc {
+            name: name.into(),
+            allocations: allocations.to_vec(),
+        }
+    }
+
+    #[test]
+    fn the_call_sites_whose_allocations_changed_are_named_largest_change_first() {
+        let mut base = profile(0.0, 0.0);
+        let mut new = base.clone();
+        base.allocation_sites = Some(vec![
+            site("bench::split", &[2.0, 2.0, 2.0]),
+            site("bench::same", &[5.0, 5.0, 5.0]),
+            site("bench::hashed", &[3.0, 3.5, 3.0]),
+            site("bench::gone", &[1.0, 1.0, 1.0]),
+        ]);
+        new.allocation_sites = Some(vec![
+            site("bench::split", &[3.0, 3.0, 3.0]),
+            site("bench::same", &[5.0, 5.0, 5.0]),
+            // Within the processes' spread (0.5 + 0.5): not named.
+            site("bench::hashed", &[3.5, 3.0, 4.0]),
+            site("bench::fresh", &[0.5, 0.5, 0.5]),
+        ]);
+        let e = explain(&base, &new);
+        let sites = e.allocation_sites.as_ref().unwrap();
+        let named: Vec<(&str, f64, f64)> = sites
+            .iter()
+            .map(|s| (s.name.as_str(), s.base, s.new))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("bench::gone", 1.0, 0.0),
+                ("bench::split", 2.0, 3.0),
+                ("bench::fresh", 0.0, 0.5),
+            ]
+        );
+        let text = terminal_bench("b", "t", &e);
+        assert!(text.contains("call site"), "{text}");
+        assert!(text.contains("2.000 → 3.000 (+50.0%)"), "{text}");
+        // Unchanged: said so; one side without sites: nothing said of them.
+        let same = explain(&base, &base);
+        assert_eq!(same.allocation_sites, Some(Vec::new()));
+        assert!(terminal_bench("b", "t", &same).contains(SAME_ALLOCATIONS));
+        let without = explain(&base, &profile(0.0, 0.0));
+        assert_eq!(without.allocation_sites, None);
+        assert!(!terminal_bench("b", "t", &without).contains("call site"));
     }
 
     #[test]
@@ -372,6 +552,18 @@ mod tests {
         assert!(!text.contains('\u{1b}'), "{text}");
         let md = markdown(&moved);
         assert!(md.contains("| `b` | 10,000 → 11,000 (+10.0%) |"), "{md}");
+        assert!(!md.contains("call site"), "{md}");
+        let mut allocating = doc("regressed", None);
+        attach(&mut allocating, &|base, _, _| {
+            let mut p = profile(0.0, 0.0);
+            p.allocation_sites = Some(vec![site("x|`y`", &[if base { 2.0 } else { 3.0 }])]);
+            Some(p)
+        });
+        let md = markdown(&allocating);
+        assert!(
+            md.contains("| call site | allocations, per unit |\n|---|---:|\n| `` x\\|`y` `` | 2.000 → 3.000 (+50.0%) |"),
+            "{md}"
+        );
         assert!(md.contains("spin\\|"), "{md}");
         // Without a profile on one side: nothing to say.
         let mut one = doc("regressed", None);

@@ -32,6 +32,7 @@ fn copy_fixture(dir: &Path) {
         "dvn.rs",
         "counts.rs",
         "explain.rs",
+        "allocs.rs",
     ] {
         std::fs::copy(
             src.join("benches").join(bench),

@@ -2,7 +2,9 @@
 //! --instructions` on a git repository of the fixture workspace `tests/fixture-bench` with two
 //! commits, the second giving one of the `explain` bench's three inner functions 10% more
 //! work. The function given the work is named first, in the terminal, in the Markdown and in
-//! the report.
+//! the report. Likewise the `allocs` bench, whose call site `allocs::buffers` allocates once
+//! more an iteration in the second commit: that site is named with both sides' allocations,
+//! and the unchanged sites are not.
 //!
 //! Without `valgrind` on the PATH the test says it skipped, unless `PILOT_REQUIRE_VALGRIND=1`
 //! (as CI sets it): then it fails.
@@ -63,6 +65,12 @@ fn cargo_pilot(repo: &Path, target: &Path, args: &[&str]) -> Output {
 
 /// `--against HEAD~1 --instructions` on the `explain` bench, in `format`.
 fn against(repo: &Path, target: &Path, format: &str) -> Output {
+    against_bench(repo, target, "explain", format)
+}
+
+/// `--against HEAD~1 --instructions` on bench target `bench` (built with the feature of its
+/// name), in `format`.
+fn against_bench(repo: &Path, target: &Path, bench: &str, format: &str) -> Output {
     let base = common::fixture_base_build_dir();
     let base = base.to_str().unwrap();
     cargo_pilot(
@@ -73,9 +81,9 @@ fn against(repo: &Path, target: &Path, format: &str) -> Output {
             "--against",
             "HEAD~1",
             "--features",
-            "explain",
+            bench,
             "--bench",
-            "explain",
+            bench,
             "--instructions",
             "--max-time",
             "0.5",
@@ -154,6 +162,89 @@ fn the_function_given_more_work_is_named_first_in_the_terminal_markdown_and_repo
     let stdout = String::from_utf8_lossy(&table.stdout);
     let first = first_function(&stdout, "where the instructions of `three`");
     assert_eq!(first, "explain::inner_b", "{}", text(&table));
+}
+
+/// One more allocation an iteration at one call site (`allocs::buffers`, 2 → 3) between two
+/// commits: that site, and only it, is named with both sides' allocations per iteration, in
+/// the terminal, the compare document and the report (the Markdown's table is the same rows,
+/// `explain`'s unit tests check it).
+#[test]
+fn the_call_site_given_one_more_allocation_is_named_with_both_counts() {
+    if !common::valgrind_here() {
+        return;
+    }
+    let repo = tmp().join("explain-allocs-repo");
+    let target = tmp().join("explain-allocs-target");
+    let _ = std::fs::remove_dir_all(&target);
+    fixture_repo(&repo);
+    edit(
+        &repo.join("benches/allocs.rs"),
+        "const BUFFERS: u64 = 2;",
+        "const BUFFERS: u64 = 3;",
+    );
+    git(
+        &repo,
+        &["commit", "--quiet", "-am", "buffers allocates once more"],
+    );
+
+    // More instructions with the allocation: a regression (exit 3), explained in the
+    // terminal.
+    let table = against_bench(&repo, &target, "allocs", "table");
+    assert_eq!(table.status.code(), Some(3), "{}", text(&table));
+    let stdout = String::from_utf8_lossy(&table.stdout);
+    let (_, explained) = stdout
+        .split_once("where the instructions of `sites`")
+        .unwrap_or_else(|| panic!("`sites` is not explained:\n{}", text(&table)));
+    let rows: Vec<&str> = explained
+        .lines()
+        .skip_while(|l| !l.contains("call site"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    assert_eq!(rows.len(), 1, "{}", text(&table));
+    assert!(
+        rows[0].contains("allocs::buffers") && rows[0].contains("2.000 → 3.000 (+50.0%)"),
+        "{}",
+        text(&table)
+    );
+
+    // The run's compare document (`--format json` prints the same).
+    let run: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(target.join("pilot/last-run.json")).expect("the last run"),
+    )
+    .unwrap();
+    let bench = run["comparison"]["benches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "sites")
+        .unwrap_or_else(|| panic!("no `sites` in {run:#}"));
+    let sites = bench["explained"]["allocation_sites"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no allocation sites explained: {bench:#}"));
+    assert_eq!(sites.len(), 1, "{bench:#}");
+    assert_eq!(sites[0]["name"], "allocs::buffers", "{bench:#}");
+    let (base, new) = (
+        sites[0]["base"].as_f64().unwrap(),
+        sites[0]["new"].as_f64().unwrap(),
+    );
+    assert!(
+        (base - 2.0).abs() < 1e-9 && (new - 3.0).abs() < 1e-9,
+        "{bench:#}"
+    );
+
+    // The report's explained section.
+    let report = cargo_pilot(&repo, &target, &["report"]);
+    assert_eq!(report.status.code(), Some(0), "{}", text(&report));
+    let html = std::fs::read_to_string(target.join("pilot/report/index.html")).expect("the report");
+    let (_, section) = html
+        .split_once("<section id=\"explained\">")
+        .expect("an explained section");
+    assert!(
+        section.contains("<code>allocs::buffers</code>") && section.contains("2.000 → 3.000"),
+        "{section}"
+    );
+    assert!(!section.contains("<code>allocs::boxes</code>"), "{section}");
 }
 
 /// `cargo pilot bisect --instructions` names the culprit, then explains it: the function the

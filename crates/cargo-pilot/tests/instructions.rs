@@ -103,6 +103,62 @@ fn a_missing_valgrind_is_an_error_naming_its_package_before_anything_is_built() 
     }
 }
 
+/// The `allocs` target's bench allocates once an iteration in `allocs::boxes`, twice in
+/// `allocs::buffers` (both calling the C library's allocator, Rust's entry points inlined into
+/// them) and once inside the standard library's `format!` for `allocs::text` (through
+/// `__rust_alloc`): each allocation is counted once, at its call site, and the sites add up to
+/// what the `CountingAlloc` counted in the timed processes.
+#[test]
+fn allocations_are_counted_once_each_at_their_call_sites() {
+    if !common::valgrind_here() {
+        return;
+    }
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("instructions-allocs");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let json = tmp.join("allocs.json");
+    let o = common::cargo_pilot(EXE)
+        .args(["bench", "--manifest-path"])
+        .arg(manifest())
+        .args(["--features", "allocs", "--bench", "allocs"])
+        .args(["--max-time", "0.3", "--processes", "1", "--instructions"])
+        .arg("--json")
+        .arg(&json)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
+        .env("CI", "1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let run = read_json(&json);
+    let (allocations, _, _) = pi(&run, "sites", "allocations");
+    assert_eq!(allocations, 4.0);
+    let doc = &run["results"][0];
+    let sites = doc["counts"]["profile"]["allocation_sites"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no allocation sites: {doc:#}"));
+    let found: Vec<(&str, Vec<f64>)> = sites
+        .iter()
+        .map(|s| {
+            let per_process = s["allocations"].as_array().unwrap();
+            let values = per_process.iter().map(|v| v.as_f64().unwrap()).collect();
+            (s["name"].as_str().unwrap(), values)
+        })
+        .collect();
+    let expected = [
+        ("allocs::buffers", 2.0),
+        ("allocs::boxes", 1.0),
+        ("allocs::text", 1.0),
+    ];
+    assert_eq!(found.len(), expected.len(), "{found:?}");
+    for ((name, values), (want, per_iteration)) in found.iter().zip(expected) {
+        assert_eq!(*name, want, "{found:?}");
+        assert_eq!(values.len(), 3, "{found:?}");
+        for v in values {
+            assert!((v - per_iteration).abs() < 1e-9, "{found:?}");
+        }
+    }
+}
+
 #[test]
 fn counts_known_by_construction_come_out_exact_and_are_compared_and_exported() {
     if !common::valgrind_here() {
@@ -137,6 +193,13 @@ fn counts_known_by_construction_come_out_exact_and_are_compared_and_exported() {
         .find(|d| d["name"] == "unit_1000")
         .unwrap();
     assert_eq!(doc["counts"]["process_means"].as_array().unwrap().len(), 3);
+    // Without a `CountingAlloc` (this target installs none): no allocation sites.
+    assert!(doc["counts"]["profile"]["functions"].is_array(), "{doc:#}");
+    assert_eq!(
+        doc["counts"]["profile"].get("allocation_sites"),
+        None,
+        "{doc:#}"
+    );
     assert!(
         doc["counts"]["tool"]
             .as_str()

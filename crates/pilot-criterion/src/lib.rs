@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! [dev-dependencies]
-//! criterion = { package = "pilot-criterion", version = "0.1" }
+//! criterion = { package = "pilot-criterion", version = "0.2" }
 //! ```
 //!
 //! The `benches/*.rs` files stay as they are: `criterion_group!`, `criterion_main!`,

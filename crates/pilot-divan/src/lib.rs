@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! [dev-dependencies]
-//! divan = { package = "pilot-divan", version = "0.1" }
+//! divan = { package = "pilot-divan", version = "0.2" }
 //! ```
 //!
 //! The `benches/*.rs` files stay as they are: `#[divan::bench]`, `#[divan::bench_group]`,

@@ -4,7 +4,7 @@
 //! Users depend on [`pilot`](https://docs.rs/pilot-bench), which re-exports the parts a bench is
 //! written with. This crate is for the programs built on the engine: `pilot` itself,
 //! `pilot-criterion` (criterion's API on these sessions) and `cargo-pilot` (the `cargo pilot`
-//! command). They depend on it by exact version (`=0.1.0`): its API moves with pilot's releases.
+//! command). They depend on it by exact version (`=0.2.0`): its API moves with pilot's releases.
 //!
 //! # The engine's API
 //!

@@ -98,8 +98,8 @@ pub struct CompareBenchDoc {
 }
 
 /// Which functions a bench's change is in: the functions whose instructions per unit changed
-/// beyond the spread of their counting processes, and both sides' call stacks (for a
-/// differential flame graph).
+/// beyond the spread of their counting processes, both sides' call stacks (for a differential
+/// flame graph), and the call sites whose allocations per unit changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExplainedDoc {
     /// The functions whose instructions changed, the largest change of their own
@@ -110,6 +110,23 @@ pub struct ExplainedDoc {
     pub base_stacks: Vec<crate::StackDoc>,
     /// The new side's call stacks.
     pub new_stacks: Vec<crate::StackDoc>,
+    /// The call sites whose allocations per unit changed beyond the spread of their counting
+    /// processes, the largest change first; empty when no site's did. Absent unless both
+    /// sides' profiles hold allocation sites (both builds install pilot's `CountingAlloc`),
+    /// and in documents written before pilot 0.2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allocation_sites: Option<Vec<AllocationSiteChangeDoc>>,
+}
+
+/// One call site's allocations per unit on both sides (means over the counting processes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AllocationSiteChangeDoc {
+    /// The calling function's name, demangled.
+    pub name: String,
+    /// Its allocations per unit in the base (0 where the base has no such site).
+    pub base: f64,
+    /// The new side's.
+    pub new: f64,
 }
 
 /// One function's instructions per unit on both sides (means over the counting processes).

@@ -49,18 +49,18 @@ mod validate;
 
 pub use bins::ReadingBins;
 pub use compare::{
-    COMPARE_SCHEMA, CompareBenchDoc, CompareCountDoc, CompareDoc, ComparePiDoc, ExplainedDoc,
-    FunctionChangeDoc, RangeDoc,
+    AllocationSiteChangeDoc, COMPARE_SCHEMA, CompareBenchDoc, CompareCountDoc, CompareDoc,
+    ComparePiDoc, ExplainedDoc, FunctionChangeDoc, RangeDoc,
 };
 pub use exit::Exit;
 pub use form::Form;
 pub use machine::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRunDoc, SpeedDoc};
 pub use result::{
-    ALLOCATION_PIS, AllocationsDoc, BandDoc, CYCLES_PI, CheckDoc, CiDoc, ClockDoc, ConfigDoc,
-    CountsDoc, FunctionDoc, INSTRUCTIONS_PI, LearningDoc, MAX_READING_BINS, MEAN_TIME_PI,
-    MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, ProfileDoc, RESULT_SCHEMA,
-    RateDoc, ReproducibilityDoc, ResultDoc, RoundDoc, RoundMachineDoc, STATUSES, StackDoc,
-    SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES, WarmUpWorkDoc,
+    ALLOCATION_PIS, AllocationSiteDoc, AllocationsDoc, BandDoc, CYCLES_PI, CheckDoc, CiDoc,
+    ClockDoc, ConfigDoc, CountsDoc, FunctionDoc, INSTRUCTIONS_PI, LearningDoc, MAX_READING_BINS,
+    MEAN_TIME_PI, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, ProfileDoc,
+    RESULT_SCHEMA, RateDoc, ReproducibilityDoc, ResultDoc, RoundDoc, RoundMachineDoc, STATUSES,
+    StackDoc, SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES, WarmUpWorkDoc,
 };
 pub use run::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FEW_ROUNDS, FinishedTargetDoc, GroupDoc, MemberDoc,

@@ -11,7 +11,7 @@ mod profile;
 pub use pi::{
     BandDoc, CiDoc, LearningDoc, MEAN_TIME_PI, MachinePartDoc, PiDoc, ReproducibilityDoc,
 };
-pub use profile::{FunctionDoc, ProfileDoc, StackDoc};
+pub use profile::{AllocationSiteDoc, FunctionDoc, ProfileDoc, StackDoc};
 
 /// Schema name of a bench's result document.
 pub const RESULT_SCHEMA: &str = "pilot.result/1";

@@ -11,7 +11,7 @@
 //! ```toml
 //! # Cargo.toml
 //! [dev-dependencies]
-//! pilot-bench = "0.1" # the package's name on crates.io; in code it is `pilot`
+//! pilot-bench = "0.2" # the package's name on crates.io; in code it is `pilot`
 //!
 //! [[bench]]
 //! name = "my_benches"

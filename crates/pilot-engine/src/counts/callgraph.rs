@@ -23,11 +23,15 @@ pub(crate) struct CallGraph {
     /// callees included. A call of a function to itself is left out: its instructions are in
     /// the outer call's already.
     pub(crate) calls: BTreeMap<(usize, usize), u64>,
+    /// How many times a function (first) called another (second), from the `calls=` lines;
+    /// a call of a function to itself is left out as above.
+    pub(crate) call_counts: BTreeMap<(usize, usize), u64>,
 }
 
 impl CallGraph {
     /// Reads the functions of a callgrind output file: its `positions:` and `events:` lines,
-    /// and its `fn=`, `cfn=`, `calls=` and cost lines, with callgrind's name compression
+    /// and its `fn=`, `cfn=`, `calls=` (the number of calls, then the target's position) and
+    /// cost lines, with callgrind's name compression
     /// (`fn=(12) name`, then `fn=(12)`; `cfn=` shares `fn=`'s numbers). Names are demangled
     /// when they are Rust's (`--demangle=no` keeps callgrind's own demangler out). Lines of
     /// other kinds (objects, files, jumps) are skipped. Time: O(length of the text).
@@ -39,7 +43,7 @@ impl CallGraph {
         let mut ir_at: Option<usize> = None;
         let mut current: Option<usize> = None;
         let mut callee: Option<usize> = None;
-        let mut in_call = false;
+        let mut in_call: Option<u64> = None;
         for (n, line) in text.lines().enumerate() {
             let first = line.as_bytes().first().copied();
             if matches!(first, Some(b'0'..=b'9' | b'+' | b'-' | b'*')) {
@@ -55,10 +59,11 @@ impl CallGraph {
                         text: line.to_string(),
                     })?;
                 let caller = current.ok_or(DumpError::CostBeforeFunction { line: n + 1 })?;
-                if std::mem::take(&mut in_call) {
+                if let Some(times) = in_call.take() {
                     let to = callee.ok_or(DumpError::CallBeforeCallee { line: n + 1 })?;
                     if to != caller {
                         *graph.calls.entry((caller, to)).or_default() += ir;
+                        *graph.call_counts.entry((caller, to)).or_default() += times;
                     }
                 } else {
                     graph.self_cost[caller] += ir;
@@ -67,8 +72,12 @@ impl CallGraph {
                 current = Some(graph.function(rest, &mut by_id, &mut by_name, n)?);
             } else if let Some(rest) = line.strip_prefix("cfn=") {
                 callee = Some(graph.function(rest, &mut by_id, &mut by_name, n)?);
-            } else if line.starts_with("calls=") {
-                in_call = true;
+            } else if let Some(rest) = line.strip_prefix("calls=") {
+                let times = rest.split_whitespace().next().unwrap_or("");
+                in_call = Some(times.parse().map_err(|_| DumpError::NotACallCount {
+                    line: n + 1,
+                    text: line.to_string(),
+                })?);
             } else if let Some(p) = line.strip_prefix("positions:") {
                 positions = p.split_whitespace().count().max(1);
             } else if let Some(e) = line.strip_prefix("events:") {
@@ -206,6 +215,10 @@ fn=(5)
         assert_eq!(g.inclusive(1), 37 + 40 + 50);
         assert_eq!(g.inclusive(3), 50);
         assert_eq!(g.calls.get(&(1, 1)), None);
+        assert_eq!(g.call_counts[&(0, 1)], 2);
+        assert_eq!(g.call_counts[&(1, 2)], 2);
+        assert_eq!(g.call_counts[&(1, 3)], 1);
+        assert_eq!(g.call_counts.get(&(1, 1)), None);
     }
 
     #[test]
@@ -236,6 +249,12 @@ fn=(5)
                 .unwrap_err()
                 .to_string(),
             "line 3: `0 x` is not a cost line"
+        );
+        assert_eq!(
+            CallGraph::parse("events: Ir\nfn=f\ncfn=g\ncalls=x 0\n0 1\n")
+                .unwrap_err()
+                .to_string(),
+            "line 4: `calls=x 0` does not start with a number of calls"
         );
         assert_eq!(
             CallGraph::parse("events: Dr\n").unwrap_err().to_string(),

@@ -52,6 +52,14 @@ pub enum DumpError {
         /// The line's number, from 1.
         line: usize,
     },
+    /// A `calls=` line that does not start with a number of calls.
+    #[error("line {line}: `{text}` does not start with a number of calls")]
+    NotACallCount {
+        /// The line's number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
     /// A `calls=` line before any `cfn=`.
     #[error("line {line}: `calls=` before `cfn=`")]
     CallBeforeCallee {

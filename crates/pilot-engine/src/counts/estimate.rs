@@ -29,8 +29,11 @@ pub struct ProcessCounts {
 }
 
 /// A process's counts from its dumps, in the order callgrind wrote them: each labelled by a
-/// [`RoundLabel`], the empty units' first. Dumps without a label (the one written as the
-/// program ends, after the last round) are skipped; a label that is not pilot's is an error.
+/// [`RoundLabel`], the empty units' first. Dumps without a label (the warm-up's, and the one
+/// written as the program ends, after the last round) are skipped; a label that is not
+/// pilot's is an error. The allocations by call site are kept only when the warm-up's dump
+/// came first: a bench binary of a pilot before 0.2 wrote none, and its first round's numbers
+/// of calls hold the warm-up's (see `record::callgrind::dump_stats`).
 pub(crate) fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, DumpError> {
     let mut empty: Option<(RoundLabel, &Dump)> = None;
     let mut rounds: Vec<(RoundLabel, &Dump)> = Vec::new();
@@ -42,6 +45,7 @@ pub(crate) fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, DumpError>
         }
     }
     let (empty_label, empty_dump) = empty.ok_or(DumpError::NoEmptyUnits)?;
+    let calls_from_zero = dumps.first().is_some_and(|d| d.label.is_empty());
     if rounds.is_empty() {
         return Err(DumpError::NoCountedRound);
     }
@@ -63,6 +67,16 @@ pub(crate) fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, DumpError>
     let instructions = |d: &Dump| d.instructions() as f64;
     let cycles = |d: &Dump| d.estimated_cycles().unwrap_or(0.0);
     let with_cache = empty_dump.estimated_cycles().is_some();
+    let mut profile = process_profile(
+        (&empty_label, &empty_dump.graph),
+        &rounds
+            .iter()
+            .map(|(l, d)| (*l, &d.graph))
+            .collect::<Vec<_>>(),
+    )?;
+    if !calls_from_zero {
+        profile.allocations = None;
+    }
     Ok(ProcessCounts {
         instructions: samples(&instructions)?,
         cycles: if with_cache {
@@ -74,13 +88,7 @@ pub(crate) fn process_counts(dumps: &[Dump]) -> Result<ProcessCounts, DumpError>
         rounds: rounds.len(),
         units: rounds[0].0.units,
         iterations: rounds[0].0.iterations,
-        profile: process_profile(
-            (&empty_label, &empty_dump.graph),
-            &rounds
-                .iter()
-                .map(|(l, d)| (*l, &d.graph))
-                .collect::<Vec<_>>(),
-        )?,
+        profile,
     })
 }
 

@@ -1,9 +1,9 @@
 //! Instruction counts under Valgrind's callgrind: what a counting process is asked to run
 //! ([`plan`]), callgrind's dump files read ([`dump`], their functions in [`callgraph`]), and
 //! from them the counts per iteration and their estimate over processes ([`estimate`]), and
-//! where they go by function and call stack ([`profile`]); why dumps give no counts
-//! ([`DumpError`]). Plain data in, numbers out: the runner
-//! starts the processes, the store and the comparisons use the numbers.
+//! where they go by function and call stack ([`profile`]), and where a bench allocates, by call
+//! site ([`sites`]); why dumps give no counts ([`DumpError`]). Plain data in, numbers out: the
+//! runner starts the processes, the store and the comparisons use the numbers.
 //!
 //! A count is exact where the work is: callgrind counts every instruction a unit executes, the
 //! same on a busy machine as on an idle one. What still moves it between processes is what a
@@ -17,6 +17,7 @@ pub(crate) mod estimate;
 pub(crate) mod plan;
 pub(crate) mod profile;
 pub(crate) mod rounds;
+pub(crate) mod sites;
 
 pub(crate) use dump::Dump;
 pub use error::DumpError;

@@ -1,6 +1,7 @@
 //! Where a bench's instructions go: each counting process's instructions per unit by function
 //! and by call, from its rounds' call graphs as its total is from their totals; then, over the
-//! processes, the document's functions and call stacks ([`ProfileDoc`]).
+//! processes, the document's functions and call stacks ([`ProfileDoc`]), and the allocations
+//! by call site ([`super::sites`]) the same way.
 
 use super::error::DumpError;
 use std::collections::{BTreeMap, HashMap};
@@ -8,7 +9,8 @@ use std::collections::{BTreeMap, HashMap};
 use super::callgraph::CallGraph;
 use super::plan::RoundLabel;
 use super::rounds::{CountedRound, per_iteration};
-use pilot_format::{FunctionDoc, ProfileDoc, StackDoc};
+use super::sites::allocation_sites;
+use pilot_format::{AllocationSiteDoc, FunctionDoc, ProfileDoc, StackDoc};
 
 /// The share of a bench's instructions below which a function or a call stack is left out of
 /// its [`ProfileDoc`]: a thousandth, so that a document holds a few hundred at most.
@@ -24,6 +26,14 @@ const WHOLE_UNIT: f64 = 0.99;
 /// Deepest call stack followed; deeper calls count as their caller's own.
 const DEEPEST: usize = 64;
 
+/// Allocations per unit below which a call site is left out of a [`ProfileDoc`]: a
+/// thousandth, under what a round's whole numbers of calls resolve over its units, and where
+/// a slope's rounding lands for a site that allocates the same in both rounds of a pair.
+const LEAST_ALLOCATIONS: f64 = 1e-3;
+
+/// Most call sites a [`ProfileDoc`] holds.
+const MOST_SITES: usize = 100;
+
 /// One counting process's instructions per unit (per iteration in the micro form) by function
 /// and by call between functions.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -32,6 +42,10 @@ pub(crate) struct ProcessProfile {
     pub(crate) functions: BTreeMap<String, (f64, f64)>,
     /// The instructions of the calls from a function to another, callees included.
     pub(crate) calls: BTreeMap<(String, String), f64>,
+    /// Allocations per unit by call site; `None` where the rounds' numbers of calls cannot be
+    /// trusted (a bench binary of a pilot before 0.2, which zeroed callgrind's counts in a way
+    /// that left the warm-up's calls in the first round).
+    pub(crate) allocations: Option<BTreeMap<String, f64>>,
 }
 
 /// A process's profile from its rounds' call graphs, each under its label, and the empty
@@ -105,6 +119,15 @@ pub(crate) fn process_profile(
             .calls
             .insert((caller.to_string(), callee.to_string()), per_unit(&cost)?);
     }
+    let sites: Vec<BTreeMap<String, f64>> = graphs.iter().map(|g| allocation_sites(g)).collect();
+    let mut allocations = BTreeMap::new();
+    for name in sites[1..].iter().flat_map(BTreeMap::keys) {
+        if !allocations.contains_key(name) {
+            let calls = |k: usize| sites[k].get(name).copied().unwrap_or(0.0);
+            allocations.insert(name.clone(), per_unit(&calls)?);
+        }
+    }
+    profile.allocations = Some(allocations);
     Ok(profile)
 }
 
@@ -153,7 +176,35 @@ pub(crate) fn profile_doc(processes: &[&ProcessProfile]) -> Option<ProfileDoc> {
     Some(ProfileDoc {
         functions,
         stacks: stacks(&mean, floor),
+        allocation_sites: allocation_site_docs(processes),
     })
+}
+
+/// The call sites' allocations per unit in each of `processes` (0 where a process did not
+/// reach a site), most first, those under [`LEAST_ALLOCATIONS`] left out; `None` when a
+/// process has no allocations by site.
+fn allocation_site_docs(processes: &[&ProcessProfile]) -> Option<Vec<AllocationSiteDoc>> {
+    let by_process: Vec<&BTreeMap<String, f64>> = processes
+        .iter()
+        .map(|p| p.allocations.as_ref())
+        .collect::<Option<_>>()?;
+    let mut names: Vec<&String> = by_process.iter().flat_map(|a| a.keys()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut sites: Vec<AllocationSiteDoc> = names
+        .into_iter()
+        .map(|name| AllocationSiteDoc {
+            name: name.clone(),
+            allocations: by_process
+                .iter()
+                .map(|a| a.get(name).copied().unwrap_or(0.0))
+                .collect(),
+        })
+        .filter(|s| s.mean().abs() >= LEAST_ALLOCATIONS)
+        .collect();
+    sites.sort_by(|a, b| b.mean().total_cmp(&a.mean()).then(a.name.cmp(&b.name)));
+    sites.truncate(MOST_SITES);
+    Some(sites)
 }
 
 /// Call stacks from a profile's calls between pairs of functions (callgrind keeps no whole
@@ -297,6 +348,7 @@ mod tests {
                 ((1, 2), inner * units * iters),
             ]
             .into(),
+            call_counts: [((0, 1), units * iters), ((1, 2), units * iters)].into(),
         }
     }
 
@@ -322,6 +374,52 @@ mod tests {
         // The loop's own 3 a unit do not grow with the iterations: the slope takes them out.
         assert_eq!(p.functions["bench"], (0.0, 30.0));
         assert_eq!(p.calls[&("body".to_string(), "inner".to_string())], 20.0);
+        assert_eq!(p.allocations, Some(BTreeMap::new()));
+    }
+
+    #[test]
+    fn a_sites_allocations_are_per_iteration_as_the_total_is() {
+        // `body` calls `malloc` twice an iteration, and `bench` 5 times a round whatever its
+        // iterations (a cost of the round, which the pair's slope takes out).
+        let round = |units: u64, iters: u64| {
+            let mut g = round(units, iters, 20);
+            g.names.push("malloc".into());
+            g.self_cost.push(0);
+            g.call_counts.insert((1, 3), 2 * units * iters);
+            g.call_counts.insert((0, 3), 5);
+            g
+        };
+        let empty = CallGraph {
+            names: vec!["bench".into()],
+            self_cost: vec![300],
+            ..CallGraph::default()
+        };
+        let (a, b) = (round(100, 4), round(100, 8));
+        let p = process_profile(
+            (&label(RoundKind::Empty, 100, 1), &empty),
+            &[
+                (label(RoundKind::Counted, 100, 4), &a),
+                (label(RoundKind::Counted, 100, 8), &b),
+            ],
+        )
+        .unwrap();
+        let sites = p.allocations.as_ref().unwrap();
+        assert_eq!(sites["body"], 2.0);
+        assert_eq!(sites["bench"], 0.0);
+        let doc = profile_doc(&[&p, &p]).unwrap();
+        let docs = doc.allocation_sites.unwrap();
+        // `bench`'s 0 is under the least that is kept.
+        assert_eq!(docs.len(), 1);
+        assert_eq!(
+            (docs[0].name.as_str(), &docs[0].allocations[..]),
+            ("body", &[2.0, 2.0][..])
+        );
+        // A process whose calls cannot be trusted: no sites in the document.
+        let old = ProcessProfile {
+            allocations: None,
+            ..p.clone()
+        };
+        assert_eq!(profile_doc(&[&p, &old]).unwrap().allocation_sites, None);
     }
 
     /// A profile of `functions` (name, own, inclusive) and `calls` (caller, callee, count).

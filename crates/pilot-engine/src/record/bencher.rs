@@ -216,8 +216,9 @@ macro_rules! drive {
             $crate::record::BencherMode::Count { work, iters } => {
                 type $marks = $crate::record::bencher::Counted;
                 if again {
-                    // The earlier call's units are not this round's: forget their counts.
-                    $crate::record::callgrind::zero_stats();
+                    // The earlier call's units are not this round's: forget their counts (in
+                    // a dump of no label, which the reader skips).
+                    $crate::record::callgrind::dump_stats();
                 }
                 let $iters: u64 = limit.clamp(iters);
                 bencher.unit_iters = $iters;

@@ -24,10 +24,10 @@ pub(crate) const SUPPORTED: bool = cfg!(any(target_arch = "x86_64", target_arch 
 /// `VG_USERREQ__RUNNING_ON_VALGRIND` (`valgrind.h`).
 const RUNNING_ON_VALGRIND: usize = 0x1001;
 
-/// The first of callgrind's requests: `VG_USERREQ_TOOL_BASE('C', 'T')` (`callgrind.h`), then
-/// `DUMP_STATS`, `ZERO_STATS`, `TOGGLE_COLLECT`, `DUMP_STATS_AT`, in that order.
+/// The first of callgrind's requests: `VG_USERREQ_TOOL_BASE('C', 'T')` (`callgrind.h`), which
+/// is `DUMP_STATS`, then `ZERO_STATS`, `TOGGLE_COLLECT`, `DUMP_STATS_AT`, in that order.
 const CALLGRIND: usize = ((b'C' as usize) << 24) | ((b'T' as usize) << 16);
-const ZERO_STATS: usize = CALLGRIND + 1;
+const DUMP_STATS: usize = CALLGRIND;
 const TOGGLE_COLLECT: usize = CALLGRIND + 2;
 const DUMP_STATS_AT: usize = CALLGRIND + 3;
 
@@ -101,9 +101,17 @@ pub(crate) fn toggle_collect() {
     request(TOGGLE_COLLECT, 0, 0);
 }
 
-/// Sets every count to zero (`CALLGRIND_ZERO_STATS`).
-pub(crate) fn zero_stats() {
-    request(ZERO_STATS, 0, 0);
+/// Writes the counts since the last dump to a new file whose trigger line has no label, which
+/// the reader skips, and sets them to zero (`CALLGRIND_DUMP_STATS`). This, not
+/// `CALLGRIND_ZERO_STATS`, is how counts are set to zero: callgrind's `ZERO_STATS` zeroes the
+/// instructions but leaves the numbers of calls between functions as they were (its
+/// `zero_bbcc` resets a call's cost, not its counter), so the next dump's calls would hold the
+/// earlier ones; a dump sets both to zero for the code it writes. Callgrind counts calls even
+/// while collection is off, and writes (so zeroes) only code that collected some cost: calls
+/// made outside collection by code that never collects are never written, and those made by
+/// code that collects later are written with its next dump.
+pub(crate) fn dump_stats() {
+    request(DUMP_STATS, 0, 0);
 }
 
 /// Writes the counts since the last dump to a new file, its trigger line naming `label`, and
@@ -120,6 +128,7 @@ mod tests {
     fn the_requests_codes_are_valgrinds() {
         // callgrind.h: VG_USERREQ_TOOL_BASE('C','T') = ('C' & 0xff) << 24 | ('T' & 0xff) << 16.
         assert_eq!(CALLGRIND, 0x4354_0000);
+        assert_eq!(DUMP_STATS, 0x4354_0000);
         assert_eq!(TOGGLE_COLLECT, 0x4354_0002);
         assert_eq!(DUMP_STATS_AT, 0x4354_0003);
     }
@@ -129,7 +138,7 @@ mod tests {
         assert!(!running_on_valgrind());
         assert_eq!(request(RUNNING_ON_VALGRIND, 0, 7), 7);
         toggle_collect();
-        zero_stats();
+        dump_stats();
         dump_stats_at(c"pilot test");
     }
 }

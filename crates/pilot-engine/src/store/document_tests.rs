@@ -231,6 +231,11 @@ fn every_other_document_reads_back_unchanged() {
                     instructions: 100.0,
                 }],
                 new_stacks: Vec::new(),
+                allocation_sites: Some(vec![pilot_format::AllocationSiteChangeDoc {
+                    name: "demo::split".into(),
+                    base: 2.0,
+                    new: 3.0,
+                }]),
             }),
         }],
     };

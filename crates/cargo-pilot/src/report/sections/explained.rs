@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use pilot_format::{CompareBenchDoc, CompareDoc, ExplainedDoc, StackDoc};
 
 use super::{Names, escape, figure, table};
-use crate::explain::SAME_CODE;
+use crate::explain::{SAME_ALLOCATIONS, SAME_CODE, capitalised};
 
 /// Most functions the page's table names for a bench.
 const TABLED: usize = 20;
@@ -31,7 +31,9 @@ pub fn explained(doc: &CompareDoc, names: &Names) -> Result<String, String> {
          beyond the spread of their counting processes (own code, and with what they call), \
          most changed first; then a differential flame graph of the new side's call stacks, \
          each frame as wide as its instructions in the new build and coloured by its change \
-         from the base: red more, blue fewer.</p>\n",
+         from the base: red more, blue fewer. Where both builds install pilot's \
+         <code>CountingAlloc</code>, the call sites whose allocations per unit changed follow \
+         the functions.</p>\n",
     );
     for (b, e) in benches {
         let _ = writeln!(
@@ -40,8 +42,7 @@ pub fn explained(doc: &CompareDoc, names: &Names) -> Result<String, String> {
             escape(&names.show(&b.target, &b.name))
         );
         if e.functions.is_empty() {
-            let (first, rest) = SAME_CODE.split_at(1);
-            let _ = writeln!(html, "<p>{}{}.</p>", first.to_uppercase(), escape(rest));
+            let _ = writeln!(html, "<p>{}.</p>", escape(&capitalised(SAME_CODE)));
         } else {
             let rows: Vec<Vec<String>> = e
                 .functions
@@ -59,6 +60,25 @@ pub fn explained(doc: &CompareDoc, names: &Names) -> Result<String, String> {
                 &["function", "own code, per unit", "with callees, per unit"],
                 &rows,
             ));
+        }
+        match e.allocation_sites.as_deref() {
+            Some([]) => {
+                let _ = writeln!(html, "<p>{}.</p>", escape(&capitalised(SAME_ALLOCATIONS)));
+            }
+            Some(sites) => {
+                let rows: Vec<Vec<String>> = sites
+                    .iter()
+                    .take(TABLED)
+                    .map(|s| {
+                        vec![
+                            format!("<code>{}</code>", escape(&s.name)),
+                            escape(&crate::explain::change(s.base, s.new)),
+                        ]
+                    })
+                    .collect();
+                html.push_str(&table(&["call site", "allocations, per unit"], &rows));
+            }
+            None => {}
         }
         if !e.new_stacks.is_empty() {
             html.push_str(&figure(

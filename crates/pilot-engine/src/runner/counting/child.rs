@@ -8,7 +8,7 @@ use super::message::{CountEnd, CountMessage};
 use crate::cli::Args;
 use crate::counts::{CountPlan, RoundKind, RoundLabel};
 use crate::entry::BenchBody;
-use crate::record::callgrind::{dump_stats_at, running_on_valgrind, toggle_collect, zero_stats};
+use crate::record::callgrind::{dump_stats, dump_stats_at, running_on_valgrind, toggle_collect};
 use crate::record::{Bencher, BencherMode, Recorder};
 use crate::runner::config::session_config;
 use crate::runner::panics::{NEVER_ITERATED, catch};
@@ -75,9 +75,8 @@ fn count_bench(
     }
 }
 
-/// The plan's rounds of `b`: an uncounted warm-up round, a round of empty units, then the
-/// counted rounds, each dumped. The warm-up takes the first round's one-time costs (lazy
-/// initialisation, first page faults, buffers growing to size) out of the counts. The work
+/// The plan's rounds of `b`: a warm-up round ([`warm_up`]), a round of empty units, then the
+/// counted rounds, each dumped. The work
 /// amounts of the full form and of a readings-only bench stay inside its range `range`.
 fn run_plan(
     b: &Bench,
@@ -103,8 +102,7 @@ fn run_plan(
                 ..plan
             };
             let mut warm = Recorder::with_capacity(plan.work);
-            catch(|| f(arg, plan.work, &mut warm))?;
-            zero_stats();
+            warm_up(|| catch(|| f(arg, plan.work, &mut warm)))?;
             let mut empty = Recorder::counting();
             for _ in 0..plan.work {
                 empty.unit(|| ());
@@ -128,11 +126,10 @@ fn run_plan(
                 work: plan.work,
                 iters: plan.iters,
             });
-            call(&mut warm)?;
+            warm_up(|| call(&mut warm))?;
             if !warm.was_called() {
                 return Err(NEVER_ITERATED.into());
             }
-            zero_stats();
             for _ in 0..plan.work {
                 toggle_collect();
                 toggle_collect();
@@ -156,8 +153,7 @@ fn run_plan(
             }
         }
         BenchBody::ReadingsOnly(f) => {
-            catch(|| f(arg, plan.work))?;
-            zero_stats();
+            warm_up(|| catch(|| f(arg, plan.work)))?;
             toggle_collect();
             toggle_collect();
             dump_stats_at(&label(RoundKind::Empty, 0, 1, 1));
@@ -177,4 +173,21 @@ fn run_plan(
         }
     }
     Ok(())
+}
+
+/// Runs `round`, the warm-up, with collection on, then writes its counts to a dump of no
+/// label, which the reader skips. The warm-up takes the first round's one-time costs (lazy
+/// initialisation, first page faults, buffers growing to size) out of the counts. It is
+/// collected and dumped, rather than left uncollected, for the numbers of calls between
+/// functions (the allocations by call site): callgrind counts calls whether or not it
+/// collects, and sets a call's number to zero only when a dump writes it, which it does only
+/// for code that collected some cost (see [`dump_stats`]). Collected, every call the warm-up
+/// made is written and zeroed here, so the counted rounds' numbers start from zero, and the
+/// reader knows by this first, unlabelled dump that they do.
+fn warm_up<T>(round: impl FnOnce() -> T) -> T {
+    toggle_collect();
+    let out = round();
+    toggle_collect();
+    dump_stats();
+    out
 }

@@ -49,4 +49,11 @@ pub(crate) fn add_counts(
         doc.pis.push(count_pi(CYCLES_PI, "cycles", c, confidence));
     }
     doc.counts = Some(how);
+    // Allocation sites only where the timed processes counted allocations (a `CountingAlloc`
+    // is installed), as the allocations indices are.
+    if doc.allocations.is_none()
+        && let Some(p) = doc.counts.as_mut().and_then(|c| c.profile.as_mut())
+    {
+        p.allocation_sites = None;
+    }
 }
