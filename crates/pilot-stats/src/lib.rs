@@ -24,7 +24,8 @@
 //! - change points: E-Divisive with Medians ([`edm_multi`]) and the stable segment of a series of
 //!   unit readings ([`find_stable_segment`]); the level changes of a history over commits by
 //!   E-Divisive means and Student's t ([`level_changes`]), each change's p counted over the
-//!   splits searched ([`searched_level_changes`], [`searched_p`]).
+//!   splits searched ([`searched_level_changes`], [`searched_p`]), a run too short to be a
+//!   level left out ([`short_runs`]).
 //! - regression: ordinary least squares ([`ols`]) and the work-per-second method ([`wps`]).
 //! - a robust location of readings with rare interruptions: the trimmed mean of subsession means
 //!   ([`robust_location`], [`robust_subsession_analysis`]), the Tukey–McLaughlin interval
@@ -79,9 +80,9 @@ pub use autocorr::{
     lag1_autocorrelation, subsession_analysis,
 };
 pub use changepoint::{
-    ChangepointConfig, DivisiveCandidate, LevelChange, LevelChangeConfig, StableSegment,
-    divisive_candidate, edm_multi, find_stable_segment, level_changes, relative_interval,
-    searched_level_changes, searched_p,
+    ChangepointConfig, DivisiveCandidate, LevelChange, LevelChangeConfig, SHORT_RUN_LIMIT,
+    StableSegment, divisive_candidate, edm_multi, find_stable_segment, level_changes,
+    relative_interval, searched_level_changes, searched_p, short_runs,
 };
 pub use clusters::cluster_mean_variance;
 pub use detectable::{detectable_between_runs, detectable_change, detectable_in_pairs};

@@ -123,13 +123,16 @@ pub(super) fn values(points: &[Point]) -> Vec<(usize, f64)> {
 }
 
 /// The settings of the statistic as `changes` uses it: Hunter's, with at least
-/// [`MIN_SEGMENT`] commits at each level, and a level that comes back tested as such.
+/// [`MIN_SEGMENT`] commits at each level, a level that comes back tested as such, and a run of
+/// one or two commits far out from the commits around it (a run a neighbour slowed) read as
+/// their level rather than let widen the test of every change beside it.
 fn config(options: &ChangeOptions) -> LevelChangeConfig {
     LevelChangeConfig {
         max_p: options.max_p,
         min_shift: options.noise.ln_1p(),
         min_segment: MIN_SEGMENT,
         up_and_back: true,
+        leave_out_short_runs: true,
         ..LevelChangeConfig::default()
     }
 }

@@ -14,6 +14,8 @@
 //!   ones, as Hunter and Apache Otava do; it works on short series (one value per commit).
 //!   [`searched_level_changes`] counts each change's p over the splits the search chose it
 //!   from ([`searched_p`]), so that a series with no change shows one as rarely as its p says.
+//!   [`short_runs`] finds the runs too short to be a level that stand far out (one wild run),
+//!   which the search can leave out.
 //! - [`find_stable_segment`] builds on it and fixes those weaknesses: EDM on block medians for
 //!   speed, full-resolution refinement of each change point, a significance check that allows
 //!   for autocorrelation, and a walk inward from both ends of the stable segment that trims
@@ -23,6 +25,7 @@ mod edm;
 mod levels;
 mod means;
 mod search;
+mod short_runs;
 mod stable;
 
 pub use edm::edm_multi;
@@ -31,6 +34,7 @@ pub use levels::{
 };
 pub use means::{DivisiveCandidate, divisive_candidate};
 pub use search::searched_p;
+pub use short_runs::{SHORT_RUN_LIMIT, short_runs};
 pub use stable::find_stable_segment;
 
 use crate::error::{Error, Result};

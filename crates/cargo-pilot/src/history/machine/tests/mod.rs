@@ -234,6 +234,51 @@ fn a_regression_reverted_a_few_commits_later_is_named_at_both_ends_on_a_busier_m
 }
 
 #[test]
+fn one_run_a_neighbour_slowed_hides_no_change() {
+    // Six benches on a steady machine, noise 0.5% a run; bench 0 is 6% slower at commits 8 to
+    // 13, back at 14, 8% slower from 17. One run of bench 0 (commit 28) is 60% slower and one
+    // of bench 2 (commit 5) 40%: a neighbour's burst during one run. Read as values of their
+    // levels, such runs widened the tests until the changes beside them were lost (20 of 20
+    // histories missed one).
+    let s = Scenario {
+        benches: 6,
+        busier: 99,
+        quiet: 0.005,
+        ..BUSY
+    };
+    let code = |b: usize, n: usize| match (b, n) {
+        (0, 8..14) => 1.06,
+        (0, 17..) => 1.08,
+        _ => 1.0,
+    };
+    let options = ChangeOptions::default();
+    let (mut missed, mut false_named) = (0, 0);
+    for seed in 500..520 {
+        let mut all = s.series(seed, code);
+        for (b, n, slower) in [(0, 28, 1.6), (2, 5, 1.4)] {
+            let p = &mut all[b].points[n - 1];
+            p.estimate = p.estimate.map(|ns| ns * slower);
+        }
+        let a = analyse(&all, &options);
+        let found = named(&a, &all);
+        let want = [(8, true), (14, false), (17, true)];
+        let hit = |&(n, slower): &(usize, bool)| {
+            found
+                .iter()
+                .any(|f| f.0 == 0 && f.1.abs_diff(n) <= 1 && (f.2 > 0.0) == slower)
+        };
+        missed += usize::from(!want.iter().all(hit));
+        false_named += usize::from(
+            found
+                .iter()
+                .any(|f| f.0 != 0 || want.iter().all(|w| f.1.abs_diff(w.0) > 1)),
+        );
+    }
+    eprintln!("one wild run: missed {missed}/20, false named {false_named}/20");
+    assert!(missed <= 2 && false_named <= 1, "{missed} {false_named}");
+}
+
+#[test]
 fn a_probe_that_moved_alone_hides_no_change_the_benches_show() {
     // Six benches on a steady machine; bench 0 is 6% slower at commits 8 to 13 and back at 14.
     // The speed probe alone read 8% slower at commits 9 to 11 (a short workload's noise, or a
