@@ -7,7 +7,7 @@
 #   bash lab/history-changes.sh bisect                 (b) bisect commits 1..30 (after `changes`)
 #   bash lab/history-changes.sh unchanged              (c) 20 unchanged series (after `changes`)
 #   bash lab/history-changes.sh postgres               (d) two writers at once, a stopped server
-#   [PILOT_BIN=path/to/cargo-pilot] bash lab/history-changes.sh busier
+#   [PILOT_BIN=path/to/cargo-pilot] [GAP=S] bash lab/history-changes.sh busier
 #                                                      (e) issue 44's bar: a reverted regression,
 #                                                          a machine that gets busier, detached HEADs
 #
@@ -35,7 +35,9 @@
 # one busy loop runs beside the benches (the machine gets busier during the history). Then
 # `cargo pilot changes` at main's tip, with no --branch, must name commits 8 and 14 (spin), 17
 # (spin) and 24 (units), each within one commit, and no other commit; it lists the machine's
-# changes apart.
+# changes apart. Measured back to back, a commit takes about 5 s, so a host state of a quarter
+# of a minute spans three commits (a level, by `changes`' rule); GAP=S waits S seconds after
+# each commit, for a history spread over time as CI makes one (GAP=120: about an hour).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -322,6 +324,7 @@ busier_bar() {
       "$cp_bin" pilot bench --history "$history" >"$work/bench-busier-$i.txt" 2>&1)
     t1=$(date +%s.%N)
     echo "$(echo "$t1 - $t0" | bc)" >>"$work/times-busier.txt"
+    if [ "${GAP:-0}" != 0 ] && [ "$i" != 30 ]; then sleep "$GAP"; fi
   done
   [ -n "$busy" ] && kill "$busy" 2>/dev/null
   busy=""
