@@ -517,10 +517,13 @@ mod tests {
 
     #[test]
     fn with_the_search_counted_a_series_without_a_change_shows_one_as_rarely_as_max_p_says() {
-        use rand::SeedableRng;
+        use rand::{Rng, SeedableRng};
         use rand_distr::{Distribution, Normal};
         // 2000 series of 20 to 60 normal values, no change; no least shift, so p alone decides.
+        // With short runs left out, the same series, and again with one value in 40 a wild run
+        // (10 to 100 standard deviations up, drawn by a generator of their own).
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(44);
+        let mut wild_rng = rand_chacha::ChaCha8Rng::seed_from_u64(4401);
         let normal = Normal::new(0.0, 1.0).unwrap();
         let trials = 2000;
         let config = LevelChangeConfig {
@@ -529,24 +532,43 @@ mod tests {
             up_and_back: true,
             ..pilot_config()
         };
-        let (mut alone, mut searched) = (0, 0);
+        let left_out = LevelChangeConfig {
+            leave_out_short_runs: true,
+            ..config
+        };
+        let shows = |xs: &[f64], config: &LevelChangeConfig| {
+            usize::from(!searched_level_changes(xs, config).unwrap().is_empty())
+        };
+        let (mut alone, mut searched, mut plain, mut wild) = (0, 0, 0, 0);
         for i in 0..trials {
             let xs: Vec<f64> = (0..20 + i % 41).map(|_| normal.sample(&mut rng)).collect();
             alone += usize::from(!level_changes(&xs, &config).unwrap().is_empty());
-            searched += usize::from(!searched_level_changes(&xs, &config).unwrap().is_empty());
+            searched += shows(&xs, &config);
+            plain += shows(&xs, &left_out);
+            let ys: Vec<f64> = xs
+                .iter()
+                .map(|x| match wild_rng.random_bool(0.025) {
+                    true => x + wild_rng.random_range(10.0..100.0),
+                    false => *x,
+                })
+                .collect();
+            wild += shows(&ys, &left_out);
         }
         let rate = |k: usize| k as f64 / trials as f64;
         eprintln!(
             "no change, max_p 0.01: a change kept in {:.2}% of series with the search counted, \
-             {:.2}% by the split's own t-test",
+             {:.2}% by the split's own t-test; short runs left out, {:.2}%, and {:.2}% with wild \
+             runs",
             100.0 * rate(searched),
-            100.0 * rate(alone)
+            100.0 * rate(alone),
+            100.0 * rate(plain),
+            100.0 * rate(wild)
         );
         // The nominal 1% and 3 binomial standard errors (0.67% for 2000 series).
-        assert!(
-            rate(searched) <= 0.01 + 3.0 * (0.01f64 * 0.99 / 2000.0).sqrt(),
-            "{searched}"
-        );
+        let most = 0.01 + 3.0 * (0.01f64 * 0.99 / 2000.0).sqrt();
+        for k in [searched, plain, wild] {
+            assert!(rate(k) <= most, "{searched} {plain} {wild}");
+        }
         // The split's own t-test keeps a change many times as often.
         assert!(rate(alone) > 0.05, "{alone}");
     }
@@ -599,51 +621,6 @@ mod tests {
             .collect();
         assert_eq!(found, [7, 13, 16]);
         assert!(at(false).len() < 3, "{:?}", at(false));
-    }
-
-    #[test]
-    fn with_short_runs_left_out_a_series_shows_a_change_no_more_often_than_max_p_says() {
-        use rand::{Rng, SeedableRng};
-        use rand_distr::{Distribution, Normal};
-        // 2000 series of 20 to 60 values without a change, normal, then with one value in 40
-        // a wild run (10 to 100 standard deviations up): the least shift 0, p alone decides.
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4401);
-        let normal = Normal::new(0.0, 1.0).unwrap();
-        let trials = 2000;
-        let config = LevelChangeConfig {
-            max_p: 0.01,
-            min_shift: 0.0,
-            up_and_back: true,
-            leave_out_short_runs: true,
-            ..pilot_config()
-        };
-        let (mut plain, mut wild) = (0, 0);
-        for i in 0..trials {
-            let xs: Vec<f64> = (0..20 + i % 41).map(|_| normal.sample(&mut rng)).collect();
-            plain += usize::from(!searched_level_changes(&xs, &config).unwrap().is_empty());
-            let ys: Vec<f64> = xs
-                .iter()
-                .map(|x| {
-                    x + if rng.random_bool(0.025) {
-                        rng.random_range(10.0..100.0)
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            wild += usize::from(!searched_level_changes(&ys, &config).unwrap().is_empty());
-        }
-        let rate = |k: usize| k as f64 / trials as f64;
-        eprintln!(
-            "no change, max_p 0.01, short runs left out: a change kept in {:.2}% of \
-             normal series, {:.2}% with wild runs",
-            100.0 * rate(plain),
-            100.0 * rate(wild)
-        );
-        // The nominal 1% and 3 binomial standard errors (0.67% for 2000 series).
-        let most = 0.01 + 3.0 * (0.01f64 * 0.99 / 2000.0).sqrt();
-        assert!(rate(plain) <= most, "{plain}");
-        assert!(rate(wild) <= most, "{wild}");
     }
 
     #[test]
