@@ -65,6 +65,12 @@ pub fn mad_outliers(xs: &[f64], threshold: f64) -> Result<Vec<usize>> {
 /// (`MAD / 0.6745`, or `1.2533 · mean|x − median|` when the MAD is 0); `None` for fewer than 2
 /// values or a constant sample. Computed on the sample divided by its power-of-two scale.
 fn robust_scale(xs: &[f64]) -> Option<(f64, f64)> {
+    robust_scale_above(xs, 0.0)
+}
+
+/// [`robust_scale`], with a MAD of at most `least_share` of the mean absolute deviation read as
+/// 0: values equal but for rounding leave a MAD of rounding error, which is no scale.
+pub(crate) fn robust_scale_above(xs: &[f64], least_share: f64) -> Option<(f64, f64)> {
     if xs.len() < 2 {
         return None;
     }
@@ -73,7 +79,7 @@ fn robust_scale(xs: &[f64]) -> Option<(f64, f64)> {
     let deviations: Vec<f64> = scaled_xs.iter().map(|x| (x - median).abs()).collect();
     let mean_deviation = crate::summary::mean(&deviations);
     let mad = median_of(deviations);
-    let scale = if mad > 0.0 {
+    let scale = if mad > least_share * mean_deviation {
         mad / 0.6745
     } else {
         1.253_314 * mean_deviation

@@ -6,6 +6,7 @@
 //! far out, can be left out.
 
 use crate::error::{Result, check_finite};
+use crate::outliers::robust_scale_above;
 
 /// How far out a short run must stand from its neighbourhood's median to be left out, in robust standard deviations of the series' noise: far enough that normal noise
 /// almost never does (a value of normal noise stands this far out about once in a million).
@@ -63,31 +64,11 @@ pub fn short_runs(xs: &[f64], half_width: usize, limit: f64) -> Result<Vec<usize
 /// The noise's standard deviation estimated from the successive differences of `xs` (see
 /// [`short_runs`]); `None` when they are all equal.
 fn difference_scale(xs: &[f64]) -> Option<f64> {
-    let mut d: Vec<f64> = xs.windows(2).map(|w| w[1] - w[0]).collect();
-    d.sort_by(f64::total_cmp);
-    let median = middle(&d);
-    let mut dev: Vec<f64> = d.iter().map(|x| (x - median).abs()).collect();
-    let mean_dev = dev.iter().sum::<f64>() / dev.len() as f64;
-    dev.sort_by(f64::total_cmp);
-    let mad = middle(&dev);
+    let d: Vec<f64> = xs.windows(2).map(|w| w[1] - w[0]).collect();
     // Differences equal but for rounding (a sawtooth, values on a grid) leave a MAD of
     // rounding error: that is a MAD of 0.
-    let scale = if mad > 1e-9 * mean_dev {
-        mad / 0.6745
-    } else {
-        1.253_314 * mean_dev
-    } / std::f64::consts::SQRT_2;
-    (scale > 0.0 && scale.is_finite()).then_some(scale)
-}
-
-/// The median of sorted `v` (the mean of the two middle values for an even count).
-fn middle(v: &[f64]) -> f64 {
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+    let (_, scale) = robust_scale_above(&d, 1e-9)?;
+    Some(scale / std::f64::consts::SQRT_2).filter(|s| s.is_finite())
 }
 
 #[cfg(test)]
