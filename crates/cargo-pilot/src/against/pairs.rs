@@ -1,6 +1,7 @@
 //! The pairs of processes of one bench: base and working tree started alternately, each a
 //! short session of its own (the bench binary's child mode), until the change is settled.
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use pilot_engine::compare::{Verdict, compare_sequential};
@@ -47,16 +48,19 @@ impl<T> Gathered<T> {
 }
 
 /// The pair loop of a bench in both builds. `run(is_base, cap)` runs one process of a side for
-/// at most `cap`; `elapsed()` is the time since the bench started; `mean` is a report's mean;
-/// `interrupted()` says Ctrl-C came. Kept apart from real processes and time so that its
-/// decisions (the ABBA order, the stop rule, the budget, longer processes for a slow bench) are
-/// tested with scripted ones. The stop rule is [`compare_sequential`]'s: no change at any
-/// pair, a change only at an early look and at the suite's bar, so that looking after every
-/// pair does not raise the false-alarm rate.
+/// at most `cap`; `learn(report)` takes what a process showed that later processes use (its
+/// warm-up), called for both processes of a pair once the pair is done, never between them;
+/// `elapsed()` is the time since the bench started; `mean` is a report's mean; `interrupted()`
+/// says Ctrl-C came. Kept apart from real processes and time so that its decisions (the ABBA
+/// order, the stop rule, the budget, longer processes for a slow bench, what a pair's
+/// processes share) are tested with scripted ones. The stop rule is [`compare_sequential`]'s:
+/// no change at any pair, a change only at an early look and at the suite's bar, so that
+/// looking after every pair does not raise the false-alarm rate.
 fn pair_loop<T>(
     plan: &Plan,
     elapsed: &dyn Fn() -> Duration,
     run: &mut dyn FnMut(bool, Duration) -> Result<T, NoReport>,
+    learn: &mut dyn FnMut(&T),
     mean: &dyn Fn(&T) -> f64,
     interrupted: &dyn Fn() -> bool,
 ) -> Gathered<T> {
@@ -91,6 +95,7 @@ fn pair_loop<T>(
             break;
         }
         for (is_base, r) in got {
+            learn(&r);
             if is_base {
                 o.base.push(r);
             } else {
@@ -143,13 +148,17 @@ fn alone_loop<T>(
     plan: &Plan,
     elapsed: &dyn Fn() -> Duration,
     run: &mut dyn FnMut(Duration) -> Result<T, NoReport>,
+    learn: &mut dyn FnMut(&T),
     interrupted: &dyn Fn() -> bool,
 ) -> Gathered<T> {
     let mut o = Gathered::new();
     let mut cap = plan.process_cap;
     while o.head.len() < plan.least.min(5) && !interrupted() {
         match run(cap) {
-            Ok(r) => o.head.push(r),
+            Ok(r) => {
+                learn(&r);
+                o.head.push(r);
+            }
             Err(e) if e.too_short && cap * 4 < plan.budget => cap *= 2,
             Err(e) => {
                 o.failure = Some(format!("working tree: {}", e.message));
@@ -170,26 +179,37 @@ pub fn measure(b: &Bench, plan: &Plan, out: &Out) -> Outcome {
     let started = now();
     let elapsed = || start.elapsed();
     let interrupted = interrupt::happened;
-    // Each build warms up in its own way: each side learns its own.
-    let (mut base_warm_up, mut head_warm_up) = (WarmUp::default(), WarmUp::default());
+    // One warm-up for both builds, learnt from both and changed only between pairs, so that
+    // the two processes of a pair run the same procedure (the same unmeasured prelude, the same
+    // cap) and what differs between them is the build. A warm-up learnt by each side apart
+    // would give every later process of one side a longer prelude than the other's: a
+    // difference of the harness's, repeated in every pair of the bench, that the paired test
+    // reads as the code's (a bench whose cost depends on what ran before it, such as one that
+    // writes files, then differs by side in every pair). The longer of the two builds' warm-ups
+    // covers both.
+    let warm_up = Cell::new(WarmUp::default());
+    let mut learn = |r: &ChildReport| {
+        let mut w = warm_up.get();
+        w.learn_report(r);
+        warm_up.set(w);
+    };
     let g = match (b.base, b.head) {
         (Some(base), Some(head)) => pair_loop(
             plan,
             &elapsed,
             &mut |is_base, cap| {
-                if is_base {
-                    run_child(base, &b.name, cap, plan, &mut base_warm_up)
-                } else {
-                    run_child(head, &b.name, cap, plan, &mut head_warm_up)
-                }
+                let exe = if is_base { base } else { head };
+                run_child(exe, &b.name, cap, plan, warm_up.get())
             },
+            &mut learn,
             &ChildReport::mean,
             &interrupted,
         ),
         (None, Some(head)) => alone_loop(
             plan,
             &elapsed,
-            &mut |cap| run_child(head, &b.name, cap, plan, &mut head_warm_up),
+            &mut |cap| run_child(head, &b.name, cap, plan, warm_up.get()),
+            &mut learn,
             &interrupted,
         ),
         _ => Gathered::new(),
@@ -292,6 +312,7 @@ mod tests {
                 plan,
                 &|| self.clock.get(),
                 &mut |is_base, cap| self.run(is_base, cap),
+                &mut |_| {},
                 &|x: &f64| *x,
                 &|| false,
             )
@@ -309,6 +330,32 @@ mod tests {
             [true, false, false, true, true, false, false, true]
         );
         assert_eq!(g.base.len(), g.head.len());
+    }
+
+    #[test]
+    fn both_processes_of_a_pair_start_from_what_was_learnt_before_it() {
+        // Each process notes how many processes had been learnt from when it started: the two
+        // of a pair note the same (neither runs after a prelude the other did not have), and
+        // every process of the pairs before, of both sides, was learnt from.
+        let learnt = Cell::new(0);
+        let seen = RefCell::new(Vec::new());
+        let g = pair_loop(
+            &plan(4, 100.0),
+            &|| Duration::ZERO,
+            &mut |_, _| {
+                seen.borrow_mut().push(learnt.get());
+                Ok(1.0)
+            },
+            &mut |_| learnt.set(learnt.get() + 1),
+            &|x: &f64| *x,
+            &|| false,
+        );
+        let seen = seen.borrow();
+        assert_eq!(seen.len(), 2 * g.base.len());
+        for (pair, starts) in seen.chunks(2).enumerate() {
+            assert_eq!(starts, [2 * pair, 2 * pair], "{seen:?}");
+        }
+        assert_eq!(learnt.get(), seen.len());
     }
 
     #[test]
@@ -387,6 +434,7 @@ mod tests {
                     Ok(1.0)
                 }
             },
+            &mut |_| {},
             &|x: &f64| *x,
             &|| false,
         );
@@ -413,6 +461,7 @@ mod tests {
                     Err(NoReport::from("the bench panicked".to_string()))
                 }
             },
+            &mut |_| {},
             &|x: &f64| *x,
             &|| false,
         );
@@ -431,6 +480,7 @@ mod tests {
             &plan(6, 10.0),
             &|| s.clock.get(),
             &mut |is_base, cap| s.run(is_base, cap),
+            &mut |_| {},
             &|x: &f64| *x,
             &|| s.calls.borrow().len() >= 4,
         );
@@ -448,6 +498,7 @@ mod tests {
                 clock.set(clock.get() + Duration::from_millis(200));
                 Ok(1.0)
             },
+            &mut |_| {},
             &|| false,
         );
         // 0.2 s each: the third ends past half the 1 s budget.
@@ -456,6 +507,7 @@ mod tests {
             &plan(6, 100.0),
             &|| Duration::ZERO,
             &mut |_| Ok(1.0),
+            &mut |_| {},
             &|| false,
         );
         assert_eq!(g.head.len(), 5);

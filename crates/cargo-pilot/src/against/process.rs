@@ -29,14 +29,14 @@ impl From<String> for NoReport {
 }
 
 /// One process of `exe` measuring bench `name` alone (the binary's child mode) for at most
-/// `cap`, after running unmeasured the warm-up its earlier processes showed (`warm_up`, which
-/// learns from this one): its report, or what went wrong.
+/// `cap`, after running unmeasured the warm-up earlier processes showed (`warm_up`; the caller
+/// learns from the report): its report, or what went wrong.
 pub fn run_child(
     exe: &BenchExe,
     name: &str,
     cap: Duration,
     plan: &Plan,
-    warm_up: &mut WarmUp,
+    warm_up: WarmUp,
 ) -> Result<ChildReport, NoReport> {
     // The child's message goes in a folder of its own, removed however this function returns.
     let scratch = tempfile::Builder::new()
@@ -85,12 +85,10 @@ pub fn run_child(
             short_path(&exe.path)
         )
     })?;
-    let report = ChildReport::parse(&bytes, &path).map_err(|f| NoReport {
+    ChildReport::parse(&bytes, &path).map_err(|f| NoReport {
         too_short: f.status == pilot_engine::session::Status::TimeCap,
         message: f.to_string(),
-    })?;
-    warm_up.learn_report(&report);
-    Ok(report)
+    })
 }
 
 /// The executable's file name, for messages.
