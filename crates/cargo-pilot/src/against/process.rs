@@ -108,16 +108,15 @@ pub fn run_child(
 fn fresh_copy(path: &Path) -> Option<tempfile::TempPath> {
     let dir = path.parent()?;
     let name = path.file_name()?.to_string_lossy();
-    let mut copy = tempfile::Builder::new()
+    // A name of its own, closed at once (a file open for writing cannot be executed), then
+    // filled with the executable's bytes and permissions.
+    let copy = tempfile::Builder::new()
         .prefix(&format!(".{name}.pilot-"))
         .tempfile_in(dir)
-        .ok()?;
-    let mut original = std::fs::File::open(path).ok()?;
-    std::io::copy(&mut original, copy.as_file_mut()).ok()?;
-    let permissions = original.metadata().ok()?.permissions();
-    copy.as_file().set_permissions(permissions).ok()?;
-    // Closed before it runs: a file open for writing cannot be executed.
-    Some(copy.into_temp_path())
+        .ok()?
+        .into_temp_path();
+    std::fs::copy(path, &copy).ok()?;
+    Some(copy)
 }
 
 /// The executable's file name, for messages.
