@@ -189,6 +189,62 @@ fn bench_mode_measures_in_several_processes_and_saves_results() {
     assert_eq!(doc["results"][0]["name"], "add");
 }
 
+/// Each process of a bench runs a fresh copy of the bench executable, made beside it and
+/// removed after: where the kernel put a file's code is then drawn per process, as it is per
+/// build, and is in the processes' spread (`pilot_engine::runner::fresh_copy`).
+#[test]
+fn each_process_runs_a_fresh_copy_of_the_executable_removed_after() {
+    let dir = scratch("copies");
+    // The executable in a folder of its own, so that whatever appears beside it is this run's.
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let exe = bin.join("demo_exe");
+    std::fs::copy(env!("CARGO_BIN_EXE_demo_exe"), &exe).unwrap();
+    let log = dir.join("exe.log");
+    let o = Command::new(&exe)
+        .args([
+            "--bench",
+            "--processes",
+            "3",
+            "--max-time",
+            "1.5",
+            "--ci",
+            "0.05",
+        ])
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env("DEMO_EXE_LOG", &log)
+        .env_remove("PILOT_CI")
+        .env_remove("PILOT_MAX_TIME")
+        .env_remove("PILOT_PROCESSES")
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    let ran: std::collections::BTreeSet<PathBuf> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(PathBuf::from)
+        .collect();
+    // Every process ran from a copy of its own beside the executable, none from the file itself.
+    assert!(ran.len() >= 2, "{ran:?}");
+    for path in &ran {
+        assert_eq!(path.parent(), Some(bin.as_path()), "{ran:?}");
+        let name = path.file_name().unwrap().to_string_lossy();
+        assert!(name.starts_with(".demo_exe.pilot-"), "{ran:?}");
+    }
+    // And every copy is gone.
+    let left: Vec<_> = std::fs::read_dir(&bin)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["demo_exe"], "{left:?}");
+}
+
 #[test]
 fn one_process_sessions_of_every_form_with_processes_1() {
     // Several processes are the default from a 1 s cap; `--processes 1` keeps one, as

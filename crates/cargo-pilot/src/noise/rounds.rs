@@ -97,8 +97,11 @@ fn sleep_until(at: Instant) {
 /// Process `number` (1-based, for messages): `exe pilot noise-process`, waited for; its
 /// reading and its wall time in seconds.
 fn run_process(exe: &Path, number: usize) -> Result<(PlainReading, f64), Failure> {
+    // From a copy of its own, as a bench's processes run: where the kernel put the code is
+    // part of what moves a run from the next (`pilot_engine::runner::fresh_copy`).
+    let copy = pilot_engine::runner::fresh_copy(exe);
     let start = Instant::now();
-    let child = Command::new(exe)
+    let child = Command::new(copy.as_deref().unwrap_or(exe))
         .args(["pilot", "noise-process"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -49,7 +49,7 @@ pub use group::{
 };
 pub use interrupt::install as interrupt_install;
 pub use machine_speed::MachineSpeed;
-pub use processes::{ChildFailure, ChildReport, WarmUp, combine_children};
+pub use processes::{ChildFailure, ChildReport, WarmUp, combine_children, fresh_copy};
 pub(crate) use selection::Selection;
 
 /// The current time as an RFC 3339 timestamp (UTC, seconds), for result documents.

@@ -178,8 +178,9 @@ pub(in crate::runner) fn inherit(args: &Args) {
     let _ = INHERITED.set(inherited);
 }
 
-/// Runs one session of `name` in a fresh process of this executable, capped at `cap`, after
-/// the `warm_up` learnt from its earlier processes: what it found, read from its message.
+/// Runs one session of `name` in a fresh process of this executable (from a copy of its file,
+/// removed after), capped at `cap`, after the `warm_up` learnt from its earlier processes: what
+/// it found, read from its message.
 pub(super) fn run_process(
     name: &str,
     cap: Duration,
@@ -201,7 +202,10 @@ pub(super) fn run_process(
             ))
         })?;
     let path = scratch.path().join("result.json");
-    let mut command = std::process::Command::new(&exe);
+    // Each process runs a copy of its own, so that where the kernel put the code varies from
+    // process to process and is in their spread, as it is between runs (see `fresh_copy`).
+    let copy = super::fresh_copy(&exe);
+    let mut command = std::process::Command::new(copy.as_deref().unwrap_or(&exe));
     for (env, raw) in INHERITED.get().into_iter().flatten() {
         command.env(env, raw);
     }
