@@ -36,7 +36,8 @@ rm -rf "$out" && mkdir -p "$out"
 build() { # NAME REV: clones REV into $work/NAME, builds the examples' benches, prints nothing
   local name=$1 rev=$2 dir=$work/$1
   if [ ! -d "$dir/.git" ]; then git clone -q "$root" "$dir" || exit 1; fi
-  git -C "$dir" fetch -q "$root" "$rev" && git -C "$dir" checkout -q --detach FETCH_HEAD || exit 1
+  git -C "$dir" fetch -q "$root" "$(git -C "$root" rev-parse "$rev^{commit}")" &&
+    git -C "$dir" checkout -q --detach FETCH_HEAD || exit 1
   (cd "$dir" && cargo bench -q -p pilot-examples --no-run --message-format json 2>/dev/null) |
     python3 -c '
 import json, sys
