@@ -9,7 +9,7 @@ use super::{Output, Plan, deadline, spawn_of};
 use pilot_engine::fmt::format_ns;
 use pilot_engine::record::RealClock;
 use pilot_engine::runner::MachineSpeed;
-use pilot_engine::session::{SessionConfig, Status, run_session};
+use pilot_engine::session::{Estimate, SessionConfig, Status, run_session};
 
 /// The shell's start-up time subtracted from every run (ns), and its uncertainty (a
 /// half-width, ns). It shifts every reading of every program alike: this run's uncertainty of
@@ -19,11 +19,13 @@ use pilot_engine::session::{SessionConfig, Status, run_session};
 pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f64, f64), String> {
     match (&plan.shell, &plan.mode) {
         (Some(shell), Mode::Runs) => {
-            let (mean, rel) = shell_time(plan, shell)?;
+            let e = shell_time(plan, shell)?;
+            let (mean, rel) = (e.mean, e.relative_half_width());
             let name = format!("{shell} -c ''");
             let shown = pilot_engine::fmt::terminal(shell);
-            // For the shift that the run's benches share (the machine's history).
-            speed.add_bench(&name, mean);
+            // Noted for the shift that the run's benches share (the machine's history); no
+            // band is shown for it.
+            let _ = speed.reproducibility(&name, &e);
             let shell_hw = mean * rel;
             pilot_engine::outln!(
                 "shell: `{shown} -c` starts in {} ± {:.1}% (this run), subtracted from each run; \
@@ -52,9 +54,9 @@ pub(super) fn shell_start_up(plan: &Plan, speed: &mut MachineSpeed) -> Result<(f
     }
 }
 
-/// The shell's own start-up time: a session over `SHELL -c ''` capped at a second, its mean
-/// and relative half-width. Subtracted from each run, it leaves the program's own time.
-fn shell_time(plan: &Plan, shell: &str) -> Result<(f64, f64), String> {
+/// The shell's own start-up time: a session over `SHELL -c ''` capped at a second, its
+/// estimate. Subtracted from each run, it leaves the program's own time.
+fn shell_time(plan: &Plan, shell: &str) -> Result<Estimate, String> {
     let argv = vec![shell.to_string(), "-c".to_string(), String::new()];
     let mut w = ProgramWorkload::new(
         "the shell",
@@ -90,7 +92,7 @@ fn shell_time(plan: &Plan, shell: &str) -> Result<(f64, f64), String> {
     let s = run_session(&mut w, &RealClock::start(), &config, &mut |_, _| {});
     match (&s.status, s.estimate) {
         (Status::Failed(msg), _) => Err(format!("the shell `{shell}` failed: {msg}")),
-        (_, Some(e)) => Ok((e.mean, e.relative_half_width())),
+        (_, Some(e)) => Ok(e),
         (_, None) => Err(format!(
             "the shell `{shell}`'s start-up time could not be measured in a second; -N runs \
              commands without it"

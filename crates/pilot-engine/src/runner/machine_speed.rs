@@ -106,12 +106,6 @@ impl MachineSpeed {
         Some(reproducibility(run, &evidence, e.ci.confidence))
     }
 
-    /// Notes bench `name`'s estimate for later runs of this build, with no band asked for (a
-    /// program's shell start-up).
-    pub fn add_bench(&mut self, name: &str, mean_ns: f64) {
-        self.history.add_bench(name, mean_ns);
-    }
-
     /// Times the probe after a bench: the relative change of its time since the last probe
     /// (before the bench).
     pub fn after_bench(&mut self) -> f64 {
