@@ -51,12 +51,8 @@ build same "$base"
 build copies "$(git -C "$root" rev-parse HEAD)"
 
 busy=()
-for _ in $(seq 1 "$loops"); do
-  sh -c 'while :; do :; done' &
-  busy+=($!)
-done
-stop_loops() { for p in "${busy[@]}"; do kill "$p" 2>/dev/null; done; }
-trap stop_loops EXIT
+trap 'for p in "${busy[@]}"; do kill "$p" 2>/dev/null; done' EXIT
+for _ in $(seq 1 "$loops"); do sh -c 'while :; do :; done' & busy+=($!); done
 
 for e in $(seq 1 "$epochs"); do
   order=(same copies)

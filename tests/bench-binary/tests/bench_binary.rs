@@ -17,14 +17,18 @@ fn demo(args: &[&str], target_dir: &PathBuf) -> Output {
 /// The bench binary `exe` with `args`, its results under `target_dir`, no `PILOT_*` setting
 /// from the environment of the test.
 fn run(exe: &str, args: &[&str], target_dir: &PathBuf) -> Output {
-    Command::new(exe)
-        .args(args)
+    command(exe.as_ref(), args, target_dir).output().unwrap()
+}
+
+/// The command [`run`] runs.
+fn command(exe: &std::path::Path, args: &[&str], target_dir: &PathBuf) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.args(args)
         .env("CARGO_TARGET_DIR", target_dir)
         .env_remove("PILOT_CI")
         .env_remove("PILOT_MAX_TIME")
-        .env_remove("PILOT_PROCESSES")
-        .output()
-        .unwrap()
+        .env_remove("PILOT_PROCESSES");
+    cmd
 }
 
 fn scratch(test: &str) -> PathBuf {
@@ -201,30 +205,14 @@ fn each_process_runs_a_fresh_copy_of_the_executable_removed_after() {
     let exe = bin.join("demo_exe");
     std::fs::copy(env!("CARGO_BIN_EXE_demo_exe"), &exe).unwrap();
     let log = dir.join("exe.log");
-    let o = Command::new(&exe)
-        .args([
-            "--bench",
-            "--processes",
-            "3",
-            "--max-time",
-            "1.5",
-            "--ci",
-            "0.05",
-        ])
-        .env("CARGO_TARGET_DIR", dir.join("target"))
+    let args: Vec<&str> = "--bench --processes 3 --max-time 1.5 --ci 0.05"
+        .split(' ')
+        .collect();
+    let o = command(&exe, &args, &dir.join("target"))
         .env("DEMO_EXE_LOG", &log)
-        .env_remove("PILOT_CI")
-        .env_remove("PILOT_MAX_TIME")
-        .env_remove("PILOT_PROCESSES")
         .output()
         .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}{}",
-        text(&o.stdout),
-        text(&o.stderr)
-    );
+    assert!(o.status.success(), "{}", common::text(&o));
     let ran: std::collections::BTreeSet<PathBuf> = std::fs::read_to_string(&log)
         .unwrap()
         .lines()
