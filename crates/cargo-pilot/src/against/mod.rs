@@ -3,8 +3,9 @@
 //! (both kept, so a second run rebuilds only what changed); the working tree is built as
 //! `cargo pilot bench` builds it. Every bench present in both builds is then measured in
 //! pairs of processes, one of each build back to back, first one side then the other (ABBA),
-//! until the change's verdict is settled or the time cap comes: the machine's state at each
-//! moment is in both processes of a pair, and cancels in their ratio
+//! until the change's verdict is settled or the time cap comes (and the benches the cap stopped
+//! then share the time the others left): the machine's state at each moment is in both
+//! processes of a pair, and cancels in their ratio
 //! ([`pilot_engine::compare::compare_sequential`]).
 
 pub mod builds;
@@ -29,7 +30,7 @@ use crate::cargo::{self, BenchExe};
 use crate::exit::{self, Failure, comparison_exit};
 use crate::interrupt;
 use builds::{Builds, prepare};
-use finished::{finish_bench, save_sides};
+use finished::{Finished, finish_bench, save_sides};
 use plan::Plan;
 use report::Saved;
 
@@ -97,6 +98,13 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
 }
 
 /// Measures every bench of both builds in pairs, saves each side's results and reports.
+///
+/// Two passes: every bench gets its budget, in turn; then the benches whose pairs ran to it
+/// (the stop rule did not settle them) share the time the others left unused (each at most
+/// one budget more, the suite at most its benches' budgets in all), in turn again. Which
+/// benches get more time, and how much, depends on the stop rule, the other benches and how
+/// long pairs take, never on the verdict at the budget, so the last look of a bench's
+/// sequential test stays where time puts it ([`pairs::Outcome::at_budget`]).
 fn compare_builds(
     args: &BenchArgs,
     rev: &str,
@@ -104,55 +112,93 @@ fn compare_builds(
     valgrind: Option<&pilot_engine::runner::counting::Valgrind>,
     out: &Out,
 ) -> Result<ExitCode, Failure> {
-    let options = args.baselines.thresholds.options();
     let (target_dir, short) = (&builds.target_dir, builds.short.as_str());
     let benches = match_benches(args, &builds.base_exes, &builds.head_exes, out)?;
     let plan = plan_for(args, &benches);
     announce(&benches, &plan, target_dir, short, out);
-    let machine = pilot_engine::probe::machine();
+    let mut run = Concluding {
+        args,
+        plan: &plan,
+        options: args.baselines.thresholds.options(),
+        machine: pilot_engine::probe::machine(),
+        short,
+        target_dir,
+        valgrind,
+        out,
+        saved: Saved::default(),
+        failed: false,
+    };
+    let fail_fast = args.settings.on("fail_fast");
+    let mut legs: Vec<(&Bench, Leg)> = Vec::new();
+    let mut spent = std::time::Duration::ZERO;
+    for b in &benches {
+        let outcome = pairs::measure(b, &plan, out);
+        spent += outcome.elapsed;
+        if interrupt::happened() {
+            return Ok(run.interrupted(legs, "comparing", b));
+        }
+        if outcome.at_budget() {
+            legs.push((b, Leg::Pending(outcome)));
+            continue;
+        }
+        match run.conclude(b, outcome, true) {
+            Some(done) => legs.push((b, Leg::Done(Box::new(done)))),
+            None => return Ok(run.interrupted(legs, "counting", b)),
+        }
+        if run.failed && fail_fast {
+            break;
+        }
+    }
+    if !(run.failed && fail_fast) {
+        let paired = benches
+            .iter()
+            .filter(|b| b.base.is_some() && b.head.is_some())
+            .count();
+        let waiting = legs
+            .iter()
+            .filter(|(_, l)| matches!(l, Leg::Pending(_)))
+            .count();
+        let mut leftover = plan::Leftover::new(plan.budget, paired, spent, waiting);
+        if waiting > 0 && !leftover.left().is_zero() {
+            out.say(&format!(
+                "\n== {} unsettled at the budget: more pairs in the {:.0} s the others left",
+                pilot_engine::fmt::counted(waiting, "bench", "benches"),
+                leftover.left().as_secs_f64()
+            ));
+        }
+        for i in 0..legs.len() {
+            let (b, Leg::Pending(outcome)) = &mut legs[i] else {
+                continue;
+            };
+            let Some(share) = leftover.next(outcome.pair_time()) else {
+                continue;
+            };
+            let before = outcome.elapsed;
+            pairs::extend(b, &plan, share, outcome, out);
+            leftover.used(outcome.elapsed - before);
+            if interrupt::happened() {
+                let b = *b;
+                return Ok(run.interrupted(legs, "comparing", b));
+            }
+        }
+    }
+    let mut finished = Vec::with_capacity(legs.len());
+    let mut rest = legs.into_iter();
+    while let Some((b, leg)) = rest.next() {
+        match leg {
+            Leg::Done(done) => finished.push(*done),
+            Leg::Pending(outcome) => match run.conclude(b, outcome, true) {
+                Some(done) => finished.push(done),
+                None => return Ok(run.interrupted(rest.collect(), "counting", b)),
+            },
+        }
+    }
     let mut comparisons = Vec::new();
     let mut head_docs: Vec<ResultDoc> = Vec::new();
     let mut base_docs: Vec<ResultDoc> = Vec::new();
-    let mut saved = Saved::default();
-    let mut failed = false;
-    for b in &benches {
-        let outcome = pairs::measure(b, &plan, out);
-        if interrupt::happened() {
-            eprintln!(
-                "cargo pilot: interrupted while comparing `{}`; every bench compared before it \
-                 is saved (latest results, and baseline `{short}` for the base)",
-                pilot_engine::fmt::terminal(&b.name)
-            );
-            return Ok(ExitCode::from(exit::Exit::Interrupted));
-        }
-        let mut done = finish_bench(b, outcome, &options, &plan, &machine, short);
-        failed |= done.comparison.verdict == Verdict::Failed;
-        if let Some(v) = valgrind {
-            let cache_sim = args.settings.on("cache_sim");
-            match counts::count_sides(v, b, &mut done, (&plan, &options, cache_sim), out) {
-                Ok(true) => {}
-                Ok(false) => {
-                    eprintln!(
-                        "cargo pilot: interrupted while counting `{}`; every bench compared \
-                         before it is saved",
-                        pilot_engine::fmt::terminal(&b.name)
-                    );
-                    return Ok(ExitCode::from(exit::Exit::Interrupted));
-                }
-                Err(e) => {
-                    eprintln!(
-                        "error: the instructions of `{}` were not counted: {}",
-                        pilot_engine::fmt::terminal(&b.name),
-                        pilot_engine::fmt::terminal_lines(&e.to_string())
-                    );
-                    failed = true;
-                }
-            }
-        }
-        // Each bench's results are saved as it finishes: an interrupted run keeps them.
-        failed |= !save_sides(b, &done, (target_dir, short), &mut saved);
-        head_docs.extend(done.head.clone());
-        if let Some(mut base) = done.base.clone() {
+    for done in finished {
+        head_docs.extend(done.head);
+        if let Some(mut base) = done.base {
             // The base's processes ran REV's build: its commit, clean.
             if let Some(m) = base.machine.as_mut() {
                 m.git_commit = Some(builds.commit.clone());
@@ -161,10 +207,8 @@ fn compare_builds(
             base_docs.push(base);
         }
         comparisons.push(done.comparison);
-        if failed && args.settings.on("fail_fast") {
-            break;
-        }
     }
+    let (options, saved, failed) = (run.options, run.saved, run.failed);
     // Each bench's verdict was its own: the suite's rule takes them again over all of them.
     pilot_engine::compare::judge_suite(&mut comparisons, &options);
     report::report(
@@ -193,6 +237,73 @@ fn compare_builds(
     Ok(comparison_exit(failed, &comparisons))
 }
 
+/// A bench of the comparison between the passes.
+enum Leg {
+    /// Compared, counted and saved.
+    Done(Box<finished::Finished>),
+    /// Undecided at its budget: waiting for the time the others left.
+    Pending(pairs::Outcome),
+}
+
+/// What concluding a bench needs, and what the concluded benches came to.
+struct Concluding<'a> {
+    args: &'a BenchArgs,
+    plan: &'a Plan,
+    options: pilot_engine::compare::CompareOptions,
+    machine: pilot_format::MachineDoc,
+    short: &'a str,
+    target_dir: &'a Path,
+    valgrind: Option<&'a pilot_engine::runner::counting::Valgrind>,
+    out: &'a Out,
+    saved: Saved,
+    failed: bool,
+}
+
+impl Concluding<'_> {
+    /// Bench `b`'s comparison from its processes, its instructions counted when asked for (and
+    /// `count`), both sides saved. `None`: Ctrl-C came while counting.
+    fn conclude(&mut self, b: &Bench, outcome: pairs::Outcome, count: bool) -> Option<Finished> {
+        let (plan, short) = (self.plan, self.short);
+        let mut done = finish_bench(b, outcome, &self.options, plan, &self.machine, short);
+        self.failed |= done.comparison.verdict == Verdict::Failed;
+        if let (Some(v), true) = (self.valgrind, count) {
+            let cache_sim = self.args.settings.on("cache_sim");
+            match counts::count_sides(v, b, &mut done, (plan, &self.options, cache_sim), self.out) {
+                Ok(true) => {}
+                Ok(false) => return None,
+                Err(e) => {
+                    eprintln!(
+                        "error: the instructions of `{}` were not counted: {}",
+                        pilot_engine::fmt::terminal(&b.name),
+                        pilot_engine::fmt::terminal_lines(&e.to_string())
+                    );
+                    self.failed = true;
+                }
+            }
+        }
+        // Each bench's results are saved as it is concluded: an interrupted run keeps them.
+        self.failed |= !save_sides(b, &done, (self.target_dir, short), &mut self.saved);
+        Some(done)
+    }
+
+    /// After Ctrl-C while `doing` bench `b`: the benches still waiting for more pairs are
+    /// saved with the pairs they have (not counted), and the run ends interrupted.
+    fn interrupted(&mut self, legs: Vec<(&Bench, Leg)>, doing: &str, b: &Bench) -> ExitCode {
+        for (waiting, leg) in legs {
+            if let Leg::Pending(outcome) = leg {
+                self.conclude(waiting, outcome, false);
+            }
+        }
+        eprintln!(
+            "cargo pilot: interrupted while {doing} `{}`; every bench compared before it \
+             is saved (latest results, and baseline `{}` for the base)",
+            pilot_engine::fmt::terminal(&b.name),
+            self.short
+        );
+        ExitCode::from(exit::Exit::Interrupted)
+    }
+}
+
 /// The plan of `args` for `benches`: a suite's rule adjusts over the benches both builds have.
 fn plan_for(args: &BenchArgs, benches: &[Bench]) -> Plan {
     let mut plan = Plan::from_args(args);
@@ -210,7 +321,8 @@ fn plan_for(args: &BenchArgs, benches: &[Bench]) -> Plan {
 fn announce(benches: &[Bench], plan: &Plan, target_dir: &Path, short: &str, out: &Out) {
     out.say(&format!(
         "\n== {}: {} in both builds, measured in pairs of processes (at least {}, \
-         up to {} s a bench), {short} against the working tree",
+         up to {} s a bench, then the time the settled ones left for those still pairing), \
+         {short} against the working tree",
         pilot_engine::fmt::counted(benches.len(), "bench", "benches"),
         benches
             .iter()

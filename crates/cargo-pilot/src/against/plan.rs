@@ -95,3 +95,96 @@ impl Plan {
         }
     }
 }
+
+/// The time the benches of a suite left unused at their budgets, shared in turn by those
+/// still undecided there: each gets an equal share of what is left (at most one budget more),
+/// and what one does not use goes to the ones after it. The suite never takes more than its
+/// benches' budgets together.
+pub struct Leftover {
+    left: Duration,
+    waiting: usize,
+    budget: Duration,
+}
+
+impl Leftover {
+    /// `paired` benches of `budget` each took `spent` in all; `waiting` of them are undecided.
+    pub fn new(budget: Duration, paired: usize, spent: Duration, waiting: usize) -> Leftover {
+        Leftover {
+            left: (budget * paired as u32).saturating_sub(spent),
+            waiting,
+            budget,
+        }
+    }
+
+    /// The time left to share.
+    pub fn left(&self) -> Duration {
+        self.left
+    }
+
+    /// The next undecided bench's share, for a bench whose pairs take `pair_time`: `None` when
+    /// no bench is waiting or the share would not hold two more pairs (not worth starting).
+    pub fn next(&mut self, pair_time: Duration) -> Option<Duration> {
+        let share = (self.left / u32::try_from(self.waiting).ok()?.max(1)).min(self.budget);
+        self.waiting = self.waiting.checked_sub(1)?;
+        (share >= 2 * pair_time && !share.is_zero()).then_some(share)
+    }
+
+    /// A bench took `used` of its share.
+    pub fn used(&mut self, used: Duration) {
+        self.left = self.left.saturating_sub(used);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(secs: u64) -> Duration {
+        Duration::from_secs(secs)
+    }
+
+    #[test]
+    fn the_undecided_share_what_the_settled_left_in_turn() {
+        // Ten benches of 20 s took 110 s: 90 s left for three undecided, 30 s each at first
+        // but at most one budget (20 s).
+        let mut l = Leftover::new(s(20), 10, s(110), 3);
+        assert_eq!(l.left(), s(90));
+        assert_eq!(l.next(s(1)), Some(s(20)));
+        // The first used only 5 s of its 20: the second gets 85 / 2, held to 20 s.
+        l.used(s(5));
+        assert_eq!(l.next(s(1)), Some(s(20)));
+        l.used(s(20));
+        // 65 s left for the last one: one budget.
+        assert_eq!(l.next(s(1)), Some(s(20)));
+        l.used(s(20));
+        assert_eq!(l.next(s(1)), None, "nobody is waiting");
+    }
+
+    #[test]
+    fn a_share_too_small_for_two_pairs_is_not_given_and_passes_on() {
+        // 6 s left for three: 2 s each, and the first bench's pairs take 1.5 s.
+        let mut l = Leftover::new(s(10), 2, s(14), 3);
+        assert_eq!(l.next(Duration::from_millis(1500)), None);
+        // What it did not take is shared by the other two: 3 s each.
+        assert_eq!(l.next(Duration::from_millis(500)), Some(s(3)));
+    }
+
+    #[test]
+    fn the_suite_never_takes_more_than_its_budgets() {
+        // Whatever each bench uses of its share (here all of it), the extensions together stay
+        // within what the first pass left.
+        for spent in [0, 37, 120, 199, 200, 500] {
+            let mut l = Leftover::new(s(20), 10, s(spent), 6);
+            let mut given = Duration::ZERO;
+            while let Some(share) = l.next(Duration::from_millis(100)) {
+                given += share;
+                l.used(share);
+            }
+            assert!(
+                given <= s(200).saturating_sub(s(spent)),
+                "{spent}: {given:?}"
+            );
+            assert!(given <= s(6 * 20));
+        }
+    }
+}

@@ -56,7 +56,8 @@ fn reasons(comparisons: &[Comparison], options: &CompareOptions, plan: &Plan) ->
                 (Verdict::Failed, _, _) => Some(format!("{name} failed: {}", c.method)),
                 (Verdict::Undecided, Some(why), _) => Some(format!("{name} is undecided: {why}")),
                 (Verdict::Undecided, None, Some(n)) => Some(format!(
-                    "{name} is undecided after {n} pairs at the time cap ({} s): {} >= {} \
+                    "{name} is undecided after {n} pairs at the time cap ({} s a bench, and a \
+                     share of what the settled benches left): {} >= {} \
                      and the change's interval reaches past the noise threshold (±{}%); raise \
                      --max-time, or --noise if changes that small do not matter",
                     (plan.budget.as_secs_f64() * 10.0).round() / 10.0,
