@@ -128,71 +128,14 @@ fn compare_builds(
         saved: Saved::default(),
         failed: false,
     };
-    let fail_fast = args.settings.on("fail_fast");
-    let mut legs: Vec<(&Bench, Leg)> = Vec::new();
-    let mut spent = std::time::Duration::ZERO;
-    for b in &benches {
-        let outcome = pairs::measure(b, &plan, out);
-        spent += outcome.elapsed;
-        if interrupt::happened() {
-            return Ok(run.interrupted(legs, "comparing", b));
-        }
-        if outcome.at_budget() {
-            legs.push((b, Leg::Pending(outcome)));
-            continue;
-        }
-        match run.conclude(b, outcome, true) {
-            Some(done) => legs.push((b, Leg::Done(Box::new(done)))),
-            None => return Ok(run.interrupted(legs, "counting", b)),
-        }
-        if run.failed && fail_fast {
-            break;
-        }
-    }
-    if !(run.failed && fail_fast) {
-        let paired = benches
-            .iter()
-            .filter(|b| b.base.is_some() && b.head.is_some())
-            .count();
-        let waiting = legs
-            .iter()
-            .filter(|(_, l)| matches!(l, Leg::Pending(_)))
-            .count();
-        let mut leftover = plan::Leftover::new(plan.budget, paired, spent, waiting);
-        if waiting > 0 && !leftover.left().is_zero() {
-            out.say(&format!(
-                "\n== {} unsettled at the budget: more pairs in the {:.0} s the others left",
-                pilot_engine::fmt::counted(waiting, "bench", "benches"),
-                leftover.left().as_secs_f64()
-            ));
-        }
-        for i in 0..legs.len() {
-            let (b, Leg::Pending(outcome)) = &mut legs[i] else {
-                continue;
-            };
-            let Some(share) = leftover.next(outcome.pair_time()) else {
-                continue;
-            };
-            let before = outcome.elapsed;
-            pairs::extend(b, &plan, share, outcome, out);
-            leftover.used(outcome.elapsed - before);
-            if interrupt::happened() {
-                let b = *b;
-                return Ok(run.interrupted(legs, "comparing", b));
-            }
-        }
-    }
-    let mut finished = Vec::with_capacity(legs.len());
-    let mut rest = legs.into_iter();
-    while let Some((b, leg)) = rest.next() {
-        match leg {
-            Leg::Done(done) => finished.push(*done),
-            Leg::Pending(outcome) => match run.conclude(b, outcome, true) {
-                Some(done) => finished.push(done),
-                None => return Ok(run.interrupted(rest.collect(), "counting", b)),
-            },
-        }
-    }
+    let legs = match run.first_pass(&benches) {
+        Ok(legs) => legs,
+        Err(code) => return Ok(code),
+    };
+    let finished = match run.conclude_all(legs) {
+        Ok(finished) => finished,
+        Err(code) => return Ok(code),
+    };
     let mut comparisons = Vec::new();
     let mut head_docs: Vec<ResultDoc> = Vec::new();
     let mut base_docs: Vec<ResultDoc> = Vec::new();
@@ -284,6 +227,97 @@ impl Concluding<'_> {
         // Each bench's results are saved as it is concluded: an interrupted run keeps them.
         self.failed |= !save_sides(b, &done, (self.target_dir, short), &mut self.saved);
         Some(done)
+    }
+
+    /// Every bench within its budget, in turn, then [`second_pass`](Self::second_pass): the
+    /// benches, concluded or waiting for the time the others left. `Err`: the run ended
+    /// (Ctrl-C), its exit code.
+    fn first_pass<'b>(
+        &mut self,
+        benches: &'b [Bench<'b>],
+    ) -> Result<Vec<(&'b Bench<'b>, Leg)>, ExitCode> {
+        let fail_fast = self.args.settings.on("fail_fast");
+        let mut legs: Vec<(&Bench, Leg)> = Vec::new();
+        let mut spent = std::time::Duration::ZERO;
+        for b in benches {
+            let outcome = pairs::measure(b, self.plan, self.out);
+            spent += outcome.elapsed;
+            if interrupt::happened() {
+                return Err(self.interrupted(legs, "comparing", b));
+            }
+            if outcome.at_budget() {
+                legs.push((b, Leg::Pending(outcome)));
+                continue;
+            }
+            match self.conclude(b, outcome, true) {
+                Some(done) => legs.push((b, Leg::Done(Box::new(done)))),
+                None => return Err(self.interrupted(legs, "counting", b)),
+            }
+            if self.failed && fail_fast {
+                return Ok(legs);
+            }
+        }
+        let paired = benches
+            .iter()
+            .filter(|b| b.base.is_some() && b.head.is_some())
+            .count();
+        self.second_pass(&mut legs, paired, spent)?;
+        Ok(legs)
+    }
+
+    /// The benches of `legs` whose pairs ran to their budget get more pairs, in turn, from
+    /// what the `paired` benches' budgets left after `spent` ([`plan::Leftover`]).
+    fn second_pass(
+        &mut self,
+        legs: &mut Vec<(&Bench, Leg)>,
+        paired: usize,
+        spent: std::time::Duration,
+    ) -> Result<(), ExitCode> {
+        let (plan, out) = (self.plan, self.out);
+        let waiting = legs
+            .iter()
+            .filter(|(_, l)| matches!(l, Leg::Pending(_)))
+            .count();
+        let mut leftover = plan::Leftover::new(plan.budget, paired, spent, waiting);
+        if waiting > 0 && !leftover.left().is_zero() {
+            out.say(&format!(
+                "\n== {} unsettled at the budget: more pairs in the {:.0} s the others left",
+                pilot_engine::fmt::counted(waiting, "bench", "benches"),
+                leftover.left().as_secs_f64()
+            ));
+        }
+        for i in 0..legs.len() {
+            let (b, Leg::Pending(outcome)) = &mut legs[i] else {
+                continue;
+            };
+            let Some(share) = leftover.next(outcome.pair_time()) else {
+                continue;
+            };
+            let before = outcome.elapsed;
+            pairs::extend(b, plan, share, outcome, out);
+            leftover.used(outcome.elapsed - before);
+            if interrupt::happened() {
+                let b = *b;
+                return Err(self.interrupted(std::mem::take(legs), "comparing", b));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every bench of `legs` concluded, in order. `Err`: Ctrl-C came while counting.
+    fn conclude_all(&mut self, legs: Vec<(&Bench, Leg)>) -> Result<Vec<Finished>, ExitCode> {
+        let mut finished = Vec::with_capacity(legs.len());
+        let mut rest = legs.into_iter();
+        while let Some((b, leg)) = rest.next() {
+            match leg {
+                Leg::Done(done) => finished.push(*done),
+                Leg::Pending(outcome) => match self.conclude(b, outcome, true) {
+                    Some(done) => finished.push(done),
+                    None => return Err(self.interrupted(rest.collect(), "counting", b)),
+                },
+            }
+        }
+        Ok(finished)
     }
 
     /// After Ctrl-C while `doing` bench `b`: the benches still waiting for more pairs are
