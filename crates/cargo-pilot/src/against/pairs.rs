@@ -549,38 +549,42 @@ mod tests {
             }
         };
         let p = plan(6, 10.0);
-        let g = pair_loop(
-            &p,
-            p.budget,
-            Gathered::new(p.process_cap),
-            &|| clock.get(),
-            &mut run,
-            &mut |_| {},
-            &|x: &f64| *x,
-            &|| false,
-        );
+        let g = scripted_leg(&p, p.budget, Gathered::new(p.process_cap), &clock, &mut run);
         assert_eq!(g.cap, Duration::from_millis(400));
-        let start = clock.get();
         let pairs = g.base.len();
-        let g = pair_loop(
-            &p,
-            Duration::from_secs(4),
-            g,
-            &|| clock.get() - start,
-            &mut run,
-            &mut |_| {},
-            &|x: &f64| *x,
-            &|| false,
-        );
+        let g = scripted_leg(&p, Duration::from_secs(4), g, &clock, &mut run);
         // Only processes of the longer cap in the second leg: 0.8 s a pair, 5 in its 4 s.
         assert_eq!(g.base.len(), pairs + 5);
         assert_eq!(g.cap, Duration::from_millis(400));
     }
 
+    /// One leg of scripted processes `run`, timed by `clock` from now: nothing learnt, no
+    /// Ctrl-C.
+    fn scripted_leg(
+        p: &Plan,
+        budget: Duration,
+        g: Gathered<f64>,
+        clock: &Cell<Duration>,
+        run: &mut dyn FnMut(bool, Duration) -> Result<f64, NoReport>,
+    ) -> Gathered<f64> {
+        let since = clock.get();
+        let elapsed = || clock.get() - since;
+        pair_loop(
+            p,
+            budget,
+            g,
+            &elapsed,
+            run,
+            &mut |_| {},
+            &|x: &f64| *x,
+            &|| false,
+        )
+    }
+
     /// The verdict of a bench whose pairs' ratios are `ratios` (in turn, 0.1 s a pair), at
-    /// alpha 0.05: pairs for `first` pairs' time, then, where the budget ended them (the stop
+    /// alpha 0.05: pairs for `first_pairs` pairs' time, then, where the budget ended them (the stop
     /// rule did not), a second leg of `more` pairs' time.
-    fn legs(ratios: &[f64], first: usize, more: usize) -> Verdict {
+    fn legs(ratios: &[f64], first_pairs: usize, more: usize) -> Verdict {
         let mut p = plan(6, 0.0);
         p.options.alpha = 0.05;
         let clock = Cell::new(Duration::ZERO);
@@ -596,28 +600,10 @@ mod tests {
             })
         };
         let pairs_time = |n: usize| Duration::from_millis(100 * n as u64);
-        let mut g = pair_loop(
-            &p,
-            pairs_time(first),
-            Gathered::new(p.process_cap),
-            &|| clock.get(),
-            &mut run,
-            &mut |_| {},
-            &|x: &f64| *x,
-            &|| false,
-        );
+        let first = Gathered::new(p.process_cap);
+        let mut g = scripted_leg(&p, pairs_time(first_pairs), first, &clock, &mut run);
         if !g.stopped && more > 0 {
-            let start = clock.get();
-            g = pair_loop(
-                &p,
-                pairs_time(more),
-                g,
-                &|| clock.get() - start,
-                &mut run,
-                &mut |_| {},
-                &|x: &f64| *x,
-                &|| false,
-            );
+            g = scripted_leg(&p, pairs_time(more), g, &clock, &mut run);
         }
         g.settled.unwrap()
     }
