@@ -128,7 +128,7 @@ fn compare_builds(
         saved: Saved::default(),
         failed: false,
     };
-    let legs = match run.first_pass(&benches) {
+    let legs = match run.measure_all(&benches) {
         Ok(legs) => legs,
         Err(code) => return Ok(code),
     };
@@ -184,7 +184,7 @@ fn compare_builds(
 enum Leg {
     /// Compared, counted and saved.
     Done(Box<finished::Finished>),
-    /// Undecided at its budget: waiting for the time the others left.
+    /// Ran to its budget unsettled: waiting for the time the others left.
     Pending(pairs::Outcome),
 }
 
@@ -229,10 +229,10 @@ impl Concluding<'_> {
         Some(done)
     }
 
-    /// Every bench within its budget, in turn, then [`second_pass`](Self::second_pass): the
-    /// benches, concluded or waiting for the time the others left. `Err`: the run ended
-    /// (Ctrl-C), its exit code.
-    fn first_pass<'b>(
+    /// Both passes: every bench within its budget, in turn, then
+    /// [`second_pass`](Self::second_pass); the benches, concluded or still to conclude.
+    /// `Err`: the run ended (Ctrl-C), its exit code.
+    fn measure_all<'b>(
         &mut self,
         benches: &'b [Bench<'b>],
     ) -> Result<Vec<(&'b Bench<'b>, Leg)>, ExitCode> {

@@ -81,7 +81,8 @@ impl<T> Gathered<T> {
 
 /// The pair loop of a bench in both builds, from the pairs in `o` (none for a new bench; those
 /// of an earlier leg for one given more time) until its verdict is settled or the next pair
-/// would end past `budget`. `run(is_base, cap)` runs one process of a side for at most `cap`; `learn(report)` takes what a process showed that later processes use (its
+/// would end past `budget`. `run(is_base, cap)` runs one process of a side for at most `cap`;
+/// `learn(report)` takes what a process showed that later processes use (its
 /// warm-up), called for both processes of a pair once the pair is done, never between them;
 /// `elapsed()` is the time since this leg started; `mean` is a report's mean; `interrupted()`
 /// says Ctrl-C came. Kept apart from real processes and time so that its decisions (the ABBA

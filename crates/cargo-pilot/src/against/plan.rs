@@ -97,9 +97,9 @@ impl Plan {
 }
 
 /// The time the benches of a suite left unused at their budgets, shared in turn by those
-/// still undecided there: each gets an equal share of what is left (at most one budget more),
-/// and what one does not use goes to the ones after it. The suite never takes more than its
-/// benches' budgets together.
+/// whose pairs ran to theirs (the stop rule had not settled them): each gets an equal share of
+/// what is left (at most one budget more), and what one does not use goes to the ones after
+/// it. The suite never takes more than its benches' budgets together.
 pub struct Leftover {
     left: Duration,
     waiting: usize,
@@ -107,7 +107,7 @@ pub struct Leftover {
 }
 
 impl Leftover {
-    /// `paired` benches of `budget` each took `spent` in all; `waiting` of them are undecided.
+    /// `paired` benches of `budget` each took `spent` in all; `waiting` of them ran to it.
     pub fn new(budget: Duration, paired: usize, spent: Duration, waiting: usize) -> Leftover {
         Leftover {
             left: (budget * paired as u32).saturating_sub(spent),
@@ -121,7 +121,7 @@ impl Leftover {
         self.left
     }
 
-    /// The next undecided bench's share, for a bench whose pairs take `pair_time`: `None` when
+    /// The next waiting bench's share, for a bench whose pairs take `pair_time`: `None` when
     /// no bench is waiting or the share would not hold two more pairs (not worth starting).
     pub fn next(&mut self, pair_time: Duration) -> Option<Duration> {
         let share = (self.left / u32::try_from(self.waiting).ok()?.max(1)).min(self.budget);
@@ -144,8 +144,8 @@ mod tests {
     }
 
     #[test]
-    fn the_undecided_share_what_the_settled_left_in_turn() {
-        // Ten benches of 20 s took 110 s: 90 s left for three undecided, 30 s each at first
+    fn the_benches_at_their_budget_share_what_the_settled_left_in_turn() {
+        // Ten benches of 20 s took 110 s: 90 s left for three at their budget, 30 s each at first
         // but at most one budget (20 s).
         let mut l = Leftover::new(s(20), 10, s(110), 3);
         assert_eq!(l.left(), s(90));
