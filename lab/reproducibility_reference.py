@@ -6,12 +6,14 @@ Quiet or busy machine alike: nothing here is timed. Prints the values the tests 
 
     python3 lab/reproducibility_reference.py            # the hand examples
     python3 lab/reproducibility_reference.py --coverage # and the coverage of each source
+    python3 lab/reproducibility_reference.py --successive # and the runs-across-builds band's
 """
 
 import math
 import sys
 
 import numpy as np
+from scipy.stats import norm
 from scipy.stats import t as student_t
 
 HALF_LIFE = 5.0
@@ -49,6 +51,36 @@ def hand_examples():
     print("probe: se", repr(se), "dof", repr(dof), "half_width", repr(half))
 
 
+def successive(logs):
+    """A bench's spread over runs of its builds: median |successive difference| / (z75 * sqrt 2),
+    with the MAD's 0.37 * (runs - 1) degrees of freedom."""
+    steps = np.abs(np.diff(np.asarray(logs, dtype=float)))
+    return np.median(steps) / (norm.ppf(0.75) * math.sqrt(2)), max(0.37 * (len(logs) - 1), 1.0)
+
+
+def successive_examples():
+    # Runs of a bench over its builds: 100, 104, 99, 103 ns earlier, 101 ns in this run, which
+    # is its build's first (the band is centred on it, one run in its level).
+    sd, dof = successive(np.log([100.0, 104.0, 99.0, 103.0, 101.0]))
+    half = student_t.ppf(0.975, dof) * sd * math.sqrt(2)
+    print("builds: sd", repr(sd), "dof", repr(dof), "half_width", repr(half))
+
+
+def successive_coverage(runs, reps=200000, shift_every=0, seed=3):
+    """How often the band of a new build's first run holds that build's next run: `runs`
+    earlier runs of other builds and this one, independent normal runs (sd 1), and with
+    `shift_every` > 0 a level moved by 5 sd at every such rebuild."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((reps, runs + 1))
+    if shift_every:
+        x[:, : runs - 1] += 5.0 * (np.arange(runs - 1) // shift_every)[None, :]
+        x[:, runs - 1 :] += 5.0 * ((runs - 2) // shift_every + 1)
+    steps = np.abs(np.diff(x[:, :runs], axis=1))
+    sd = np.median(steps, axis=1) / (norm.ppf(0.75) * math.sqrt(2))
+    half = student_t.ppf(0.975, max(0.37 * (runs - 1), 1.0)) * sd * math.sqrt(2)
+    return np.mean(np.abs(x[:, runs] - x[:, runs - 1]) <= half)
+
+
 def coverage(reps=4000, benches=8, runs=6, machine_sd=0.02, se=(0.001, 0.005), seed=1):
     """Runs 1..runs-1 teach the band, `runs` is this run, the next is checked."""
     rng = np.random.default_rng(seed)
@@ -83,6 +115,11 @@ def coverage(reps=4000, benches=8, runs=6, machine_sd=0.02, se=(0.001, 0.005), s
 
 if __name__ == "__main__":
     hand_examples()
+    successive_examples()
+    if "--successive" in sys.argv:
+        for runs in (5, 6, 8, 10, 15, 20, 30):
+            print("builds: runs", runs, "coverage", successive_coverage(runs),
+                  "with a level shift every 4th rebuild", successive_coverage(runs, shift_every=4))
     if "--coverage" in sys.argv:
         for runs in (4, 6, 8):
             print("runs", runs, coverage(runs=runs))

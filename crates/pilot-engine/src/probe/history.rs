@@ -136,15 +136,29 @@ impl History {
     /// it. A burst of runs seconds apart saw one state of the machine: its newest run stands
     /// for it. At most [`RUNS_USED`] runs with the last one.
     pub(crate) fn bench_series(&self, name: &str) -> Vec<f64> {
+        self.series(name, true)
+    }
+
+    /// Bench `name`'s estimates in the earlier runs of any build, spaced and at most as many
+    /// as [`bench_series`](Self::bench_series)'s, oldest first.
+    pub(crate) fn bench_builds(&self, name: &str) -> Vec<f64> {
+        self.series(name, false)
+    }
+
+    fn series(&self, name: &str, same_build: bool) -> Vec<f64> {
         let Some((last, earlier)) = self.doc.runs.split_last() else {
             return Vec::new();
         };
-        if last.build.is_empty() {
+        if same_build && last.build.is_empty() {
             return Vec::new();
         }
         let mut after = start_of(last);
         let mut series = Vec::new();
-        for r in earlier.iter().rev().filter(|r| r.build == last.build) {
+        for r in earlier
+            .iter()
+            .rev()
+            .filter(|r| !same_build || r.build == last.build)
+        {
             if series.len() + 1 >= RUNS_USED {
                 break;
             }
@@ -386,6 +400,8 @@ mod tests {
             &[(120, &[("hash", 7.0)]), (130, &[("sort", 5.0)]), (200, &[])],
         );
         assert_eq!(h.bench_series("sort"), vec![1.0, 5.0]);
+        // Over every build, the run of b2 at 110 s is 20 s before 130 s: one state with it.
+        assert_eq!(h.bench_builds("sort"), vec![1.0, 5.0]);
         // Ten seconds later, the newest run stands for the state it shares with 200 s: the
         // same runs before it, 200 s not among them (it is this run's state).
         h.add_bench("sort", 6.0);
@@ -394,6 +410,12 @@ mod tests {
         // A run whose time does not parse counts, as every run did before the spacing.
         h.record("yesterday", 100.0, "b1");
         assert_eq!(h.bench_series("sort"), vec![1.0, 5.0, 6.0]);
+        // A run of another build, a minute and more after the last: in the bench's runs over
+        // its builds, not in its build's.
+        add_runs(&mut h, "b3", &[(400, &[("sort", 8.0)])]);
+        add_runs(&mut h, "b1", &[(500, &[])]);
+        assert_eq!(h.bench_series("sort"), vec![1.0, 5.0, 6.0]);
+        assert_eq!(h.bench_builds("sort"), vec![1.0, 5.0, 6.0, 8.0]);
     }
 
     #[test]

@@ -11,9 +11,11 @@
 //! (`lab/reproducibility-band.sh` measures how often the band holds the next run).
 
 use super::{MachineVariation, Source};
+use pilot_stats::summary::median;
 use pilot_stats::{prediction_half_width, run_spread, satterthwaite_dof};
 
-/// Runs of the probe needed before the machine's variation is stated.
+/// Runs of the probe needed before the machine's variation is stated, and spaced runs of a
+/// bench across its builds before its own variation is learnt from them.
 pub(crate) const RUNS_NEEDED: usize = 5;
 
 /// Spaced runs of a bench's build (this one included) needed before its own run-to-run
@@ -74,7 +76,7 @@ pub enum Reproducibility {
     /// Not learnt yet.
     Learning {
         /// Runs that count so far (this one included) towards the source nearest to learning
-        /// it: the bench's own spaced runs of its build, or the speed probe's.
+        /// it: the bench's own spaced runs of its build, or of its builds.
         runs: usize,
         /// Runs that source needs, each at least 60 s after the last that counted.
         runs_needed: usize,
@@ -87,12 +89,13 @@ pub struct Evidence<'a> {
     /// The bench's estimates in earlier runs of its build, spaced at least
     /// 60 s apart and from this run, oldest first.
     pub(crate) earlier: &'a [f64],
+    /// The bench's estimates in earlier runs of any of its builds (this one's among them),
+    /// spaced as [`earlier`](Self::earlier) is, oldest first.
+    pub(crate) builds: &'a [f64],
     /// The shift the benches of earlier runs shared ([`shared_variation`]), when learnt.
     pub(crate) benches: Option<MachineVariation>,
     /// The speed probe's variation, when learnt.
     pub(crate) probe: Option<MachineVariation>,
-    /// Runs of the probe that count so far, this one included.
-    pub(crate) probe_runs: usize,
 }
 
 /// The band where the next run's estimate of a bench lands on this machine, at `confidence`,
@@ -109,13 +112,23 @@ pub struct Evidence<'a> {
 ///   predicts the next run better than one run does, and `√(1 + 1/N)` pays for its own
 ///   uncertainty;
 /// - `s` is the standard deviation of one run's estimate from run to run, from each source
-///   that has enough runs: the spread of the bench's own estimates over those runs (`bench`,
-///   at least 3 of them; it already holds each run's own noise, so it is taken whole), or the
-///   machine's part alone, `√(m² + se²)` with this run's own relative standard error `se`
-///   added and Welch–Satterthwaite's `ν` over the two (`benches`: the shift the benches of
-///   earlier runs shared, [`shared_variation`]; `probe`: the speed probe's, from its 5th
-///   run);
-/// - of the sources, the one whose band is widest is taken, with its `s` and `ν`.
+///   that has enough runs: the spread of the bench's own estimates over spaced runs of its
+///   build (`bench`, at least 3 of them), or over spaced runs of any of its builds (`bench`
+///   too, at least 5, [`successive_variation`]: a rebuild may move the level, not how the
+///   machine moves the bench); both already hold each run's own noise, so they are taken
+///   whole. Or the machine's part alone, `√(m² + se²)` with this run's own relative standard
+///   error `se` added and Welch–Satterthwaite's `ν` over the two (`benches`: the shift the
+///   benches of earlier runs shared, [`shared_variation`]; `probe`: the speed probe's, from
+///   its 5th run);
+/// - of the sources, the one whose band is widest is taken, with its `s` and `ν`; the
+///   machine's sources only widen a band the bench's own runs made, never make one alone.
+///
+/// Why never the machine's alone: they assume the machine moves this bench as much as it
+/// moves the probe's kernel or the average bench, and benches differ there. On a shared
+/// machine (`lab/executable-copies-coverage.sh`, each run a new build), bands from the probe
+/// alone held the next run's estimate far less often than their nominal rate under load: a
+/// memory-bound sort moved several times as much as the probe's loop. The bench's own runs
+/// are the only evidence of how much the machine moves it.
 ///
 /// Why the widest band, not the largest `s`: each source's band holds the next run at its
 /// nominal rate under that source's assumptions, so the widest holds it at least as often as
@@ -127,9 +140,10 @@ pub struct Evidence<'a> {
 /// time).
 ///
 /// Assumes the runs' machine states are independent draws of one distribution (runs at least
-/// a minute apart) and the bench's level did not change between them (one build); for
-/// `benches` and `probe`, that the machine moves this bench by as much, relatively, as it
-/// moves the average bench, or the probe's kernel. Time: O(runs).
+/// a minute apart) and the bench's level did not change between them (one build), or changed
+/// at fewer than half of its rebuilds (its builds); for `benches` and `probe`, that the
+/// machine moves this bench by as much, relatively, as it moves the average bench, or the
+/// probe's kernel. Time: O(runs · log runs).
 pub fn reproducibility(
     run: RunEstimate,
     evidence: &Evidence<'_>,
@@ -156,7 +170,21 @@ pub fn reproducibility(
         let v = MachineVariation::of_spread(&own, Source::Bench);
         candidates.push((v, v.sd, v.dof));
     }
-    for v in [evidence.benches, evidence.probe].into_iter().flatten() {
+    let builds: Vec<f64> = evidence
+        .builds
+        .iter()
+        .chain(std::iter::once(&run.mean))
+        .map(|m| m.ln())
+        .collect();
+    if let Some(v) = successive_variation(&builds) {
+        candidates.push((v, v.sd, v.dof));
+    }
+    let machine = if candidates.is_empty() {
+        [None, None]
+    } else {
+        [evidence.benches, evidence.probe]
+    };
+    for v in machine.into_iter().flatten() {
         let (machine, own_noise) = (v.sd * v.sd, run.se * run.se);
         let dof = satterthwaite_dof(&[(machine, v.dof), (own_noise, run_dof)]);
         candidates.push((v, (machine + own_noise).sqrt(), dof));
@@ -181,21 +209,51 @@ pub fn reproducibility(
         }),
         None => {
             let own_left = BENCH_RUNS_NEEDED.saturating_sub(logs.len());
-            let probe_left = RUNS_NEEDED.saturating_sub(evidence.probe_runs);
-            if own_left <= probe_left {
+            let builds_left = RUNS_NEEDED.saturating_sub(builds.len());
+            if own_left <= builds_left {
                 Reproducibility::Learning {
                     runs: logs.len(),
                     runs_needed: BENCH_RUNS_NEEDED,
                 }
             } else {
                 Reproducibility::Learning {
-                    runs: evidence.probe_runs,
+                    runs: builds.len(),
                     runs_needed: RUNS_NEEDED,
                 }
             }
         }
     }
 }
+
+/// A bench's run-to-run variation from its log estimates `logs` in spaced runs of any of its
+/// builds, oldest first: a robust scale of the differences between successive runs,
+/// `median |Δ| / (Φ⁻¹(0.75) · √2)` (two independent normal draws of sd `σ` differ by a
+/// half-normal of scale `σ√2`, whose median is `Φ⁻¹(0.75) · σ√2`), with the MAD's degrees of
+/// freedom ([`MachineVariation::robust`]). `None` with fewer than [`RUNS_NEEDED`] runs.
+///
+/// Why successive differences, and their median: a rebuild that changed the bench's code
+/// moves its level, which would inflate a spread around one mean for as long as those runs
+/// stay in the window; it makes one large difference, which the median passes over while
+/// fewer than half of the differences hold one. A machine whose state lasts over several runs
+/// makes successive runs alike, and the spread is then that of the next run from the last,
+/// which is what a band centred on this run predicts.
+///
+/// Coverage: over independent normal runs, the band this gives a run of a new build (centred
+/// on it, `t(ν) · s · √2`) holds the next run 95–99% of the time for 5 to 30 runs
+/// (`lab/reproducibility_reference.py --successive`, and `probe/reproducibility/tests.rs`):
+/// the MAD's degrees of freedom are fewer than normal runs would allow, as a machine's states
+/// are heavier-tailed than normal. Time: O(runs · log runs).
+pub(crate) fn successive_variation(logs: &[f64]) -> Option<MachineVariation> {
+    if logs.len() < RUNS_NEEDED {
+        return None;
+    }
+    let steps: Vec<f64> = logs.windows(2).map(|w| (w[1] - w[0]).abs()).collect();
+    let sd = median(&steps) / (QUARTILE_Z * std::f64::consts::SQRT_2);
+    Some(MachineVariation::robust(sd, logs.len(), Source::Bench))
+}
+
+/// `Φ⁻¹(0.75)`, the standard normal's upper quartile (`scipy.stats.norm.ppf(0.75)`).
+const QUARTILE_Z: f64 = 0.674_489_750_196_081_7;
 
 /// The machine's run-to-run variation that the benches of earlier runs shared, from each
 /// run's shift (`effects`, oldest first, from [`run_shifts`]): their recency-weighted spread

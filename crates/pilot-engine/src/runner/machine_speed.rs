@@ -97,11 +97,12 @@ impl MachineSpeed {
             dof,
         };
         let earlier = self.history.bench_series(name);
+        let builds = self.history.bench_builds(name);
         let evidence = Evidence {
             earlier: &earlier,
+            builds: &builds,
             benches: self.benches,
             probe: self.variation,
-            probe_runs: self.runs,
         };
         Some(reproducibility(run, &evidence, e.ci.confidence))
     }
