@@ -149,12 +149,7 @@ pub fn reproducibility(
     evidence: &Evidence<'_>,
     confidence: f64,
 ) -> Reproducibility {
-    let logs: Vec<f64> = evidence
-        .earlier
-        .iter()
-        .chain(std::iter::once(&run.mean))
-        .map(|m| m.ln())
-        .collect();
+    let logs = logs_with(evidence.earlier, run.mean);
     let own = run_spread(&logs).expect("this run's estimate at least");
     // This run's estimate itself when it is the only one (not its logarithm's exponential).
     let center = if logs.len() == 1 {
@@ -170,12 +165,7 @@ pub fn reproducibility(
         let v = MachineVariation::of_spread(&own, Source::Bench);
         candidates.push((v, v.sd, v.dof));
     }
-    let builds: Vec<f64> = evidence
-        .builds
-        .iter()
-        .chain(std::iter::once(&run.mean))
-        .map(|m| m.ln())
-        .collect();
+    let builds = logs_with(evidence.builds, run.mean);
     if let Some(v) = successive_variation(&builds) {
         candidates.push((v, v.sd, v.dof));
     }
@@ -223,6 +213,11 @@ pub fn reproducibility(
             }
         }
     }
+}
+
+/// The logarithms of `earlier` estimates, then of this run's `now`.
+fn logs_with(earlier: &[f64], now: f64) -> Vec<f64> {
+    earlier.iter().chain([&now]).map(|m| m.ln()).collect()
 }
 
 /// A bench's run-to-run variation from its log estimates `logs` in spaced runs of any of its
