@@ -4,7 +4,9 @@
 //! work. The function given the work is named first, in the terminal, in the Markdown and in
 //! the report. Likewise the `allocs` bench, whose call site `allocs::buffers` allocates once
 //! more an iteration in the second commit: that site is named with both sides' allocations,
-//! and the unchanged sites are not.
+//! and the unchanged sites are not. And the other way round: a bench whose time moved and
+//! whose instructions did not (the `layout` bench, its loads spread by the environment) is
+//! said to have met the environment, not a change of its code, and fails nothing.
 //!
 //! Without `valgrind` on the PATH the test says it skipped, unless `PILOT_REQUIRE_VALGRIND=1`
 //! (as CI sets it): then it fails.
@@ -245,6 +247,55 @@ fn the_call_site_given_one_more_allocation_is_named_with_both_counts() {
         "{section}"
     );
     assert!(!section.contains("<code>allocs::boxes</code>"), "{section}");
+}
+
+/// The same code, measured again where it meets the memory differently (`layout`'s loads
+/// spread a page apart by `PILOT_FIXTURE_STRIDE`: what a busier machine or another layout does
+/// to a bench): the time rises far beyond its noise and the instructions do not move, so the
+/// comparison with the saved baseline says the environment changed, not the code's work, in
+/// the terminal and the document, and exits 0: no regression to gate on.
+#[test]
+fn a_time_change_with_the_same_instructions_is_the_environments() {
+    if !common::valgrind_here() {
+        return;
+    }
+    let dir = tmp().join("explain-layout");
+    let target = tmp().join("explain-layout-target");
+    let _ = std::fs::remove_dir_all(&target);
+    copy_fixture(&dir);
+    let bench = |stride: &str, args: &[&str]| {
+        common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
+            .args(["bench", "--features", "layout", "--bench", "layout"])
+            .args(["--instructions", "--max-time", "0.5"])
+            .args(args)
+            .current_dir(&dir)
+            .env("PILOT_FIXTURE_STRIDE", stride)
+            .env("CARGO_TARGET_DIR", &target)
+            .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
+            .env("CI", "1")
+            .output()
+            .unwrap()
+    };
+    let o = bench("1", &["--save-baseline", "near"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    let json = tmp().join("explain-layout.json");
+    let o = bench("512", &["--baseline", "near", "--json", json.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("walk: the environment changed, not the code's work"),
+        "{}",
+        text(&o)
+    );
+    assert!(!stdout.contains("where the instructions of"), "{}", text(&o));
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("the run's document")).unwrap();
+    let walk = &run["comparison"]["benches"][0];
+    assert_eq!(walk["name"], "walk", "{run:#}");
+    assert_eq!(walk["verdict"], "environment", "{walk:#}");
+    assert_eq!(walk["instructions"]["verdict"], "no change", "{walk:#}");
+    assert!(walk["change"].as_f64().unwrap() > 0.5, "{walk:#}");
 }
 
 /// `cargo pilot bisect --instructions` names the culprit, then explains it: the function the
