@@ -213,14 +213,30 @@ fn flags(suite: &[Comparison], changed: usize) -> (usize, usize) {
 
 #[test]
 fn holm_keeps_the_family_wise_rate_of_a_suite() {
-    // 400 suites of 100 benches, 3 of them 15% slower; log ratios of sd 1% over 4 pairs (an
-    // exact p); alpha 0.05 and no noise threshold, so that the rule alone decides. The
-    // family-wise rate (suites with any false alarm) is at most alpha within three Monte
-    // Carlo standard errors; each bench at alpha alone flags nearly every suite; BH's rule
-    // over the unchanged benches alone (a suite where nothing changed) is alpha-bound too.
-    let mut rng = ChaCha8Rng::seed_from_u64(44);
+    // 400 suites of 100 benches, 3 of them 15% slower.
+    holm_keeps_the_family_wise_rate(44, (400, 100, 3), 0.15);
+}
+
+#[test]
+fn holm_keeps_the_family_wise_rate_of_a_large_suite() {
+    // 400 suites of 1000 benches, 10 of them 30% slower: the smallest p is then tested at
+    // alpha/1000, far in the tail where an inexact p would show; over 4 pairs (3 degrees of
+    // freedom) a change must be larger to be found there.
+    holm_keeps_the_family_wise_rate(4410, (400, 1000, 10), 0.30);
+}
+
+/// `suites` synthetic suites of `m` benches, the first `changed` slower by `shift`; log ratios of sd
+/// 1% over 4 pairs (an exact p); alpha 0.05 and no noise threshold, so that the rule alone
+/// decides. The family-wise rate (suites with any false alarm) is at most alpha within three
+/// Monte Carlo standard errors; each bench at alpha alone flags nearly every suite; BH's rule
+/// over the unchanged benches alone (a suite where nothing changed) is alpha-bound too.
+fn holm_keeps_the_family_wise_rate(
+    seed: u64,
+    (suites, m, changed): (usize, usize, usize),
+    shift: f64,
+) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let alpha = 0.05;
-    let (suites, m, changed) = (400, 100, 3);
     let opts = |rule| CompareOptions {
         alpha,
         noise: 0.0,
@@ -231,7 +247,7 @@ fn holm_keeps_the_family_wise_rate_of_a_suite() {
     for _ in 0..suites {
         let suite = synthetic_suite(
             &mut rng,
-            (m, changed, 0.15),
+            (m, changed, shift),
             (4, 0.01),
             &opts(SuiteRule::Holm),
         );
@@ -253,7 +269,7 @@ fn holm_keeps_the_family_wise_rate_of_a_suite() {
     }
     let rate = holm_any as f64 / suites as f64;
     eprintln!(
-        "Holm: {holm_any} of {suites} suites with a false alarm; none: {none_any}; BH where \
+        "Holm, {m} benches: {holm_any} of {suites} suites with a false alarm; none: {none_any}; BH where \
          nothing changed: {bh_any}; true changes found {found} of {}",
         suites * changed
     );
