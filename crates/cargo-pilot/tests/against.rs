@@ -33,6 +33,7 @@ fn copy_fixture(dir: &Path) {
         "counts.rs",
         "explain.rs",
         "allocs.rs",
+        "layout.rs",
     ] {
         std::fs::copy(
             src.join("benches").join(bench),

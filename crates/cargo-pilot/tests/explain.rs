@@ -280,7 +280,10 @@ fn a_time_change_with_the_same_instructions_is_the_environments() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 
     let json = tmp().join("explain-layout.json");
-    let o = bench("512", &["--baseline", "near", "--json", json.to_str().unwrap()]);
+    let o = bench(
+        "512",
+        &["--baseline", "near", "--json", json.to_str().unwrap()],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -288,7 +291,11 @@ fn a_time_change_with_the_same_instructions_is_the_environments() {
         "{}",
         text(&o)
     );
-    assert!(!stdout.contains("where the instructions of"), "{}", text(&o));
+    assert!(
+        !stdout.contains("where the instructions of"),
+        "{}",
+        text(&o)
+    );
     let run: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("the run's document")).unwrap();
     let walk = &run["comparison"]["benches"][0];
