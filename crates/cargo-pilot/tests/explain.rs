@@ -55,14 +55,17 @@ fn edit(file: &Path, from: &str, to: &str) {
 /// `cargo pilot ARGS` in `repo`, its results in `target`, no `PILOT_*` setting of the outer
 /// environment; builds in folders that outlive the test's target directory.
 fn cargo_pilot(repo: &Path, target: &Path, args: &[&str]) -> Output {
-    common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
-        .args(args)
-        .current_dir(repo)
+    command(repo, target).args(args).output().unwrap()
+}
+
+/// The command [`cargo_pilot`] runs, before its arguments.
+fn command(repo: &Path, target: &Path) -> std::process::Command {
+    let mut cmd = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"));
+    cmd.current_dir(repo)
         .env("CARGO_TARGET_DIR", target)
         .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
-        .env("CI", "1")
-        .output()
-        .unwrap()
+        .env("CI", "1");
+    cmd
 }
 
 /// `--against HEAD~1 --instructions` on the `explain` bench, in `format`.
@@ -264,15 +267,11 @@ fn a_time_change_with_the_same_instructions_is_the_environments() {
     let _ = std::fs::remove_dir_all(&target);
     copy_fixture(&dir);
     let bench = |stride: &str, args: &[&str]| {
-        common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
+        command(&dir, &target)
             .args(["bench", "--features", "layout", "--bench", "layout"])
             .args(["--instructions", "--max-time", "0.5"])
             .args(args)
-            .current_dir(&dir)
             .env("PILOT_FIXTURE_STRIDE", stride)
-            .env("CARGO_TARGET_DIR", &target)
-            .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
-            .env("CI", "1")
             .output()
             .unwrap()
     };
