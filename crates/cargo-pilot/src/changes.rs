@@ -61,17 +61,20 @@ pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
         std::cmp::Reverse((p.committed_at, p.position, p.started.clone()))
     });
     let machine: Vec<&MachineChange> = analysis.machine.iter().rev().collect();
+    let left: Vec<LeftOut> = left_out(&all);
     match args.series.format {
         SeriesFormat::Table => pilot_engine::out!(
-            "{}{}",
+            "{}{}{}",
             table(&listed, &all, &sel.options),
-            machine_table(&machine, &all)
+            machine_table(&machine, &all),
+            left_out_text(&left, false)
         ),
         SeriesFormat::Md => {
             pilot_engine::out!(
-                "{}{}",
+                "{}{}{}",
                 markdown(&listed, &sel.options),
-                machine_markdown(&machine, &all)
+                machine_markdown(&machine, &all),
+                left_out_text(&left, true)
             )
         }
         SeriesFormat::Json => pilot_engine::outln!(
@@ -90,6 +93,19 @@ pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
                     c
                 }).collect::<Vec<_>>(),
                 "machine_changes": machine.iter().map(|m| m.to_json(&all)).collect::<Vec<_>>(),
+                "imprecise_runs": left.iter().flat_map(|l| l.points.iter().map(|&i| {
+                    let p = &l.series.points[i];
+                    json!({
+                        "target": l.series.target,
+                        "bench": l.series.bench,
+                        "machine": l.series.machine,
+                        "commit": p.commit,
+                        "started": p.started,
+                        "estimate": p.estimate,
+                        "low": p.low,
+                        "high": p.high,
+                    })
+                })).collect::<Vec<_>>(),
             }))
             .expect("JSON values serialise")
         ),
@@ -115,6 +131,81 @@ pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::from(Exit::Regression)
     })
+}
+
+/// A series' runs left out of its changes as too imprecise to count.
+struct LeftOut<'a> {
+    series: &'a Series,
+    /// The indices of its points left out.
+    points: Vec<usize>,
+}
+
+fn left_out(all: &[Series]) -> Vec<LeftOut<'_>> {
+    all.iter()
+        .filter_map(|s| {
+            let points: Vec<usize> = history::imprecise(&s.points)
+                .iter()
+                .enumerate()
+                .filter_map(|(i, out)| out.then_some(i))
+                .collect();
+            (!points.is_empty()).then_some(LeftOut { series: s, points })
+        })
+        .collect()
+}
+
+/// The runs left out, one line a series, for the terminal or (`markdown`) as a Markdown list:
+/// `  sum_256k (cost) on vm: 3 runs, at 4289aaed0cea (±37.5%), …`.
+fn left_out_text(left: &[LeftOut], markdown: bool) -> String {
+    if left.is_empty() {
+        return String::new();
+    }
+    let escape = |s: &str| -> String {
+        if markdown {
+            markdown_code(s)
+        } else {
+            terminal(s).into_owned()
+        }
+    };
+    let why = "out of the changes, too imprecise beside their bench's other runs (each run's \
+               own interval far wider than the bench's typical run's: weighed by precision, it \
+               would count less than an eighth of one):";
+    let mut out = if markdown {
+        format!("\nLeft {why}\n\n")
+    } else {
+        format!("left {why}\n")
+    };
+    for l in left {
+        const SHOWN: usize = 5;
+        let at: Vec<String> = l
+            .points
+            .iter()
+            .take(SHOWN)
+            .map(|&i| {
+                let p = &l.series.points[i];
+                let width = match (p.estimate, p.low, p.high) {
+                    (Some(e), Some(lo), Some(hi)) => format!(" (±{:.1}%)", 50.0 * (hi - lo) / e),
+                    _ => String::new(),
+                };
+                format!("{}{width}", escape(&p.short()))
+            })
+            .collect();
+        let more = l.points.len().saturating_sub(SHOWN);
+        out.push_str(&format!(
+            "{}{} ({}) on {}: {}, at {}{}\n",
+            if markdown { "- " } else { "  " },
+            escape(&l.series.bench),
+            escape(&l.series.target),
+            escape(&l.series.machine),
+            pilot_engine::fmt::counted(l.points.len(), "run", "runs"),
+            at.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    out
 }
 
 fn short(c: &Option<String>) -> String {

@@ -94,8 +94,8 @@ fn time_of(p: &Point) -> (String, String) {
 }
 
 /// What a point's row says besides its numbers: a change starting there, a dirty tree, a
-/// commit no longer on its branch.
-fn marks(i: usize, p: &Point, found: &[FoundChange]) -> String {
+/// commit no longer on its branch, a run too imprecise to count for changes (`left_out`).
+fn marks(i: usize, p: &Point, found: &[FoundChange], left_out: bool) -> String {
     let mut m = Vec::new();
     if let Some(c) = found.iter().find(|c| c.point == i) {
         m.push(format!(
@@ -110,6 +110,9 @@ fn marks(i: usize, p: &Point, found: &[FoundChange]) -> String {
     }
     if !p.on_branch {
         m.push("no longer on its branch".into());
+    }
+    if left_out {
+        m.push("too imprecise to count for changes".into());
     }
     m.join("; ")
 }
@@ -146,6 +149,7 @@ fn table(all: &[Series], found: &[Vec<FoundChange>], branch: Option<&str>) -> St
         ]
         .map(String::from)
         .to_vec();
+        let left = history::imprecise(&s.points);
         let rows: Vec<Vec<String>> = s
             .points
             .iter()
@@ -158,7 +162,7 @@ fn table(all: &[Series], found: &[Vec<FoundChange>], branch: Option<&str>) -> St
                     ci,
                     p.processes.len().max(1).to_string(),
                     p.status.clone(),
-                    marks(i, p, f),
+                    marks(i, p, f, left[i]),
                     p.subject.clone().unwrap_or_default(),
                 ]
             })
@@ -179,6 +183,7 @@ fn markdown(all: &[Series], found: &[Vec<FoundChange>]) -> String {
             markdown_code(&s.target),
             markdown_code(&s.machine)
         ));
+        let left = history::imprecise(&s.points);
         for (i, p) in s.points.iter().enumerate() {
             let (t, ci) = time_of(p);
             out.push_str(&format!(
@@ -186,7 +191,7 @@ fn markdown(all: &[Series], found: &[Vec<FoundChange>]) -> String {
                 markdown_code(&p.short()),
                 p.processes.len().max(1),
                 markdown_code(&p.status),
-                marks(i, p, f),
+                marks(i, p, f, left[i]),
                 p.subject.as_deref().map(markdown_code).unwrap_or_default()
             ));
         }
@@ -201,12 +206,13 @@ fn document(all: &[Series], found: &[Vec<FoundChange>]) -> Json {
         .iter()
         .zip(found)
         .map(|(s, f)| {
+            let left = history::imprecise(&s.points);
             json!({
                 "target": s.target,
                 "bench": s.bench,
                 "machine": s.machine,
                 "machine_detail": s.machine_detail,
-                "points": s.points.iter().map(|p| json!({
+                "points": s.points.iter().zip(&left).map(|(p, left_out)| json!({
                     "commit": p.commit,
                     "subject": p.subject,
                     "started": p.started,
@@ -221,6 +227,7 @@ fn document(all: &[Series], found: &[Vec<FoundChange>]) -> Json {
                     "high": p.high,
                     "confidence": p.confidence,
                     "processes": p.processes,
+                    "imprecise": left_out,
                 })).collect::<Vec<_>>(),
                 "changes": f.iter().map(FoundChange::to_json).collect::<Vec<_>>(),
             })

@@ -666,6 +666,124 @@ fn runs_of_a_dirty_tree_are_shown_and_count_for_no_change() {
 }
 
 #[test]
+fn runs_too_imprecise_to_count_are_listed_and_name_no_change() {
+    let dir = tmp("imprecise");
+    let commits = repo(&dir, 20);
+    // Commits 10 to 13 were measured while a neighbour disturbed the runs: 40% slow, each
+    // session stopped by its time cap at ±40%. Read as precise as the others, four commits at
+    // +40% and back are two changes; weighed by their precision they count for none.
+    let disturbed = 10..14;
+    let history = |name: &str, width: f64| {
+        // A new history each time: the SQLite file anew, a new PostgreSQL database.
+        let _ = std::fs::remove_file(dir.join("history.sqlite"));
+        let mut out = Vec::new();
+        for b in backends(&dir, name) {
+            for (i, c) in commits.iter().enumerate() {
+                let started = format!("2026-01-01T00:00:{i:02}Z");
+                let mut doc = result("parse", c, 1000.0 * wiggle(i), &started);
+                if disturbed.contains(&i) {
+                    let ns = 1400.0 * wiggle(i);
+                    doc["pis"][0]["mean"] = json!(ns);
+                    doc["pis"][0]["ci"]["low"] = json!(ns * (1.0 - width));
+                    doc["pis"][0]["ci"]["high"] = json!(ns * (1.0 + width));
+                }
+                let file = dir.join(format!("{name}-{i}.json"));
+                let run = json!({"schema": "pilot.run/1", "results": [doc]});
+                std::fs::write(&file, serde_json::to_vec(&run).unwrap()).unwrap();
+                let o = pilot(
+                    &dir,
+                    &[
+                        "history",
+                        "add",
+                        "--run",
+                        file.to_str().unwrap(),
+                        "--history",
+                        &b.flag(),
+                        "--target-dir",
+                        "target",
+                    ],
+                    &[],
+                );
+                assert!(o.status.success(), "{}", text(&o));
+            }
+            out.push(b);
+        }
+        out
+    };
+    for b in history("imprecise", 0.4) {
+        let flag = b.flag();
+        let changes = json_of(&pilot(
+            &dir,
+            &["changes", "--format", "json", "--history", &flag],
+            &[],
+        ));
+        assert!(
+            changes["changes"].as_array().unwrap().is_empty(),
+            "{changes}"
+        );
+        let left: Vec<&str> = changes["imprecise_runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["commit"].as_str().unwrap())
+            .collect();
+        let want: Vec<&str> = commits[disturbed.clone()]
+            .iter()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(left, want, "{changes}");
+        let o = pilot(&dir, &["changes", "--history", &flag], &[]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("left out of the changes, too imprecise")
+                && out.contains("parse (t) on ")
+                && out.contains(&format!("4 runs, at {} (±40.0%)", &commits[10][..12])),
+            "{}",
+            text(&o)
+        );
+        let h = json_of(&pilot(
+            &dir,
+            &["history", "--format", "json", "--history", &flag],
+            &[],
+        ));
+        let marked: Vec<bool> = h["series"][0]["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["imprecise"].as_bool().unwrap())
+            .collect();
+        let expected: Vec<bool> = (0..commits.len()).map(|i| disturbed.contains(&i)).collect();
+        assert_eq!(marked, expected);
+        let o = pilot(&dir, &["history", "--history", &flag], &[]);
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("too imprecise to count for changes"),
+            "{}",
+            text(&o)
+        );
+    }
+    // The same runs with intervals as narrow as the others': both ends are changes.
+    for b in history("precise", 0.005) {
+        let changes = json_of(&pilot(
+            &dir,
+            &["changes", "--format", "json", "--history", &b.flag()],
+            &[],
+        ));
+        let at: Vec<&str> = changes["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["commit"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            at,
+            [commits[14].as_str(), commits[10].as_str()],
+            "{changes}"
+        );
+        assert!(changes["imprecise_runs"].as_array().unwrap().is_empty());
+    }
+}
+
+#[test]
 fn a_rewritten_branch_keeps_its_old_runs_marked() {
     let dir = tmp("rewritten");
     let commits = repo(&dir, 4);

@@ -4,7 +4,7 @@
 //! splits searched. Which of them the machine explains, and which a suite names, is
 //! [`super::machine`]'s.
 
-use pilot_stats::{LevelChangeConfig, relative_interval, searched_level_changes};
+use pilot_stats::{LevelChangeConfig, relative_interval, searched_level_changes, t_quantile};
 
 use super::read::Point;
 
@@ -98,17 +98,118 @@ impl FoundChange {
     }
 }
 
-/// The points that count for changes, grouped by commit in order: each group's first point's
-/// index and its value (mean log estimate).
+/// A run counts for no change when, weighed by its precision (1 / (its own variance + the
+/// bench's run-to-run variance), as a meta-analysis weighs studies), it would count less than
+/// this fraction of its bench's median run. A run its time cap stopped far from its precision
+/// is usually one a neighbour disturbed: its estimate is off by about its interval, and a few of
+/// them in a row look like a level to a test that weighs every commit alike. It is left out,
+/// and the output says so.
+pub const IMPRECISE_WEIGHT: f64 = 0.125;
+
+/// A run whose interval is within ± this (relative) always counts: the changes a history names
+/// are a few percent.
+pub const IMPRECISE_FLOOR: f64 = 0.02;
+
+/// A run's own interval's half-width relative to its estimate, when it recorded one.
+fn half_width(p: &Point) -> Option<f64> {
+    let (e, lo, hi) = (p.estimate?, p.low?, p.high?);
+    let w = (hi - lo) / (2.0 * e);
+    (e > 0.0 && w.is_finite() && w >= 0.0).then_some(w)
+}
+
+/// A run's own standard error, relative: its half-width over the normal quantile of its
+/// confidence (95% when it recorded none).
+fn standard_error(p: &Point) -> Option<f64> {
+    let c = p
+        .confidence
+        .filter(|c| *c > 0.0 && *c < 1.0)
+        .unwrap_or(0.95);
+    Some(half_width(p)? / t_quantile(0.5 + c / 2.0, f64::INFINITY))
+}
+
+/// Whether a point counts for changes before its precision is weighed: a positive estimate, a
+/// clean tree, on its branch or line.
+fn eligible(p: &Point) -> bool {
+    p.estimate.is_some_and(|e| e > 0.0 && e.is_finite()) && p.dirty != Some(true) && p.on_branch
+}
+
+/// The median of `xs` (not empty).
+fn median_of(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// The points whose runs are too imprecise to count: per point, true for one left out.
+///
+/// With `s` the median standard error of the bench's eligible runs and `σ` its run-to-run
+/// spread (the median absolute difference of successive log estimates / (0.6745 × √2), over the
+/// runs at least as precise as the median one: robust to the few level changes a history has,
+/// and a disturbed run's own error is what is weighed, not part of what it is weighed against),
+/// a run of standard error `sᵢ` counts less than [`IMPRECISE_WEIGHT`] = 1/8 of the median run
+/// when `sᵢ² + σ² > 8 (s² + σ²)`, and is left out unless its interval is within
+/// ±[`IMPRECISE_FLOOR`]. The scale is the bench's own, so a bench whose runs are all noisy keeps
+/// them. Assumes a run's interval is about symmetric in the log (its half-width stands for a
+/// standard error). Time: O(n log n) for n runs.
+pub fn imprecise(points: &[Point]) -> Vec<bool> {
+    let counted: Vec<&Point> = points.iter().filter(|p| eligible(p)).collect();
+    let errors: Vec<f64> = counted.iter().filter_map(|p| standard_error(p)).collect();
+    if errors.is_empty() {
+        return vec![false; points.len()];
+    }
+    let typical = median_of(errors);
+    let logs: Vec<f64> = counted
+        .iter()
+        .filter(|p| standard_error(p).is_none_or(|s| s <= typical))
+        .filter_map(|p| p.estimate)
+        .map(f64::ln)
+        .collect();
+    let spread = if logs.len() >= 3 {
+        let steps: Vec<f64> = logs.windows(2).map(|w| (w[1] - w[0]).abs()).collect();
+        median_of(steps) / (0.6745 * std::f64::consts::SQRT_2)
+    } else {
+        0.0
+    };
+    let (s2, v2) = (typical * typical, spread * spread);
+    let limit = (s2 / IMPRECISE_WEIGHT + v2 * (1.0 / IMPRECISE_WEIGHT - 1.0)).sqrt();
+    points
+        .iter()
+        .map(|p| {
+            eligible(p)
+                && half_width(p).is_some_and(|w| w > IMPRECISE_FLOOR)
+                && standard_error(p).is_some_and(|s| s > limit)
+        })
+        .collect()
+}
+
+/// The points that count for a bench's changes, grouped by commit in order: each group's
+/// first point's index and its value (mean log estimate). A run too imprecise to count
+/// ([`imprecise`]) is left out; a commit whose runs all are has no value.
 pub(super) fn values(points: &[Point]) -> Vec<(usize, f64)> {
+    let left_out = imprecise(points);
+    grouped(points, |i, p| eligible(p) && !left_out[i])
+}
+
+/// Every eligible run's value, grouped by commit as [`values`], the imprecise ones too: what the
+/// machine's series reads (a run a neighbour disturbed is evidence of the machine's state, and
+/// the median over benches that series takes is not moved by one bench's noisy run).
+pub(super) fn readings(points: &[Point]) -> Vec<(usize, f64)> {
+    grouped(points, |_, p| eligible(p))
+}
+
+/// The points `keep` keeps, grouped by commit in order: each group's first point's index and
+/// its mean log estimate.
+fn grouped(points: &[Point], keep: impl Fn(usize, &Point) -> bool) -> Vec<(usize, f64)> {
     let mut out: Vec<(usize, Option<&str>, f64, usize)> = Vec::new();
     for (i, p) in points.iter().enumerate() {
-        let Some(e) = p.estimate.filter(|e| *e > 0.0 && e.is_finite()) else {
-            continue;
-        };
-        if p.dirty == Some(true) || !p.on_branch {
+        if !keep(i, p) {
             continue;
         }
+        let Some(e) = p.estimate else { continue };
         match out.last_mut() {
             Some(last) if p.commit.is_some() && last.1 == p.commit.as_deref() => {
                 last.2 += e.ln();
@@ -176,4 +277,96 @@ pub(super) fn detect(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A clean run at commit `n` of `ns` with an interval of ± `w` (relative).
+    fn run(n: usize, ns: f64, w: f64) -> Point {
+        Point {
+            run_id: n as i64,
+            commit: Some(format!("{n:040x}")),
+            subject: None,
+            committed_at: Some(n as i64),
+            position: Some(n as i64),
+            dirty: Some(false),
+            branch: Some("main".into()),
+            on_branch: true,
+            started: String::new(),
+            source: "bench".into(),
+            status: "ok".into(),
+            unit: Some("ns".into()),
+            estimate: Some(ns),
+            low: Some(ns * (1.0 - w)),
+            high: Some(ns * (1.0 + w)),
+            confidence: Some(0.95),
+            processes: Vec::new(),
+            probe_ns: None,
+            load: None,
+        }
+    }
+
+    fn left_out(points: &[Point]) -> Vec<usize> {
+        imprecise(points)
+            .iter()
+            .enumerate()
+            .filter_map(|(i, out)| out.then_some(i))
+            .collect()
+    }
+
+    #[test]
+    fn a_run_counts_unless_it_would_weigh_under_an_eighth_of_the_median_run() {
+        // Five steady runs at ±1% (σ = 0): the limit is a half-width of √8 · 1% = 2.828%.
+        let steady = |last: f64| {
+            let mut points: Vec<Point> = (1..=5).map(|n| run(n, 100.0, 0.01)).collect();
+            points.push(run(6, 100.0, last));
+            points
+        };
+        assert!(left_out(&steady(0.028)).is_empty());
+        assert_eq!(left_out(&steady(0.029)), vec![5]);
+        // Runs at ±0.2%: √8 · 0.2% = 0.57%, under the ±2% floor, which decides.
+        let tight = |last: f64| {
+            let mut points: Vec<Point> = (1..=5).map(|n| run(n, 100.0, 0.002)).collect();
+            points.push(run(6, 100.0, last));
+            points
+        };
+        assert!(left_out(&tight(0.019)).is_empty());
+        assert_eq!(left_out(&tight(0.021)), vec![5]);
+        // Runs alternating 100 and 110 at ±1% (standard error s = 0.01 / 1.95996): every
+        // successive step is ln 1.1, so σ = ln 1.1 / (0.6745 · √2) = 0.099918, and a run is
+        // left out above the standard error √(8 s² + 7 σ²) = 0.264751, a half-width of ±51.890%
+        // (computed by hand): a run a neighbour disturbed is weighed against how far this
+        // bench's runs move anyway.
+        let alternating = |last: f64| {
+            let mut points: Vec<Point> = (1..=10)
+                .map(|n| run(n, if n % 2 == 0 { 110.0 } else { 100.0 }, 0.01))
+                .collect();
+            points.push(run(11, 100.0, last));
+            points
+        };
+        assert!(left_out(&alternating(0.518)).is_empty());
+        assert_eq!(left_out(&alternating(0.520)), vec![10]);
+    }
+
+    #[test]
+    fn only_eligible_runs_are_weighed_or_left_out() {
+        let mut points: Vec<Point> = (1..=5).map(|n| run(n, 100.0, 0.01)).collect();
+        // A dirty run and one off its branch are never counted, so never "left out" either,
+        // and their intervals do not set the scale.
+        let mut dirty = run(6, 100.0, 0.5);
+        dirty.dirty = Some(true);
+        let mut off = run(7, 100.0, 0.5);
+        off.on_branch = false;
+        // A run without an interval (an imported figure) counts as it is.
+        let mut bare = run(8, 100.0, 0.0);
+        (bare.low, bare.high) = (None, None);
+        points.extend([dirty, off, bare, run(9, 100.0, 0.3)]);
+        assert_eq!(left_out(&points), vec![8]);
+        let kept: Vec<usize> = values(&points).iter().map(|v| v.0).collect();
+        assert_eq!(kept, vec![0, 1, 2, 3, 4, 7]);
+        let read: Vec<usize> = readings(&points).iter().map(|v| v.0).collect();
+        assert_eq!(read, vec![0, 1, 2, 3, 4, 7, 8]);
+    }
 }

@@ -33,7 +33,7 @@ use anyhow::Context;
 
 use crate::exit::Failure;
 
-pub use changes::{ChangeOptions, FoundChange, MIN_SEGMENT};
+pub use changes::{ChangeOptions, FoundChange, MIN_SEGMENT, imprecise};
 pub use git::{CommitFacts, Git, branch_of_run};
 pub use location::{Location, location};
 pub use machine::{MachineChange, analyse, newly_regressed};

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::history::changes::values;
+use crate::history::changes::{readings, values};
 use crate::history::read::{Point, Series};
 
 /// Least benches measured at a commit for the machine's series to have a value there.
@@ -12,8 +12,12 @@ pub(super) const MIN_BENCHES: usize = 4;
 
 /// The commits of one machine's series, in order, and each series' values on them.
 pub(super) struct Axis {
-    /// Per member: (position, index of the point, value) for each commit it has.
+    /// Per member: (position, index of the point, value) for each commit it has a value at
+    /// that counts for its changes (`changes::values`).
     pub(super) vals: Vec<Vec<(usize, usize, f64)>>,
+    /// Per member: (position, value) for each commit it has a reading at, imprecise runs too
+    /// (`changes::readings`): what the machine's series is made of.
+    pub(super) readings: Vec<Vec<(usize, f64)>>,
     /// Per position: (member, point) of the first run there.
     pub(super) first: Vec<(usize, usize)>,
     /// Per member: each point's position, `None` for one that counts for no change.
@@ -38,7 +42,7 @@ impl Axis {
     pub(super) fn of(all: &[Series], members: &[usize]) -> Axis {
         let mut seen: HashMap<Key, First> = HashMap::new();
         for (m, &s) in members.iter().enumerate() {
-            for (pi, _) in values(&all[s].points) {
+            for (pi, _) in readings(&all[s].points) {
                 let p = &all[s].points[pi];
                 let order = p.order();
                 seen.entry(key(p))
@@ -67,6 +71,15 @@ impl Axis {
                     .collect()
             })
             .collect();
+        let readings = members
+            .iter()
+            .map(|&s| {
+                readings(&all[s].points)
+                    .into_iter()
+                    .map(|(pi, v)| (position[&key(&all[s].points[pi])], v))
+                    .collect()
+            })
+            .collect();
         let places = members
             .iter()
             .map(|&s| {
@@ -83,6 +96,7 @@ impl Axis {
             .collect();
         Axis {
             vals,
+            readings,
             first,
             places,
         }
@@ -94,9 +108,9 @@ impl Axis {
         let mut at: Vec<Vec<f64>> = vec![Vec::new(); self.first.len()];
         // A bench with no value on this line (every run of it dirty, failed or off the line)
         // has no level of its own and adds nothing.
-        for v in self.vals.iter().filter(|v| !v.is_empty()) {
-            let own = median(v.iter().map(|x| x.2).collect());
-            for &(pos, _, x) in v {
+        for v in self.readings.iter().filter(|v| !v.is_empty()) {
+            let own = median(v.iter().map(|x| x.1).collect());
+            for &(pos, x) in v {
                 at[pos].push(x - own);
             }
         }
