@@ -4,6 +4,7 @@
 //! splits searched. Which of them the machine explains, and which a suite names, is
 //! [`super::machine`]'s.
 
+use pilot_stats::summary::median;
 use pilot_stats::{LevelChangeConfig, relative_interval, searched_level_changes, t_quantile};
 
 use super::read::Point;
@@ -133,17 +134,6 @@ fn eligible(p: &Point) -> bool {
     p.estimate.is_some_and(|e| e > 0.0 && e.is_finite()) && p.dirty != Some(true) && p.on_branch
 }
 
-/// The median of `xs` (not empty).
-fn median_of(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
-    }
-}
-
 /// The points whose runs are too imprecise to count: per point, true for one left out.
 ///
 /// With `s` the median standard error of the bench's eligible runs and `σ` its run-to-run
@@ -161,7 +151,7 @@ pub fn imprecise(points: &[Point]) -> Vec<bool> {
     if errors.is_empty() {
         return vec![false; points.len()];
     }
-    let typical = median_of(errors);
+    let typical = median(&errors);
     let logs: Vec<f64> = counted
         .iter()
         .filter(|p| standard_error(p).is_none_or(|s| s <= typical))
@@ -170,7 +160,7 @@ pub fn imprecise(points: &[Point]) -> Vec<bool> {
         .collect();
     let spread = if logs.len() >= 3 {
         let steps: Vec<f64> = logs.windows(2).map(|w| (w[1] - w[0]).abs()).collect();
-        median_of(steps) / (0.6745 * std::f64::consts::SQRT_2)
+        median(&steps) / (0.6745 * std::f64::consts::SQRT_2)
     } else {
         0.0
     };

@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 
+pub(super) use pilot_stats::summary::median;
+
 use crate::history::changes::{readings, values};
 use crate::history::read::{Point, Series};
 
@@ -109,7 +111,7 @@ impl Axis {
         // A bench with no value on this line (every run of it dirty, failed or off the line)
         // has no level of its own and adds nothing.
         for v in self.readings.iter().filter(|v| !v.is_empty()) {
-            let own = median(v.iter().map(|x| x.1).collect());
+            let own = median(&v.iter().map(|x| x.1).collect::<Vec<f64>>());
             for &(pos, x) in v {
                 at[pos].push(x - own);
             }
@@ -117,7 +119,7 @@ impl Axis {
         at.into_iter()
             .enumerate()
             .filter(|(_, d)| d.len() >= MIN_BENCHES)
-            .map(|(pos, d)| (pos, median(d)))
+            .map(|(pos, d)| (pos, median(&d)))
             .collect()
     }
 
@@ -143,17 +145,6 @@ impl Axis {
             .filter(|(_, (_, n))| *n > 0)
             .map(|(pos, (s, n))| (pos, s / n as f64))
             .collect()
-    }
-}
-
-/// The median of `xs` (not empty).
-pub(super) fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
     }
 }
 

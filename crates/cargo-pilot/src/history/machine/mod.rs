@@ -425,7 +425,7 @@ fn shared_change(
     }
     let same = shifts.iter().filter(|d| **d * shift > 0.0).count();
     let p = sign_test(same, shifts.len());
-    let typical = median(shifts.clone());
+    let typical = median(&shifts);
     if p > SHARED_P || typical * shift <= 0.0 || typical.abs() < shift.abs() / 2.0 {
         return None;
     }
