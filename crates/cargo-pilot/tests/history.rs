@@ -173,8 +173,14 @@ fn add(
         .iter()
         .map(|(n, ns)| result(n, commit, *ns, &started))
         .collect();
+    add_run(dir, b, results, &format!("run-{i}.json"), env);
+}
+
+/// Adds a run of the result documents `results` (written to `file` in `dir`) to the history
+/// of `b` with `cargo pilot history add`.
+fn add_run(dir: &Path, b: &Backend, results: Vec<Value>, file: &str, env: &[(&str, &str)]) {
     let run = json!({"schema": "pilot.run/1", "results": results});
-    let file = dir.join(format!("run-{i}.json"));
+    let file = dir.join(file);
     std::fs::write(&file, serde_json::to_vec(&run).unwrap()).unwrap();
     let o = pilot(
         dir,
@@ -452,24 +458,7 @@ fn add_with_machine(
             doc
         })
         .collect();
-    let file = dir.join(format!("machine-run-{i}.json"));
-    let run = json!({"schema": "pilot.run/1", "results": results});
-    std::fs::write(&file, serde_json::to_vec(&run).unwrap()).unwrap();
-    let o = pilot(
-        dir,
-        &[
-            "history",
-            "add",
-            "--run",
-            file.to_str().unwrap(),
-            "--history",
-            &b.flag(),
-            "--target-dir",
-            "target",
-        ],
-        &[],
-    );
-    assert!(o.status.success(), "{}", text(&o));
+    add_run(dir, b, results, &format!("machine-run-{i}.json"), &[]);
 }
 
 #[test]
@@ -614,24 +603,7 @@ fn runs_of_a_dirty_tree_are_shown_and_count_for_no_change() {
                 doc["pis"][0]["mean"] = json!(1500.0 * wiggle(i));
                 doc["machine"]["git_dirty"] = json!(true);
             }
-            let file = dir.join(format!("dirty-{i}.json"));
-            let run = json!({"schema": "pilot.run/1", "results": [doc]});
-            std::fs::write(&file, serde_json::to_vec(&run).unwrap()).unwrap();
-            let o = pilot(
-                &dir,
-                &[
-                    "history",
-                    "add",
-                    "--run",
-                    file.to_str().unwrap(),
-                    "--history",
-                    &b.flag(),
-                    "--target-dir",
-                    "target",
-                ],
-                &[],
-            );
-            assert!(o.status.success(), "{}", text(&o));
+            add_run(&dir, &b, vec![doc], &format!("dirty-{i}.json"), &[]);
         }
         let h = json_of(&pilot(
             &dir,
@@ -687,24 +659,7 @@ fn runs_too_imprecise_to_count_are_listed_and_name_no_change() {
                     doc["pis"][0]["ci"]["low"] = json!(ns * (1.0 - width));
                     doc["pis"][0]["ci"]["high"] = json!(ns * (1.0 + width));
                 }
-                let file = dir.join(format!("{name}-{i}.json"));
-                let run = json!({"schema": "pilot.run/1", "results": [doc]});
-                std::fs::write(&file, serde_json::to_vec(&run).unwrap()).unwrap();
-                let o = pilot(
-                    &dir,
-                    &[
-                        "history",
-                        "add",
-                        "--run",
-                        file.to_str().unwrap(),
-                        "--history",
-                        &b.flag(),
-                        "--target-dir",
-                        "target",
-                    ],
-                    &[],
-                );
-                assert!(o.status.success(), "{}", text(&o));
+                add_run(&dir, &b, vec![doc], &format!("{name}-{i}.json"), &[]);
             }
             out.push(b);
         }
