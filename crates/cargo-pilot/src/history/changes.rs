@@ -308,22 +308,18 @@ mod tests {
 
     #[test]
     fn a_run_counts_unless_it_would_weigh_under_an_eighth_of_the_median_run() {
-        // Five steady runs at ±1% (σ = 0): the limit is a half-width of √8 · 1% = 2.828%.
-        let steady = |last: f64| {
-            let mut points: Vec<Point> = (1..=5).map(|n| run(n, 100.0, 0.01)).collect();
+        // Five steady runs at ± `typical`, then one at ± `last`.
+        let steady = |typical: f64, last: f64| {
+            let mut points: Vec<Point> = (1..=5).map(|n| run(n, 100.0, typical)).collect();
             points.push(run(6, 100.0, last));
             points
         };
-        assert!(left_out(&steady(0.028)).is_empty());
-        assert_eq!(left_out(&steady(0.029)), vec![5]);
+        // Runs at ±1% (σ = 0): the limit is a half-width of √8 · 1% = 2.828%.
+        assert!(left_out(&steady(0.01, 0.028)).is_empty());
+        assert_eq!(left_out(&steady(0.01, 0.029)), vec![5]);
         // Runs at ±0.2%: √8 · 0.2% = 0.57%, under the ±2% floor, which decides.
-        let tight = |last: f64| {
-            let mut points: Vec<Point> = (1..=5).map(|n| run(n, 100.0, 0.002)).collect();
-            points.push(run(6, 100.0, last));
-            points
-        };
-        assert!(left_out(&tight(0.019)).is_empty());
-        assert_eq!(left_out(&tight(0.021)), vec![5]);
+        assert!(left_out(&steady(0.002, 0.019)).is_empty());
+        assert_eq!(left_out(&steady(0.002, 0.021)), vec![5]);
         // Runs alternating 100 and 110 at ±1% (standard error s = 0.01 / 1.95996): every
         // successive step is ln 1.1, so σ = ln 1.1 / (0.6745 · √2) = 0.099918, and a run is
         // left out above the standard error √(8 s² + 7 σ²) = 0.264751, a half-width of ±51.890%

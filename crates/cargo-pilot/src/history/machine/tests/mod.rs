@@ -233,6 +233,34 @@ fn a_regression_reverted_a_few_commits_later_is_named_at_both_ends_on_a_busier_m
     assert!(missed <= 2 && false_named <= 1 && machine_said >= 19);
 }
 
+/// Bench 0's code in the scenarios with one changed bench: 6% slower at commits 8 to 13, back
+/// at 14, and 8% slower from 17; no other bench changes.
+fn three_changes(b: usize, n: usize) -> f64 {
+    match (b, n) {
+        (0, 8..14) => 1.06,
+        (0, 17..) => 1.08,
+        _ => 1.0,
+    }
+}
+
+/// [`three_changes`]' changes: (bench, commit, slower).
+const THREE_CHANGES: [(usize, usize, bool); 3] = [(0, 8, true), (0, 14, false), (0, 17, true)];
+
+/// Of the changes `found` (`named`'s), whether one of `want` (bench, commit, slower) is missed
+/// (each must be named within a commit, the right way), and whether a commit is named more than
+/// a commit from every change of its bench.
+fn judge(found: &[(usize, usize, f64)], want: &[(usize, usize, bool)]) -> (bool, bool) {
+    let hit = |&(b, n, slower): &(usize, usize, bool)| {
+        found
+            .iter()
+            .any(|f| f.0 == b && f.1.abs_diff(n) <= 1 && (f.2 > 0.0) == slower)
+    };
+    let wrong = found
+        .iter()
+        .any(|f| !want.iter().any(|w| w.0 == f.0 && w.1.abs_diff(f.1) <= 1));
+    (!want.iter().all(hit), wrong)
+}
+
 #[test]
 fn one_run_a_neighbour_slowed_hides_no_change() {
     // Six benches on a steady machine, noise 0.5% a run; bench 0 is 6% slower at commits 8 to
@@ -246,11 +274,7 @@ fn one_run_a_neighbour_slowed_hides_no_change() {
         quiet: 0.005,
         ..BUSY
     };
-    let code = |b: usize, n: usize| match (b, n) {
-        (0, 8..14) => 1.06,
-        (0, 17..) => 1.08,
-        _ => 1.0,
-    };
+    let code = three_changes;
     let options = ChangeOptions::default();
     let (mut missed, mut false_named) = (0, 0);
     for seed in 500..520 {
@@ -261,18 +285,9 @@ fn one_run_a_neighbour_slowed_hides_no_change() {
         }
         let a = analyse(&all, &options);
         let found = named(&a, &all);
-        let want = [(8, true), (14, false), (17, true)];
-        let hit = |&(n, slower): &(usize, bool)| {
-            found
-                .iter()
-                .any(|f| f.0 == 0 && f.1.abs_diff(n) <= 1 && (f.2 > 0.0) == slower)
-        };
-        missed += usize::from(!want.iter().all(hit));
-        false_named += usize::from(
-            found
-                .iter()
-                .any(|f| f.0 != 0 || want.iter().all(|w| f.1.abs_diff(w.0) > 1)),
-        );
+        let (m, wrong) = judge(&found, &THREE_CHANGES);
+        missed += usize::from(m);
+        false_named += usize::from(wrong);
     }
     eprintln!("one wild run: missed {missed}/20, false named {false_named}/20");
     assert!(missed <= 2 && false_named <= 1, "{missed} {false_named}");
@@ -330,12 +345,7 @@ fn runs_a_neighbour_disturbed_for_commits_in_a_row_name_no_change() {
         quiet: 0.005,
         ..BUSY
     };
-    let code = |b: usize, n: usize| match (b, n) {
-        (0, 8..14) => 1.06,
-        (0, 17..) => 1.08,
-        _ => 1.0,
-    };
-    let want = [(0, 8, true), (0, 14, false), (0, 17, true)];
+    let (code, want) = (three_changes, THREE_CHANGES);
     let options = ChangeOptions::default();
     let (mut missed, mut false_named, mut fooled) = (0, 0, 0);
     for seed in 600..620 {
@@ -359,24 +369,15 @@ fn runs_a_neighbour_disturbed_for_commits_in_a_row_name_no_change() {
         }
         let a = analyse(&all, &options);
         let found = named(&a, &all);
-        let hit = |&(b, n, slower): &(usize, usize, bool)| {
-            found
-                .iter()
-                .any(|f| f.0 == b && f.1.abs_diff(n) <= 1 && (f.2 > 0.0) == slower)
-        };
-        let wrong = |found: &[(usize, usize, f64)]| {
-            found
-                .iter()
-                .any(|f| f.0 != 0 || want.iter().all(|w| f.1.abs_diff(w.1) > 1))
-        };
-        missed += usize::from(!want.iter().all(hit));
-        false_named += usize::from(wrong(&found));
-        if !want.iter().all(hit) || wrong(&found) {
+        let (m, wrong) = judge(&found, &want);
+        missed += usize::from(m);
+        false_named += usize::from(wrong);
+        if m || wrong {
             eprintln!("seed {seed}: named {found:?}");
         }
         // Read as if every run were as precise as the others, the same history names a commit.
         alike(&mut all);
-        fooled += usize::from(wrong(&named(&analyse(&all, &options), &all)));
+        fooled += usize::from(judge(&named(&analyse(&all, &options), &all), &want).1);
     }
     eprintln!(
         "disturbed runs in a row: missed {missed}/20, false named {false_named}/20 (every run \
@@ -569,24 +570,12 @@ fn changes_among_disturbed_runs_are_still_named() {
         quiet: 0.005,
         ..BUSY
     };
-    let code = |b: usize, n: usize| match (b, n) {
-        (0, 8..14) => 1.06,
-        (0, 17..) => 1.08,
-        _ => 1.0,
-    };
-    let want = [(0, 8, true), (0, 14, false), (0, 17, true)];
+    let (code, want) = (three_changes, THREE_CHANGES);
     let options = ChangeOptions::default();
     let histories = 100;
     let tally = |found: &[(usize, usize, f64)]| {
-        let hit = |&(b, n, slower): &(usize, usize, bool)| {
-            found
-                .iter()
-                .any(|f| f.0 == b && f.1.abs_diff(n) <= 1 && (f.2 > 0.0) == slower)
-        };
-        let wrong = found
-            .iter()
-            .any(|f| f.0 != 0 || want.iter().all(|w| f.1.abs_diff(w.1) > 1));
-        (usize::from(!want.iter().all(hit)), usize::from(wrong))
+        let (m, wrong) = judge(found, &want);
+        (usize::from(m), usize::from(wrong))
     };
     let (mut missed, mut false_named, mut missed_alike, mut false_alike) = (0, 0, 0, 0);
     let mut unchanged_named = 0;
