@@ -88,6 +88,8 @@ fn run(i: usize, commit: bool) -> RunRecord {
             probe_ns: Some(1_000_000.0),
             load: Some(0.5),
             document: None,
+            // A new executable every fifth run: the changes read the digests too.
+            executable: Some(format!("sha256:{:064x}", i / 5)),
         })
         .collect();
     RunRecord {

@@ -99,6 +99,9 @@ struct Gathered {
     selected: Vec<(String, String)>,
     /// The groups' rankings the binaries reported.
     groups: Vec<GroupDoc>,
+    /// The digest of each executable run, by the target its results name: the history keeps
+    /// it, so that `changes` knows two runs of the same code.
+    executables: crate::history::Executables,
     failed: bool,
 }
 
@@ -269,6 +272,10 @@ fn gather(
     // executable names).
     let target = run.target.unwrap_or_else(|| exe.target.clone());
     let names = run.benches.unwrap_or_default();
+    // Read after the binary exited: nothing runs beside its benches.
+    if let Some(d) = crate::history::digest(&exe.path) {
+        got.executables.insert(target.clone(), d);
+    }
     got.documents.extend(run.results);
     got.groups.extend(run.groups.unwrap_or_default());
     got.selected
@@ -329,7 +336,7 @@ fn finish(
     let recorded = crate::history::append_docs(
         history,
         target_dir,
-        &got.documents,
+        (&got.documents, &got.executables),
         ("bench", partition.as_deref()),
         root,
     );

@@ -20,8 +20,8 @@ use crate::history::{self, FoundChange, MachineChange, Series};
 /// step-down over the machine's series keeps it when its adjusted p < --max-p (the chance of
 /// naming any commit where no code changed) and the change is larger than --noise, with at
 /// least 3 commits on each side, so one or two odd runs are never a change. A change the
-/// machine made (every bench of the same runs moved, or the speed probe did) is listed as the
-/// machine's, not a commit's. Exit codes: 0 ok, 1 error, 2 usage, 3 the newest commit made
+/// machine made (every bench of the same runs moved, the speed probe did, or the bench's
+/// executable was the same on both sides) is listed as the machine's, not a commit's. Exit codes: 0 ok, 1 error, 2 usage, 3 the newest commit made
 /// a slowdown known (the change itself may be a commit or two before it).
 #[derive(clap::Args, Debug)]
 pub struct ChangesArgs {
@@ -247,9 +247,41 @@ fn table(listed: &[Listed], all: &[Series], options: &history::ChangeOptions) ->
         })
         .collect();
     format!(
-        "{head}{}",
-        columns(&header, &rows, &[0, 1, 2, 3, 6, 7], "  ")
+        "{head}{}{}",
+        columns(&header, &rows, &[0, 1, 2, 3, 6, 7], "  "),
+        earlier_text(listed, false)
     )
+}
+
+/// The changes that may have come earlier than the commit named, a line each: runs left out as
+/// too imprecise lie before it.
+fn earlier_text(listed: &[Listed], markdown: bool) -> String {
+    let code = |s: &str| -> String {
+        if markdown {
+            markdown_code(s)
+        } else {
+            terminal(s).into_owned()
+        }
+    };
+    let mut out = String::new();
+    for l in listed {
+        let c = &l.change;
+        if c.earliest.is_none() {
+            continue;
+        }
+        out.push_str(&format!(
+            "{}{} ({}) {} at {} may have come as early as {}: the runs between {} and it were \
+             left out as too imprecise\n",
+            if markdown { "\n" } else { "  " },
+            code(&l.series.bench),
+            code(&l.series.target),
+            c.verdict(),
+            code(&short(&c.commit)),
+            code(&short(&c.earliest)),
+            code(&short(&c.previous)),
+        ));
+    }
+    out
 }
 
 fn markdown(listed: &[Listed], options: &history::ChangeOptions) -> String {
@@ -280,6 +312,7 @@ fn markdown(listed: &[Listed], options: &history::ChangeOptions) -> String {
             c.subject.as_deref().map(markdown_code).unwrap_or_default()
         ));
     }
+    out.push_str(&earlier_text(listed, true));
     out
 }
 
@@ -297,6 +330,10 @@ fn machine_evidence(m: &MachineChange) -> String {
     let mut parts = vec![match m.seen_by {
         "probe" => "the speed probe".to_string(),
         "shared" => format!("{} of {} benches moved with it", m.moved.0, m.moved.1),
+        "executable" => "the bench's executable is the same on both sides".to_string(),
+        "return" => {
+            "the other end of a level a change of one executable began or ended".to_string()
+        }
         _ => format!("{} of {} benches moved", m.moved.0, m.moved.1),
     }];
     if m.seen_by != "probe"
@@ -356,8 +393,8 @@ fn machine_table(machine: &[&MachineChange], all: &[Series]) -> String {
         })
         .collect();
     format!(
-        "the machine's changes, not a commit's (the benches of the same runs moved together, or \
-         the speed probe did), newest first:\n{}",
+        "the machine's changes, not a commit's (the benches of the same runs moved together, the \
+         speed probe did, or a bench's executable did not change), newest first:\n{}",
         columns(&header, &rows, &[0, 1, 2, 4, 5, 6], "  ")
     )
 }

@@ -102,6 +102,49 @@ fn verdicts(doc: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The history keeps the digest of the code the executable that ran the benches loads: what
+/// `tests/fixtures/loaded_digest.py`, written apart from cargo-pilot, computes for a `cost`
+/// bench executable cargo built.
+fn assert_executable_recorded() {
+    let history = target_dir().join("pilot/history.sqlite");
+    let c = rusqlite::Connection::open(&history).unwrap();
+    let mut q = c
+        .prepare("SELECT DISTINCT executable FROM results")
+        .unwrap();
+    let recorded: Vec<Option<String>> = q
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(
+        recorded.len(),
+        1,
+        "one executable ran both benches: {recorded:?}"
+    );
+    let recorded = recorded[0].clone().expect("a digest");
+    let mut built = Vec::new();
+    let mut dirs = vec![common::fixture_build_dir()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().map(Result::unwrap) {
+            let (path, name) = (e.path(), e.file_name().to_string_lossy().into_owned());
+            if e.file_type().unwrap().is_dir() {
+                dirs.push(path);
+            } else if name.starts_with("cost-") && !name.contains('.') {
+                let script =
+                    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/loaded_digest.py");
+                let o = Command::new("python3")
+                    .arg(script)
+                    .arg(&path)
+                    .output()
+                    .unwrap();
+                assert!(o.status.success(), "{}", text(&o));
+                built.push(String::from_utf8_lossy(&o.stdout).trim().to_string());
+            }
+        }
+    }
+    assert!(built.contains(&recorded), "{recorded} not in {built:?}");
+}
+
 // One long function on purpose: its numbered steps are one team's story on one fixture
 // workspace, each step starting from what the last left on disk (baselines, results, progress).
 #[test]
@@ -119,6 +162,7 @@ fn a_team_keeps_baselines_and_catches_regressions() {
     assert!(out.contains("saved as baseline `base`"), "{out}");
     // Every run goes into the history (target/pilot/history.sqlite by default).
     assert!(out.contains("history: 2 results added to `"), "{out}");
+    assert_executable_recorded();
     let saved: Value =
         serde_json::from_str(&std::fs::read_to_string(baseline_file("base", "spin")).unwrap())
             .unwrap();

@@ -528,6 +528,142 @@ fn a_machine_that_became_slower_is_the_machines_change_not_a_commits() {
     }
 }
 
+/// Gives the results of each commit's runs in the history of `b` the executable digest
+/// `digest(i)` (`i` the commit's index in `commits`), as `cargo pilot bench` records it.
+fn set_executables(b: &Backend, commits: &[String], digest: impl Fn(usize) -> String) {
+    let sql = "UPDATE results SET executable = {d} WHERE run_id IN \
+               (SELECT id FROM runs WHERE commit_hash = {c})";
+    for (i, c) in commits.iter().enumerate() {
+        let d = digest(i);
+        match b {
+            Backend::Sqlite(p) => {
+                let q = sql.replace("{d}", "?1").replace("{c}", "?2");
+                rusqlite::Connection::open(p)
+                    .unwrap()
+                    .execute(&q, [&d, c])
+                    .unwrap();
+            }
+            Backend::Postgres(url) => {
+                let q = sql.replace("{d}", "$1").replace("{c}", "$2");
+                let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+                client.execute(&q, &[&d, c]).unwrap();
+            }
+        };
+    }
+}
+
+#[test]
+fn a_level_between_runs_of_one_executable_is_the_machines() {
+    let dir = tmp("same-executable");
+    let commits = repo(&dir, 20);
+    let names = ["parse", "sort", "hash", "lex", "fmt", "walk"];
+    // `parse` read 3% slower at commits 10 to 13 and back at 14, its runs as precise as ever,
+    // while the other benches did not move: what a code change reverted four commits later
+    // looks like, and what a host state that held one workload does.
+    let held = 9..13;
+    for b in backends(&dir, "same_executable") {
+        let flag = b.flag();
+        for (i, c) in commits.iter().enumerate() {
+            let benches: Vec<(&str, f64)> = names
+                .iter()
+                .enumerate()
+                .map(|(k, name)| {
+                    let state = if k == 0 && held.contains(&i) {
+                        1.03
+                    } else {
+                        1.0
+                    };
+                    (*name, 100.0 * (k + 1) as f64 * state * wiggle(i + 5 * k))
+                })
+                .collect();
+            add(&dir, &b, c, &benches, i, &[]);
+        }
+        let changes = |args: &[&str]| {
+            let mut all = vec!["changes", "--history", &flag];
+            all.extend_from_slice(args);
+            pilot(&dir, &all, &[])
+        };
+        let named = |o: &Output| -> Vec<String> {
+            json_of(o)["changes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["commit"].as_str().unwrap().to_string())
+                .collect()
+        };
+        // No executable recorded (`history add`): read alone, two commits are named.
+        let o = changes(&["--format", "json"]);
+        assert_eq!(
+            named(&o),
+            [commits[13].as_str(), commits[9].as_str()],
+            "{}",
+            text(&o)
+        );
+        // One executable ran every commit (the commits changed nothing it is built from):
+        // both ends are the machine's, and the output says why.
+        set_executables(&b, &commits, |_| "sha256:aa".into());
+        let o = changes(&["--format", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert!(named(&o).is_empty(), "{}", text(&o));
+        let seen: Vec<(String, String)> = json_of(&o)["machine_changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["commit"].as_str().unwrap().to_string(),
+                    m["seen_by"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        // Newest first, as the changes.
+        let both = vec![
+            (commits[13].clone(), "executable".to_string()),
+            (commits[9].clone(), "executable".to_string()),
+        ];
+        assert_eq!(seen, both);
+        let o = changes(&[]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("the bench's executable is the same on both sides")
+                && out.contains("explains")
+                && out.contains("parse (t) +2."),
+            "{out}"
+        );
+        // A new executable at commit 10: the level's start may be its code, but the level
+        // came back at 14 with no new executable, so neither end is a commit's.
+        set_executables(&b, &commits, |i| {
+            if i < 9 { "sha256:aa" } else { "sha256:bb" }.into()
+        });
+        let o = changes(&["--format", "json"]);
+        assert!(named(&o).is_empty(), "{}", text(&o));
+        let doc = json_of(&o);
+        let kinds: Vec<&str> = doc["machine_changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["seen_by"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["executable", "return"], "{}", text(&o));
+        // A new executable at 10 and another at 14 (a change and its revert): the code's.
+        set_executables(&b, &commits, |i| {
+            if (9..13).contains(&i) {
+                "sha256:bb"
+            } else {
+                "sha256:aa"
+            }
+            .into()
+        });
+        let o = changes(&["--format", "json"]);
+        assert_eq!(
+            named(&o),
+            [commits[13].as_str(), commits[9].as_str()],
+            "{}",
+            text(&o)
+        );
+    }
+}
+
 #[test]
 fn machines_never_share_a_series() {
     let dir = tmp("machines");
@@ -807,7 +943,7 @@ fn a_newer_schema_and_a_foreign_database_are_refused() {
                     .unwrap();
             }
         };
-        set_version(4);
+        set_version(5);
         for args in [vec!["history"], vec!["changes"]] {
             let mut args = args;
             let flag = b.flag();
@@ -816,7 +952,7 @@ fn a_newer_schema_and_a_foreign_database_are_refused() {
             assert_eq!(o.status.code(), Some(1), "{}", text(&o));
             let err = String::from_utf8_lossy(&o.stderr);
             assert!(
-                err.contains("schema version 4, newer than this cargo-pilot knows (3)"),
+                err.contains("schema version 5, newer than this cargo-pilot knows (4)"),
                 "{err}"
             );
         }
@@ -836,7 +972,7 @@ fn a_newer_schema_and_a_foreign_database_are_refused() {
             &[],
         );
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-        set_version(3);
+        set_version(4);
         let h = json_of(&pilot(
             &dir,
             &["history", "--format", "json", "--history", &b.flag()],

@@ -170,10 +170,13 @@ fn compare_builds(
     // Both sides into the history: REV's runs at its commit, the working tree's at HEAD
     // (dirty when it is); the results are saved already, whatever the history says.
     let both: Vec<ResultDoc> = base_docs.into_iter().chain(head_docs).collect();
+    // No executable's digest: the two sides' executables share their targets' names, and with
+    // `--against HEAD` on a clean tree their commit too, so a digest by target would be one
+    // side's for both.
     crate::history::append_docs(
         builds.history.as_ref(),
         target_dir,
-        &both,
+        (&both, &crate::history::Executables::new()),
         ("bench", None),
         &builds.root,
     )?;

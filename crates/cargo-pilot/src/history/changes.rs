@@ -44,6 +44,9 @@ pub struct FoundChange {
     pub subject: Option<String>,
     /// The commit measured before it.
     pub previous: Option<String>,
+    /// When runs left out as too imprecise ([`imprecise`]) lie between `previous` and
+    /// `commit`, the first of their commits: the change came at it or after it, up to `commit`.
+    pub earliest: Option<String>,
     /// The relative change of the geometric mean time, and its interval.
     pub change: f64,
     pub change_ci: Option<(f64, f64)>,
@@ -87,6 +90,7 @@ impl FoundChange {
         serde_json::json!({
             "commit": self.commit,
             "previous": self.previous,
+            "earliest": self.earliest,
             "subject": self.subject,
             "change": self.change,
             "change_ci": self.change_ci.map(|(lo, hi)| serde_json::json!({"low": lo, "high": hi})),
@@ -248,16 +252,26 @@ pub(super) fn detect(
     options: &ChangeOptions,
 ) -> Vec<FoundChange> {
     let xs: Vec<f64> = vals.iter().map(|v| v.1).collect();
-    level_changes_of(&xs, options)
+    let changes = level_changes_of(&xs, options);
+    let left_out = if changes.is_empty() {
+        Vec::new()
+    } else {
+        imprecise(points)
+    };
+    changes
         .iter()
         .map(|c| {
             let at = vals[c.index].0;
             let prev = vals[c.index - 1].0;
+            let earliest = (prev + 1..at)
+                .find(|&i| left_out[i] && points[i].commit != points[prev].commit)
+                .and_then(|i| points[i].commit.clone());
             FoundChange {
                 point: at,
                 commit: points[at].commit.clone(),
                 subject: points[at].subject.clone(),
                 previous: points[prev].commit.clone(),
+                earliest,
                 change: c.shift().exp_m1(),
                 change_ci: c.shift_ci.map(relative_interval),
                 p: c.p,
@@ -295,6 +309,7 @@ mod tests {
             processes: Vec::new(),
             probe_ns: None,
             load: None,
+            executable: None,
         }
     }
 
@@ -354,5 +369,31 @@ mod tests {
         assert_eq!(kept, vec![0, 1, 2, 3, 4, 7]);
         let read: Vec<usize> = readings(&points).iter().map(|v| v.0).collect();
         assert_eq!(read, vec![0, 1, 2, 3, 4, 7, 8]);
+    }
+
+    #[test]
+    fn a_change_after_runs_left_out_may_have_come_as_early_as_the_first_of_them() {
+        // 10% slower from commit 9 on; commits 9 and 10 measured far from their precision.
+        let points: Vec<Point> = (1..=16)
+            .map(|n| match n {
+                9 | 10 => run(n, 110.0, 0.4),
+                _ => run(n, if n < 9 { 100.0 } else { 110.0 }, 0.005),
+            })
+            .collect();
+        assert_eq!(left_out(&points), vec![8, 9]);
+        let found = detect(&points, &values(&points), &ChangeOptions::default());
+        assert_eq!(found.len(), 1, "{found:?}");
+        let c = &found[0];
+        // Named at the first run kept (11), after commit 8: it lies between them.
+        assert_eq!(c.commit, points[10].commit);
+        assert_eq!(c.previous, points[7].commit);
+        assert_eq!(c.earliest, points[8].commit);
+        // With every run as precise, it is named where it is, with nothing earlier to say.
+        let precise: Vec<Point> = (1..=16)
+            .map(|n| run(n, if n < 9 { 100.0 } else { 110.0 }, 0.005))
+            .collect();
+        let found = detect(&precise, &values(&precise), &ChangeOptions::default());
+        assert_eq!(found[0].commit, precise[8].commit);
+        assert_eq!(found[0].earliest, None);
     }
 }

@@ -40,7 +40,7 @@ pub use machine::{MachineChange, analyse, newly_regressed};
 pub use read::{Line, Point, Query, Series};
 // `ResultRecord` is named by the history's bench (benches/history.rs).
 #[allow(unused_imports)]
-pub use record::{ResultRecord, RunRecord, runs_of};
+pub use record::{Executables, ResultRecord, RunRecord, digest, runs_of, with_executables};
 
 use db::{Db, Value};
 
@@ -243,8 +243,8 @@ impl History {
         let processes = serde_json::to_string(&r.processes).expect("numbers serialise");
         self.db.exec(
             "INSERT INTO results (run_id, bench_id, started, status, unit, estimate, low, high, \
-             confidence, estimator, processes, probe_ns, load, document) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             confidence, estimator, processes, probe_ns, load, document, executable) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             &[
                 Value::Int(Some(run_id)),
                 Value::Int(Some(bench_id)),
@@ -260,6 +260,7 @@ impl History {
                 Value::Real(r.probe_ns),
                 Value::Real(r.load),
                 opt(&r.document),
+                opt(&r.executable),
             ],
         )?;
         Ok(true)
@@ -308,7 +309,8 @@ pub fn record(location: &Location, runs: &[RunRecord], git: &Git) -> anyhow::Res
 
 /// Appends the results `docs` of one `cargo pilot bench`, `run` or `bisect` (`source`; with
 /// the share of the suite it ran, `--partition`) to the history at `location` (`None`: off),
-/// with the branch and commits as git in `repo` knows them, and says so on standard error.
+/// with the branch and commits as git in `repo` knows them and each result's executable's
+/// digest from `executables` (by target; empty when unknown), and says so on standard error.
 /// Nothing when there is no result.
 ///
 /// # Errors
@@ -319,7 +321,7 @@ pub fn record(location: &Location, runs: &[RunRecord], git: &Git) -> anyhow::Res
 pub fn append_docs(
     location: Option<&Location>,
     target_dir: &Path,
-    docs: &[pilot_format::ResultDoc],
+    (docs, executables): (&[pilot_format::ResultDoc], &Executables),
     (source, partition): (&'static str, Option<&str>),
     repo: &Path,
 ) -> Result<(), Failure> {
@@ -335,6 +337,7 @@ pub fn append_docs(
     for r in &mut runs {
         r.partition = partition.map(str::to_string);
     }
+    with_executables(&mut runs, executables);
     match record(location, &runs, &git) {
         Ok(n) => {
             eprintln!(

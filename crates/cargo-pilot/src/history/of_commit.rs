@@ -523,6 +523,7 @@ mod tests {
                     processes: Vec::new(),
                     probe_ns: None,
                     load: None,
+                    executable: None,
                     document: documents.then(|| format!("{{\"bench\": \"{b}\"}}")),
                 })
                 .collect(),

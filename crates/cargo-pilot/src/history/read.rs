@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::History;
-use super::db::Value;
+use super::db::{Cell, Value};
 
 /// Which series to read.
 #[derive(Debug, Clone, Default)]
@@ -140,9 +140,41 @@ pub struct Point {
     /// The speed probe's time (ns) and the load average as the run started, when recorded.
     pub probe_ns: Option<f64>,
     pub load: Option<f64>,
+    /// The digest of the bench executable that measured it, when recorded (`cargo pilot
+    /// bench`): two runs with one digest ran the same code.
+    pub executable: Option<String>,
 }
 
 impl Point {
+    /// The point of a row of [`History::series`]' query, from the run's id on.
+    fn of_row(r: &[Cell]) -> Point {
+        Point {
+            run_id: r[0].int().unwrap_or(0),
+            commit: r[1].text(),
+            subject: r[2].text(),
+            committed_at: r[3].int(),
+            position: r[4].int(),
+            dirty: r[5].bool(),
+            branch: r[6].text(),
+            on_branch: r[7].bool().unwrap_or(true),
+            started: r[8].text().unwrap_or_default(),
+            source: r[9].text().unwrap_or_default(),
+            status: r[10].text().unwrap_or_default(),
+            unit: r[11].text(),
+            estimate: r[12].real(),
+            low: r[13].real(),
+            high: r[14].real(),
+            confidence: r[15].real(),
+            processes: r[16]
+                .text()
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or_default(),
+            probe_ns: r[17].real(),
+            load: r[18].real(),
+            executable: r[19].text(),
+        }
+    }
+
     /// The commit's first 12 hex digits, or `-` outside git.
     pub fn short(&self) -> String {
         self.commit
@@ -222,7 +254,8 @@ impl History {
         let rows = self.db.query(
             "SELECT u.machine_id, u.id, u.commit_hash, c.subject, c.committed_at, \
              c.position, u.dirty, u.branch, u.on_branch, u.started, u.source, r.status, r.unit, \
-             r.estimate, r.low, r.high, r.confidence, r.processes, r.probe_ns, r.load \
+             r.estimate, r.low, r.high, r.confidence, r.processes, r.probe_ns, r.load, \
+             r.executable \
              FROM results r JOIN runs u ON u.id = r.run_id \
              LEFT JOIN commits c ON c.hash = u.commit_hash WHERE r.bench_id = ?",
             &[Value::Int(Some(*bench_id))],
@@ -239,31 +272,7 @@ impl History {
             {
                 continue;
             }
-            let r = &r[1..];
-            let point = Point {
-                run_id: r[0].int().unwrap_or(0),
-                commit: r[1].text(),
-                subject: r[2].text(),
-                committed_at: r[3].int(),
-                position: r[4].int(),
-                dirty: r[5].bool(),
-                branch: r[6].text(),
-                on_branch: r[7].bool().unwrap_or(true),
-                started: r[8].text().unwrap_or_default(),
-                source: r[9].text().unwrap_or_default(),
-                status: r[10].text().unwrap_or_default(),
-                unit: r[11].text(),
-                estimate: r[12].real(),
-                low: r[13].real(),
-                high: r[14].real(),
-                confidence: r[15].real(),
-                processes: r[16]
-                    .text()
-                    .and_then(|t| serde_json::from_str(&t).ok())
-                    .unwrap_or_default(),
-                probe_ns: r[17].real(),
-                load: r[18].real(),
-            };
+            let point = Point::of_row(&r[1..]);
             if !query.selects(&point) {
                 continue;
             }

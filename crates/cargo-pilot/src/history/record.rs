@@ -56,6 +56,9 @@ pub struct ResultRecord {
     pub load: Option<f64>,
     /// The whole result document (JSON), from which `history:REV` rebuilds the run of a commit.
     pub document: Option<String>,
+    /// The digest of the bench executable that measured it ([`digest`]), when the command that
+    /// ran it knew the file: two runs of one executable ran the same code.
+    pub executable: Option<String>,
 }
 
 impl ResultRecord {
@@ -90,7 +93,77 @@ impl ResultRecord {
                 .filter(|p| p.is_finite() && *p > 0.0),
             load: finite(doc.machine.as_ref().and_then(|m| m.load)),
             document: serde_json::to_string(doc).ok(),
+            executable: None,
         }
+    }
+}
+
+/// The digests of the bench executables a run ran ([`digest`]), by the target their results
+/// name.
+pub type Executables = std::collections::BTreeMap<String, String>;
+
+/// The digest of the code and data the executable at `path` loads: SHA-256 over each section
+/// the program loads (its name, address, size and bytes; on ELF, the allocated sections but
+/// notes), as `sha256:` and 64 hex digits; over the whole file when it is no object file
+/// `object` reads; `None` when it cannot be read. Two executables of one digest run the same
+/// instructions on the same data at the same addresses. What a rebuild of the same code may
+/// change is left out: the build ID, the symbol table (the suffixes the compiler gives local
+/// symbols vary with the source's text, comments too) and debug information. Time: one read
+/// of the file.
+pub fn digest(path: &std::path::Path) -> Option<String> {
+    use object::{Object, ObjectSection};
+    use sha2::Digest;
+    let bytes = std::fs::read(path).ok()?;
+    let mut hasher = sha2::Sha256::new();
+    match object::File::parse(&*bytes) {
+        Ok(file) => {
+            for section in file.sections().filter(loaded) {
+                let name = section.name_bytes().unwrap_or_default();
+                hasher.update((name.len() as u64).to_le_bytes());
+                hasher.update(name);
+                hasher.update(section.address().to_le_bytes());
+                hasher.update(section.size().to_le_bytes());
+                // Zero-filled sections (`.bss`) have a size and no bytes in the file.
+                hasher.update(section.data().unwrap_or_default());
+            }
+        }
+        Err(_) => hasher.update(&bytes),
+    }
+    let hex: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Some(format!("sha256:{hex}"))
+}
+
+/// Whether the program loads `section`: on ELF, an allocated section that is not a note (the
+/// build ID is one); elsewhere, code, data and read-only data.
+fn loaded(section: &object::Section<'_, '_>) -> bool {
+    use object::{ObjectSection, SectionFlags, SectionKind};
+    match section.flags() {
+        SectionFlags::Elf { sh_flags, .. } => {
+            sh_flags.0 & object::elf::SHF_ALLOC.0 != 0 && section.kind() != SectionKind::Note
+        }
+        _ => matches!(
+            section.kind(),
+            SectionKind::Text
+                | SectionKind::Data
+                | SectionKind::ReadOnlyData
+                | SectionKind::ReadOnlyDataWithRel
+                | SectionKind::ReadOnlyString
+                | SectionKind::Tls
+                | SectionKind::UninitializedData
+                | SectionKind::UninitializedTls
+                | SectionKind::TlsVariables
+        ),
+    }
+}
+
+/// Gives each result of `runs` its executable's digest from `executables`, by its target.
+pub fn with_executables(runs: &mut [RunRecord], executables: &Executables) {
+    for r in runs.iter_mut().flat_map(|r| r.results.iter_mut()) {
+        r.executable = executables.get(&r.target).cloned();
     }
 }
 
@@ -180,4 +253,79 @@ pub fn runs_of(
         r.machine.speed = None;
     }
     runs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use object::{Object, ObjectSection};
+    use std::path::PathBuf;
+
+    /// A copy of this test's own executable at `dir/name`, with `edit` applied to its bytes.
+    fn copy(dir: &tempfile::TempDir, name: &str, edit: impl FnOnce(&mut Vec<u8>)) -> PathBuf {
+        let mut bytes = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+        edit(&mut bytes);
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    /// The file range of the section `name` of the executable `bytes`.
+    fn range(bytes: &[u8], name: &str) -> std::ops::Range<usize> {
+        let file = object::File::parse(bytes).unwrap();
+        let s = file.section_by_name(name).unwrap();
+        let (at, len) = s.file_range().unwrap();
+        at as usize..(at + len) as usize
+    }
+
+    #[test]
+    fn a_file_that_is_no_executable_is_digested_whole() {
+        // FIPS 180-2's test vector: SHA-256("abc").
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("abc");
+        std::fs::write(&path, b"abc").unwrap();
+        assert_eq!(
+            digest(&path).unwrap(),
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(digest(&dir.path().join("missing")), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_rebuild_of_the_same_code_has_its_digest_and_other_code_another() {
+        let dir = tempfile::tempdir().unwrap();
+        let same = copy(&dir, "same", |_| {});
+        // Another build ID (the linker's, which changes with the symbol names).
+        let other_id = copy(&dir, "other-id", |b| {
+            let r = range(b, ".note.gnu.build-id");
+            b[r.end - 1] ^= 0xff;
+        });
+        // Symbols renamed: a local symbol's suffix changes with the source's text.
+        let renamed = copy(&dir, "renamed", |b| {
+            let r = range(b, ".strtab");
+            let at = r.start
+                + b[r.clone()]
+                    .iter()
+                    .position(|c| c.is_ascii_digit())
+                    .unwrap();
+            b[at] = if b[at] == b'0' { b'1' } else { b'0' };
+        });
+        // One byte of code changed.
+        let other_code = copy(&dir, "other-code", |b| {
+            let r = range(b, ".text");
+            b[r.start + r.len() / 2] ^= 0xff;
+        });
+        let d = |p: &PathBuf| digest(p).unwrap();
+        let whole = |p: &PathBuf| {
+            use sha2::Digest;
+            sha2::Sha256::digest(std::fs::read(p).unwrap()).to_vec()
+        };
+        assert_eq!(d(&same), d(&other_id));
+        assert_eq!(d(&same), d(&renamed));
+        assert_ne!(d(&same), d(&other_code));
+        // The files themselves differ: a digest of the whole file would tell them apart.
+        assert_ne!(whole(&same), whole(&other_id));
+        assert_ne!(whole(&same), whole(&renamed));
+    }
 }

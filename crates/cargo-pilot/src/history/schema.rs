@@ -22,6 +22,10 @@
 //! Version 2 adds to `results` what the run's machine record says of the machine's state as the
 //! bench's run started: `probe_ns` (the speed probe's time) and `load` (the 1-minute load
 //! average), so that `changes` can tell a machine that became slower from a commit that did.
+//!
+//! Version 4 adds to `results` the digest of what the bench executable loads (`executable`,
+//! `sha256:` and 64 hex digits, `record::digest`): two runs of one digest ran the same code, so
+//! a change between them is not a commit's.
 
 use anyhow::{Context, anyhow};
 
@@ -105,6 +109,11 @@ ALTER TABLE results ADD COLUMN load DOUBLE PRECISION;
 ALTER TABLE runs ADD COLUMN partition TEXT;
 ALTER TABLE results ADD COLUMN document TEXT;
 ",
+    },
+    // What `changes` reads to tell a commit that changed no code from one that did.
+    Migration {
+        version: 4,
+        sql: "ALTER TABLE results ADD COLUMN executable TEXT;",
     },
 ];
 
@@ -228,24 +237,24 @@ mod tests {
     use super::*;
 
     /// The schema version this pilot writes.
-    const CURRENT: i64 = 3;
+    const CURRENT: i64 = 4;
 
     fn sqlite(dir: &tempfile::TempDir) -> (Db, Location) {
         let loc = Location::Sqlite(dir.path().join("h.sqlite"));
         (Db::open(&loc).unwrap(), loc)
     }
 
-    const V4: Migration = Migration {
-        version: 4,
+    const V5: Migration = Migration {
+        version: 5,
         sql: "ALTER TABLE runs ADD COLUMN note TEXT;",
     };
 
     /// This pilot's migrations and one more.
-    fn with_v4() -> Vec<Migration> {
+    fn with_v5() -> Vec<Migration> {
         MIGRATIONS
             .iter()
             .map(Migration::clone_static)
-            .chain([V4])
+            .chain([V5])
             .collect()
     }
 
@@ -271,8 +280,8 @@ mod tests {
             &[],
         )
         .unwrap();
-        migrate_with(&mut db, &loc, &with_v4()).unwrap();
-        assert_eq!(version(&mut db, &loc).unwrap(), Some(4));
+        migrate_with(&mut db, &loc, &with_v5()).unwrap();
+        assert_eq!(version(&mut db, &loc).unwrap(), Some(5));
         assert_eq!(
             db.query("SELECT count(*) FROM machines", &[]).unwrap()[0][0].int(),
             Some(1)
@@ -284,13 +293,13 @@ mod tests {
     fn a_newer_history_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let (mut db, loc) = sqlite(&dir);
-        migrate_with(&mut db, &loc, &with_v4()).unwrap();
+        migrate_with(&mut db, &loc, &with_v5()).unwrap();
         let e = migrate(&mut db, &loc).unwrap_err().to_string();
         assert!(
-            e.contains("schema version 4, newer than this cargo-pilot knows (3)"),
+            e.contains("schema version 5, newer than this cargo-pilot knows (4)"),
             "{e}"
         );
-        assert_eq!(version(&mut db, &loc).unwrap(), Some(4));
+        assert_eq!(version(&mut db, &loc).unwrap(), Some(5));
     }
 
     #[test]
@@ -299,13 +308,13 @@ mod tests {
         let (mut db, loc) = sqlite(&dir);
         migrate(&mut db, &loc).unwrap();
         let broken = Migration {
-            version: 4,
+            version: 5,
             sql: "ALTER TABLE runs ADD COLUMN a TEXT; ALTER TABLE no_such_table ADD COLUMN b TEXT;",
         };
-        let mut migrations = with_v4();
-        migrations[3] = broken;
+        let mut migrations = with_v5();
+        migrations[4] = broken;
         assert!(migrate_with(&mut db, &loc, &migrations).is_err());
-        assert_eq!(version(&mut db, &loc).unwrap(), Some(3));
+        assert_eq!(version(&mut db, &loc).unwrap(), Some(4));
         assert!(db.query("SELECT a FROM runs", &[]).is_err());
     }
 

@@ -307,7 +307,15 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         return Ok(code);
     }
     let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    crate::history::append_docs(history.as_ref(), &plan.root, &docs, ("run", None), &here)?;
+    // A command is no executable pilot built: its runs' code is not known by a digest.
+    let code_of = crate::history::Executables::new();
+    crate::history::append_docs(
+        history.as_ref(),
+        &plan.root,
+        (&docs, &code_of),
+        ("run", None),
+        &here,
+    )?;
     Ok(code)
 }
 

@@ -15,17 +15,23 @@
 //!    its changes: the machine's steps, not its run-to-run noise), gives the bench's changes.
 //! 3. A bench's change within a commit of a machine change is the machine's; so is one that
 //!    most other benches share over the same commits (a sign test), by at least half its size,
-//!    when the machine's series missed it. The others are the code's.
+//!    when the machine's series missed it; so is one between runs of one executable
+//!    ([`same_code`]), and the other end of a level that such a change began or ended. The
+//!    others are the code's.
 //! 4. Of the code's changes, the suite names those of the series that Holm's step-down over
 //!    the machine's series rejects at `--max-p` ([`suite`]), each change's p counted over the
 //!    splits searched: `--max-p` is the chance of naming any commit where no code changed.
 
 mod axis;
+mod newly_regressed;
+mod same_code;
 mod suite;
+
+pub use newly_regressed::newly_regressed;
 
 use pilot_stats::relative_interval;
 
-use super::changes::{ChangeOptions, FoundChange, MIN_SEGMENT, detect, level_changes_of, values};
+use super::changes::{ChangeOptions, FoundChange, MIN_SEGMENT, detect, level_changes_of};
 use super::read::Series;
 use axis::{Axis, mean_in, median, moved, sign_test, steps};
 
@@ -48,8 +54,10 @@ pub struct MachineChange {
     pub previous: Option<String>,
     /// When the first run at the new level started (RFC 3339).
     pub started: String,
-    /// What saw it: `benches` (the benches' shared level), `probe` (the speed probe alone) or
-    /// `shared` (the other benches moving with one bench's change).
+    /// What saw it: `benches` (the benches' shared level), `probe` (the speed probe alone),
+    /// `shared` (the other benches moving with one bench's change), `executable` (one bench's
+    /// change between runs of one executable) or `return` (the other end of a level of one
+    /// bench that an `executable` change began or ended).
     pub seen_by: &'static str,
     /// The benches' shared shift (the probe's, when only it saw it): relative, with its
     /// interval and p (a t-test counted over the splits searched; the sign test's for
@@ -271,27 +279,61 @@ impl Code<'_> {
             self.bounds,
             options,
         );
-        found
-            .into_iter()
-            .filter_map(|f| {
-                let (at, pos) = self.place(m, &f);
-                if machine
-                    .iter()
-                    .any(|c| moved_benches(self.shared, c) && c.position.abs_diff(pos) <= 1)
-                {
-                    return None;
+        let mut out: Vec<(FoundChange, Option<MachineChange>)> = Vec::new();
+        // The change kept before this one, by its place in `out`: the two may be one level.
+        let mut previous: Option<usize> = None;
+        for f in found {
+            let (at, pos) = self.place(m, &f);
+            if machine
+                .iter()
+                .any(|c| moved_benches(self.shared, c) && c.position.abs_diff(pos) <= 1)
+            {
+                previous = None;
+                continue;
+            }
+            let ruled_out = same_code::ruled_out(self.all, self.members, self.axis, (m, at));
+            let mut seen_by = ruled_out.then_some("executable");
+            // A level that one end's executable rules out and that comes back is one excursion
+            // of the machine: its other end is the machine's too.
+            if let Some(i) = previous.filter(|&i| same_code::returns(&out[i].0, &f)) {
+                match out[i].1.as_ref().map(|c| c.seen_by) {
+                    Some("executable") if !ruled_out => seen_by = Some("return"),
+                    None if ruled_out => out[i].1 = Some(self.own(m, &out[i].0, "return")),
+                    _ => {}
                 }
-                let shared = shared_change(
+            }
+            let shared = match seen_by {
+                Some(seen_by) => Some(self.own(m, &f, seen_by)),
+                None => shared_change(
                     self.all,
                     self.members,
                     self.axis,
                     self.adjusted,
                     (m, at),
                     &f,
-                );
-                Some((f, shared))
-            })
-            .collect()
+                ),
+            };
+            out.push((f, shared));
+            previous = Some(out.len() - 1);
+        }
+        out
+    }
+
+    /// Member `m`'s change `f` as the machine's, by its own evidence `seen_by`.
+    fn own(&self, m: usize, f: &FoundChange, seen_by: &'static str) -> MachineChange {
+        MachineChange {
+            change: f.change,
+            change_ci: f.change_ci,
+            p: f.p,
+            moved: (1, 1),
+            ..placed(
+                self.all,
+                self.members,
+                self.axis,
+                self.place(m, f).1,
+                seen_by,
+            )
+        }
     }
 }
 
@@ -435,62 +477,6 @@ fn shared_change(
         moved: (same + 1, shifts.len() + 1),
         ..placed(all, members, axis, pos, "shared")
     })
-}
-
-/// Per series, its newest named change when it is a slowdown that its newest commit made
-/// known: the series without that commit's runs (every series of the selection without
-/// theirs, so that the machine is read as before) shows no slowdown, named or the machine's,
-/// starting within a commit of it. What `cargo pilot changes` exits 3 on, once, on the commit
-/// whose run found it.
-pub fn newly_regressed(
-    all: &[Series],
-    now: &Analysis,
-    options: &ChangeOptions,
-) -> Vec<Option<FoundChange>> {
-    let newest = |s: &Series| -> Option<Option<String>> {
-        let (i, _) = *values(&s.points).last()?;
-        Some(s.points[i].commit.clone())
-    };
-    let earlier: Vec<Series> = all
-        .iter()
-        .map(|s| {
-            let last = newest(s);
-            Series {
-                points: s
-                    .points
-                    .iter()
-                    .filter(|p| last.as_ref().is_none_or(|c| c.is_none() || p.commit != *c))
-                    .cloned()
-                    .collect(),
-                ..s.clone()
-            }
-        })
-        .collect();
-    let before = analyse(&earlier, options);
-    (0..all.len())
-        .map(|i| {
-            let change = now.named[i].last()?.clone();
-            if !change.is_regression() {
-                return None;
-            }
-            // Compared by commit: the two series number their points differently.
-            let order: Vec<Option<String>> = values(&all[i].points)
-                .iter()
-                .map(|v| all[i].points[v.0].commit.clone())
-                .collect();
-            let rank = |commit: &Option<String>| order.iter().position(|c| c == commit);
-            let at = rank(&change.commit)?;
-            let explained = before
-                .machine
-                .iter()
-                .flat_map(|m| m.explains.iter().filter(|(j, _)| *j == i).map(|(_, c)| c));
-            let seen = before.named[i]
-                .iter()
-                .chain(explained)
-                .any(|k| k.is_regression() && rank(&k.commit).is_some_and(|r| r.abs_diff(at) <= 1));
-            (!seen).then_some(change)
-        })
-        .collect()
 }
 
 #[cfg(test)]

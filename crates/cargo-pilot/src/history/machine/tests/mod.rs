@@ -3,7 +3,9 @@
 
 use super::*;
 use crate::history::Point;
+use crate::history::changes::values;
 
+mod same_code;
 mod suite;
 
 /// A seeded generator of normal deviates (splitmix64 and Box–Muller).
@@ -51,6 +53,7 @@ fn point(n: usize, ns: f64, probe_ns: Option<f64>, load: Option<f64>) -> Point {
         processes: Vec::new(),
         probe_ns,
         load,
+        executable: None,
     }
 }
 
