@@ -82,7 +82,7 @@ pub use autocorr::{
 pub use changepoint::{
     ChangepointConfig, DivisiveCandidate, LevelChange, LevelChangeConfig, SHORT_RUN_LIMIT,
     StableSegment, divisive_candidate, edm_multi, find_stable_segment, level_changes,
-    relative_interval, searched_level_changes, searched_p, short_runs,
+    relative_interval, searched_level_changes, searched_p, short_runs, split_test,
 };
 pub use clusters::cluster_mean_variance;
 pub use detectable::{detectable_between_runs, detectable_change, detectable_in_pairs};

@@ -260,27 +260,36 @@ pub(super) fn detect(
     };
     changes
         .iter()
-        .map(|c| {
-            let at = vals[c.index].0;
-            let prev = vals[c.index - 1].0;
-            let earliest = (prev + 1..at)
-                .find(|&i| left_out[i] && points[i].commit != points[prev].commit)
-                .and_then(|i| points[i].commit.clone());
-            FoundChange {
-                point: at,
-                commit: points[at].commit.clone(),
-                subject: points[at].subject.clone(),
-                previous: points[prev].commit.clone(),
-                earliest,
-                change: c.shift().exp_m1(),
-                change_ci: c.shift_ci.map(relative_interval),
-                p: c.p,
-                p_adjusted: c.p,
-                before: c.n_before,
-                after: c.n_after,
-            }
-        })
+        .map(|c| found(points, vals, c, &left_out))
         .collect()
+}
+
+/// The level change `c` of the values `vals` (`(point, value)`, from [`values`] of `points`)
+/// as a change found; `left_out` says which points [`imprecise`] left out.
+pub(super) fn found(
+    points: &[Point],
+    vals: &[(usize, f64)],
+    c: &pilot_stats::LevelChange,
+    left_out: &[bool],
+) -> FoundChange {
+    let at = vals[c.index].0;
+    let prev = vals[c.index - 1].0;
+    let earliest = (prev + 1..at)
+        .find(|&i| left_out[i] && points[i].commit != points[prev].commit)
+        .and_then(|i| points[i].commit.clone());
+    FoundChange {
+        point: at,
+        commit: points[at].commit.clone(),
+        subject: points[at].subject.clone(),
+        previous: points[prev].commit.clone(),
+        earliest,
+        change: c.shift().exp_m1(),
+        change_ci: c.shift_ci.map(relative_interval),
+        p: c.p,
+        p_adjusted: c.p,
+        before: c.n_before,
+        after: c.n_after,
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::means::divisive_candidate;
 use super::search::searched_p;
 use super::short_runs::{SHORT_RUN_LIMIT, short_runs};
-use crate::error::{Error, Result, check_finite};
+use crate::error::{Error, Result, check_confidence, check_finite};
 use crate::summary::{t_critical, t_sf};
 
 /// Settings of [`level_changes`].
@@ -454,6 +454,44 @@ fn merge(
     tested
 }
 
+/// Student's two-sample t-test (pooled variance) of a split chosen in advance rather than
+/// searched for: `left` the values before it, `right` those from it, `index` its place in the
+/// series they come from; the shift's interval at `confidence`. The pooled standard deviation
+/// is never taken below `least_sd` (the spread of the whole series, say, when a side is a few
+/// values that may happen to agree); 0 leaves it as the sides give it. Its p is the split's
+/// own: a caller that tests several splits counts them. Assumes independent, roughly normal
+/// values of one variance on both sides. Errors: a side empty, a value or `least_sd` not
+/// finite, a confidence outside (0, 1). Time: O(n).
+pub fn split_test(
+    index: usize,
+    (left, right): (&[f64], &[f64]),
+    least_sd: f64,
+    confidence: f64,
+) -> Result<LevelChange> {
+    check_finite(left)?;
+    check_finite(right)?;
+    check_finite(&[least_sd])?;
+    check_confidence(confidence)?;
+    if left.is_empty() || right.is_empty() {
+        return Err(Error::TooFewValues { needed: 1, got: 0 });
+    }
+    let mut c = test_sides(index, 0.0, left, right, Some(confidence));
+    let dof = (c.n_before + c.n_after) as f64 - 2.0;
+    let sd = (((c.n_before as f64 - 1.0) * c.sd_before.powi(2)
+        + (c.n_after as f64 - 1.0) * c.sd_after.powi(2))
+        / dof)
+        .sqrt();
+    if dof > 0.0 && least_sd > sd {
+        // The same test with the spread given: t, p and the interval scale by sd / least_sd.
+        let se = least_sd * (1.0 / c.n_before as f64 + 1.0 / c.n_after as f64).sqrt();
+        let d = c.shift();
+        c.p = (2.0 * t_sf((d / se).abs(), dof)).min(1.0);
+        let t = t_critical(confidence, dof);
+        c.shift_ci = Some((d - t * se, d + t * se));
+    }
+    Ok(c)
+}
+
 /// Confidence interval of a shift's ratio on the original scale when the values are
 /// logarithms: `(exp(low) − 1, exp(high) − 1)`.
 pub fn relative_interval(shift_ci: (f64, f64)) -> (f64, f64) {
@@ -464,6 +502,43 @@ pub fn relative_interval(shift_ci: (f64, f64)) -> (f64, f64) {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_split_given_in_advance_is_students_test_of_its_sides() {
+        // Means 2 and 5.5, pooled variance (2·1 + 3·5/3) / 5 = 1.4, se √(1.4 · 7/12), so
+        // t = 3.5 / se = √15 on 5 degrees of freedom: t/√5 = √3, θ = π/3, and Student's
+        // distribution for odd ν gives (by hand) p = 1/3 − 7√3 / (12π) = 0.011725.
+        let c = split_test(3, (&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0, 7.0]), 0.0, 0.95).unwrap();
+        let exact = 1.0 / 3.0 - 7.0 * 3f64.sqrt() / (12.0 * std::f64::consts::PI);
+        assert!((c.p - exact).abs() < 1e-9, "{} vs {exact}", c.p);
+        assert_eq!((c.index, c.n_before, c.n_after), (3, 3, 4));
+        assert!((c.shift() - 3.5).abs() < 1e-12);
+        let (lo, hi) = c.shift_ci.unwrap();
+        assert!(lo > 0.0 && hi > 3.5 && (lo + hi - 7.0).abs() < 1e-9);
+        assert!(split_test(0, (&[], &[1.0]), 0.0, 0.95).is_err());
+        assert!(split_test(0, (&[f64::NAN], &[1.0]), 0.0, 0.95).is_err());
+        // A spread given above the sides' own (√1.4): with sd √5.6, twice theirs, t halves to
+        // √15 / 2 on 5 degrees of freedom: t/√5 = √3/2, θ = atan(√3/2), cos²θ = 4/7, and
+        // p = 1 − (2/π)(θ + sinθ cosθ (1 + 2/3 · 4/7)) = 1 − (2/π)(θ + (2√3/7)(29/21))
+        // = 0.110566 (by hand).
+        let wide = split_test(
+            3,
+            (&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0, 7.0]),
+            5.6f64.sqrt(),
+            0.95,
+        )
+        .unwrap();
+        let theta = (3f64.sqrt() / 2.0).atan();
+        let exact =
+            1.0 - 2.0 / std::f64::consts::PI * (theta + 2.0 * 3f64.sqrt() / 7.0 * (29.0 / 21.0));
+        assert!(
+            (wide.p - exact).abs() < 1e-9 && (exact - 0.110566).abs() < 1e-6,
+            "{}",
+            wide.p
+        );
+        let narrow = split_test(3, (&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0, 7.0]), 0.5, 0.95).unwrap();
+        assert_eq!(narrow.p, c.p);
+    }
 
     fn pilot_config() -> LevelChangeConfig {
         LevelChangeConfig {

@@ -31,6 +31,7 @@ mod stable;
 pub use edm::edm_multi;
 pub use levels::{
     LevelChange, LevelChangeConfig, level_changes, relative_interval, searched_level_changes,
+    split_test,
 };
 pub use means::{DivisiveCandidate, divisive_candidate};
 pub use search::searched_p;

@@ -272,13 +272,24 @@ impl Code<'_> {
     ) -> Vec<(FoundChange, Option<MachineChange>)> {
         let s = self.members[m];
         let vals: Vec<(usize, f64)> = self.axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
-        let found = by_segment(
+        let mut found = by_segment(
             &self.all[s].points,
             &vals,
             &self.axis.vals[m],
             self.bounds,
             options,
         );
+        let placed = &self.axis.vals[m];
+        let segment = |k: usize| self.bounds.iter().filter(|b| **b <= placed[k].0).count();
+        let missed = same_code::at_new_code(
+            (self.all, self.members, self.axis),
+            m,
+            &segment,
+            &found,
+            options,
+        );
+        found.extend(missed);
+        found.sort_by_key(|f| f.point);
         let mut out: Vec<(FoundChange, Option<MachineChange>)> = Vec::new();
         // The change kept before this one, by its place in `out`: the two may be one level.
         let mut previous: Option<usize> = None;
