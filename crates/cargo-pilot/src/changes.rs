@@ -19,10 +19,12 @@ use crate::history::{self, FoundChange, MachineChange, Series};
 /// the commits either side tests it, its p counted over every split searched, and Holm's
 /// step-down over the machine's series keeps it when its adjusted p < --max-p (the chance of
 /// naming any commit where no code changed) and the change is larger than --noise, with at
-/// least 3 commits on each side, so one or two odd runs are never a change. A change the
-/// machine made (every bench of the same runs moved, the speed probe did, or the bench's
-/// executable was the same on both sides) is listed as the machine's, not a commit's. Exit codes: 0 ok, 1 error, 2 usage, 3 the newest commit made
-/// a slowdown known (the change itself may be a commit or two before it).
+/// least 3 commits on each side, so one or two odd runs are never a change; where the history
+/// knows each run's code (`cargo pilot bench` records a digest of it), each place the code
+/// changed between two runs of one digest is tested too. A change the machine made (every
+/// bench of the same runs moved, the speed probe did, or the bench's code was the same on both
+/// sides) is listed as the machine's, not a commit's. Exit codes: 0 ok, 1 error, 2 usage, 3 the
+/// newest commit made a slowdown known (the change itself may be a commit or two before it).
 #[derive(clap::Args, Debug)]
 pub struct ChangesArgs {
     #[command(flatten)]

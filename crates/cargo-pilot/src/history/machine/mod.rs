@@ -12,7 +12,9 @@
 //!    benches of the same runs were read on both sides and did not move together (one short
 //!    workload against several: they outweigh it).
 //! 2. Each bench's series, less the machine's level (the segment means of its series between
-//!    its changes: the machine's steps, not its run-to-run noise), gives the bench's changes.
+//!    its changes: the machine's steps, not its run-to-run noise), gives the bench's changes:
+//!    the search's, and where the history knows each run's code, those at the places the code
+//!    changed that the search missed ([`same_code::at_new_code`]).
 //! 3. A bench's change within a commit of a machine change is the machine's; so is one that
 //!    most other benches share over the same commits (a sign test), by at least half its size,
 //!    when the machine's series missed it; so is one between runs of one executable
