@@ -591,37 +591,35 @@ fn a_level_between_runs_of_one_executable_is_the_machines() {
                 .map(|c| c["commit"].as_str().unwrap().to_string())
                 .collect()
         };
+        // The machine's changes: (commit, what saw it), newest first.
+        let seen = |o: &Output| -> Vec<(String, String)> {
+            json_of(o)["machine_changes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    let field = |k: &str| m[k].as_str().unwrap().to_string();
+                    (field("commit"), field("seen_by"))
+                })
+                .collect()
+        };
+        // The held level's two ends, newest first.
+        let ends = [commits[13].as_str(), commits[9].as_str()];
         // No executable recorded (`history add`): read alone, two commits are named.
         let o = changes(&["--format", "json"]);
-        assert_eq!(
-            named(&o),
-            [commits[13].as_str(), commits[9].as_str()],
-            "{}",
-            text(&o)
-        );
+        assert_eq!(named(&o), ends, "{}", text(&o));
         // One executable ran every commit (the commits changed nothing it is built from):
         // both ends are the machine's, and the output says why.
         set_executables(&b, &commits, |_| "sha256:aa".into());
         let o = changes(&["--format", "json"]);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         assert!(named(&o).is_empty(), "{}", text(&o));
-        let seen: Vec<(String, String)> = json_of(&o)["machine_changes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| {
-                (
-                    m["commit"].as_str().unwrap().to_string(),
-                    m["seen_by"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect();
         // Newest first, as the changes.
         let both = vec![
             (commits[13].clone(), "executable".to_string()),
             (commits[9].clone(), "executable".to_string()),
         ];
-        assert_eq!(seen, both);
+        assert_eq!(seen(&o), both);
         let o = changes(&[]);
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(
@@ -637,13 +635,7 @@ fn a_level_between_runs_of_one_executable_is_the_machines() {
         });
         let o = changes(&["--format", "json"]);
         assert!(named(&o).is_empty(), "{}", text(&o));
-        let doc = json_of(&o);
-        let kinds: Vec<&str> = doc["machine_changes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["seen_by"].as_str().unwrap())
-            .collect();
+        let kinds: Vec<String> = seen(&o).into_iter().map(|s| s.1).collect();
         assert_eq!(kinds, ["executable", "return"], "{}", text(&o));
         // A new executable at 10 and another at 14 (a change and its revert): the code's.
         set_executables(&b, &commits, |i| {
@@ -655,12 +647,7 @@ fn a_level_between_runs_of_one_executable_is_the_machines() {
             .into()
         });
         let o = changes(&["--format", "json"]);
-        assert_eq!(
-            named(&o),
-            [commits[13].as_str(), commits[9].as_str()],
-            "{}",
-            text(&o)
-        );
+        assert_eq!(named(&o), ends, "{}", text(&o));
     }
 }
 
