@@ -1,8 +1,10 @@
-//! Changes a bench's executable rules out. `cargo pilot bench` records each run's executable by
-//! its digest: two runs of one executable ran the same code, so a level change between them is
-//! the machine's (a host state that held one workload, a neighbour), whatever its size. A commit
-//! that changes no code the bench is built from (documentation, CI, another crate, a comment
-//! after the last item) leaves the executable as it was.
+//! What the code each run ran says of a bench's changes. `cargo pilot bench` records each run's
+//! executable by a digest of the code and data it loads: two runs of one digest ran the same
+//! code, so a level change between them is the machine's (a host state that held one workload,
+//! a neighbour), whatever its size ([`ruled_out`], [`returns`]). A commit that changes nothing
+//! the bench is built from (documentation, CI, another crate, a comment that moves no line of
+//! code) leaves the digest as it was. And where the digest changed, the code may have: there a
+//! change is tested rather than searched for ([`at_new_code`]).
 //!
 //! Assumes what a bench reads at run time is built into it or unchanged: a bench that reads a
 //! data file a commit changed runs the same executable on other input.
@@ -78,7 +80,7 @@ pub(super) fn returns(earlier: &FoundChange, later: &FoundChange) -> bool {
 /// level of three commits between two new executables (a change soon reverted, or changed
 /// again) is one the search over every split can miss, and one the digests place exactly;
 /// where new executables come at most commits, the runs between them are too short to test,
-/// and the search alone reads the series. Time: O(n) for n values.
+/// and the search alone reads the series. Time: O(n·f) for n values and f changes found.
 pub(super) fn at_new_code(
     (all, members, axis): (&[Series], &[usize], &Axis),
     m: usize,
@@ -106,11 +108,12 @@ pub(super) fn at_new_code(
         }
     }
     let left_out = imprecise(points);
-    // Commits in the run [first, end): each value's, and each run left out before the next.
+    // Commits in the run [first, end): each value's, and each of the run's digest left out
+    // before the next value.
     let commits = |(first, end): (usize, usize)| {
         let until = vals.get(end).map_or(points.len(), |v| v.0);
         let more: HashSet<&Option<String>> = (vals[first].0..until)
-            .filter(|&i| left_out[i])
+            .filter(|&i| left_out[i] && points[i].executable.as_deref() == digests[first])
             .map(|i| &points[i].commit)
             .collect();
         end - first + more.len()
