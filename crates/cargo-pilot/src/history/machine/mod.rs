@@ -283,11 +283,12 @@ impl Code<'_> {
         );
         let placed = &self.axis.vals[m];
         let segment = |k: usize| self.bounds.iter().filter(|b| **b <= placed[k].0).count();
+        let digests = same_code::digests(self.all, self.members, self.axis, m);
         let missed = same_code::at_new_code(
             (self.all, self.members, self.axis),
             m,
             &segment,
-            &found,
+            (&digests, &found),
             options,
         );
         found.extend(missed);
@@ -304,7 +305,7 @@ impl Code<'_> {
                 previous = None;
                 continue;
             }
-            let ruled_out = same_code::ruled_out(self.all, self.members, self.axis, (m, at));
+            let ruled_out = same_code::ruled_out(&digests, at);
             let mut seen_by = ruled_out.then_some("executable");
             // A level that one end's executable rules out and that comes back is one excursion
             // of the machine: its other end is the machine's too.

@@ -18,42 +18,44 @@ use super::{Axis, FoundChange};
 use crate::history::Series;
 use crate::history::changes::{ChangeOptions, MIN_SEGMENT, found, imprecise};
 
-/// The digest of the executable that measured member `m`'s value at `k`: the one digest of the
-/// runs that count there and recorded one (a clean tree's commit is its code; a run of
-/// `history add` or `bisect` there recorded none), `None` when none did or two differ.
-fn executable<'a>(
+/// The digest of the executable that measured each of member `m`'s values: the one digest of
+/// the runs that count there and recorded one (a clean tree's commit is its code; a run of
+/// `history add` or `bisect` there recorded none), `None` where none did or two differ. Time:
+/// O(p + n) for p points and n values.
+pub(super) fn digests<'a>(
     all: &'a [Series],
     members: &[usize],
     axis: &Axis,
-    (m, k): (usize, usize),
-) -> Option<&'a str> {
-    let pos = axis.vals[m].get(k)?.0;
-    let points = &all[members[m]].points;
-    let mut digests = axis.places[m]
-        .iter()
-        .zip(points)
-        .filter(|(place, _)| **place == Some(pos))
-        .filter_map(|(_, p)| p.executable.as_deref());
-    let first = digests.next()?;
-    digests.all(|d| d == first).then_some(first)
+    m: usize,
+) -> Vec<Option<&'a str>> {
+    let vals = &axis.vals[m];
+    let value_at: std::collections::HashMap<usize, usize> =
+        vals.iter().enumerate().map(|(k, v)| (v.0, k)).collect();
+    // Per value: no run yet, one digest, or runs that disagree.
+    let mut seen: Vec<Option<Option<&str>>> = vec![None; vals.len()];
+    for (place, p) in axis.places[m].iter().zip(&all[members[m]].points) {
+        let (Some(pos), Some(d)) = (place, p.executable.as_deref()) else {
+            continue;
+        };
+        let Some(&k) = value_at.get(pos) else {
+            continue;
+        };
+        seen[k] = match seen[k] {
+            None => Some(Some(d)),
+            Some(Some(first)) if first == d => Some(Some(first)),
+            _ => Some(None),
+        };
+    }
+    seen.into_iter().map(Option::flatten).collect()
 }
 
-/// Whether member `m`'s change at its value `at` is ruled out: the values from two before it
-/// to one after it (those the series has) were measured by one executable, so neither the
-/// commit it is named at nor one on either side of it (where a noisy series may have placed a
-/// change of the code) changed the bench's code.
-pub(super) fn ruled_out(
-    all: &[Series],
-    members: &[usize],
-    axis: &Axis,
-    (m, at): (usize, usize),
-) -> bool {
-    let end = (at + 2).min(axis.vals[m].len());
-    let from = at.saturating_sub(2);
-    let Some(first) = executable(all, members, axis, (m, from)) else {
-        return false;
-    };
-    (from + 1..end).all(|k| executable(all, members, axis, (m, k)) == Some(first))
+/// Whether a change at value `at` of a series whose values' digests are `digests` is ruled out:
+/// the values from two before it to one after it (those the series has) were measured by one
+/// executable, so neither the commit it is named at nor one on either side of it (where a noisy
+/// series may have placed a change of the code) changed the bench's code.
+pub(super) fn ruled_out(digests: &[Option<&str>], at: usize) -> bool {
+    let window = &digests[at.saturating_sub(2)..(at + 2).min(digests.len())];
+    window[0].is_some() && window.iter().all(|d| *d == window[0])
 }
 
 /// Whether `later`, the change after `earlier`, brings the bench back to the level before
@@ -85,14 +87,11 @@ pub(super) fn at_new_code(
     (all, members, axis): (&[Series], &[usize], &Axis),
     m: usize,
     segment: &dyn Fn(usize) -> usize,
-    found_already: &[FoundChange],
+    (digests, found_already): (&[Option<&str>], &[FoundChange]),
     options: &ChangeOptions,
 ) -> Vec<FoundChange> {
     let points = &all[members[m]].points;
     let vals: Vec<(usize, f64)> = axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
-    let digests: Vec<Option<&str>> = (0..vals.len())
-        .map(|k| executable(all, members, axis, (m, k)))
-        .collect();
     // Runs of one known digest within one of the machine's segments: (first, end) values.
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for k in 0..vals.len() {
@@ -125,7 +124,7 @@ pub(super) fn at_new_code(
                 .is_some_and(|j| j.abs_diff(k) <= 1)
         })
     };
-    let spread = run_to_run(&vals, &digests);
+    let spread = run_to_run(&vals, digests);
     let side = |(first, end): (usize, usize)| -> Vec<f64> {
         vals[first..end].iter().map(|v| v.1).collect()
     };
