@@ -99,8 +99,9 @@ struct Gathered {
     selected: Vec<(String, String)>,
     /// The groups' rankings the binaries reported.
     groups: Vec<GroupDoc>,
-    /// The digest of each executable run, by the target its results name: the history keeps
-    /// it, so that `changes` knows two runs of the same code.
+    /// Each executable run, by the target its results name: the history keeps its digest
+    /// (read once the run is over, and only for a history), so that `changes` knows two runs
+    /// of the same code.
     executables: crate::history::Executables,
     failed: bool,
 }
@@ -272,10 +273,7 @@ fn gather(
     // executable names).
     let target = run.target.unwrap_or_else(|| exe.target.clone());
     let names = run.benches.unwrap_or_default();
-    // Read after the binary exited: nothing runs beside its benches.
-    if let Some(d) = crate::history::digest(&exe.path) {
-        got.executables.insert(target.clone(), d);
-    }
+    got.executables.insert(target.clone(), exe.path.clone());
     got.documents.extend(run.results);
     got.groups.extend(run.groups.unwrap_or_default());
     got.selected

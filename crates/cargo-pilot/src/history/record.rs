@@ -98,9 +98,9 @@ impl ResultRecord {
     }
 }
 
-/// The digests of the bench executables a run ran ([`digest`]), by the target their results
-/// name.
-pub type Executables = std::collections::BTreeMap<String, String>;
+/// The bench executables a run ran, by the target their results name: the history keeps their
+/// digests ([`digest`]).
+pub type Executables = std::collections::BTreeMap<String, std::path::PathBuf>;
 
 /// The digest of the code and data the executable at `path` loads: SHA-256 over each section
 /// the program loads (its name, address, size and bytes; on ELF, the allocated sections but
@@ -160,10 +160,15 @@ fn loaded(section: &object::Section<'_, '_>) -> bool {
     }
 }
 
-/// Gives each result of `runs` its executable's digest from `executables`, by its target.
+/// Gives each result of `runs` the digest of its target's executable in `executables`, each
+/// file read once.
 pub fn with_executables(runs: &mut [RunRecord], executables: &Executables) {
+    let digests: std::collections::BTreeMap<&String, Option<String>> = executables
+        .iter()
+        .map(|(target, path)| (target, digest(path)))
+        .collect();
     for r in runs.iter_mut().flat_map(|r| r.results.iter_mut()) {
-        r.executable = executables.get(&r.target).cloned();
+        r.executable = digests.get(&r.target).cloned().flatten();
     }
 }
 

@@ -90,6 +90,9 @@ pub(super) fn at_new_code(
     (digests, found_already): (&[Option<&str>], &[FoundChange]),
     options: &ChangeOptions,
 ) -> Vec<FoundChange> {
+    if digests.iter().all(Option::is_none) {
+        return Vec::new();
+    }
     let points = &all[members[m]].points;
     let vals: Vec<(usize, f64)> = axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
     // Runs of one known digest within one of the machine's segments: (first, end) values.
