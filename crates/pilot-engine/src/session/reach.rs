@@ -42,7 +42,7 @@ pub(crate) fn judge_processes(
     remaining: Duration,
 ) -> Option<OutOfReach> {
     let h = e.relative_half_width();
-    if h <= target || done == 0 {
+    if h <= target || done == 0 || !resolved_from_zero(e) {
         return None;
     }
     let dof = e.dof.max(1.0);
@@ -84,6 +84,16 @@ fn processes_to_target(se: f64, dof: f64, done: usize, target: f64, confidence: 
     high
 }
 
+/// Whether `e`'s interval lies above zero. One that reaches zero or below (a readings-only fit
+/// whose time per unit is not yet told from none: rounds whose durations a busy machine
+/// scatters more than the work amounts move them) has measured no time per unit yet; its
+/// width relative to a mean near zero says nothing of what more time buys, so it never makes
+/// a session out of reach. More rounds at larger work amounts are what resolve it, and the cap
+/// still ends the session.
+fn resolved_from_zero(e: &Estimate) -> bool {
+    e.ci.low > 0.0
+}
+
 /// How much wider than the readings' own the rounds' interval must be before the rounds are
 /// blamed: with few rounds, Student's t alone and rounds of unequal length make it wider.
 const ROUNDS_TO_BLAME: f64 = 2.0;
@@ -118,7 +128,7 @@ pub(crate) fn judge(
     (remaining, cap): (Duration, Duration),
 ) -> Option<OutOfReach> {
     let h = e.relative_half_width();
-    if h <= target {
+    if h <= target || !resolved_from_zero(e) {
         return None;
     }
     let needed = analysed.as_secs_f64() * ((h / target).powi(2) - 1.0);

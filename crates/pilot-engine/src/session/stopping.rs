@@ -40,6 +40,11 @@ pub(crate) struct Session<'a> {
     least_samples: bool,
     /// Set when more time cannot buy the target (see [`reach::judge`]).
     out_of_reach: Option<OutOfReach>,
+    /// Set once an interval that could have been judged reached zero (a readings-only slope
+    /// not yet told from none): from then on the session runs to its target or its cap, so
+    /// that when it stops never hangs on its interval having just left zero, which would
+    /// make a slope of nothing look measured one time in a few.
+    reached_zero: bool,
     /// Units run so far (rounds in readings-only mode), for the least and most units.
     units: u64,
     /// The resident memory after the last round's call, for its record.
@@ -61,6 +66,7 @@ impl<'a> Session<'a> {
             short_rule: true,
             met_target: false,
             least_samples: false,
+            reached_zero: false,
             out_of_reach: None,
             units: 0,
             resident: None,
@@ -380,8 +386,11 @@ impl<'a> Session<'a> {
                 && trusted
                 && analysed >= judged_after(cfg.max_time)
             {
-                let remaining = cfg.max_time.saturating_sub(elapsed);
-                self.out_of_reach = judge(e, cfg.target, analysed, (remaining, cfg.max_time));
+                self.reached_zero |= e.ci.low <= 0.0;
+                if !self.reached_zero {
+                    let remaining = cfg.max_time.saturating_sub(elapsed);
+                    self.out_of_reach = judge(e, cfg.target, analysed, (remaining, cfg.max_time));
+                }
             }
         }
         // Planned even when stopping: a group may run this member on.

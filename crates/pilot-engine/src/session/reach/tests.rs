@@ -73,6 +73,25 @@ fn more_time_is_worth_it_only_while_the_target_is_within_reach() {
 }
 
 #[test]
+fn an_interval_reaching_zero_is_never_out_of_reach() {
+    let s = Duration::from_secs;
+    // A readings-only slope of 2 ± 5 ns per unit after 1 s: ±250%, which the 1/√time rule
+    // would put 625 s away, beyond 9 s left plus two caps. It has measured no time per unit
+    // yet; more rounds are what tell it from none.
+    let e = estimate(2.0, 5.0, 30.0, false);
+    assert_eq!(judge(&e, 0.01, s(1), (s(9), s(10))), None);
+    // A slope fitted below zero: likewise.
+    let e = estimate(-8.0, 5.0, 30.0, false);
+    assert_eq!(judge(&e, 0.01, s(1), (s(9), s(10))), None);
+    // The same interval over processes.
+    assert_eq!(judge_processes(&e, 0.01, (4, false), s(1), s(1)), None);
+    // Just above zero, the rule applies as before: ±99% needs (99)² − 1 seconds more.
+    let e = estimate(100.0, 99.0, 30.0, false);
+    assert!(judge(&e, 0.01, s(1), (s(9), s(10))).is_some());
+    assert!(judge_processes(&e, 0.01, (4, false), s(1), s(1)).is_some());
+}
+
+#[test]
 fn processes_stop_when_the_cap_cannot_pay_for_the_ones_needed() {
     let ms = Duration::from_millis;
     // ±3% over 6 processes of 0.4 s with 5 degrees of freedom, target ±1%: se = 3/t(5) =
