@@ -134,6 +134,15 @@ if [ "$results" -lt 1 ]; then
   echo "cargo bench wrote no result document under $fresh_target/pilot/results" >&2
   exit 1
 fi
+# The README's full-form bench fills a MiB a unit: at least a microsecond on any machine (a
+# TiB/s). Less means the compiler dropped the fill, and the README would teach a bench that
+# times nothing.
+python3 - "$fresh_target/pilot/results/my_benches/fill_1mib.json" <<'PY'
+import json, sys
+mean = json.load(open(sys.argv[1]))["pis"][0]["mean"]
+if not mean > 1000.0:
+    sys.exit(f"the README's fill_1mib took {mean} ns a MiB: its fill was optimised away")
+PY
 # Resolved from the source above only: every package of the lock file comes from crates.io's
 # (replaced) registry, and ours at the packaged version.
 grep -A2 '^name = "pilot-bench"' Cargo.lock | grep -q 'source = "registry+https://github.com/rust-lang/crates.io-index"'
