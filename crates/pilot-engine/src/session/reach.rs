@@ -90,7 +90,7 @@ fn processes_to_target(se: f64, dof: f64, done: usize, target: f64, confidence: 
 /// width relative to a mean near zero says nothing of what more time buys, so it never makes
 /// a session out of reach. More rounds at larger work amounts are what resolve it, and the cap
 /// still ends the session.
-fn resolved_from_zero(e: &Estimate) -> bool {
+pub(crate) fn resolved_from_zero(e: &Estimate) -> bool {
     e.ci.low > 0.0
 }
 

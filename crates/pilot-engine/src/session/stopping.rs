@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::reach::{OutOfReach, judge, judged_after, out_of_reach_warning};
+use super::reach::{OutOfReach, judge, judged_after, out_of_reach_warning, resolved_from_zero};
 use super::readings::Readings;
 use super::warnings::{Warning, unresolved_warning};
 use super::{
@@ -386,7 +386,7 @@ impl<'a> Session<'a> {
                 && trusted
                 && analysed >= judged_after(cfg.max_time)
             {
-                self.reached_zero |= e.ci.low <= 0.0;
+                self.reached_zero |= !resolved_from_zero(e);
                 if !self.reached_zero {
                     let remaining = cfg.max_time.saturating_sub(elapsed);
                     self.out_of_reach = judge(e, cfg.target, analysed, (remaining, cfg.max_time));
