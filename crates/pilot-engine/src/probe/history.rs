@@ -175,35 +175,45 @@ impl History {
         series
     }
 
-    /// Each earlier run's shift shared by its benches, oldest first
-    /// ([`super::reproducibility::run_shifts`]): over the recent runs that count (the run
-    /// recorded last left out, its benches still to come), each bench's estimates in the runs
-    /// of one build are a cell. Time: O(runs · benches · log benches).
+    /// Each earlier machine state's shift shared by its benches, oldest first
+    /// ([`super::reproducibility::run_shifts`]). A state is a run that counts and the runs
+    /// that started within [`SPACING_S`] of it (which do not count): a `cargo bench` that runs
+    /// each bench target in a process of its own records one run per target, seconds apart,
+    /// and all of them saw the state the first one did, so every bench measured in it tells
+    /// of its shift, not only the first target's. Over the recent states before this run's
+    /// (this run's own state left out, its benches still to come), each bench's estimate in
+    /// a state (its first there) over the runs of one build is a cell. Time: O(runs ·
+    /// benches · log benches).
     pub(crate) fn run_effects(&self) -> Vec<f64> {
         let runs = &self.doc.runs;
-        let Some(earlier) = runs.len().checked_sub(1) else {
+        let mut state = 0usize;
+        let states: Vec<usize> = counted(runs)
+            .into_iter()
+            .enumerate()
+            .map(|(i, counts)| {
+                state += usize::from(counts && i > 0);
+                state
+            })
+            .collect();
+        let Some(&current) = states.last() else {
             return Vec::new();
         };
-        let counted = counted(runs);
-        let used: Vec<&ProbeRunDoc> = runs[..earlier]
-            .iter()
-            .zip(&counted)
-            .filter(|(r, c)| **c && !r.build.is_empty())
-            .map(|(r, _)| r)
-            .collect();
-        let used = &used[used.len().saturating_sub(RUNS_USED)..];
+        let first = current.saturating_sub(RUNS_USED);
         let mut cells: std::collections::BTreeMap<(&str, &str), Vec<(usize, f64)>> =
             Default::default();
-        for (i, r) in used.iter().enumerate() {
+        for (r, &s) in runs.iter().zip(&states) {
+            if s < first || s >= current || r.build.is_empty() {
+                continue;
+            }
             for (bench, mean) in &r.benches {
-                cells
-                    .entry((bench.as_str(), r.build.as_str()))
-                    .or_default()
-                    .push((i, mean.ln()));
+                let cell = cells.entry((bench.as_str(), r.build.as_str())).or_default();
+                if cell.last().is_none_or(|(seen, _)| *seen != s - first) {
+                    cell.push((s - first, mean.ln()));
+                }
             }
         }
         let cells: Vec<Vec<(usize, f64)>> = cells.into_values().collect();
-        super::reproducibility::run_shifts(used.len(), &cells)
+        super::reproducibility::run_shifts(current - first, &cells)
     }
 
     /// Replaces the probe of the run recorded last by the mean of its start and `end_ns`, once
@@ -449,9 +459,54 @@ mod tests {
         for (e, x) in effects.iter().zip(expected) {
             assert!((e - x).abs() < 1e-15, "{effects:?} against {expected:?}");
         }
-        // A burst run seconds after one that counted is not a run of its own.
+        // A run 5 s after one that counted (240 s, of b2, no bench) is not a state of its
+        // own: its estimate is the shift of the state at 240 s, and joins sort's cell of b1.
         add_runs(&mut h, "b1", &[(245, &[("sort", 200.0)]), (300, &[])]);
-        assert_eq!(h.run_effects().len(), 3);
+        let sort = ([100.0f64, 102.0, 98.0, 200.0]
+            .map(f64::ln)
+            .iter()
+            .sum::<f64>())
+            / 4.0;
+        let effects = h.run_effects();
+        assert_eq!(effects.len(), 4, "{effects:?}");
+        assert!(
+            (effects[3] - (200f64.ln() - sort)).abs() < 1e-15,
+            "{effects:?}"
+        );
+        assert!(
+            (effects[2] - (98f64.ln() - sort)).abs() < 1e-15,
+            "{effects:?}"
+        );
+    }
+
+    #[test]
+    fn a_state_shift_takes_every_bench_run_in_it_not_only_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut h, _) = History::load(history_path(dir.path()), &machine("a"));
+        // `cargo bench` of two bench targets, three times a minute and more apart: each target
+        // a run of its own build, the second 2 s after the first. Then a fourth time, whose
+        // second target is this run: the first target's estimate, 2 s before, is of this
+        // run's state, still to be measured in full, and is left out.
+        for (at, sort, hash) in [(0, 100.0, 10.0), (65, 110.0, 11.5), (130, 90.0, 9.4)] {
+            add_runs(&mut h, "s", &[(at, &[("sort", sort)])]);
+            add_runs(&mut h, "h", &[(at + 2, &[("hash", hash)])]);
+        }
+        add_runs(&mut h, "s", &[(195, &[("sort", 300.0)])]);
+        add_runs(&mut h, "h", &[(197, &[])]);
+        // By hand: each state's shift is the mean of sort's and hash's deviations from their
+        // levels over the three states.
+        let level = |v: [f64; 3]| v.map(f64::ln).iter().sum::<f64>() / 3.0;
+        let (sort, hash) = (level([100.0, 110.0, 90.0]), level([10.0, 11.5, 9.4]));
+        let expected = [
+            ((100f64.ln() - sort) + (10f64.ln() - hash)) / 2.0,
+            ((110f64.ln() - sort) + (11.5f64.ln() - hash)) / 2.0,
+            ((90f64.ln() - sort) + (9.4f64.ln() - hash)) / 2.0,
+        ];
+        let effects = h.run_effects();
+        assert_eq!(effects.len(), 3, "{effects:?}");
+        for (e, x) in effects.iter().zip(expected) {
+            assert!((e - x).abs() < 1e-15, "{effects:?} against {expected:?}");
+        }
     }
 
     #[test]
