@@ -50,12 +50,24 @@ trap 'rm -rf "$work"' EXIT
 fixture=$work/repo
 mkdir -p "$fixture/benches"
 # The fixture's manifest with its path dependencies made absolute (they are `../../crates/…`).
-sed "s|path = \"../../crates|path = \"$repo/crates|" tests/fixture-bench/Cargo.toml >"$fixture/Cargo.toml"
+# The copy's version is tagged (0.1.0-action) and its builds use the build directories the
+# cargo-pilot tests' copies of the fixture share (target/tmp, see crates/cargo-pilot/tests/
+# common): pilot and its dependencies, built there by the tests, are not built twice more, and
+# cargo keeps this copy's executables apart from the others' by its version.
+build=$target/tmp/fixture-build
+base_build=$target/tmp/fixture-base-build
+sed -e "s|path = \"../../crates|path = \"$repo/crates|" \
+  -e 's|^version = "0.1.0"$|version = "0.1.0-action"|' \
+  tests/fixture-bench/Cargo.toml >"$fixture/Cargo.toml"
+grep -q '^version = "0.1.0-action"$' "$fixture/Cargo.toml"
 if grep -q '\.\./\.\./' "$fixture/Cargo.toml"; then
   echo "a path left relative in the fixture's manifest" >&2
   exit 1
 fi
-cp tests/fixture-bench/Cargo.lock "$fixture/"
+awk 'tagged == 0 && prev == "name = \"pilot-fixture\"" && $0 == "version = \"0.1.0\"" {
+    $0 = "version = \"0.1.0-action\""; tagged = 1 }
+  { print; prev = $0 }
+  END { if (!tagged) exit 1 }' tests/fixture-bench/Cargo.lock >"$fixture/Cargo.lock"
 # Every bench file the manifest names (the others are behind features, but must be there).
 cp tests/fixture-bench/benches/*.rs "$fixture/benches/"
 printf 'target\npilot-comparison.md\n' >"$fixture/.gitignore"
@@ -72,7 +84,8 @@ git tag unchanged
 # Short sessions; a wide noise threshold, so that the same code twice is not flagged on a busy
 # runner, while four times the work is far beyond it. The base side builds in a folder that
 # outlives this run, so a second run compiles only the fixture.
-export PILOT_ARGS="--max-time 1 --ci 0.05 --noise 0.5 --base-target-dir $target/release-action-base"
+export CARGO_BUILD_BUILD_DIR=$build
+export PILOT_ARGS="--max-time 1 --ci 0.05 --noise 0.5 --base-target-dir $base_build"
 export PILOT_INSTRUCTIONS=false
 run_action() { # BASE: the action's exit code; its summary in $work/summary.md
   : >"$work/summary.md"
