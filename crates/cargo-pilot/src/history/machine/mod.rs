@@ -17,9 +17,10 @@
 //!    changed that the search missed ([`same_code::at_new_code`]).
 //! 3. A bench's change within a commit of a machine change is the machine's; so is one that
 //!    most other benches share over the same commits (a sign test), by at least half its size,
-//!    when the machine's series missed it; so is one between runs of one executable
-//!    ([`same_code`]), and the other end of a level that such a change began or ended. The
-//!    others are the code's.
+//!    when the machine's series missed it ([`shared::shared_change`]). Neither holds for a
+//!    bench the machine's changes leave where it was elsewhere ([`unmoved`]): its series is
+//!    read whole. So is one between runs of one executable ([`same_code`]), and the other end
+//!    of a level that such a change began or ended. The others are the code's.
 //! 4. Of the code's changes, the suite names those of the series that Holm's step-down over
 //!    the machine's series rejects at `--max-p` ([`suite`]), each change's p counted over the
 //!    splits searched: `--max-p` is the chance of naming any commit where no code changed.
@@ -27,7 +28,9 @@
 mod axis;
 mod newly_regressed;
 mod same_code;
+mod shared;
 mod suite;
+mod unmoved;
 
 pub use newly_regressed::newly_regressed;
 
@@ -35,10 +38,8 @@ use pilot_stats::relative_interval;
 
 use super::changes::{ChangeOptions, FoundChange, MIN_SEGMENT, detect, level_changes_of};
 use super::read::Series;
-use axis::{Axis, mean_in, median, moved, sign_test, steps};
-
-/// The sign test's level for a bench's change that the other benches share.
-const SHARED_P: f64 = 0.01;
+use axis::{Axis, mean_in, moved, steps};
+use shared::shared_change;
 
 /// A series on the machine's axis: (position, value) for each commit it has a value at.
 type Placed = [(usize, f64)];
@@ -167,10 +168,20 @@ fn analyse_machine(
         .map(|c| c.position)
         .collect();
     let step = steps(&shared, cuts);
+    let digests: Vec<_> = (0..members.len())
+        .map(|m| same_code::digests(all, members, &axis, m))
+        .collect();
+    let unmoved: Vec<bool> = (0..members.len())
+        .map(|m| unmoved::unmoved(&axis, &step, &digests[m], m))
+        .collect();
     let adjusted: Vec<Vec<(usize, f64)>> = axis
         .vals
         .iter()
-        .map(|v| v.iter().map(|&(pos, _, x)| (pos, x - step(pos))).collect())
+        .zip(&unmoved)
+        .map(|(v, &still)| {
+            let step = |pos| if still { 0.0 } else { step(pos) };
+            v.iter().map(|&(pos, _, x)| (pos, x - step(pos))).collect()
+        })
         .collect();
     // Where the benches of the same runs were read on both sides of a change the probe alone
     // saw, they say the machine did not move them: such a change neither cuts a bench's series
@@ -188,6 +199,8 @@ fn analyse_machine(
         adjusted: &adjusted,
         bounds: &bounds,
         shared: &shared,
+        digests: &digests,
+        unmoved: &unmoved,
     };
     // Holm's step-down over the machine's series, each read at its step's level for the
     // changes of its code (not the machine's shared ones).
@@ -203,7 +216,10 @@ fn analyse_machine(
     for (m, &s) in members.iter().enumerate() {
         let vals: Vec<(usize, f64)> = axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
         // What the bench's series read alone shows where the machine changed: what it explains.
-        for f in detect(&all[s].points, &vals, options) {
+        for f in detect(&all[s].points, &vals, options)
+            .into_iter()
+            .filter(|_| !unmoved[m])
+        {
             let (_, pos) = code.place(m, &f);
             if let Some(mc) = machine.iter_mut().find(|c| c.position.abs_diff(pos) <= 1) {
                 mc.explains.push((s, f));
@@ -230,21 +246,29 @@ fn analyse_machine(
         named.push(own);
     }
     machine.sort_by_key(|c| c.position);
+    around_changes(&mut machine, &probe, &load);
+    (named, machine)
+}
+
+/// Gives each of the machine's changes (sorted by position) the speed probe's change and the
+/// load before and after it, each read between its neighbouring changes.
+fn around_changes(machine: &mut [MachineChange], probe: &Placed, load: &Placed) {
     let bounds: Vec<usize> = machine.iter().map(|c| c.position).collect();
     for (i, c) in machine.iter_mut().enumerate() {
         let lo = if i == 0 { 0 } else { bounds[i - 1] };
         let hi = bounds.get(i + 1).copied().unwrap_or(usize::MAX);
         let around =
             |s: &[(usize, f64)]| Some((mean_in(s, lo, c.position)?, mean_in(s, c.position, hi)?));
-        c.probe = around(&probe).map(|(a, b)| (b - a).exp_m1());
-        c.load = around(&load);
+        c.probe = around(probe).map(|(a, b)| (b - a).exp_m1());
+        c.load = around(load);
     }
-    (named, machine)
 }
 
 /// A machine's benches as read for their code's changes: the series on the machine's axis,
 /// with the machine's steps taken out (`adjusted`), the machine's changes that moved the
-/// benches (`bounds`) and the machine's series (`shared`).
+/// benches (`bounds`), the machine's series (`shared`), each value's executable (`digests`)
+/// and the benches the machine's changes leave where they were (`unmoved`): their series are
+/// read whole, and no machine change explains their changes.
 struct Code<'a> {
     all: &'a [Series],
     members: &'a [usize],
@@ -252,6 +276,8 @@ struct Code<'a> {
     adjusted: &'a [Vec<(usize, f64)>],
     bounds: &'a [usize],
     shared: &'a Placed,
+    digests: &'a [Vec<Option<&'a str>>],
+    unmoved: &'a [bool],
 }
 
 impl Code<'_> {
@@ -274,21 +300,22 @@ impl Code<'_> {
     ) -> Vec<(FoundChange, Option<MachineChange>)> {
         let s = self.members[m];
         let vals: Vec<(usize, f64)> = self.axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
+        let bounds = if self.unmoved[m] { &[] } else { self.bounds };
         let mut found = by_segment(
             &self.all[s].points,
             &vals,
             &self.axis.vals[m],
-            self.bounds,
+            bounds,
             options,
         );
         let placed = &self.axis.vals[m];
-        let segment = |k: usize| self.bounds.iter().filter(|b| **b <= placed[k].0).count();
-        let digests = same_code::digests(self.all, self.members, self.axis, m);
+        let segment = |k: usize| bounds.iter().filter(|b| **b <= placed[k].0).count();
+        let digests = &self.digests[m];
         let missed = same_code::at_new_code(
             (self.all, self.members, self.axis),
             m,
             &segment,
-            (&digests, &found),
+            (digests, &found),
             options,
         );
         found.extend(missed);
@@ -298,14 +325,15 @@ impl Code<'_> {
         let mut previous: Option<usize> = None;
         for f in found {
             let (at, pos) = self.place(m, &f);
-            if machine
-                .iter()
-                .any(|c| moved_benches(self.shared, c) && c.position.abs_diff(pos) <= 1)
+            if !self.unmoved[m]
+                && machine
+                    .iter()
+                    .any(|c| moved_benches(self.shared, c) && c.position.abs_diff(pos) <= 1)
             {
                 previous = None;
                 continue;
             }
-            let ruled_out = same_code::ruled_out(&digests, at);
+            let ruled_out = same_code::ruled_out(digests, at);
             let mut seen_by = ruled_out.then_some("executable");
             // A level that one end's executable rules out and that comes back is one excursion
             // of the machine: its other end is the machine's too.
@@ -318,6 +346,8 @@ impl Code<'_> {
             }
             let shared = match seen_by {
                 Some(seen_by) => Some(self.own(m, &f, seen_by)),
+                // The others moving with a bench the machine leaves alone say nothing of it.
+                None if self.unmoved[m] => None,
                 None => shared_change(
                     self.all,
                     self.members,
@@ -452,45 +482,6 @@ fn placed(
         load: None,
         explains: Vec::new(),
     }
-}
-
-/// The machine's change that bench `m`'s change `f` (at its value `at`) is, when most other
-/// benches moved the same way over the same commits (a one-sided sign test at [`SHARED_P`]) by
-/// a median at least half its size.
-fn shared_change(
-    all: &[Series],
-    members: &[usize],
-    axis: &Axis,
-    adjusted: &[Vec<(usize, f64)>],
-    (m, at): (usize, usize),
-    f: &FoundChange,
-) -> Option<MachineChange> {
-    let own = &adjusted[m];
-    let lo = own[at - f.before].0;
-    let pos = own[at].0;
-    let hi = own[at + f.after - 1].0 + 1;
-    let shift = f.change.ln_1p();
-    let shifts: Vec<f64> = adjusted
-        .iter()
-        .enumerate()
-        .filter(|(o, _)| *o != m)
-        .filter_map(|(_, s)| Some(mean_in(s, pos, hi)? - mean_in(s, lo, pos)?))
-        .collect();
-    if shifts.is_empty() {
-        return None;
-    }
-    let same = shifts.iter().filter(|d| **d * shift > 0.0).count();
-    let p = sign_test(same, shifts.len());
-    let typical = median(&shifts);
-    if p > SHARED_P || typical * shift <= 0.0 || typical.abs() < shift.abs() / 2.0 {
-        return None;
-    }
-    Some(MachineChange {
-        change: typical.exp_m1(),
-        p,
-        moved: (same + 1, shifts.len() + 1),
-        ..placed(all, members, axis, pos, "shared")
-    })
 }
 
 #[cfg(test)]

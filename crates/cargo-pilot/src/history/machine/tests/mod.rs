@@ -4,9 +4,11 @@
 use super::*;
 use crate::history::Point;
 use crate::history::changes::values;
+use crate::history::machine::axis::sign_test;
 
 mod same_code;
 mod suite;
+mod unmoved;
 
 /// A seeded generator of normal deviates (splitmix64 and Box–Muller).
 struct Noise(u64);

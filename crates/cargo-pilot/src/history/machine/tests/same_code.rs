@@ -5,7 +5,7 @@
 use super::*;
 
 /// A quiet machine: six benches, run-to-run noise 0.5% (each run's own interval ±1%).
-const QUIET: Scenario = Scenario {
+pub(super) const QUIET: Scenario = Scenario {
     benches: 6,
     commits: 30,
     busier: usize::MAX,
@@ -17,7 +17,7 @@ const QUIET: Scenario = Scenario {
 
 /// Gives every run of `all` the executable of its commit, when a new one is built at each of
 /// the commits `builds` (one executable for every bench, as a bench target's is).
-fn built(all: &mut [Series], builds: &[usize]) {
+pub(super) fn built(all: &mut [Series], builds: &[usize]) {
     for p in all.iter_mut().flat_map(|s| s.points.iter_mut()) {
         let n = p.position.unwrap() as usize;
         p.executable = Some(format!(
@@ -41,7 +41,7 @@ fn held(all: &mut [Series], b: usize, during: std::ops::Range<usize>, by: f64) {
 /// The history `lab/history-changes.sh busier` measures, on a quiet machine: bench 0's code
 /// changes at 8, 14 and 17, another bench's at 24, each a new executable; every other commit
 /// edits a comment after the last item, which leaves the executable as it was.
-const BUILDS: [usize; 4] = [8, 14, 17, 24];
+pub(super) const BUILDS: [usize; 4] = [8, 14, 17, 24];
 
 #[test]
 fn one_bench_held_slower_between_runs_of_one_executable_names_no_commit() {
