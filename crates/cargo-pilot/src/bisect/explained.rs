@@ -6,7 +6,7 @@ use anyhow::anyhow;
 use pilot_engine::runner::counting::Valgrind;
 use pilot_format::ResultDoc;
 
-use super::{Bisect, State, Step, short};
+use super::{Bisect, State, Step, short, verdict};
 use crate::against::counts::count_sides;
 use crate::against::finished::Finished;
 use crate::cargo::BenchExe;
@@ -21,7 +21,7 @@ impl Bisect<'_> {
         &mut self,
         good: (&str, &[BenchExe]),
         (commits, states): (&[String], &[State]),
-        step: &Step,
+        (step, half): (&Step, f64),
     ) -> Result<(), Failure> {
         let Some(valgrind) = self.valgrind.take() else {
             return Ok(());
@@ -34,10 +34,10 @@ impl Bisect<'_> {
             .iter()
             .position(|s| *s == State::Bad)
             .expect("BAD is bad");
-        self.explain_culprit(&valgrind, fast, &commits[culprit], step)
+        self.explain_culprit(&valgrind, fast, &commits[culprit], (step, half))
     }
 
-    /// Counts each bench `step` found slower at the culprit, in `fast`'s build (the last commit
+    /// Counts each bench `step` found slower at the culprit (by [`verdict::slower`] at `half`), in `fast`'s build (the last commit
     /// known to be as fast as GOOD, `fast_exes` when already built) and the culprit's, and
     /// prints the functions whose instructions changed (or that none did: then the culprit
     /// changed the time without changing the code's work, as a layout does). Counting runs
@@ -47,7 +47,7 @@ impl Bisect<'_> {
         valgrind: &Valgrind,
         (fast, fast_exes): (&str, Option<&[BenchExe]>),
         culprit: &str,
-        step: &Step,
+        (step, half): (&Step, f64),
     ) -> Result<(), Failure> {
         pilot_engine::outln!(
             "\n== the culprit explained: instructions counted under callgrind at {} and {}",
@@ -72,10 +72,10 @@ impl Bisect<'_> {
                 short(culprit)
             ))
         })?;
-        let slower: Vec<(String, String)> = step
-            .comparisons
-            .iter()
-            .filter(|c| c.verdict == pilot_engine::compare::Verdict::Regressed)
+        // The benches that made the step bad: a step undecided after measuring more and
+        // classed by the nearer level has none "regressed", and its culprit is still explained.
+        let slower: Vec<(String, String)> = verdict::slower(&step.comparisons, half)
+            .into_iter()
             .map(|c| (c.target.clone(), c.name.clone()))
             .collect();
         let benches = self.benches(&fast_exes, &culprit_exes, Some(&slower))?;

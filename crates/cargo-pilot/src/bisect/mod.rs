@@ -428,7 +428,7 @@ impl Bisect<'_> {
         }
         self.conclude(commits, &states, &steps, culprit_step);
         let found = (commits, &states[..]);
-        self.explain_found((good, &good_exes), found, &steps[culprit_step])?;
+        self.explain_found((good, &good_exes), found, (&steps[culprit_step], half))?;
         Ok(ExitCode::SUCCESS)
     }
 

@@ -25,11 +25,11 @@ pub(super) fn classify(comparisons: &[Comparison], half: f64) -> (State, String)
     {
         return (State::Good, String::new());
     }
-    let nearer_bad = comparisons
-        .iter()
-        .filter_map(|c| c.change)
-        .any(|x| x > half);
-    let state = if nearer_bad { State::Bad } else { State::Good };
+    let state = if slower(comparisons, half).is_empty() {
+        State::Good
+    } else {
+        State::Bad
+    };
     (
         state,
         format!(
@@ -38,6 +38,22 @@ pub(super) fn classify(comparisons: &[Comparison], half: f64) -> (State, String)
             100.0 * half
         ),
     )
+}
+
+/// The comparisons that make a step bad (see [`classify`]): the slower ones, or where none is,
+/// those nearer BAD's level than GOOD's (a change past `half`).
+pub(super) fn slower(comparisons: &[Comparison], half: f64) -> Vec<&Comparison> {
+    let regressed: Vec<&Comparison> = comparisons
+        .iter()
+        .filter(|c| c.verdict == Verdict::Regressed)
+        .collect();
+    if !regressed.is_empty() {
+        return regressed;
+    }
+    comparisons
+        .iter()
+        .filter(|c| c.change.is_some_and(|x| x > half))
+        .collect()
 }
 
 /// A comparison with its evidence and the error rate of its verdict.
@@ -129,6 +145,23 @@ mod tests {
             classify(&[cmp(Verdict::Undecided, 0.01)], 0.04).0,
             State::Good
         );
+    }
+
+    #[test]
+    fn a_step_classed_bad_by_the_nearer_level_names_the_benches_that_made_it() {
+        let both = [cmp(Verdict::Undecided, 0.06), cmp(Verdict::NoChange, 0.001)];
+        let named: Vec<f64> = slower(&both, 0.04)
+            .iter()
+            .filter_map(|c| c.change)
+            .collect();
+        assert_eq!(named, [0.06]);
+        let regressed = [cmp(Verdict::Undecided, 0.06), cmp(Verdict::Regressed, 0.05)];
+        let named: Vec<f64> = slower(&regressed, 0.04)
+            .iter()
+            .filter_map(|c| c.change)
+            .collect();
+        assert_eq!(named, [0.05], "a slower one is named alone");
+        assert!(slower(&[cmp(Verdict::Undecided, 0.01)], 0.04).is_empty());
     }
 
     #[test]
