@@ -37,11 +37,11 @@ impl Bisect<'_> {
         self.explain_culprit(&valgrind, fast, &commits[culprit], (step, half))
     }
 
-    /// Counts each bench `step` found slower at the culprit (by [`verdict::slower`] at `half`), in `fast`'s build (the last commit
-    /// known to be as fast as GOOD, `fast_exes` when already built) and the culprit's, and
-    /// prints the functions whose instructions changed (or that none did: then the culprit
-    /// changed the time without changing the code's work, as a layout does). Counting runs
-    /// after every timed step, never beside one.
+    /// Counts each bench `step` found slower at the culprit (by [`verdict::slower`] at `half`),
+    /// in `fast`'s build (the last commit known to be as fast as GOOD, `fast_exes` when already
+    /// built) and the culprit's, and prints the functions whose instructions changed (or that
+    /// none did: then the culprit changed the time without changing the code's work, as a
+    /// layout does). Counting runs after every timed step, never beside one.
     pub(super) fn explain_culprit(
         &mut self,
         valgrind: &Valgrind,

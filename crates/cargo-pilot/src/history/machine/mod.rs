@@ -214,15 +214,15 @@ fn analyse_machine(
     });
     let mut named = Vec::with_capacity(members.len());
     for (m, &s) in members.iter().enumerate() {
-        let vals: Vec<(usize, f64)> = axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
-        // What the bench's series read alone shows where the machine changed: what it explains.
-        for f in detect(&all[s].points, &vals, options)
-            .into_iter()
-            .filter(|_| !unmoved[m])
-        {
-            let (_, pos) = code.place(m, &f);
-            if let Some(mc) = machine.iter_mut().find(|c| c.position.abs_diff(pos) <= 1) {
-                mc.explains.push((s, f));
+        // What the bench's series read alone shows where the machine changed: what it explains
+        // (nothing, for a bench the machine's changes leave where it was).
+        if !unmoved[m] {
+            let vals: Vec<(usize, f64)> = axis.vals[m].iter().map(|v| (v.1, v.2)).collect();
+            for f in detect(&all[s].points, &vals, options) {
+                let (_, pos) = code.place(m, &f);
+                if let Some(mc) = machine.iter_mut().find(|c| c.position.abs_diff(pos) <= 1) {
+                    mc.explains.push((s, f));
+                }
             }
         }
         let level = ChangeOptions {

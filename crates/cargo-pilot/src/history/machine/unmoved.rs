@@ -27,8 +27,8 @@ const MOVED: f64 = 0.5;
 /// 95% upper bound, `β + t(0.95, n − 1) · s / √Σx²` with `s² = Σ(y − βx)² / (n − 1)`, under
 /// [`MOVED`]: the machine moves the bench by less than half of what it moves the median bench,
 /// with the bench's own noise counted. `false` with fewer than [`MIN_STEPS`] such steps, with
-/// no machine change among them, or with no digests: then every machine change is taken to
-/// move it, as before digests were recorded.
+/// fewer than [`MIN_CHANGES`] machine changes among them, or with no digests: then every
+/// machine change is taken to move it, as before digests were recorded.
 ///
 /// `x` is the fitted level, not the machine series' raw steps: those are mostly the median's
 /// own noise, which a bench's noise does not follow, and a slope on them reads "unmoved" for a
