@@ -200,10 +200,18 @@ fn the_page_has_every_section_and_its_plots() {
     );
     assert!(!html.contains('`'), "a backtick left on the page");
     // By hand: the residuals alternate, so subsession analysis merges the rounds in pairs,
-    // whose means (w = 150, 350, 550) lie exactly on t = 100 + 2w: α = 100 ns and
-    // v = 1 / (2 ns) = 5·10⁸ work/s, each with an interval of zero width.
+    // whose means (w = 150, 350, 550) lie exactly on t = 100 + 2w: an interval of zero
+    // width, narrower than every round's fit gives, which is then the fit shown. Every
+    // round: w̄ = 350, Sxx = 175 000, Σ(w − w̄)e = −500, so b = 2 − 500/175 000 = 1.997143
+    // and α = 800 − 350b = 101.0; residuals ±0.2857, ∓1.4286, ±2.8571, SSE 20.571 on 4
+    // degrees of freedom, se(b) = √(5.1429/175 000) = 0.0054211, t = 2.7764: b in
+    // [1.982091, 2.012194], v = 1/b in [4.9697e8, 5.0452e8] work/s around 5.0072e8;
+    // se(α) = √(5.1429 (1/6 + 350²/175 000)) = 2.1112: α in [95.14, 106.9] ns.
     assert!(
-        html.contains("(3 points): α = 100.0 ns [100.0 ns, 100.0 ns], v = 5.0000e8 work/s"),
+        html.contains(
+            "(6 points): α = 101.0 ns [95.14 ns, 106.9 ns], v = 5.0072e8 work/s \
+             [4.9697e8, 5.0452e8]"
+        ),
         "{html}"
     );
     // 1, 2, 4 threads span less than a decade, and so do their times: linear axes. The

@@ -178,7 +178,9 @@ pub struct SpeedInterval {
 /// The result of the WPS method.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WpsFit {
-    /// The fit of `t = α + b·w` on the rounds used (after merging).
+    /// The fit of `t = α + b·w`: `α` and `b` from every round used; `n`, the standard errors,
+    /// the residual variance and `R²` from the merged points (subsession means), which the
+    /// intervals come from (or from every round, where those give the wider interval).
     pub fit: LinearFit,
     /// Confidence interval of the slope `b` (time per unit of work).
     pub slope_ci: ConfidenceInterval,
@@ -198,12 +200,23 @@ pub struct WpsFit {
 /// `duration[i]`, with `v`'s confidence interval.
 ///
 /// Steps: (1) fit all rounds; (2) drop the rounds whose work amount costs less stable-phase time
-/// than `α` (`w·b < α`: they are mostly overhead) when at least 3 remain, and refit; (3)
-/// subsession analysis on the rounds, in order: merge each `q` consecutive rounds into the mean
-/// of their `w` and their `t` (the model is linear, so it holds for the means) and raise `q`
-/// until the lag-1 autocorrelation of the residuals is within `±autocorrelation_limit` or fewer
-/// than 3 merged points would remain; (4) the slope's interval uses Student's t on n − 2 degrees
-/// of freedom (not Pilot's fixed ±2 standard errors).
+/// than `α` (`w·b < α`: they are mostly overhead) when at least 3 remain, and refit: that fit's
+/// `α` and `b` are the estimate; (3) subsession analysis on the rounds, in order: merge each `q`
+/// consecutive rounds into the mean of their `w` and their `t` (the model is linear, so it holds
+/// for the means) and raise `q` until the lag-1 autocorrelation of the residuals is within
+/// `±autocorrelation_limit` or fewer than 3 merged points would remain; (4) the standard errors
+/// are the merged fit's, and the slope's interval is `b ± t·se(b)` with Student's t on the
+/// merged points' n − 2 degrees of freedom (not Pilot's fixed ±2 standard errors); where the
+/// fit of every round, taken as independent, gives a wider interval (a merging that cancels a
+/// periodic noise leaves no residual), its standard errors and degrees of freedom are used.
+///
+/// As with a mean, where subsessions change the variance and not the estimate, merging only
+/// decides how uncertain the fit is: the merged means of rounds swept in order of their work
+/// amounts spread less than the rounds do, so a slope fitted to them alone is noisier, and with
+/// a few merged points left it can fall to zero or below while every round's fit has a clear
+/// positive slope. The estimate from every round is unbiased whenever the noise does not depend
+/// on the work amount, autocorrelated or not; the merged fit's error is the larger, so its
+/// interval is conservative for it (`tests/tests/wps_coverage.rs` checks the coverage).
 ///
 /// Assumes the rounds' work amounts differ enough (the bisection sequence makes them) and that
 /// setup, warm-up and cool-down cost about the same in every round. Needs 3 rounds with at least
@@ -242,7 +255,8 @@ pub fn wps(
         DEFAULT_AUTOCORRELATION_LIMIT
     };
     let mut q = 1;
-    let mut fit = ols(&w, &t)?;
+    let every = ols(&w, &t)?;
+    let mut fit = every;
     let mut r1 = residual_lag1(&w, &t, &fit);
     while r1.abs() > limit && rounds_used / (q + 1) >= 3 {
         let (mw, mt) = (block_means(&w, q + 1), block_means(&t, q + 1));
@@ -256,7 +270,20 @@ pub fn wps(
             Err(_) => break,
         }
     }
-    let fit = fit.unscaled(ew, et)?;
+    // Every round's line with the merged fit's uncertainty, never narrower than every round's
+    // fit gives alone: a merging that cancels a periodic noise leaves no residual, and would
+    // otherwise shrink the interval to nothing.
+    let (merged, every) = (fit.unscaled(ew, et)?, every.unscaled(ew, et)?);
+    let (merged_ci, every_ci) = (merged.slope_ci(confidence)?, every.slope_ci(confidence)?);
+    let fit = if merged_ci.half_width() >= every_ci.half_width() {
+        LinearFit {
+            intercept: every.intercept,
+            slope: every.slope,
+            ..merged
+        }
+    } else {
+        every
+    };
     let slope_ci = fit.slope_ci(confidence)?;
     let inv = |b: f64| Some(1.0 / b).filter(|v| b > 0.0 && v.is_finite());
     let v = inv(fit.slope);
@@ -373,6 +400,27 @@ mod tests {
         let w = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
         let t = [10.0, 12.0, 9.0, 11.0, 10.0, 10.5];
         let r = wps(&w, &t, 0.95, 0.1).unwrap();
+        assert!(r.slope_ci.low < 0.0);
+        assert_eq!(r.v_ci.high, None);
+    }
+
+    #[test]
+    fn merging_that_cancels_a_periodic_noise_does_not_narrow_the_interval_to_nothing() {
+        // Flat durations with a noise of period 3: +1, −1, +0.5. Merging threes leaves four
+        // equal means (slope 0, no residual), while every round's fit has a small slope and
+        // residuals: the interval is every round's, and holds 0.
+        let w = [
+            8.0, 4.0, 12.0, 2.0, 6.0, 10.0, 14.0, 1.0, 3.0, 5.0, 7.0, 9.0,
+        ];
+        let t: Vec<f64> = (0..w.len())
+            .map(|i| 100.0 + [1.0, -1.0, 0.5][i % 3])
+            .collect();
+        let r = wps(&w, &t, 0.95, 0.1).unwrap();
+        assert_eq!(r.subsession_size, 3);
+        let every = ols(&w, &t).unwrap();
+        assert_eq!(r.fit.slope, every.slope);
+        assert!(every.slope > 0.0);
+        assert_eq!(r.slope_ci, every.slope_ci(0.95).unwrap());
         assert!(r.slope_ci.low < 0.0);
         assert_eq!(r.v_ci.high, None);
     }

@@ -98,10 +98,14 @@ fn readings_only_rounds_that_do_not_grow_with_work_are_unresolved() {
             }
             // Positive by chance: a result, its interval spanning zero but for the 2.5% of
             // sessions a 95% interval leaves above it: the session ran to its cap, as a slope
-            // not told from zero is never out of reach, so it looked once.
-            (Status::TimeCap, Some(e)) => {
+            // not told from zero is never out of reach (one that is told from zero may be).
+            (Status::TimeCap | Status::OutOfReach, Some(e)) => {
                 assert!(e.mean > 0.0, "seed {seed}: {e:?}");
                 told_from_zero += usize::from(e.ci.low > 0.0);
+                assert!(
+                    r.status == Status::TimeCap || e.ci.low > 0.0,
+                    "seed {seed}: out of reach while not told from zero: {e:?}"
+                );
             }
             other => panic!("seed {seed}: {other:?}"),
         }
