@@ -283,3 +283,43 @@ fn counts_known_by_construction_come_out_exact_and_are_compared_and_exported() {
     let md = export("md");
     assert!(md.contains("| instructions |"), "{md}");
 }
+
+/// A time cap too short for any estimate of the time: the benches are counted all the same,
+/// their documents holding the counts alone.
+#[test]
+fn a_bench_whose_time_found_no_estimate_is_counted_all_the_same() {
+    if !common::valgrind_here() {
+        return;
+    }
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("instructions-untimed");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let json = tmp.join("untimed.json");
+    let o = common::cargo_pilot(EXE)
+        .args(["bench", "--manifest-path"])
+        .arg(manifest())
+        .args(["--features", "counts", "--bench", "counts"])
+        .args(["--max-time", "0.001", "--processes", "1", "--instructions"])
+        .arg("--json")
+        .arg(&json)
+        .arg("whole_")
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
+        .env("CI", "1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let run = read_json(&json);
+    for doc in run["results"].as_array().unwrap() {
+        assert_ne!(doc["status"], "ok", "{doc:#}");
+        assert_eq!(doc["pis"][0]["name"], "instructions", "{doc:#}");
+    }
+    let whole = pi(&run, "whole_150", "instructions").0 - pi(&run, "whole_50", "instructions").0;
+    assert_eq!(whole, 100.0);
+    // The table shows the counts where the time has none.
+    let out = String::from_utf8_lossy(&o.stdout);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("counts/whole_50 "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains(" - ") && row.contains("± 0.00%"), "{out}");
+}

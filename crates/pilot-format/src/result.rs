@@ -51,7 +51,9 @@ pub struct ResultDoc {
     #[serde(default)]
     pub status_detail: Option<String>,
     /// The performance indices: `time` first, `throughput` when the bench names a unit.
-    /// Empty when the session ended without an estimate.
+    /// Without an estimate of the time (a `status` other than `ok`), no `time`: empty, or only
+    /// the counts (`instructions`, `estimated_cycles`) when they were counted. Read the time
+    /// with [`ResultDoc::time`].
     pub pis: Vec<PiDoc>,
     /// The estimate's independent samples, for later comparisons (Pilot §III-F); `null`
     /// without an estimate.
@@ -133,6 +135,18 @@ pub struct ResultDoc {
     /// absent when they were not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counts: Option<CountsDoc>,
+}
+
+impl ResultDoc {
+    /// The `time` PI (`pis[0]`): the time per unit, in ns; `None` without an estimate.
+    pub fn time(&self) -> Option<&PiDoc> {
+        self.pis.first().filter(|p| p.name == "time")
+    }
+
+    /// The `time` PI, to change it.
+    pub fn time_mut(&mut self) -> Option<&mut PiDoc> {
+        self.pis.first_mut().filter(|p| p.name == "time")
+    }
 }
 
 /// The name of the PI of instructions per unit (per iteration in the micro form), counted

@@ -50,6 +50,11 @@ impl ResultDoc {
             }
             return Ok(());
         };
+        if time.name != "time" && self.status != "ok" {
+            // No estimate of the time, but counts (`--instructions` counts a bench whatever
+            // its time found): only count PIs.
+            return self.validate_counts_alone();
+        }
         time.validate_time()?;
         for (i, pi) in self.pis.iter().enumerate().skip(1) {
             if crate::ALLOCATION_PIS.contains(&pi.name.as_str()) {
@@ -78,6 +83,24 @@ impl ResultDoc {
             if !m.is_finite() {
                 return Err(format!("`processes.means[{i}]` is not a number"));
             }
+        }
+        Ok(())
+    }
+
+    /// The PIs of a document without a time: each one a count (instructions or cycles), as
+    /// its `counts` says how they were counted.
+    fn validate_counts_alone(&self) -> Result<(), String> {
+        for (i, pi) in self.pis.iter().enumerate() {
+            if pi.name != crate::INSTRUCTIONS_PI && pi.name != crate::CYCLES_PI {
+                return Err(format!(
+                    "`pis[{i}]` is `{}`, but a document without a `time` PI holds only counts",
+                    pi.name
+                ));
+            }
+            pi.validate_count(i)?;
+        }
+        if self.counts.is_none() {
+            return Err("`counts` is missing: the document has counts and no time".into());
         }
         Ok(())
     }

@@ -6,7 +6,7 @@ use std::time::Instant;
 use pilot_engine::compare::{CompareOptions, compare_counts};
 use pilot_engine::counts::{CountPlan, ProcessCounts};
 use pilot_engine::runner::counting::{
-    COUNT_PROCESSES, CountRequest, Counted, Valgrind, count_process, plan_for,
+    COUNT_PROCESSES, CountRequest, Counted, Valgrind, count_process, plan_of,
 };
 use pilot_format::ResultDoc;
 
@@ -16,22 +16,18 @@ use super::{Bench, Out};
 use crate::interrupt;
 
 /// The plan both builds count bench `b` with, from the time one side measured (the base's
-/// when it has one): one plan for both, so that their rounds hold the same work.
-fn plan_of(done: &Finished) -> Option<CountPlan> {
-    let doc = done.base.as_ref().or(done.head.as_ref())?;
-    let ns = doc.pis.first()?.mean?;
-    Some(plan_for(
-        doc.form,
-        ns,
-        doc.iterations_per_unit,
-        (1, u64::MAX),
-    ))
+/// when it has one; without an estimate, its longest round: [`plan_of`]): one plan for both,
+/// so that their rounds hold the same work.
+fn plan_of_sides(done: &Finished) -> Option<CountPlan> {
+    let sides = [done.base.as_ref(), done.head.as_ref()];
+    let doc = sides.into_iter().flatten().find(|d| d.status != "failed")?;
+    plan_of(doc, (1, u64::MAX))
 }
 
 /// Counts bench `b` in each build it has (its pairs' outcome `done` says which measured), the
 /// sides' processes alternating (with callgrind's cache simulation when `cache_sim`), and adds the counts to each side's document and their
-/// comparison to the bench's row. Errors say which side failed; nothing is counted for a
-/// bench whose time failed. `Ok(false)` when Ctrl-C came.
+/// comparison to the bench's row, with or without an estimate of its time. Errors say which
+/// side failed; a side whose bench failed is not counted. `Ok(false)` when Ctrl-C came.
 pub fn count_sides(
     valgrind: &Valgrind,
     b: &Bench,
@@ -39,14 +35,15 @@ pub fn count_sides(
     (plan, options, cache_sim): (&Plan, &CompareOptions, bool),
     out: &Out,
 ) -> Result<bool, String> {
-    let Some(count_plan) = plan_of(done) else {
+    let Some(count_plan) = plan_of_sides(done) else {
         return Ok(true);
     };
     let sides: Vec<(bool, &crate::cargo::BenchExe)> = [(true, b.base), (false, b.head)]
         .into_iter()
         .filter_map(|(is_base, exe)| {
             let measured = if is_base { &done.base } else { &done.head };
-            Some((is_base, exe?)).filter(|_| measured.is_some())
+            Some((is_base, exe?))
+                .filter(|_| measured.as_ref().is_some_and(|d| d.status != "failed"))
         })
         .collect();
     let start = Instant::now();

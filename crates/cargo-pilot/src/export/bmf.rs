@@ -8,21 +8,23 @@
 //! when a `CountingAlloc` counted them (measures of the project's own in Bencher, named by
 //! these slugs). A bench counted under callgrind (`--instructions`) has `instructions` too,
 //! and `estimated-cycles` with a cache simulation: the measures Bencher's own callgrind
-//! adapters name so, per unit. A bound that does not exist (a throughput whose time interval
+//! adapters name so, per unit; a bench counted whose time found no estimate has its counts
+//! alone. A bound that does not exist (a throughput whose time interval
 //! reaches 0) is left out, as the schema allows.
 
 use pilot_format::{CiDoc, ResultDoc};
 use serde_json::{Map, Value, json};
 
-/// The documents (each with an estimate) as one BMF document, benches in the given order.
+/// The documents (each with an estimate of its time or counts) as one BMF document, benches in
+/// the given order.
 pub fn render(documents: &[&ResultDoc]) -> String {
     let mut benches = Map::new();
     for d in documents {
-        let Some((mean, low, high)) = super::time(d) else {
-            continue;
-        };
         let mut measures = Map::new();
-        measures.insert("latency".into(), metric(mean, low, high));
+        // A bench counted without a time estimate has its counts alone.
+        if let Some((mean, low, high)) = super::time(d) {
+            measures.insert("latency".into(), metric(mean, low, high));
+        }
         if let Some(pi) = super::throughput(d) {
             let CiDoc { low, high, .. } = pi.ci;
             let mut m = json!({"value": pi.mean});

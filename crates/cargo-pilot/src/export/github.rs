@@ -17,7 +17,8 @@ use serde_json::{Value, json};
 
 use super::significant;
 
-/// The documents (each with an estimate) as one array, benches in the given order.
+/// The documents (each with an estimate of its time or counts) as one array, benches in the
+/// given order.
 pub fn render(documents: &[&ResultDoc]) -> String {
     let mut entries: Vec<Value> = Vec::new();
     for d in documents {
@@ -84,7 +85,7 @@ fn count_entry(d: &ResultDoc, pi: &str, what: &str) -> Option<Value> {
 /// Bench `d`'s time entry.
 fn time_entry(d: &ResultDoc) -> Option<Value> {
     let (mean, low, high) = super::time(d)?;
-    let pi = &d.pis[0];
+    let pi = d.time()?;
     let unit = format!("ns/{}", super::work_unit(d));
     // Where the next run lands, once learnt: a line of its own under this run's interval.
     let band = pilot_engine::report::band_of(d).map_or(String::new(), |b| {

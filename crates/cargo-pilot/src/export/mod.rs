@@ -142,14 +142,27 @@ fn history_rev(source: &str) -> Option<&str> {
     crate::history::of_commit::rev_of(source)
 }
 
-/// The documents that have an estimate; the others (failed, unresolved) are named on standard
-/// error. None at all is an error: a dashboard fed an empty file would show nothing, silently.
+/// The documents that have an estimate of their time or counts (`--instructions` counts a
+/// bench whose time found none); the others (failed, unresolved) are named on standard error,
+/// and so are those exported with their counts alone. None at all is an error: a dashboard
+/// fed an empty file would show nothing, silently.
 fn with_estimates<'a>(
     documents: &'a [ResultDoc],
     source: &str,
 ) -> Result<Vec<&'a ResultDoc>, Failure> {
-    let (measured, left_out): (Vec<&ResultDoc>, Vec<&ResultDoc>) =
-        documents.iter().partition(|d| time(d).is_some());
+    let counted = |d: &ResultDoc| count(d, pilot_format::INSTRUCTIONS_PI).is_some();
+    let (measured, left_out): (Vec<&ResultDoc>, Vec<&ResultDoc>) = documents
+        .iter()
+        .partition(|d| time(d).is_some() || counted(d));
+    for d in &measured {
+        if time(d).is_none() {
+            eprintln!(
+                "warning: `{}` has no time estimate (status `{}`): its counts only",
+                terminal(&bench_name(d)),
+                terminal(&d.status)
+            );
+        }
+    }
     for d in &left_out {
         eprintln!(
             "warning: `{}` has no estimate (status `{}`): left out",
@@ -176,7 +189,7 @@ fn bench_name(d: &ResultDoc) -> String {
 /// The time per unit (ns) with the bounds of this run's interval, when the document has an
 /// estimate.
 fn time(d: &ResultDoc) -> Option<(f64, f64, f64)> {
-    let pi = d.pis.first()?;
+    let pi = d.time()?;
     let ci = pi.run_ci();
     Some((pi.mean?, ci.low?, ci.high?))
 }

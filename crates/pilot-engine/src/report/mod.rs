@@ -45,8 +45,7 @@ pub(crate) fn bencher_lines(documents: &[ResultDoc]) -> String {
     let mut out = String::new();
     for d in documents {
         let Some((mean, low, high)) = d
-            .pis
-            .first()
+            .time()
             .and_then(|pi| Some((pi.mean?, pi.run_ci().low?, pi.run_ci().high?)))
         else {
             continue;
@@ -65,7 +64,7 @@ pub(crate) fn bencher_lines(documents: &[ResultDoc]) -> String {
 fn confidence_of(documents: &[ResultDoc]) -> f64 {
     documents
         .iter()
-        .find_map(|d| d.pis.first().map(|pi| pi.ci.confidence))
+        .find_map(|d| d.time().map(|pi| pi.ci.confidence))
         .unwrap_or(0.95)
 }
 
@@ -79,7 +78,7 @@ pub fn weak_baseline(documents: &[ResultDoc], baseline: &str) -> Option<String> 
     let weak: Vec<(String, f64, f64)> = documents
         .iter()
         .filter_map(|d| {
-            let pi = d.pis.first()?;
+            let pi = d.time()?;
             let ci = pi.run_ci();
             let (mean, low, high) = (pi.mean?, ci.low?, ci.high?);
             let half = (high - low) / 2.0 / mean.abs();
@@ -173,7 +172,7 @@ pub(crate) fn count_cells(d: &ResultDoc) -> (String, String) {
 
 /// The band of result document `d` where the next run's estimate lands, when learnt.
 pub fn band_of(d: &ResultDoc) -> Option<&BandDoc> {
-    match d.pis.first()?.reproducibility.as_ref()? {
+    match d.time()?.reproducibility.as_ref()? {
         ReproducibilityDoc::Learnt(b) => Some(b),
         ReproducibilityDoc::Learning(_) => None,
     }
@@ -190,7 +189,7 @@ pub fn run_to_run_cell(d: &ResultDoc) -> String {
 /// bench's 6 runs)`, or `run to run: not learnt yet (needs 2 more runs, …)`; empty without
 /// a figure (documents written before it, results of another tool).
 pub fn reproducibility_sentence(d: &ResultDoc) -> String {
-    let Some(r) = d.pis.first().and_then(|pi| pi.reproducibility.as_ref()) else {
+    let Some(r) = d.time().and_then(|pi| pi.reproducibility.as_ref()) else {
         return String::new();
     };
     match r {
@@ -225,7 +224,7 @@ pub fn reproducibility_note(documents: &[ResultDoc]) -> String {
     let (mut learnt, mut learning) = (0, 0);
     let mut fewest: Option<(usize, u64)> = None;
     for d in documents {
-        match d.pis.first().and_then(|pi| pi.reproducibility.as_ref()) {
+        match d.time().and_then(|pi| pi.reproducibility.as_ref()) {
             Some(ReproducibilityDoc::Learnt(_)) => learnt += 1,
             Some(ReproducibilityDoc::Learning(l)) => {
                 learning += 1;
@@ -265,7 +264,7 @@ pub(crate) fn needs_more_runs(left: usize, spacing_s: u64) -> String {
 
 /// A table row from a result document; `with_target` prefixes the bench target.
 pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
-    let pi = d.pis.first();
+    let pi = d.time();
     let (time, throughput) = match pi.map(|pi| (pi.mean, pi.run_ci().low, pi.run_ci().high)) {
         Some((Some(mean), Some(low), Some(high))) => {
             (format_estimate(mean, low, high), throughput_cell(d, mean))
@@ -321,7 +320,7 @@ mod tests {
 
     /// `doc` with reproducibility `r` in its time PI.
     fn with(mut d: ResultDoc, r: serde_json::Value) -> ResultDoc {
-        d.pis[0].reproducibility = Some(serde_json::from_value(r).unwrap());
+        d.time_mut().unwrap().reproducibility = Some(serde_json::from_value(r).unwrap());
         d
     }
 

@@ -214,7 +214,7 @@ fn spread(topic: Topic, on: &[&ResultDoc]) -> Option<String> {
     let figure = |d: &ResultDoc| -> Option<f64> {
         match topic {
             Topic::Status("time cap" | "out of reach", _) => {
-                let pi = d.pis.first()?;
+                let pi = d.time()?;
                 Some((pi.ci.high? - pi.ci.low?) / 2.0 / pi.mean?.abs())
             }
             Topic::Check(k) => {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::config::session_config;
-use super::counting::{Valgrind, count_for_run};
+use super::counting::{Valgrind, count_for_run, sizing_ns};
 use super::interrupt;
 use super::machine_speed::MachineSpeed;
 use super::processes::{measure_in_processes, measure_interleaved};
@@ -327,8 +327,8 @@ impl Run<'_> {
     }
 
     /// With `--instructions`: counts bench `b`'s instructions per unit under callgrind, after
-    /// its measured `session`, into `doc`. A bench without an estimate is not counted (with a
-    /// warning, unless it failed), nor one on several threads (with a warning); a count that
+    /// its measured `session`, into `doc`, with or without an estimate of its time. A bench
+    /// that failed is not counted, nor one on several threads (with a warning); a count that
     /// fails fails the bench, its time kept.
     /// Breaks when the run was interrupted.
     fn count(
@@ -341,16 +341,22 @@ impl Run<'_> {
         let Some(valgrind) = &self.valgrind else {
             return ControlFlow::Continue(());
         };
-        let Some(e) = &session.estimate else {
-            // The counting rounds are sized by the time per unit; a result without one keeps
-            // no PI but `time`'s place, so it has none of instructions either.
-            if !matches!(session.status, Status::Failed(_)) {
-                doc.warnings.push(
-                    "instructions: not counted: the session found no time per unit to size \
-                     the counting rounds by"
-                        .into(),
-                );
-            }
+        if matches!(session.status, Status::Failed(_)) {
+            return ControlFlow::Continue(());
+        }
+        // A count does not need the time's estimate, only a time per unit to size its rounds
+        // by: a bench whose time the machine's noise left unresolved is counted all the same.
+        let Some(ns) = session
+            .estimate
+            .as_ref()
+            .map(|e| e.mean)
+            .or_else(|| sizing_ns(doc))
+        else {
+            doc.warnings.push(
+                "instructions: not counted: the session timed no round to size the counting \
+                 rounds by"
+                    .into(),
+            );
             return ControlFlow::Continue(());
         };
         if b.threads > 1 {
@@ -362,7 +368,7 @@ impl Run<'_> {
         let counted = count_for_run(
             valgrind,
             (&b.name, form(&b.def.body)),
-            (e.mean, iters, config.work_range),
+            (ns, iters, config.work_range),
             self.args.cache_sim,
             doc,
             config.confidence,

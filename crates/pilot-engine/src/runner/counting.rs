@@ -17,5 +17,6 @@ mod valgrind;
 pub(super) use child::count_child;
 pub use error::CountError;
 pub(super) use parent::count_for_run;
-pub use parent::{COUNT_PROCESSES, Counted, plan_for};
+pub(crate) use parent::sizing_ns;
+pub use parent::{COUNT_PROCESSES, Counted, plan_of};
 pub use valgrind::{CountRequest, Valgrind, count_process};

@@ -445,3 +445,53 @@ fn reproducibility_reads_back_in_either_state_and_by_name() {
     let json = serde_json::to_value(&doc.pis[0]).unwrap();
     assert!(json.get("reproducibility").is_none() && json.get("machine").is_none());
 }
+
+/// `--instructions` counts a bench whose time found no estimate: its document holds the
+/// counts alone, reads back valid, and is read for its instructions.
+#[test]
+fn counts_without_a_time_read_back_valid() {
+    use crate::counts::CountEstimate;
+    let mut doc = result_doc(Status::Unresolved);
+    assert!(doc.pis.is_empty());
+    let per_process = [1000.0; 4];
+    let e = CountEstimate::over(&[&per_process, &per_process, &per_process], 0.95).unwrap();
+    let how = CountsDoc {
+        tool: "callgrind (valgrind-3.19.0)".into(),
+        process_means: vec![1000.0; 3],
+        cycles_process_means: None,
+        rounds: 4,
+        units_per_round: 64,
+        iterations_per_unit: 1,
+        empty_unit: 3.0,
+        elapsed_s: 1.5,
+        profile: None,
+    };
+    crate::store::result::add_counts(&mut doc, &e, None, how, 0.95);
+    assert_eq!(doc.pis[0].name, INSTRUCTIONS_PI);
+    assert_eq!(doc.time(), None);
+    assert_eq!(round_trip(&doc), doc);
+    doc.validate().unwrap();
+    let read = super::read::from_document(&doc, std::path::Path::new("r.json")).unwrap();
+    assert!(read.time.is_none());
+    assert_eq!(read.instructions.unwrap().process_means, vec![1000.0; 3]);
+
+    // Counts alone are no result of an `ok` session, and only counts stand without a time.
+    let mut ok = doc.clone();
+    ok.status = "ok".into();
+    assert_eq!(
+        ok.validate().unwrap_err(),
+        "`pis[0]` is not the `time` performance index"
+    );
+    let mut other = doc.clone();
+    other.pis[0].name = "allocations".into();
+    assert_eq!(
+        other.validate().unwrap_err(),
+        "`pis[0]` is `allocations`, but a document without a `time` PI holds only counts"
+    );
+    let mut unexplained = doc;
+    unexplained.counts = None;
+    assert_eq!(
+        unexplained.validate().unwrap_err(),
+        "`counts` is missing: the document has counts and no time"
+    );
+}

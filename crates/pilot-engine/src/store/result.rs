@@ -18,7 +18,8 @@
 //!  "cost_ns", "share_of_unit"}}
 //! ```
 //!
-//! `pis[0]` is always the time per work unit in nanoseconds (per iteration in the micro form).
+//! `pis[0]` is the time per work unit in nanoseconds (per iteration in the micro form), where
+//! the session found one; without it, `pis` holds the counts alone (`--instructions`), if any.
 //! Its `ci` is this run's interval alone; its `reproducibility` says where the next run's
 //! estimate lands on this machine, once earlier runs taught it ([`crate::probe::reproducibility`]).
 //! A throughput PI follows when the bench says what it counts, in that unit per second: `B/s`

@@ -9,7 +9,7 @@ use crate::report::plot::{self, RoundView};
 
 /// One bench: its figures, its plot(s), its checks and warnings.
 pub fn bench(r: &ResultDoc, id: usize, names: &Names) -> Result<String, String> {
-    let time = r.pis.first();
+    let time = r.time();
     // This run's interval (an older document's `time` widened its `ci`).
     let mean = time.and_then(|t| Some((t.mean?, t.run_ci().low?, t.run_ci().high?)));
     let per = if r.iterations_per_unit.is_some() {
@@ -44,7 +44,7 @@ fn bench_heading(
     mean: Option<(f64, f64, f64)>,
     per: &str,
 ) -> String {
-    let time = r.pis.first();
+    let time = r.time();
     let estimate = match mean {
         Some((m, lo, hi)) => format_estimate(m, lo, hi),
         None => "no estimate".into(),
@@ -180,7 +180,7 @@ fn fit(r: &ResultDoc, full: &str) -> Result<String, String> {
     let used: Vec<&pilot_format::RoundDoc> = r.rounds.iter().filter(|x| x.analysed).collect();
     let w: Vec<f64> = used.iter().map(|x| x.work as f64).collect();
     let t: Vec<f64> = used.iter().map(|x| x.duration_ns as f64).collect();
-    let confidence = r.pis.first().map_or(0.95, |p| p.ci.confidence);
+    let confidence = r.time().map_or(0.95, |p| p.ci.confidence);
     let Ok(f) = pilot_stats::wps(&w, &t, confidence, 0.1) else {
         return Ok(String::new());
     };

@@ -42,7 +42,7 @@ pub fn find_sweeps(results: &[ResultDoc], grouped: &BTreeSet<&str>) -> Vec<Sweep
         let Some((prefix, parameter, x)) = split_parameter(&r.name) else {
             continue;
         };
-        let Some(t) = r.pis.first() else { continue };
+        let Some(t) = r.time() else { continue };
         let ci = t.run_ci();
         let (Some(m), Some(lo), Some(hi)) = (t.mean, ci.low, ci.high) else {
             continue;

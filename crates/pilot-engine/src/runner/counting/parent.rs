@@ -39,7 +39,7 @@ const MAX_WORK: u64 = 1 << 20;
 /// form) and work amounts allowed in `range`. Powers of two, so that runs whose times differ
 /// a little count the same rounds: a count that depends on how much work a round holds (an
 /// amortised growth, a cache that fills) is then the same from run to run.
-pub fn plan_for(form: Form, ns: f64, iters: Option<u64>, range: (u64, u64)) -> CountPlan {
+pub(crate) fn plan_for(form: Form, ns: f64, iters: Option<u64>, range: (u64, u64)) -> CountPlan {
     let per_unit = |ns: f64| (ns * INSTRUCTIONS_PER_NS).max(1.0);
     let units = |instructions: f64| {
         let n = (ROUND_INSTRUCTIONS / instructions)
@@ -72,6 +72,30 @@ pub fn plan_for(form: Form, ns: f64, iters: Option<u64>, range: (u64, u64)) -> C
             iters: 1,
         },
     }
+}
+
+/// The time per unit (per iteration in the micro form) to size bench `doc`'s counting rounds
+/// by: its estimate, or without one (a readings-only fit that found no slope, a session with
+/// no steady state) its longest round's duration over the work it did. That share includes
+/// the round's fixed cost, so it errs long, and a round sized by it holds fewer units, never
+/// more. `None` without an estimate or a timed round (a bench that failed at once).
+pub(crate) fn sizing_ns(doc: &ResultDoc) -> Option<f64> {
+    if let Some(ns) = doc.time().and_then(|t| t.mean) {
+        return Some(ns);
+    }
+    let iters = doc.iterations_per_unit.unwrap_or(1).max(1) as f64;
+    doc.rounds
+        .iter()
+        .filter(|r| r.work > 0 && r.duration_ns > 0)
+        .max_by_key(|r| r.work)
+        .map(|r| r.duration_ns as f64 / (r.work as f64 * iters))
+}
+
+/// The plan of the bench of result `doc`, sized by [`sizing_ns`], its work amounts in `range`;
+/// `None` when nothing sizes it.
+pub fn plan_of(doc: &ResultDoc, range: (u64, u64)) -> Option<CountPlan> {
+    let ns = sizing_ns(doc)?;
+    Some(plan_for(doc.form, ns, doc.iterations_per_unit, range))
 }
 
 /// A bench's counts over its processes.
@@ -206,6 +230,35 @@ pub(in crate::runner) fn count_for_run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The counting rounds' size comes from the time's estimate, or without one from the
+    /// longest round: its duration over its iterations (120 µs over 1 000 units of 16
+    /// iterations).
+    #[test]
+    fn counting_is_sized_by_the_estimate_or_else_by_the_longest_round() {
+        let doc = |status: &str, pis: serde_json::Value, rounds: serde_json::Value| {
+            let d: ResultDoc = serde_json::from_value(serde_json::json!({
+                "schema": pilot_format::RESULT_SCHEMA, "name": "b", "status": status,
+                "pis": pis, "rounds": rounds, "iterations_per_unit": 16,
+            }))
+            .unwrap();
+            d
+        };
+        let round = |work: u64, ns: u64| {
+            serde_json::json!({"work": work, "duration_ns": ns, "units": work,
+                "stable": null, "analysed": true})
+        };
+        let rounds = serde_json::json!([round(10, 60_000), round(1000, 120_000), round(0, 5)]);
+        let time = serde_json::json!([{"name": "time", "unit": "ns", "mean": 100.0,
+            "ci": {"low": 99.0, "high": 101.0, "confidence": 0.95}}]);
+        assert_eq!(sizing_ns(&doc("ok", time, rounds.clone())), Some(100.0));
+        let none = serde_json::json!([]);
+        assert_eq!(
+            sizing_ns(&doc("unresolved", none.clone(), rounds)),
+            Some(7.5)
+        );
+        assert_eq!(sizing_ns(&doc("failed", none, serde_json::json!([]))), None);
+    }
 
     #[test]
     fn rounds_hold_at_most_twenty_million_instructions_in_powers_of_two() {

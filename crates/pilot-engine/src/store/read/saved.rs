@@ -188,7 +188,7 @@ impl SavedEstimate {
 /// The view comparisons and listings use of a result document, once it is valid.
 pub(super) fn saved(doc: &ResultDoc, path: &Path) -> std::result::Result<SavedResult, String> {
     doc.validate()?;
-    let time = doc.pis.first().map(|pi| time_estimate(doc, pi));
+    let time = doc.time().map(|pi| time_estimate(doc, pi));
     let counts = count_pis(doc);
     let instructions = instructions(doc);
     Ok(SavedResult {
