@@ -29,28 +29,29 @@ fn target_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-instructions")
 }
 
-/// `cargo pilot bench ARGS` on the fixture's `counts` target, short sessions.
-fn bench_counts(args: &[&str], json: &Path) -> Output {
+/// `cargo pilot bench --instructions` on the fixture's target `target` (built with the feature
+/// of its name) in one process a bench, its sessions capped at `max_time` seconds, its run
+/// document written to `json`, with `args` after.
+fn bench_counted(target: &str, max_time: &str, json: &Path, args: &[&str]) -> Output {
     let mut cmd = common::cargo_pilot(EXE);
     cmd.args(["bench", "--manifest-path"])
         .arg(manifest())
-        .args(["--features", "counts", "--bench", "counts"])
-        .args([
-            // Long enough that a readings-only bench's fit finds a time per unit to size its
-            // counting rounds by, with this binary's other tests counting beside it.
-            "--max-time",
-            "0.6",
-            "--processes",
-            "1",
-            "--instructions",
-            "--json",
-        ])
+        .args(["--features", target, "--bench", target])
+        .args(["--max-time", max_time, "--processes", "1", "--instructions"])
+        .arg("--json")
         .arg(json)
         .args(args)
         .env("CARGO_TARGET_DIR", target_dir())
         .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
         .env("CI", "1");
     cmd.output().unwrap()
+}
+
+/// `cargo pilot bench ARGS` on the fixture's `counts` target, short sessions: long enough that
+/// a readings-only bench's fit usually finds a time per unit, with this binary's other tests
+/// counting beside it.
+fn bench_counts(args: &[&str], json: &Path) -> Output {
+    bench_counted("counts", "0.6", json, args)
 }
 
 /// The `pi` PI of bench `name` in run document `run`: (mean, low, high).
@@ -118,18 +119,7 @@ fn allocations_are_counted_once_each_at_their_call_sites() {
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("instructions-allocs");
     std::fs::create_dir_all(&tmp).unwrap();
     let json = tmp.join("allocs.json");
-    let o = common::cargo_pilot(EXE)
-        .args(["bench", "--manifest-path"])
-        .arg(manifest())
-        .args(["--features", "allocs", "--bench", "allocs"])
-        .args(["--max-time", "0.3", "--processes", "1", "--instructions"])
-        .arg("--json")
-        .arg(&json)
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
-        .env("CI", "1")
-        .output()
-        .unwrap();
+    let o = bench_counted("allocs", "0.3", &json, &[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let run = read_json(&json);
     let (allocations, _, _) = pi(&run, "sites", "allocations");
@@ -294,19 +284,7 @@ fn a_bench_whose_time_found_no_estimate_is_counted_all_the_same() {
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("instructions-untimed");
     std::fs::create_dir_all(&tmp).unwrap();
     let json = tmp.join("untimed.json");
-    let o = common::cargo_pilot(EXE)
-        .args(["bench", "--manifest-path"])
-        .arg(manifest())
-        .args(["--features", "counts", "--bench", "counts"])
-        .args(["--max-time", "0.001", "--processes", "1", "--instructions"])
-        .arg("--json")
-        .arg(&json)
-        .arg("whole_")
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("CARGO_BUILD_BUILD_DIR", common::fixture_build_dir())
-        .env("CI", "1")
-        .output()
-        .unwrap();
+    let o = bench_counted("counts", "0.001", &json, &["whole_"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let run = read_json(&json);
     for doc in run["results"].as_array().unwrap() {
