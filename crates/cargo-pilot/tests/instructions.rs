@@ -300,4 +300,20 @@ fn a_bench_whose_time_found_no_estimate_is_counted_all_the_same() {
         .find(|l| l.starts_with("counts/whole_50 "))
         .unwrap_or_else(|| panic!("{out}"));
     assert!(row.contains(" - ") && row.contains("± 0.00%"), "{out}");
+
+    // The report's bench heading says so too.
+    let page = tmp.join("report");
+    let o = common::cargo_pilot(EXE)
+        .args(["report", "--target-dir"])
+        .arg(target_dir())
+        .arg("--out")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    assert!(
+        html.contains("<b>no estimate</b> of the time per unit · instructions per unit 52.00"),
+        "{html}"
+    );
 }

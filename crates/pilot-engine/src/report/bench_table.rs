@@ -292,7 +292,7 @@ fn paint_change(change: &str, verdict: Option<Verdict>, paint: Paint) -> String 
 /// The allocations cell of a bench whose allocations and bytes per unit are `(mean, low,
 /// high)` each: `3 allocs, 4,220 B` for exact counts, with the relative half-width where the
 /// units counted differently (`3.10 ± 1.94% allocs, 4,220 B`).
-pub fn allocations_cell(allocations: (f64, f64, f64), bytes: (f64, f64, f64)) -> String {
+pub(crate) fn allocations_cell(allocations: (f64, f64, f64), bytes: (f64, f64, f64)) -> String {
     let count =
         |(mean, low, high): (f64, f64, f64)| crate::fmt::format_count_estimate(mean, low, high);
     let one = allocations == (1.0, 1.0, 1.0);

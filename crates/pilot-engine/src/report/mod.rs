@@ -11,7 +11,8 @@ use crate::fmt::{format_count, format_throughput, thousands};
 use pilot_format::ResultDoc;
 
 pub use crate::fmt::{columns, format_estimate, format_ns};
-pub use bench_table::{Row, TimePer, allocations_cell, render_table};
+pub(crate) use bench_table::allocations_cell;
+pub use bench_table::{Row, TimePer, render_table};
 pub(crate) use comparisons::{change_cell, change_notes};
 pub use comparisons::{comparison_doc, comparison_markdown, comparison_table};
 pub(crate) use group_table::{GroupRow, render_group};
@@ -150,9 +151,10 @@ fn allocations_of_document(d: &ResultDoc) -> String {
     }
 }
 
-/// The instructions and estimated cycles cells of result document `d` (`12,519 ± 0.00%`),
-/// each empty when not counted.
-pub(crate) fn count_cells(d: &ResultDoc) -> (String, String) {
+/// The counts of result document `d` as the bench table shows them: its instructions and
+/// estimated cycles (`12,519 ± 0.00%`), each empty when not counted, and its allocations
+/// (`3 allocs, 4,220 B`), empty without a `CountingAlloc`.
+pub fn count_cells(d: &ResultDoc) -> (String, String, String) {
     let cell = |name: &str| {
         d.pis
             .iter()
@@ -167,6 +169,7 @@ pub(crate) fn count_cells(d: &ResultDoc) -> (String, String) {
     (
         cell(pilot_format::INSTRUCTIONS_PI),
         cell(pilot_format::CYCLES_PI),
+        allocations_of_document(d),
     )
 }
 
@@ -275,7 +278,7 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
         "failed" => "FAILED".to_string(),
         s => s.to_string(),
     };
-    let (instructions, cycles) = count_cells(d);
+    let (instructions, cycles, allocations) = count_cells(d);
     Row {
         instructions,
         cycles,
@@ -288,7 +291,7 @@ pub(crate) fn row_of_document(d: &ResultDoc, with_target: bool) -> Row {
         run_to_run: run_to_run_cell(d),
         per: TimePer::of_form(d.form),
         throughput,
-        allocations: allocations_of_document(d),
+        allocations,
         samples: pi.map_or("-".into(), |pi| format_count(pi.n)),
         subsession: pi.map_or("-".into(), |pi| pi.subsession_size.to_string()),
         warm_up: d.warm_up.clone().unwrap_or_else(|| "-".into()),

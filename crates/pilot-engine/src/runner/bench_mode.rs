@@ -315,7 +315,7 @@ impl Run<'_> {
             b,
             &session,
         );
-        (row.instructions, row.cycles) = crate::report::count_cells(&doc);
+        (row.instructions, row.cycles, _) = crate::report::count_cells(&doc);
         row.run_to_run = crate::report::run_to_run_cell(&doc);
         let markers = crate::report::markers(&doc);
         print_outcome(&row, &markers, &session, &doc.warnings, self.style);

@@ -45,9 +45,13 @@ fn bench_heading(
     per: &str,
 ) -> String {
     let time = r.time();
-    let estimate = match mean {
-        Some((m, lo, hi)) => format_estimate(m, lo, hi),
-        None => "no estimate".into(),
+    let headline = match (mean, time) {
+        (Some((m, lo, hi)), Some(t)) => format!(
+            "<b>{}</b> {per} ({:.0}% confidence, this run)",
+            escape(&format_estimate(m, lo, hi)),
+            100.0 * t.ci.confidence
+        ),
+        _ => format!("<b>no estimate</b> of the {per}"),
     };
     // The mean of every stable reading beside a trimmed `time`: what interruptions add.
     let with_interruptions = r
@@ -58,35 +62,36 @@ fn bench_heading(
         .map_or(String::new(), |m| {
             format!(" · mean with interruptions {}", escape(&m))
         });
-    // What a `CountingAlloc` counted, per unit (or iteration) as the time is.
-    let count = |name: &str| {
-        let p = r.pis.iter().find(|p| p.name == name)?;
-        Some((p.mean?, p.ci.low?, p.ci.high?))
-    };
-    let allocations = match (count("allocations"), count("allocated_bytes")) {
-        (Some(a), Some(b)) => format!(
-            " · {} per {}",
-            escape(&pilot_engine::report::allocations_cell(a, b)),
-            per.trim_start_matches("time per ")
-        ),
-        _ => String::new(),
-    };
+    // What was counted, per unit (or iteration) as the time is: instructions under callgrind
+    // (`--instructions`, with estimated cycles under `--cache-sim`), allocations where a
+    // `CountingAlloc` counted them.
+    let unit = per.trim_start_matches("time per ");
+    let (instructions, cycles, allocations) = pilot_engine::report::count_cells(r);
+    let counts: String = [
+        (instructions, "instructions"),
+        (cycles, "estimated cycles"),
+        (allocations, ""),
+    ]
+    .into_iter()
+    .filter(|(cell, _)| !cell.is_empty())
+    .map(|(cell, what)| match what {
+        "" => format!(" · {} per {unit}", escape(&cell)),
+        what => format!(" · {what} per {unit} {}", escape(&cell)),
+    })
+    .collect();
     // Where the next run lands, beside this run's interval.
     let band = match pilot_engine::report::reproducibility_sentence(r) {
         s if s.is_empty() => s,
         s => format!(" · {}", escape(&s)),
     };
     format!(
-        "<article class=\"bench\" id=\"bench-{id}\"><h3>{}</h3>\n<p class=\"meta\"><b>{}</b> \
-         {} ({}% confidence, this run){}{}{} · status <b>{}</b>{} · {} rounds · {} readings, {} \
-         removed as non-stable{}</p>\n<div class=\"row\">",
+        "<article class=\"bench\" id=\"bench-{id}\"><h3>{}</h3>\n<p class=\"meta\">{headline}{}{}{} \
+         · status <b>{}</b>{} · {} rounds · {} readings, {} removed as non-stable{}</p>\n\
+         <div class=\"row\">",
         escape(full),
-        escape(&estimate),
-        per,
-        time.map_or("-".into(), |t| format!("{:.0}", 100.0 * t.ci.confidence)),
         band,
         with_interruptions,
-        allocations,
+        counts,
         escape(&r.status),
         // Why it failed, or which resolution it is below: the reason a time is missing.
         r.status_detail
