@@ -216,7 +216,8 @@ pub struct WpsFit {
 /// a few merged points left it can fall to zero or below while every round's fit has a clear
 /// positive slope. The estimate from every round is unbiased whenever the noise does not depend
 /// on the work amount, autocorrelated or not; the merged fit's error is the larger, so its
-/// interval is conservative for it (`tests/tests/wps_coverage.rs` checks the coverage).
+/// interval is conservative for it (`tests/tests/wps_coverage.rs` checks the coverage;
+/// `lab/wps-interval` compares it with the alternatives).
 ///
 /// Assumes the rounds' work amounts differ enough (the bisection sequence makes them) and that
 /// setup, warm-up and cool-down cost about the same in every round. Needs 3 rounds with at least
