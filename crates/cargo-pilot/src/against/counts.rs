@@ -19,9 +19,12 @@ use crate::interrupt;
 /// when it has one; without an estimate, its longest round: [`plan_of`]): one plan for both,
 /// so that their rounds hold the same work.
 fn plan_of_sides(done: &Finished) -> Option<CountPlan> {
-    let sides = [done.base.as_ref(), done.head.as_ref()];
-    let doc = sides.into_iter().flatten().find(|d| d.status != "failed")?;
-    plan_of(doc, (1, u64::MAX))
+    plan_of(counted(&done.base).or(counted(&done.head))?, (1, u64::MAX))
+}
+
+/// A side's result when it is one to count: measured, and not failed.
+fn counted(side: &Option<ResultDoc>) -> Option<&ResultDoc> {
+    side.as_ref().filter(|d| d.status != "failed")
 }
 
 /// Counts bench `b` in each build it has (its pairs' outcome `done` says which measured), the
@@ -42,8 +45,7 @@ pub fn count_sides(
         .into_iter()
         .filter_map(|(is_base, exe)| {
             let measured = if is_base { &done.base } else { &done.head };
-            Some((is_base, exe?))
-                .filter(|_| measured.as_ref().is_some_and(|d| d.status != "failed"))
+            Some((is_base, exe?)).filter(|_| counted(measured).is_some())
         })
         .collect();
     let start = Instant::now();

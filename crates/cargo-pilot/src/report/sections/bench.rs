@@ -67,18 +67,15 @@ fn bench_heading(
     // `CountingAlloc` counted them.
     let unit = per.trim_start_matches("time per ");
     let (instructions, cycles, allocations) = pilot_engine::report::count_cells(r);
-    let counts: String = [
-        (instructions, "instructions"),
-        (cycles, "estimated cycles"),
-        (allocations, ""),
-    ]
-    .into_iter()
-    .filter(|(cell, _)| !cell.is_empty())
-    .map(|(cell, what)| match what {
-        "" => format!(" · {} per {unit}", escape(&cell)),
-        what => format!(" · {what} per {unit} {}", escape(&cell)),
-    })
-    .collect();
+    let mut counts = String::new();
+    for (cell, what) in [(instructions, "instructions"), (cycles, "estimated cycles")] {
+        if !cell.is_empty() {
+            counts.push_str(&format!(" · {what} per {unit} {}", escape(&cell)));
+        }
+    }
+    if !allocations.is_empty() {
+        counts.push_str(&format!(" · {} per {unit}", escape(&allocations)));
+    }
     // Where the next run lands, beside this run's interval.
     let band = match pilot_engine::report::reproducibility_sentence(r) {
         s if s.is_empty() => s,
