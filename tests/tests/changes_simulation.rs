@@ -22,6 +22,7 @@ fn config() -> LevelChangeConfig {
         confidence: 0.95,
         up_and_back: true,
         leave_out_short_runs: true,
+        add_back: true,
     }
 }
 

@@ -161,13 +161,7 @@ fn left_out_text(left: &[LeftOut], markdown: bool) -> String {
     if left.is_empty() {
         return String::new();
     }
-    let escape = |s: &str| -> String {
-        if markdown {
-            markdown_code(s)
-        } else {
-            terminal(s).into_owned()
-        }
-    };
+    let escape = |s: &str| shown(s, markdown);
     let why = "out of the changes, too imprecise beside their bench's other runs (each run's \
                own interval far wider than the bench's typical run's: weighed by precision, it \
                would count less than an eighth of one):";
@@ -210,6 +204,15 @@ fn left_out_text(left: &[LeftOut], markdown: bool) -> String {
     out
 }
 
+/// `s` as the output shows it: a Markdown code span, or made safe for a terminal.
+fn shown(s: &str, markdown: bool) -> String {
+    if markdown {
+        markdown_code(s)
+    } else {
+        terminal(s).into_owned()
+    }
+}
+
 fn short(c: &Option<String>) -> String {
     c.as_deref()
         .map_or("-".into(), |c| c[..12.min(c.len())].to_string())
@@ -249,22 +252,41 @@ fn table(listed: &[Listed], all: &[Series], options: &history::ChangeOptions) ->
         })
         .collect();
     format!(
-        "{head}{}{}",
+        "{head}{}{}{}",
         columns(&header, &rows, &[0, 1, 2, 3, 6, 7], "  "),
-        earlier_text(listed, false)
+        earlier_text(listed, false),
+        receded_text(listed, false)
     )
+}
+
+/// The newest changes whose newest commits read back near the level before them, a line each:
+/// a level the code may have left again, which the next runs at the tip will tell.
+fn receded_text(listed: &[Listed], markdown: bool) -> String {
+    let code = |s: &str| shown(s, markdown);
+    let mut out = String::new();
+    for l in listed {
+        let c = &l.change;
+        let Some(r) = c.receded else { continue };
+        out.push_str(&format!(
+            "{}{} ({}) {} at {}: its newest {} read {:+.2}% from that level, back near the level \
+             before it (p = {}): the code may have left the level again; the next runs will tell\n",
+            if markdown { "\n" } else { "  " },
+            code(&l.series.bench),
+            code(&l.series.target),
+            c.verdict(),
+            code(&short(&c.commit)),
+            pilot_engine::fmt::counted(r.commits, "commit", "commits"),
+            100.0 * r.change,
+            format_p(r.p),
+        ));
+    }
+    out
 }
 
 /// The changes that may have come earlier than the commit named, a line each: runs left out as
 /// too imprecise lie before it.
 fn earlier_text(listed: &[Listed], markdown: bool) -> String {
-    let code = |s: &str| -> String {
-        if markdown {
-            markdown_code(s)
-        } else {
-            terminal(s).into_owned()
-        }
-    };
+    let code = |s: &str| shown(s, markdown);
     let mut out = String::new();
     for l in listed {
         let c = &l.change;
@@ -315,6 +337,7 @@ fn markdown(listed: &[Listed], options: &history::ChangeOptions) -> String {
         ));
     }
     out.push_str(&earlier_text(listed, true));
+    out.push_str(&receded_text(listed, true));
     out
 }
 

@@ -366,6 +366,31 @@ fn the_newest_commit_that_makes_a_slowdown_known_exits_3_once() {
         let c = commit(&dir, 24);
         add(&dir, &b, &c, &[("parse", 1100.0 * wiggle(24))], 24, &[]);
         assert_eq!(code(&dir), Some(0));
+        // Two commits back at the old level (a fix): too few for a level of their own, so the
+        // change stays named, with a note that the newest commits read back near the level
+        // before it.
+        for n in 25..=26 {
+            let c = commit(&dir, n);
+            commits.push(c.clone());
+            add(&dir, &b, &c, &[("parse", 1000.0 * wiggle(n))], n, &[]);
+        }
+        let o = pilot(&dir, &["changes", "--history", &flag], &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        let note = format!(
+            "parse (t) slower at {}: its newest 2 commits read",
+            &commits[20][..12]
+        );
+        assert!(out.contains(&note), "{out}");
+        assert!(out.contains("back near the level before it"), "{out}");
+        let j = json_of(&pilot(
+            &dir,
+            &["changes", "--format", "json", "--history", &flag],
+            &[],
+        ));
+        let back = &j["changes"][0]["newest_receded"];
+        assert_eq!(back["commits"], 2, "{j}");
+        assert!(back["change"].as_f64().unwrap() < -0.08, "{j}");
         // Reset for the next backend.
         git(&dir, &["reset", "--quiet", "--hard", &commits[19]]);
         commits.truncate(20);

@@ -5,7 +5,9 @@
 //! [`super::machine`]'s.
 
 use pilot_stats::summary::median;
-use pilot_stats::{LevelChangeConfig, relative_interval, searched_level_changes, t_quantile};
+use pilot_stats::{
+    LevelChangeConfig, relative_interval, searched_level_changes, split_test, t_quantile,
+};
 
 use super::read::Point;
 
@@ -59,6 +61,67 @@ pub struct FoundChange {
     /// Commits on each side.
     pub before: usize,
     pub after: usize,
+    /// For a series' newest change, when its newest one or two commits read back near the
+    /// level before it ([`receded`]): a level the code may have left again since.
+    pub receded: Option<Receded>,
+}
+
+/// A series' newest commits, fewer than [`MIN_SEGMENT`] and so no level of their own, that
+/// read back near the level before the series' newest change ([`receded`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Receded {
+    /// How many of the newest commits.
+    pub commits: usize,
+    /// Their mean's relative difference from the rest of the changed level.
+    pub change: f64,
+    /// Student's t-test of them against the rest of the changed level, the spread pooled with
+    /// the level before it.
+    pub p: f64,
+}
+
+/// The two-sided p below which [`receded`] says the newest commits left the changed level: a
+/// note that asks for another run, not a change named, so the suite's `--max-p` is not what
+/// it is held to.
+pub const RECEDED_P: f64 = 0.05;
+
+/// Whether the newest commits of a series read back near the level before its newest change:
+/// `xs` the series' values (one a commit, logarithms, oldest first) as the change was read,
+/// the change at index `at` with `before` commits before it at their own level and its level
+/// running to the end of `xs`. The newest `k` commits (2, then 1: fewer than [`MIN_SEGMENT`],
+/// which a change needs on each side) count when each is nearer the mean of the level before
+/// than the mean of the rest of the changed level (which keeps at least [`MIN_SEGMENT`]), and
+/// Student's two-sample t-test ([`split_test`]) of them against that rest, the spread pooled
+/// with the level before (a side of one or two commits says little of its own spread), gives
+/// p < [`RECEDED_P`]. Assumes values about normal, one variance on every level. Time: O(n).
+pub fn receded(xs: &[f64], at: usize, before: usize) -> Option<Receded> {
+    if before < 2 || at < before || at >= xs.len() {
+        return None;
+    }
+    let prior = &xs[at - before..at];
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let squares = |v: &[f64]| {
+        let m = mean(v);
+        v.iter().map(|x| (x - m).powi(2)).sum::<f64>()
+    };
+    (1..MIN_SEGMENT).rev().find_map(|k| {
+        let end = xs.len().checked_sub(k)?;
+        if end < at + MIN_SEGMENT {
+            return None;
+        }
+        let (rest, newest) = (&xs[at..end], &xs[end..]);
+        let (was, now) = (mean(prior), mean(rest));
+        if !newest.iter().all(|x| (x - was).abs() < (x - now).abs()) {
+            return None;
+        }
+        let dof = (prior.len() + rest.len() - 2) as f64;
+        let pooled = ((squares(prior) + squares(rest)) / dof).sqrt();
+        let t = split_test(end, (rest, newest), pooled, 0.95).ok()?;
+        (t.p < RECEDED_P).then(|| Receded {
+            commits: k,
+            change: t.shift().exp_m1(),
+            p: t.p,
+        })
+    })
 }
 
 impl FoundChange {
@@ -99,6 +162,11 @@ impl FoundChange {
             "commits_before": self.before,
             "commits_after": self.after,
             "verdict": if self.is_regression() { "regressed" } else { "improved" },
+            "newest_receded": self.receded.map(|r| serde_json::json!({
+                "commits": r.commits,
+                "change": r.change,
+                "p": r.p,
+            })),
         })
     }
 }
@@ -217,6 +285,21 @@ fn grouped(points: &[Point], keep: impl Fn(usize, &Point) -> bool) -> Vec<(usize
         .collect()
 }
 
+/// Notes on `f`, a series' newest change, read on `vals` (the series' values, one a commit:
+/// its place on the machine's axis, its first point, its value) whether the newest commits
+/// read back near the level before it ([`receded`]): where fewer than [`MIN_SEGMENT`] commits
+/// follow its level (a reading may set one or two far out apart), on the values read raw, as
+/// its segment's changes were. Time: O(n).
+pub(super) fn note_receded(vals: &[(usize, usize, f64)], f: &mut FoundChange) {
+    let Some(at) = vals.iter().position(|v| v.1 == f.point) else {
+        return;
+    };
+    if at + f.after <= vals.len() && vals.len() - (at + f.after) < MIN_SEGMENT {
+        let xs: Vec<f64> = vals.iter().map(|v| v.2).collect();
+        f.receded = receded(&xs, at, f.before);
+    }
+}
+
 /// The settings of the statistic as `changes` uses it: Hunter's, with at least
 /// [`MIN_SEGMENT`] commits at each level, a level that comes back tested as such, and a run of
 /// one or two commits far out from the commits around it (a run a neighbour slowed) read as
@@ -228,6 +311,7 @@ fn config(options: &ChangeOptions) -> LevelChangeConfig {
         min_segment: MIN_SEGMENT,
         up_and_back: true,
         leave_out_short_runs: true,
+        add_back: true,
         ..LevelChangeConfig::default()
     }
 }
@@ -289,6 +373,7 @@ pub(super) fn found(
         p_adjusted: c.p,
         before: c.n_before,
         after: c.n_after,
+        receded: None,
     }
 }
 
@@ -404,5 +489,33 @@ mod tests {
         let found = detect(&precise, &values(&precise), &ChangeOptions::default());
         assert_eq!(found[0].commit, precise[8].commit);
         assert_eq!(found[0].earliest, None);
+    }
+
+    #[test]
+    fn the_newest_commits_back_near_the_earlier_level_are_noted_with_their_test() {
+        // By hand: the level before, 0.00 0.02 0.00 0.02 (mean 0.01, squares 0.0004); the
+        // changed level's rest, 0.10 0.12 0.10 0.12 (mean 0.11, squares 0.0004); the newest
+        // two at 0.01, each nearer 0.01 than 0.11. Pooled over the two levels, sd² =
+        // 0.0008 / 6; the newest two against the rest pooled alone give 0.0004 / 4, the
+        // smaller, so the test takes the levels' with the sides' 4 degrees of freedom:
+        // se = √(0.0008/6 · (1/4 + 1/2)) = 0.01, t = (0.01 − 0.11) / 0.01 = −10,
+        // p = 2 · t.sf(10, 4) = 5.62003622715991e-4 (scipy), change = e^−0.1 − 1.
+        let xs = [0.00, 0.02, 0.00, 0.02, 0.10, 0.12, 0.10, 0.12, 0.01, 0.01];
+        let r = receded(&xs, 4, 4).expect("the newest two are back");
+        assert_eq!(r.commits, 2);
+        assert!((r.p - 5.62003622715991e-4).abs() < 1e-12, "{r:?}");
+        assert!((r.change - (-0.1f64).exp_m1()).abs() < 1e-12, "{r:?}");
+        // The newest two nearer the changed level: nothing to note, with one or with two.
+        let stayed = [0.00, 0.02, 0.00, 0.02, 0.10, 0.12, 0.10, 0.12, 0.07, 0.08];
+        assert_eq!(receded(&stayed, 4, 4), None);
+        // Only the newest one is back: it alone is noted.
+        let one = [0.00, 0.02, 0.00, 0.02, 0.10, 0.12, 0.10, 0.12, 0.11, 0.01];
+        assert_eq!(receded(&one, 4, 4).map(|r| r.commits), Some(1));
+        // The changed level must keep three commits of its own beside them.
+        let short = [0.00, 0.02, 0.00, 0.02, 0.10, 0.12, 0.01, 0.01];
+        assert_eq!(receded(&short, 4, 4), None);
+        // Back by less than the spread of the levels shows: p ≥ 0.05, nothing noted.
+        let noisy = [0.00, 0.06, -0.04, 0.02, 0.10, 0.16, 0.04, 0.14, 0.05];
+        assert_eq!(receded(&noisy, 4, 4), None);
     }
 }

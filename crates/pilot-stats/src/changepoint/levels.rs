@@ -2,10 +2,13 @@
 //! splits, Student's t-test keeps the significant ones, as Hunter and Apache Otava do.
 
 use super::means::divisive_candidate;
-use super::search::searched_p;
 use super::short_runs::{SHORT_RUN_LIMIT, short_runs};
 use crate::error::{Error, Result, check_confidence, check_finite};
 use crate::summary::{t_critical, t_sf};
+
+mod merge;
+
+use merge::{add_back, merge};
 
 /// Settings of [`level_changes`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +49,16 @@ pub struct LevelChangeConfig {
     /// means, standard deviations, counts and interval are those of the values kept. `false`
     /// is Otava's rule (every value counts).
     pub leave_out_short_runs: bool,
+    /// Whether a split the merge step dropped is tested again against the changes it kept, and
+    /// kept after all when that test passes as the merge step's own do. The merge step drops
+    /// the weakest change first and tests its neighbours again, so a true change tested while
+    /// a spurious split beside it still bounded one of its sides (a few values, a wide test)
+    /// can be dropped before that split is; once the spurious splits are gone, the change's
+    /// sides reach as far as the changes kept and its test is as any kept change's. Each split
+    /// comes back at most once, and the merge step runs again after it, so every change
+    /// returned passed the merge step's test against its final neighbours. `false` is Otava's
+    /// rule (a dropped split is gone).
+    pub add_back: bool,
 }
 
 impl Default for LevelChangeConfig {
@@ -58,6 +71,7 @@ impl Default for LevelChangeConfig {
             confidence: 0.95,
             up_and_back: false,
             leave_out_short_runs: false,
+            add_back: false,
         }
     }
 }
@@ -126,7 +140,7 @@ pub fn level_changes(xs: &[f64], config: &LevelChangeConfig) -> Result<Vec<Level
 }
 
 /// [`level_changes`] with each change's p counted over the search that chose it: the merge
-/// step keeps and drops changes by [`searched_p`] of their t-test's p over the splits of the
+/// step keeps and drops changes by [`searched_p`](super::searched_p) of their t-test's p over the splits of the
 /// segment between their neighbours (`n_before + n_after` values, at least `min_segment` at
 /// each side), and each change's `p` is that. With no change in a series, a change is then
 /// kept about as rarely as `max_p` says, where [`level_changes`]'s t-test of the split
@@ -173,7 +187,10 @@ fn changes(xs: &[f64], config: &LevelChangeConfig, tested: Tested) -> Result<Vec
         config.max_p
     };
     let weak = split(ys, config.window, first_pass, config.up_and_back);
-    let mut found = merge(ys, weak, config, tested);
+    let mut found = merge(ys, weak.clone(), config, tested);
+    if config.add_back {
+        found = add_back(ys, &weak, found, config, tested);
+    }
     if let Some(kept) = &kept {
         for c in &mut found {
             c.index = kept[c.index];
@@ -381,77 +398,6 @@ fn split(xs: &[f64], window: usize, max_p: f64, up_and_back: bool) -> Vec<(usize
     }
     weak.sort_by_key(|c| c.0);
     weak
-}
-
-/// The change at `cps[i]` tested against its neighbours `cps[i − 1]` and `cps[i + 1]`.
-fn retest(
-    xs: &[f64],
-    cps: &[(usize, f64)],
-    i: usize,
-    config: &LevelChangeConfig,
-    tested: Tested,
-) -> LevelChange {
-    let lo = if i == 0 { 0 } else { cps[i - 1].0 };
-    let hi = cps.get(i + 1).map_or(xs.len(), |c| c.0);
-    let (at, qhat) = cps[i];
-    let mut c = test_sides(at, qhat, &xs[lo..at], &xs[at..hi], Some(config.confidence));
-    if tested == Tested::Searched {
-        c.p = searched_p(c.p, hi - lo, config.min_segment);
-    }
-    c
-}
-
-/// The merge step over the whole series.
-fn merge(
-    xs: &[f64],
-    weak: Vec<(usize, f64)>,
-    config: &LevelChangeConfig,
-    how: Tested,
-) -> Vec<LevelChange> {
-    let mut cps = weak;
-    let mut tested: Vec<LevelChange> = (0..cps.len())
-        .map(|i| retest(xs, &cps, i, config, how))
-        .collect();
-    while !tested.is_empty() {
-        let short = |c: &LevelChange| {
-            c.n_before.min(c.n_after) < config.min_segment
-                || (config.min_segment > 1 && c.support.0.min(c.support.1) < config.min_segment)
-        };
-        // The weakest: a change with a side too short (the greatest p among them), else the
-        // one with the greatest p when it is not significant, else the least shift when it is
-        // not above the least. Ties go to the first, as Python's max and min do.
-        let pick = |cands: &mut dyn Iterator<Item = usize>, key: &dyn Fn(usize) -> f64| {
-            cands.fold(None, |acc: Option<usize>, i| match acc {
-                Some(a) if key(a) >= key(i) => Some(a),
-                _ => Some(i),
-            })
-        };
-        let by_p = |i: usize| tested[i].p;
-        let weakest =
-            if let Some(i) = pick(&mut (0..tested.len()).filter(|&i| short(&tested[i])), &by_p) {
-                i
-            } else {
-                let i = pick(&mut (0..tested.len()), &by_p).expect("not empty");
-                if tested[i].p < config.max_p {
-                    let j = pick(&mut (0..tested.len()), &|i| -tested[i].shift().abs())
-                        .expect("not empty");
-                    if tested[j].shift().abs() > config.min_shift {
-                        return tested;
-                    }
-                    j
-                } else {
-                    i
-                }
-            };
-        cps.remove(weakest);
-        tested.remove(weakest);
-        for i in [weakest.wrapping_sub(1), weakest] {
-            if i < cps.len() {
-                tested[i] = retest(xs, &cps, i, config, how);
-            }
-        }
-    }
-    tested
 }
 
 /// Student's two-sample t-test (pooled variance) of a split chosen in advance rather than

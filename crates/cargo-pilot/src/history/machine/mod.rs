@@ -36,7 +36,9 @@ pub use newly_regressed::newly_regressed;
 
 use pilot_stats::relative_interval;
 
-use super::changes::{ChangeOptions, FoundChange, MIN_SEGMENT, detect, level_changes_of};
+use super::changes::{
+    ChangeOptions, FoundChange, MIN_SEGMENT, detect, level_changes_of, note_receded,
+};
 use super::read::Series;
 use axis::{Axis, mean_in, moved, steps};
 use shared::shared_change;
@@ -243,11 +245,23 @@ fn analyse_machine(
                 None => {}
             }
         }
+        note_newest(&code, m, &mut own);
         named.push(own);
     }
     machine.sort_by_key(|c| c.position);
     around_changes(&mut machine, &probe, &load);
     (named, machine)
+}
+
+/// Notes on member `m`'s newest change among `own` whether its newest commits left its level
+/// again ([`note_receded`]), unless a change the machine made the benches follow lies after it.
+fn note_newest(code: &Code, m: usize, own: &mut [FoundChange]) {
+    if let Some(f) = own.iter_mut().max_by_key(|f| f.point) {
+        let (_, pos) = code.place(m, f);
+        if code.unmoved[m] || code.bounds.iter().all(|b| *b <= pos) {
+            note_receded(&code.axis.vals[m], f);
+        }
+    }
 }
 
 /// Gives each of the machine's changes (sorted by position) the speed probe's change and the
