@@ -4,6 +4,7 @@
 //! splits searched. Which of them the machine explains, and which a suite names, is
 //! [`super::machine`]'s.
 
+use pilot_stats::Summary;
 use pilot_stats::summary::median;
 use pilot_stats::{
     LevelChangeConfig, relative_interval, searched_level_changes, split_test, t_quantile,
@@ -97,24 +98,24 @@ pub fn receded(xs: &[f64], at: usize, before: usize) -> Option<Receded> {
     if before < 2 || at < before || at >= xs.len() {
         return None;
     }
-    let prior = &xs[at - before..at];
-    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-    let squares = |v: &[f64]| {
-        let m = mean(v);
-        v.iter().map(|x| (x - m).powi(2)).sum::<f64>()
-    };
+    let prior = Summary::of(&xs[at - before..at]).ok()?;
     (1..MIN_SEGMENT).rev().find_map(|k| {
         let end = xs.len().checked_sub(k)?;
         if end < at + MIN_SEGMENT {
             return None;
         }
         let (rest, newest) = (&xs[at..end], &xs[end..]);
-        let (was, now) = (mean(prior), mean(rest));
-        if !newest.iter().all(|x| (x - was).abs() < (x - now).abs()) {
+        let now = Summary::of(rest).ok()?;
+        if !newest
+            .iter()
+            .all(|x| (x - prior.mean).abs() < (x - now.mean).abs())
+        {
             return None;
         }
-        let dof = (prior.len() + rest.len() - 2) as f64;
-        let pooled = ((squares(prior) + squares(rest)) / dof).sqrt();
+        // Each level's sum of squares is its variance times its degrees of freedom.
+        let squares = |s: &Summary| s.variance * (s.n - 1) as f64;
+        let dof = (prior.n + now.n - 2) as f64;
+        let pooled = ((squares(&prior) + squares(&now)) / dof).sqrt();
         let t = split_test(end, (rest, newest), pooled, 0.95).ok()?;
         (t.p < RECEDED_P).then(|| Receded {
             commits: k,

@@ -35,10 +35,7 @@ pub(super) fn merge(
         .map(|i| retest(xs, &cps, i, config, how))
         .collect();
     while !tested.is_empty() {
-        let short = |c: &LevelChange| {
-            c.n_before.min(c.n_after) < config.min_segment
-                || (config.min_segment > 1 && c.support.0.min(c.support.1) < config.min_segment)
-        };
+        let short = |c: &LevelChange| too_short(c, config);
         // The weakest: a change with a side too short (the greatest p among them), else the
         // one with the greatest p when it is not significant, else the least shift when it is
         // not above the least. Ties go to the first, as Python's max and min do.
@@ -76,6 +73,13 @@ pub(super) fn merge(
     tested
 }
 
+/// Whether a side of change `c` is shorter than `min_segment`: in values, or (above 1) in
+/// values nearer that side's mean than the other's. Time: O(1).
+fn too_short(c: &LevelChange, config: &LevelChangeConfig) -> bool {
+    c.n_before.min(c.n_after) < config.min_segment
+        || (config.min_segment > 1 && c.support.0.min(c.support.1) < config.min_segment)
+}
+
 /// The merge step's `kept` changes with the splits of `weak` it dropped tested again: the
 /// dropped split whose test against the kept changes beside it passes the merge step's rules
 /// (both sides long enough, p below `max_p`, a shift above `min_shift`) with the least p comes
@@ -93,10 +97,7 @@ pub(super) fn add_back(
     loop {
         let cps: Vec<(usize, f64)> = kept.iter().map(|c| (c.index, c.qhat)).collect();
         let passes = |c: &LevelChange| {
-            c.n_before.min(c.n_after) >= config.min_segment
-                && (config.min_segment <= 1 || c.support.0.min(c.support.1) >= config.min_segment)
-                && c.p < config.max_p
-                && c.shift().abs() > config.min_shift
+            !too_short(c, config) && c.p < config.max_p && c.shift().abs() > config.min_shift
         };
         let best = weak
             .iter()
