@@ -65,10 +65,11 @@ pub(crate) fn tested_count(comparisons: &[Comparison]) -> usize {
 /// with the same rule ([`verdict_of`]: significant and beyond the noise threshold). Adjusting
 /// only raises a p, so a verdict can only weaken: `regressed`/`improved` to `undecided`, a
 /// `no change` that rested on significance alone to `undecided`; an `undecided` (of too few
-/// pairs, or of a side split into speeds) stays. Then a time verdict that the instruction
-/// counts contradict as a change of the code (the counts compared on both sides, within their
-/// noise threshold) becomes [`Verdict::Environment`]: the machine, or where the code landed
-/// in memory, moved the time, not more work.
+/// pairs, or of a side split into speeds) stays. Then a time that moved (a `regressed` or
+/// `improved` verdict, or one a side split into speeds left `undecided`) while the instruction
+/// counts say the code's work did not (the counts compared on both sides, within their noise
+/// threshold) becomes [`Verdict::Environment`]: the machine, or where the code landed in
+/// memory, moved the time, not more work.
 ///
 /// The counts' own verdicts (allocations, instructions) are left per bench: they carry no
 /// machine noise, and a change in them is a change of the code.
@@ -97,9 +98,25 @@ pub fn judge_suite(comparisons: &mut [Comparison], options: &CompareOptions) {
             .instructions
             .as_ref()
             .is_some_and(|i| i.change.verdict == Verdict::NoChange);
-        if same_code && matches!(c.verdict, Verdict::Regressed | Verdict::Improved) {
+        if same_code && time_moved(c, options) {
             c.verdict = Verdict::Environment;
         }
+    }
+}
+
+/// Whether the time of `c` moved beyond its noise on the suite's p: a `regressed`/`improved`
+/// verdict, or an `undecided` that only a side split into speeds made so (no `reason`, and the
+/// test itself significant and beyond the threshold). Such a side bounds its code's cost from
+/// above only, so the code's cost is not known to have moved; the time measured did, and with
+/// the same instructions on both sides it moved with the machine or the layout either way.
+fn time_moved(c: &Comparison, options: &CompareOptions) -> bool {
+    match (c.verdict, c.change, c.p_adjusted) {
+        (Verdict::Regressed | Verdict::Improved, _, _) => true,
+        (Verdict::Undecided, Some(change), Some(p)) if c.reason.is_none() => matches!(
+            verdict_of(change, c.change_ci, p, options),
+            Verdict::Regressed | Verdict::Improved
+        ),
+        _ => false,
     }
 }
 

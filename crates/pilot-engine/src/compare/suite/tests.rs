@@ -167,6 +167,45 @@ fn a_time_change_the_counts_do_not_show_is_the_environment() {
         crate::compare::what_changed(&suite[0]),
         Some(crate::compare::WhatChanged::Environment)
     );
+
+    // Undecided because a side split into speeds (no reason given), its test significant and
+    // beyond the threshold: with the same instructions the time moved with the environment.
+    // Undecided by too few pairs, or by a test inside the noise or not significant: it stays.
+    let mut suite = vec![
+        Comparison {
+            instructions: counted(Verdict::NoChange),
+            ..bench("modes", 0.3, (0.25, 0.35), 1e-8, Verdict::Undecided)
+        },
+        Comparison {
+            instructions: counted(Verdict::NoChange),
+            reason: Some("only 2 pairs".into()),
+            ..bench("few pairs", 0.3, (0.25, 0.35), 1e-8, Verdict::Undecided)
+        },
+        Comparison {
+            instructions: counted(Verdict::NoChange),
+            ..bench("not significant", 0.3, (-0.1, 0.7), 0.2, Verdict::Undecided)
+        },
+        Comparison {
+            instructions: counted(Verdict::NoChange),
+            ..bench("small", 0.005, (0.004, 0.006), 1e-8, Verdict::Undecided)
+        },
+        Comparison {
+            instructions: counted(Verdict::Regressed),
+            ..bench("more work", 0.3, (0.25, 0.35), 1e-8, Verdict::Undecided)
+        },
+    ];
+    judge_suite(&mut suite, &CompareOptions::default());
+    let verdicts: Vec<Verdict> = suite.iter().map(|c| c.verdict).collect();
+    assert_eq!(
+        verdicts,
+        [
+            Verdict::Environment,
+            Verdict::Undecided,
+            Verdict::Undecided,
+            Verdict::Undecided,
+            Verdict::Undecided
+        ]
+    );
 }
 
 /// A synthetic suite: `m` benches compared over `pairs` pairs of processes whose log ratios
