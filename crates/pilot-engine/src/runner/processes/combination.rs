@@ -139,34 +139,22 @@ pub(super) fn processes_result(
 /// The warm-up class of a bench over what its processes found (`findings`, in the order they
 /// ran), and the work its warm-up took.
 ///
-/// Each process classes what it measured, as Barrett et al. class each process execution. A
-/// process that first ran unmeasured the warm-up an earlier process showed measured only what
-/// came after it: its `flat` says nothing of the bench's start and is not counted, so the
-/// processes that skipped a warm-up do not outvote the one that found it. Its other classes
-/// (more warm-up than it skipped, a slowdown, no steady state) are. The class most counted
-/// processes found is the bench's, a tie going to the class found first (the first process's
-/// finding is kept); with no process counted, every process is. When the class is `warm-up`,
-/// its work is the median of the warm-ups the processes showed (see
-/// [`WarmUpFinding::shown`]; the lower one of two): a process that a neighbour slowed after
+/// Each process classes what it measured, as Barrett et al. class each process execution, and
+/// its class answers two questions. After the start, did the bench settle? A `slowdown` or `no
+/// steady state` says no, any other class yes, whatever the process skipped first: if most
+/// processes say no, the one of those two classes most of them found is the bench's. Otherwise, how did it start? Only a process
+/// that saw the start can say: one that first ran unmeasured the warm-up an earlier process
+/// showed, and found it `flat` after, says nothing of the start (it does say the bench
+/// settled), so the processes that skipped a warm-up do not outvote the one that found it;
+/// one that found more warm-up than it skipped is counted. Each question goes to the answer
+/// most processes gave, a tie to the one found first (the first process's finding is kept).
+/// When the class is `warm-up`, its work is the median of the warm-ups the processes showed
+/// (see [`WarmUpFinding::shown`]; the lower one of two): a process that a neighbour slowed after
 /// its skip shows a longer one than the bench has. Time: O(P²) for P processes.
 pub(super) fn bench_warm_up(
     findings: &[WarmUpFinding],
 ) -> (Option<WarmUpClass>, Option<crate::session::WarmUpWork>) {
-    let counted: Vec<WarmUpClass> = findings
-        .iter()
-        .filter(|f| f.skipped.is_none() || f.class != Some(WarmUpClass::Flat))
-        .filter_map(|f| f.class)
-        .collect();
-    let votes = if counted.is_empty() {
-        findings.iter().filter_map(|f| f.class).collect()
-    } else {
-        counted
-    };
-    let count = |c: &WarmUpClass| votes.iter().filter(|k| *k == c).count();
-    // Of classes counted as often, the one an earlier process found ranks higher.
-    let class = (votes.iter().enumerate())
-        .max_by_key(|(i, c)| (count(c), std::cmp::Reverse(*i)))
-        .map(|(_, c)| *c);
+    let class = bench_class(findings);
     let mut shown: Vec<crate::session::WarmUpWork> =
         findings.iter().filter_map(WarmUpFinding::shown).collect();
     shown.sort_by_key(|w| w.iterations);
@@ -174,6 +162,31 @@ pub(super) fn bench_warm_up(
         .then(|| shown.get(shown.len().saturating_sub(1) / 2).copied())
         .flatten();
     (class, work)
+}
+
+/// The bench's class of [`bench_warm_up`]: whether it settled, then how it started.
+fn bench_class(findings: &[WarmUpFinding]) -> Option<WarmUpClass> {
+    use WarmUpClass::*;
+    let unsettled = |c: WarmUpClass| matches!(c, Slowdown | NoSteadyState);
+    let classes = || findings.iter().filter_map(|f| f.class);
+    if !majority(classes().map(|c| !unsettled(c)))? {
+        return majority(classes().filter(|c| unsettled(*c)));
+    }
+    let saw_start = |f: &&WarmUpFinding| f.skipped.is_none() || f.class == Some(WarmUp);
+    let start = (findings.iter().filter(saw_start))
+        .filter_map(|f| f.class)
+        .filter(|c| !unsettled(*c));
+    Some(majority(start).unwrap_or(Flat))
+}
+
+/// The value of `votes` given most often, of those given as often the one given first; `None`
+/// for no votes. Time: O(V²).
+fn majority<T: PartialEq + Copy>(votes: impl Iterator<Item = T>) -> Option<T> {
+    let votes: Vec<T> = votes.collect();
+    let count = |v: &T| votes.iter().filter(|k| *k == v).count();
+    (votes.iter().enumerate())
+        .max_by_key(|(i, v)| (count(v), std::cmp::Reverse(*i)))
+        .map(|(_, v)| *v)
 }
 
 /// Replaces the processes' checks of the machine's CPU (a busy machine, steal, throttling) in
@@ -382,6 +395,25 @@ mod tests {
             after(skipped, Flat, None),
         ];
         assert_eq!(bench_warm_up(&findings).0, Some(WarmUp));
+        // Two slowdowns after the skip, against the warm-up and a flat after the skip: two
+        // processes settled, two did not; a tie, kept by the first process (it settled, and
+        // its start was a warm-up). A flat after a skip says the bench settled.
+        let findings = [
+            cold(WarmUp, Some(work(2_000, 20))),
+            after(skipped, Slowdown, None),
+            after(skipped, Slowdown, None),
+            after(skipped, Flat, None),
+        ];
+        assert_eq!(bench_warm_up(&findings).0, Some(WarmUp));
+        // Three of five never settled: a slowdown.
+        let findings = [
+            cold(WarmUp, Some(work(2_000, 20))),
+            after(skipped, Slowdown, None),
+            after(skipped, Slowdown, None),
+            after(skipped, NoSteadyState, None),
+            after(skipped, Flat, None),
+        ];
+        assert_eq!(bench_warm_up(&findings), (Some(Slowdown), None));
     }
 
     /// A process of twelve 50 ms rounds that a neighbour on a core kept busy, or not, with
