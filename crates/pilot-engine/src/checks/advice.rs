@@ -203,7 +203,8 @@ impl Kind {
             }
             Kind::ProcessModes => {
                 "some processes ran at another speed for their whole life (where code and data \
-                 landed) and are left out of the estimate"
+                 landed, or a neighbour): left out of the estimate, or spanned by its interval \
+                 where the run cannot tell which speed is the code's"
             }
         }
     }
