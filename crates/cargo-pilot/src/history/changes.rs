@@ -7,7 +7,8 @@
 use pilot_stats::Summary;
 use pilot_stats::summary::median;
 use pilot_stats::{
-    LevelChangeConfig, relative_interval, searched_level_changes, split_test, t_quantile,
+    LevelChangeConfig, SHORT_RUN_LIMIT, relative_interval, searched_level_changes, short_runs,
+    split_test, t_quantile,
 };
 
 use super::read::Point;
@@ -86,25 +87,25 @@ pub struct Receded {
 pub const RECEDED_P: f64 = 0.05;
 
 /// Whether the newest commits of a series read back near the level before its newest change:
-/// `xs` the series' values (one a commit, logarithms, oldest first) as the change was read,
-/// the change at index `at` with `before` commits before it at their own level and its level
-/// running to the end of `xs`. The newest `k` commits (2, then 1: fewer than [`MIN_SEGMENT`],
-/// which a change needs on each side) count when each is nearer the mean of the level before
-/// than the mean of the rest of the changed level (which keeps at least [`MIN_SEGMENT`]), and
-/// Student's two-sample t-test ([`split_test`]) of them against that rest, the spread pooled
-/// with the level before (a side of one or two commits says little of its own spread), gives
-/// p < [`RECEDED_P`]. Assumes values about normal, one variance on every level. Time: O(n).
-pub fn receded(xs: &[f64], at: usize, before: usize) -> Option<Receded> {
-    if before < 2 || at < before || at >= xs.len() {
+/// `prior` the values of the level before the change, `level` those of the changed level,
+/// which runs to the newest commit (one a commit, logarithms, oldest first). The newest `k`
+/// commits (2, then 1: fewer than [`MIN_SEGMENT`], which a change needs on each side) count
+/// when each is nearer the mean of `prior` than the mean of the rest of `level` (which keeps at
+/// least [`MIN_SEGMENT`]), and Student's two-sample t-test ([`split_test`]) of them against that
+/// rest, its spread never taken below the two levels' pooled spread (a side of one or two
+/// commits says little of its own spread) and its degrees of freedom the two sides', gives p <
+/// [`RECEDED_P`]. Assumes values about normal, one variance on every level. Time: O(n).
+pub fn receded(prior: &[f64], level: &[f64]) -> Option<Receded> {
+    if prior.len() < 2 {
         return None;
     }
-    let prior = Summary::of(&xs[at - before..at]).ok()?;
+    let prior = Summary::of(prior).ok()?;
     (1..MIN_SEGMENT).rev().find_map(|k| {
-        let end = xs.len().checked_sub(k)?;
-        if end < at + MIN_SEGMENT {
+        let end = level.len().checked_sub(k)?;
+        if end < MIN_SEGMENT {
             return None;
         }
-        let (rest, newest) = (&xs[at..end], &xs[end..]);
+        let (rest, newest) = level.split_at(end);
         let now = Summary::of(rest).ok()?;
         if !newest
             .iter()
@@ -286,19 +287,44 @@ fn grouped(points: &[Point], keep: impl Fn(usize, &Point) -> bool) -> Vec<(usize
         .collect()
 }
 
-/// Notes on `f`, a series' newest change, read on `vals` (the series' values, one a commit:
-/// its place on the machine's axis, its first point, its value) whether the newest commits
-/// read back near the level before it ([`receded`]): where fewer than [`MIN_SEGMENT`] commits
-/// follow its level (a reading may set one or two far out apart), on the values read raw, as
-/// its segment's changes were. Time: O(n).
-pub(super) fn note_receded(vals: &[(usize, usize, f64)], f: &mut FoundChange) {
-    let Some(at) = vals.iter().position(|v| v.1 == f.point) else {
+/// Notes on `f`, a series' newest change, whether the newest commits read back near the level
+/// before it ([`receded`]). `vals` are the series' values, one a commit (its place on the
+/// machine's axis, its first point, its value), and `from` the first of those the change was
+/// searched among (its segment between the machine's changes). The levels are read as the
+/// search read them: a run of one or two commits far out from those around it is left out
+/// ([`short_runs`], as [`config`] has the search do), so `f.before` counts the commits kept
+/// before it; the newest commits count whether or not they stood far out (a return to the
+/// level before is such a run). Nothing is noted unless the change's level runs to the
+/// newest commit. Time: O(n·w log w), windows of w = 2·[`MIN_SEGMENT`] − 1.
+pub(super) fn note_receded(vals: &[(usize, usize, f64)], from: usize, f: &mut FoundChange) {
+    let Some(at) = vals
+        .iter()
+        .position(|v| v.1 == f.point)
+        .filter(|&at| at >= from)
+    else {
         return;
     };
-    if at + f.after <= vals.len() && vals.len() - (at + f.after) < MIN_SEGMENT {
-        let xs: Vec<f64> = vals.iter().map(|v| v.2).collect();
-        f.receded = receded(&xs, at, f.before);
+    let xs: Vec<f64> = vals[from..].iter().map(|v| v.2).collect();
+    let at = at - from;
+    let far = short_runs(&xs, MIN_SEGMENT - 1, SHORT_RUN_LIMIT).unwrap_or_default();
+    let kept = |i: &usize| far.binary_search(i).is_err();
+    // The level's commits the search counted: all of them are its, or a change follows.
+    if (at..xs.len()).filter(kept).count() > f.after {
+        return;
     }
+    let mut prior: Vec<f64> = (0..at)
+        .rev()
+        .filter(kept)
+        .take(f.before)
+        .map(|i| xs[i])
+        .collect();
+    prior.reverse();
+    let tip = xs.len().saturating_sub(MIN_SEGMENT - 1);
+    let level: Vec<f64> = (at..xs.len())
+        .filter(|i| *i >= tip || kept(i))
+        .map(|i| xs[i])
+        .collect();
+    f.receded = receded(&prior, &level);
 }
 
 /// The settings of the statistic as `changes` uses it: Hunter's, with at least
@@ -500,23 +526,79 @@ mod tests {
         // 0.0008 / 6; the newest two against the rest pooled alone give 0.0004 / 4, the
         // smaller, so the test takes the levels' with the sides' 4 degrees of freedom:
         // se = √(0.0008/6 · (1/4 + 1/2)) = 0.01, t = (0.01 − 0.11) / 0.01 = −10,
-        // p = 2 · t.sf(10, 4) = 5.62003622715991e-4 (scipy), change = e^−0.1 − 1.
+        // p = 2 · t.sf(10, 4) = 5.62003622715991e-4 (scipy: `lab/receded_reference.py`),
+        // change = e^−0.1 − 1.
         let xs = [0.00, 0.02, 0.00, 0.02, 0.10, 0.12, 0.10, 0.12, 0.01, 0.01];
-        let r = receded(&xs, 4, 4).expect("the newest two are back");
+        let r = receded(&xs[..4], &xs[4..]).expect("the newest two are back");
         assert_eq!(r.commits, 2);
         assert!((r.p - 5.62003622715991e-4).abs() < 1e-12, "{r:?}");
         assert!((r.change - (-0.1f64).exp_m1()).abs() < 1e-12, "{r:?}");
         // The newest two nearer the changed level: nothing to note, with one or with two.
         let stayed = [0.00, 0.02, 0.00, 0.02, 0.10, 0.12, 0.10, 0.12, 0.07, 0.08];
-        assert_eq!(receded(&stayed, 4, 4), None);
+        assert_eq!(receded(&stayed[..4], &stayed[4..]), None);
         // Only the newest one is back: it alone is noted.
         let one = [0.00, 0.02, 0.00, 0.02, 0.10, 0.12, 0.10, 0.12, 0.11, 0.01];
-        assert_eq!(receded(&one, 4, 4).map(|r| r.commits), Some(1));
+        assert_eq!(receded(&one[..4], &one[4..]).map(|r| r.commits), Some(1));
         // The changed level must keep three commits of its own beside them.
         let short = [0.00, 0.02, 0.00, 0.02, 0.10, 0.12, 0.01, 0.01];
-        assert_eq!(receded(&short, 4, 4), None);
+        assert_eq!(receded(&short[..4], &short[4..]), None);
         // Back by less than the spread of the levels shows: p ≥ 0.05, nothing noted.
         let noisy = [0.00, 0.06, -0.04, 0.02, 0.10, 0.16, 0.04, 0.14, 0.05];
-        assert_eq!(receded(&noisy, 4, 4), None);
+        assert_eq!(receded(&noisy[..4], &noisy[4..]), None);
+    }
+
+    #[test]
+    fn the_newest_commits_are_read_against_the_levels_the_search_read() {
+        // One run far out in the level before (0.60 at index 3): the search leaves it out, so
+        // a change at 8 counts 7 commits before and 7 from it. Read as the search read it,
+        // the level before is the other seven (pooled with the rest: sd 0.010797, above the
+        // two sides' own 0.009798), t = −10.8488 with 5 dof, p = 1.1551931945932891e-4,
+        // change e^(0.01 − 0.108) − 1 = −9.335% (scipy: `lab/receded_reference.py`).
+        // Counted as positions, the level before held the 0.60 and lost the oldest value, and
+        // its spread hid the return.
+        let xs = [
+            0.00, 0.02, 0.00, 0.60, 0.02, 0.00, 0.02, 0.00, 0.10, 0.12, 0.10, 0.12, 0.10, 0.01,
+            0.01,
+        ];
+        assert_eq!(
+            short_runs(&xs, MIN_SEGMENT - 1, SHORT_RUN_LIMIT).unwrap(),
+            [3]
+        );
+        let vals: Vec<(usize, usize, f64)> =
+            xs.iter().enumerate().map(|(i, x)| (i, i, *x)).collect();
+        let mut f = FoundChange {
+            point: 8,
+            commit: None,
+            subject: None,
+            previous: None,
+            earliest: None,
+            change: 0.1,
+            change_ci: None,
+            p: 1e-4,
+            p_adjusted: 1e-4,
+            before: 7,
+            after: 7,
+            receded: None,
+        };
+        note_receded(&vals, 0, &mut f);
+        let r = f.receded.expect("the newest two are back");
+        assert_eq!(r.commits, 2);
+        assert!((r.p - 1.1551931945932891e-4).abs() < 1e-12, "{r:?}");
+        assert!((r.change - (-0.0933510962460791)).abs() < 1e-12, "{r:?}");
+        // Read from a later start (a machine's change at 4), the level before is the four
+        // commits after it; a change whose level stops short of the newest commit is not read.
+        let mut g = FoundChange {
+            before: 4,
+            ..f.clone()
+        };
+        note_receded(&vals, 4, &mut g);
+        assert_eq!(g.receded.map(|r| r.commits), Some(2));
+        let mut h = FoundChange {
+            after: 5,
+            receded: None,
+            ..f
+        };
+        note_receded(&vals, 0, &mut h);
+        assert_eq!(h.receded, None);
     }
 }

@@ -56,8 +56,9 @@ pub struct LevelChangeConfig {
     /// can be dropped before that split is; once the spurious splits are gone, the change's
     /// sides reach as far as the changes kept and its test is as any kept change's. Each split
     /// comes back at most once, and the merge step runs again after it, so every change
-    /// returned passed the merge step's test against its final neighbours. `false` is Otava's
-    /// rule (a dropped split is gone).
+    /// returned passed the merge step's test against its final neighbours; a split added back
+    /// can take the place of a change kept beside it, when the merge step run again finds that
+    /// one the weaker. `false` is Otava's rule (a dropped split is gone).
     pub add_back: bool,
 }
 

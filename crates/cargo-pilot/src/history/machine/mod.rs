@@ -254,13 +254,27 @@ fn analyse_machine(
 }
 
 /// Notes on member `m`'s newest change among `own` whether its newest commits left its level
-/// again ([`note_receded`]), unless a change the machine made the benches follow lies after it.
+/// again ([`note_receded`]), read in the segment it was searched in (from the machine's last
+/// change the benches followed; the whole series for a bench they left where it was), unless
+/// such a change lies after it.
 fn note_newest(code: &Code, m: usize, own: &mut [FoundChange]) {
-    if let Some(f) = own.iter_mut().max_by_key(|f| f.point) {
-        let (_, pos) = code.place(m, f);
-        if code.unmoved[m] || code.bounds.iter().all(|b| *b <= pos) {
-            note_receded(&code.axis.vals[m], f);
-        }
+    let Some(f) = own.iter_mut().max_by_key(|f| f.point) else {
+        return;
+    };
+    let (_, pos) = code.place(m, f);
+    let bounds = if code.unmoved[m] {
+        &[][..]
+    } else {
+        code.bounds
+    };
+    if bounds.iter().all(|b| *b <= pos) {
+        let last = bounds.iter().copied().max();
+        let vals = &code.axis.vals[m];
+        let from = vals
+            .iter()
+            .position(|v| last.is_none_or(|b| v.0 >= b))
+            .unwrap_or(vals.len());
+        note_receded(vals, from, f);
     }
 }
 
