@@ -26,6 +26,7 @@
 //!    splits searched: `--max-p` is the chance of naming any commit where no code changed.
 
 mod axis;
+mod machine_changes;
 mod newly_regressed;
 mod same_code;
 mod shared;
@@ -34,13 +35,12 @@ mod unmoved;
 
 pub use newly_regressed::newly_regressed;
 
-use pilot_stats::relative_interval;
-
 use super::changes::{
     ChangeOptions, FoundChange, MIN_SEGMENT, detect, level_changes_of, note_receded,
 };
 use super::read::Series;
-use axis::{Axis, mean_in, moved, steps};
+use axis::{Axis, steps};
+use machine_changes::{around_changes, machine_changes, placed};
 use shared::shared_change;
 
 /// A series on the machine's axis: (position, value) for each commit it has a value at.
@@ -278,20 +278,6 @@ fn note_newest(code: &Code, m: usize, own: &mut [FoundChange]) {
     }
 }
 
-/// Gives each of the machine's changes (sorted by position) the speed probe's change and the
-/// load before and after it, each read between its neighbouring changes.
-fn around_changes(machine: &mut [MachineChange], probe: &Placed, load: &Placed) {
-    let bounds: Vec<usize> = machine.iter().map(|c| c.position).collect();
-    for (i, c) in machine.iter_mut().enumerate() {
-        let lo = if i == 0 { 0 } else { bounds[i - 1] };
-        let hi = bounds.get(i + 1).copied().unwrap_or(usize::MAX);
-        let around =
-            |s: &[(usize, f64)]| Some((mean_in(s, lo, c.position)?, mean_in(s, c.position, hi)?));
-        c.probe = around(probe).map(|(a, b)| (b - a).exp_m1());
-        c.load = around(load);
-    }
-}
-
 /// A machine's benches as read for their code's changes: the series on the machine's axis,
 /// with the machine's steps taken out (`adjusted`), the machine's changes that moved the
 /// benches (`bounds`), the machine's series (`shared`), each value's executable (`digests`)
@@ -439,77 +425,6 @@ fn by_segment(
         start = end;
     }
     out
-}
-
-/// The machine's changes its series and its speed probe show, without the bench changes they
-/// explain yet.
-fn machine_changes(
-    all: &[Series],
-    members: &[usize],
-    axis: &Axis,
-    (shared, probe): (&Placed, &Placed),
-    options: &ChangeOptions,
-) -> Vec<MachineChange> {
-    let mut out: Vec<MachineChange> = Vec::new();
-    let xs: Vec<f64> = shared.iter().map(|x| x.1).collect();
-    for c in level_changes_of(&xs, options) {
-        let pos = shared[c.index].0;
-        let (lo, hi) = (
-            shared[c.index - c.n_before].0,
-            shared[c.index + c.n_after - 1].0 + 1,
-        );
-        out.push(MachineChange {
-            moved: moved(axis, (lo, pos, hi), c.shift()),
-            change: c.shift().exp_m1(),
-            change_ci: c.shift_ci.map(relative_interval),
-            p: c.p,
-            ..placed(all, members, axis, pos, "benches")
-        });
-    }
-    let ps: Vec<f64> = probe.iter().map(|x| x.1).collect();
-    for c in level_changes_of(&ps, options) {
-        let pos = probe[c.index].0;
-        if out.iter().any(|m| m.position.abs_diff(pos) <= 1) {
-            continue;
-        }
-        out.push(MachineChange {
-            change: c.shift().exp_m1(),
-            change_ci: c.shift_ci.map(relative_interval),
-            p: c.p,
-            ..placed(all, members, axis, pos, "probe")
-        });
-    }
-    out.sort_by_key(|c| c.position);
-    out
-}
-
-/// A machine change at `pos` with nothing measured yet.
-fn placed(
-    all: &[Series],
-    members: &[usize],
-    axis: &Axis,
-    pos: usize,
-    seen_by: &'static str,
-) -> MachineChange {
-    let point = |pos: usize| {
-        let (m, p) = axis.first[pos];
-        &all[members[m]].points[p]
-    };
-    MachineChange {
-        machine: all[members[0]].machine.clone(),
-        position: pos,
-        commit: point(pos).commit.clone(),
-        previous: pos.checked_sub(1).and_then(|p| point(p).commit.clone()),
-        started: point(pos).started.clone(),
-        seen_by,
-        change: 0.0,
-        change_ci: None,
-        p: 1.0,
-        moved: (0, 0),
-        probe: None,
-        load: None,
-        explains: Vec::new(),
-    }
 }
 
 #[cfg(test)]
