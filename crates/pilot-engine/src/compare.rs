@@ -19,8 +19,10 @@
 //!   the distribution of process estimates, so it is given the other side's between-process
 //!   variance on top of its own.
 //! - **one process on both sides**: only the within-process variance (subsession analysis,
-//!   widened by the variation between rounds) is known. Run-to-run variation is unseen and the
-//!   verdict may be over-confident; [`Comparison::method`] says so.
+//!   widened by the variation between rounds) is known. Within a run (a group's members,
+//!   interleaved) that is the variance that matters; across runs it leaves the machine's
+//!   run-to-run variation unseen, so the verdict is `undecided` until a side has learnt it
+//!   ([`compare_pair`]), and [`Comparison::method`] says so.
 //!
 //! The degrees of freedom come from the Welch–Satterthwaite formula over every variance
 //! component.
@@ -382,8 +384,30 @@ pub fn any_regressed(comparisons: &[Comparison]) -> bool {
     })
 }
 
+/// Whether two results of a bench from two runs carry no evidence of how far a run of it moves
+/// from run to run on this machine: one process on each side (a group's member, or
+/// `--processes 1`) and no run-to-run variation learnt on either. (A command-line program's
+/// readings are each a process of its own, [`pilot_format::PROGRAM_TARGET`]: their spread is
+/// the between-process evidence.) Each side is one draw of the
+/// machine's state, and a test over one process's samples sees none of it: a machine that
+/// moved between the runs (a neighbour, the host's state, where the build landed) reads as a
+/// change of the code, at a p as small as the process's samples are many. Time: O(1).
+fn run_to_run_unseen(base: &SavedEstimate, new: &SavedEstimate) -> bool {
+    let unseen = |e: &SavedEstimate| !e.is_multi_process() && e.run_to_run.is_none();
+    unseen(base) && unseen(new)
+}
+
+/// What `method` says of a comparison across runs that [`run_to_run_unseen`] left undecided.
+const UNSEEN_ACROSS_RUNS: &str = "; undecided across runs: one process on each side and the \
+     machine's run-to-run variation not learnt yet, so the test cannot tell the code from the \
+     machine (learnt from the bench's runs at least 60 s apart; or compare two builds in one \
+     job, `cargo pilot bench --against REV`)";
+
 /// Compares one bench's two results, either of which may be absent: its own verdict, before
-/// any suite's rule ([`judge_suite`]).
+/// any suite's rule ([`judge_suite`]). Across runs, a verdict needs evidence of the machine's
+/// run-to-run variation on one side at least (several processes, or the variation learnt):
+/// without it, it is `undecided` ([`run_to_run_unseen`]); the instruction counts can still
+/// say the code's work did not change ([`judge_suite`]'s `environment`).
 pub fn compare_pair(
     base: Option<&SavedResult>,
     new: Option<&SavedResult>,
@@ -444,6 +468,13 @@ pub fn compare_pair(
                 c.p = Some(found.p);
                 c.verdict = found.verdict;
                 c.method = found.method;
+                let programs = [b, n]
+                    .iter()
+                    .all(|r| r.target == pilot_format::PROGRAM_TARGET);
+                if !programs && run_to_run_unseen(bt, nt) && c.verdict != Verdict::Undecided {
+                    c.verdict = Verdict::Undecided;
+                    c.method.push_str(UNSEEN_ACROSS_RUNS);
+                }
             }
             (bt, _) => {
                 let side = if bt.is_none() { b } else { n };

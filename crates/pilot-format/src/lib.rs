@@ -58,9 +58,9 @@ pub use machine::{MACHINE_HISTORY_SCHEMA, MachineDoc, MachineHistoryDoc, ProbeRu
 pub use result::{
     ALLOCATION_PIS, AllocationSiteDoc, AllocationsDoc, BandDoc, CYCLES_PI, CheckDoc, CiDoc,
     ClockDoc, ConfigDoc, CountsDoc, FunctionDoc, INSTRUCTIONS_PI, LearningDoc, MAX_READING_BINS,
-    MEAN_TIME_PI, MachinePartDoc, OutliersDoc, OverheadDoc, PiDoc, ProcessesDoc, ProfileDoc,
-    RESULT_SCHEMA, RateDoc, ReproducibilityDoc, ResultDoc, RoundDoc, RoundMachineDoc, STATUSES,
-    StackDoc, SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES, WarmUpWorkDoc,
+    MEAN_TIME_PI, MachinePartDoc, OutliersDoc, OverheadDoc, PROGRAM_TARGET, PiDoc, ProcessesDoc,
+    ProfileDoc, RESULT_SCHEMA, RateDoc, ReproducibilityDoc, ResultDoc, RoundDoc, RoundMachineDoc,
+    STATUSES, StackDoc, SubsessionDoc, ThreadsDoc, WARM_UP_CLASSES, WarmUpWorkDoc,
 };
 pub use run::{
     CARGO_PROGRESS_SCHEMA, CargoProgressDoc, FEW_ROUNDS, FinishedTargetDoc, GroupDoc, MemberDoc,

@@ -16,6 +16,11 @@ pub use profile::{AllocationSiteDoc, FunctionDoc, ProfileDoc, StackDoc};
 /// Schema name of a bench's result document.
 pub const RESULT_SCHEMA: &str = "pilot.result/1";
 
+/// The target under which command-line programs' results are kept (`cargo pilot run`, and
+/// hyperfine's imported runs): each of their readings is a process of its own, so their spread
+/// holds what differs between processes, as a bench's between-process spread does.
+pub const PROGRAM_TARGET: &str = "run";
+
 /// The statuses a result may have, as written.
 pub const STATUSES: [&str; 9] = [
     "ok",

@@ -41,7 +41,7 @@ use spawn::Spawn;
 use workload::Killed;
 
 /// The bench target name of programs' results: `<root>/pilot/results/run/<name>.json`.
-pub const TARGET: &str = "run";
+pub const TARGET: &str = pilot_format::PROGRAM_TARGET;
 
 /// One program to measure.
 #[derive(Debug, Clone)]

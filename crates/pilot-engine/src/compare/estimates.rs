@@ -124,8 +124,7 @@ fn components(base: &SavedEstimate, new: &SavedEstimate) -> (Components, Compone
             )
         }
         (None, None) => format!(
-            "Welch's t within one process each ({} vs {} subsession samples): run-to-run \
-             variation unseen, use --processes N (group members always run in one process)",
+            "Welch's t within one process each ({} vs {} subsession samples)",
             base.samples.count, new.samples.count
         ),
     };

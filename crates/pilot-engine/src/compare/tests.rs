@@ -160,15 +160,70 @@ fn sides_from_other_machines_or_compilers_are_named() {
     );
 }
 
+/// `e` with a run-to-run variation learnt: sd 0.2% over 4 degrees of freedom, from 5 runs.
+fn learnt(e: SavedEstimate) -> SavedEstimate {
+    SavedEstimate {
+        run_to_run: Some(RunToRun {
+            sd: 0.002,
+            dof: 4.0,
+            runs: 5,
+        }),
+        ..e
+    }
+}
+
+#[test]
+fn one_process_a_side_across_runs_gives_no_verdict_until_the_machines_variation_is_learnt() {
+    let pair = |b: SavedEstimate, n: SavedEstimate| {
+        compare_pair(
+            Some(&saved("a", Some(b))),
+            Some(&saved("a", Some(n))),
+            &CompareOptions::default(),
+        )
+    };
+    // 100 vs 104 with se 1 each: p ≈ 0.005 (see above), a regression within one process each;
+    // across runs nothing says how far the machine moved between them.
+    let c = pair(est(100.0, 1.0), est(104.0, 1.0));
+    assert_eq!(c.verdict, Verdict::Undecided);
+    assert!(c.p.unwrap() < 0.01, "{:?}", c.p);
+    assert!(
+        c.method
+            .contains("undecided across runs: one process on each side"),
+        "{}",
+        c.method
+    );
+    // Nor is a change inside the noise threshold "no change".
+    assert_eq!(
+        pair(est(100.0, 0.1), est(100.1, 0.1)).verdict,
+        Verdict::Undecided
+    );
+    // The variation learnt on either side is that evidence: 100 vs 110 with se 1 each and
+    // 0.2% from run to run regresses.
+    assert_eq!(
+        pair(learnt(est(100.0, 1.0)), est(110.0, 1.0)).verdict,
+        Verdict::Regressed
+    );
+    assert_eq!(
+        pair(est(100.0, 1.0), learnt(est(110.0, 1.0))).verdict,
+        Verdict::Regressed
+    );
+    // So are several processes on one side (their spread is given to the other).
+    let processes = SavedEstimate {
+        process_means: vec![99.0, 100.0, 101.0, 100.5, 99.5],
+        ..est(100.0, 1.0)
+    };
+    assert_eq!(pair(processes, est(110.0, 1.0)).verdict, Verdict::Regressed);
+}
+
 #[test]
 fn renamed_removed_and_failed_benches_are_rows_not_errors() {
     let base = vec![
-        saved("kept", Some(est(100.0, 0.1))),
+        saved("kept", Some(learnt(est(100.0, 0.1)))),
         saved("old_name", Some(est(50.0, 0.1))),
         saved("broke", Some(est(10.0, 0.1))),
     ];
     let new = vec![
-        saved("kept", Some(est(100.1, 0.1))),
+        saved("kept", Some(learnt(est(100.1, 0.1)))),
         saved("new_name", Some(est(50.0, 0.1))),
         saved("broke", None),
     ];
@@ -188,7 +243,7 @@ fn renamed_removed_and_failed_benches_are_rows_not_errors() {
 
 /// `saved(name, …)` of bench target `target`, finished at `finished`, read from `folder`.
 fn of(target: &str, name: &str, mean: f64, finished: &str, folder: &str) -> SavedResult {
-    let mut r = saved(name, Some(est(mean, 0.1)));
+    let mut r = saved(name, Some(learnt(est(mean, 0.1))));
     r.target = target.into();
     r.finished = Some(finished.into());
     r.path = format!("{folder}/{target}/{name}.json").into();

@@ -297,18 +297,32 @@ fn saved(name: &str, session: &SessionResult, config: &SessionConfig) -> SavedRe
     store::from_document(&doc, &path).expect("a document the runner wrote reads back")
 }
 
+/// `r` as a run reads it once its bench's run-to-run variation is learnt (sd 0.2% over 8
+/// degrees of freedom): the evidence a comparison across runs of one process a side needs.
+fn learnt(mut r: SavedResult) -> SavedResult {
+    if let Some(t) = r.time.as_mut() {
+        t.run_to_run = Some(crate::store::RunToRun {
+            sd: 0.002,
+            dof: 8.0,
+            runs: 9,
+        });
+    }
+    r
+}
+
 #[test]
 fn comparison_with_a_baseline() {
     let c = config();
+    // `noisy` has not learnt its run-to-run variation: undecided across runs whatever p says.
     let base = vec![
-        saved("sort", &session(7, 10_000.0, 200.0, &c), &c),
-        saved("hash", &session(8, 400.0, 8.0, &c), &c),
+        learnt(saved("sort", &session(7, 10_000.0, 200.0, &c), &c)),
+        learnt(saved("hash", &session(8, 400.0, 8.0, &c), &c)),
         saved("removed", &session(9, 90.0, 2.0, &c), &c),
         saved("noisy", &session(10, 5_000.0, 4_000.0, &c), &c),
     ];
     let new = vec![
-        saved("sort", &session(11, 11_000.0, 220.0, &c), &c),
-        saved("hash", &session(12, 400.0, 8.0, &c), &c),
+        learnt(saved("sort", &session(11, 11_000.0, 220.0, &c), &c)),
+        learnt(saved("hash", &session(12, 400.0, 8.0, &c), &c)),
         saved("added", &session(13, 70.0, 2.0, &c), &c),
         saved("noisy", &session(14, 5_100.0, 4_000.0, &c), &c),
     ];
@@ -339,34 +353,21 @@ fn comparison_with_instruction_counts() {
     let c = config();
     // `sort`: 10% slower and 0.5% more instructions: the code. `hash`: 10% slower, the same
     // instructions: the environment. `parse`: the same time, 0.5% fewer instructions.
-    let base = vec![
-        counted(
-            saved("sort", &session(7, 10_000.0, 200.0, &c), &c),
-            &[12_519.0; 3],
-        ),
-        counted(
-            saved("hash", &session(8, 400.0, 8.0, &c), &c),
-            &[1_204.0; 3],
-        ),
-        counted(
-            saved("parse", &session(9, 900.0, 9.0, &c), &c),
-            &[3_000.0; 3],
-        ),
-    ];
-    let new = vec![
-        counted(
-            saved("sort", &session(11, 11_000.0, 220.0, &c), &c),
-            &[12_582.0; 3],
-        ),
-        counted(
-            saved("hash", &session(12, 440.0, 8.0, &c), &c),
-            &[1_204.0; 3],
-        ),
-        counted(
-            saved("parse", &session(13, 900.0, 9.0, &c), &c),
-            &[2_985.0; 3],
-        ),
-    ];
+    let side = |runs: [(&str, SessionResult, f64); 3]| -> Vec<SavedResult> {
+        runs.into_iter()
+            .map(|(name, s, per_unit)| learnt(counted(saved(name, &s, &c), &[per_unit; 3])))
+            .collect()
+    };
+    let base = side([
+        ("sort", session(7, 10_000.0, 200.0, &c), 12_519.0),
+        ("hash", session(8, 400.0, 8.0, &c), 1_204.0),
+        ("parse", session(9, 900.0, 9.0, &c), 3_000.0),
+    ]);
+    let new = side([
+        ("sort", session(11, 11_000.0, 220.0, &c), 12_582.0),
+        ("hash", session(12, 440.0, 8.0, &c), 1_204.0),
+        ("parse", session(13, 900.0, 9.0, &c), 2_985.0),
+    ]);
     let options = CompareOptions::default();
     let comparisons = compare(&base, &new, &options);
     insta::assert_snapshot!(

@@ -130,8 +130,7 @@ mod tests {
         let found = summarise(&strings(&[
             "Welch's t over 3 vs 3 process estimates; the machine's run-to-run variation not \
              known yet",
-            "Welch's t within one process each (3 vs 3 subsession samples): run-to-run \
-             variation unseen, use --processes N (group members always run in one process)",
+            "Welch's t within one process each (3 vs 3 subsession samples)",
             "Welch's t over 2 vs 4 process estimates; the machine's run-to-run variation not \
              known yet",
             "1 process vs the baseline's 2 process estimates (their spread added to the new \
@@ -147,9 +146,7 @@ mod tests {
                     2
                 ),
                 (
-                    "Welch's t within one process each (3 vs 3 subsession samples): run-to-run \
-                     variation unseen, use --processes N (group members always run in one \
-                     process)",
+                    "Welch's t within one process each (3 vs 3 subsession samples)",
                     1
                 ),
                 (
