@@ -10,38 +10,10 @@
 #        (RUNS defaults to 21, LOOPS busy loops beside the runs, default 0)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
 pilot=$1
 runs=${2:-21}
 loops=${3:-0}
-# The group-verdicts crate, built as its own script builds it (outside the workspace).
-crate=$root/target/lab/group-verdicts/crate
-mkdir -p "$crate/benches" "$crate/src"
-cat > "$crate/Cargo.toml" <<TOML
-[package]
-name = "group-verdicts"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dev-dependencies]
-pilot = { package = "pilot-bench", path = "$root/crates/pilot" }
-pilot-examples = { path = "$root/examples" }
-
-[[bench]]
-name = "groups"
-harness = false
-
-[workspace]
-TOML
-: > "$crate/src/lib.rs"
-cp "$here/group-verdicts/bench.rs" "$crate/benches/groups.rs"
-exe=$(cd "$crate" && cargo bench -q --bench groups --no-run --message-format=json 2>/dev/null |
-  python3 -c 'import json,sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "groups":
-        print(m["executable"])')
+exe=$(bash "$here/group-verdicts/build.sh")
 out=$(mktemp -d)
 pids=()
 for _ in $(seq 1 "$loops"); do
@@ -53,7 +25,7 @@ echo "bench binary: $exe; $runs runs beside $loops busy loops; documents in $out
 for i in $(seq 1 "$runs"); do
   for group in identical sorts; do
     mkdir -p "$out/$i"
-    (cd "$crate" && "$exe" --bench --json "$out/$i/$group.json" "$group::" >/dev/null 2>&1) || true
+    (cd "$out" && "$exe" --bench --json "$out/$i/$group.json" "$group::" >/dev/null 2>&1) || true
   done
 done
 for i in $(seq 2 "$runs"); do

@@ -10,36 +10,8 @@
 #        given in PILOT_* variables, e.g. PILOT_MAX_TIME=5)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 runs=${1:-20}
-# bench.rs in a crate outside the workspace, built in release as `cargo bench` builds it.
-crate=$root/target/lab/group-verdicts/crate
-mkdir -p "$crate/benches" "$crate/src"
-cat > "$crate/Cargo.toml" <<TOML
-[package]
-name = "group-verdicts"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dev-dependencies]
-pilot = { package = "pilot-bench", path = "$root/crates/pilot" }
-pilot-examples = { path = "$root/examples" }
-
-[[bench]]
-name = "groups"
-harness = false
-
-[workspace]
-TOML
-: > "$crate/src/lib.rs"
-cp "$here/bench.rs" "$crate/benches/groups.rs"
-exe=$(cd "$crate" && cargo bench -q --bench groups --no-run --message-format=json 2>/dev/null |
-  python3 -c 'import json,sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "groups":
-        print(m["executable"])')
+exe=$(bash "$here/build.sh")
 out=$(mktemp -d)
 echo "bench binary: $exe; $runs fresh runs per group; results in $out"
 
