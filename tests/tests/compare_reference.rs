@@ -165,7 +165,10 @@ fn the_method_says_which_variance_decided() {
             .contains("spread added")
     );
     let within = compare_estimates(&single, &single, &options).method;
-    assert!(within.contains("run-to-run variation unseen"), "{within}");
+    assert!(
+        within.contains("within one process each (50 vs 50 subsession samples)"),
+        "{within}"
+    );
 }
 
 #[test]
