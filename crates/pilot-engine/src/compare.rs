@@ -386,15 +386,20 @@ pub fn any_regressed(comparisons: &[Comparison]) -> bool {
 
 /// Whether two results of a bench from two runs carry no evidence of how far a run of it moves
 /// from run to run on this machine: one process on each side (a group's member, or
-/// `--processes 1`) and no run-to-run variation learnt on either. (A command-line program's
-/// readings are each a process of its own, [`pilot_format::PROGRAM_TARGET`]: their spread is
-/// the between-process evidence.) Each side is one draw of the
-/// machine's state, and a test over one process's samples sees none of it: a machine that
-/// moved between the runs (a neighbour, the host's state, where the build landed) reads as a
-/// change of the code, at a p as small as the process's samples are many. Time: O(1).
-fn run_to_run_unseen(base: &SavedEstimate, new: &SavedEstimate) -> bool {
-    let unseen = |e: &SavedEstimate| !e.is_multi_process() && e.run_to_run.is_none();
-    unseen(base) && unseen(new)
+/// `--processes 1`) and no run-to-run variation learnt on either. A command-line program's
+/// readings are each a process of its own ([`pilot_format::PROGRAM_TARGET`]): their spread is
+/// that evidence. Each side is one draw of the machine's state, and a test over one process's
+/// samples sees none of it: a machine that moved between the runs (a neighbour, the host's
+/// state, where the build landed) reads as a change of the code, at a p as small as the
+/// process's samples are many. Time: O(1).
+fn run_to_run_unseen(
+    (base, base_time): (&SavedResult, &SavedEstimate),
+    (new, new_time): (&SavedResult, &SavedEstimate),
+) -> bool {
+    let unseen = |r: &SavedResult, e: &SavedEstimate| {
+        r.target != pilot_format::PROGRAM_TARGET && !e.is_multi_process() && e.run_to_run.is_none()
+    };
+    unseen(base, base_time) && unseen(new, new_time)
 }
 
 /// What `method` says of a comparison across runs that [`run_to_run_unseen`] left undecided.
@@ -468,10 +473,7 @@ pub fn compare_pair(
                 c.p = Some(found.p);
                 c.verdict = found.verdict;
                 c.method = found.method;
-                let programs = [b, n]
-                    .iter()
-                    .all(|r| r.target == pilot_format::PROGRAM_TARGET);
-                if !programs && run_to_run_unseen(bt, nt) && c.verdict != Verdict::Undecided {
+                if run_to_run_unseen((b, bt), (n, nt)) && c.verdict != Verdict::Undecided {
                     c.verdict = Verdict::Undecided;
                     c.method.push_str(UNSEEN_ACROSS_RUNS);
                 }
