@@ -56,6 +56,7 @@ pub use allocations::compare_allocations;
 pub use counts::{CountComparison, compare_counts};
 pub(crate) use counts::{INSTRUCTIONS_NOISE, WhatChanged, what_changed};
 pub use estimates::compare_estimates;
+use estimates::{Readings, compare_sides};
 pub use paired::{compare_paired, compare_sequential};
 pub(crate) use suite::tested_count;
 pub use suite::{SuiteRule, judge_suite};
@@ -397,9 +398,15 @@ fn run_to_run_unseen(
     (new, new_time): (&SavedResult, &SavedEstimate),
 ) -> bool {
     let unseen = |r: &SavedResult, e: &SavedEstimate| {
-        r.target != pilot_format::PROGRAM_TARGET && !e.is_multi_process() && e.run_to_run.is_none()
+        !is_program(r) && !e.is_multi_process() && e.run_to_run.is_none()
     };
     unseen(base, base_time) && unseen(new, new_time)
+}
+
+/// Whether `r` is a command-line program's result, whose readings are each a run of the
+/// program in a process of its own ([`pilot_format::PROGRAM_TARGET`]).
+fn is_program(r: &SavedResult) -> bool {
+    r.target == pilot_format::PROGRAM_TARGET
 }
 
 /// What `method` says of a comparison across runs that [`run_to_run_unseen`] left undecided.
@@ -460,13 +467,19 @@ pub fn compare_pair(
         }
         (Some(b), Some(n)) => match (&b.time, &n.time) {
             (Some(bt), Some(nt)) => {
-                let found = compare_estimates(
+                let readings = if is_program(b) && is_program(n) {
+                    Readings::EachAProcess
+                } else {
+                    Readings::OfOneProcess
+                };
+                let found = compare_sides(
                     bt,
                     nt,
                     &CompareOptions {
                         confidence: Some(confidence),
                         ..*options
                     },
+                    readings,
                 );
                 c.change = Some(found.change);
                 c.change_ci = found.change_ci;

@@ -29,8 +29,26 @@ pub fn compare_estimates(
     new: &SavedEstimate,
     options: &CompareOptions,
 ) -> Change {
+    compare_sides(base, new, options, Readings::OfOneProcess)
+}
+
+/// What a side's readings are: a bench's, taken within the processes its estimate names; or a
+/// command-line program's, each reading a run of the program in a process of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Readings {
+    OfOneProcess,
+    EachAProcess,
+}
+
+/// [`compare_estimates`], its method naming what the readings are.
+pub(crate) fn compare_sides(
+    base: &SavedEstimate,
+    new: &SavedEstimate,
+    options: &CompareOptions,
+    readings: Readings,
+) -> Change {
     let confidence = options.confidence.unwrap_or(new.confidence);
-    let (cb, cn, method) = components(base, new);
+    let (cb, cn, method) = components(base, new, readings);
     let se2 = |c: &Components| c.iter().map(|(v, _)| v).sum::<f64>();
     let (se2_base, se2_new) = (se2(&cb), se2(&cn));
     let total = se2_base + se2_new;
@@ -99,7 +117,11 @@ fn modes_allow(verdict: Verdict, base: &SavedEstimate, new: &SavedEstimate) -> b
 /// the run's own variance is the excess `max(0, sd² − se²)`, with the degrees of freedom it
 /// was learnt with. A side that has not learnt it is given the other side's excess (the same
 /// machine, as results are compared).
-fn components(base: &SavedEstimate, new: &SavedEstimate) -> (Components, Components, String) {
+fn components(
+    base: &SavedEstimate,
+    new: &SavedEstimate,
+    readings: Readings,
+) -> (Components, Components, String) {
     let own =
         |e: &SavedEstimate| -> Components { vec![(e.standard_error_squared(), e.dof.max(1.0))] };
     let (mut cb, mut cn) = (own(base), own(new));
@@ -123,6 +145,10 @@ fn components(base: &SavedEstimate, new: &SavedEstimate) -> (Components, Compone
                 new.process_means.len()
             )
         }
+        (None, None) if readings == Readings::EachAProcess => format!(
+            "Welch's t over each program's runs, a process each ({} vs {} subsession samples)",
+            base.samples.count, new.samples.count
+        ),
         (None, None) => format!(
             "Welch's t within one process each ({} vs {} subsession samples)",
             base.samples.count, new.samples.count

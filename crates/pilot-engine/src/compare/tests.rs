@@ -216,6 +216,41 @@ fn one_process_a_side_across_runs_gives_no_verdict_until_the_machines_variation_
 }
 
 #[test]
+fn programs_readings_are_each_a_process_so_their_comparison_across_runs_decides() {
+    let program = |e: SavedEstimate| SavedResult {
+        target: pilot_format::PROGRAM_TARGET.into(),
+        ..saved("a", Some(e))
+    };
+    // 100 vs 104 with se 1 each (p ≈ 0.005, above): each reading a run in a process of its
+    // own, so the readings' spread is the between-process evidence a bench's one process lacks.
+    let c = compare_pair(
+        Some(&program(est(100.0, 1.0))),
+        Some(&program(est(104.0, 1.0))),
+        &CompareOptions::default(),
+    );
+    assert_eq!(c.verdict, Verdict::Regressed, "{}", c.method);
+    assert!(
+        c.method
+            .starts_with("Welch's t over each program's runs, a process each"),
+        "{}",
+        c.method
+    );
+    // A program against a bench's one process: the program's side is that evidence, and the
+    // bench's readings are still one process's.
+    let c = compare_pair(
+        Some(&program(est(100.0, 1.0))),
+        Some(&saved("a", Some(est(104.0, 1.0)))),
+        &CompareOptions::default(),
+    );
+    assert_eq!(c.verdict, Verdict::Regressed, "{}", c.method);
+    assert!(
+        c.method.starts_with("Welch's t within one process each"),
+        "{}",
+        c.method
+    );
+}
+
+#[test]
 fn renamed_removed_and_failed_benches_are_rows_not_errors() {
     let base = vec![
         saved("kept", Some(learnt(est(100.0, 0.1)))),
