@@ -193,6 +193,46 @@ fn bench_mode_measures_in_several_processes_and_saves_results() {
     assert_eq!(doc["results"][0]["name"], "add");
 }
 
+/// `--min-time` holds for a bench whose target is out of reach too: it measures at least that
+/// long before it gives up, as it does before it stops converged.
+#[test]
+fn a_bench_out_of_reach_still_measures_its_least_time() {
+    let dir = scratch("min-time");
+    let o = demo(
+        &[
+            "--bench",
+            "--min-time",
+            "1.2",
+            "--max-time",
+            "2",
+            "--ci",
+            "0.00001",
+            "add",
+        ],
+        &dir,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    let r = result(&dir, "add");
+    // A ±0.001% target is out of reach on any machine; before, the bench gave up as soon as
+    // its first processes said so, whatever --min-time asked.
+    assert!(
+        ["out of reach", "time cap"].contains(&r["status"].as_str().unwrap_or("")),
+        "{}",
+        r["status"]
+    );
+    assert!(
+        r["elapsed_s"].as_f64().unwrap() >= 1.2,
+        "{}",
+        r["elapsed_s"]
+    );
+}
+
 /// Each process of a bench runs a fresh copy of the bench executable, made beside it and
 /// removed after: where the kernel put a file's code is then drawn per process, as it is per
 /// build, and is in the processes' spread (`pilot_engine::runner::fresh_copy`).

@@ -219,7 +219,10 @@ fn judge_combined(
     // majority are given up to twice the count first: a few more can settle which mode is
     // the typical one.
     let undecided = modes_undecided(&estimates, config) && done.len() < 2 * processes;
-    if !met && done.len() >= least && !undecided {
+    // `--min-time` holds for giving up as for stopping converged: the bench measures at least
+    // that long, and its later processes may still narrow the interval.
+    let long_enough = start.elapsed() >= config.min_time;
+    if !met && done.len() >= least && !undecided && long_enough {
         let per_process = start.elapsed() / done.len() as u32;
         let remaining = config.max_time.saturating_sub(start.elapsed());
         let full = done.len() >= processes;
@@ -242,7 +245,7 @@ fn judge_combined(
     // Not narrow enough yet: at least one more process, more if the spread says so.
     let needed = processes_needed(&estimates, config).unwrap_or(0);
     *wanted = (*wanted).max(needed).max(done.len() + 1);
-    let stop = (met && start.elapsed() >= config.min_time).then_some(Status::Converged);
+    let stop = (met && long_enough).then_some(Status::Converged);
     (e, stop)
 }
 
