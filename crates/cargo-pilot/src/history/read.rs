@@ -371,6 +371,8 @@ pub(super) fn explain_empty(holdings: &[Holding], query: &Query) -> String {
         .map(|h| {
             let place = match &h.branch {
                 Some(b) => format!("on branch `{}`", terminal(b)),
+                // No commit recorded with them: made outside a git repository.
+                None if h.commits == 0 => "with no commit (made outside a git repository)".into(),
                 None => "on no branch (made at a detached HEAD, as after `git checkout \
                          <commit>`, with no PILOT_BRANCH)"
                     .into(),
@@ -386,6 +388,9 @@ pub(super) fn explain_empty(holdings: &[Holding], query: &Query) -> String {
                     terminal(&l.tip)
                 )
             });
+            if h.commits == 0 {
+                return format!("  {} {place}{line}", counted(h.runs, "run", "runs"));
+            }
             format!(
                 "  {} of {} {place}{line}",
                 counted(h.runs, "run", "runs"),
@@ -402,4 +407,47 @@ pub(super) fn explain_empty(holdings: &[Holding], query: &Query) -> String {
         out.push_str("; the bench filter and --machine narrow either");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_with_no_commit_are_said_to_be_made_outside_git_not_at_a_detached_head() {
+        let holding = |branch: Option<&str>, runs, commits| Holding {
+            branch: branch.map(str::to_string),
+            runs,
+            commits,
+            on_line: 0,
+        };
+        let query = Query {
+            filters: Vec::new(),
+            exact: false,
+            branch: Some("main".into()),
+            line: None,
+            machine: None,
+            all: false,
+        };
+        let said = explain_empty(
+            &[
+                holding(None, 19, 0),
+                holding(None, 3, 2),
+                holding(Some("dev"), 1, 1),
+            ],
+            &query,
+        );
+        assert!(
+            said.contains("  19 runs with no commit (made outside a git repository)\n"),
+            "{said}"
+        );
+        assert!(
+            said.contains("  3 runs of 2 commits on no branch (made at a detached HEAD"),
+            "{said}"
+        );
+        assert!(
+            said.contains("  1 run of 1 commit on branch `dev`"),
+            "{said}"
+        );
+    }
 }
