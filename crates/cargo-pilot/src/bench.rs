@@ -129,6 +129,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
              `pilot-criterion` or `pilot-divan` among its dependencies and a `[[bench]]` with `harness = false`)"
         )));
     }
+    cargo::check_benches(&metadata, &args.cargo, &packages).map_err(Failure::Usage)?;
     let exes = cargo::build(&args.cargo, &packages).map_err(interrupt::failure)?;
     interrupt::install();
     let mut log = RunLog::start(&target_dir, args.resume)?;

@@ -129,6 +129,36 @@ pub fn pilot_packages(metadata: &Metadata, options: &CargoOptions) -> anyhow::Re
         .collect())
 }
 
+/// Each `--bench NAME` names a bench target of `packages`; else a usage error listing the
+/// targets there are, before anything is built (cargo's own error would read as a failed
+/// build). Time: O(targets × names).
+pub fn check_benches(
+    metadata: &Metadata,
+    options: &CargoOptions,
+    packages: &[String],
+) -> anyhow::Result<()> {
+    let targets: Vec<&str> = metadata
+        .workspace_packages()
+        .into_iter()
+        .filter(|m| packages.contains(&m.name))
+        .flat_map(|m| &m.targets)
+        .filter(|t| t.is_kind(TargetKind::Bench))
+        .map(|t| t.name.as_str())
+        .collect();
+    // cargo reads `*`, `?` and `[` as a glob's: a pattern is left to cargo.
+    let pattern = |b: &str| b.contains(['*', '?', '[']);
+    for b in &options.benches {
+        if !pattern(b) && !targets.contains(&b.as_str()) {
+            bail!(
+                "no bench target named `{}` (the bench targets that use pilot: {})",
+                pilot_engine::fmt::terminal(b),
+                targets.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Builds the bench targets of `packages` with `cargo bench --no-run` and returns their
 /// executables, in cargo's order. Compiler output goes to the terminal as cargo renders it.
 pub fn build(options: &CargoOptions, packages: &[String]) -> anyhow::Result<Vec<BenchExe>> {

@@ -540,6 +540,26 @@ fn cache_sim_without_instructions_is_a_usage_error() {
     assert!(!text(&o).contains("needs --instructions"), "{}", text(&o));
 }
 
+/// `--bench NAME` that names no bench target is a usage error listing the targets, before
+/// anything is built: cargo's own error read as a failed build (exit 1).
+#[test]
+fn a_bench_target_that_does_not_exist_is_a_usage_error() {
+    let o = pilot(&["bench", "--bench", "nosuch"], "1", &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("error: no bench target named `nosuch` (the bench targets that use pilot: "),
+        "{}",
+        text(&o)
+    );
+    assert!(err.contains("cost"), "{}", text(&o));
+    assert!(
+        !err.contains("building the bench targets failed"),
+        "{}",
+        text(&o)
+    );
+}
+
 /// `cargo pilot bench | head -2`: the reader goes once it has its lines, while a bench binary
 /// runs. The binary ends quietly at its next print, and so does `cargo pilot`, where it said
 /// the binary had reported no results (and once panicked at its own next print): exit code 0,
