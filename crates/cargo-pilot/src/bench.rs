@@ -143,7 +143,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         if cargo::is_pilot(&exe.path) {
             pilot_exes.push(exe);
         } else {
-            eprintln!(
+            say!(
                 "cargo pilot: skipping bench target `{}` of `{}`: not a pilot bench binary",
                 pilot_engine::fmt::terminal(&exe.target),
                 pilot_engine::fmt::terminal(&exe.package)
@@ -183,7 +183,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
                 "\n{}",
                 pilot_engine::report::results_table(&got.documents, false, args.settings.paint())
             );
-            eprintln!(
+            say!(
                 "cargo pilot: interrupted while running `{}`; every bench finished so far is \
                  saved: `cargo pilot bench --resume` with the same arguments measures the rest",
                 pilot_engine::fmt::terminal(&exe.target)
@@ -250,7 +250,7 @@ fn gather(
             // A binary stops there, quietly, when the standard output it shares with this
             // process has lost its reader (`cargo pilot bench | head -1`): so does this one.
             pilot_engine::out::end_if_closed();
-            eprintln!(
+            say!(
                 "error: bench target `{}` exited with {status} without reporting results",
                 pilot_engine::fmt::terminal(&exe.target)
             );
@@ -261,7 +261,7 @@ fn gather(
     let run: RunDoc = match serde_json::from_str(&text) {
         Ok(run) => run,
         Err(e) => {
-            eprintln!(
+            say!(
                 "error: unreadable results of `{}`: {}",
                 pilot_engine::fmt::terminal(&exe.target),
                 pilot_engine::fmt::terminal_lines(&format!("{e:#}"))
@@ -349,7 +349,7 @@ fn say_saved_baseline(name: &BaselineName, target_dir: &Path, got: &Gathered) {
     let dir = pilot_engine::store::baselines_dir(target_dir).join(name);
     if got.failed {
         // Each bench's result was saved as it finished, or not: never claim the whole.
-        eprintln!(
+        say!(
             "baseline `{}` is incomplete: a bench failed or its result could not be written \
              ({})",
             pilot_engine::fmt::terminal(name),
@@ -422,7 +422,7 @@ fn write_run(
     // the last one.
     let last = pilot_engine::store::last_run_path(target_dir);
     if let Err(e) = pilot_engine::files::write_atomic(&last, &bytes) {
-        eprintln!(
+        say!(
             "warning: failed to write `{}`: {e}",
             pilot_engine::fmt::terminal_path(&last)
         );

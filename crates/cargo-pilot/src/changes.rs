@@ -114,7 +114,7 @@ pub fn run(args: &ChangesArgs) -> Result<ExitCode, Failure> {
     }
     let new: Vec<&Listed> = listed.iter().filter(|l| l.new).collect();
     for l in &new {
-        eprintln!(
+        say!(
             "regression: `{}` ({}) on {} is {:+.2}% slower from commit {}{}, found with the newest \
              commit's run",
             terminal(&l.series.bench),

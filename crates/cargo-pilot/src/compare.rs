@@ -119,7 +119,7 @@ fn side(
 /// Warns of two sides measured on different machines or toolchains.
 fn warn_machines(base: &[SavedResult], new: &[SavedResult]) {
     for w in pilot_engine::compare::machine_mismatch(base, new) {
-        eprintln!("warning: {}", pilot_engine::fmt::terminal(&w));
+        say!("warning: {}", pilot_engine::fmt::terminal(&w));
     }
 }
 
@@ -259,7 +259,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
                 serde_json::to_string_pretty(&doc).expect("JSON values serialise")
             );
             for note in &notes {
-                eprintln!("note: {note}");
+                say!("note: {note}");
             }
         }
     }

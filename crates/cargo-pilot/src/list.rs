@@ -86,7 +86,7 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
         pilot_engine::fmt::counted(rows.len(), "bench", "benches")
     );
     for p in &problems {
-        eprintln!("warning: {}", pilot_engine::fmt::terminal(p));
+        say!("warning: {}", pilot_engine::fmt::terminal(p));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -10,6 +10,23 @@
 //! workspace's `ARCHITECTURE.md`, checked by `tests/tests/architecture.rs`. This file only wires
 //! the commands.
 
+/// `eprintln!` that never panics: a standard error closed or full (`2>&1 | head -1`,
+/// `2>/dev/full`) loses the message, not the command's work or its exit code.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that never panics, as [`say!`].
+macro_rules! say_inline {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod against;
 mod analyze;
 mod args;
@@ -112,7 +129,7 @@ fn main() -> ExitCode {
             Failure::Usage(_) | Failure::Error(_) => "error",
         };
         // The chain names paths, benches and commands: shown, never obeyed.
-        eprintln!(
+        say!(
             "{lead}: {}",
             pilot_engine::fmt::terminal_lines(&format!("{:#}", failure.error()))
         );

@@ -165,7 +165,7 @@ impl RunLog {
         };
         let bytes = serde_json::to_vec_pretty(&doc).expect("documents serialise");
         if let Err(e) = pilot_engine::files::write_atomic(&self.path, &bytes) {
-            eprintln!(
+            say!(
                 "warning: failed to write `{}`: {e}",
                 pilot_engine::fmt::terminal_path(&self.path)
             );

@@ -566,6 +566,45 @@ fn a_closed_standard_output_ends_each_command_quietly() {
     }
 }
 
+/// Standard error closed or full (`2>&1 >/dev/null | head -1`, `2>/dev/full`): the notes on it
+/// are lost, the command's output and exit code are not (it panicked, exit 101, before writing
+/// its output).
+#[cfg(unix)]
+#[test]
+fn a_closed_or_full_standard_error_loses_only_the_notes() {
+    let dir = scratch("closed-stderr");
+    write(&dir.join("base/sort.json"), &result("sort", 100.0));
+    write(&dir.join("new/sort.json"), &result("sort", 130.0));
+    let (base, new) = (dir.join("base"), dir.join("new"));
+    let (base, new) = (base.to_str().unwrap(), new.to_str().unwrap());
+    for full in [false, true] {
+        for (args, code) in [
+            (&["export", "--format", "csv", base][..], 0),
+            // One process a side, across runs: undecided, exit 0.
+            (&["compare", base, new], 0),
+            // An error goes to standard error: lost, its exit code kept.
+            (&["compare", base, "no-such-baseline"], 1),
+        ] {
+            let err = if full {
+                std::process::Stdio::from(std::fs::File::create("/dev/full").unwrap())
+            } else {
+                common::closed_pipe()
+            };
+            let o = common::cargo_pilot(env!("CARGO_BIN_EXE_cargo-pilot"))
+                .args(args)
+                .env("CI", "1")
+                .stderr(err)
+                .output()
+                .unwrap();
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert_eq!(o.status.code(), Some(code), "{args:?} (full {full}): {out}");
+            if code != 1 {
+                assert!(out.contains("sort"), "{args:?} (full {full}): {out}");
+            }
+        }
+    }
+}
+
 /// An OSC that sets the window title and a CSI that colours, with their C1 forms.
 const CONTROLS: &str = "\u{1b}]0;title\u{7}\u{1b}[31mRED\u{9b}2J\u{9d}x";
 

@@ -175,7 +175,7 @@ fn too_few_pairs(pairs: usize, least: usize) -> String {
 /// printed.
 fn save(doc: &ResultDoc, path: &Path) -> bool {
     if let Err(e) = doc.validate() {
-        eprintln!(
+        say!(
             "error: the result of `{}` would not read back, so it was not saved (a bug in \
              pilot): {}",
             pilot_engine::fmt::terminal(&doc.name),
@@ -187,7 +187,7 @@ fn save(doc: &ResultDoc, path: &Path) -> bool {
     match pilot_engine::files::write_atomic(path, &bytes) {
         Ok(()) => true,
         Err(e) => {
-            eprintln!(
+            say!(
                 "error: failed to write `{}`: {e}",
                 pilot_engine::fmt::terminal_path(path)
             );

@@ -65,7 +65,7 @@ impl Out {
         if self.format == Format::Table {
             pilot_engine::outln!("{block}");
         } else {
-            eprintln!("{block}");
+            say!("{block}");
         }
     }
 }
@@ -88,7 +88,7 @@ pub fn run(args: &BenchArgs, rev: &str) -> Result<ExitCode, Failure> {
     let mut step = String::from("starting");
     let builds = prepare(args, rev, &out, &mut step);
     if interrupt::happened() {
-        eprintln!(
+        say!(
             "cargo pilot: interrupted while {step}; nothing was measured or saved (the base's \
              checkout and builds are kept for the next run)"
         );
@@ -218,7 +218,7 @@ impl Concluding<'_> {
                 Ok(true) => {}
                 Ok(false) => return None,
                 Err(e) => {
-                    eprintln!(
+                    say!(
                         "error: the instructions of `{}` were not counted: {}",
                         pilot_engine::fmt::terminal(&b.name),
                         pilot_engine::fmt::terminal_lines(&e.to_string())
@@ -331,7 +331,7 @@ impl Concluding<'_> {
                 self.conclude(waiting, outcome, false);
             }
         }
-        eprintln!(
+        say!(
             "cargo pilot: interrupted while {doing} `{}`; every bench compared before it \
              is saved (latest results, and baseline `{}` for the base)",
             pilot_engine::fmt::terminal(&b.name),

@@ -142,7 +142,7 @@ pub fn report(
     // `cargo pilot report` draws the comparison from the last run's document.
     let last = pilot_engine::store::last_run_path(target_dir);
     if let Err(e) = pilot_engine::files::write_atomic(&last, &bytes) {
-        eprintln!(
+        say!(
             "warning: failed to write `{}`: {e}",
             pilot_engine::fmt::terminal_path(&last)
         );

@@ -156,10 +156,8 @@ pub fn run(args: &BisectArgs) -> Result<ExitCode, Failure> {
     let result = b.bisect(&good, &commits);
     if interrupt::happened() {
         match result {
-            Err(Failure::Interrupted(e)) => eprintln!("cargo pilot: {e:#}"),
-            _ => eprintln!(
-                "cargo pilot: interrupted; the commits measured so far are in the history"
-            ),
+            Err(Failure::Interrupted(e)) => say!("cargo pilot: {e:#}"),
+            _ => say!("cargo pilot: interrupted; the commits measured so far are in the history"),
         }
         return Ok(ExitCode::from(exit::Exit::Interrupted));
     }
@@ -298,7 +296,7 @@ impl Bisect<'_> {
                      measured before it are"
                 )));
             }
-            eprintln!(
+            say!(
                 "warning: {}",
                 pilot_engine::fmt::terminal_lines(&format!("{e:#}"))
             );

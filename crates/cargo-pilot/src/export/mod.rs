@@ -90,7 +90,7 @@ fn load(args: &ExportArgs) -> Result<(Vec<ResultDoc>, String), Failure> {
         let location = crate::history::location(args.history.history.as_deref(), &target_dir()?)?;
         let m = crate::history::of_commit::read_alone(location.as_ref(), rev)?;
         for note in &m.notes {
-            eprintln!("note: {note}");
+            say!("note: {note}");
         }
         let dir = pilot_engine::store::results_dir(m.dir.path());
         let documents =
@@ -156,7 +156,7 @@ fn with_estimates<'a>(
         .partition(|d| time(d).is_some() || counted(d));
     for d in &measured {
         if time(d).is_none() {
-            eprintln!(
+            say!(
                 "warning: `{}` has no time estimate (status `{}`): its counts only",
                 terminal(&bench_name(d)),
                 terminal(&d.status)
@@ -164,7 +164,7 @@ fn with_estimates<'a>(
         }
     }
     for d in &left_out {
-        eprintln!(
+        say!(
             "warning: `{}` has no estimate (status `{}`): left out",
             terminal(&bench_name(d)),
             terminal(&d.status)

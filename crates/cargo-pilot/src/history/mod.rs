@@ -340,7 +340,7 @@ pub fn append_docs(
     with_executables(&mut runs, executables);
     match record(location, &runs, &git) {
         Ok(n) => {
-            eprintln!(
+            say!(
                 "history: {} added to `{}`",
                 pilot_engine::fmt::counted(n, "result", "results"),
                 location.shown()

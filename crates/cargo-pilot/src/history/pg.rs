@@ -307,7 +307,7 @@ impl Waiter {
                     Waited::Quiet => match probe(conninfo, limit, backend).await {
                         Probe::Working(what) => {
                             if !told {
-                                eprintln!(
+                                say!(
                                     "history: the database `{shown}` has not answered in {}, \
                                      but it is alive ({what}): waiting for it (Ctrl-C stops)",
                                     secs(limit)

@@ -101,7 +101,7 @@ pub fn run(args: &NoiseArgs) -> Result<ExitCode, Failure> {
     interrupt::install();
     let (count, spacing) = plan(args.time.0);
     let names: Vec<&str> = PLAIN_WORKLOADS.iter().map(|(n, _)| *n).collect();
-    eprintln!(
+    say!(
         "cargo pilot noise: {count} rounds of two fresh processes of a plain program ({}), a \
          round every {:.1} s for {} (Ctrl-C stops)",
         names.join(", "),
@@ -111,9 +111,9 @@ pub fn run(args: &NoiseArgs) -> Result<ExitCode, Failure> {
     let terminal = std::io::stderr().is_terminal();
     let progress = |done: usize| {
         if terminal {
-            eprint!("\rround {done} of {count}");
+            say_inline!("\rround {done} of {count}");
             if done == count {
-                eprint!("\r\x1b[K");
+                say_inline!("\r\x1b[K");
             }
         }
     };
@@ -121,7 +121,7 @@ pub fn run(args: &NoiseArgs) -> Result<ExitCode, Failure> {
     let started = pilot_engine::runner::now();
     let rounds = rounds::run_rounds(count, spacing, &progress);
     if terminal {
-        eprint!("\r\x1b[K");
+        say_inline!("\r\x1b[K");
     }
     let rounds = rounds?;
     let asked = Asked {

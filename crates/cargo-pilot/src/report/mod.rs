@@ -100,7 +100,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
             let location = crate::history::location(args.history.history.as_deref(), &home)?;
             let m = crate::history::of_commit::read_alone(location.as_ref(), rev)?;
             for note in &m.notes {
-                eprintln!("note: {note}");
+                say!("note: {note}");
             }
             (m.dir.path().to_path_buf(), home, Some(m))
         }
@@ -288,7 +288,7 @@ fn read_history(
             (with, location.shown())
         }
         Err(e) => {
-            eprintln!(
+            say!(
                 "warning: the history is left out of the report: {}",
                 pilot_engine::fmt::terminal_lines(&format!("{e:#}"))
             );
@@ -328,12 +328,12 @@ fn open(index: &Path) {
         .status();
     match status {
         Ok(s) if s.success() => {}
-        Ok(s) => eprintln!(
+        Ok(s) => say!(
             "could not open the report (`{}` exited with {s}): open `{}` in a browser",
             opener,
             pilot_engine::fmt::terminal_path(index)
         ),
-        Err(e) => eprintln!(
+        Err(e) => say!(
             "could not open the report (`{}`: {e}): open `{}` in a browser",
             opener,
             pilot_engine::fmt::terminal_path(index)
