@@ -11,6 +11,11 @@
 //! cargo-pilot is a binary: its `history` module (and the `args`, `exit`, `interrupt` and
 //! `partition` it reads) are compiled in here from their source files.
 
+#[allow(unused_macros)]
+#[macro_use]
+#[path = "../src/say.rs"]
+mod say;
+
 #[allow(dead_code, unused_imports)]
 #[path = "../src/args.rs"]
 mod args;
