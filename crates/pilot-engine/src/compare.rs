@@ -46,12 +46,14 @@
 
 use crate::store::{SavedEstimate, SavedResult};
 
+mod across_runs;
 mod allocations;
 mod counts;
 mod estimates;
 mod paired;
 mod suite;
 
+use across_runs::{UNSEEN_ACROSS_RUNS, is_program, run_to_run_unseen};
 pub use allocations::compare_allocations;
 pub use counts::{CountComparison, compare_counts};
 pub(crate) use counts::{INSTRUCTIONS_NOISE, WhatChanged, what_changed};
@@ -384,36 +386,6 @@ pub fn any_regressed(comparisons: &[Comparison]) -> bool {
                 .is_some_and(|i| i.change.verdict == Verdict::Regressed)
     })
 }
-
-/// Whether two results of a bench from two runs carry no evidence of how far a run of it moves
-/// from run to run on this machine: one process on each side (a group's member, or
-/// `--processes 1`) and no run-to-run variation learnt on either. A command-line program's
-/// readings are each a process of its own ([`pilot_format::PROGRAM_TARGET`]): their spread is
-/// that evidence. Each side is one draw of the machine's state, and a test over one process's
-/// samples sees none of it: a machine that moved between the runs (a neighbour, the host's
-/// state, where the build landed) reads as a change of the code, at a p as small as the
-/// process's samples are many. Time: O(1).
-fn run_to_run_unseen(
-    (base, base_time): (&SavedResult, &SavedEstimate),
-    (new, new_time): (&SavedResult, &SavedEstimate),
-) -> bool {
-    let unseen = |r: &SavedResult, e: &SavedEstimate| {
-        !is_program(r) && !e.is_multi_process() && e.run_to_run.is_none()
-    };
-    unseen(base, base_time) && unseen(new, new_time)
-}
-
-/// Whether `r` is a command-line program's result, whose readings are each a run of the
-/// program in a process of its own ([`pilot_format::PROGRAM_TARGET`]).
-fn is_program(r: &SavedResult) -> bool {
-    r.target == pilot_format::PROGRAM_TARGET
-}
-
-/// What `method` says of a comparison across runs that [`run_to_run_unseen`] left undecided.
-const UNSEEN_ACROSS_RUNS: &str = "; undecided across runs: one process on each side and the \
-     machine's run-to-run variation not learnt yet, so the test cannot tell the code from the \
-     machine (learnt from the bench's runs at least 60 s apart; or compare two builds in one \
-     job, `cargo pilot bench --against REV`)";
 
 /// Compares one bench's two results, either of which may be absent: its own verdict, before
 /// any suite's rule ([`judge_suite`]). Across runs, a verdict needs evidence of the machine's
