@@ -104,7 +104,7 @@ for i in range(1, 4):
     pis = {p["name"]: p for p in r["pis"]}
     v, a = pis["throughput"], pis["startup"]
     d = json.load(open(f"{out}/direct-{i}.json"))["results"]
-    small, big = sorted(d, key=lambda r: "256000000" in r["command"])
+    small, big = sorted(d, key=lambda r: r["command"] == "d256")
     dt = big["mean"] - small["mean"]
     # Half-widths of the two means' intervals, combined as independent errors.
     h = (((big["ci_high"] - big["ci_low"]) / 2) ** 2 + ((small["ci_high"] - small["ci_low"]) / 2) ** 2) ** 0.5

@@ -331,10 +331,183 @@ fn exports_in_hyperfines_shapes_read_back() {
     assert!(md.contains("| `sleep 0.002` |"), "{md}");
 }
 
+/// `-n` names are what the exports call the programs, as hyperfine writes them (`command`),
+/// and pilot's own import of its JSON gives the same benches back. Two programs of one
+/// command line named apart were once both exported as `sleep 0.001`.
+#[test]
+fn exports_name_programs_by_their_n_names_and_import_back() {
+    let dir = tmp();
+    let (j, c, m) = (
+        dir.path().join("ej.json"),
+        dir.path().join("ec.csv"),
+        dir.path().join("em.md"),
+    );
+    let out = pilot_run(
+        dir.path(),
+        &[
+            "--max-time",
+            "0.3",
+            "-N",
+            "-n",
+            "A",
+            "sleep 0.001",
+            "-n",
+            "B",
+            "sleep 0.001",
+            "--export-json",
+            j.to_str().unwrap(),
+            "--export-csv",
+            c.to_str().unwrap(),
+            "--export-markdown",
+            m.to_str().unwrap(),
+            "--history",
+            "off",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let doc = read(&j);
+    let commands: Vec<&str> = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["command"].as_str().unwrap())
+        .collect();
+    assert_eq!(commands, ["A", "B"], "{doc}");
+    let csv = std::fs::read_to_string(&c).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).map(|l| &l[..2]).collect();
+    assert_eq!(rows, ["A,", "B,"], "{csv}");
+    let md = std::fs::read_to_string(&m).unwrap();
+    assert!(md.contains("| `A` |") && md.contains("| `B` |"), "{md}");
+    let o = cargo_pilot()
+        .args(["import", "hyperfine", "--baseline", "hf", "--target-dir"])
+        .arg(dir.path())
+        .arg(&j)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let saved = dir.path().join("pilot/baselines/hf/run");
+    let mut names: Vec<String> = std::fs::read_dir(&saved)
+        .unwrap()
+        .map(|e| {
+            read(&e.unwrap().path())["name"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    names.sort();
+    assert_eq!(names, ["A", "B"]);
+}
+
+/// A program without a time (`below shell resolution`) is left out of the exports in
+/// hyperfine's shapes, with a warning naming it, and what is exported imports. It was once
+/// exported with a mean of 0 and runs of 0 s, which pilot's own import refused.
+#[cfg(unix)]
+#[test]
+fn a_program_without_a_time_is_left_out_of_the_exports() {
+    let dir = tmp();
+    // `-c ''` takes 50 ms, a command starts at once: `true` is within the start-up.
+    let shell = script(
+        dir.path(),
+        "slow-start.sh",
+        "[ -z \"$2\" ] && sleep 0.05\nexec /bin/sh -c \"$2\"",
+    );
+    let (j, c, m) = (
+        dir.path().join("ej.json"),
+        dir.path().join("ec.csv"),
+        dir.path().join("em.md"),
+    );
+    let out = pilot_run(
+        dir.path(),
+        &[
+            "--shell",
+            shell.to_str().unwrap(),
+            "--max-time",
+            "0.6",
+            "-n",
+            "fast",
+            "true",
+            "-n",
+            "slow",
+            "sleep 0.08",
+            "--export-json",
+            j.to_str().unwrap(),
+            "--export-csv",
+            c.to_str().unwrap(),
+            "--export-markdown",
+            m.to_str().unwrap(),
+            "--history",
+            "off",
+        ],
+    );
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    assert!(
+        all.contains("fast") && all.contains("below shell resolution"),
+        "{all}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "warning: --export-json, --export-csv, --export-markdown leave out `fast` (below \
+             shell resolution)"
+        ),
+        "{err}"
+    );
+    let doc = read(&j);
+    let results = doc["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{doc}");
+    assert_eq!(results[0]["command"], "slow");
+    assert!(results[0]["mean"].as_f64().unwrap() > 0.0, "{doc}");
+    let csv = std::fs::read_to_string(&c).unwrap();
+    assert_eq!(csv.lines().count(), 2, "{csv}");
+    assert!(!csv.contains("fast"), "{csv}");
+    let md = std::fs::read_to_string(&m).unwrap();
+    assert!(md.contains("| `slow` |") && !md.contains("fast"), "{md}");
+    let o = cargo_pilot()
+        .args(["import", "hyperfine", "--baseline", "hf", "--target-dir"])
+        .arg(dir.path())
+        .arg(&j)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+}
+
 #[test]
 fn bad_input_is_refused_with_a_clear_error() {
     let dir = tmp();
+    let same = dir.path().join("same.json");
+    let same = same.to_str().unwrap();
+    let dotted = format!("{}/./same.json", dir.path().display());
     for (args, says) in [
+        (
+            &["-n", "", "sleep 0.001"][..],
+            "the name (-n) of COMMAND 1 is empty",
+        ),
+        (
+            &["-n", "a", "-n", " ", "x", "y"][..],
+            "of COMMAND 2 is empty",
+        ),
+        (&["", "true"][..], "COMMAND 1 is empty"),
+        (&["-n", "a", "x", "y"][..], "1 name (-n) for 2 commands"),
+        (
+            &["--export-json", same, "--json", same, "true"][..],
+            "--json and --export-json both name `",
+        ),
+        (
+            &[
+                "--export-csv",
+                same,
+                "--export-markdown",
+                dotted.as_str(),
+                "true",
+            ][..],
+            "--export-csv and --export-markdown both name `",
+        ),
+        (
+            &["--output", same, "--history", same, "true"][..],
+            "--output and the history (--history) both name `",
+        ),
         (&["head -c {work} /dev/zero"][..], "needs --work A..B"),
         (
             &["--work", "5..1", "head -c {work} /dev/zero"][..],
@@ -350,6 +523,9 @@ fn bad_input_is_refused_with_a_clear_error() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{args:?}: {err}");
+        // Refused before anything is measured, or written.
+        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out));
+        assert!(!Path::new(same).exists(), "{args:?}");
     }
 }
 

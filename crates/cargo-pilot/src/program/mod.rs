@@ -55,6 +55,14 @@ pub struct Program {
     pub argv: Vec<String>,
     /// The scanned parameters' values, `(VAR, value)`.
     pub parameters: Vec<(String, String)>,
+    /// What hyperfine names it, and so what the exports in hyperfine's shapes write as its
+    /// `command`: the `-n` name with `{VAR}` filled in, else the command; the parameters go
+    /// beside it (`parameters`, a CSV column each), as hyperfine writes them.
+    pub label: String,
+    /// `label` and, as ` (VAR = value, …)`, the parameters it does not show (no `{VAR}` in
+    /// the `-n` name, or without one in the command): the Markdown table's name of it, as
+    /// hyperfine's, so that two rows are told apart.
+    pub label_with_unused: String,
 }
 
 /// Everything `cargo pilot run` was asked to do.

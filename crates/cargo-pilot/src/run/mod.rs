@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod outputs;
 mod programs;
 
 use crate::program::{Mode, Output, Plan, run as run_plan};
@@ -302,6 +303,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     let plan = plan(args).map_err(Failure::Usage)?;
     // A history that cannot be one is a usage error before anything is measured.
     let history = crate::history::location(args.history.history.as_deref(), &plan.root)?;
+    outputs::check_apart(&plan, history.as_ref()).map_err(Failure::Usage)?;
     let (code, docs) = run_plan(&plan);
     if code == ExitCode::from(pilot_format::Exit::Interrupted) {
         return Ok(code);
@@ -379,7 +381,23 @@ mod tests {
             }
         );
         let e = programs(&args(&["-n", "a", "x", "y"])).unwrap_err();
-        assert!(e.to_string().contains("one name per command"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "1 name (-n) for 2 commands: give one name per command, or none"
+        );
+        let e = programs(&args(&["-n", "a", "-n", "b", "x"])).unwrap_err();
+        assert!(
+            e.to_string().starts_with("2 names (-n) for 1 command:"),
+            "{e}"
+        );
+        let e = programs(&args(&["-n", "", "x"])).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("the name (-n) of COMMAND 1 is empty"),
+            "{e}"
+        );
+        let e = programs(&args(&["x", " "])).unwrap_err();
+        assert!(e.to_string().starts_with("COMMAND 2 is empty"), "{e}");
         let e = programs(&args(&["x", "x"])).unwrap_err();
         assert!(e.to_string().contains("both named"), "{e}");
     }

@@ -3,6 +3,7 @@
 
 use crate::program::Program;
 use anyhow::{anyhow, bail};
+use pilot_engine::fmt::counted;
 
 use super::RunArgs;
 
@@ -106,9 +107,24 @@ pub fn argv(
 pub fn programs(args: &RunArgs) -> anyhow::Result<Vec<Program>> {
     if !args.name.is_empty() && args.name.len() != args.commands.len() {
         bail!(
-            "{} names (-n) for {} commands: give one name per command, or none",
-            args.name.len(),
-            args.commands.len()
+            "{} (-n) for {}: give one name per command, or none",
+            counted(args.name.len(), "name", "names"),
+            counted(args.commands.len(), "command", "commands")
+        );
+    }
+    // Refused before anything runs: a result needs a name, and a command of nothing measures
+    // only the shell, whose start-up is subtracted.
+    if let Some(i) = args.commands.iter().position(|c| c.trim().is_empty()) {
+        bail!(
+            "COMMAND {} is empty (or only spaces): give the command line to measure",
+            i + 1
+        );
+    }
+    if let Some(i) = args.name.iter().position(|n| n.trim().is_empty()) {
+        bail!(
+            "the name (-n) of COMMAND {} is empty (or only spaces): a result is known by its \
+             name; give it one, or leave out every -n to name each command by its command line",
+            i + 1
         );
     }
     let params = parameters(args)?;
@@ -116,26 +132,36 @@ pub fn programs(args: &RunArgs) -> anyhow::Result<Vec<Program>> {
     for (i, command) in args.commands.iter().enumerate() {
         for combo in combinations(&params) {
             let text = fill(command, &combo);
-            let mut name = args
+            // hyperfine's name of it: the -n name filled in, else the command.
+            let label = args
                 .name
                 .get(i)
                 .map_or_else(|| text.clone(), |n| fill(n, &combo));
-            if args.name.get(i).is_some() || !params.is_empty() {
-                for (var, value) in &combo {
-                    if !args
-                        .name
-                        .get(i)
-                        .is_some_and(|n| n.contains(&format!("{{{var}}}")))
-                    {
-                        name.push_str(&format!("/{var}={value}"));
-                    }
+            let template = args.name.get(i).unwrap_or(command);
+            let unused: Vec<&(String, String)> = combo
+                .iter()
+                .filter(|(var, _)| !template.contains(&format!("{{{var}}}")))
+                .collect();
+            let mut name = label.clone();
+            for (var, value) in &combo {
+                // Without -n every value is added: pilot's names have always said them.
+                if args.name.get(i).is_none() || unused.iter().any(|(v, _)| v == var) {
+                    name.push_str(&format!("/{var}={value}"));
                 }
             }
+            let shown: Vec<String> = unused.iter().map(|(v, x)| format!("{v} = {x}")).collect();
+            let label_with_unused = if shown.is_empty() {
+                label.clone()
+            } else {
+                format!("{label} ({})", shown.join(", "))
+            };
             out.push(Program {
                 name,
                 argv: argv(args, command, &combo)?,
                 command: text,
                 parameters: combo,
+                label,
+                label_with_unused,
             });
         }
     }
@@ -183,6 +209,49 @@ mod tests {
         assert!(e.to_string().contains("has no values"), "{e}");
         let e = programs(&args(&["-L", "n", ",", "x"])).unwrap_err();
         assert!(e.to_string().contains("has no values"), "{e}");
+    }
+
+    #[test]
+    fn labels_are_hyperfines_names() {
+        // hyperfine's `command` is the -n name filled in, else the command; its Markdown adds
+        // the parameters the name does not show.
+        let p = programs(&args(&[
+            "-L",
+            "n",
+            "1,2",
+            "-n",
+            "gz",
+            "gzip -{n}",
+            "-n",
+            "x{n}",
+            "xz -{n}",
+        ]))
+        .unwrap();
+        let got: Vec<(&str, &str, &str)> = p
+            .iter()
+            .map(|p| {
+                (
+                    p.name.as_str(),
+                    p.label.as_str(),
+                    p.label_with_unused.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("gz/n=1", "gz", "gz (n = 1)"),
+                ("gz/n=2", "gz", "gz (n = 2)"),
+                ("x1", "x1", "x1"),
+                ("x2", "x2", "x2"),
+            ]
+        );
+        let p = programs(&args(&["-L", "n", "1", "-L", "c", "a", "echo {n}"])).unwrap();
+        assert_eq!(p[0].name, "echo 1/n=1/c=a");
+        assert_eq!(p[0].label, "echo 1");
+        assert_eq!(p[0].label_with_unused, "echo 1 (c = a)");
+        let p = programs(&args(&["-n", "A", "sleep 1", "-n", "B", "sleep 1"])).unwrap();
+        assert_eq!((p[0].label.as_str(), p[1].label.as_str()), ("A", "B"));
     }
 
     #[test]
