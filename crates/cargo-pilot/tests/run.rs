@@ -532,6 +532,16 @@ fn bad_input_is_refused_with_a_clear_error() {
 #[test]
 fn ctrl_c_stops_the_run_with_130_keeping_what_finished() {
     let dir = tmp();
+    // An earlier run's result of `first`: the interrupted session must leave it as it was.
+    let earlier = cargo_pilot()
+        .args(["run", "-n", "first", "sleep 0.01", "--max-time", "0.3"])
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(earlier.status.code(), Some(0), "{}", text(&earlier));
+    let saved = dir.path().join("pilot/results/run/first.json");
+    let before = std::fs::read_to_string(&saved).unwrap();
     let child = cargo_pilot()
         .args(["run", "--sequential", "-n", "first", "sleep 0.01"])
         .args([
@@ -562,6 +572,15 @@ fn ctrl_c_stops_the_run_with_130_keeping_what_finished() {
         String::from_utf8_lossy(&out.stderr).contains("interrupted"),
         "{}",
         text(&out)
+    );
+    // Nothing of the interrupted program is saved: not a `failed` result in its place.
+    let after = std::fs::read_to_string(&saved).unwrap();
+    let status = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap()["status"].clone();
+    assert!(
+        after == before,
+        "the earlier result was replaced: status {} where it was {}",
+        status(&after),
+        status(&before)
     );
 }
 

@@ -467,6 +467,11 @@ pub fn run_session(
         let before = clock.now();
         let data = workload.round(work);
         let duration = clock.now().saturating_sub(before);
+        // A round that failed while Ctrl-C was asked for failed of it (a program's run that
+        // got the terminal's SIGINT too): the session was interrupted, nothing of it is kept.
+        if data.is_err() && stop_request::requested() {
+            break Status::Interrupted;
+        }
         if let (Some(held), Some(now)) = (held, state.read_memory()) {
             state.saw_memory(held, now, &data);
         }
