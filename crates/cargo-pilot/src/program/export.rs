@@ -213,7 +213,7 @@ pub(super) fn write_all(plan: &Plan, measured: &[Measured]) -> usize {
         .map(|(_, f)| *f)
         .collect();
     if let Some(w) = left_out_warning(&flags, measured) {
-        eprintln!("warning: {}", pilot_engine::fmt::terminal_lines(&w));
+        say!("warning: {}", pilot_engine::fmt::terminal_lines(&w));
     }
     let mut failed = 0;
     if let Some(path) = &plan.export_json {

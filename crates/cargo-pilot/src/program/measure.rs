@@ -78,7 +78,7 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
         if let Some(cleanup) = &plan.cleanup
             && let Err(e) = run_side(plan, cleanup, "cleanup", &p.name)
         {
-            eprintln!("warning: {}", pilot_engine::fmt::terminal_lines(&e));
+            say!("warning: {}", pilot_engine::fmt::terminal_lines(&e));
         }
     }
     let interrupted = stop_requested();
@@ -121,9 +121,9 @@ pub(super) fn measure_all(plan: &Plan) -> Result<(ExitCode, Vec<ResultDoc>), Str
     }
     let code = if interrupted {
         if saved.is_empty() {
-            eprintln!("\ninterrupted: no program finished before it, so nothing was saved");
+            say!("\ninterrupted: no program finished before it, so nothing was saved");
         } else {
-            eprintln!(
+            say!(
                 "\ninterrupted: the programs finished before it are saved in `{}`",
                 pilot_engine::fmt::terminal_path(&results_dir)
             );

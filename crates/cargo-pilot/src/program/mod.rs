@@ -144,7 +144,7 @@ pub fn run(plan: &Plan) -> (ExitCode, Vec<ResultDoc>) {
     match measure::measure_all(plan) {
         Ok(done) => done,
         Err(e) => {
-            eprintln!("error: {}", pilot_engine::fmt::terminal_lines(&e));
+            say!("error: {}", pilot_engine::fmt::terminal_lines(&e));
             let code = if stop_requested() {
                 ExitCode::from(pilot_format::Exit::Interrupted)
             } else {
@@ -234,7 +234,7 @@ pub(crate) fn write(path: &Path, bytes: &[u8]) -> usize {
     match pilot_engine::files::write_output(path, bytes, pilot_engine::files::Existing::Replace) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!(
+            say!(
                 "error: failed to write `{}`: {e}",
                 pilot_engine::fmt::terminal_path(path)
             );
