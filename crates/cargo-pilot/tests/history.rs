@@ -1065,7 +1065,7 @@ fn an_unreachable_database_loses_nothing_of_the_run() {
     let saved = out
         .join("pilot")
         .join("results")
-        .join("run")
+        .join(pilot_format::PROGRAM_TARGET)
         .join("nothing.json");
     assert!(saved.is_file(), "{}", text(&o));
     // Once a history can be reached, `history add` adds the run, once.
@@ -1136,7 +1136,7 @@ fn an_unreachable_database_loses_nothing_of_the_run() {
             .expect("a history section");
         let section = &html[at..];
         assert!(
-            section.contains("<h3>nothing (run) on ") && section.contains("<svg"),
+            section.contains("<h3>nothing (run.programs) on ") && section.contains("<svg"),
             "{section}"
         );
     }

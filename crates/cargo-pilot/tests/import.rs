@@ -167,7 +167,7 @@ fn criterion_results_become_a_baseline_within_criterions_intervals() {
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
     let benches = doc["benches"].as_array().unwrap();
     let one_add = benches.iter().find(|b| b["name"] == "one_add").unwrap();
-    assert_eq!(one_add["target"], "run");
+    assert_eq!(one_add["target"], "run.programs");
     assert!(
         f(&one_add["base"]) > 0.0 && f(&one_add["change"]) > 1.0,
         "{one_add}"
@@ -462,10 +462,10 @@ fn hyperfine_results_compare_with_todays_cargo_pilot_run() {
         (0, "sleep 0.001/n=1", "sleep%200%2E001/n=1.json"),
         (1, "sleep 0.002/n=2", "sleep%200%2E002/n=2.json"),
     ] {
-        let doc = json(&t.join("pilot/baselines/hf/run").join(path));
+        let doc = json(&t.join("pilot/baselines/hf/run.programs").join(path));
         assert_eq!(
             (doc["name"].as_str(), doc["target"].as_str()),
-            (Some(name), Some("run"))
+            (Some(name), Some("run.programs"))
         );
         let times: Vec<f64> = export["results"][r]["times"]
             .as_array()

@@ -374,7 +374,7 @@ fn results_of_cargo_pilot_run_are_reported_without_a_cargo_toml() {
     assert!(o.status.success(), "{}", common::text(&o));
     let results = dir.path().join("pilot-results");
     assert!(
-        results.join("pilot/results/run").is_dir(),
+        results.join("pilot/results/run.programs").is_dir(),
         "{}",
         common::text(&o)
     );

@@ -131,7 +131,11 @@ fn three_commands_in_the_wrong_order_are_ranked() {
         text(&out)
     );
     // Saved where results go, under the `run` target.
-    assert!(dir.path().join("pilot/results/run/slow.json").is_file());
+    assert!(
+        dir.path()
+            .join("pilot/results/run.programs/slow.json")
+            .is_file()
+    );
 }
 
 #[test]
@@ -385,7 +389,7 @@ fn exports_name_programs_by_their_n_names_and_import_back() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    let saved = dir.path().join("pilot/baselines/hf/run");
+    let saved = dir.path().join("pilot/baselines/hf/run.programs");
     let mut names: Vec<String> = std::fs::read_dir(&saved)
         .unwrap()
         .map(|e| {
@@ -529,6 +533,29 @@ fn bad_input_is_refused_with_a_clear_error() {
     }
 }
 
+/// A user's bench target named `run` keeps its results apart from `cargo pilot run`'s: a
+/// program of the same name as one of its benches neither replaces its result nor is compared
+/// with it (before, the program's 16 ms replaced the bench's 0.6 ns, and `compare` called it a
+/// regression).
+#[test]
+fn a_bench_target_named_run_keeps_its_results_apart_from_programs() {
+    let dir = tmp();
+    let bench = dir.path().join("pilot/results/run/same.json");
+    std::fs::create_dir_all(bench.parent().unwrap()).unwrap();
+    let doc = r#"{"schema": "pilot.result/1", "name": "same", "target": "run", "status": "ok",
+        "pis": [{"name": "time", "unit": "ns", "mean": 0.6,
+                 "ci": {"low": 0.59, "high": 0.61, "confidence": 0.95}}]}"#;
+    std::fs::write(&bench, doc).unwrap();
+    let out = pilot_run(
+        dir.path(),
+        &["-N", "-n", "same", "true", "--max-time", "0.2"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(std::fs::read_to_string(&bench).unwrap(), doc);
+    let program = read(&dir.path().join("pilot/results/run.programs/same.json"));
+    assert_eq!(program["target"], "run.programs");
+}
+
 #[test]
 fn ctrl_c_stops_the_run_with_130_keeping_what_finished() {
     let dir = tmp();
@@ -540,7 +567,7 @@ fn ctrl_c_stops_the_run_with_130_keeping_what_finished() {
         .output()
         .unwrap();
     assert_eq!(earlier.status.code(), Some(0), "{}", text(&earlier));
-    let saved = dir.path().join("pilot/results/run/first.json");
+    let saved = dir.path().join("pilot/results/run.programs/first.json");
     let before = std::fs::read_to_string(&saved).unwrap();
     let child = cargo_pilot()
         .args(["run", "--sequential", "-n", "first", "sleep 0.01"])
@@ -875,7 +902,7 @@ fn a_command_within_the_shells_start_up_is_below_its_resolution() {
             out.contains("(the resolution through the shell) cannot be told from 0"),
             "{extra:?}: {out}"
         );
-        let results = dir.path().join("pilot/results/run");
+        let results = dir.path().join("pilot/results/run.programs");
         assert!(
             out.contains(&format!("results: {}", results.display())),
             "{out}"
@@ -900,7 +927,7 @@ fn a_command_within_the_shells_start_up_is_below_its_resolution() {
     );
     // Every reader takes the status: a comparison names it, the export's table shows it, and
     // so does the report's page, with the resolution.
-    let results = dir.path().join("pilot/results/run");
+    let results = dir.path().join("pilot/results/run.programs");
     let o = cargo_pilot()
         .args(["compare", "--format", "json"])
         .args([&results, &results])
@@ -942,7 +969,7 @@ fn a_command_within_the_shells_start_up_is_below_its_resolution() {
     // A result that could not be written is not announced, and the history does not get it.
     let blocked = dir.path().join("blocked");
     std::fs::create_dir_all(blocked.join("pilot/results")).unwrap();
-    std::fs::write(blocked.join("pilot/results/run"), "in the way").unwrap();
+    std::fs::write(blocked.join("pilot/results/run.programs"), "in the way").unwrap();
     let history = dir.path().join("blocked.sqlite");
     let o = cargo_pilot()
         .args(["run", "-N", "--max-time", "0.3", "true", "--out"])

@@ -18,8 +18,10 @@ pub const RESULT_SCHEMA: &str = "pilot.result/1";
 
 /// The target under which command-line programs' results are kept (`cargo pilot run`, and
 /// hyperfine's imported runs): each of their readings is a process of its own, so their spread
-/// holds what differs between processes, as a bench's between-process spread does.
-pub const PROGRAM_TARGET: &str = "run";
+/// holds what differs between processes, as a bench's between-process spread does. No bench
+/// target can have this name (a crate's name holds no `.`), so a user's bench target named
+/// `run` keeps results of its own. pilot 0.1 kept programs' results under `run`.
+pub const PROGRAM_TARGET: &str = "run.programs";
 
 /// The statuses a result may have, as written.
 pub const STATUSES: [&str; 9] = [

@@ -40,7 +40,7 @@ use pilot_format::ResultDoc;
 use spawn::Spawn;
 use workload::Killed;
 
-/// The bench target name of programs' results: `<root>/pilot/results/run/<name>.json`.
+/// The bench target name of programs' results: `<root>/pilot/results/run.programs/<name>.json`.
 pub const TARGET: &str = pilot_format::PROGRAM_TARGET;
 
 /// One program to measure.

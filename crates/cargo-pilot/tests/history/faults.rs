@@ -93,7 +93,7 @@ fn run_without_flag(out: &Path) -> Vec<&str> {
 
 /// Where `cargo pilot run -n nothing --out out` saves its result.
 fn saved(out: &Path) -> PathBuf {
-    out.join("pilot/results/run/nothing.json")
+    out.join("pilot/results/run.programs/nothing.json")
 }
 
 /// A server on the loopback that takes connections and never answers, as a stopped
