@@ -115,13 +115,17 @@ mod tests {
             None
         );
         assert_eq!(clash(&["--output", "null", "--json", "null"]), None);
-        let e = clash(&[
-            "--export-json",
-            "/dev/stdout",
-            "--export-markdown",
-            "/dev/stdout",
-        ]);
-        assert_eq!(e, None);
+        // A FIFO (as a shell's `>(…)` gives): no file one write overwrites. (Not /dev/stdout,
+        // which is a file when the tests' output is redirected to one.)
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: `c` is a NUL-terminated path that outlives the call.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let fifo = fifo.to_str().unwrap();
+        assert_eq!(
+            clash(&["--export-json", fifo, "--export-markdown", fifo]),
+            None
+        );
         assert_eq!(
             clash(&["--export-csv", "/dev/null", "--json", "/dev/null"]),
             None
