@@ -3,7 +3,7 @@
 //! printed by the program, each child's own peak memory, exports read back, bad input and
 //! Ctrl-C. The repeated bars, side by side with hyperfine, are `lab/run-against-hyperfine.sh`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -24,6 +24,22 @@ fn pilot_run(dir: &Path, args: &[&str]) -> Output {
         .arg(dir)
         .output()
         .unwrap()
+}
+
+/// `cargo pilot run ARGS --out DIR` with the three exports in hyperfine's shapes, into
+/// `DIR/ex.json`, `DIR/ex.csv` and `DIR/ex.md`: its output and the three paths.
+fn pilot_run_exports(dir: &Path, args: &[&str]) -> (Output, PathBuf, PathBuf, PathBuf) {
+    let (j, c, m) = (dir.join("ex.json"), dir.join("ex.csv"), dir.join("ex.md"));
+    let mut all = args.to_vec();
+    all.extend([
+        "--export-json",
+        j.to_str().unwrap(),
+        "--export-csv",
+        c.to_str().unwrap(),
+        "--export-markdown",
+        m.to_str().unwrap(),
+    ]);
+    (pilot_run(dir, &all), j, c, m)
 }
 
 fn read(path: &Path) -> Value {
@@ -284,27 +300,9 @@ fn each_run_reports_its_own_peak_memory() {
 #[test]
 fn exports_in_hyperfines_shapes_read_back() {
     let dir = tmp();
-    let (j, c, m) = (
-        dir.path().join("h.json"),
-        dir.path().join("h.csv"),
-        dir.path().join("h.md"),
-    );
-    let out = pilot_run(
+    let (out, j, c, m) = pilot_run_exports(
         dir.path(),
-        &[
-            "-L",
-            "t",
-            "0.002,0.004",
-            "--max-time",
-            "3",
-            "sleep {t}",
-            "--export-json",
-            j.to_str().unwrap(),
-            "--export-csv",
-            c.to_str().unwrap(),
-            "--export-markdown",
-            m.to_str().unwrap(),
-        ],
+        &["-L", "t", "0.002,0.004", "--max-time", "3", "sleep {t}"],
     );
     assert!(out.status.success(), "{}", text(&out));
     let doc = read(&j);
@@ -341,12 +339,7 @@ fn exports_in_hyperfines_shapes_read_back() {
 #[test]
 fn exports_name_programs_by_their_n_names_and_import_back() {
     let dir = tmp();
-    let (j, c, m) = (
-        dir.path().join("ej.json"),
-        dir.path().join("ec.csv"),
-        dir.path().join("em.md"),
-    );
-    let out = pilot_run(
+    let (out, j, c, m) = pilot_run_exports(
         dir.path(),
         &[
             "--max-time",
@@ -358,12 +351,6 @@ fn exports_name_programs_by_their_n_names_and_import_back() {
             "-n",
             "B",
             "sleep 0.001",
-            "--export-json",
-            j.to_str().unwrap(),
-            "--export-csv",
-            c.to_str().unwrap(),
-            "--export-markdown",
-            m.to_str().unwrap(),
             "--history",
             "off",
         ],
@@ -416,12 +403,7 @@ fn a_program_without_a_time_is_left_out_of_the_exports() {
         "slow-start.sh",
         "[ -z \"$2\" ] && sleep 0.05\nexec /bin/sh -c \"$2\"",
     );
-    let (j, c, m) = (
-        dir.path().join("ej.json"),
-        dir.path().join("ec.csv"),
-        dir.path().join("em.md"),
-    );
-    let out = pilot_run(
+    let (out, j, c, m) = pilot_run_exports(
         dir.path(),
         &[
             "--shell",
@@ -434,12 +416,6 @@ fn a_program_without_a_time_is_left_out_of_the_exports() {
             "-n",
             "slow",
             "sleep 0.08",
-            "--export-json",
-            j.to_str().unwrap(),
-            "--export-csv",
-            c.to_str().unwrap(),
-            "--export-markdown",
-            m.to_str().unwrap(),
             "--history",
             "off",
         ],
